@@ -1,0 +1,80 @@
+"""Test session set-up: offline, with a fresh Hugging Face cache and a local Hub stand-in.
+
+The environment is fixed here, before any test imports evaluate or gradio (both read it at
+import): no analytics, no Hub calls, no download counter, HF_HOME in a temporary folder,
+and HF_ENDPOINT pointed at a 127.0.0.1 stand-in that serves spaces/ as org "paperscore".
+"""
+
+import atexit
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "shared"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from hub import HubStandIn  # noqa: E402
+
+DATA = ROOT / "tests" / "data"
+SPACES_DIR = ROOT / "spaces"
+SPACES = sorted(p.name for p in SPACES_DIR.iterdir() if (p / f"{p.name}.py").is_file())
+ORG = "paperscore"
+
+_home = tempfile.mkdtemp(prefix="paperscore-hf-")
+atexit.register(shutil.rmtree, _home, ignore_errors=True)
+HUB = HubStandIn(SPACES_DIR, ORG)
+OFFLINE_ENV = {
+    "GRADIO_ANALYTICS_ENABLED": "False",
+    "HF_HUB_OFFLINE": "1",
+    "HF_UPDATE_DOWNLOAD_COUNTS": "0",
+    "HF_HOME": _home,
+    "HF_ENDPOINT": HUB.url,
+    "PYTHONPATH": os.pathsep.join([str(ROOT / "shared"), os.environ.get("PYTHONPATH", "")]),
+}
+os.environ.update(OFFLINE_ENV)
+os.environ.pop("HF_EVALUATE_OFFLINE", None)  # it would block the stand-in on 127.0.0.1 too
+
+# Every name lookup or connection this process makes to anything but loopback.
+OUTBOUND = []
+_LOCAL = {"127.0.0.1", "localhost", "::1", "0.0.0.0", None}
+
+
+def _audit(event, args):
+    if event == "socket.getaddrinfo" and args[0] not in _LOCAL:
+        OUTBOUND.append((event, args[0]))
+    elif event == "socket.connect" and isinstance(args[1], tuple) and args[1][0] not in _LOCAL:
+        OUTBOUND.append((event, args[1][0]))
+
+
+sys.addaudithook(_audit)
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def run_python(code, *args, env=None, cwd=None, timeout=600):
+    """Run `code` in a fresh interpreter (the test session's offline environment plus
+    `env`); return the JSON it prints on its last line."""
+    full_env = {**os.environ, **(env or {})}
+    done = subprocess.run(
+        [sys.executable, "-c", code, *map(str, args)],
+        env=full_env, cwd=cwd, capture_output=True, text=True, timeout=timeout,
+    )
+    assert done.returncode == 0, f"exit {done.returncode}\n{done.stderr[-4000:]}"
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="session")
+def hub():
+    return HUB

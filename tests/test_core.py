@@ -1,0 +1,186 @@
+"""The shared core: zero division, ratios, bootstrap, signature, input errors, file readers."""
+
+import io
+import math
+
+import numpy as np
+import pytest
+from conftest import run_python
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from paperscore import core
+
+
+@pytest.mark.parametrize("given_value, expected", [(0, 0.0), (0.0, 0.0), (1, 1.0), (1.0, 1.0), (np.float64(1), 1.0)])
+def test_zero_division_accepts_zero_and_one(given_value, expected):
+    assert core.check_zero_division(given_value) == expected
+
+
+@pytest.mark.parametrize("given_value", ["nan", "NaN", float("nan"), np.nan])
+def test_zero_division_accepts_nan(given_value):
+    assert math.isnan(core.check_zero_division(given_value))
+
+
+@pytest.mark.parametrize("given_value", ["warn", 0.5, -1, True, None, "0"])
+def test_zero_division_rejects_anything_else(given_value):
+    with pytest.raises(ValueError, match="zero_division"):
+        core.check_zero_division(given_value)
+
+
+def test_divide_applies_the_policy_only_to_empty_denominators():
+    assert core.divide(1, 4) == 0.25
+    assert core.divide(0, 0, 1.0) == 1.0
+    assert math.isnan(core.divide(0, 0, "nan"))
+    out = core.divide([1, 0, 3], [2, 0, 0], 1.0)
+    assert out.tolist() == [0.5, 1.0, 1.0]
+
+
+def test_prf_follows_sklearn_for_f1():
+    # No prediction but 3 gold items: P undefined, R = 0, and F1 = 2*0/(0+3) = 0 whatever
+    # the policy, as sklearn has it.
+    p, r, f = core.prf(0, 0, 3, "nan")
+    assert math.isnan(p) and r == 0 and f == 0
+    # Nothing predicted, nothing gold: all three take the policy's value.
+    assert core.prf(0, 0, 0, 1.0) == (1.0, 1.0, 1.0)
+    # tp 2, predicted 4, gold 5: P 1/2, R 2/5, F1 = 4/9.
+    p, r, f = core.prf(2, 4, 5)
+    assert (p, r) == (0.5, 0.4) and f == pytest.approx(4 / 9, abs=1e-15)
+
+
+def test_harmonic_mean_is_the_reference_tools_f1():
+    assert core.harmonic_mean(0.5, 0.4) == pytest.approx(4 / 9, abs=1e-15)
+    assert core.harmonic_mean(0.0, 0.0) == 0.0
+    assert math.isnan(core.harmonic_mean(math.nan, 0.0))  # the SIGHAN jar prints NaN here
+
+
+def test_input_error_names_argument_index_and_problem():
+    error = core.input_error("references", 17, 'unclosed mention "(12" at token 40')
+    assert str(error) == 'references[17]: unclosed mention "(12" at token 40'
+    assert str(core.input_error("labels", None, "empty")) == "labels: empty"
+
+
+def test_check_same_length_reports_both_lengths():
+    with pytest.raises(ValueError, match="3 against 4"):
+        core.check_same_length([1, 2, 3], [1, 2, 3, 4])
+
+
+def test_signature_lists_metric_options_and_version():
+    text = core.signature("csc_common", variant="realise", level="sentence", zero_division=0.0, labels=[1, 2], keep=True, seed=None)
+    assert text == f"csc_common|variant:realise|level:sentence|zero_division:0|labels:1,2|keep:yes|seed:none|paperscore:{core.VERSION}"
+    assert core.signature("x", zero_division=math.nan) == f"x|zero_division:nan|paperscore:{core.VERSION}"
+
+
+# ---------------------------------------------------------------------------------------
+# Bootstrap
+
+
+def mean_of(rows):
+    return lambda weights: {"mean": (weights @ rows[:, 0]) / weights.sum(1)}
+
+
+def test_bootstrap_by_indices_equals_a_plain_resampling_loop():
+    """Few examples, all distinct: indices are drawn, exactly as a plain loop would draw them."""
+    values = np.sort(np.random.default_rng(5).random(40))
+    rows, counts = core.compress_rows(values[:, None])
+    got = core.bootstrap_intervals(counts, mean_of(rows), 0.9, 500, seed=7)
+    rng = np.random.default_rng(7)
+    drawn = rng.integers(0, 40, size=(500, 40))
+    means = values[drawn].mean(1)
+    low, high = np.quantile(means, [0.05, 0.95])
+    assert got["mean_low"] == pytest.approx(low, abs=1e-12)
+    assert got["mean_high"] == pytest.approx(high, abs=1e-12)
+
+
+def test_bootstrap_by_multinomial_matches_index_resampling_in_distribution():
+    """Many examples sharing two rows: the multinomial draw has the same distribution as
+    drawing examples (checked on the mean's bootstrap spread: sqrt(p(1-p)/n))."""
+    n, share = 20_000, 0.3
+    rows = np.array([[0.0], [1.0]])
+    counts = np.array([n - int(n * share), int(n * share)])
+    rng = np.random.default_rng(0)
+    weights = np.concatenate(list(core.resample_chunks(counts, 4000, rng)))
+    assert (weights.sum(1) == n).all()
+    means = weights @ rows[:, 0] / n
+    assert means.mean() == pytest.approx(share, abs=5e-4)
+    assert means.std() == pytest.approx(math.sqrt(share * (1 - share) / n), rel=0.05)
+
+
+def test_bootstrap_is_deterministic_for_a_seed_and_varies_without_one():
+    rows, counts = core.compress_rows(np.random.default_rng(1).integers(0, 5, size=(300, 1)))
+    first = core.bootstrap_intervals(counts, mean_of(rows), 0.95, 300, seed=3)
+    assert first == core.bootstrap_intervals(counts, mean_of(rows), 0.95, 300, seed=3)
+    assert first != core.bootstrap_intervals(counts, mean_of(rows), 0.95, 300, seed=4)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(0, 3), min_size=1, max_size=60), st.integers(0, 2**32 - 1))
+def test_bootstrap_interval_lies_within_the_data_and_is_ordered(values, seed):
+    rows, counts = core.compress_rows(np.array(values, dtype=float)[:, None])
+    got = core.bootstrap_intervals(counts, mean_of(rows), 0.95, 200, seed=seed)
+    assert min(values) <= got["mean_low"] <= got["mean_high"] <= max(values)
+
+
+def test_bootstrap_of_a_constant_is_that_constant():
+    rows, counts = core.compress_rows(np.full((50, 1), 0.25))
+    assert core.bootstrap_intervals(counts, mean_of(rows), 0.95, 100, seed=0) == {"mean_low": 0.25, "mean_high": 0.25}
+
+
+def test_percentile_interval_leaves_nan_resamples_out():
+    low, high = core.percentile_interval([np.nan, 1.0, 2.0, 3.0, np.nan], 0.5)
+    assert (low, high) == (1.5, 2.5)
+    assert all(math.isnan(v) for v in core.percentile_interval([np.nan, np.nan], 0.9))
+
+
+@pytest.mark.parametrize("level, resamples", [(0, 10), (1, 10), (1.5, 10), (True, 10), (0.9, 0), (0.9, 2.5), (0.9, True)])
+def test_bootstrap_arguments_are_checked(level, resamples):
+    with pytest.raises(ValueError):
+        core.check_bootstrap(level, resamples)
+
+
+# ---------------------------------------------------------------------------------------
+# Files and progress
+
+
+def test_read_lines_accepts_a_final_newline_and_crlf(tmp_path):
+    path = tmp_path / "f.txt"
+    path.write_bytes(b"a\r\nb\n")
+    assert core.read_lines(path, "--x") == ["a", "b"]
+    path.write_bytes(b"a\nb")
+    assert core.read_lines(path, "--x") == ["a", "b"]
+
+
+def test_read_lines_names_an_empty_line_and_bad_files(tmp_path):
+    path = tmp_path / "f.txt"
+    path.write_text("a\n\nb\n")
+    with pytest.raises(ValueError, match=r"--x: .* line 2 is empty"):
+        core.read_lines(path, "--x")
+    path.write_bytes(b"\xff\xfe\n")
+    with pytest.raises(ValueError, match="not UTF-8"):
+        core.read_lines(path, "--x")
+    with pytest.raises(ValueError, match="cannot read"):
+        core.read_lines(tmp_path / "missing.txt", "--x")
+
+
+def test_read_values_reads_json_and_falls_back_to_text(tmp_path):
+    path = tmp_path / "f.txt"
+    path.write_text('3\n"3"\n[1, 2]\n  B-PER \nNone\n')
+    assert core.read_values(path, "--x") == [3, "3", [1, 2], "B-PER", "None"]
+    assert core.split_values("0,None,a b") == [0, "None", "a b"]
+    assert core.split_values(None) is None
+
+
+def test_progress_stays_silent_on_short_runs_and_draws_on_long_ones():
+    quiet, loud = io.StringIO(), io.StringIO()
+    assert list(core.progress(range(5), 5, "x", stream=quiet)) == list(range(5))
+    assert quiet.getvalue() == ""
+    list(core.progress(range(32), 32, "scoring", stream=loud, min_seconds=0))
+    assert "scoring" in loud.getvalue() and "32/32" in loud.getvalue()
+
+
+def test_import_paperscore_stays_light():
+    loaded = run_python(
+        "import json, sys, paperscore, paperscore.micro_macro, paperscore.cli\n"
+        "print(json.dumps([m for m in ('scipy', 'evaluate', 'datasets', 'gradio', 'sklearn', 'pandas') if m in sys.modules]))"
+    )
+    assert loaded == []
