@@ -1,0 +1,305 @@
+"""micro_macro against sklearn, its conventions, inputs, errors and command line."""
+
+import json
+import math
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.exceptions import UndefinedMetricWarning
+from sklearn.metrics import accuracy_score, confusion_matrix, precision_recall_fscore_support
+
+from paperscore import cli
+from paperscore.micro_macro import DENSE_SPAN, KEYS, compute
+
+warnings.filterwarnings("ignore", category=UndefinedMetricWarning)
+AVERAGES = ("micro", "macro", "weighted")
+POLICIES = {0.0: 0.0, 1.0: 1.0, "nan": np.nan}
+
+
+def same(a, b):
+    return (math.isnan(a) and math.isnan(b)) or abs(a - b) <= 1e-12
+
+
+def sklearn_scores(y, p, labels, zero_division):
+    out = {"accuracy": accuracy_score(y, p) if len(y) else None}
+    for average in AVERAGES:
+        values = precision_recall_fscore_support(y, p, labels=labels, average=average, zero_division=POLICIES[zero_division])
+        out.update({f"{average}_{name}": v for name, v in zip(("precision", "recall", "f1"), values)})
+    return out
+
+
+def assert_equal_to_sklearn(result, expected):
+    for key in KEYS:
+        if expected[key] is not None:
+            assert same(result[key], expected[key]), (key, result[key], expected[key])
+
+
+cases = st.integers(1, 40).flatmap(
+    lambda n: st.tuples(
+        st.lists(st.integers(0, 5), min_size=n, max_size=n),
+        st.lists(st.integers(0, 5), min_size=n, max_size=n),
+    )
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(cases, st.sets(st.integers(0, 7), min_size=1, max_size=6), st.sampled_from(list(POLICIES)))
+def test_equal_to_sklearn_on_any_label_subset(data, labels, zero_division):
+    """Random labels, a random `labels` list (classes missing from the data included)
+    under every zero-division policy, micro, macro and weighted."""
+    y, p = data
+    labels = sorted(labels)
+    result = compute(p, y, labels=labels, zero_division=zero_division)
+    assert_equal_to_sklearn(result, sklearn_scores(y, p, labels, zero_division))
+
+
+@settings(max_examples=200, deadline=None)
+@given(cases, st.sets(st.integers(0, 5), max_size=3), st.sampled_from(list(POLICIES)))
+def test_negative_labels_equal_sklearn_labels_without_them(data, negatives, zero_division):
+    y, p = data
+    scored = sorted((set(y) | set(p)) - negatives)
+    if not scored:
+        with pytest.raises(ValueError, match="no class is left"):
+            compute(p, y, negative_labels=sorted(negatives))
+        return
+    result = compute(p, y, negative_labels=sorted(negatives), zero_division=zero_division)
+    assert_equal_to_sklearn(result, sklearn_scores(y, p, scored, zero_division))
+
+
+@settings(max_examples=100, deadline=None)
+@given(cases, st.sampled_from(list(POLICIES)))
+def test_per_class_and_confusion_matrix_equal_sklearn(data, zero_division):
+    y, p = data
+    result = compute(p, y, per_class=True, confusion_matrix=True, zero_division=zero_division)
+    classes = sorted(set(y) | set(p))
+    assert result["labels"] == classes
+    assert result["confusion_matrix"] == confusion_matrix(y, p, labels=classes).tolist()
+    precision, recall, f1, support = precision_recall_fscore_support(y, p, labels=classes, average=None, zero_division=POLICIES[zero_division])
+    for i, label in enumerate(classes):
+        row = result["per_class"][label]
+        assert same(row["precision"], precision[i]) and same(row["recall"], recall[i]) and same(row["f1"], f1[i])
+        assert row["support"] == support[i]
+
+
+@settings(max_examples=100, deadline=None)
+@given(cases, st.randoms(use_true_random=False))
+def test_order_of_examples_does_not_matter(data, random):
+    y, p = data
+    order = list(range(len(y)))
+    random.shuffle(order)
+    assert compute([p[i] for i in order], [y[i] for i in order]) == compute(p, y)
+
+
+@settings(max_examples=60, deadline=None)
+@given(cases)
+def test_strings_and_wide_ids_give_what_small_ids_give(data):
+    """The bincount path (small ids), the dict path (strings; ids spanning more than
+    DENSE_SPAN) and negative ids are one definition."""
+    y, p = data
+    expected = compute(p, y)
+    names = "abcdef"
+    assert compute([names[v] for v in p], [names[v] for v in y]) == expected
+    wide = DENSE_SPAN * 10
+    assert compute([v * wide for v in p], [v * wide for v in y]) == expected
+    # negated ids reverse the class order, so the means add up in another order
+    negated = compute([-v - 1 for v in p], [-v - 1 for v in y], ignore_index=None)
+    assert negated == pytest.approx(expected, abs=1e-15)
+
+
+def test_the_specs_sklearn_semantics():
+    y, p = [0, 0, 1, 1, 2, 2, 2], [1, 1, 1, 0, 2, 0, 0]
+    # All classes scored: micro P = R = F1 = accuracy = 2/7.
+    r = compute(p, y)
+    assert r["micro_precision"] == r["micro_recall"] == r["accuracy"] == pytest.approx(2 / 7)
+    # NA = 0 left out: P = 2/4, R = 2/5; macro P = (1 + 1/3)/2, R = (1/2 + 1/3)/2, F mean of 2/3 and 1/2... per class:
+    # class 1: tp 1, predicted 3, gold 2 -> P 1/3, R 1/2, F1 2/5; class 2: tp 1, predicted 1, gold 3 -> 1, 1/3, 1/2.
+    r = compute(p, y, negative_labels=[0])
+    assert (r["micro_precision"], r["micro_recall"]) == (0.5, 0.4)
+    assert r["macro_precision"] == pytest.approx((1 / 3 + 1) / 2)
+    assert r["macro_recall"] == pytest.approx((1 / 2 + 1 / 3) / 2)
+    assert r["macro_f1"] == pytest.approx((2 / 5 + 1 / 2) / 2)  # not the F1 of macro P and R
+    # weighted by gold support 2 and 3
+    assert r["weighted_precision"] == pytest.approx((2 * 1 / 3 + 3 * 1) / 5)
+
+
+def test_nan_policy_leaves_undefined_classes_out_of_the_means():
+    # per-class P = [1, 2/3, nan (class 3 never predicted)] -> nan-mean 5/6
+    r = compute([1, 2, 2, 2], [1, 1, 2, 2], labels=[1, 2, 3], zero_division="nan")
+    assert r["macro_precision"] == pytest.approx(5 / 6)
+    # every class undefined: the mean is NaN, as sklearn's
+    r = compute([1, 1], [1, 1], labels=[5], zero_division="nan")
+    assert math.isnan(r["macro_precision"]) and math.isnan(r["micro_precision"])
+
+
+def test_maven_convention_leaves_na_out_and_requires_it():
+    y, p = [0, 0, 1, 1, 2, 2, 2], [1, 1, 1, 0, 2, 0, 0]
+    assert compute(p, y, convention="maven") == compute(p, y, negative_labels=[0])
+    names = ["None", "Attack", "Move"]
+    strings = compute([names[v] for v in p], [names[v] for v in y], convention="maven")
+    assert strings == compute([names[v] for v in p], [names[v] for v in y], negative_labels=["None"])
+    assert strings == compute(p, y, negative_labels=[0])
+    with pytest.raises(ValueError, match="negative_labels"):
+        compute(["O", "Attack"], ["O", "Attack"], convention="maven")
+    assert compute(["O", "Attack"], ["O", "Attack"], convention="maven", negative_labels=["O"])["micro_f1"] == 1.0
+
+
+@settings(max_examples=150, deadline=None)
+@given(cases)
+def test_jmee_convention_equals_sklearn_on_gold_event_tokens(data):
+    """JMEE keeps tokens whose gold label is not NA and calls sklearn with every label."""
+    y, p = data
+    kept = [(a, b) for a, b in zip(y, p) if a != 0]
+    if 0 not in set(y) | set(p):
+        return
+    classes = sorted(set(y) | set(p))
+    r = compute(p, y, convention="jmee")
+    y2, p2 = [a for a, _ in kept], [b for _, b in kept]
+    expected = sklearn_scores(y2, p2, classes, 0.0) if kept else None
+    if expected is None:
+        assert r["accuracy"] == 0.0 and r["f1"] == 0.0
+        return
+    assert_equal_to_sklearn(r, expected)
+    assert (r["precision"], r["recall"], r["f1"]) == (r["macro_precision"], r["macro_recall"], r["micro_f1"])
+
+
+def test_token_classification_drops_ignore_index_positions():
+    refs = [[0, 3, 3, -100], [0, 1, -100, -100]]
+    preds = [[0, 3, 1, 5], [1, 1, 2, 2]]
+    flat = compute([0, 3, 1, 1, 1], [0, 3, 3, 0, 1], per_class=True)
+    assert compute(preds, refs, per_class=True) == flat
+    assert compute(np.array(preds), np.array(refs), per_class=True) == flat
+    assert compute([np.array(x) for x in preds], [np.array(x) for x in refs], per_class=True) == flat
+    assert compute([["O", "B"], ["B"]], [["O", "O"], ["B"]])["accuracy"] == pytest.approx(2 / 3)
+
+
+@pytest.mark.parametrize(
+    "predictions, references, kwargs, message",
+    [
+        ([0.7, 1], [0, 1], {}, r"predictions\[0\]: expected int or str, got float 0.7"),
+        ([1, None], [0, 1], {}, r"predictions\[1\]: expected int like the labels before it, got NoneType"),
+        (["a", 1], ["a", "b"], {}, r"predictions\[1\]: expected str"),
+        ([1, 2], ["a", "b"], {}, "predictions are int labels but references are str labels"),
+        ([1, 2], [1], {}, "differ in length: 2 against 1"),
+        ([[1, 2], [1]], [[1, 2], [1, 2]], {}, r"predictions\[1\]: has 1 labels but references\[1\] has 2"),
+        ([[1, 2], 1], [[1, 2], [1]], {}, r"predictions\[1\]: is a single label, but predictions\[0\] is not"),
+        ([[1, -100]], [[1, 2]], {}, r"predictions\[0\]\[1\]: is ignore_index -100 where the reference is scored"),
+        (np.array([0.5, 1.0]), np.array([0, 1]), {}, "got an array of float64"),
+        ([1, 2], [1, 2], {"labels": [1, 1]}, "lists a label twice"),
+        ([1, 2], [1, 2], {"labels": ["1"]}, r"labels\[0\]: '1' is not a int label"),
+        ([1, 2], [1, 2], {"convention": "ace"}, "convention: 'ace' is not one of"),
+        ([1, 2], [1, 2], {"zero_division": "warn"}, "zero_division"),
+        ([1, 2], [1, 2], {"negative_labels": [1, 2]}, "no class is left"),
+        ([1, 2], [1, 2], {"confidence_level": 95}, "confidence_level"),
+    ],
+)
+def test_bad_input_is_a_value_error_that_says_where(predictions, references, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        compute(predictions, references, **kwargs)
+
+
+def test_empty_input_gives_the_zero_division_value():
+    r = compute([], [], labels=[0, 1])
+    assert all(r[key] == 0.0 for key in KEYS)
+    assert all(v == 1.0 for v in compute([], [], labels=[0], zero_division=1.0).values())
+
+
+def test_bootstrap_intervals_are_reproducible_and_bracket_the_estimate():
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 5, 2000)
+    p = np.where(rng.random(2000) < 0.7, y, rng.integers(0, 5, 2000))
+    r = compute(p, y, negative_labels=[0], confidence_level=0.95, n_resamples=400, seed=11)
+    assert r == compute(p, y, negative_labels=[0], confidence_level=0.95, n_resamples=400, seed=11)
+    for key in KEYS:
+        assert r[f"{key}_low"] < r[key] < r[f"{key}_high"], key
+    # the micro F1 spread is the binomial one, about sqrt(f(1-f)/n) on each side
+    half_width = (r["micro_f1_high"] - r["micro_f1_low"]) / 2
+    assert half_width == pytest.approx(1.96 * math.sqrt(r["micro_f1"] * (1 - r["micro_f1"]) / 1600), rel=0.25)
+
+
+def test_signature_names_the_convention_and_options():
+    r = compute([1, 0], [1, 1], convention="maven", return_signature=True)
+    assert r["signature"].startswith("micro_macro|convention:maven|labels:all|negative_labels:0|ignore_index:-100|zero_division:0|paperscore:")
+
+
+# ---------------------------------------------------------------------------------------
+# Command line
+
+
+def run_cli(argv, capsys):
+    code = cli.main(argv)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_cli_json_is_what_compute_returns(tmp_path, capsys):
+    (tmp_path / "p.txt").write_text("None\nAttack\nAttack\nNone\n")
+    (tmp_path / "r.txt").write_text("None\nAttack\nNone\nMove\n")
+    code, out, _ = run_cli(["micro_macro", "--predictions", str(tmp_path / "p.txt"), "--references", str(tmp_path / "r.txt"), "--convention", "maven", "--json"], capsys)
+    assert code == 0
+    expected = compute(["None", "Attack", "Attack", "None"], ["None", "Attack", "None", "Move"], convention="maven", return_signature=True)
+    assert json.loads(out) == expected
+
+
+def test_cli_reads_json_lines_of_token_labels_and_prints_a_table(tmp_path, capsys):
+    (tmp_path / "p.jsonl").write_text("[0, 3, 1, 5]\n[1, 1, 2, 2]\n")
+    (tmp_path / "r.jsonl").write_text("[0, 3, 3, -100]\n[0, 1, -100, -100]\n")
+    code, out, _ = run_cli(["micro_macro", "--predictions", str(tmp_path / "p.jsonl"), "--references", str(tmp_path / "r.jsonl"), "--negative-labels", "0", "--per-class", "--confusion-matrix"], capsys)
+    assert code == 0
+    assert "micro_f1" in out and f"{4 / 7:.6f}" in out
+    assert "per_class" in out and "confusion_matrix (rows: references, columns: predictions)" in out
+    assert "signature: micro_macro|convention:none|labels:all|negative_labels:0" in out
+
+
+def test_cli_bootstrap_options_reach_compute(tmp_path, capsys):
+    (tmp_path / "p.txt").write_text("1\n0\n1\n1\n0\n")
+    (tmp_path / "r.txt").write_text("1\n0\n0\n1\n1\n")
+    code, out, _ = run_cli(["micro_macro", "--predictions", str(tmp_path / "p.txt"), "--references", str(tmp_path / "r.txt"), "--confidence-level", "0.9", "--seed", "4", "--n-resamples", "50", "--json"], capsys)
+    result = json.loads(out)
+    assert code == 0 and "macro_f1_low" in result and "bootstrap:50@0.9|seed:4" in result["signature"]
+
+
+@pytest.mark.parametrize(
+    "pred_text, message",
+    [
+        ("1\n\n1\n", "--predictions: .* line 2 is empty"),
+        ("1\n2\n", "differ in length: 2 against 3"),
+        ("1\n2.5\n1\n", r"predictions\[1\]: expected int like the labels before it, got float 2.5"),
+    ],
+)
+def test_cli_bad_files_exit_2_with_the_reason(tmp_path, capsys, pred_text, message):
+    (tmp_path / "p.txt").write_text(pred_text)
+    (tmp_path / "r.txt").write_text("1\n0\n1\n")
+    code, out, err = run_cli(["micro_macro", "--predictions", str(tmp_path / "p.txt"), "--references", str(tmp_path / "r.txt")], capsys)
+    assert code == 2 and out == ""
+    assert err.startswith("paperscore micro_macro: error: ")
+    assert __import__("re").search(message, err), err
+
+
+_metric = []
+
+
+def space_metric():
+    """The Space's metric through evaluate, loaded once for the property test below."""
+    if not _metric:
+        import evaluate
+        from conftest import SPACES_DIR
+
+        _metric.append(evaluate.load(str(SPACES_DIR / "micro_macro"), keep_in_memory=True))
+    return _metric[0]
+
+
+@settings(max_examples=25, deadline=None)
+@given(cases, st.lists(st.integers(0, 40), max_size=3))
+def test_batches_added_through_evaluate_equal_one_pass(data, cuts):
+    y, p = data
+    bounds = [0] + sorted(min(c, len(y)) for c in cuts) + [len(y)]
+    metric = space_metric()
+    for start, stop in zip(bounds, bounds[1:]):
+        if stop > start:
+            metric.add_batch(predictions=p[start:stop], references=y[start:stop])
+    classes = set(y) | set(p)
+    negatives = [0] if 0 in classes and len(classes) > 1 else None
+    assert metric.compute(negative_labels=negatives) == compute(p, y, negative_labels=negatives)
