@@ -1,0 +1,116 @@
+"""Gradio demo of micro_macro: labels in; headline numbers, a per-class table and the
+confusion matrix as a heatmap out. Builds `demo` on import; launches only as a script."""
+
+import os
+from pathlib import Path
+
+os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+
+import evaluate  # noqa: E402
+import gradio as gr  # noqa: E402
+from PIL import Image, ImageDraw, ImageFont  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+# By file path: on a Space the directory is `app/`, and evaluate would take app.py for the metric.
+metric = evaluate.load(str(HERE / "micro_macro.py"), keep_in_memory=True)
+
+# MAVEN-style event detection: "None" is the NA class, left out by convention="maven".
+EXAMPLE = dict(
+    predictions="None Attack Attack None Movement None Transport Attack None None Attack None",
+    references="None Attack None Attack Movement None Movement Attack None Transport Attack None",
+    convention="maven",
+    negative_labels="",
+    zero_division="0",
+)
+HEADLINE = ("accuracy", "micro_precision", "micro_recall", "micro_f1", "macro_precision", "macro_recall", "macro_f1")
+
+
+def parse_labels(text, argument):
+    """Whitespace- or comma-separated labels; all-integer input is read as ints."""
+    labels = text.replace(",", " ").split()
+    if not labels:
+        raise ValueError(f"{argument}: no labels given")
+    try:
+        return [int(label) for label in labels]
+    except ValueError:
+        return labels
+
+
+def compute_kwargs(predictions, references, convention, negative_labels, zero_division):
+    """The metric's keyword arguments for the demo's inputs."""
+    negatives = parse_labels(negative_labels, "negative_labels") if negative_labels.strip() else None
+    return dict(
+        predictions=parse_labels(predictions, "predictions"),
+        references=parse_labels(references, "references"),
+        convention=None if convention == "none" else convention,
+        negative_labels=negatives,
+        zero_division="nan" if zero_division == "nan" else float(zero_division),
+    )
+
+
+def heatmap(labels, matrix):
+    """The confusion matrix as a picture: rows are references, columns predictions,
+    each cell shaded by its share of the row."""
+    cell, margin = 72, 100
+    font = ImageFont.load_default(size=14)
+    size = (margin + cell * len(labels) + 10, margin + cell * len(labels) + 10)
+    image = Image.new("RGB", size, "white")
+    draw = ImageDraw.Draw(image)
+    for i, row in enumerate(matrix):
+        total = sum(row) or 1
+        for j, count in enumerate(row):
+            shade = int(235 * (1 - count / total))
+            box = (margin + j * cell, margin + i * cell, margin + (j + 1) * cell, margin + (i + 1) * cell)
+            draw.rectangle(box, fill=(shade, shade + (255 - shade) // 3, 255), outline="grey")
+            draw.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), str(count), fill="black" if shade > 120 else "white", font=font, anchor="mm")
+    for k, label in enumerate(labels):
+        name = str(label)[:12]
+        draw.text((margin - 6, margin + k * cell + cell / 2), name, fill="black", font=font, anchor="rm")
+        draw.text((margin + k * cell + cell / 2, margin - 6), name[:9], fill="black", font=font, anchor="ms")
+    return image
+
+
+def score(predictions, references, convention, negative_labels, zero_division):
+    try:
+        kwargs = compute_kwargs(predictions, references, convention, negative_labels, zero_division)
+        result = metric.compute(**kwargs, per_class=True, confusion_matrix=True, return_signature=True)
+    except ValueError as error:
+        raise gr.Error(str(error), print_exception=False) from None
+    headline = {key: result[key] for key in HEADLINE + ("weighted_f1",)}
+    headline["signature"] = result["signature"]
+    rows = [
+        [str(label), round(v["precision"], 4), round(v["recall"], 4), round(v["f1"], 4), v["support"]]
+        for label, v in result["per_class"].items()
+    ]
+    table = {"headers": ["class", "precision", "recall", "f1", "support"], "data": rows}
+    return headline, table, heatmap(result["labels"], result["confusion_matrix"])
+
+
+with gr.Blocks(title="micro_macro") as demo:
+    gr.Markdown(
+        "# micro_macro\n"
+        "Multi-class precision, recall and F1, micro / macro / weighted, equal to sklearn. "
+        "Labels are separated by spaces or commas. `convention=maven` leaves the NA class "
+        '("None" or 0) out of the averages; `jmee` scores only gold-event tokens.'
+    )
+    with gr.Row():
+        predictions = gr.Textbox(value=EXAMPLE["predictions"], label="Predictions", lines=3, elem_id="predictions")
+        references = gr.Textbox(value=EXAMPLE["references"], label="References", lines=3, elem_id="references")
+    with gr.Row():
+        convention = gr.Dropdown(["none", "maven", "jmee"], value=EXAMPLE["convention"], label="convention")
+        negative_labels = gr.Textbox(value=EXAMPLE["negative_labels"], label="negative_labels (optional)")
+        zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division")
+    button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
+    result = gr.JSON(label="Result", elem_id="result")
+    with gr.Row():
+        per_class = gr.Dataframe(label="Per class", elem_id="per-class")
+        picture = gr.Image(label="Confusion matrix (rows: reference, columns: prediction)", type="pil", elem_id="confusion-matrix")
+    button.click(
+        score,
+        [predictions, references, convention, negative_labels, zero_division],
+        [result, per_class, picture],
+        api_name="compute",
+    )
+
+if __name__ == "__main__":
+    demo.launch()

@@ -1,0 +1,131 @@
+"""micro_macro: multi-class precision, recall and F1 (micro, macro, weighted) equal to
+sklearn, with the event-detection conventions of MAVEN and JMEE by name."""
+
+import datasets
+import evaluate
+
+from .paperscore_core import VERSION
+from .paperscore_micro_macro import check_inputs, compute
+
+_CITATION = """\
+@inproceedings{wang-etal-2020-maven,
+    title = "{MAVEN}: A Massive General Domain Event Detection Dataset",
+    author = "Wang, Xiaozhi and Wang, Ziqi and Han, Xu and Jiang, Wangyi and Han, Rong and Liu, Zhiyuan and Li, Juanzi and Li, Peng and Lin, Yankai and Zhou, Jie",
+    booktitle = "Proceedings of EMNLP 2020",
+    year = "2020",
+    pages = "1652--1671",
+}
+@article{pedregosa2011scikit,
+    title = {Scikit-learn: Machine Learning in {P}ython},
+    author = {Pedregosa, F. and Varoquaux, G. and Gramfort, A. and others},
+    journal = {Journal of Machine Learning Research},
+    volume = {12},
+    pages = {2825--2830},
+    year = {2011},
+}
+"""
+
+_DESCRIPTION = """\
+Accuracy and micro, macro and weighted precision, recall and F1 over classes, computed
+from one confusion matrix and equal to sklearn's precision_recall_fscore_support to 1e-12.
+Classes can be left out of the averages (an NA class, as MAVEN does), and the conventions
+of event-detection papers are presets: convention="maven" (NA left out; micro P != R) and
+convention="jmee" (only gold-event tokens scored; macro P, macro R, micro F1 reported).
+Labels may be ints or strings, one per example or one sequence per example (token
+classification, with ignore_index=-100 positions of the references dropped).
+"""
+
+_KWARGS_DESCRIPTION = """
+Args:
+    predictions: one label per example (int or str), or one sequence of labels per example.
+    references: same layout as predictions.
+    labels: the classes scored and their order (default: every observed class, sorted).
+    negative_labels: classes left out of the micro, macro and weighted averages.
+    convention: None, "maven" or "jmee" (see the card).
+    zero_division: the value of a 0/0 ratio: 0.0 (default), 1.0 or "nan" (sklearn's
+        np.nan: NaN classes are left out of the macro mean).
+    ignore_index: reference positions with this value are not scored (default -100).
+    per_class: add "per_class": {label: {precision, recall, f1, support}}.
+    confusion_matrix: add "labels" and "confusion_matrix" (rows: references).
+    confidence_level, n_resamples, seed: add bootstrap "<key>_low" / "<key>_high".
+    return_signature: add "signature", the reproducibility string.
+Returns:
+    accuracy, micro_precision, micro_recall, micro_f1, macro_precision, macro_recall,
+    macro_f1, weighted_precision, weighted_recall, weighted_f1 (floats in [0, 1]); with
+    convention="jmee" also precision (= macro P), recall (= macro R), f1 (= micro F1).
+Examples:
+    >>> metric = evaluate.load("paperscore/micro_macro")
+    >>> result = metric.compute(predictions=[1, 1, 1, 0, 2, 0, 0], references=[0, 0, 1, 1, 2, 2, 2], negative_labels=[0])
+    >>> print(round(result["micro_precision"], 4), round(result["micro_recall"], 4), round(result["micro_f1"], 4))
+    0.5 0.4 0.4444
+"""
+
+_SEQUENCE = {"str": datasets.Value("string"), "int": datasets.Value("int64")}
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class MicroMacro(evaluate.Metric):
+    def _info(self):
+        # A string first: evaluate would otherwise read the string "5" as the int 5.
+        features = [
+            datasets.Features({"predictions": value, "references": value})
+            for value in (
+                _SEQUENCE["str"],
+                _SEQUENCE["int"],
+                datasets.Sequence(_SEQUENCE["str"]),
+                datasets.Sequence(_SEQUENCE["int"]),
+            )
+        ]
+        return evaluate.MetricInfo(
+            module_type="metric",
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=features,
+            homepage="https://huggingface.co/spaces/paperscore/micro_macro",
+            codebase_urls=["https://github.com/THU-KEG/MAVEN-dataset", "https://github.com/231sm/Reasoning_In_EE"],
+            reference_urls=["https://scikit-learn.org/stable/modules/generated/sklearn.metrics.precision_recall_fscore_support.html"],
+        )
+
+    def add_batch(self, *, predictions=None, references=None, **kwargs):
+        """Add a batch of predictions and references (checked before evaluate encodes them)."""
+        if predictions is not None or references is not None:
+            check_inputs(predictions, references)
+        super().add_batch(predictions=predictions, references=references, **kwargs)
+
+    def add(self, *, prediction=None, reference=None, **kwargs):
+        """Add one prediction and reference (checked before evaluate encodes them)."""
+        check_inputs([prediction], [reference])
+        super().add(prediction=prediction, reference=reference, **kwargs)
+
+    def _compute(
+        self,
+        predictions,
+        references,
+        labels=None,
+        negative_labels=None,
+        convention=None,
+        zero_division=0.0,
+        ignore_index=-100,
+        per_class=False,
+        confusion_matrix=False,
+        confidence_level=None,
+        n_resamples=1000,
+        seed=None,
+        return_signature=False,
+    ):
+        return compute(
+            predictions,
+            references,
+            labels=labels,
+            negative_labels=negative_labels,
+            convention=convention,
+            zero_division=zero_division,
+            ignore_index=ignore_index,
+            per_class=per_class,
+            confusion_matrix=confusion_matrix,
+            confidence_level=confidence_level,
+            n_resamples=n_resamples,
+            seed=seed,
+            return_signature=return_signature,
+        )

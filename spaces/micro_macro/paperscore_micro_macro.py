@@ -1,0 +1,404 @@
+# GENERATED from shared/paperscore/micro_macro.py by shared/vendor.py: do not edit here;
+# edit the package and run `python shared/vendor.py`.
+"""Multi-class precision, recall and F1, micro, macro and weighted, exactly as sklearn's
+`precision_recall_fscore_support` computes them, with the event-detection conventions
+(MAVEN's NA class left out of the averages; JMEE's gold-event-only scoring) by name.
+
+Statistics: one confusion matrix over every observed class (rows = references, columns =
+predictions). Every number is a ratio of its cells, so shards merge by adding matrices and
+the bootstrap resamples its cells.
+"""
+
+import itertools
+
+import numpy as np
+
+from .paperscore_core import (
+    as_floats,
+    bootstrap_intervals,
+    check_bootstrap,
+    check_choice,
+    check_same_length,
+    check_zero_division,
+    divide,
+    input_error,
+    prf,
+    read_values,
+    signature,
+    split_values,
+)
+
+CONVENTIONS = (None, "maven", "jmee")
+# The NA class of each convention when negative_labels is not given: MAVEN's NA is id 0
+# (its DMCNN baseline names it "None"); JMEE's is vocabulary index 0, "O" in practice.
+DEFAULT_NEGATIVE = {"maven": (0, "None"), "jmee": (0, "O")}
+KEYS = (
+    "accuracy",
+    "micro_precision", "micro_recall", "micro_f1",
+    "macro_precision", "macro_recall", "macro_f1",
+    "weighted_precision", "weighted_recall", "weighted_f1",
+)  # fmt: skip
+# Two classes whose ids span more than this are encoded through a dict, not bincount.
+DENSE_SPAN = 4096
+
+
+# ---------------------------------------------------------------------------------------
+# Inputs
+
+
+def _label_kind(value):
+    if isinstance(value, (str, np.str_)):
+        return "str"
+    if isinstance(value, (int, np.integer)):  # bool is an int, as in sklearn
+        return "int"
+    return None
+
+
+def _array_kind(array):
+    if array.dtype.kind in "iub":
+        return "int"
+    if array.dtype.kind == "U":
+        return "str"
+    return None
+
+
+_INT_TYPES = {int, np.int64, np.int32, np.int16, np.int8, np.uint8, np.uint16, np.uint32, np.uint64, bool, np.bool_}
+_FAST = {frozenset({str}): "str", frozenset({np.str_}): "str", frozenset({str, np.str_}): "str"}
+
+
+def _fast_kind(types):
+    """"int" or "str" when a set of Python types is plainly one kind, else None."""
+    if types and types <= _INT_TYPES:
+        return "int"
+    return _FAST.get(frozenset(types))
+
+
+def check_types(values, argument):
+    """Every label is an int or every label is a str, flat or one level of nesting.
+
+    Raises ValueError naming the first offending example: a float, None, a mix of ints
+    and strings, or a mix of flat and nested examples. Returns "int" or "str" ("int" for
+    an input with no labels at all)."""
+    if isinstance(values, np.ndarray) and values.dtype != object:
+        kind = _array_kind(values)
+        if kind is None or values.ndim > 2:
+            raise input_error(argument, None, f"expected int or str labels, got an array of {values.dtype} with {values.ndim} dimensions")
+        return kind
+    outer = set(map(type, values))
+    fast = _fast_kind(outer)
+    if fast:
+        return fast
+    if outer <= {list, tuple}:  # nested Python lists: check the labels in one pass
+        fast = _fast_kind(set(map(type, itertools.chain.from_iterable(values))))
+        if fast:
+            return fast
+    return _check_types_slowly(values, argument)
+
+
+def _check_types_slowly(values, argument):
+    """check_types one label at a time, to name the first bad one."""
+    kinds = set()
+    nested = None
+    for index, value in enumerate(values):
+        is_seq = isinstance(value, (list, tuple, np.ndarray))
+        if nested is None:
+            nested = is_seq
+        elif nested != is_seq:
+            shape = "a sequence" if is_seq else "a single label"
+            raise input_error(argument, index, f"is {shape}, but {argument}[0] is not")
+        if isinstance(value, np.ndarray) and value.dtype != object:
+            kind = _array_kind(value)
+            if kind is None:
+                raise input_error(argument, index, f"expected int or str labels, got {value.dtype}")
+            kinds.add(kind)
+        else:
+            for position, item in enumerate(value if is_seq else (value,)):
+                kind = _label_kind(item)
+                if kind is None or (kinds and kind not in kinds):
+                    where = f"{index}][{position}" if is_seq else index
+                    expected = f"{next(iter(kinds))} like the labels before it" if kinds else "int or str"
+                    raise input_error(argument, where, f"expected {expected}, got {type(item).__name__} {item!r}")
+                kinds.add(kind)
+        if len(kinds) > 1:
+            raise input_error(argument, index, "mixes int and str labels")
+    return kinds.pop() if kinds else "int"
+
+
+def check_inputs(predictions, references):
+    """Equal lengths and one label type on both sides; returns "int" or "str".
+
+    The metric script runs this before evaluate encodes a batch, because evaluate's int
+    feature would silently truncate a float label and turn the string "5" into 5."""
+    check_same_length(predictions, references)
+    pred_kind = check_types(predictions, "predictions")
+    ref_kind = check_types(references, "references")
+    if len(references) and pred_kind != ref_kind:
+        raise ValueError(f"predictions are {pred_kind} labels but references are {ref_kind} labels")
+    return ref_kind
+
+
+def _flatten(predictions, references, ignore_index):
+    """Both sides as equal-length 1-d arrays, positions whose reference is ignore_index
+    removed (Trainer pads label_ids with -100)."""
+    ref_kind = check_inputs(predictions, references)
+    nested = len(references) > 0 and (
+        (isinstance(references, np.ndarray) and references.ndim == 2)
+        or isinstance(references[0], (list, tuple, np.ndarray))
+    )
+    if nested:
+        lengths = np.array([len(r) for r in references])
+        for index, (p, r) in enumerate(zip(predictions, references)):
+            if len(p) != len(r):
+                raise input_error("predictions", index, f"has {len(p)} labels but references[{index}] has {len(r)}")
+        if int(lengths.sum()):
+            pred = np.concatenate([np.asarray(p) for p in predictions])
+            ref = np.concatenate([np.asarray(r) for r in references])
+        else:
+            pred = ref = np.zeros(0, dtype=np.int64)
+    else:
+        pred, ref = np.asarray(predictions), np.asarray(references)
+        if (pred.ndim == 2) != (ref.ndim == 2):
+            raise ValueError("predictions and references must both be flat or both be nested")
+        lengths = None
+    if ref_kind == "str":
+        pred, ref = pred.astype(object), ref.astype(object)
+    else:
+        pred, ref = pred.astype(np.int64, copy=False), ref.astype(np.int64, copy=False)
+    if ignore_index is not None and ref_kind == "int" and len(ref) and _within(ignore_index, ref, pred):
+        keep = ref != ignore_index
+        stray = np.flatnonzero(keep & (pred == ignore_index))
+        if len(stray):
+            raise input_error("predictions", _position(stray[0], lengths), f"is ignore_index {ignore_index} where the reference is scored")
+        if not keep.all():
+            pred, ref = pred[keep], ref[keep]
+    return pred, ref, ref_kind
+
+
+def _within(value, *arrays):
+    """Whether value may occur in the arrays: a cheap range test before building a mask
+    (ignore_index -100 lies below every label in practice)."""
+    return any(value >= a.min() and value <= a.max() for a in arrays)
+
+
+def _position(flat_index, lengths):
+    if lengths is None:
+        return flat_index
+    ends = np.cumsum(lengths)
+    example = int(np.searchsorted(ends, flat_index, side="right"))
+    start = int(ends[example - 1]) if example else 0
+    return f"{example}][{flat_index - start}"
+
+
+def _check_label_list(argument, values, kind):
+    if values is None:
+        return None
+    values = list(values)
+    for index, value in enumerate(values):
+        if _label_kind(value) != kind:
+            raise input_error(argument, index, f"{value!r} is not a {kind} label like the data's")
+    values = [int(v) if kind == "int" else str(v) for v in values]
+    if len(set(values)) != len(values):
+        raise ValueError(f"{argument}: lists a label twice")
+    return values
+
+
+# ---------------------------------------------------------------------------------------
+# The confusion matrix
+
+
+def confusion(pred, ref, kind, labels=None):
+    """(classes, matrix): `labels` first in their order, then every other observed class,
+    sorted; matrix[i, j] counts references classes[i] predicted as classes[j]."""
+    if kind == "int" and len(ref):
+        low = int(min(ref.min(), pred.min()))
+        span = int(max(ref.max(), pred.max())) - low + 1
+    if kind == "int" and len(ref) and span <= DENSE_SPAN:
+        # Small ids, the common case: count (ref, pred) pairs with bincount.
+        raw_ref, raw_pred = (ref, pred) if low == 0 else (ref - low, pred - low)
+        values = np.arange(low, low + span).tolist()
+    else:
+        index = {}
+        raw_ref = np.fromiter((index.setdefault(v, len(index)) for v in ref.tolist()), np.int64, len(ref))
+        raw_pred = np.fromiter((index.setdefault(v, len(index)) for v in pred.tolist()), np.int64, len(pred))
+        span, values = len(index), list(index)
+    pairs = raw_ref * span
+    pairs += raw_pred
+    raw = np.bincount(pairs, minlength=span * span).reshape(span, span)
+    seen = np.flatnonzero(raw.sum(0) + raw.sum(1))
+    listed = labels or []
+    given = set(listed)
+    classes = listed + sorted(values[i] for i in seen if values[i] not in given)
+    # Move the raw counts into class order: matrix = M^T raw M, M the one-hot code map.
+    position = {c: i for i, c in enumerate(classes)}
+    onehot = np.zeros((span, len(classes)), dtype=np.int64)
+    onehot[seen, [position[values[i]] for i in seen]] = 1
+    return classes, onehot.T @ raw @ onehot
+
+
+def _average(values, weights=None):
+    """sklearn's _nanaverage over the last axis: NaN entries (zero_division="nan") and
+    their weights left out; all-zero weights fall back to the plain mean; all NaN gives NaN."""
+    keep = ~np.isnan(values)
+    plain = keep.astype(float)
+    if weights is None:
+        w = plain
+    else:
+        w = np.where(keep, weights, 0.0)
+        w = np.where(w.sum(-1, keepdims=True) == 0, plain, w)
+    total = w.sum(-1)
+    summed = (np.where(keep, values, 0.0) * w).sum(-1)
+    return np.where(keep.any(-1), summed / np.where(total == 0, 1.0, total), np.nan)
+
+
+def scores(matrix, scored, zero_division=0.0):
+    """Every headline number from confusion matrices of shape (..., K, K); `scored` are the
+    indices of the classes that enter the micro, macro and weighted averages."""
+    matrix = np.asarray(matrix, dtype=float)
+    diagonal = np.diagonal(matrix, axis1=-2, axis2=-1)
+    tp = diagonal[..., scored]
+    predicted = matrix.sum(-2)[..., scored]
+    gold = matrix.sum(-1)[..., scored]
+    out = {"accuracy": divide(diagonal.sum(-1), matrix.sum((-2, -1)), zero_division)}
+    micro = prf(tp.sum(-1), predicted.sum(-1), gold.sum(-1), zero_division)
+    per_class = prf(tp, predicted, gold, zero_division)
+    for name, value, values in zip(("precision", "recall", "f1"), micro, per_class):
+        out[f"micro_{name}"] = value
+        out[f"macro_{name}"] = _average(values)
+        out[f"weighted_{name}"] = _average(values, gold)
+    return {key: out[key] for key in KEYS}
+
+
+# ---------------------------------------------------------------------------------------
+# The metric
+
+
+def _negatives(convention, negative_labels, kind, classes, labels):
+    if negative_labels is not None:
+        return _check_label_list("negative_labels", negative_labels, kind)
+    if convention is None:
+        return []
+    na = DEFAULT_NEGATIVE[convention][0 if kind == "int" else 1]
+    if na not in classes and na not in (labels or []):
+        raise ValueError(
+            f"convention={convention!r} leaves out the NA label {na!r}, which occurs in neither "
+            "predictions nor references: pass negative_labels=[...] to name your NA label"
+        )
+    return [na]
+
+
+def compute(
+    predictions,
+    references,
+    labels=None,
+    negative_labels=None,
+    convention=None,
+    zero_division=0.0,
+    ignore_index=-100,
+    per_class=False,
+    confusion_matrix=False,
+    confidence_level=None,
+    n_resamples=1000,
+    seed=None,
+    return_signature=False,
+):
+    """Accuracy and micro / macro / weighted precision, recall and F1.
+
+    predictions, references: one label per example (int or str), or one sequence of labels
+    per example (token classification), where reference positions equal to `ignore_index`
+    are not scored.
+    labels: the classes scored and their order (default: every observed class).
+    negative_labels: classes left out of the micro, macro and weighted averages (an NA
+    class); accuracy still counts every example.
+    convention: "maven" leaves NA (0 or "None") out of the averages; "jmee" scores only
+    positions whose reference is not NA (0 or "O"), keeps NA in the averages, and adds
+    JMEE's headline `precision` = macro P, `recall` = macro R, `f1` = micro F1.
+    """
+    check_choice("convention", convention, CONVENTIONS)
+    zero_division = check_zero_division(zero_division)
+    if confidence_level is not None:
+        check_bootstrap(confidence_level, n_resamples)
+    pred, ref, kind = _flatten(predictions, references, ignore_index)
+    labels = _check_label_list("labels", labels, kind)
+    classes, matrix = confusion(pred, ref, kind, labels)
+    negatives = _negatives(convention, negative_labels, kind, classes, labels)
+    if convention == "jmee":
+        # JMEE scores only tokens whose gold label is an event; NA stays a class.
+        keep = np.array([c not in negatives for c in classes], dtype=bool)
+        matrix = np.where(keep[:, None], matrix, 0)
+        excluded = set()
+    else:
+        excluded = set(negatives)
+    in_labels = set(labels) if labels is not None else set(classes)
+    scored = [i for i, c in enumerate(classes) if c in in_labels and c not in excluded]
+    if not scored:
+        raise ValueError("labels: no class is left to score once negative_labels are removed")
+
+    def reduce(matrices):
+        out = scores(matrices, scored, zero_division)
+        if convention == "jmee":
+            out.update(precision=out["macro_precision"], recall=out["macro_recall"], f1=out["micro_f1"])
+        return out
+
+    result = as_floats(reduce(matrix))
+    if confidence_level is not None:
+        # Each example is one cell of the matrix: resample the non-empty cells.
+        cells = np.flatnonzero(matrix)
+
+        def resampled(weights):
+            matrices = np.zeros((len(weights), matrix.size))
+            matrices[:, cells] = weights
+            return reduce(matrices.reshape((len(weights),) + matrix.shape))
+
+        result.update(bootstrap_intervals(matrix.ravel()[cells], resampled, confidence_level, n_resamples, seed))
+    if per_class:
+        p, r, f = prf(np.diagonal(matrix), matrix.sum(0), matrix.sum(1), zero_division)
+        result["per_class"] = {
+            classes[i]: {"precision": float(p[i]), "recall": float(r[i]), "f1": float(f[i]), "support": int(matrix[i].sum())}
+            for i in scored
+        }
+    if confusion_matrix:
+        result["labels"] = list(classes)
+        result["confusion_matrix"] = matrix.tolist()
+    if return_signature:
+        result["signature"] = signature(
+            "micro_macro",
+            convention=convention,
+            labels=len(labels) if labels is not None else "all",
+            negative_labels=negatives,
+            ignore_index=ignore_index,
+            zero_division=zero_division,
+            **({"bootstrap": f"{n_resamples}@{confidence_level:g}", "seed": seed} if confidence_level else {}),
+        )
+    return result
+
+
+# ---------------------------------------------------------------------------------------
+# Command line: paperscore micro_macro --predictions FILE --references FILE
+
+COMMAND = "micro_macro"
+HELP = "multi-class P/R/F1, micro / macro / weighted (sklearn, MAVEN, JMEE)"
+
+
+def add_arguments(parser):
+    parser.add_argument("--predictions", required=True, help="one label per line, or a JSON list of labels per line")
+    parser.add_argument("--references", required=True, help="same layout as --predictions")
+    parser.add_argument("--labels", help="comma-separated classes to score, in order")
+    parser.add_argument("--negative-labels", help="comma-separated classes left out of the averages (NA)")
+    parser.add_argument("--convention", choices=[c for c in CONVENTIONS if c])
+    parser.add_argument("--ignore-index", type=int, default=-100)
+    parser.add_argument("--per-class", action="store_true")
+    parser.add_argument("--confusion-matrix", action="store_true")
+
+
+def run(args):
+    return compute(
+        read_values(args.predictions, "--predictions"),
+        read_values(args.references, "--references"),
+        labels=split_values(args.labels),
+        negative_labels=split_values(args.negative_labels),
+        convention=args.convention,
+        ignore_index=args.ignore_index,
+        per_class=args.per_class,
+        confusion_matrix=args.confusion_matrix,
+        **args.common,
+    )

@@ -1,0 +1,337 @@
+"""The Space contract, checked for every spaces/<name>/ directory that has a metric script.
+
+A new Space passes these by following the conventions: a card with the Space YAML and the
+metric-card sections whose examples run; vendored copies of the package that are fresh and
+imported on their own lines; `tests.py` with hand-derived `test_cases`, `demo_bad_input`
+and `demo_error`; an app.py that builds `demo` on import (launching only as a script) and
+defines `metric`, `EXAMPLE` (the demo's preloaded input values by parameter name) and
+`compute_kwargs(**EXAMPLE)` (the metric keyword arguments those values mean). The demo's
+first output is a dict of the headline numbers; its button is #compute-btn, its first
+input #predictions and its first output #result.
+"""
+
+import doctest
+import importlib.util
+import json
+import re
+import runpy
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import HUB, ORG, OUTBOUND, ROOT, SPACES, SPACES_DIR, free_port, run_python
+
+sys.path.insert(0, str(ROOT / "shared"))
+import vendor  # noqa: E402
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"]
+CARD_KEYS = {"title", "emoji", "colorFrom", "colorTo", "sdk", "sdk_version", "app_file", "pinned", "tags", "description"}
+CARD_SECTIONS = [
+    "# Metric Card for",
+    "## Metric Description",
+    "## How to Use",
+    "### Inputs",
+    "### Output Values",
+    "### Examples",
+    "## Limitations and Bias",
+    "## Citation",
+    "## Further References",
+]
+
+
+def card(space):
+    text = (SPACES_DIR / space / "README.md").read_text(encoding="utf-8")
+    match = re.match(r"^---\n(.*?)\n---\n(.*)$", text, re.S)
+    assert match, f"{space}/README.md does not start with a YAML header"
+    return yaml.safe_load(match[1]), match[2]
+
+
+def space_tests(space):
+    return runpy.run_path(str(SPACES_DIR / space / "tests.py"))
+
+
+def pinned(requirements, package):
+    text = Path(requirements).read_text(encoding="utf-8")
+    match = re.search(rf"^{re.escape(package)}==(\S+)$", text, re.M | re.I)
+    assert match, f"{requirements} does not pin {package}"
+    return match[1]
+
+
+def assert_results(result, expected, where):
+    for key, value in expected.items():
+        assert result[key] == pytest.approx(value, abs=1e-12), f"{where}: {key}"
+
+
+@pytest.fixture(params=SPACES)
+def space(request):
+    return request.param
+
+
+# ---------------------------------------------------------------------------------------
+# The card
+
+
+def test_card_has_the_space_yaml(space):
+    meta, _ = card(space)
+    assert CARD_KEYS <= set(meta), CARD_KEYS - set(meta)
+    assert meta["sdk"] == "gradio"
+    assert meta["app_file"] == "app.py"
+    assert meta["pinned"] is False
+    assert {"evaluate", "metric"} <= set(meta["tags"])
+    assert meta["sdk_version"] == pinned(ROOT / "requirements.txt", "gradio")
+    assert meta["title"] == space
+
+
+def test_card_has_the_metric_card_sections_in_order(space):
+    _, body = card(space)
+    positions = [body.find("\n" + heading) if i else body.find(heading) for i, heading in enumerate(CARD_SECTIONS)]
+    assert -1 not in positions, [h for h, p in zip(CARD_SECTIONS, positions) if p == -1]
+    assert positions == sorted(positions)
+
+
+def test_space_requirements_pin_what_the_project_pins(space):
+    for package in ("evaluate", "datasets"):
+        assert pinned(SPACES_DIR / space / "requirements.txt", package) == pinned(ROOT / "requirements.txt", package)
+
+
+def test_card_examples_run(space, hub):
+    """Every python block of the card runs: doctest blocks must print what they show; the
+    card's evaluate.load("paperscore/<name>") goes through the Hub stand-in."""
+    _, body = card(space)
+    blocks = re.findall(r"```python\n(.*?)```", body, re.S)
+    doctests = [b for b in blocks if b.lstrip().startswith(">>>")]
+    assert doctests, "the card has no doctest examples"
+    parser, runner = doctest.DocTestParser(), doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    globs = {}
+    for number, block in enumerate(blocks):
+        if block in doctests:
+            runner.run(parser.get_doctest(block, globs, f"{space} card block {number}", "README.md", 0))
+        else:
+            exec(compile(block, f"{space} card block {number}", "exec"), globs)
+    assert runner.failures == 0, f"{runner.failures} card examples failed (see the output above)"
+
+
+def test_docstring_examples_run(space, hub):
+    import evaluate
+
+    metric = evaluate.load(str(SPACES_DIR / space))
+    test = doctest.DocTestParser().get_doctest(metric.inputs_description, {"evaluate": evaluate}, space, space, 0)
+    assert test.examples, "the metric's docstring has no examples"
+    runner = doctest.DocTestRunner()
+    runner.run(test)
+    assert runner.failures == 0
+
+
+# ---------------------------------------------------------------------------------------
+# Vendoring
+
+
+def test_vendored_files_are_fresh():
+    assert vendor.main(["--check"]) == 0, "run `python shared/vendor.py`"
+
+
+def test_metric_script_imports_each_vendored_module_on_its_own_line(space):
+    script = (SPACES_DIR / space / f"{space}.py").read_text(encoding="utf-8")
+    imported = re.findall(r"^from \.(paperscore_\w+) import [\w, ]+$", script, re.M)
+    vendored = sorted(p.stem for p in (SPACES_DIR / space).glob("paperscore_*.py"))
+    assert vendored and sorted(imported) == vendored
+    # evaluate reads a comment after a relative import as a URL to fetch it from
+    assert not re.search(r"^from \..*#", script, re.M)
+
+
+def test_vendor_check_notices_edits_and_strays(tmp_path):
+    shutil.copytree(ROOT / "shared", tmp_path / "shared", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(SPACES_DIR / "micro_macro", tmp_path / "spaces" / "micro_macro")
+    copy = tmp_path / "spaces" / "micro_macro" / "paperscore_core.py"
+    assert vendor.main(["--check"], root=tmp_path) == 0
+    copy.write_text(copy.read_text() + "\n# hand edit\n")
+    (copy.parent / "paperscore_stray.py").write_text("")
+    assert vendor.main(["--check"], root=tmp_path) == 1
+    assert vendor.main([], root=tmp_path) == 0
+    assert vendor.main(["--check"], root=tmp_path) == 0
+    assert not (copy.parent / "paperscore_stray.py").exists()
+    script = copy.parent / "micro_macro.py"
+    script.write_text(re.sub(r"^from \.paperscore_core import .*\n", "", script.read_text(), flags=re.M))
+    assert vendor.main([], root=tmp_path) == 1  # the script no longer imports a needed module
+
+
+# ---------------------------------------------------------------------------------------
+# Loading: from the Space, from a copy elsewhere, through the Hub, in two processes
+
+RUN_CASES = """
+import json, runpy, sys
+import evaluate
+where, tests = sys.argv[1], sys.argv[2]
+metric = evaluate.load(where)
+out = []
+for case in runpy.run_path(tests)["test_cases"]:
+    out.append(metric.compute(predictions=case["predictions"], references=case["references"], **case["kwargs"]))
+print(json.dumps(out))
+"""
+
+
+def test_loads_from_the_space_directory(space):
+    import evaluate
+
+    metric = evaluate.load(str(SPACES_DIR / space))
+    for number, case in enumerate(space_tests(space)["test_cases"]):
+        result = metric.compute(predictions=case["predictions"], references=case["references"], **case["kwargs"])
+        assert_results(result, case["result"], f"case {number}")
+
+
+def test_loads_from_a_copy_elsewhere_with_a_fresh_cache(space, tmp_path):
+    copy = tmp_path / "elsewhere" / "deep" / space
+    shutil.copytree(SPACES_DIR / space, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    results = run_python(RUN_CASES, copy, copy / "tests.py", env={"HF_HOME": str(tmp_path / "hf")}, cwd=tmp_path)
+    for number, (result, case) in enumerate(zip(results, space_tests(space)["test_cases"])):
+        assert_results(result, case["result"], f"case {number}")
+    assert list((tmp_path / "hf").rglob(f"{space}.py")), "the module cache was not used"
+
+
+def test_loads_as_org_name_through_the_hub(space, tmp_path):
+    before = len(HUB.requests)
+    results = run_python(RUN_CASES, f"{ORG}/{space}", SPACES_DIR / space / "tests.py", env={"HF_HOME": str(tmp_path / "hf")})
+    for number, (result, case) in enumerate(zip(results, space_tests(space)["test_cases"])):
+        assert_results(result, case["result"], f"case {number}")
+    fetched = {path.rsplit("/", 1)[-1] for method, path in HUB.requests[before:] if method == "GET" and f"/{space}/" in path}
+    vendored = {p.name for p in (SPACES_DIR / space).glob("paperscore_*.py")}
+    assert fetched == {f"{space}.py"} | vendored
+
+
+TWO_PROCESSES = """
+import json, runpy, sys
+import evaluate
+space, tests, rank, cache = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+out = []
+for number, case in enumerate(runpy.run_path(tests)["test_cases"]):
+    metric = evaluate.load(space, num_process=2, process_id=rank, experiment_id=f"case{number}", cache_dir=cache, timeout=120)
+    half = (len(case["references"]) + 1) // 2
+    part = slice(0, half) if rank == 0 else slice(half, None)
+    metric.add_batch(predictions=case["predictions"][part], references=case["references"][part])
+    out.append(metric.compute(**case["kwargs"]))
+print(json.dumps(out))
+"""
+
+
+def test_two_processes_give_what_one_gives(space, tmp_path):
+    import subprocess
+
+    cases = space_tests(space)["test_cases"]
+    assert all(len(c["references"]) >= 2 for c in cases), "each case needs an example per process"
+    script = tmp_path / "rank.py"
+    script.write_text(TWO_PROCESSES)
+    tests = SPACES_DIR / space / "tests.py"
+    ranks = [
+        subprocess.Popen([sys.executable, str(script), str(SPACES_DIR / space), str(tests), str(rank), str(tmp_path / "cache")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for rank in (0, 1)
+    ]
+    outputs = [rank.communicate(timeout=600) for rank in ranks]
+    for rank, (out, err) in zip(ranks, outputs):
+        assert rank.returncode == 0, err[-3000:]
+    merged, other = (json.loads(out.strip().splitlines()[-1]) for out, _ in outputs)
+    assert other == [None] * len(cases)
+    for number, (result, case) in enumerate(zip(merged, cases)):
+        assert_results(result, case["result"], f"case {number}")
+
+
+# ---------------------------------------------------------------------------------------
+# The demo
+
+BUILD_OFFLINE = """
+import json, runpy, sys
+hosts = []
+sys.addaudithook(lambda event, args: hosts.append(str(args[0])) if event == "socket.getaddrinfo" else None)
+namespace = runpy.run_path(sys.argv[1], run_name="app")
+import gradio
+demo = namespace["demo"]
+print(json.dumps({"blocks": isinstance(demo, gradio.Blocks), "running": bool(demo.is_running), "hosts": hosts}))
+"""
+
+
+def test_demo_builds_offline_without_launching(space):
+    built = run_python(BUILD_OFFLINE, SPACES_DIR / space / "app.py", cwd=SPACES_DIR / space)
+    assert built["blocks"] and not built["running"]
+    assert [h for h in built["hosts"] if h not in ("127.0.0.1", "localhost")] == []
+
+
+def load_app(space):
+    spec = importlib.util.spec_from_file_location(f"app_{space}", SPACES_DIR / space / "app.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module", params=SPACES)
+def served(request):
+    """The Space's demo, imported and launched in this process on a free port."""
+    app = load_app(request.param)
+    port = free_port()
+    app.demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True)
+    yield request.param, app, f"http://127.0.0.1:{port}/"
+    app.demo.close()
+
+
+def expected_headline(app):
+    return app.metric.compute(**app.compute_kwargs(**app.EXAMPLE))
+
+
+def test_demo_answers_gradio_client_and_survives_bad_input(served):
+    from gradio_client import Client
+    from gradio_client.exceptions import AppError
+
+    space, app, url = served
+    client = Client(url, verbose=False)
+    output = client.predict(api_name="/compute")
+    headline = output[0] if isinstance(output, (tuple, list)) else output
+    numbers = {k: v for k, v in headline.items() if isinstance(v, float)}
+    assert numbers, "the demo's first output shows no numbers"
+    assert_results(expected_headline(app), numbers, f"{space} demo")
+    checks = space_tests(space)
+    with pytest.raises(AppError, match=re.escape(checks["demo_error"])):
+        client.predict(**checks["demo_bad_input"], api_name="/compute")
+    again = client.predict(api_name="/compute")
+    assert (again[0] if isinstance(again, (tuple, list)) else again) == headline
+    assert OUTBOUND == [], f"the demo reached out: {OUTBOUND}"
+
+
+def test_demo_in_headless_chromium(served, tmp_path_factory):
+    from playwright.sync_api import expect, sync_playwright
+
+    assert CHROMIUM.exists(), "browser tests need Chromium at /usr/bin/chromium (apt-get install -y chromium)"
+    space, app, url = served
+    checks = space_tests(space)
+    numbers = {k: v for k, v in expected_headline(app).items() if isinstance(v, float)}
+    shots = tmp_path_factory.mktemp(f"screenshots-{space}")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1200, "height": 1400})
+        requested = []
+        page.on("request", lambda request: requested.append(request.url))
+        page.goto(url, wait_until="networkidle")
+        page.click("#compute-btn")
+        result = page.locator("#result")
+        first_key = next(iter(numbers))
+        expect(result).to_contain_text(first_key, timeout=30_000)
+        text = result.inner_text()
+        shown = [key for key in numbers if key in text]
+        assert shown, text
+        for key in shown:
+            assert repr(numbers[key]) in text or f"{numbers[key]:.4f}" in text, (key, text)
+        page.screenshot(path=str(shots / "result.png"), full_page=True)
+
+        bad_field, bad_value = next(iter(checks["demo_bad_input"].items()))
+        page.fill(f"#{bad_field} textarea", bad_value)
+        page.click("#compute-btn")
+        toast = page.locator('[data-testid="toast-text"]')
+        expect(toast.first).to_contain_text(checks["demo_error"], timeout=30_000)
+        page.screenshot(path=str(shots / "error.png"), full_page=True)
+
+        page.reload(wait_until="networkidle")  # the server keeps serving
+        page.click("#compute-btn")
+        expect(page.locator("#result")).to_contain_text(first_key, timeout=30_000)
+        browser.close()
+    hosts = {re.match(r"\w+://([^/:]+)", u)[1] for u in requested if u.startswith("http")}
+    assert hosts == {"127.0.0.1"}, hosts
