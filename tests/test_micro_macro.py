@@ -303,3 +303,10 @@ def test_batches_added_through_evaluate_equal_one_pass(data, cuts):
     classes = set(y) | set(p)
     negatives = [0] if 0 in classes and len(classes) > 1 else None
     assert metric.compute(negative_labels=negatives) == compute(p, y, negative_labels=negatives)
+
+
+def test_the_metric_script_takes_exactly_the_package_arguments():
+    import inspect
+
+    parameters = list(inspect.signature(type(space_metric())._compute).parameters.values())[1:]
+    assert parameters == list(inspect.signature(compute).parameters.values())

@@ -114,18 +114,5 @@ class MicroMacro(evaluate.Metric):
         seed=None,
         return_signature=False,
     ):
-        return compute(
-            predictions,
-            references,
-            labels=labels,
-            negative_labels=negative_labels,
-            convention=convention,
-            zero_division=zero_division,
-            ignore_index=ignore_index,
-            per_class=per_class,
-            confusion_matrix=confusion_matrix,
-            confidence_level=confidence_level,
-            n_resamples=n_resamples,
-            seed=seed,
-            return_signature=return_signature,
-        )
+        # Every argument goes to the package unchanged (a test keeps the signatures equal).
+        return compute(**{name: value for name, value in locals().items() if name != "self"})
