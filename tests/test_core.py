@@ -155,6 +155,7 @@ def test_read_lines_names_an_empty_line_and_bad_files(tmp_path):
     path.write_text("a\n\nb\n")
     with pytest.raises(ValueError, match=r"--x: .* line 2 is empty"):
         core.read_lines(path, "--x")
+    assert core.read_lines(path, "--x", allow_empty=True) == ["a", "", "b"]
     path.write_bytes(b"\xff\xfe\n")
     with pytest.raises(ValueError, match="not UTF-8"):
         core.read_lines(path, "--x")
