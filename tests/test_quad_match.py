@@ -1,0 +1,602 @@
+"""quad_match: hand-derived cases for every rule, rouge-score and brute force as references,
+DiaASQ as real Chinese and English data, properties, errors and the command line."""
+
+import itertools
+import json
+import re
+
+import diaasq
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rouge_score.rouge_scorer import RougeScorer
+
+from paperscore import cli
+from paperscore.quad import KEYS, TUPLE_LENS, Tokenizer, best_assignment, compute, rouge_l, tokenize
+
+CARD_PRED = ["food | good | food#taste | pos"]
+CARD_REF = ["food | good | food#taste | pos & service | bad | service#general | neg"]
+
+
+def headline(result):
+    return {key: result[key] for key in KEYS}
+
+
+def close(result, expected):
+    for key, value in expected.items():
+        assert result[key] == pytest.approx(value, abs=1e-12), key
+
+
+# ---------------------------------------------------------------------------------------
+# ROUGE-L and its tokens
+
+
+def test_tokens_are_cjk_characters_and_letter_digit_runs():
+    assert tokenize("服务很好 Wi-Fi 6") == ("服", "务", "很", "好", "Wi", "Fi", "6")
+    assert tokenize("黑鲨4 pro") == ("黑", "鲨", "4", "pro")
+    assert tokenize("X70Pro+ café") == ("X70Pro", "café")
+    assert tokenize("すごく良い 좋아요") == ("す", "ご", "く", "良", "い", "좋", "아", "요")
+
+
+def test_rouge_scores_chinese_where_rouge_scores_default_tokenizer_cannot():
+    # The bug the original card's choice of library invites: rouge-score's default tokenizer
+    # keeps only [a-z0-9] runs, so Chinese has no tokens and even identical strings score 0.
+    default = RougeScorer(["rougeL"])
+    assert default.score("服务很好", "服务很好")["rougeL"].fmeasure == 0
+    assert default.score("服务很好", "服务好")["rougeL"].fmeasure == 0
+    # Characters as tokens: LCS(服务很好, 服务好) = 3 -> P = 3/3, R = 3/4, F = 2*(3/4)/(7/4) = 6/7.
+    assert rouge_l("服务很好", "服务好") == pytest.approx(6 / 7, abs=1e-15)
+    assert rouge_l("服务很好", "服务很好") == 1.0
+
+
+def test_identical_strings_score_exactly_one_even_without_tokens():
+    assert rouge_l("!!", "!!") == 1.0
+    assert rouge_l("!!", "??") == 0.0  # no tokens on either side: nothing in common
+    assert rouge_l("好!", "好") == 1.0  # the same tokens
+
+
+def test_rouge_hand_derivations():
+    # great food / food: LCS 1 -> P = 1, R = 1/2 -> F = 2/3 (the spec's partial-match case)
+    assert rouge_l("great food", "food") == pytest.approx(2 / 3, abs=1e-15)
+    # 真我大师探索版 (7 characters) / 大师探索 (4): LCS 4 -> P = 1, R = 4/7 -> F = (8/7)/(11/7) = 8/11
+    assert rouge_l("真我大师探索版", "大师探索") == pytest.approx(8 / 11, abs=1e-15)
+    # case is kept, as the original's rouge_chinese keeps it
+    assert rouge_l("Food", "food") == 0.0
+    # order matters (subsequence): a b c / c b a: LCS 1 -> P = R = 1/3
+    assert rouge_l("a b c", "c b a") == pytest.approx(1 / 3, abs=1e-15)
+
+
+words = st.lists(st.sampled_from(["服", "务", "好", "很", "food", "good", "Food", "12x", "-", " "]), max_size=7).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(words, words)
+def test_rouge_equals_rouge_score_with_the_cjk_tokenizer(a, b):
+    """rouge-score itself, called directly with our tokenizer, is the reference."""
+    expected = 1.0 if a == b else RougeScorer(["rougeL"], tokenizer=Tokenizer()).score(a, b)["rougeL"].fmeasure
+    assert rouge_l(a, b) == expected == rouge_l(b, a)
+
+
+lower_words = st.lists(st.sampled_from(["food", "good", "very", "bad", "staff", "x1"]), min_size=1, max_size=6).map(" ".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(lower_words, lower_words)
+def test_rouge_equals_rouge_scores_own_tokenizer_on_lowercase_english(a, b):
+    """Where the two tokenizers agree (lowercase ASCII words), rouge-score's default is a
+    second, independent reference."""
+    assert rouge_l(a, b) == pytest.approx(RougeScorer(["rougeL"]).score(a, b)["rougeL"].fmeasure, abs=1e-15)
+
+
+# ---------------------------------------------------------------------------------------
+# The optimal assignment
+
+
+def brute_force(matrix):
+    """The largest total over every injection of the shorter side into the longer: the
+    m!/(m-n)! enumeration the original card describes."""
+    n, m = matrix.shape
+    if n > m:
+        return brute_force(matrix.T)
+    if n == 0:
+        return 0.0
+    return max(sum(matrix[i, j] for i, j in enumerate(chosen)) for chosen in itertools.permutations(range(m), n))
+
+
+matrices = st.tuples(st.integers(1, 5), st.integers(1, 5)).flatmap(
+    lambda shape: st.lists(
+        st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0, 1 / 3, 2 / 3, 0.9]) | st.floats(0, 1),
+        min_size=shape[0] * shape[1],
+        max_size=shape[0] * shape[1],
+    ).map(lambda values: np.array(values).reshape(shape))
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(matrices)
+def test_assignment_total_equals_brute_force_over_all_injections(matrix):
+    rows, columns = best_assignment(matrix)
+    assert len(rows) == min(matrix.shape)
+    assert len(set(rows.tolist())) == len(rows) and len(set(columns.tolist())) == len(columns)
+    assert matrix[rows, columns].sum() == pytest.approx(brute_force(matrix), abs=1e-12)
+
+
+# ---------------------------------------------------------------------------------------
+# Hand-derived cases
+
+
+def test_the_metric_cards_example():
+    # degrees [1, 0] (every element of ref 1 equal, every element of ref 2 different);
+    # S = 1, n = 1, m = 2: P = 1, R = 1/2, F1 = 2/3; score = S / max(n, m) = 1/2.
+    # Exact: 1 hit of 1 predicted and 2 gold: F1 = 2/3.
+    r = compute(CARD_PRED, CARD_REF, legacy_keys=True)
+    close(r, {"optimal_precision": 1, "optimal_recall": 0.5, "optimal_f1": 2 / 3, "optimal_score": 0.5, "exact_f1": 2 / 3})
+    assert (round(r["exact_f1"], 4), round(r["optimal_f1"], 4), r["optimal_score"]) == (0.6667, 0.6667, 0.5)
+    # The original's keys and printed values, exactly as its card shows them.
+    assert {k: v for k, v in r.items() if " " in k} == {
+        "f1 of exact match": 0.6667,
+        "f1 of optimal match of weight (1, 1, 1, 1)": 0.6666666666666666,
+        "score of optimal match of weight (1, 1, 1, 1)": 0.5,
+    }
+
+
+def test_partial_match_in_english():
+    # pred 1 / ref 1: target great food / food 2/3, opinion, aspect, polarity 1 -> (2/3 + 3)/4 = 11/12
+    # pred 2 / ref 2: staff/service 0, rude/bad 0, aspect 1, pos/neg 0 -> 1/4
+    # pred 1 / ref 2: 0; pred 2 / ref 1: only polarity pos = pos -> 1/4
+    # best total: 11/12 + 1/4 = 7/6 (the other way: 0 + 1/4). n = m = 2: P = R = F1 = score = 7/12.
+    pred = ["great food | good | food#taste | pos & staff | rude | service#general | pos"]
+    r = compute(pred, CARD_REF, details=True)
+    close(r, {"optimal_precision": 7 / 12, "optimal_recall": 7 / 12, "optimal_f1": 7 / 12, "optimal_score": 7 / 12, "exact_f1": 0})
+    first = r["samples"][0]["alignment"][0]
+    assert first["similarity"] == {"target": pytest.approx(2 / 3), "opinion": 1.0, "aspect": 1.0, "polarity": 1.0}
+    assert first["degree"] == pytest.approx(11 / 12)
+
+
+def test_more_predictions_than_references():
+    # 3 predicted (perfect, junk, opinion wrong) against 1 reference: the perfect one is
+    # matched, S = 1: P = 1/3, R = 1, F1 = 2*1/(3 + 1) = 1/2; score = 1/3. Exact: 1 hit, the same.
+    pred = ["food | good | food#taste | pos & x | y | z | neg & food | bad | food#taste | pos"]
+    r = compute(pred, ["food | good | food#taste | pos"])
+    close(r, {"optimal_precision": 1 / 3, "optimal_recall": 1, "optimal_f1": 0.5, "optimal_score": 1 / 3})
+    close(r, {"exact_precision": 1 / 3, "exact_recall": 1, "exact_f1": 0.5})
+
+
+def test_fewer_predictions_than_references_uses_the_best_partner():
+    # one prediction, opinion wrong, against refs A (aspect wrong too) and B (only opinion wrong):
+    # degree to A = 2/4, to B = 3/4; the assignment takes B: S = 3/4, n = 1, m = 2:
+    # P = 3/4, R = 3/8, F1 = 2*(3/4)/3 = 1/2; score = (3/4)/2 = 3/8.
+    pred = ["food | bad | food#taste | pos"]
+    ref = ["food | good | food#style | pos & food | good | food#taste | pos"]
+    close(compute(pred, ref), {"optimal_precision": 0.75, "optimal_recall": 0.375, "optimal_f1": 0.5, "optimal_score": 0.375})
+
+
+def test_weights_drop_and_weigh_elements():
+    # aspect differs; weight 0 drops it: degree (1 + 1 + 1)/3 = 1; exact match ignores weights.
+    r = compute(["food | good | food#style | pos"], ["food | good | food#taste | pos"], weights=(1, 1, 0, 1))
+    close(r, {"optimal_f1": 1, "exact_f1": 0})
+    # target and aspect equal, opinion (nice/good) and polarity differ; weights (2, 1, 1, 0):
+    # (2*1 + 1*0 + 1*1 + 0*0) / (2 + 1 + 1 + 0) = 3/4
+    r = compute(["food | nice | food#taste | neg"], ["food | good | food#taste | pos"], weights=(2, 1, 1, 0))
+    close(r, {"optimal_f1": 0.75, "optimal_score": 0.75})
+
+
+@pytest.mark.parametrize("tuple_len", TUPLE_LENS)
+def test_every_tuple_len_maps_its_fields_to_their_elements(tuple_len):
+    # Weights 1, 2, 4, 8 on target, opinion, aspect, polarity make the degree tell which
+    # element a field is. The reference's fields are t, o, a, p in the code's order; the
+    # prediction gets the last field wrong ("wrong" shares no token with any of them), so
+    # degree = (sum of the code's weights - the last one's) / (sum of the code's weights).
+    weights = (1, 2, 4, 8)
+    names = {"0": "t", "1": "o", "2": "a", "3": "p"}
+    ref = " | ".join(names[c] for c in tuple_len)
+    pred = " | ".join([names[c] for c in tuple_len[:-1]] + ["wrong"])
+    total = sum(weights[int(c)] for c in tuple_len)
+    expected = (total - weights[int(tuple_len[-1])]) / total
+    r = compute([pred], [ref], tuple_len=tuple_len, weights=weights)
+    close(r, {"optimal_f1": expected, "optimal_score": expected, "exact_f1": 0})
+    # a four-field quad is malformed for a shorter code (and the reverse): it matches nothing
+    full = "t | o | a | p"
+    if tuple_len != "0123":
+        assert compute([full], [ref], tuple_len=tuple_len)["optimal_precision"] == 0
+
+
+def test_tuple_len_03_card_style():
+    # food | pos against food | pos & staff | neg: as the card example, 2/3, 2/3, 1/2
+    r = compute(["food | pos"], ["food | pos & staff | neg"], tuple_len="03")
+    close(r, {"exact_f1": 2 / 3, "optimal_f1": 2 / 3, "optimal_score": 0.5})
+
+
+def test_several_references_count_the_best_one_ties_to_the_first():
+    pred = ["a | b | c | pos"]
+    # A: contains the quad and one more: S = 1, m = 2, score 1/2, exact hit 1.
+    # B: target and aspect equal only: degree 2/4, m = 1, score 1/2. A tie.
+    a, b = "a | b | c | pos & d | e | f | neg", "a | q | c | neg"
+    # [A, B]: A counted: P = 1, R = 1/2, F1 = 2/3; exact F1 = 2/3.
+    close(compute(pred, [[a, b]]), {"optimal_f1": 2 / 3, "optimal_recall": 0.5, "optimal_score": 0.5, "exact_f1": 2 / 3})
+    # [B, A]: B counted: S = 1/2, n = m = 1: P = R = F1 = 1/2; exact F1 = 0.
+    close(compute(pred, [[b, a]]), {"optimal_f1": 0.5, "optimal_recall": 0.5, "optimal_score": 0.5, "exact_f1": 0})
+    # C (only the quad itself) scores 1 and wins wherever it stands.
+    r = compute(pred, [[a, "a | b | c | pos", b]], details=True)
+    close(r, {"optimal_f1": 1, "exact_f1": 1})
+    assert r["samples"][0]["reference"] == 1
+
+
+def test_malformed_predictions_count_and_match_nothing():
+    # 3 elements where 4 are needed, and an empty element: both count in n with degree 0.
+    # S = 1 (the good quad), n = 3, m = 1: P = 1/3, R = 1, F1 = 1/2; score 1/3.
+    pred = ["food | good | pos & food | good | food#taste | pos & food |  | food#taste | pos"]
+    r = compute(pred, ["food | good | food#taste | pos"], details=True)
+    close(r, {"optimal_precision": 1 / 3, "optimal_recall": 1, "optimal_f1": 0.5, "optimal_score": 1 / 3, "exact_precision": 1 / 3})
+    rows = r["samples"][0]["alignment"]
+    assert [row.get("malformed") for row in rows] == [None, "has 3 elements where tuple_len needs 4", "has an empty element 2"]
+    assert rows[1]["reference"] is None and rows[1]["degree"] == 0.0
+
+
+def test_malformed_quads_under_the_duplicate_policies():
+    # pred: the malformed "a | b" twice and the gold quad: multiset n = 3, 1 hit -> P = 1/3;
+    # set: equal malformed texts are one item, n = 2 -> P = 1/2.
+    pred, gold = ["a | b & a | b & a | b | c | d"], ["a | b | c | d"]
+    assert compute(pred, gold)["exact_precision"] == pytest.approx(1 / 3)
+    assert compute(pred, gold, duplicates="set")["exact_precision"] == pytest.approx(1 / 2)
+
+
+def test_empty_samples_follow_the_documented_policy():
+    ref = "food | good | food#taste | pos"
+    # no prediction against one quad: FN 1, score 0
+    close(compute([""], [ref]), {"optimal_recall": 0, "optimal_precision": 0, "optimal_score": 0})
+    # one prediction against no quad: FP 1, score 0
+    close(compute([ref], ["  "]), {"optimal_precision": 0, "optimal_score": 0})
+    # both empty: a perfect sample (score 1) that adds nothing to the counts
+    r = compute(["", ref], ["", ref])
+    close(r, {"optimal_f1": 1, "optimal_score": 1, "exact_f1": 1})
+    # a corpus of only empty samples: P/R/F1 are 0/0, which zero_division decides
+    close(compute([""], [""]), {"optimal_f1": 0, "exact_f1": 0, "optimal_score": 1})
+    close(compute([""], [""], zero_division=1.0), {"optimal_f1": 1, "exact_f1": 1})
+    # no samples at all
+    close(compute([], []), {"optimal_f1": 0, "optimal_score": 0})
+    assert np.isnan(compute([], [], zero_division="nan")["optimal_score"])
+
+
+def test_chinese_character_level_match():
+    # target 服务 / 服务态度: LCS 2, P = 1, R = 1/2 -> 2/3; opinion 很好 / 好: 2/3; aspect and
+    # polarity equal: degree (2/3 + 2/3 + 1 + 1)/4 = 5/6.
+    r = compute(["服务 | 很好 | 服务#态度 | 正面"], ["服务态度 | 好 | 服务#态度 | 正面"])
+    close(r, {"optimal_f1": 5 / 6, "optimal_score": 5 / 6, "exact_f1": 0})
+    # every element exact: (0 + 0 + 1 + 1)/4 = 1/2
+    close(compute(["服务 | 很好 | 服务#态度 | 正面"], ["服务态度 | 好 | 服务#态度 | 正面"], similarity="exact"), {"optimal_f1": 0.5})
+
+
+@pytest.mark.parametrize(
+    "duplicates, expected",
+    [
+        # pred q, q against gold q, r
+        ("multiset", (1 / 2, 1 / 2)),  # one-to-one: 1 hit; n = 2, m = 2
+        ("list", (2 / 2, 2 / 2)),  # ASQP: each predicted q is in the gold list: 2 hits; n = 2, m = 2
+        ("set", (1 / 1, 1 / 2)),  # DiaASQ: {q} & {q, r}: 1 hit; n = 1, m = 2
+    ],
+)
+def test_duplicate_quads_under_each_policy(duplicates, expected):
+    q, other = "food | good | food#taste | pos", "staff | rude | service#general | neg"
+    r = compute([f"{q} & {q}"], [f"{q} & {other}"], duplicates=duplicates)
+    assert (r["exact_precision"], r["exact_recall"]) == pytest.approx(expected)
+    # the optimal match is one-to-one whatever the exact rule: S = 1 + degree(q, other) = 1
+    close(r, {"optimal_precision": 0.5, "optimal_recall": 0.5})
+
+
+def test_list_counting_lets_recall_pass_one_as_in_the_asqp_code():
+    # q predicted twice against gold q: 2 hits over 1 gold quad. This is what the ASQP/MvP/ACOS
+    # membership count gives; the default one-to-one count does not.
+    q = "food | good | food#taste | pos"
+    assert compute([f"{q} & {q}"], [q], duplicates="list")["exact_recall"] == 2.0
+    assert compute([f"{q} & {q}"], [q])["exact_recall"] == 1.0
+
+
+def test_separators_and_white_space():
+    # elements stripped; custom separators
+    r = compute(["food|good|food#taste|pos ;; staff|bad|service#general|neg"], ["  food | good | food#taste | pos  "], sep_token1=";;", sep_token2="|")
+    close(r, {"optimal_precision": 0.5, "optimal_recall": 1})
+
+
+def test_legacy_keys_use_the_weights_as_given():
+    r = compute(CARD_PRED, CARD_REF, weights=[1.0, 1, 0, 1], legacy_keys=True)
+    assert "f1 of optimal match of weight (1.0, 1, 0, 1)" in r and "score of optimal match of weight (1.0, 1, 0, 1)" in r
+
+
+# ---------------------------------------------------------------------------------------
+# DiaASQ: real Chinese and English quads
+
+
+@pytest.fixture(scope="module", params=["zh", "en"])
+def dialogues(request):
+    return diaasq.dialogues(request.param)
+
+
+def test_diaasq_fixture_reorders_target_aspect_opinion():
+    # the first zh triplet: [26, 33, 39, 42, 42, 44, "pos", "真我大师探索版", "性价比", "更好"]
+    assert diaasq.dialogues("zh")[0][0] == ("真我大师探索版", "更好", "性价比", "pos")
+    assert diaasq.dialogues("en")[0][0] == ("12X", "not high", "cost-effective", "neg")
+    assert sum(map(len, diaasq.dialogues("zh"))) == 826  # 891 triplets, 65 without a polarity
+
+
+def test_diaasq_gold_against_itself_is_perfect(dialogues):
+    gold = [diaasq.quad_string(d) for d in dialogues]
+    for duplicates in ("multiset", "list", "set"):
+        r = compute(gold, gold, duplicates=duplicates)
+        assert headline(r) == dict.fromkeys(KEYS, 1.0)
+
+
+def test_diaasq_unknown_polarity_scores_three_quarters(dialogues):
+    # Every polarity replaced by one found nowhere: no pair can score above 3/4, and each
+    # quad against its own copy scores exactly 3/4, so S = 3m/4 in every dialogue.
+    gold = [diaasq.quad_string(d) for d in dialogues]
+    pred = [diaasq.quad_string([q[:3] + ("unknown",) for q in d]) for d in dialogues]
+    close(compute(pred, gold), {"optimal_precision": 0.75, "optimal_recall": 0.75, "optimal_score": 0.75, "exact_f1": 0})
+
+
+def test_diaasq_dropped_and_spurious_quads(dialogues):
+    gold = [diaasq.quad_string(d) for d in dialogues]
+    # Every other quad dropped: each kept quad meets its copy (degree 1, the most a pair can
+    # have): S = n, P = 1, R = sum n / sum m; exact the same.
+    kept = [d[::2] for d in dialogues]
+    n, m = sum(map(len, kept)), sum(map(len, dialogues))
+    expected = {"optimal_precision": 1, "optimal_recall": n / m, "exact_precision": 1, "exact_recall": n / m}
+    close(compute([diaasq.quad_string(d) for d in kept], gold), expected)
+    # One junk quad added per dialogue (no shared token or label): S = m, n = m + 100.
+    junk = "qqq | zzz | xxx | unknown"
+    pred = [f"{diaasq.quad_string(d)} & {junk}" for d in dialogues]
+    close(compute(pred, gold), {"optimal_precision": m / (m + len(dialogues)), "optimal_recall": 1})
+
+
+def test_diaasq_real_spans_shortened():
+    # 真我大师探索版 predicted as 大师探索: ROUGE-L 8/11 (see test_rouge_hand_derivations);
+    # degree (8/11 + 3)/4 = 41/44.
+    q = diaasq.dialogues("zh")[0][0]
+    r = compute([diaasq.quad_string([("大师探索",) + q[1:]])], [diaasq.quad_string([q])])
+    close(r, {"optimal_f1": 41 / 44})
+    # Realme Master Exploration edition -> Master Exploration: LCS 2 of 4 and 2 tokens:
+    # P = 1, R = 1/2, F = 2/3; degree (2/3 + 3)/4 = 11/12.
+    q = diaasq.dialogues("en")[0][1]
+    r = compute([diaasq.quad_string([("Master Exploration",) + q[1:]])], [diaasq.quad_string([q])])
+    close(r, {"optimal_f1": 11 / 12})
+
+
+# ---------------------------------------------------------------------------------------
+# Properties, against a plain re-implementation
+
+
+def reference_implementation(predictions, references):
+    """(S, n, m, score) summed the slow, obvious way: rouge-score per pair, brute force over
+    injections. Single references, default options."""
+    scorer = RougeScorer(["rougeL"], tokenizer=Tokenizer())
+
+    def similarity(x, y, free_text):
+        if x == y:
+            return 1.0
+        return scorer.score(y, x)["rougeL"].fmeasure if free_text else 0.0
+
+    def parse(text):
+        return [tuple(e.strip() for e in q.split(" | ")) for q in text.split(" & ")] if text.strip() else []
+
+    totals = np.zeros(4)
+    for prediction, reference in zip(predictions, references):
+        p, g = parse(prediction), parse(reference)
+        matrix = np.array(
+            [[0.0 if len(x) != 4 or "" in x else sum(similarity(a, b, k < 2) for k, (a, b) in enumerate(zip(x, y))) / 4 for y in g] for x in p]
+        ).reshape(len(p), len(g))
+        s = brute_force(matrix)
+        totals += (s, len(p), len(g), s / max(len(p), len(g)) if p or g else 1.0)
+    return totals
+
+
+TARGETS = ["food", "great food", "Food", "服务", "服务态度", "黑鲨4", "NULL"]
+OPINIONS = ["good", "very good", "很好", "好", "bad", "较差"]
+quads = st.tuples(st.sampled_from(TARGETS), st.sampled_from(OPINIONS), st.sampled_from(["f#t", "s#g", "NULL"]), st.sampled_from(["pos", "neg"]))
+samples = st.lists(st.lists(quads, max_size=4).map(diaasq.quad_string), min_size=1, max_size=6)
+corpora = st.integers(1, 6).flatmap(lambda k: st.tuples(*[st.lists(st.lists(quads, max_size=4).map(diaasq.quad_string), min_size=k, max_size=k)] * 2))
+
+
+@settings(max_examples=150, deadline=None)
+@given(corpora)
+def test_equals_the_plain_reimplementation(corpus):
+    predictions, references = corpus
+    s, n, m, score = reference_implementation(predictions, references)
+    r = compute(predictions, references)
+    assert r["optimal_precision"] == pytest.approx(s / n if n else 0.0, abs=1e-12)
+    assert r["optimal_recall"] == pytest.approx(s / m if m else 0.0, abs=1e-12)
+    assert r["optimal_score"] == pytest.approx(score / len(predictions), abs=1e-12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(corpora, st.sampled_from(["multiset", "set"]), st.sampled_from(["rouge_l", "exact"]))
+def test_every_number_lies_in_zero_one(corpus, duplicates, similarity):
+    r = compute(*corpus, duplicates=duplicates, similarity=similarity)
+    assert all(0 <= r[key] <= 1 for key in KEYS)
+    # exact match is the strictest soft match: each exact hit is a pair of degree 1
+    assert r["exact_f1"] <= r["optimal_f1"] + 1e-12 or duplicates == "set"
+
+
+@settings(max_examples=100, deadline=None)
+@given(samples)
+def test_predicting_the_references_is_perfect(references):
+    r = compute(references, references, zero_division=1.0)
+    assert headline(r) == dict.fromkeys(KEYS, 1.0)
+
+
+@settings(max_examples=100, deadline=None)
+@given(corpora, st.randoms(use_true_random=False))
+def test_order_of_samples_and_of_quads_does_not_matter(corpus, random):
+    predictions, references = corpus
+    order = list(range(len(predictions)))
+    random.shuffle(order)
+
+    def shuffled(text):
+        pieces = text.split(" & ") if text else []
+        random.shuffle(pieces)
+        return " & ".join(pieces)
+
+    moved = compute([shuffled(predictions[i]) for i in order], [shuffled(references[i]) for i in order])
+    assert moved == pytest.approx(compute(predictions, references), abs=1e-12)
+
+
+_metric = []
+
+
+def space_metric():
+    """The Space's metric through evaluate, loaded once for the property test below."""
+    if not _metric:
+        import evaluate
+        from conftest import SPACES_DIR
+
+        _metric.append(evaluate.load(str(SPACES_DIR / "quad_match"), keep_in_memory=True))
+    return _metric[0]
+
+
+@settings(max_examples=20, deadline=None)
+@given(corpora, st.lists(st.integers(0, 6), max_size=3))
+def test_batches_added_through_evaluate_equal_one_pass(corpus, cuts):
+    predictions, references = corpus
+    bounds = [0] + sorted(min(c, len(predictions)) for c in cuts) + [len(predictions)]
+    metric = space_metric()
+    for start, stop in zip(bounds, bounds[1:]):
+        if stop > start:
+            metric.add_batch(predictions=predictions[start:stop], references=references[start:stop])
+    assert metric.compute() == pytest.approx(compute(predictions, references), abs=1e-12)
+
+
+def test_several_references_through_evaluate():
+    metric = space_metric()
+    pred = ["a | b | c | pos", "a | b | c | pos"]
+    refs = [["a | b | c | pos & d | e | f | neg", "a | q | c | neg"], ["a | b | c | pos"]]
+    assert metric.compute(predictions=pred, references=refs) == compute(pred, refs)
+    with pytest.raises(ValueError, match=r"references\[1\]: is a single reference"):
+        metric.add_batch(predictions=pred, references=[refs[0], "a | b | c | pos"])
+    with pytest.raises(ValueError, match=r"predictions\[0\]: expected a string of quads, got int"):
+        metric.add(prediction=5, reference="a | b | c | pos")
+
+
+# ---------------------------------------------------------------------------------------
+# Bootstrap, signature, details
+
+
+def test_bootstrap_is_reproducible_and_brackets_the_estimate():
+    gold = [diaasq.quad_string(d) for d in diaasq.dialogues("en")]
+    pred = [diaasq.quad_string([q[:3] + (q[3] if i % 3 else "unknown",) for i, q in enumerate(d)]) for d in diaasq.dialogues("en")]
+    r = compute(pred, gold, confidence_level=0.9, n_resamples=300, seed=3)
+    assert r == compute(pred, gold, confidence_level=0.9, n_resamples=300, seed=3)
+    for key in KEYS:
+        assert r[f"{key}_low"] <= r[key] <= r[f"{key}_high"], key
+    assert r["optimal_f1_low"] < r["optimal_f1"] < r["optimal_f1_high"]
+
+
+def test_signature_names_the_options():
+    r = compute(CARD_PRED, CARD_REF, tuple_len="0123", weights=(1, 1, 0, 1), duplicates="set", return_signature=True)
+    assert r["signature"].startswith("quad_match|tuple_len:0123|weights:1,1,0,1|similarity:rouge_l+cjk_char|duplicates:set|zero_division:0|paperscore:")
+
+
+def test_details_mark_unmatched_quads():
+    r = compute(CARD_PRED, CARD_REF, details=True)
+    (sample,) = r["samples"]
+    assert sample["reference"] == 0 and sample["score"] == 0.5 and sample["matched"] == 1.0 and sample["exact_hits"] == 1
+    matched, unmatched = sample["alignment"]
+    assert matched["prediction"] == matched["reference"] == CARD_PRED[0] and matched["degree"] == 1.0
+    assert unmatched == {"prediction": None, "reference": "service | bad | service#general | neg", "similarity": None, "degree": 0.0}
+
+
+# ---------------------------------------------------------------------------------------
+# Errors
+
+
+@pytest.mark.parametrize(
+    "predictions, references, kwargs, message",
+    [
+        (["a | b | c | d"], ["a | b | c | d", "x"], {}, "differ in length: 1 against 2"),
+        ([3], ["a | b | c | d"], {}, r"predictions\[0\]: expected a string of quads, got int"),
+        (["x"], [None], {}, r"references\[0\]: expected a string of quads, got NoneType"),
+        (["x", "y"], [["a | b | c | d"], "a | b | c | d"], {}, r"references\[1\]: is a single reference, but references\[0\] is not"),
+        (["x"], [[]], {}, r"references\[0\]: is an empty list"),
+        (["x"], [["a | b | c | d", 7]], {}, r"references\[0\]\[1\]: expected a string of quads, got int"),
+        (["x"], ["a | b | c | d & a | b | c"], {}, r"references\[0\]: quad 2 'a \| b \| c' has 3 elements where tuple_len needs 4"),
+        (["x"], [["a | b | c | d", "a |  | c | d"]], {}, r"references\[0\]\[1\]: quad 1 'a \|  \| c \| d' has an empty element 2"),
+        (["x"], ["a | b"], {"tuple_len": "0124"}, "tuple_len: '0124' is not one of"),
+        (["x"], ["a | b | c | d"], {"similarity": "bleu"}, "similarity: 'bleu' is not one of"),
+        (["x"], ["a | b | c | d"], {"duplicates": "bag"}, "duplicates: 'bag' is not one of"),
+        (["x"], ["a | b | c | d"], {"weights": (1, 1, 1)}, r"weights: \(1, 1, 1\) is not 4 numbers"),
+        (["x"], ["a | b | c | d"], {"weights": "1111"}, "weights: '1111' is not 4 numbers"),
+        (["x"], ["a | b | c | d"], {"weights": (1, -1, 1, 1)}, r"weights\[1\]: -1 is not a finite number >= 0"),
+        (["x"], ["a | b | c | d"], {"weights": (1, True, 1, 1)}, r"weights\[1\]: True is not a finite number"),
+        (["x"], ["a | b"], {"weights": (1, 1, 0, 0), "tuple_len": "23"}, "weights: every element of tuple_len '23' has weight 0"),
+        (["x"], ["a | b | c | d"], {"sep_token1": ""}, "sep_token1: '' is not a non-empty string"),
+        (["x"], ["a | b | c | d"], {"sep_token2": " & "}, "sep_token2: ' & ' is also sep_token1"),
+        (["x"], ["a | b | c | d"], {"zero_division": "warn"}, "zero_division"),
+        (["x"], ["a | b | c | d"], {"confidence_level": 95}, "confidence_level"),
+        (["x"], ["a | b | c | d"], {"confidence_level": 0.9, "n_resamples": 0}, "n_resamples"),
+    ],
+)
+def test_bad_input_is_a_value_error_that_says_where(predictions, references, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        compute(predictions, references, **kwargs)
+
+
+# ---------------------------------------------------------------------------------------
+# Command line
+
+
+def run_cli(argv, capsys):
+    code = cli.main(argv)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def write(path, lines):
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return str(path)
+
+
+def test_cli_json_is_what_compute_returns(tmp_path, capsys):
+    # an empty line is a sample with no quads; a JSON list line holds several references
+    pred = [CARD_PRED[0], "", "服务 | 很好 | 服务#态度 | 正面"]
+    refs = [CARD_REF[0], "a | b | c | pos", ["x | y | z | neg", "服务态度 | 好 | 服务#态度 | 正面"]]
+    p = write(tmp_path / "p.txt", pred)
+    r = write(tmp_path / "r.txt", [refs[0], refs[1], json.dumps(refs[2], ensure_ascii=False)])
+    code, out, _ = run_cli(["quad", "--predictions", p, "--references", r, "--weights", "1,1,0,1", "--legacy-keys", "--json"], capsys)
+    assert code == 0
+    expected = compute(pred, [[x] if isinstance(x, str) else x for x in refs], weights=(1, 1, 0, 1), legacy_keys=True, return_signature=True)
+    assert json.loads(out) == expected
+
+
+def test_cli_table_options_and_signature(tmp_path, capsys):
+    p = write(tmp_path / "p.txt", ["food | pos", "staff | neg"])
+    r = write(tmp_path / "r.txt", ["food | pos & staff | neg", '"staff | neg"'])
+    code, out, _ = run_cli(["quad", "--predictions", p, "--references", r, "--tuple-len", "03", "--similarity", "exact", "--duplicates", "set", "--details"], capsys)
+    assert code == 0
+    # S = 1 + 1, n = 2, m = 3: P = 1, R = 2/3
+    assert re.search(r"optimal_recall\s+0\.666667", out) and re.search(r"optimal_precision\s+1\.000000", out)
+    assert "samples: [" in out
+    assert "signature: quad_match|tuple_len:03|weights:1,1,1,1|similarity:exact|duplicates:set" in out
+
+
+def test_cli_bootstrap_options_reach_compute(tmp_path, capsys):
+    p = write(tmp_path / "p.txt", CARD_PRED * 3)
+    r = write(tmp_path / "r.txt", CARD_REF * 3)
+    code, out, _ = run_cli(["quad", "--predictions", p, "--references", r, "--confidence-level", "0.9", "--n-resamples", "40", "--seed", "1", "--json"], capsys)
+    result = json.loads(out)
+    assert code == 0 and "optimal_f1_low" in result and "bootstrap:40@0.9|seed:1" in result["signature"]
+
+
+@pytest.mark.parametrize(
+    "ref_lines, extra, message",
+    [
+        (["a | b | c | pos"], [], "differ in length: 2 against 1"),
+        (["a | b | c | pos", "a | b"], [], r"references\[1\]: quad 1 'a \| b' has 2 elements"),
+        (["a | b | c | pos", "[]"], [], r"references\[1\]: is an empty list"),
+        (["a | b | c | pos", "x | y | z | neg"], ["--weights", "1,1"], "weights: .* is not 4 numbers"),
+    ],
+)
+def test_cli_bad_files_exit_2_with_the_reason(tmp_path, capsys, ref_lines, extra, message):
+    p = write(tmp_path / "p.txt", ["a | b | c | pos", ""])
+    r = write(tmp_path / "r.txt", ref_lines)
+    code, out, err = run_cli(["quad", "--predictions", p, "--references", r, *extra], capsys)
+    assert code == 2 and out == ""
+    assert err.startswith("paperscore quad: error: ") and re.search(message, err), err
