@@ -1,0 +1,123 @@
+"""Gradio demo of quad_match: prediction and reference strings in, one sample per line;
+the headline numbers and an alignment table (each predicted quad, its matched reference
+quad, each element's similarity and the pair's degree) out. Builds `demo` on import;
+launches only as a script."""
+
+import json
+import os
+from pathlib import Path
+
+os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+
+import evaluate  # noqa: E402
+import gradio as gr  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+# By file path: on a Space the directory is `app/`, and evaluate would take app.py for the metric.
+metric = evaluate.load(str(HERE / "quad_match.py"), keep_in_memory=True)
+
+EXAMPLE = dict(
+    predictions="\n".join(
+        [
+            "food | good | food#taste | pos",
+            "服务 | 很好 | 服务#态度 | 正面 & 价格 | 贵 | 价格#水平 | 负面",
+            "great food | good | food#taste | pos & staff | rude | service#general | pos & food | good | pos",
+        ]
+    ),
+    references="\n".join(
+        [
+            "food | good | food#taste | pos & service | bad | service#general | neg",
+            "服务态度 | 好 | 服务#态度 | 正面",
+            "food | good | food#taste | pos & service | bad | service#general | neg",
+        ]
+    ),
+    tuple_len="0123",
+    weights="1, 1, 1, 1",
+    similarity="rouge_l",
+    duplicates="multiset",
+    legacy_keys=False,
+)
+ELEMENTS = ("target", "opinion", "aspect", "polarity")
+UNMATCHED = "(unmatched)"
+HEADERS = ["sample", "prediction", "reference", *ELEMENTS, "degree"]
+WIDTHS = ["6%", "26%", "26%", "8%", "8%", "8%", "9%", "9%"]
+
+
+def parse_weights(text):
+    try:
+        return tuple(json.loads(item) for item in text.split(","))
+    except json.JSONDecodeError:
+        raise ValueError(f"weights: {text!r} is not 4 comma-separated numbers") from None
+
+
+def compute_kwargs(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys):
+    """The metric's keyword arguments for the demo's inputs: one sample per line."""
+    return dict(
+        predictions=predictions.rstrip("\n").split("\n"),
+        references=references.rstrip("\n").split("\n"),
+        tuple_len=tuple_len,
+        weights=parse_weights(weights),
+        similarity=similarity,
+        duplicates=duplicates,
+        legacy_keys=legacy_keys,
+    )
+
+
+def alignment_table(samples):
+    """One row per matched pair or unmatched quad: sample number, both quads, each element's
+    similarity (blank where tuple_len leaves the element out) and the pair's degree."""
+    rows = []
+    for number, sample in enumerate(samples, 1):
+        for pair in sample["alignment"]:
+            prediction = pair["prediction"] if pair["prediction"] is not None else UNMATCHED
+            if "malformed" in pair:
+                prediction += f"  (malformed: {pair['malformed']})"
+            similarity = pair["similarity"] or {}
+            rows.append(
+                [number, prediction, pair["reference"] if pair["reference"] is not None else UNMATCHED]
+                + [round(similarity[e], 4) if e in similarity else "" for e in ELEMENTS]
+                + [round(pair["degree"], 4)]
+            )
+    return {"headers": HEADERS, "data": rows}
+
+
+def score(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys):
+    try:
+        kwargs = compute_kwargs(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys)
+        result = metric.compute(**kwargs, details=True, return_signature=True)
+    except ValueError as error:
+        raise gr.Error(str(error), print_exception=False) from None
+    samples = result.pop("samples")
+    return result, alignment_table(samples)
+
+
+with gr.Blocks(title="quad_match") as demo:
+    gr.Markdown(
+        "# quad_match\n"
+        "Sentiment quads `target | opinion | aspect | polarity`, joined by ` & `, one sample per line. "
+        "Each predicted quad is matched one-to-one to the reference quad that maximises the total match "
+        "degree (target and opinion by ROUGE-L over Chinese characters and words, aspect and polarity "
+        "exactly); a pair of degree 0.75 counts as 0.75 of a true positive. The exact-match F1 is the "
+        "papers' number."
+    )
+    with gr.Row():
+        predictions = gr.Textbox(value=EXAMPLE["predictions"], label="Predictions (one sample per line)", lines=4, elem_id="predictions")
+        references = gr.Textbox(value=EXAMPLE["references"], label="References (one sample per line)", lines=4, elem_id="references")
+    with gr.Row():
+        tuple_len = gr.Dropdown(["0123", "01", "012", "013", "023", "23", "03", "13", "3"], value=EXAMPLE["tuple_len"], label="tuple_len (0 target, 1 opinion, 2 aspect, 3 polarity)")
+        weights = gr.Textbox(value=EXAMPLE["weights"], label="weights (target, opinion, aspect, polarity)")
+        similarity = gr.Dropdown(["rouge_l", "exact"], value=EXAMPLE["similarity"], label="similarity")
+        duplicates = gr.Dropdown(["multiset", "list", "set"], value=EXAMPLE["duplicates"], label="duplicates (exact match)")
+        legacy_keys = gr.Checkbox(value=EXAMPLE["legacy_keys"], label="add the original Space's keys")
+    button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
+    result = gr.JSON(label="Result", elem_id="result")
+    alignment = gr.Dataframe(label="Alignment: matched pairs, then unmatched quads (degree 0)", elem_id="alignment", headers=HEADERS, column_widths=WIDTHS, wrap=True)
+    button.click(
+        score,
+        [predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys],
+        [result, alignment],
+        api_name="compute",
+    )
+
+if __name__ == "__main__":
+    demo.launch()

@@ -1,0 +1,140 @@
+"""quad_match: sentiment quads (target | opinion | aspect | polarity) scored by optimal soft
+match, with ROUGE-L over CJK characters, and by the papers' exact-match P/R/F1."""
+
+import datasets
+import evaluate
+
+# Checked by evaluate at load time (the package imports them only when scoring).
+import rouge_score
+import scipy
+
+from .paperscore_core import VERSION
+from .paperscore_quad import ELEMENT_SEP, QUAD_SEP, check_inputs, compute
+
+_CITATION = """\
+@misc{yuyijiong-quad-match-score,
+    title = {quad\\_match\\_score: evaluating generated sentiment quads by optimal matching},
+    author = {yuyijiong},
+    howpublished = {Hugging Face Space yuyijiong/quad\\_match\\_score},
+    year = {2023},
+}
+@inproceedings{zhang-etal-2021-aspect-sentiment,
+    title = "Aspect Sentiment Quad Prediction as Paraphrase Generation",
+    author = "Zhang, Wenxuan and Deng, Yang and Li, Xin and Yuan, Yifei and Bing, Lidong and Lam, Wai",
+    booktitle = "Proceedings of EMNLP 2021",
+    year = "2021",
+    pages = "9209--9219",
+}
+@inproceedings{lin-2004-rouge,
+    title = "{ROUGE}: A Package for Automatic Evaluation of Summaries",
+    author = "Lin, Chin-Yew",
+    booktitle = "Text Summarization Branches Out",
+    year = "2004",
+    pages = "74--81",
+}
+"""
+
+_DESCRIPTION = """\
+Scores generated sentiment quads (target | opinion | aspect | polarity) two ways. Optimal
+soft match (the yuyijiong/quad_match_score Space): each pair of quads has a degree, the
+weighted mean of its element similarities (ROUGE-L F1 for target and opinion, exact match
+for aspect and polarity); the one-to-one assignment with the largest total is found with
+the Hungarian algorithm, and a pair of degree d counts as d true positives. ROUGE-L runs on
+CJK characters and letter/digit runs, so Chinese is scored (rouge-score's default
+tokenizer scores every Chinese string 0). Exact match: the papers' P/R/F1, with ASQP's,
+DiaASQ's or a one-to-one rule for duplicate quads.
+"""
+
+_KWARGS_DESCRIPTION = f"""
+Args:
+    predictions: one string per sample: quads joined by "{QUAD_SEP}", elements by "{ELEMENT_SEP}".
+    references: one string per sample, or a list of strings per sample (several references:
+        the best-scoring one counts, ties to the first).
+    weights: of target, opinion, aspect, polarity in a pair's degree (default (1, 1, 1, 1)).
+    tuple_len: which elements the strings hold: "0123" (default), "01", "012", "013", "023",
+        "23", "03", "13" or "3" (0 target, 1 opinion, 2 aspect, 3 polarity).
+    sep_token1, sep_token2: the separators between quads and between elements.
+    similarity: "rouge_l" (default) or "exact" (every element by exact match).
+    duplicates: exact-match counting: "multiset" (one-to-one, default), "list" (ASQP, MvP,
+        ACOS) or "set" (DiaASQ).
+    legacy_keys: add the original Space's three keys.
+    details: add "samples": each sample's reference used, score and quad alignment.
+    zero_division: the value of a 0/0 ratio: 0.0 (default), 1.0 or "nan".
+    confidence_level, n_resamples, seed: add bootstrap "<key>_low" / "<key>_high".
+    return_signature: add "signature", the reproducibility string.
+Returns:
+    optimal_precision, optimal_recall, optimal_f1, optimal_score (mean over samples of the
+    matched total / max(n, m)), exact_precision, exact_recall, exact_f1: floats in [0, 1].
+Examples:
+    >>> metric = evaluate.load("paperscore/quad_match")
+    >>> result = metric.compute(predictions=["food | good | food#taste | pos"],
+    ...                         references=["food | good | food#taste | pos & service | bad | service#general | neg"])
+    >>> print(round(result["exact_f1"], 4), round(result["optimal_f1"], 4), result["optimal_score"])
+    0.6667 0.6667 0.5
+"""
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class QuadMatch(evaluate.Metric):
+    def _info(self):
+        text = datasets.Value("string")
+        return evaluate.MetricInfo(
+            module_type="metric",
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=[
+                datasets.Features({"predictions": text, "references": text}),
+                datasets.Features({"predictions": text, "references": datasets.Sequence(text)}),
+            ],
+            homepage="https://huggingface.co/spaces/paperscore/quad_match",
+            codebase_urls=["https://huggingface.co/spaces/yuyijiong/quad_match_score", "https://github.com/IsakZhang/ABSA-QUAD"],
+            reference_urls=["https://github.com/google-research/google-research/tree/master/rouge", "https://github.com/unikcc/DiaASQ"],
+        )
+
+    def add_batch(self, *, predictions=None, references=None, **kwargs):
+        """Add a batch of predictions and references (checked before evaluate encodes them)."""
+        if predictions is not None or references is not None:
+            check_inputs(predictions, references)
+        super().add_batch(predictions=predictions, references=references, **kwargs)
+
+    def add(self, *, prediction=None, reference=None, **kwargs):
+        """Add one prediction and reference (checked before evaluate encodes them)."""
+        check_inputs([prediction], [reference])
+        super().add(prediction=prediction, reference=reference, **kwargs)
+
+    def _compute(
+        self,
+        predictions,
+        references,
+        weights=(1, 1, 1, 1),
+        tuple_len="0123",
+        sep_token1=QUAD_SEP,
+        sep_token2=ELEMENT_SEP,
+        similarity="rouge_l",
+        duplicates="multiset",
+        legacy_keys=False,
+        details=False,
+        zero_division=0.0,
+        confidence_level=None,
+        n_resamples=1000,
+        seed=None,
+        return_signature=False,
+    ):
+        return compute(
+            predictions,
+            references,
+            weights=weights,
+            tuple_len=tuple_len,
+            sep_token1=sep_token1,
+            sep_token2=sep_token2,
+            similarity=similarity,
+            duplicates=duplicates,
+            legacy_keys=legacy_keys,
+            details=details,
+            zero_division=zero_division,
+            confidence_level=confidence_level,
+            n_resamples=n_resamples,
+            seed=seed,
+            return_signature=return_signature,
+        )
