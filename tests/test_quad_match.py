@@ -440,33 +440,29 @@ def test_order_of_samples_and_of_quads_does_not_matter(corpus, random):
     assert moved == pytest.approx(compute(predictions, references), abs=1e-12)
 
 
-_metric = []
-
-
+@pytest.fixture(scope="module")
 def space_metric():
-    """The Space's metric through evaluate, loaded once for the property test below."""
-    if not _metric:
-        import evaluate
-        from conftest import SPACES_DIR
+    """The Space's metric through evaluate, loaded once for the module."""
+    import evaluate
+    from conftest import SPACES_DIR
 
-        _metric.append(evaluate.load(str(SPACES_DIR / "quad_match"), keep_in_memory=True))
-    return _metric[0]
+    return evaluate.load(str(SPACES_DIR / "quad_match"), keep_in_memory=True)
 
 
 @settings(max_examples=20, deadline=None)
 @given(corpora, st.lists(st.integers(0, 6), max_size=3))
-def test_batches_added_through_evaluate_equal_one_pass(corpus, cuts):
+def test_batches_added_through_evaluate_equal_one_pass(space_metric, corpus, cuts):
     predictions, references = corpus
     bounds = [0] + sorted(min(c, len(predictions)) for c in cuts) + [len(predictions)]
-    metric = space_metric()
+    metric = space_metric
     for start, stop in zip(bounds, bounds[1:]):
         if stop > start:
             metric.add_batch(predictions=predictions[start:stop], references=references[start:stop])
     assert metric.compute() == pytest.approx(compute(predictions, references), abs=1e-12)
 
 
-def test_several_references_through_evaluate():
-    metric = space_metric()
+def test_several_references_through_evaluate(space_metric):
+    metric = space_metric
     pred = ["a | b | c | pos", "a | b | c | pos"]
     refs = [["a | b | c | pos & d | e | f | neg", "a | q | c | neg"], ["a | b | c | pos"]]
     assert metric.compute(predictions=pred, references=refs) == compute(pred, refs)
