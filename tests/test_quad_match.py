@@ -461,6 +461,13 @@ def test_batches_added_through_evaluate_equal_one_pass(space_metric, corpus, cut
     assert metric.compute() == pytest.approx(compute(predictions, references), abs=1e-12)
 
 
+def test_the_metric_script_takes_exactly_the_package_arguments(space_metric):
+    import inspect
+
+    parameters = list(inspect.signature(type(space_metric)._compute).parameters.values())[1:]
+    assert parameters == list(inspect.signature(compute).parameters.values())
+
+
 def test_several_references_through_evaluate(space_metric):
     metric = space_metric
     pred = ["a | b | c | pos", "a | b | c | pos"]

@@ -121,20 +121,5 @@ class QuadMatch(evaluate.Metric):
         seed=None,
         return_signature=False,
     ):
-        return compute(
-            predictions,
-            references,
-            weights=weights,
-            tuple_len=tuple_len,
-            sep_token1=sep_token1,
-            sep_token2=sep_token2,
-            similarity=similarity,
-            duplicates=duplicates,
-            legacy_keys=legacy_keys,
-            details=details,
-            zero_division=zero_division,
-            confidence_level=confidence_level,
-            n_resamples=n_resamples,
-            seed=seed,
-            return_signature=return_signature,
-        )
+        # Every argument goes to the package unchanged (a test keeps the signatures equal).
+        return compute(**{name: value for name, value in locals().items() if name != "self"})
