@@ -1,0 +1,426 @@
+"""Rationale token metrics as rationalization papers compute them: the rationale class's
+precision, recall and F1 summed over the corpus (DMR, FR, MGR, DAR), the true micro and
+macro F1 over both classes, per-example means (A2R; ERASER's instance macro), ERASER's
+span-level IOU F1 and its per-example AUPRC of soft scores.
+
+Input: one sequence of 0/1 selections or soft scores in [0, 1] per example, against
+reference sequences of 0/1 where `ignore_index` (-100) marks padding, as a transformers
+Trainer passes them (lists of lists or 2-D arrays).
+
+Statistics: one row per example (token counts tp / predicted / gold / scored; the example's
+precision, recall, F1, span-level IOU precision and recall and AUPRC, NaN where the example
+does not enter that mean). Corpus numbers are ratios of summed counts, the others weighted
+means of the rows, so shards merge by adding rows and the bootstrap resamples them.
+"""
+
+import itertools
+
+import numpy as np
+
+from .core import (
+    as_floats,
+    bootstrap_intervals,
+    check_bootstrap,
+    check_choice,
+    check_same_length,
+    check_zero_division,
+    compress_rows,
+    divide,
+    harmonic_mean,
+    input_error,
+    prf,
+    read_values,
+    signature,
+)
+
+THRESHOLD_RULES = (">=", ">")
+KEYS = (
+    "precision", "recall", "f1", "sparsity",
+    "micro_f1", "macro_f1",
+    "example_precision", "example_recall", "example_f1",
+    "iou_precision", "iou_recall", "iou_f1",
+)  # fmt: skip
+# Columns of the per-example statistics; the first four are counts, the rest are means'
+# terms (NaN: the example is not part of that mean).
+COLUMNS = ("tp", "predicted", "gold", "tokens", "precision", "recall", "f1", "iou_precision", "iou_recall", "auprc")
+
+
+# ---------------------------------------------------------------------------------------
+# Inputs
+
+
+def _numbers(values, argument):
+    """One side as (flat numeric array, tokens per example). Accepts a 2-D array or a
+    sequence of 1-D sequences, ragged or not; anything else is an error naming where."""
+    if isinstance(values, np.ndarray) and values.dtype != object:
+        if values.ndim != 2 and values.size:
+            hint = "; pass the rationale class's scores, e.g. probabilities[..., 1]" if values.ndim == 3 else ""
+            raise input_error(argument, None, f"expected one sequence of tokens per example (2 dimensions), got an array of shape {values.shape}{hint}")
+        flat, lengths = values.reshape(-1), np.full(len(values), values.shape[-1] if values.ndim == 2 else 0)
+    else:
+        for index, example in enumerate(values):
+            if not isinstance(example, (list, tuple, np.ndarray)):
+                raise input_error(argument, index, f"expected a sequence of numbers, got {type(example).__name__} {example!r:.60}")
+        lengths = np.fromiter(map(len, values), np.int64, len(values))
+        try:
+            if len(lengths) and (lengths == lengths[0]).all():
+                flat = np.asarray(values).reshape(-1)  # one 2-D conversion
+            elif all(isinstance(example, np.ndarray) for example in values):
+                flat = np.concatenate(values) if len(values) else np.zeros(0)
+            else:
+                flat = np.asarray(list(itertools.chain.from_iterable(values)))
+        except ValueError:  # nested deeper than tokens
+            flat = None
+    if flat is None or flat.ndim != 1 or len(flat) != lengths.sum() or (flat.dtype.kind not in "biuf" and flat.size):
+        raise _first_non_number(values, argument)
+    return flat, lengths
+
+
+def _first_non_number(values, argument):
+    for index, example in enumerate(values):
+        for position, value in enumerate(example):
+            if not isinstance(value, (int, float, np.integer, np.floating, np.bool_)):
+                return input_error(argument, f"{index}][{position}", f"expected a number, got {type(value).__name__} {value!r:.60}")
+    return input_error(argument, None, "expected one sequence of numbers per example")
+
+
+def _position(flat_index, lengths):
+    """`example][position` of an index into the concatenated examples."""
+    ends = np.cumsum(lengths)
+    example = int(np.searchsorted(ends, flat_index, side="right"))
+    return f"{example}][{flat_index - (int(ends[example - 1]) if example else 0)}"
+
+
+def _check_number(argument, value, low, high, why=""):
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) or not low <= value <= high:
+        raise ValueError(f"{argument}: {value!r} is not a number in [{low:g}, {high:g}]{why}")
+
+
+def check_inputs(predictions, references):
+    """What evaluate's features would silently coerce: one sequence of numbers per example
+    on both sides, as many predictions as references, and whole-number references (the
+    int feature truncates 0.5 to 0; the float feature reads the string "0.5" as 0.5). The
+    metric script runs this on every batch before evaluate encodes it; compute() then
+    checks the values."""
+    check_same_length(predictions, references)
+    _numbers(predictions, "predictions")
+    ref, lengths = _numbers(references, "references")
+    if ref.dtype.kind == "f":
+        fractional = np.flatnonzero(ref != np.round(ref))
+        if len(fractional):
+            raise input_error("references", _position(fractional[0], lengths), f"{ref[fractional[0]].item()!r} is not 0, 1 or an ignore_index")
+
+
+def scored_tokens(predictions, references, ignore_index=-100):
+    """The scored tokens: (scores, gold, tokens per example), flat, in example order.
+
+    Reference positions equal to ignore_index are not scored. A prediction as long as its
+    reference is aligned with it position by position (what it holds at unscored
+    positions is not read); one as long as the reference's scored positions lists the
+    scored tokens only; any other length is an error."""
+    if ignore_index is not None and (isinstance(ignore_index, bool) or not isinstance(ignore_index, (int, np.integer))):
+        raise ValueError(f"ignore_index: {ignore_index!r} is not an integer or None")
+    check_same_length(predictions, references)
+    pred, pred_lengths = _numbers(predictions, "predictions")
+    ref, ref_lengths = _numbers(references, "references")
+    keep = ref != ignore_index if ignore_index is not None else np.ones(len(ref), dtype=bool)
+    bad = keep & (ref != 0) & (ref != 1)
+    if bad.any():
+        i = np.flatnonzero(bad)[0]
+        raise input_error("references", _position(i, ref_lengths), f"{ref[i].item()!r} is not 0, 1 or ignore_index {ignore_index}")
+    scored = _segment_sums(keep, ref_lengths)
+    aligned = pred_lengths == ref_lengths
+    if aligned.all():
+        use = keep
+    else:
+        compact = ~aligned & (pred_lengths == scored)
+        if not (aligned | compact).all():
+            i = int(np.flatnonzero(~(aligned | compact))[0])
+            raise input_error("predictions", i, f"has {pred_lengths[i]} tokens but references[{i}] has {ref_lengths[i]} ({scored[i]} once ignore_index positions are removed)")
+        use = np.ones(len(pred), dtype=bool)
+        use[np.repeat(aligned, pred_lengths)] = keep[np.repeat(aligned, ref_lengths)]
+    scores_ = pred[use].astype(float, copy=False)
+    bad = ~((scores_ >= 0) & (scores_ <= 1))  # NaN fails both comparisons
+    if bad.any():
+        i = np.flatnonzero(use)[np.flatnonzero(bad)[0]]
+        raise input_error("predictions", _position(i, pred_lengths), f"{pred[i].item()!r} is not a 0/1 selection or a score in [0, 1]")
+    return scores_, (ref == 1)[keep], scored
+
+
+def select(scores, threshold=0.5, threshold_rule=">="):
+    """The selected tokens: score >= threshold (DMR) or score > threshold (FR, MGR, DAR)."""
+    return scores >= threshold if threshold_rule == ">=" else scores > threshold
+
+
+# ---------------------------------------------------------------------------------------
+# Per-example statistics
+
+
+def _segment_sums(values, lengths):
+    """Sum of each example's run of values (one pass; empty examples sum to 0, which
+    np.add.reduceat alone would not give them)."""
+    out = np.zeros(len(lengths), dtype=np.int64)
+    full = lengths > 0
+    if full.any():
+        out[full] = np.add.reduceat(values, (np.cumsum(lengths) - lengths)[full], dtype=np.int64)
+    return out
+
+
+def spans(flags, lengths):
+    """(starts, ends) of the maximal runs of True tokens, ends exclusive, in the flat
+    coordinates of the concatenated examples; a run never crosses an example boundary."""
+    ends = np.cumsum(lengths)[lengths > 0]
+    first, last = ends - lengths[lengths > 0], ends - 1
+    start = flags.copy()
+    start[1:] &= ~flags[:-1]
+    start[first] = flags[first]
+    end = flags.copy()
+    end[:-1] &= ~flags[1:]
+    end[last] = flags[last]
+    return np.flatnonzero(start), np.flatnonzero(end) + 1
+
+
+def iou_matches(predicted, gold, iou_threshold=0.5):
+    """For each predicted span, whether its best IOU (|intersection| / |union| of token
+    ranges) against the gold spans reaches iou_threshold, as ERASER's partial match.
+
+    Spans on each side are disjoint and sorted, so a predicted span overlaps a contiguous
+    range of gold spans, and all overlapping pairs number at most len(predicted) + len(gold)."""
+    (p_start, p_end), (g_start, g_end) = predicted, gold
+    first = np.searchsorted(g_end, p_start, side="right")  # first gold ending after the start
+    stop = np.searchsorted(g_start, p_end, side="left")  # golds starting before the end
+    count = np.maximum(stop - first, 0)
+    pair = np.repeat(np.arange(len(p_start)), count)
+    other = first[pair] + np.arange(len(pair)) - np.repeat(np.cumsum(count) - count, count)
+    # Overlapping ranges: the union is one range too.
+    inter = np.minimum(p_end[pair], g_end[other]) - np.maximum(p_start[pair], g_start[other])
+    union = np.maximum(p_end[pair], g_end[other]) - np.minimum(p_start[pair], g_start[other])
+    matched = np.zeros(len(p_start), dtype=bool)
+    matched[pair[inter / union >= iou_threshold]] = True
+    return matched
+
+
+def example_auprc(scores, gold, lengths):
+    """Each example's area under its precision-recall curve, as sklearn's
+    precision_recall_curve followed by auc (ERASER): a point at every distinct score, from
+    (recall 0, precision 1), joined by trapezoids. An example without gold tokens has
+    recall 1 at every point (sklearn's convention), so its area is 0.5. NaN for an example
+    without tokens."""
+    n, total = len(lengths), len(scores)
+    example = np.repeat(np.arange(n), lengths)
+    # By example, then by descending score: rank the scores once, then sort the ranks keyed
+    # by example (4x faster than np.lexsort on the two keys).
+    rank = np.empty(total, dtype=np.int64)
+    rank[np.argsort(-scores)] = np.arange(total)
+    order = np.argsort(example * total + rank)
+    ranked, hits = scores[order], gold[order]
+    starts = np.cumsum(lengths) - lengths
+    last = np.ones(total, dtype=bool)  # the last token of each distinct score
+    last[:-1] = ranked[1:] != ranked[:-1]
+    last[(starts + lengths - 1)[lengths > 0]] = True
+    at = np.flatnonzero(last)
+    owner = example[at]
+    hits_before = np.concatenate(([0], np.cumsum(hits)))
+    true_pos = hits_before[at + 1] - hits_before[starts[owner]]
+    positives = _segment_sums(gold, lengths)[owner]
+    precision = true_pos / (at + 1 - starts[owner])
+    recall = np.where(positives > 0, true_pos / np.maximum(positives, 1), 1.0)
+    first = np.ones(len(at), dtype=bool)
+    first[1:] = owner[1:] != owner[:-1]
+    previous_recall = np.where(first, 0.0, np.roll(recall, 1))
+    previous_precision = np.where(first, 1.0, np.roll(precision, 1))
+    area = np.bincount(owner, (recall - previous_recall) * (precision + previous_precision) / 2, minlength=n)
+    return np.where(lengths > 0, area, np.nan)
+
+
+def _owners(starts, lengths):
+    """How many of the spans starting at `starts` (flat coordinates) each example holds."""
+    return np.bincount(np.searchsorted(np.cumsum(lengths), starts, side="right"), minlength=len(lengths))
+
+
+def statistics(scores, gold, lengths, threshold=0.5, threshold_rule=">=", iou_threshold=0.5, zero_division=0.0, with_auprc=True):
+    """The per-example rows, shape (n_examples, len(COLUMNS)), and the span counts.
+
+    An example with neither gold nor selected tokens is left out of the per-example token
+    means (ERASER scores only annotated or predicted documents); IOU precision averages
+    over the examples with predicted spans, IOU recall over those with gold spans
+    (ERASER's macro partial match)."""
+    selected = select(scores, threshold, threshold_rule)
+    tp = _segment_sums(selected & gold, lengths)
+    predicted = _segment_sums(selected, lengths)
+    truth = _segment_sums(gold, lengths)
+    precision, recall, f1 = prf(tp, predicted, truth, zero_division)
+    neither = (predicted + truth) == 0
+    predicted_spans, gold_spans = spans(selected, lengths), spans(gold, lengths)
+    matched = iou_matches(predicted_spans, gold_spans, iou_threshold)
+    counts = {
+        "predicted_spans": _owners(predicted_spans[0], lengths),
+        "gold_spans": _owners(gold_spans[0], lengths),
+        "matched_spans": _owners(predicted_spans[0][matched], lengths),
+    }
+    columns = [
+        tp, predicted, truth, lengths,
+        np.where(neither, np.nan, precision), np.where(neither, np.nan, recall), np.where(neither, np.nan, f1),
+        counts["matched_spans"] / np.where(counts["predicted_spans"] > 0, counts["predicted_spans"], np.nan),
+        counts["matched_spans"] / np.where(counts["gold_spans"] > 0, counts["gold_spans"], np.nan),
+        example_auprc(scores, gold, lengths) if with_auprc else np.full(len(lengths), np.nan),
+    ]  # fmt: skip
+    return np.column_stack(columns).astype(float).reshape(len(lengths), len(COLUMNS)), counts
+
+
+# ---------------------------------------------------------------------------------------
+# Reduction
+
+
+def _mean(weights, values, zero_division):
+    """Weighted means of the columns of `values` (n, k) under each row of `weights`
+    (r, n), NaN entries left out (as sklearn's zero_division=np.nan); an empty mean takes
+    the zero-division value."""
+    valid = ~np.isnan(values)
+    return divide(weights @ np.where(valid, values, 0.0), weights @ valid, zero_division)
+
+
+def summarise(weights, rows, zero_division=0.0, with_auprc=True):
+    """Every number for each row of example weights (r, n_examples): arrays of shape (r,)."""
+    tp, predicted, gold, tokens = (weights @ rows[:, :4]).T
+    precision, recall, f1 = prf(tp, predicted, gold, zero_division)
+    negatives = tokens - predicted - gold + tp
+    _, _, f1_negative = prf(negatives, tokens - predicted, tokens - gold, zero_division)
+    means = _mean(weights, rows[:, 4:], zero_division).reshape(len(weights), -1)
+    out = {
+        "precision": precision,
+        "recall": recall,
+        "f1": f1,
+        "sparsity": divide(predicted, tokens, zero_division),
+        "micro_f1": divide(tp + negatives, tokens, zero_division),
+        # the mean of the two classes' F1s, as sklearn's macro with labels=[0, 1]
+        "macro_f1": _mean(np.full((1, 2), 1.0), np.stack([f1_negative, f1]), zero_division).reshape(-1),
+        "example_precision": means[:, 0],
+        "example_recall": means[:, 1],
+        "example_f1": means[:, 2],
+        "iou_precision": means[:, 3],
+        "iou_recall": means[:, 4],
+        "iou_f1": harmonic_mean(means[:, 3], means[:, 4]),
+    }
+    if with_auprc:
+        out["auprc"] = means[:, 5]
+    return out
+
+
+def _compress(rows):
+    """compress_rows keeping NaN (np.unique never merges NaN rows; -1 is no legal value)."""
+    distinct, counts = compress_rows(np.nan_to_num(rows, nan=-1.0))
+    return np.where(distinct == -1.0, np.nan, distinct), counts
+
+
+# ---------------------------------------------------------------------------------------
+# The metric
+
+
+def compute(
+    predictions,
+    references,
+    threshold=0.5,
+    threshold_rule=">=",
+    iou_threshold=0.5,
+    ignore_index=-100,
+    auprc=None,
+    zero_division=0.0,
+    per_example=False,
+    confidence_level=None,
+    n_resamples=1000,
+    seed=None,
+    return_signature=False,
+):
+    """Rationale token metrics; see the module docstring and the Space card.
+
+    predictions: one sequence per example of 0/1 selections or soft scores in [0, 1];
+    references: one sequence per example of 0/1, ignore_index marking unscored positions.
+    threshold, threshold_rule: a token is selected when score >= threshold (DMR) or
+    score > threshold (FR, MGR, DAR). iou_threshold: ERASER's partial-match IOU, in
+    [0.5, 1]. auprc: None adds "auprc" when some score is neither 0 nor 1; True or False
+    force it on or off.
+    """
+    check_choice("threshold_rule", threshold_rule, THRESHOLD_RULES)
+    _check_number("threshold", threshold, 0, 1)
+    _check_number("iou_threshold", iou_threshold, 0.5, 1, ": below 0.5 two predicted spans can match one gold span, and ERASER's recall can pass 1")
+    check_choice("auprc", auprc, (None, True, False))
+    zero_division = check_zero_division(zero_division)
+    if confidence_level is not None:
+        check_bootstrap(confidence_level, n_resamples)
+    values, gold, lengths = scored_tokens(predictions, references, ignore_index)
+    with_auprc = bool(((values != 0) & (values != 1)).any()) if auprc is None else auprc
+    rows, spans_per_example = statistics(values, gold, lengths, threshold, threshold_rule, iou_threshold, zero_division, with_auprc)
+    result = as_floats({key: value[0] for key, value in summarise(np.ones((1, len(rows))), rows, zero_division, with_auprc).items()})
+    if confidence_level is not None:
+        distinct, counts = _compress(rows)
+        reduce = lambda weights: summarise(weights, distinct, zero_division, with_auprc)  # noqa: E731
+        result.update(bootstrap_intervals(counts, reduce, confidence_level, n_resamples, seed))
+    if per_example:
+        result["per_example"] = _details(rows, spans_per_example, zero_division, with_auprc)
+    if return_signature:
+        result["signature"] = signature(
+            "rationale_f1",
+            threshold=float(threshold),
+            threshold_rule=threshold_rule,
+            iou_threshold=float(iou_threshold),
+            ignore_index=ignore_index,
+            zero_division=zero_division,
+            **({"bootstrap": f"{n_resamples}@{confidence_level:g}", "seed": seed} if confidence_level else {}),
+        )
+    return result
+
+
+def _details(rows, spans_per_example, zero_division, with_auprc):
+    tp, predicted, gold, tokens = rows[:, :4].T
+    precision, recall, f1 = prf(tp, predicted, gold, zero_division)
+    out = []
+    for i in range(len(rows)):
+        row = {"tokens": int(tokens[i]), "gold": int(gold[i]), "predicted": int(predicted[i]), "tp": int(tp[i])}
+        row.update(precision=float(precision[i]), recall=float(recall[i]), f1=float(f1[i]))
+        row.update({key: int(value[i]) for key, value in spans_per_example.items()})
+        if with_auprc:
+            row["auprc"] = float(rows[i, COLUMNS.index("auprc")])
+        out.append(row)
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# Command line: paperscore rationale --predictions FILE --references FILE
+
+COMMAND = "rationale"
+HELP = "rationale token P/R/F1 (DMR, FR, A2R), micro / macro F1, ERASER's IOU F1 and AUPRC"
+
+
+def add_arguments(parser):
+    parser.add_argument("--predictions", required=True, help="one JSON list of 0/1 selections or scores in [0, 1] per line")
+    parser.add_argument("--references", required=True, help="one JSON list of 0/1 per line, ignore-index marking padding")
+    parser.add_argument("--threshold", type=float, default=0.5)
+    parser.add_argument("--threshold-rule", choices=THRESHOLD_RULES, default=">=", help=">= as DMR (default), > as FR/MGR/DAR")
+    parser.add_argument("--iou-threshold", type=float, default=0.5)
+    parser.add_argument("--ignore-index", type=int, default=-100)
+    parser.add_argument("--no-auprc", action="store_true", help="skip AUPRC even for soft scores")
+    parser.add_argument("--per-example", action="store_true")
+
+
+def run(args):
+    return compute(
+        read_values(args.predictions, "--predictions"),
+        read_values(args.references, "--references"),
+        threshold=args.threshold,
+        threshold_rule=args.threshold_rule,
+        iou_threshold=args.iou_threshold,
+        ignore_index=args.ignore_index,
+        auprc=False if args.no_auprc else None,
+        per_example=args.per_example,
+        **args.common,
+    )
+
+
+def table(result):
+    """The command line's table, with the per-example rows numbered from 0."""
+    from .cli import table as plain
+
+    if "per_example" in result:
+        result = {**result, "per_example": dict(enumerate(result["per_example"]))}
+    return plain(result)

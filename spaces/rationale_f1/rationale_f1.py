@@ -1,0 +1,146 @@
+"""rationale_f1: rationale token precision, recall and F1 as rationalization papers compute
+them (DMR, FR, MGR, DAR, A2R, ERASER), with the true micro and macro F1, ERASER's IOU F1
+and its AUPRC of soft scores."""
+
+import datasets
+import evaluate
+
+from .paperscore_core import VERSION
+from .paperscore_rationale import check_inputs, compute
+
+_CITATION = """\
+@inproceedings{lei-etal-2016-rationalizing,
+    title = "Rationalizing Neural Predictions",
+    author = "Lei, Tao and Barzilay, Regina and Jaakkola, Tommi",
+    booktitle = "Proceedings of EMNLP 2016",
+    year = "2016",
+    pages = "107--117",
+}
+@inproceedings{deyoung-etal-2020-eraser,
+    title = "{ERASER}: {A} Benchmark to Evaluate Rationalized {NLP} Models",
+    author = "DeYoung, Jay and Jain, Sarthak and Rajani, Nazneen Fatema and Lehman, Eric and Xiong, Caiming and Socher, Richard and Wallace, Byron C.",
+    booktitle = "Proceedings of ACL 2020",
+    year = "2020",
+    pages = "4443--4458",
+}
+@inproceedings{huang-etal-2021-dmr,
+    title = "Distribution Matching for Rationalization",
+    author = "Huang, Yongfeng and Chen, Yujun and Du, Yulun and Yang, Zhilin",
+    booktitle = "Proceedings of AAAI 2021",
+    year = "2021",
+}
+@inproceedings{yu-etal-2021-a2r,
+    title = "Understanding Interlocking Dynamics of Cooperative Rationalization",
+    author = "Yu, Mo and Zhang, Yang and Chang, Shiyu and Jaakkola, Tommi",
+    booktitle = "Advances in Neural Information Processing Systems 34 (NeurIPS 2021)",
+    year = "2021",
+}
+@inproceedings{liu-etal-2022-fr,
+    title = "{FR}: Folded Rationalization with a Unified Encoder",
+    author = "Liu, Wei and Wang, Haozhao and Wang, Jun and Li, Ruixuan and Yue, Chao and Zhang, Yuankai",
+    booktitle = "Advances in Neural Information Processing Systems 35 (NeurIPS 2022)",
+    year = "2022",
+}
+"""
+
+_DESCRIPTION = """\
+Scores token selections (rationales) against human annotations. The headline is what DMR,
+FR, MGR and DAR print as "micro" P/R/F1: the rationale class's precision, recall and F1
+with counts summed over the corpus, plus sparsity. Beside it: the true micro F1 over both
+classes (token accuracy), the macro F1 (mean of the two class F1s), per-example means (A2R;
+ERASER's instance macro), ERASER's span-level IOU F1 and, for soft scores, ERASER's AUPRC.
+Inputs are one sequence per example, as a transformers Trainer passes them: 0/1 selections
+or scores in [0, 1] against 0/1 references padded with -100.
+"""
+
+_KWARGS_DESCRIPTION = """
+Args:
+    predictions: one sequence per example of 0/1 selections or soft scores in [0, 1]
+        (lists, or a 2-D array).
+    references: one sequence per example of 0/1 gold selections; positions equal to
+        ignore_index are not scored. A prediction is either as long as its reference
+        (aligned) or as long as the reference's scored tokens.
+    threshold: a soft score selects its token at this value (default 0.5).
+    threshold_rule: ">=" (DMR, default) or ">" (FR, MGR, DAR).
+    iou_threshold: ERASER's partial-match IOU, in [0.5, 1] (default 0.5).
+    ignore_index: the padding value of references (default -100; None: no padding).
+    auprc: None (default) adds "auprc" when some score is neither 0 nor 1; True / False.
+    zero_division: the value of a 0/0 ratio: 0.0 (default), 1.0 or "nan" (undefined
+        per-example values are then left out of the means).
+    per_example: add "per_example", one dict of counts and scores per example.
+    confidence_level, n_resamples, seed: add bootstrap "<key>_low" / "<key>_high".
+    return_signature: add "signature", the reproducibility string.
+Returns:
+    precision, recall, f1, sparsity, micro_f1, macro_f1, example_precision,
+    example_recall, example_f1, iou_precision, iou_recall, iou_f1 and, for soft scores,
+    auprc: floats in [0, 1].
+Examples:
+    >>> metric = evaluate.load("paperscore/rationale_f1")
+    >>> r = metric.compute(predictions=[[0, 0, 0, 1, 1, 0, 1, 1, 0, 0]], references=[[0, 0, 0, 1, 0, 1, 0, 1, 0, 0]])
+    >>> print(round(r["f1"], 4), round(r["micro_f1"], 4), round(r["macro_f1"], 4))
+    0.5714 0.7 0.6703
+"""
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class RationaleF1(evaluate.Metric):
+    def _info(self):
+        # float64 scores: a float32 or int feature would round or truncate soft scores.
+        return evaluate.MetricInfo(
+            module_type="metric",
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=datasets.Features(
+                {
+                    "predictions": datasets.Sequence(datasets.Value("float64")),
+                    "references": datasets.Sequence(datasets.Value("int64")),
+                }
+            ),
+            homepage="https://huggingface.co/spaces/paperscore/rationale_f1",
+            codebase_urls=["https://github.com/jayded/eraserbenchmark", "https://github.com/kochsnow/distribution-matching-rationality"],
+            reference_urls=["https://www.eraserbenchmark.com/"],
+        )
+
+    def add_batch(self, *, predictions=None, references=None, **kwargs):
+        """Add a batch of predictions and references (checked before evaluate encodes them)."""
+        if predictions is not None or references is not None:
+            check_inputs(predictions, references)
+        super().add_batch(predictions=predictions, references=references, **kwargs)
+
+    def add(self, *, prediction=None, reference=None, **kwargs):
+        """Add one prediction and reference (checked before evaluate encodes them)."""
+        check_inputs([prediction], [reference])
+        super().add(prediction=prediction, reference=reference, **kwargs)
+
+    def _compute(
+        self,
+        predictions,
+        references,
+        threshold=0.5,
+        threshold_rule=">=",
+        iou_threshold=0.5,
+        ignore_index=-100,
+        auprc=None,
+        zero_division=0.0,
+        per_example=False,
+        confidence_level=None,
+        n_resamples=1000,
+        seed=None,
+        return_signature=False,
+    ):
+        return compute(
+            predictions,
+            references,
+            threshold=threshold,
+            threshold_rule=threshold_rule,
+            iou_threshold=iou_threshold,
+            ignore_index=ignore_index,
+            auprc=auprc,
+            zero_division=zero_division,
+            per_example=per_example,
+            confidence_level=confidence_level,
+            n_resamples=n_resamples,
+            seed=seed,
+            return_signature=return_signature,
+        )
