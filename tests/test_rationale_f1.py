@@ -1,0 +1,531 @@
+"""rationale_f1: hand-derived cases, sklearn as the oracle for the token-level numbers,
+ERASER's definitions for IOU F1 and AUPRC, inputs as a Trainer passes them, every error,
+and the command line."""
+
+import json
+import math
+import re
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rationale_naive import numbers, unpad
+from sklearn.exceptions import UndefinedMetricWarning
+from sklearn.metrics import auc, f1_score, precision_recall_curve, precision_recall_fscore_support
+
+from paperscore import cli
+from paperscore.rationale import KEYS, compute, scored_tokens, statistics, summarise
+
+warnings.filterwarnings("ignore", category=UndefinedMetricWarning)
+POLICIES = {0.0: 0.0, 1.0: 1.0, "nan": np.nan}
+
+# The seed's example (spec B4): rationale and annotation of one 10-token text.
+SEED_PRED = [0, 0, 0, 1, 1, 0, 1, 1, 0, 0]
+SEED_GOLD = [0, 0, 0, 1, 0, 1, 0, 1, 0, 0]
+
+
+def same(a, b, tolerance=1e-12):
+    return (math.isnan(a) and math.isnan(b)) or abs(a - b) <= tolerance
+
+
+# ---------------------------------------------------------------------------------------
+# Hand derivations
+
+
+def test_the_seed_example_gives_the_correct_f1s():
+    r = compute([SEED_PRED], [SEED_GOLD])
+    # Rationale class: TP = 2 (idx 3, 7), predicted 4, gold 3: P = 1/2, R = 2/3,
+    # F1 = 2*2/(4+3) = 4/7 (the seed's table says 1/2, which is this class's precision).
+    assert (r["precision"], r["recall"]) == (0.5, pytest.approx(2 / 3))
+    assert r["f1"] == pytest.approx(4 / 7, abs=1e-15)
+    assert r["sparsity"] == pytest.approx(4 / 10)
+    # Both classes: 7 of 10 tokens right, so micro P = R = F1 = 0.7.
+    assert r["micro_f1"] == pytest.approx(0.7, abs=1e-15)
+    # Class 0: TP0 = 5, predicted 6, gold 7: F1 = 10/13 (the seed's 5/7 is its recall).
+    assert r["macro_f1"] == pytest.approx((10 / 13 + 4 / 7) / 2, abs=1e-15)
+    assert round(r["macro_f1"], 4) == 0.6703
+    # one example: its means are the corpus numbers
+    assert (r["example_precision"], r["example_f1"]) == pytest.approx((0.5, 4 / 7))
+
+
+def test_the_seed_example_against_sklearn():
+    r = compute([SEED_PRED], [SEED_GOLD])
+    assert same(r["f1"], f1_score(SEED_GOLD, SEED_PRED))
+    assert same(r["micro_f1"], f1_score(SEED_GOLD, SEED_PRED, average="micro"))
+    assert same(r["macro_f1"], f1_score(SEED_GOLD, SEED_PRED, average="macro"))
+
+
+def test_corpus_sums_and_per_example_means_differ():
+    # Spec B4's second example: [1,1,0,0] against [1,0,0,0] is TP 1, predicted 2, gold 1
+    # (F1 2/3). Corpus: TP 3, predicted 6, gold 4, F1 = 6/10; the mean of the two
+    # examples' F1s is (4/7 + 2/3)/2 = 13/21 = 0.619.
+    r = compute([SEED_PRED, [1, 1, 0, 0]], [SEED_GOLD, [1, 0, 0, 0]])
+    assert r["f1"] == pytest.approx(0.6)
+    assert r["example_f1"] == pytest.approx(13 / 21)
+    assert r["example_precision"] == pytest.approx((1 / 2 + 1 / 2) / 2)
+    assert r["example_recall"] == pytest.approx((2 / 3 + 1) / 2)
+
+
+def test_threshold_at_exactly_one_half_under_both_rules():
+    scores_, gold = [[0.5, 0.5, 0.7, 0.2]], [[1, 0, 1, 0]]
+    # >= (DMR): tokens 0, 1, 2 selected; TP 2 of 3 predicted, 2 gold.
+    r = compute(scores_, gold, threshold_rule=">=")
+    assert (r["precision"], r["recall"], r["sparsity"]) == pytest.approx((2 / 3, 1.0, 3 / 4))
+    # > (FR, MGR, DAR): only token 2; TP 1 of 1, gold 2.
+    r = compute(scores_, gold, threshold_rule=">")
+    assert (r["precision"], r["recall"], r["sparsity"]) == pytest.approx((1.0, 0.5, 1 / 4))
+    # other thresholds: >= 0.7 keeps token 2 only
+    assert compute(scores_, gold, threshold=0.7)["precision"] == 1.0
+    # hard 0/1 selections do not depend on the rule at 0.5
+    assert compute([SEED_PRED], [SEED_GOLD], threshold_rule=">") == compute([SEED_PRED], [SEED_GOLD])
+
+
+def test_iou_partial_overlaps():
+    # gold span [1,5). Prediction [3,6): intersection {3,4} = 2, union [1,6) = 5, IOU 0.4.
+    r = compute([[0, 0, 0, 1, 1, 1, 0, 0]], [[0, 1, 1, 1, 1, 0, 0, 0]])
+    assert (r["iou_precision"], r["iou_recall"], r["iou_f1"]) == (0.0, 0.0, 0.0)
+    # Prediction [1,4): intersection 3, union 4, IOU 0.75 >= 0.5: P = R = 1.
+    r = compute([[0, 1, 1, 1, 0, 0, 0, 0]], [[0, 1, 1, 1, 1, 0, 0, 0]])
+    assert (r["iou_precision"], r["iou_recall"], r["iou_f1"]) == (1.0, 1.0, 1.0)
+    assert r["f1"] == pytest.approx(2 * 3 / (3 + 4))  # the token F1 is partial
+
+
+def test_iou_several_spans_and_the_threshold():
+    # gold spans [0,2) [4,6) [8,10); predicted [0,2) IOU 1, [5,7) IOU 1/3 (union [4,7)),
+    # [9,10) IOU 1/2 (union [8,10)): two matches at 0.5 (the last exactly at it).
+    gold = [1, 1, 0, 0, 1, 1, 0, 0, 1, 1]
+    pred = [1, 1, 0, 0, 0, 1, 1, 0, 0, 1]
+    r = compute([pred], [gold])
+    assert (r["iou_precision"], r["iou_recall"]) == pytest.approx((2 / 3, 2 / 3))
+    assert r["iou_f1"] == pytest.approx(2 / 3)
+    r = compute([pred], [gold], iou_threshold=0.6)  # only the exact span
+    assert (r["iou_precision"], r["iou_recall"]) == pytest.approx((1 / 3, 1 / 3))
+    r = compute([pred], [gold], per_example=True)
+    assert {k: r["per_example"][0][k] for k in ("predicted_spans", "gold_spans", "matched_spans")} == {"predicted_spans": 3, "gold_spans": 3, "matched_spans": 2}
+
+
+def test_iou_one_prediction_over_two_gold_spans():
+    # gold [0,2) and [3,5); the prediction [0,5) covers both: IOU 2/5 with each, no match,
+    # while the token F1 is 2*4/(5+4) = 8/9.
+    r = compute([[1, 1, 1, 1, 1, 0]], [[1, 1, 0, 1, 1, 0]])
+    assert (r["iou_precision"], r["iou_recall"], r["iou_f1"]) == (0.0, 0.0, 0.0)
+    assert r["f1"] == pytest.approx(8 / 9)
+    # gold [0,3) and [4,5); the prediction [0,5) has IOU 3/5 with the first: it matches one
+    # gold span of two, so P = 1/1, R = 1/2, F1 = 2/3.
+    r = compute([[1, 1, 1, 1, 1]], [[1, 1, 1, 0, 1]])
+    assert (r["iou_precision"], r["iou_recall"], r["iou_f1"]) == pytest.approx((1.0, 0.5, 2 / 3))
+
+
+def test_iou_averages_precision_and_recall_over_examples_then_takes_f1():
+    # Example A: predicted spans [0,1) (matches gold [0,1)) and [2,3) (no gold): P 1/2, R 1/1.
+    # Example B: no prediction, two gold spans: R 0/2, and no precision term.
+    # ERASER's macro: P = 1/2 (A only), R = (1 + 0)/2 = 1/2, F1 of those = 1/2.
+    r = compute([[1, 0, 1], [0, 0, 0]], [[1, 0, 0], [1, 0, 1]])
+    assert (r["iou_precision"], r["iou_recall"], r["iou_f1"]) == pytest.approx((0.5, 0.5, 0.5))
+
+
+def test_auprc_per_example_as_sklearn_and_eraser():
+    # Example 1: scores [0.5, 0.5, 0.2, 0.9], gold [0, 1, 1, 0]. By descending score, the
+    # points are (R, P) = (0, 0) at 0.9, (1/2, 1/3) at 0.5 (a tie: both tokens at once),
+    # (1, 1/2) at 0.2. From (0, 1): 0 + (1/2)(1/3 + 0)/2 + (1/2)(1/2 + 1/3)/2 = 7/24.
+    # Example 2: no gold token: sklearn sets recall to 1 at every point, so the area is
+    # (1 - 0)(0 + 1)/2 = 1/2 whatever the scores. Example 3: gold ranked first: area 1.
+    r = compute([[0.5, 0.5, 0.2, 0.9], [0.3, 0.8], [0.9, 0.4, 0.1]], [[0, 1, 1, 0], [0, 0], [1, 0, 0]], per_example=True)
+    assert [row["auprc"] for row in r["per_example"]] == pytest.approx([7 / 24, 0.5, 1.0])
+    assert r["auprc"] == pytest.approx((7 / 24 + 0.5 + 1) / 3)
+    precision, recall, _ = precision_recall_curve([0, 1, 1, 0], [0.5, 0.5, 0.2, 0.9])
+    assert auc(recall, precision) == pytest.approx(7 / 24)
+
+
+def test_auprc_appears_for_soft_scores_or_on_request():
+    assert "auprc" not in compute([SEED_PRED], [SEED_GOLD])
+    assert "auprc" not in compute([[0.0, 1.0]], [[0, 1]])  # floats, but hard selections
+    assert "auprc" in compute([[0.2, 0.9]], [[0, 1]])
+    assert "auprc" not in compute([[0.2, 0.9]], [[0, 1]], auprc=False)
+    # forced on 0/1 selections: a two-point curve. [1, 0, 1] against [1, 0, 0]: points
+    # (1, 1/2) at score 1, then (1, 1/3); area (1 - 0)(1/2 + 1)/2 = 3/4.
+    assert compute([[1, 0, 1]], [[1, 0, 0]], auprc=True)["auprc"] == pytest.approx(0.75)
+
+
+def test_examples_without_gold_or_without_predicted_tokens():
+    # A: gold none, one token predicted: P = 0/1, R undefined. B: two gold, none predicted:
+    # P undefined, R = 0/2. C: neither, so it is no instance (ERASER) and enters no mean.
+    preds, golds = [[0, 1, 0], [0, 0, 0], [0, 0]], [[0, 0, 0], [1, 1, 0], [0, 0]]
+    r = compute(preds, golds)
+    assert (r["precision"], r["recall"], r["f1"]) == (0.0, 0.0, 0.0)
+    # 8 tokens: TN = 8 - 1 - 2 + 0 = 5; micro = 5/8; class 0 F1 = 2*5/(7 + 6) = 10/13.
+    assert r["micro_f1"] == pytest.approx(5 / 8)
+    assert r["macro_f1"] == pytest.approx((10 / 13 + 0) / 2)
+    assert r["sparsity"] == pytest.approx(1 / 8)
+    # per-example means over A and B, the undefined ratio taking zero_division
+    assert (r["example_precision"], r["example_recall"], r["example_f1"]) == (0.0, 0.0, 0.0)
+    r = compute(preds, golds, zero_division=1.0)
+    assert (r["example_precision"], r["example_recall"], r["example_f1"]) == (0.5, 0.5, 0.0)
+    r = compute(preds, golds, zero_division="nan")  # undefined ratios left out
+    assert (r["example_precision"], r["example_recall"], r["example_f1"]) == (0.0, 0.0, 0.0)
+    # IOU: A's span has no gold (P 0/1); B's gold spans have no match (R 0/1).
+    assert (r["iou_precision"], r["iou_recall"], r["iou_f1"]) == (0.0, 0.0, 0.0)
+
+
+def test_nothing_selected_anywhere_takes_the_zero_division_value():
+    for zd, expected in ((0.0, 0.0), (1.0, 1.0)):
+        r = compute([[0, 0], [0]], [[0, 0], [0]], zero_division=zd)
+        assert r["precision"] == r["recall"] == r["f1"] == r["example_f1"] == r["iou_f1"] == expected
+        # all 3 tokens right; class 0's F1 is 1, class 1's undefined
+        assert r["micro_f1"] == 1.0 and r["macro_f1"] == (1.0 + expected) / 2
+    r = compute([[0, 0]], [[0, 0]], zero_division="nan")
+    # class 0's F1 is 1, class 1's undefined and left out of the macro mean; no instance
+    assert math.isnan(r["f1"]) and r["macro_f1"] == 1.0 and math.isnan(r["example_f1"])
+    assert all(v == 0.0 for v in compute([], []).values())
+
+
+def test_minus_100_padding_is_not_scored_and_spans_run_over_scored_tokens():
+    # Scored positions 0, 1, 3: gold [1, 0, 1], predicted [1, 1, 0] (the 0.9 at position 2
+    # and the -100 at 4 are padding): TP 1, predicted 2, gold 2.
+    padded = compute([[1, 1, 0.9, 0, -100]], [[1, 0, -100, 1, -100]])
+    assert (padded["precision"], padded["recall"], padded["sparsity"]) == pytest.approx((0.5, 0.5, 2 / 3))
+    # the same as the scored tokens alone, given aligned or compact, lists or arrays
+    assert compute([[1, 1, 0]], [[1, 0, 1]]) == padded
+    assert compute([[1, 1, 0]], [[1, 0, -100, 1, -100]]) == padded
+    assert compute(np.array([[1, 1, 0.9, 0, -100]]), np.array([[1, 0, -100, 1, -100]])) == padded
+    # A padded position inside a gold run does not split it: gold [1, -100, 1, 1] is one
+    # span of 3 scored tokens; the prediction [1] at the first has IOU 1/3, no match.
+    r = compute([[1, 0.2, 0, 0]], [[1, -100, 1, 1]])
+    assert (r["iou_precision"], r["iou_recall"]) == (0.0, 0.0)
+    assert compute([[0, 1]], [[1, 0]], ignore_index=None)["f1"] == 0.0
+
+
+def test_a_trainer_batch_as_two_dimensional_arrays():
+    # Trainer pads labels and, across batches, predictions with -100.
+    predictions = np.array([[0.9, 0.2, 0.7, -100], [0.1, 0.6, 0.3, 0.8]], dtype=np.float32)
+    label_ids = np.array([[1, 0, 0, -100], [0, 1, 1, 1]])
+    r = compute(predictions, label_ids)
+    lists = compute([[0.9, 0.2, 0.7], [0.1, 0.6, 0.3, 0.8]], [[1, 0, 0], [0, 1, 1, 1]])
+    assert r == lists
+    # float32 0.7 and 0.6 >= 0.5: selected tokens 0, 2 | 1, 3; TP 1 + 2, predicted 4, gold 4
+    assert r["f1"] == pytest.approx(6 / 8)
+    assert compute(label_ids.astype(bool) * 1, label_ids)["f1"] == 1.0
+
+
+# ---------------------------------------------------------------------------------------
+# sklearn and ERASER's definitions on random inputs
+
+example = st.lists(
+    st.tuples(st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0]) | st.floats(0, 1), st.sampled_from([0, 1, 1, -100])),
+    max_size=12,
+)
+corpora = st.lists(example, min_size=1, max_size=8)
+
+
+def split(corpus, hard):
+    predictions = [[float(s >= 0.5) if hard else s for s, _ in tokens_] for tokens_ in corpus]
+    references = [[r for _, r in tokens_] for tokens_ in corpus]
+    return predictions, references
+
+
+def flat_labels(predictions, references, threshold, rule):
+    y, p = [], []
+    for scores_, gold in unpad(predictions, references):
+        y += [int(g) for g in gold]
+        p += [int(s >= threshold if rule == ">=" else s > threshold) for s in scores_]
+    return y, p
+
+
+@settings(max_examples=300, deadline=None)
+@given(corpora, st.booleans(), st.sampled_from([">=", ">"]), st.sampled_from([0.5, 0.3]), st.sampled_from(list(POLICIES)))
+def test_token_numbers_equal_sklearn(corpus, hard, rule, threshold, zero_division):
+    predictions, references = split(corpus, hard)
+    r = compute(predictions, references, threshold=threshold, threshold_rule=rule, zero_division=zero_division)
+    y, p = flat_labels(predictions, references, threshold, rule)
+    zd = POLICIES[zero_division]
+    if y:
+        binary = precision_recall_fscore_support(y, p, labels=[1], average="micro", zero_division=zd)
+        assert same(r["precision"], binary[0]) and same(r["recall"], binary[1]) and same(r["f1"], binary[2])
+        assert same(r["micro_f1"], f1_score(y, p, labels=[0, 1], average="micro", zero_division=zd))
+        assert same(r["macro_f1"], f1_score(y, p, labels=[0, 1], average="macro", zero_division=zd))
+        assert same(r["sparsity"], sum(p) / len(p))
+    # per-example means: sklearn's average="samples" over the examples with any gold or
+    # predicted token, each a row of a token indicator matrix
+    rows = [(g, s) for g, s in (split_example(e, threshold, rule) for e in unpad(predictions, references)) if any(g) or any(s)]
+    if rows:
+        width = max(2, max(len(g) for g, _ in rows))  # sklearn: multilabel needs 2 columns
+        Y = np.array([g + [0] * (width - len(g)) for g, _ in rows])
+        P = np.array([s + [0] * (width - len(s)) for _, s in rows])
+        samples = precision_recall_fscore_support(Y, P, average="samples", zero_division=zd)
+        for key, value in zip(("example_precision", "example_recall", "example_f1"), samples[:3]):
+            assert same(r[key], value), key
+    else:
+        assert all(same(r[k], zd) for k in ("example_precision", "example_recall", "example_f1"))
+
+
+def split_example(example_, threshold, rule):
+    scores_, gold = example_
+    return [int(g) for g in gold], [int(s >= threshold if rule == ">=" else s > threshold) for s in scores_]
+
+
+@settings(max_examples=300, deadline=None)
+@given(corpora, st.booleans(), st.sampled_from([">=", ">"]), st.sampled_from([0.5, 0.75, 1.0]))
+def test_every_number_equals_the_plain_per_example_implementation(corpus, hard, rule, iou_threshold):
+    """The plain loops of rationale_naive (ERASER's sets of positions, sklearn per example)."""
+    predictions, references = split(corpus, hard)
+    r = compute(predictions, references, threshold_rule=rule, iou_threshold=iou_threshold, auprc=True)
+    expected = numbers(unpad(predictions, references), threshold_rule=rule, iou_threshold=iou_threshold, with_auprc=True)
+    for key, value in expected.items():
+        assert same(r[key], value), (key, r[key], value)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.floats(0, 1) | st.sampled_from([0.0, 0.5, 1.0]), min_size=1, max_size=15), min_size=1, max_size=6), st.data())
+def test_auprc_equals_sklearn_per_example(scores_, data):
+    gold = [data.draw(st.lists(st.sampled_from([0, 1]), min_size=len(s), max_size=len(s))) for s in scores_]
+    r = compute(scores_, gold, auprc=True, per_example=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        areas = [auc(*precision_recall_curve(g, s)[1::-1]) for g, s in zip(gold, scores_)]
+    assert [row["auprc"] for row in r["per_example"]] == pytest.approx(areas, abs=1e-12)
+    assert same(r["auprc"], sum(areas) / len(areas))
+
+
+@settings(max_examples=200, deadline=None)
+@given(corpora, st.booleans(), st.sampled_from(list(POLICIES)))
+def test_numbers_lie_in_the_unit_interval(corpus, hard, zero_division):
+    r = compute(*split(corpus, hard), zero_division=zero_division, auprc=True)
+    for key, value in r.items():
+        assert math.isnan(value) or 0.0 <= value <= 1.0, key
+
+
+@settings(max_examples=150, deadline=None)
+@given(corpora)
+def test_a_perfect_prediction_scores_one(corpus):
+    references = [[r for _, r in tokens_] for tokens_ in corpus]
+    if not any(r == 1 for ref in references for r in ref) or not any(r == 0 for ref in references for r in ref):
+        return  # a class absent: its F1 takes the zero-division value
+    # gold tokens scored 0.9, others 0.1 (padding whatever)
+    predictions = [[0.9 if r == 1 else 0.1 for r in ref] for ref in references]
+    r = compute(predictions, references)
+    for key in KEYS:
+        assert r[key] == 1.0 or key == "sparsity", key
+    # AUPRC: 1 for every example with gold; 1/2 for one without (sklearn's convention)
+    with_tokens = [ref for ref in references if any(x != -100 for x in ref)]
+    expected = sum(1.0 if 1 in ref else 0.5 for ref in with_tokens) / len(with_tokens)
+    assert r["auprc"] == pytest.approx(expected)
+
+
+@settings(max_examples=150, deadline=None)
+@given(corpora, st.randoms(use_true_random=False))
+def test_order_of_examples_does_not_matter(corpus, random):
+    predictions, references = split(corpus, False)
+    order = list(range(len(corpus)))
+    random.shuffle(order)
+    shuffled = compute([predictions[i] for i in order], [references[i] for i in order], auprc=True)
+    assert shuffled == pytest.approx(compute(predictions, references, auprc=True), abs=1e-12, nan_ok=True)
+
+
+@settings(max_examples=150, deadline=None)
+@given(corpora, st.integers(0, 8))
+def test_shards_merge_by_adding_rows(corpus, cut):
+    predictions, references = split(corpus, False)
+    cut = min(cut, len(corpus))
+    rows = []
+    for part in (slice(0, cut), slice(cut, None)):
+        rows.append(statistics(*scored_tokens(predictions[part], references[part]))[0])
+    merged = summarise(np.ones((1, len(corpus))), np.concatenate(rows))
+    whole = compute(predictions, references, auprc=True)
+    for key, value in merged.items():
+        assert same(float(value[0]), whole[key]), key
+
+
+# ---------------------------------------------------------------------------------------
+# Bootstrap, details, signature
+
+
+def test_bootstrap_is_reproducible_and_brackets_the_estimate():
+    rng = np.random.default_rng(0)
+    gold = (rng.random((400, 30)) < 0.3).astype(int)
+    predictions = np.clip(gold * 0.35 + rng.random((400, 30)) * 0.65, 0, 1)
+    r = compute(predictions, gold, confidence_level=0.9, n_resamples=300, seed=3)
+    assert r == compute(predictions, gold, confidence_level=0.9, n_resamples=300, seed=3)
+    for key in KEYS + ("auprc",):
+        assert r[f"{key}_low"] < r[key] < r[f"{key}_high"], key
+    assert r != compute(predictions, gold, confidence_level=0.9, n_resamples=300, seed=4)
+
+
+def test_bootstrap_resamples_examples():
+    # 50 copies of one example: every resample is the same corpus, so the interval is a
+    # point; two kinds of example in equal numbers spread it.
+    r = compute([SEED_PRED] * 50, [SEED_GOLD] * 50, confidence_level=0.95, n_resamples=200, seed=0)
+    assert r["f1_low"] == pytest.approx(4 / 7) and r["f1_high"] == pytest.approx(4 / 7)
+    r = compute([SEED_PRED, [1, 1, 0, 0]] * 25, [SEED_GOLD, [1, 0, 0, 0]] * 25, confidence_level=0.95, n_resamples=200, seed=0)
+    assert r["example_f1_low"] < 13 / 21 < r["example_f1_high"]
+
+
+def test_per_example_details():
+    r = compute([SEED_PRED, [1, 1, 0, 0]], [SEED_GOLD, [1, 0, 0, 0]], per_example=True)
+    assert r["per_example"] == [
+        {"tokens": 10, "gold": 3, "predicted": 4, "tp": 2, "precision": 0.5, "recall": 2 / 3, "f1": 4 / 7, "predicted_spans": 2, "gold_spans": 3, "matched_spans": 2},
+        {"tokens": 4, "gold": 1, "predicted": 2, "tp": 1, "precision": 0.5, "recall": 1.0, "f1": 2 / 3, "predicted_spans": 1, "gold_spans": 1, "matched_spans": 1},
+    ]
+
+
+def test_signature_names_the_options():
+    r = compute([SEED_PRED], [SEED_GOLD], threshold_rule=">", return_signature=True)
+    assert r["signature"].startswith("rationale_f1|threshold:0.5|threshold_rule:>|iou_threshold:0.5|ignore_index:-100|zero_division:0|paperscore:")
+
+
+# ---------------------------------------------------------------------------------------
+# Bad input
+
+
+@pytest.mark.parametrize(
+    "predictions, references, kwargs, message",
+    [
+        ([[1, 0]], [[1, 2]], {}, r"references\[0\]\[1\]: 2 is not 0, 1 or ignore_index -100"),
+        ([[1, 0]], [[1, 0.5]], {}, r"references\[0\]\[1\]: 0.5 is not 0, 1 or ignore_index -100"),
+        ([[1, 0], [0, 1.5]], [[1, 0], [0, 1]], {}, r"predictions\[1\]\[1\]: 1.5 is not a 0/1 selection or a score in \[0, 1\]"),
+        ([[float("nan")]], [[1]], {}, r"predictions\[0\]\[0\]: nan is not a 0/1"),
+        ([[-100, 1]], [[1, 1]], {}, r"predictions\[0\]\[0\]: -100 is not a 0/1"),
+        ([[1, 0], [1, 0, 1]], [[1, 0], [1, 0, 0, -100, 1]], {}, r"predictions\[1\]: has 3 tokens but references\[1\] has 5 \(4 once ignore_index"),
+        ([[1]], [[1], [0]], {}, "differ in length: 1 against 2"),
+        ([[1], 1], [[1], [1]], {}, r"predictions\[1\]: expected a sequence of numbers, got int 1"),
+        (["0110"], [[0, 1, 1, 0]], {}, r"predictions\[0\]: expected a sequence of numbers, got str"),
+        ([[1, "1"]], [[1, 1]], {}, r"predictions\[0\]\[1\]: expected a number, got str '1'"),
+        ([[1], [None]], [[1], [1]], {}, r"predictions\[1\]\[0\]: expected a number, got NoneType None"),
+        ([[1, [0, 1]]], [[1, 1]], {}, r"predictions\[0\]\[1\]: expected a number, got list"),
+        (np.zeros((2, 3, 2)), np.zeros((2, 3)), {}, r"predictions: expected one sequence .* got an array of shape \(2, 3, 2\); pass the rationale class's scores"),
+        (np.zeros(3), np.zeros(3), {}, r"predictions: expected one sequence of tokens per example \(2 dimensions\), got an array of shape \(3,\)"),
+        ([[1]], [[1]], {"threshold_rule": "=>"}, "threshold_rule: '=>' is not one of '>=', '>'"),
+        ([[1]], [[1]], {"threshold": 1.5}, r"threshold: 1.5 is not a number in \[0, 1\]"),
+        ([[1]], [[1]], {"threshold": "0.5"}, "threshold: '0.5' is not a number"),
+        ([[1]], [[1]], {"iou_threshold": 0.3}, r"iou_threshold: 0.3 is not a number in \[0.5, 1\]: below 0.5"),
+        ([[1]], [[1]], {"auprc": "yes"}, "auprc: 'yes' is not one of"),
+        ([[1]], [[1]], {"ignore_index": "-100"}, "ignore_index: '-100' is not an integer or None"),
+        ([[1]], [[1]], {"zero_division": "warn"}, "zero_division"),
+        ([[1]], [[1]], {"confidence_level": 95}, "confidence_level"),
+    ],
+)
+def test_bad_input_is_a_value_error_that_says_where(predictions, references, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        compute(predictions, references, **kwargs)
+
+
+# ---------------------------------------------------------------------------------------
+# Command line
+
+
+def run_cli(argv, capsys):
+    code = cli.main(argv)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def write_jsonl(path, rows):
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    return str(path)
+
+
+def test_cli_json_is_what_compute_returns(tmp_path, capsys):
+    preds = [[0.1, 0.9, 0.5, 0.2], [0.8, 0.3, -100]]
+    golds = [[0, 1, 0, 1], [1, 0, -100]]
+    argv = ["rationale", "--predictions", write_jsonl(tmp_path / "p.jsonl", preds), "--references", write_jsonl(tmp_path / "r.jsonl", golds)]
+    code, out, _ = run_cli(argv + ["--threshold-rule", ">", "--json"], capsys)
+    assert code == 0
+    assert json.loads(out) == compute(preds, golds, threshold_rule=">", return_signature=True)
+    code, out, _ = run_cli(argv + ["--no-auprc", "--json"], capsys)
+    assert "auprc" not in json.loads(out)
+
+
+def test_cli_prints_a_table_with_per_example_rows_and_the_signature(tmp_path, capsys):
+    argv = ["rationale", "--predictions", write_jsonl(tmp_path / "p.jsonl", [SEED_PRED]), "--references", write_jsonl(tmp_path / "r.jsonl", [SEED_GOLD])]
+    code, out, _ = run_cli(argv + ["--per-example", "--iou-threshold", "0.75"], capsys)
+    assert code == 0
+    assert re.search(r"^f1 +0\.571429$", out, re.M) and re.search(r"^macro_f1 +0\.670330$", out, re.M)
+    assert "per_example" in out and re.search(r"^0 +10 +3 +4 +2 ", out, re.M)
+    assert out.rstrip().endswith("|zero_division:0|paperscore:0.1.0") and "iou_threshold:0.75" in out
+
+
+def test_cli_bootstrap_options_reach_compute(tmp_path, capsys):
+    argv = ["rationale", "--predictions", write_jsonl(tmp_path / "p.jsonl", [SEED_PRED, [1, 0]]), "--references", write_jsonl(tmp_path / "r.jsonl", [SEED_GOLD, [1, 1]])]
+    code, out, _ = run_cli(argv + ["--confidence-level", "0.9", "--n-resamples", "50", "--seed", "2", "--json"], capsys)
+    result = json.loads(out)
+    assert code == 0 and "example_f1_low" in result and "bootstrap:50@0.9|seed:2" in result["signature"]
+
+
+def test_cli_scores_the_sample_files_as_the_plain_implementation(capsys):
+    """200 Trainer-style references padded with -100, soft predictions of the scored
+    tokens only (tests/data/rationale_f1/README.md)."""
+    from conftest import DATA
+
+    pred, gold = DATA / "rationale_f1" / "sample.pred.jsonl", DATA / "rationale_f1" / "sample.gold.jsonl"
+    code, out, _ = run_cli(["rationale", "--predictions", str(pred), "--references", str(gold), "--threshold-rule", ">", "--json"], capsys)
+    assert code == 0
+    result = json.loads(out)
+    rows = [[json.loads(line) for line in path.read_text().splitlines()] for path in (pred, gold)]
+    expected = numbers(unpad(*rows), threshold_rule=">", with_auprc=True)
+    assert set(result) == set(expected) | {"signature"}
+    for key, value in expected.items():
+        assert same(result[key], value), key
+
+
+@pytest.mark.parametrize(
+    "pred_text, message",
+    [
+        ("[1, 0]\n\n[1]\n", "--predictions: .* line 2 is empty"),
+        ("[1, 0]\n[1, 2]\n", r"predictions\[1\]\[1\]: 2 is not a 0/1 selection"),
+        ("1 0\n[1, 0]\n", r"predictions\[0\]: expected a sequence of numbers, got str '1 0'"),
+        ("[1, 0]\n", "differ in length: 1 against 2"),
+    ],
+)
+def test_cli_bad_files_exit_2_with_the_reason(tmp_path, capsys, pred_text, message):
+    (tmp_path / "p.jsonl").write_text(pred_text)
+    argv = ["rationale", "--predictions", str(tmp_path / "p.jsonl"), "--references", write_jsonl(tmp_path / "r.jsonl", [[1, 0], [1, 0]])]
+    code, out, err = run_cli(argv, capsys)
+    assert code == 2 and out == ""
+    assert err.startswith("paperscore rationale: error: ") and re.search(message, err), err
+
+
+# ---------------------------------------------------------------------------------------
+# Through evaluate
+
+_metric = []
+
+
+def space_metric():
+    """The Space's metric through evaluate, loaded once."""
+    if not _metric:
+        import evaluate
+        from conftest import SPACES_DIR
+
+        _metric.append(evaluate.load(str(SPACES_DIR / "rationale_f1"), keep_in_memory=True))
+    return _metric[0]
+
+
+@settings(max_examples=20, deadline=None)
+@given(corpora, st.lists(st.integers(0, 8), max_size=3))
+def test_batches_added_through_evaluate_equal_one_pass(corpus, cuts):
+    predictions, references = split(corpus, False)
+    bounds = [0] + sorted(min(c, len(corpus)) for c in cuts) + [len(corpus)]
+    metric = space_metric()
+    for start, stop in zip(bounds, bounds[1:]):
+        if stop > start:
+            metric.add_batch(predictions=predictions[start:stop], references=references[start:stop])
+    assert metric.compute(auprc=True) == compute(predictions, references, auprc=True)
+
+
+@pytest.mark.parametrize(
+    "predictions, references, message",
+    [
+        # evaluate's int feature would truncate 0.5 to 0, its float feature read "0.5" as 0.5
+        ([[0.2, 0.9]], [[0.5, 1]], r"references\[0\]\[0\]: 0.5 is not 0, 1 or an ignore_index"),
+        ([["0.5", 0.9]], [[0, 1]], r"predictions\[0\]\[0\]: expected a number, got str '0.5'"),
+        ([[0.2, 0.9]], [["0", "1"]], r"references\[0\]\[0\]: expected a number, got str '0'"),
+    ],
+)
+def test_evaluate_add_batch_refuses_what_its_features_would_coerce(predictions, references, message):
+    metric = space_metric()
+    with pytest.raises(ValueError, match=message):
+        metric.add_batch(predictions=predictions, references=references)
+    with pytest.raises(ValueError, match=message):
+        metric.add(prediction=predictions[0], reference=references[0])
+    assert metric.compute(predictions=[[0.2, 0.9]], references=[[0, 1]])["f1"] == 1.0
