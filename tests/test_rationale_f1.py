@@ -513,6 +513,13 @@ def test_batches_added_through_evaluate_equal_one_pass(corpus, cuts):
     assert metric.compute(auprc=True) == compute(predictions, references, auprc=True)
 
 
+def test_the_metric_script_takes_exactly_the_package_arguments():
+    import inspect
+
+    parameters = list(inspect.signature(type(space_metric())._compute).parameters.values())[1:]
+    assert parameters == list(inspect.signature(compute).parameters.values())
+
+
 @pytest.mark.parametrize(
     "predictions, references, message",
     [

@@ -129,18 +129,5 @@ class RationaleF1(evaluate.Metric):
         seed=None,
         return_signature=False,
     ):
-        return compute(
-            predictions,
-            references,
-            threshold=threshold,
-            threshold_rule=threshold_rule,
-            iou_threshold=iou_threshold,
-            ignore_index=ignore_index,
-            auprc=auprc,
-            zero_division=zero_division,
-            per_example=per_example,
-            confidence_level=confidence_level,
-            n_resamples=n_resamples,
-            seed=seed,
-            return_signature=return_signature,
-        )
+        # Every argument goes to the package unchanged (a test keeps the signatures equal).
+        return compute(**{name: value for name, value in locals().items() if name != "self"})
