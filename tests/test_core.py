@@ -81,12 +81,13 @@ def mean_of(rows):
 
 def test_bootstrap_by_indices_equals_a_plain_resampling_loop():
     """Few examples, all distinct: indices are drawn, exactly as a plain loop would draw them."""
-    values = np.sort(np.random.default_rng(5).random(40))
+    values = np.random.default_rng(5).random(40)
     rows, counts = core.compress_rows(values[:, None])
+    assert (counts == 1).all() and sorted(rows[:, 0]) == sorted(values)
     got = core.bootstrap_intervals(counts, mean_of(rows), 0.9, 500, seed=7)
     rng = np.random.default_rng(7)
-    drawn = rng.integers(0, 40, size=(500, 40))
-    means = values[drawn].mean(1)
+    drawn = rng.integers(0, 40, size=(500, 40))  # example indices, in the order the rows are held
+    means = rows[:, 0][drawn].mean(1)
     low, high = np.quantile(means, [0.05, 0.95])
     assert got["mean_low"] == pytest.approx(low, abs=1e-12)
     assert got["mean_high"] == pytest.approx(high, abs=1e-12)
@@ -124,6 +125,14 @@ def test_bootstrap_interval_lies_within_the_data_and_is_ordered(values, seed):
 def test_bootstrap_of_a_constant_is_that_constant():
     rows, counts = core.compress_rows(np.full((50, 1), 0.25))
     assert core.bootstrap_intervals(counts, mean_of(rows), 0.95, 100, seed=0) == {"mean_low": 0.25, "mean_high": 0.25}
+
+
+def test_encode_rows_shares_codes_between_identical_rows_with_nan():
+    stats = np.array([[1.0, np.nan], [0.0, 2.0], [1.0, np.nan], [0.0, 2.0], [0.0, 3.0]])
+    table, codes = core.encode_rows(stats)
+    assert len(table) == 3
+    assert np.array_equal(table[codes], stats, equal_nan=True)
+    assert codes[0] == codes[2] and codes[1] == codes[3] != codes[4]
 
 
 def test_percentile_interval_leaves_nan_resamples_out():
