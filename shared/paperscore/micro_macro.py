@@ -36,6 +36,7 @@ KEYS = (
     "macro_precision", "macro_recall", "macro_f1",
     "weighted_precision", "weighted_recall", "weighted_f1",
 )  # fmt: skip
+HEADLINE = "micro_f1"  # what `paperscore compare` compares by default
 # Two classes whose ids span more than this are encoded through a dict, not bincount.
 DENSE_SPAN = 4096
 
@@ -204,39 +205,56 @@ def _check_label_list(argument, values, kind):
 # The confusion matrix
 
 
-def confusion(pred, ref, kind, labels=None):
-    """(classes, matrix): `labels` first in their order, then every other observed class,
-    sorted; matrix[i, j] counts references classes[i] predicted as classes[j]."""
+def _raw_codes(pred, ref, kind):
+    """Both sides as codes 0..span-1 and the label of each code."""
     if kind == "int" and len(ref):
         low = int(min(ref.min(), pred.min()))
         span = int(max(ref.max(), pred.max())) - low + 1
-    if kind == "int" and len(ref) and span <= DENSE_SPAN:
-        # Small ids, the common case: count (ref, pred) pairs with bincount.
-        raw_ref, raw_pred = (ref, pred) if low == 0 else (ref - low, pred - low)
-        values = np.arange(low, low + span).tolist()
-    else:
-        index = {}
-        raw_ref = np.fromiter((index.setdefault(v, len(index)) for v in ref.tolist()), np.int64, len(ref))
-        raw_pred = np.fromiter((index.setdefault(v, len(index)) for v in pred.tolist()), np.int64, len(pred))
-        span, values = len(index), list(index)
+        if span <= DENSE_SPAN:  # small ids, the common case: codes by subtraction
+            codes = (ref, pred) if low == 0 else (ref - low, pred - low)
+            return codes[0], codes[1], np.arange(low, low + span).tolist()
+    index = {}
+    raw_ref = np.fromiter((index.setdefault(v, len(index)) for v in ref.tolist()), np.int64, len(ref))
+    raw_pred = np.fromiter((index.setdefault(v, len(index)) for v in pred.tolist()), np.int64, len(pred))
+    return raw_ref, raw_pred, list(index)
+
+
+def _class_order(raw, values, labels):
+    """(classes, code -> class position): `labels` first in their order, then every other
+    class that occurs in the raw (span x span) pair counts, sorted."""
+    seen = np.flatnonzero(raw.sum(0) + raw.sum(1))
+    given = set(labels or [])
+    classes = list(labels or []) + sorted(values[i] for i in seen if values[i] not in given)
+    place = {c: i for i, c in enumerate(classes)}
+    position = np.full(len(values), -1, dtype=np.int64)
+    position[seen] = [place[values[i]] for i in seen]
+    return classes, position
+
+
+def _pair_counts(raw_ref, raw_pred, span):
     pairs = raw_ref * span
     pairs += raw_pred
-    raw = np.bincount(pairs, minlength=span * span).reshape(span, span)
-    seen = np.flatnonzero(raw.sum(0) + raw.sum(1))
-    listed = labels or []
-    given = set(listed)
-    classes = listed + sorted(values[i] for i in seen if values[i] not in given)
+    return np.bincount(pairs, minlength=span * span).reshape(span, span)
+
+
+def confusion(pred, ref, kind, labels=None):
+    """(classes, matrix): `labels` first in their order, then every other observed class,
+    sorted; matrix[i, j] counts references classes[i] predicted as classes[j]."""
+    raw_ref, raw_pred, values = _raw_codes(pred, ref, kind)
+    raw = _pair_counts(raw_ref, raw_pred, len(values))
+    classes, position = _class_order(raw, values, labels)
     # Move the raw counts into class order: matrix = M^T raw M, M the one-hot code map.
-    position = {c: i for i, c in enumerate(classes)}
-    onehot = np.zeros((span, len(classes)), dtype=np.int64)
-    onehot[seen, [position[values[i]] for i in seen]] = 1
+    seen = np.flatnonzero(position >= 0)
+    onehot = np.zeros((len(values), len(classes)), dtype=np.int64)
+    onehot[seen, position[seen]] = 1
     return classes, onehot.T @ raw @ onehot
 
 
-def _average(values, weights=None):
-    """sklearn's _nanaverage over the last axis: NaN entries (zero_division="nan") and
-    their weights left out; all-zero weights fall back to the plain mean; all NaN gives NaN."""
-    keep = ~np.isnan(values)
+def _average(values, weights=None, mask=True):
+    """sklearn's _nanaverage over the last axis of the entries in `mask`: NaN entries
+    (zero_division="nan") and their weights left out; all-zero weights fall back to the
+    plain mean; nothing left gives NaN."""
+    keep = ~np.isnan(values) & mask
     plain = keep.astype(float)
     if weights is None:
         w = plain
@@ -248,22 +266,46 @@ def _average(values, weights=None):
     return np.where(keep.any(-1), summed / np.where(total == 0, 1.0, total), np.nan)
 
 
-def scores(matrix, scored, zero_division=0.0):
-    """Every headline number from confusion matrices of shape (..., K, K); `scored` are the
-    indices of the classes that enter the micro, macro and weighted averages."""
-    matrix = np.asarray(matrix, dtype=float)
-    diagonal = np.diagonal(matrix, axis1=-2, axis2=-1)
-    tp = diagonal[..., scored]
-    predicted = matrix.sum(-2)[..., scored]
-    gold = matrix.sum(-1)[..., scored]
-    out = {"accuracy": divide(diagonal.sum(-1), matrix.sum((-2, -1)), zero_division)}
+def cell_rows(cells, n_classes, scored, counted):
+    """The statistics of one example in each confusion cell (ref * n_classes + pred):
+    per scored class tp, predicted and gold flags, then correct and total; shape
+    (len(cells), 3 * len(scored) + 2). A cell whose reference class is not `counted` (JMEE
+    drops gold-NA tokens) is a row of zeros."""
+    ref, pred = np.divmod(np.asarray(cells, dtype=np.int64), n_classes)
+    width = len(scored)
+    position = np.full(n_classes, -1)
+    position[scored] = np.arange(width)
+    rows = np.zeros((len(ref), 3 * width + 2))
+    index = np.arange(len(ref))
+    for offset, classes, where in ((0, ref, ref == pred), (width, pred, True), (2 * width, ref, True)):
+        hit = where & (position[classes] >= 0)
+        rows[index[hit], offset + position[classes[hit]]] = 1
+    rows[:, -2] = ref == pred
+    rows[:, -1] = 1
+    rows[~counted[ref]] = 0
+    return rows
+
+
+def ratios(weights, rows, zero_division=0.0, observed_only=True, headline=False):
+    """Every number for each row of example weights (r, len(rows)) over cell_rows
+    statistics: arrays of shape (r,). observed_only: a class enters the macro and weighted
+    means only where it is predicted or gold (sklearn without `labels`: every resample has
+    its own observed classes). headline: add JMEE's precision, recall and f1."""
+    sums = np.asarray(np.asarray(weights, dtype=float) @ rows)  # rows may be a scipy sparse matrix
+    width = (rows.shape[1] - 2) // 3
+    tp, predicted, gold = sums[:, :width], sums[:, width : 2 * width], sums[:, 2 * width : 3 * width]
+    present = (predicted + gold) > 0 if observed_only else True
+    out = {"accuracy": divide(sums[:, -2], sums[:, -1], zero_division)}
     micro = prf(tp.sum(-1), predicted.sum(-1), gold.sum(-1), zero_division)
     per_class = prf(tp, predicted, gold, zero_division)
     for name, value, values in zip(("precision", "recall", "f1"), micro, per_class):
         out[f"micro_{name}"] = value
-        out[f"macro_{name}"] = _average(values)
-        out[f"weighted_{name}"] = _average(values, gold)
-    return {key: out[key] for key in KEYS}
+        out[f"macro_{name}"] = _average(values, mask=present)
+        out[f"weighted_{name}"] = _average(values, gold, mask=present)
+    out = {key: out[key] for key in KEYS}
+    if headline:
+        out.update(precision=out["macro_precision"], recall=out["macro_recall"], f1=out["micro_f1"])
+    return out
 
 
 # ---------------------------------------------------------------------------------------
@@ -282,6 +324,20 @@ def _negatives(convention, negative_labels, kind, classes, labels):
             "predictions nor references: pass negative_labels=[...] to name your NA label"
         )
     return [na]
+
+
+def _scoring(classes, kind, labels, negative_labels, convention):
+    """(indices of the classes in the averages, which reference classes are counted at
+    all, the negative labels). JMEE counts only gold-event tokens and keeps NA a class;
+    otherwise NA is counted and left out of the averages."""
+    negatives = _negatives(convention, negative_labels, kind, classes, labels)
+    jmee = convention == "jmee"
+    counted = np.array([not (jmee and c in negatives) for c in classes], dtype=bool)
+    in_labels = set(labels) if labels is not None else set(classes)
+    scored = [i for i, c in enumerate(classes) if c in in_labels and (jmee or c not in negatives)]
+    if not scored:
+        raise ValueError("labels: no class is left to score once negative_labels are removed")
+    return scored, counted, negatives
 
 
 def compute(
@@ -318,36 +374,21 @@ def compute(
     pred, ref, kind = _flatten(predictions, references, ignore_index)
     labels = _check_label_list("labels", labels, kind)
     classes, matrix = confusion(pred, ref, kind, labels)
-    negatives = _negatives(convention, negative_labels, kind, classes, labels)
-    if convention == "jmee":
-        # JMEE scores only tokens whose gold label is an event; NA stays a class.
-        keep = np.array([c not in negatives for c in classes], dtype=bool)
-        matrix = np.where(keep[:, None], matrix, 0)
-        excluded = set()
-    else:
-        excluded = set(negatives)
-    in_labels = set(labels) if labels is not None else set(classes)
-    scored = [i for i, c in enumerate(classes) if c in in_labels and c not in excluded]
-    if not scored:
-        raise ValueError("labels: no class is left to score once negative_labels are removed")
+    scored, counted, negatives = _scoring(classes, kind, labels, negative_labels, convention)
+    cells = np.flatnonzero(matrix)
+    rows = cell_rows(cells, len(classes), scored, counted)
 
-    def reduce(matrices):
-        out = scores(matrices, scored, zero_division)
-        if convention == "jmee":
-            out.update(precision=out["macro_precision"], recall=out["macro_recall"], f1=out["micro_f1"])
-        return out
+    # JMEE hands sklearn its whole label vocabulary: every class counts, observed or not.
+    observed_only = labels is None and convention != "jmee"
 
-    result = as_floats(reduce(matrix))
+    def reduce(weights, table=rows):
+        return ratios(weights, table, zero_division, observed_only, convention == "jmee")
+
+    result = as_floats({key: value[0] for key, value in reduce(matrix.ravel()[cells][None]).items()})
     if confidence_level is not None:
         # Each example is one cell of the matrix: resample the non-empty cells.
-        cells = np.flatnonzero(matrix)
-
-        def resampled(weights):
-            matrices = np.zeros((len(weights), matrix.size))
-            matrices[:, cells] = weights
-            return reduce(matrices.reshape((len(weights),) + matrix.shape))
-
-        result.update(bootstrap_intervals(matrix.ravel()[cells], resampled, confidence_level, n_resamples, seed))
+        result.update(bootstrap_intervals(matrix.ravel()[cells], reduce, confidence_level, n_resamples, seed))
+    matrix = np.where(counted[:, None], matrix, 0)
     if per_class:
         p, r, f = prf(np.diagonal(matrix), matrix.sum(0), matrix.sum(1), zero_division)
         result["per_class"] = {
@@ -368,6 +409,32 @@ def compute(
             **({"bootstrap": f"{n_resamples}@{confidence_level:g}", "seed": seed} if confidence_level else {}),
         )
     return result
+
+
+def paired_statistics(references, system_a, system_b, labels=None, negative_labels=None, convention=None, zero_division=0.0, ignore_index=-100):
+    """For paperscore.compare: both systems' examples as codes of confusion cells over one
+    class list, the table of those cells' statistics, and the reducer."""
+    check_choice("convention", convention, CONVENTIONS)
+    zero_division = check_zero_division(zero_division)
+    pred_a, ref, kind = _flatten(system_a, references, ignore_index)
+    pred_b, _, kind_b = _flatten(system_b, references, ignore_index)
+    if kind_b != kind:
+        raise ValueError(f"system_a has {kind} labels but system_b has {kind_b} labels")
+    labels = _check_label_list("labels", labels, kind)
+    raw_ref, raw_pred, values = _raw_codes(np.concatenate([pred_a, pred_b]), np.concatenate([ref, ref]), kind)
+    classes, position = _class_order(_pair_counts(raw_ref, raw_pred, len(values)), values, labels)
+    scored, counted, _ = _scoring(classes, kind, labels, negative_labels, convention)
+    cells, codes = np.unique(position[raw_ref] * len(classes) + position[raw_pred], return_inverse=True)
+    # At most five non-zeros a row: sparse, so that resample sums cost O(non-zeros).
+    from scipy.sparse import csr_matrix
+
+    table = csr_matrix(cell_rows(cells, len(classes), scored, counted))
+    observed_only = labels is None and convention != "jmee"
+
+    def reduce(weights, rows):
+        return ratios(weights, rows, zero_division, observed_only, convention == "jmee")
+
+    return table, codes[: len(ref)], table, codes[len(ref) :], reduce
 
 
 # ---------------------------------------------------------------------------------------

@@ -309,12 +309,6 @@ def summarise(weights, rows, zero_division=0.0, with_auprc=True):
     return out
 
 
-def _compress(rows):
-    """compress_rows keeping NaN (np.unique never merges NaN rows; -1 is no legal value)."""
-    distinct, counts = compress_rows(np.nan_to_num(rows, nan=-1.0))
-    return np.where(distinct == -1.0, np.nan, distinct), counts
-
-
 # ---------------------------------------------------------------------------------------
 # The metric
 
@@ -355,7 +349,7 @@ def compute(
     rows, spans_per_example = statistics(values, gold, lengths, threshold, threshold_rule, iou_threshold, zero_division, with_auprc)
     result = as_floats({key: value[0] for key, value in summarise(np.ones((1, len(rows))), rows, zero_division, with_auprc).items()})
     if confidence_level is not None:
-        distinct, counts = _compress(rows)
+        distinct, counts = compress_rows(rows)
         reduce = lambda weights: summarise(weights, distinct, zero_division, with_auprc)  # noqa: E731
         result.update(bootstrap_intervals(counts, reduce, confidence_level, n_resamples, seed))
     if per_example:
