@@ -1,0 +1,677 @@
+"""coref_conll: equal to the CoNLL reference scorer on its own published test cases, on
+random partitions and on LitBank; hand derivations; properties; every input error; CLI.
+
+Reference figures: printed by conll/reference-coreference-scorers v8.01 (master, f49f3f8)
+`perl scorer.pl <metric> KEY RESPONSE none` for MUC, B3, CEAFm, CEAFe and BLANC, and by its
+LEA-scorer branch (772e5a3) `perl scorer.pl lea KEY RESPONSE none` for LEA, run locally on
+CoNLL files holding the inputs below (the scorer and its files are not part of this
+project). Each metric's figures are listed as Perl prints them, in the order
+[recall numerator, recall denominator, precision numerator, precision denominator]; BLANC's
+as its coreference-link four, then its non-coreference-link four. "mentions" is the
+scorer's "Identification of Mentions" line.
+"""
+
+import json
+import random
+import re
+
+import numpy as np
+import pytest
+from conftest import DATA
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from paperscore import coref
+from paperscore.cli import main
+
+LITBANK = DATA / "coref_conll"
+ALL = coref.CHOICES  # the six metrics and mention identification
+
+
+def counts(result):
+    """{metric: [numerators and denominators]} from a result with return_counts=True."""
+    return {metric: [value for pair in parts.values() for value in pair] for metric, parts in result["counts"].items()}
+
+
+def assert_figures(result, expected):
+    found = counts(result)
+    for metric, values in expected.items():
+        assert found[metric] == pytest.approx(values, abs=1e-9, rel=0), metric
+
+
+def score(predictions, references, **kwargs):
+    return coref.compute(predictions, references, metrics=ALL, return_counts=True, **kwargs)
+
+
+# ---------------------------------------------------------------------------------------
+# Random documents: CoNLL-representable partitions with singletons, nesting, twinless
+# mentions, key spans repeated in the response and twinless spans repeated.
+
+
+def _compatible(span, other):
+    """Disjoint or nested: a CoNLL column cannot hold two crossing mentions of an entity."""
+    (s, e), (a, b) = span, other
+    return e < a or s > b or (a <= s and e <= b) or (s <= a and b <= e)
+
+
+def _spans(rng, n_tokens, count, taken):
+    out = []
+    for _ in range(count * 6):
+        if len(out) == count:
+            break
+        start = rng.randrange(n_tokens)
+        span = (start, min(n_tokens - 1, start + rng.choice((0, 0, 0, 1, 2, 4))))
+        if span not in taken and span not in out and all(_compatible(span, t) for t in taken + out):
+            out.append(span)
+    return out
+
+
+def _partition(rng, mentions):
+    mentions = list(mentions)
+    rng.shuffle(mentions)
+    clusters = []
+    while mentions:
+        size = 1 if rng.random() < 0.35 else min(len(mentions), 2 + int(rng.expovariate(0.6)))
+        clusters.append(mentions[:size])
+        mentions = mentions[size:]
+    return clusters
+
+
+def perturb(rng, key, n_tokens):
+    """A response: the key with mentions dropped, entities split and merged, twinless
+    mentions added (some twice), key spans repeated in other entities, order shuffled."""
+    response = [[m for m in cluster if rng.random() > 0.15] for cluster in key]
+    response = [c for c in response if c]
+    for cluster in list(response):
+        if len(cluster) > 1 and rng.random() < 0.25:
+            cut = rng.randrange(1, len(cluster))
+            response.remove(cluster)
+            response += [cluster[:cut], cluster[cut:]]
+    rng.shuffle(response)
+    merged = []
+    for cluster in response:
+        if merged and rng.random() < 0.2:
+            rng.choice(merged).extend(cluster)
+        else:
+            merged.append(list(cluster))
+    response = merged
+    key_spans = [m for c in key for m in c]
+    for span in _spans(rng, n_tokens, rng.randint(0, 4), key_spans):
+        if response and rng.random() < 0.5:
+            rng.choice(response).append(span)
+        else:
+            response.append([span])
+        if rng.random() < 0.3:  # the same twinless span again, in any entity
+            rng.choice(response).append(span)
+    if key_spans and response and rng.random() < 0.5:  # a key span again, in any entity
+        rng.choice(response).append(rng.choice(key_spans))
+    rng.shuffle(response)
+    return response
+
+
+def random_documents(seed, n_docs=3):
+    """[(n_tokens, key clusters, response clusters)]: spans as (start, end) tuples."""
+    rng = random.Random(seed)
+    documents = []
+    for _ in range(n_docs):
+        n_tokens = rng.randint(1, 30)
+        key = _partition(rng, _spans(rng, n_tokens, rng.randint(0, 14), []))
+        documents.append((n_tokens, key, perturb(rng, key, n_tokens)))
+    return documents
+
+
+def reading_order(clusters):
+    """The clusters in the order the reference numbers the entities of to_conll's text:
+    by first token, a one-token mention before an open, then by position in the list."""
+    first = [min((s, s != e, i) for s, e in cluster) for i, cluster in enumerate(clusters)]
+    return [clusters[i] for i in sorted(range(len(clusters)), key=first.__getitem__)]
+
+
+def to_conll(name, n_tokens, clusters, rng=None):
+    """A CoNLL document: one line per token, items joined with "|" (one-token mentions,
+    then opens, then closes), with blank lines between random sentences."""
+    cells = [[[], [], []] for _ in range(n_tokens)]
+    for number, cluster in enumerate(clusters):
+        for s, e in cluster:
+            if s == e:
+                cells[s][0].append(f"({number})")
+            else:
+                cells[s][1].append(f"({number}")
+                cells[e][2].append(f"{number})")
+    lines = [f"#begin document {name}"]
+    for token, cell in enumerate(cells):
+        if token and rng is not None and rng.random() < 0.2:
+            lines.append("")
+        lines.append(f"{name}\t0\t{token}\tw{token}\t{'|'.join(sum(cell, [])) or '-'}")
+    return "\n".join(lines + ["#end document", ""])
+
+
+# ---------------------------------------------------------------------------------------
+# The reference scorer's published test cases (test/TestCases.README and test/DataFiles of
+# conll/reference-coreference-scorers v8.01), written as clusters of mention ids: one
+# letter per mention, "B" a mention nested in b, a repeated letter the same span again.
+# Figures: Perl on the case's own TC-*.key / TC-*.response files.
+
+
+def p(text):
+    return [list(cluster) for cluster in text.split()]
+
+
+OFFICIAL = {
+    "TC-A-1": (p("a bc def"), p("a bc def"), {"mentions": [6, 6, 6, 6], "muc": [3, 3, 3, 3], "bcub": [6, 6, 6, 6], "ceafm": [6, 6, 6, 6], "ceafe": [3, 3, 3, 3], "blanc": [4, 4, 4, 4, 11, 11, 11, 11], "lea": [6, 6, 6, 6]}),
+    "TC-A-2": (p("a bc def"), p("a de"), {"mentions": [3, 6, 3, 3], "muc": [1, 3, 1, 1], "bcub": [2.33333333333333, 6, 3, 3], "ceafm": [3, 6, 3, 3], "ceafe": [1.8, 3, 1.8, 2], "blanc": [1, 4, 1, 1, 2, 11, 2, 2], "lea": [2, 6, 3, 3]}),
+    "TC-A-3": (p("a bc def"), p("a bcx defy z"), {"mentions": [6, 6, 6, 9], "muc": [3, 3, 3, 5], "bcub": [6, 6, 4.58333333333333, 9], "ceafm": [6, 6, 6, 9], "ceafe": [2.65714285714286, 3, 2.65714285714286, 4], "blanc": [4, 4, 4, 9, 11, 11, 11, 27], "lea": [6, 6, 4, 9]}),
+    "TC-A-4": (p("a bc def"), p("a bcx dy z"), {"mentions": [4, 6, 4, 7], "muc": [1, 3, 1, 3], "bcub": [3.33333333333333, 6, 2.83333333333333, 7], "ceafm": [4, 6, 4, 7], "ceafe": [2.2, 3, 2.2, 4], "blanc": [1, 4, 1, 4, 5, 11, 5, 17], "lea": [3, 6, 2, 7]}),
+    "TC-A-5": (p("a bc def"), p("a bcxB dy z"), {"mentions": [4, 6, 4, 8], "muc": [1, 3, 1, 4], "bcub": [3.33333333333333, 6, 2.5, 8], "ceafm": [4, 6, 4, 8], "ceafe": [2.06666666666667, 3, 2.06666666666667, 4], "blanc": [1, 4, 1, 7, 5, 11, 5, 21], "lea": [3, 6, 1.66666666666667, 8]}),
+    "TC-A-6": (p("a bc def"), p("a bcx dy Bz"), {"mentions": [4, 6, 4, 8], "muc": [1, 3, 1, 4], "bcub": [3.33333333333333, 6, 2.83333333333333, 8], "ceafm": [4, 6, 4, 8], "ceafe": [2.2, 3, 2.2, 4], "blanc": [1, 4, 1, 5, 5, 11, 5, 23], "lea": [3, 6, 2, 8]}),
+    "TC-A-7": (p("a bc def"), p("a bcxb dy z"), {"mentions": [4, 6, 4, 7], "muc": [1, 3, 1, 3], "bcub": [3.33333333333333, 6, 2.83333333333333, 7], "ceafm": [4, 6, 4, 7], "ceafe": [2.2, 3, 2.2, 4], "blanc": [1, 4, 1, 4, 5, 11, 5, 17], "lea": [3, 6, 2, 7]}),
+    "TC-A-8": (p("a bc def"), p("a bcx dy bz"), {"mentions": [4, 6, 4, 7], "muc": [1, 3, 1, 3], "bcub": [3.33333333333333, 6, 2.83333333333333, 7], "ceafm": [4, 6, 4, 7], "ceafe": [2.2, 3, 2.2, 4], "blanc": [1, 4, 1, 4, 5, 11, 5, 17], "lea": [3, 6, 2, 7]}),
+    "TC-A-9": (p("a bc def"), p("a bcx dy") + [["b"] * 10 + ["z"]], {"mentions": [4, 6, 4, 7], "muc": [1, 3, 1, 3], "bcub": [3.33333333333333, 6, 2.83333333333333, 7], "ceafm": [4, 6, 4, 7], "ceafe": [2.2, 3, 2.2, 4], "blanc": [1, 4, 1, 4, 5, 11, 5, 17], "lea": [3, 6, 2, 7]}),
+    "TC-A-10": (p("a bc def"), p("a b c d e f"), {"mentions": [6, 6, 6, 6], "muc": [0, 3, 0, 0], "bcub": [3, 6, 6, 6], "ceafm": [3, 6, 3, 6], "ceafe": [2.16666666666667, 3, 2.16666666666667, 6], "blanc": [0, 4, 0, 0, 11, 11, 11, 15], "lea": [1, 6, 1, 6]}),
+    "TC-A-11": (p("a bc def"), p("abcdef"), {"mentions": [6, 6, 6, 6], "muc": [3, 3, 3, 5], "bcub": [6, 6, 2.33333333333333, 6], "ceafm": [3, 6, 3, 6], "ceafe": [0.666666666666667, 3, 0.666666666666667, 1], "blanc": [4, 4, 4, 15, 0, 11, 0, 0], "lea": [5, 6, 1.6, 6]}),
+    "TC-A-12": (p("a bc def"), p("a x y c d e z"), {"mentions": [4, 6, 4, 7], "muc": [0, 3, 0, 0], "bcub": [2.16666666666667, 6, 4, 7], "ceafm": [3, 6, 3, 7], "ceafe": [2.16666666666667, 3, 2.16666666666667, 7], "blanc": [0, 4, 0, 0, 5, 11, 5, 21], "lea": [1, 6, 1, 7]}),
+    "TC-A-13": (p("a bc def"), p("axycdez"), {"mentions": [4, 6, 4, 7], "muc": [1, 3, 1, 6], "bcub": [2.83333333333333, 6, 0.857142857142857, 7], "ceafm": [2, 6, 2, 7], "ceafe": [0.4, 3, 0.4, 1], "blanc": [1, 4, 1, 21, 0, 11, 0, 0], "lea": [1, 6, 0.333333333333333, 7]}),
+    "TC-B-1": (p("ab cde"), p("bcx de"), {"mentions": [4, 5, 4, 5], "muc": [1, 3, 1, 3], "bcub": [2.16666666666667, 5, 2.66666666666667, 5], "ceafm": [3, 5, 3, 5], "ceafe": [1.2, 2, 1.2, 2], "blanc": [1, 4, 1, 4, 2, 6, 2, 6], "lea": [1, 5, 2, 5]}),
+    "TC-C-1": (p("ab cde fg"), p("bcx de fg"), {"mentions": [6, 7, 6, 7], "muc": [2, 4, 2, 4], "bcub": [4.16666666666667, 7, 4.66666666666667, 7], "ceafm": [5, 7, 5, 7], "ceafe": [2.2, 3, 2.2, 3], "blanc": [2, 5, 2, 5, 10, 16, 10, 16], "lea": [3, 7, 4, 7]}),
+    "TC-D-1": (p("12345 67 89ABC"), p("12345 6789ABC"), {"mentions": [12, 12, 12, 12], "muc": [9, 9, 9, 10], "bcub": [12, 12, 9.14285714285714, 12], "ceafm": [10, 12, 10, 12], "ceafe": [1.83333333333333, 3, 1.83333333333333, 2], "blanc": [21, 21, 21, 31, 35, 45, 35, 35], "lea": [12, 12, 8.66666666666667, 12]}),
+    "TC-E-1": (p("12345 67 89ABC"), p("1234589ABC 67"), {"mentions": [12, 12, 12, 12], "muc": [9, 9, 9, 10], "bcub": [12, 12, 7, 12], "ceafm": [7, 12, 7, 12], "ceafe": [1.66666666666667, 3, 1.66666666666667, 2], "blanc": [21, 21, 21, 46, 20, 45, 20, 20], "lea": [12, 12, 6.44444444444444, 12]}),
+    "TC-F-1": (p("ABCD"), p("AB CD"), {"mentions": [4, 4, 4, 4], "muc": [2, 3, 2, 2], "bcub": [2, 4, 4, 4], "ceafm": [2, 4, 2, 4], "ceafe": [0.666666666666667, 1, 0.666666666666667, 2], "blanc": [2, 6, 2, 2, 0, 0, 0, 4], "lea": [1.33333333333333, 4, 4, 4]}),
+    "TC-G-1": (p("AB CD"), p("ABCD"), {"mentions": [4, 4, 4, 4], "muc": [2, 2, 2, 3], "bcub": [4, 4, 2, 4], "ceafm": [2, 4, 2, 4], "ceafe": [0.666666666666667, 2, 0.666666666666667, 1], "blanc": [2, 2, 2, 6, 0, 4, 0, 0], "lea": [4, 4, 1.33333333333333, 4]}),
+    "TC-H-1": (p("ABCD"), p("ABCD"), {"mentions": [4, 4, 4, 4], "muc": [3, 3, 3, 3], "bcub": [4, 4, 4, 4], "ceafm": [4, 4, 4, 4], "ceafe": [1, 1, 1, 1], "blanc": [6, 6, 6, 6, 0, 0, 0, 0], "lea": [4, 4, 4, 4]}),
+    "TC-I-1": (p("ABCD"), p("AB CD"), {"mentions": [4, 4, 4, 4], "muc": [2, 3, 2, 2], "bcub": [2, 4, 4, 4], "ceafm": [2, 4, 2, 4], "ceafe": [0.666666666666667, 1, 0.666666666666667, 2], "blanc": [2, 6, 2, 2, 0, 0, 0, 4], "lea": [1.33333333333333, 4, 4, 4]}),
+    "TC-J-1": (p("ABC"), p("AC"), {"mentions": [2, 3, 2, 2], "muc": [1, 2, 1, 1], "bcub": [1.33333333333333, 3, 2, 2], "ceafm": [2, 3, 2, 2], "ceafe": [0.8, 1, 0.8, 1], "blanc": [1, 3, 1, 1, 0, 0, 0, 0], "lea": [1, 3, 2, 2]}),
+    "TC-K-1": (p("BCDEGHJ"), p("ABC DEF GHI"), {"mentions": [6, 7, 6, 9], "muc": [3, 6, 3, 6], "bcub": [1.71428571428571, 7, 4, 9], "ceafm": [2, 7, 2, 9], "ceafe": [0.4, 1, 0.4, 3], "blanc": [3, 21, 3, 9, 0, 0, 0, 27], "lea": [1, 7, 3, 9]}),
+    "TC-L-1": (p("ABC DEFG"), p("AB CD FGH"), {"mentions": [6, 7, 6, 7], "muc": [2, 5, 2, 4], "bcub": [2.91666666666667, 7, 4.33333333333333, 7], "ceafm": [4, 7, 4, 7], "ceafe": [1.37142857142857, 2, 1.37142857142857, 3], "blanc": [2, 9, 2, 5, 8, 12, 8, 16], "lea": [1.66666666666667, 7, 3, 7]}),
+    "TC-M-1": (p("abcdef"), p("abcdef"), {"mentions": [6, 6, 6, 6], "muc": [5, 5, 5, 5], "bcub": [6, 6, 6, 6], "ceafm": [6, 6, 6, 6], "ceafe": [1, 1, 1, 1], "blanc": [15, 15, 15, 15, 0, 0, 0, 0], "lea": [6, 6, 6, 6]}),
+    "TC-M-2": (p("abcdef"), p("a b c d e f"), {"mentions": [6, 6, 6, 6], "muc": [0, 5, 0, 0], "bcub": [1, 6, 6, 6], "ceafm": [1, 6, 1, 6], "ceafe": [0.285714285714286, 1, 0.285714285714286, 6], "blanc": [0, 15, 0, 0, 0, 0, 0, 15], "lea": [0, 6, 0, 6]}),
+    "TC-M-3": (p("abcdef"), p("ab cde f"), {"mentions": [6, 6, 6, 6], "muc": [3, 5, 3, 3], "bcub": [2.33333333333333, 6, 6, 6], "ceafm": [3, 6, 3, 6], "ceafe": [0.666666666666667, 1, 0.666666666666667, 3], "blanc": [4, 15, 4, 4, 0, 0, 0, 11], "lea": [1.6, 6, 5, 6]}),
+    "TC-M-4": (p("abcdef"), p("abcxyz"), {"mentions": [3, 6, 3, 6], "muc": [2, 5, 2, 5], "bcub": [1.5, 6, 1.5, 6], "ceafm": [3, 6, 3, 6], "ceafe": [0.5, 1, 0.5, 1], "blanc": [3, 15, 3, 15, 0, 0, 0, 0], "lea": [1.2, 6, 1.2, 6]}),
+    "TC-M-5": (p("abcdef"), p("a b c x y z"), {"mentions": [3, 6, 3, 6], "muc": [0, 5, 0, 0], "bcub": [0.5, 6, 3, 6], "ceafm": [1, 6, 1, 6], "ceafe": [0.285714285714286, 1, 0.285714285714286, 6], "blanc": [0, 15, 0, 0, 0, 0, 0, 15], "lea": [0, 6, 0, 6]}),
+    "TC-M-6": (p("abcdef"), p("ab cxy z"), {"mentions": [3, 6, 3, 6], "muc": [1, 5, 1, 3], "bcub": [0.833333333333333, 6, 2.33333333333333, 6], "ceafm": [2, 6, 2, 6], "ceafe": [0.5, 1, 0.5, 3], "blanc": [1, 15, 1, 4, 0, 0, 0, 11], "lea": [0.4, 6, 2, 6]}),
+    "TC-N-1": (p("a b c d e f"), p("a b c d e f"), {"mentions": [6, 6, 6, 6], "muc": [0, 0, 0, 0], "bcub": [6, 6, 6, 6], "ceafm": [6, 6, 6, 6], "ceafe": [6, 6, 6, 6], "blanc": [0, 0, 0, 0, 15, 15, 15, 15], "lea": [6, 6, 6, 6]}),
+    "TC-N-2": (p("a b c d e f"), p("abcdef"), {"mentions": [6, 6, 6, 6], "muc": [0, 0, 0, 5], "bcub": [6, 6, 1, 6], "ceafm": [1, 6, 1, 6], "ceafe": [0.285714285714286, 6, 0.285714285714286, 1], "blanc": [0, 0, 0, 15, 0, 15, 0, 0], "lea": [0, 6, 0, 6]}),
+    "TC-N-3": (p("a b c d e f"), p("ab cde f"), {"mentions": [6, 6, 6, 6], "muc": [0, 0, 0, 3], "bcub": [6, 6, 3, 6], "ceafm": [3, 6, 3, 6], "ceafe": [2.16666666666667, 6, 2.16666666666667, 3], "blanc": [0, 0, 0, 4, 11, 15, 11, 11], "lea": [1, 6, 1, 6]}),
+    "TC-N-4": (p("a b c d e f"), p("a b c x y z"), {"mentions": [3, 6, 3, 6], "muc": [0, 0, 0, 0], "bcub": [3, 6, 3, 6], "ceafm": [3, 6, 3, 6], "ceafe": [3, 6, 3, 6], "blanc": [0, 0, 0, 0, 3, 15, 3, 15], "lea": [3, 6, 3, 6]}),
+    "TC-N-5": (p("a b c d e f"), p("abcxyz"), {"mentions": [3, 6, 3, 6], "muc": [0, 0, 0, 5], "bcub": [3, 6, 0.5, 6], "ceafm": [1, 6, 1, 6], "ceafe": [0.285714285714286, 6, 0.285714285714286, 1], "blanc": [0, 0, 0, 15, 0, 15, 0, 0], "lea": [0, 6, 0, 6]}),
+    "TC-N-6": (p("a b c d e f"), p("ab cxy z"), {"mentions": [3, 6, 3, 6], "muc": [0, 0, 0, 3], "bcub": [3, 6, 1.33333333333333, 6], "ceafm": [2, 6, 2, 6], "ceafe": [1.16666666666667, 6, 1.16666666666667, 3], "blanc": [0, 0, 0, 4, 2, 15, 2, 11], "lea": [0, 6, 0, 6]}),
+}
+
+
+@pytest.mark.parametrize("case", OFFICIAL, ids=list(OFFICIAL))
+def test_published_cases_equal_the_reference(case):
+    key, response, figures = OFFICIAL[case]
+    assert_figures(score([response], [key]), figures)
+
+
+def test_published_cases_as_one_corpus_sum_their_counts():
+    """Micro aggregation: the 36 cases as 36 documents give the sums of their counts."""
+    result = score([r for _, r, _ in OFFICIAL.values()], [k for k, _, _ in OFFICIAL.values()])
+    summed = {m: np.sum([f[m] for _, _, f in OFFICIAL.values()], axis=0) for m in ALL}
+    assert_figures(result, summed)
+    # the micro ratio, not a mean of per-document ratios
+    assert result["bcub_recall"] == pytest.approx(summed["bcub"][0] / summed["bcub"][1], abs=1e-12)
+
+
+# ---------------------------------------------------------------------------------------
+# Random partitions, several documents each (random_documents above). Figures: Perl on the
+# key and response files written by to_conll (blank lines by random.Random(seed)).
+
+RANDOM = {
+    0: {"mentions": [16, 19, 16, 26], "muc": [7, 11, 7, 16], "bcub": [12.75, 19, 12, 31], "ceafm": [14, 19, 14, 31], "ceafe": [5.23333333333333, 8, 5.23333333333333, 15], "blanc": [9, 20, 9, 24, 36, 61, 36, 93], "lea": [9.66666666666667, 19, 9.66666666666667, 31]},
+    1: {"mentions": [15, 20, 15, 20], "muc": [9, 14, 9, 13], "bcub": [12.5, 20, 13.1666666666667, 21], "ceafm": [14, 20, 14, 21], "ceafe": [3.8, 6, 3.8, 8], "blanc": [30, 41, 30, 35, 17, 50, 17, 39], "lea": [11.6666666666667, 20, 12, 21]},
+    2: {"mentions": [24, 27, 24, 28], "muc": [11, 13, 11, 15], "bcub": [22.75, 27, 20.6666666666667, 30], "ceafm": [23, 27, 23, 30], "ceafe": [10.7238095238095, 14, 10.7238095238095, 15], "blanc": [13, 17, 13, 21, 94, 119, 94, 154], "lea": [21, 27, 18, 30]},
+    3: {"mentions": [19, 20, 19, 27], "muc": [12, 14, 12, 20], "bcub": [13.9333333333333, 20, 14.8666666666667, 30], "ceafm": [14, 20, 14, 30], "ceafe": [3.14393939393939, 6, 3.14393939393939, 10], "blanc": [20, 34, 20, 43, 20, 27, 20, 83], "lea": [11.8, 20, 13.8666666666667, 30]},
+    4: {"mentions": [19, 21, 19, 27], "muc": [6, 9, 6, 15], "bcub": [16.0833333333333, 21, 13.25, 30], "ceafm": [16, 21, 16, 30], "ceafe": [8.13809523809524, 12, 8.13809523809524, 15], "blanc": [8, 16, 8, 27, 45, 60, 45, 104], "lea": [11, 21, 10.6666666666667, 30]},
+    5: {"mentions": [23, 26, 23, 27], "muc": [6, 11, 6, 10], "bcub": [18.6, 26, 20.1666666666667, 27], "ceafm": [20, 26, 20, 27], "ceafe": [12.3166666666667, 15, 12.3166666666667, 17], "blanc": [8, 21, 8, 13, 72, 104, 72, 116], "lea": [13, 26, 15, 27]},
+    6: {"mentions": [18, 21, 18, 21], "muc": [10, 12, 10, 15], "bcub": [17.125, 21, 14.7, 22], "ceafm": [17, 21, 17, 22], "ceafe": [6.16388888888889, 9, 6.16388888888889, 7], "blanc": [28, 36, 28, 43, 31, 55, 31, 48], "lea": [15, 21, 14, 22]},
+    7: {"mentions": [17, 20, 17, 21], "muc": [9, 11, 9, 14], "bcub": [15.5333333333333, 20, 11.0714285714286, 22], "ceafm": [13, 20, 13, 22], "ceafe": [4.99047619047619, 9, 4.99047619047619, 8], "blanc": [14, 20, 14, 35, 21, 54, 21, 36], "lea": [14, 20, 9.66666666666667, 22]},
+}
+
+
+def random_texts(seed):
+    layout = random.Random(seed)
+    documents = random_documents(seed)
+    names = [f"(random_{seed}_{d}); part 000" for d in range(len(documents))]
+    keys = [to_conll(name, n, key, layout) for name, (n, key, _) in zip(names, documents)]
+    responses = [to_conll(name, n, response, layout) for name, (n, _, response) in zip(names, documents)]
+    return keys, responses
+
+
+@pytest.mark.parametrize("seed", RANDOM)
+def test_random_partitions_as_conll_equal_the_reference(seed):
+    keys, responses = random_texts(seed)
+    assert_figures(score(responses, keys), RANDOM[seed])
+
+
+@pytest.mark.parametrize("seed", RANDOM)
+def test_random_partitions_as_spans_and_as_ids_equal_the_reference(seed):
+    documents = random_documents(seed)
+    predictions = [[[list(m) for m in c] for c in reading_order(r)] for _, _, r in documents]
+    references = [[[list(m) for m in c] for c in k] for _, k, _ in documents]
+    assert_figures(score(predictions, references), RANDOM[seed])
+    as_ids = [[[f"{s}-{e}" for s, e in c] for c in doc] for doc in predictions], [[[f"{s}-{e}" for s, e in c] for c in doc] for doc in references]
+    assert_figures(score(*as_ids), RANDOM[seed])
+
+
+@pytest.mark.parametrize("seed", list(RANDOM)[:3])
+def test_random_partitions_from_files_on_the_command_line(seed, tmp_path, capsys):
+    keys, responses = random_texts(seed)
+    (tmp_path / "key").write_text("".join(keys))
+    (tmp_path / "response").write_text("".join(responses))
+    assert main(["coref", str(tmp_path / "key"), str(tmp_path / "response"), "--json"]) == 0
+    assert_figures(json.loads(capsys.readouterr().out), RANDOM[seed])
+
+
+# ---------------------------------------------------------------------------------------
+# LitBank (tests/data/coref_conll, CC BY 4.0): the gold documents against a response made
+# by perturb(random.Random(file name)). Figures: Perl on the two files concatenated as the
+# key and the rendered responses.
+
+LITBANK_FILES = ["158_emma_brat.conll", "1064_the_masque_of_the_red_death_brat.conll"]
+LITBANK_FIGURES = {"mentions": [388, 450, 388, 391], "muc": [281, 344, 281, 300], "bcub": [301.918901481511, 450, 364.65404040404, 392], "ceafm": [339, 450, 339, 392], "ceafe": [75.2833725441979, 106, 75.2833725441979, 92], "blanc": [3140, 5757, 3140, 3200, 39516, 53479, 39516, 41469], "lea": [271.756739581798, 450, 345.916666666667, 392]}
+# key against itself: 450 mentions (319 + 131), 106 entities, 344 MUC links
+LITBANK_SELF = {"mentions": [450, 450, 450, 450], "muc": [344, 344, 344, 344], "ceafe": [106, 106, 106, 106], "blanc": [5757, 5757, 5757, 5757, 53479, 53479, 53479, 53479]}
+
+
+def litbank():
+    texts = [(LITBANK / name).read_text(encoding="utf-8") for name in LITBANK_FILES]
+    responses = []
+    for name, text in zip(LITBANK_FILES, texts):
+        clusters = [[tuple(m) for m in c] for c in coref.conll_to_clusters(text)]
+        n_tokens = max(e for c in clusters for _, e in c) + 1
+        responses.append(reading_order(perturb(random.Random(name), clusters, n_tokens)))
+    return texts, responses
+
+
+def test_litbank_equals_the_reference():
+    texts, responses = litbank()
+    assert_figures(score(responses, texts), LITBANK_FIGURES)
+    assert_figures(score(texts, texts), LITBANK_SELF)
+
+
+# ---------------------------------------------------------------------------------------
+# The CoNLL format, by the reference's reading rules. Figures: Perl on these two strings.
+
+FORMAT_KEY = (
+    "# written for paperscore's tests; lines before #begin document are ignored\n"
+    "#begin document (format); part 000\n"
+    "f\t0\t0\tAnna\t(0\n"
+    "f\t0\t1\tBell\t0)\n"
+    "f\t0\t2\tsaid\t_\n"
+    "f\t0\t3\tshe\t(0)\n"
+    "f\t0\t4\tand\t-\t\t\n"  # trailing empty fields are dropped
+    "   \t \n"  # white space only: not a token
+    "f\t1\t0\ther\t(1|(0)\n"
+    "f\t1\t1\tsister\t1)\n"
+    "f\t1\t2\t(\t-\n"  # a parenthesis in the word column is not an item
+    "f\t1\t3\tx\t(2+3)|(2)\n"  # a split antecedent is discarded
+    "f\t1\t4\ty\t(07)\n"
+    "f\t1\t5\tz\t(7)\n"  # "7" is not "07"
+    "\n"
+    "f\t2\t0\tthey\t(3\n"
+    "f\t2\t1\tthem\t(3)|3)\n"
+    "#end document\n"
+)
+FORMAT_RESPONSE = (
+    "#begin document (format); part 000\r\n"
+    "f\t0\t0\tAnna\t(5(6\r\n"  # items without "|"; two entities on one key span
+    "f\t0\t1\tBell\t6)5)\r\n"
+    "f\t0\t2\tsaid\t-\r\n"
+    "f\t0\t3\tshe\t(5)\r\n"
+    "f\t0\t4\tand\t-\r\n"
+    "\r\n"
+    "f\t1\t0\ther\t(8)(5)\r\n"
+    "f\t1\t1\tsister\t-\r\n"
+    "f\t1\t2\t(\t(9\r\n"
+    "f\t1\t3\tx\t9)\r\n"
+    "f\t1\t4\ty\t(4(7)4)\r\n"  # the reference removes "(7)", then reads "(44)"
+    "f\t1\t5\tz\t(7)\r\n"
+    "f\t2\t0\tthey\t(3)\r\n"
+    "f\t2\t1\tthem\t(3)\r\n"
+    "#end document\r\n"
+)
+FORMAT_FIGURES = {"mentions": [6, 9, 6, 8], "muc": [2, 3, 2, 4], "bcub": [5.5, 9, 4.5, 8], "ceafm": [5, 9, 5, 8], "ceafe": [2.16666666666667, 6, 2.16666666666667, 4], "blanc": [3, 4, 3, 5, 11, 32, 11, 23], "lea": [3, 9, 3, 8]}
+
+
+def test_conll_cells_are_read_as_the_reference_reads_them():
+    # The reference's verbose output lists these entities (token spans) for the two files.
+    assert coref.conll_to_clusters(FORMAT_KEY) == [[[0, 1], [3, 3], [5, 5]], [[5, 6]], [[8, 8]], [[9, 9]], [[10, 10]], [[12, 12], [11, 12]]]
+    assert coref.conll_to_clusters(FORMAT_RESPONSE) == [[[0, 1], [3, 3], [5, 5]], [[0, 1]], [[5, 5]], [[7, 8]], [[9, 9], [10, 10]], [[9, 9]], [[11, 11], [12, 12]]]
+    assert_figures(score([FORMAT_RESPONSE], [FORMAT_KEY]), FORMAT_FIGURES)
+
+
+def test_a_document_string_needs_no_begin_line():
+    body = FORMAT_KEY.split("part 000\n")[1].replace("#end document\n", "")
+    assert coref.conll_to_clusters(body) == coref.conll_to_clusters(FORMAT_KEY)
+
+
+# ---------------------------------------------------------------------------------------
+# Hand derivations
+
+
+def test_metric4coref_readme_example_by_hand():
+    """The seed's example. Key K1={a,b,d} K2={c,e,f,g} K3={h,i,j,k}; response R1={a,b,c}
+    R2={d,e,f,g} R3={h,i,j} R4={k}.
+    MUC recall: each key entity is cut in 2 parts: (3-2)+(4-2)+(4-2) = 5 of (2+3+3) = 8
+    links; precision: (3-2)+(4-2)+(3-1)+(1-1) = 5 of (2+3+2+0) = 7 (the seed's 7/12,
+    7/15 are all-pairs link counts, not MUC).
+    B3 recall: a,b 2/3; d 1/3; c 1/4; e,f,g 3/4; h,i,j 3/4; k 1/4: sum 20/3 of 11 mentions;
+    precision: a,b 2/3, c 1/3; d 1/4, e,f,g 3/4; h,i,j 1; k 1: sum 49/6 of 11.
+    CEAFe: phi4(K1,R1) = 4/6, phi4(K2,R2) = 6/8, phi4(K3,R3) = 6/7 is the best alignment
+    (K1-R2 + K2-R1 = 2/7 + 2/7 is worse): 191/84 of 3 key and 4 response entities.
+    CEAFm: 2 + 3 + 3 = 8 of 11 (the seed's "ceaf" 8/11 is this, not CEAFe)."""
+    result = coref.compute([[["a", "b", "c"], ["d", "e", "f", "g"], ["h", "i", "j"], ["k"]]], [[["a", "b", "d"], ["c", "e", "f", "g"], ["h", "i", "j", "k"]]])
+    expected = {
+        "muc_recall": 5 / 8, "muc_precision": 5 / 7, "muc_f1": 2 * 5 / (8 + 7),
+        "bcub_recall": 20 / 33, "bcub_precision": 49 / 66,
+        "ceafe_recall": 191 / 84 / 3, "ceafe_precision": 191 / 84 / 4, "ceafe_f1": 2 * 191 / 84 / 7,
+        "ceafm_recall": 8 / 11, "ceafm_precision": 8 / 11,
+    }  # fmt: skip
+    for key, value in expected.items():
+        assert result[key] == pytest.approx(value, abs=1e-12), key
+    bcub_f1 = 2 * (20 / 33) * (49 / 66) / (20 / 33 + 49 / 66)
+    assert result["conll_f1"] == pytest.approx((10 / 15 + bcub_f1 + 2 * 191 / 84 / 7) / 3, abs=1e-12)
+
+
+def test_a_twinless_response_singleton_by_hand():
+    """Key {a c}; response {a c} {x}. MUC ignores x: 1. B3 precision (1 + 1 + 0)/3; CEAFe
+    precision 1 of 2 response entities; CEAFm 2/3; LEA precision 2 of 3 (x's entity weighs
+    1 and keeps nothing). BLANC: the key has no non-coreference link, so only the
+    coreference part counts: link a-c, found once of once: 1."""
+    result = coref.compute([[["a", "c"], ["x"]]], [[["a", "c"]]])
+    expected = {"muc_f1": 1, "bcub_recall": 1, "bcub_precision": 2 / 3, "ceafe_precision": 1 / 2, "ceafm_precision": 2 / 3, "lea_precision": 2 / 3, "blanc_f1": 1}
+    for key, value in expected.items():
+        assert result[key] == pytest.approx(value, abs=1e-12), key
+
+
+def test_a_key_span_repeated_in_the_response_is_dropped_from_its_later_entity():
+    """Key {a b c}; response {a b} {a c} reads as {a b} {c}: MUC recall 1 of 2 links,
+    precision 1 of 1; B3 recall (2/3 + 2/3 + 1/3) / 3 = 5/9; CEAFe recall phi4 = 2*2/5,
+    precision 0.8 of 2 entities."""
+    result = coref.compute([[["a", "b"], ["a", "c"]]], [[["a", "b", "c"]]])
+    expected = {"muc_recall": 1 / 2, "muc_precision": 1, "bcub_recall": 5 / 9, "bcub_precision": 1, "ceafe_recall": 0.8, "ceafe_precision": 0.4}
+    for key, value in expected.items():
+        assert result[key] == pytest.approx(value, abs=1e-12), key
+
+
+def test_a_twinless_span_repeated_is_counted_where_it_is():
+    """Key {a} {b c}; response {a x x} {b x y} {c y}: x and y are twinless; x is twice in
+    one entity and in another, y in two. They count in every entity holding them (B3, CEAF,
+    LEA sizes 3, 3, 2), but once in the mention precision denominator (a b c x y: 5), and
+    BLANC collects links as sets: coreference links a-x, x-x, b-x, b-y, x-y, c-y = 6;
+    non-coreference: the 3 distinct cross pairs of a, b, c, their 6 pairs with x and y,
+    x-y, x-x and y-y = 12. Figures: Perl on this partition."""
+    result = score([[["a", "x", "x"], ["b", "x", "y"], ["c", "y"]]], [[["a"], ["b", "c"]]])
+    assert_figures(result, {"mentions": [3, 3, 3, 5], "muc": [0, 1, 0, 5], "bcub": [2, 3, 1.16666666666667, 8], "ceafm": [2, 3, 2, 8], "ceafe": [1, 2, 1, 3], "blanc": [0, 1, 0, 6, 2, 2, 2, 12], "lea": [0, 3, 0, 8]})
+
+
+def test_blanc_f1_is_the_mean_of_the_two_parts_f1():
+    """TC-A-3: coreference links R 4/4, P 4/9, F 8/13; non-coreference links R 11/11,
+    P 11/27, F 11/19. BLANC F = (8/13 + 11/19)/2 = 295/494, not 2RP/(R+P) = 46/77."""
+    key, response, _ = OFFICIAL["TC-A-3"]
+    result = coref.compute([response], [key], metrics=["blanc"])
+    assert result["blanc_f1"] == pytest.approx(295 / 494, abs=1e-12)
+    assert result["blanc_recall"] == 1 and result["blanc_precision"] == pytest.approx(23 / 54, abs=1e-12)
+
+
+def test_singleton_keys_and_the_zero_division_policy():
+    """Key = response = {a} {b} {c}: no MUC link anywhere (0/0), BLANC only has
+    non-coreference links (3 of 3), every other metric is 1. With one mention in all,
+    BLANC has no link at all."""
+    singletons = [[["a"], ["b"], ["c"]]]
+    result = coref.compute(singletons, singletons)
+    assert (result["muc_recall"], result["muc_precision"], result["muc_f1"]) == (0, 0, 0)
+    assert result["blanc_f1"] == 1 and result["bcub_f1"] == result["ceafe_f1"] == result["lea_f1"] == 1
+    assert coref.compute(singletons, singletons, zero_division=1.0)["muc_f1"] == 1
+    assert np.isnan(coref.compute(singletons, singletons, zero_division="nan")["muc_f1"])
+    alone = coref.compute([[["a"]]], [[["a"]]])
+    assert alone["blanc_f1"] == 0 and alone["bcub_f1"] == alone["ceafm_f1"] == alone["lea_f1"] == 1
+    assert coref.compute([[["a"]]], [[["a"]]], zero_division=1.0)["blanc_f1"] == 1
+
+
+@pytest.mark.parametrize("predictions, references", [([], []), ([[]], [[]]), ([[]], [[["a", "b"]]]), ([[["a", "b"]]], [[]]), ([""], [""])])
+def test_empty_inputs_give_zero_without_dividing_by_zero(predictions, references):
+    with np.errstate(all="raise"):
+        result = coref.compute(predictions, references, metrics=ALL)
+    assert set(result.values()) == {0.0}
+
+
+def test_keep_singletons_false_removes_entities_of_one_mention_on_both_sides():
+    """Key {a} {b c}; response {a} {b c} {x}: with singletons B3 precision (1 + 2 + 0)/4;
+    without them both sides are {b c}: 1."""
+    args = [[["a"], ["b", "c"], ["x"]]], [[["a"], ["b", "c"]]]
+    assert coref.compute(*args)["bcub_precision"] == 3 / 4
+    assert coref.compute(*args, keep_singletons=False)["bcub_precision"] == 1
+
+
+# ---------------------------------------------------------------------------------------
+# Properties
+
+
+def _as_lists(documents):
+    return [[[list(m) for m in c] for c in doc] for doc in documents]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**9))
+def test_bounds_and_perfect_response(seed):
+    documents = random_documents(seed, n_docs=random.Random(seed).randint(1, 4))
+    keys, responses = _as_lists(k for _, k, _ in documents), _as_lists(reading_order(r) for _, _, r in documents)
+    result = coref.compute(responses, keys, metrics=ALL)
+    assert all(0 <= v <= 1 for v in result.values())
+    perfect = coref.compute(keys, keys, metrics=ALL)
+    mentions = sum(len(c) for doc in keys for c in doc)
+    links = sum(len(c) - 1 for doc in keys for c in doc)
+    for metric in ("mentions", "bcub", "ceafm", "ceafe", "lea"):
+        assert perfect[f"{metric}_f1"] == (1 if mentions else 0), metric
+    assert perfect["muc_f1"] == (1 if links else 0)
+    assert perfect["blanc_f1"] == pytest.approx(1 if max((sum(map(len, doc)) for doc in keys), default=0) > 1 else 0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**9))
+def test_order_of_documents_clusters_and_mentions_does_not_matter(seed):
+    """Without repeated spans in the response (whose first entity wins), order is free."""
+    rng = random.Random(seed)
+    documents = random_documents(seed, n_docs=3)
+    keys = _as_lists(k for _, k, _ in documents)
+    responses = []
+    for _, _, response in documents:
+        seen = set()
+        responses.append([[list(m) for m in c if not (m in seen or seen.add(m))] for c in response])
+        responses[-1] = [c for c in responses[-1] if c]
+    before = coref.compute(responses, keys, metrics=ALL)
+    for doc in responses + keys:
+        rng.shuffle(doc)
+        for cluster in doc:
+            rng.shuffle(cluster)
+    order = list(range(len(keys)))
+    rng.shuffle(order)
+    after = coref.compute([responses[i] for i in order], [keys[i] for i in order], metrics=ALL)
+    assert after == pytest.approx(before, abs=1e-12)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10**9), st.integers(1, 4))
+def test_shards_merge_by_adding_counts(seed, cut):
+    documents = random_documents(seed, n_docs=5)
+    keys, responses = _as_lists(k for _, k, _ in documents), _as_lists(reading_order(r) for _, _, r in documents)
+    whole = score(responses, keys)
+    parts = [counts(score(responses[s], keys[s])) for s in (slice(0, cut), slice(cut, None))]
+    merged = {m: np.add(parts[0][m], parts[1][m]) for m in ALL}
+    assert_figures(whole, merged)
+    totals = np.concatenate([merged[m] for m in ALL])
+    assert coref.scores(totals, ALL) == pytest.approx({k: v for k, v in whole.items() if k != "counts"}, abs=1e-12)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10**9))
+def test_conll_text_and_spans_agree(seed):
+    documents = random_documents(seed, n_docs=2)
+    texts = [(to_conll("d", n, k, random.Random(seed)), to_conll("d", n, r)) for n, k, r in documents]
+    spans = _as_lists(k for _, k, _ in documents), _as_lists(reading_order(r) for _, _, r in documents)
+    assert coref.compute([r for _, r in texts], [k for k, _ in texts]) == pytest.approx(coref.compute(spans[1], spans[0]), abs=1e-12)
+    assert coref.compute(spans[1], [k for k, _ in texts]) == pytest.approx(coref.compute(spans[1], spans[0]), abs=1e-12)
+
+
+# ---------------------------------------------------------------------------------------
+# Details: per document, counts, bootstrap, signature
+
+
+def test_per_document_numbers_are_each_document_alone():
+    keys, responses = random_texts(2)
+    result = coref.compute(responses, keys, per_document=True)
+    assert [d["document"] for d in result["per_document"]] == [0, 1, 2]
+    for number, entry in enumerate(result["per_document"]):
+        alone = coref.compute([responses[number]], [keys[number]])
+        assert {k: v for k, v in entry.items() if k != "document"} == pytest.approx(alone, abs=1e-12)
+
+
+def test_bootstrap_intervals_resample_documents():
+    keys, responses = random_texts(4)
+    result = coref.compute(responses, keys, confidence_level=0.9, n_resamples=300, seed=3)
+    again = coref.compute(responses, keys, confidence_level=0.9, n_resamples=300, seed=3)
+    assert result == again
+    for key in coref.scores(np.zeros(28), coref.METRICS):
+        assert result[f"{key}_low"] <= result[key] + 1e-12 <= result[f"{key}_high"] + 2e-12, key
+    # one document: every resample is that document
+    one = coref.compute(responses[:1], keys[:1], confidence_level=0.9, n_resamples=50, seed=0)
+    assert one["muc_f1_low"] == one["muc_f1"] == one["muc_f1_high"]
+
+
+def test_signature_names_the_options():
+    result = coref.compute([[["a"]]], [[["a"]]], metrics=["muc", "lea"], keep_singletons=False, return_signature=True)
+    assert result["signature"] == "coref_conll|metrics:muc,lea|keep_singletons:no|zero_division:0|paperscore:0.1.0"
+    assert set(result) == {"muc_recall", "muc_precision", "muc_f1", "lea_recall", "lea_precision", "lea_f1", "signature"}
+
+
+def test_import_paperscore_stays_light():
+    from conftest import run_python
+
+    code = "import json, sys, paperscore, paperscore.coref; print(json.dumps(sorted(m for m in ('scipy', 'evaluate', 'datasets') if m in sys.modules)))"
+    assert run_python(code) == []
+
+
+# ---------------------------------------------------------------------------------------
+# Input errors: ValueError naming the argument, the example and the problem
+
+BAD_INPUTS = [
+    ("a", [[["a"]]], r"predictions: expected a list of documents"),
+    ([[["a"]]], [[["a"]], [["b"]]], r"differ in length"),
+    ([5], [[["a"]]], r"predictions\[0\]: expected a CoNLL document string or a list of clusters, got int"),
+    ([[[]]], [[["a"]]], r"predictions\[0\]: cluster 0 is empty"),
+    ([["a"]], [[["a"]]], r"predictions\[0\]: cluster 0 is a str, not a list of mentions"),
+    ([[[1.5]]], [[["a"]]], r"predictions\[0\]: cluster 0 holds 1.5"),
+    ([[[[0, 1.0]]]], [[[[0, 1]]]], r"predictions\[0\]: cluster 0 holds \[0, 1.0\]"),
+    ([[[[True, 1]]]], [[[[0, 1]]]], r"predictions\[0\]: cluster 0 holds \[True, 1\]"),
+    ([[[[2, 1]]]], [[[[0, 1]]]], r"0 <= start <= end"),
+    ([[[[-1, 1]]]], [[[[0, 1]]]], r"0 <= start <= end"),
+    ([[[[0, 1, 2]]]], [[[[0, 1]]]], r"a \[start, end\] pair"),
+    ([[["a", [0, 1]]]], [[["a"]]], r"predictions\[0\]: cluster 0 mixes mention ids and spans"),
+    ([[["a"]], [[[0, 1]]]], [[["a"]], [["a"]]], r"predictions\[1\]: is clusters of \[start, end\] spans, but predictions\[0\] is clusters of mention ids"),
+    ([[["a"]]], [[[[0, 1]]]], r"mention ids compare only with mention ids"),
+    ([[["a"]]], ["x\t(0)\n"], r"mention ids compare only with mention ids"),
+    ([[["a"]]], [[["a", "b"], ["b"]]], r"references\[0\]: mention 'b' is in two entities \(0 and 1\)"),
+    ([[["a"]]], [[["a"], ["b", "b"]]], r"references\[0\]: mention 'b' is twice in entity 1"),
+    ([[[[0, 1]]]], [[[[4, 6]], [[0, 0], [4, 6]]]], r"references\[0\]: mention \[4, 6\] is in two entities \(0 and 1\)"),
+    (["a\t(1\nb\t-\n"], ["a\t(1)\n"], r"predictions\[0\]: a mention is opened but not closed: entity 1 \(line 1, token 0\)"),
+    (["a\t-\nb\t(1)\nc\t2)\n"], ["a\t(1)\n"], r"predictions\[0\]: a mention is closed but was not opened: entity 2 \(line 3, token 2\)"),
+    (["a\t(e0)\n"], ["a\t(1)\n"], r"predictions\[0\]: unreadable coreference cell '\(e0\)' \(line 1, token 0\)"),
+    (["#begin document x\n#end document\n#begin document y\n#end document\n"], ["a\t(1)\n"], r"predictions\[0\]: holds 2 documents"),
+    (["#begin document x\na\t-\n#begin document y\n#end document\n"], ["a\t(1)\n"], r"document 'x' has no #end document before the next #begin document"),
+]
+
+
+@pytest.mark.parametrize("predictions, references, message", BAD_INPUTS)
+def test_bad_input_is_a_value_error(predictions, references, message):
+    with pytest.raises(ValueError, match=message):
+        coref.compute(predictions, references)
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"metrics": ["muc", "b3"]}, r"metrics: 'b3' is not one of"),
+        ({"metrics": []}, r"metrics: no metric named"),
+        ({"keep_singletons": "no"}, r"keep_singletons: 'no' is not True or False"),
+        ({"zero_division": 0.5}, r"zero_division"),
+        ({"confidence_level": 1.5}, r"confidence_level"),
+        ({"confidence_level": 0.9, "n_resamples": 0}, r"n_resamples"),
+    ],
+)
+def test_bad_options_are_value_errors(options, message):
+    with pytest.raises(ValueError, match=message):
+        coref.compute([[["a"]]], [[["a"]]], **options)
+
+
+def test_a_document_name_twice_in_a_file_is_an_error():
+    text = "#begin document x\na\t(1)\n#end document\n" * 2
+    with pytest.raises(ValueError, match=r"key: document 'x' occurs more than once"):
+        coref.parse_conll(text, "key")
+
+
+# ---------------------------------------------------------------------------------------
+# Command line: paperscore coref KEY RESPONSE
+
+# Key: documents 0-3 of random_documents(11, n_docs=4); response: documents 3, 0, 2 (1 is
+# missing, so empty) and an extra document that is not scored. Figures: Perl on the two files.
+CLI_FIGURES = {"mentions": [11, 23, 11, 17], "muc": [6, 15, 6, 16], "bcub": [7.16666666666667, 23, 6.125, 21], "ceafm": [8, 23, 8, 21], "ceafe": [1.43571428571429, 8, 1.43571428571429, 5], "blanc": [16, 41, 16, 44, 28, 82, 28, 56], "lea": [5.28571428571429, 23, 4.78571428571429, 21]}
+
+
+@pytest.fixture
+def cli_files(tmp_path):
+    documents = random_documents(11, n_docs=4)
+    names = [f"(cli_{d}); part 000" for d in range(4)]
+    key = "".join(to_conll(name, *doc[:2]) for name, doc in zip(names, documents))
+    response = "".join(to_conll(names[d], documents[d][0], documents[d][2]) for d in (3, 0, 2))
+    response += to_conll("(extra); part 000", 5, [[(0, 0), (1, 1)]])
+    (tmp_path / "key.conll").write_text(key)
+    (tmp_path / "response.conll").write_text(response)
+    return str(tmp_path / "key.conll"), str(tmp_path / "response.conll")
+
+
+def test_cli_scores_the_key_documents_by_name(cli_files, capsys):
+    assert main(["coref", *cli_files, "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert_figures(result, CLI_FIGURES)
+    assert result["signature"].startswith("coref_conll|metrics:mentions,muc,bcub,ceafm,ceafe,blanc,lea|")
+
+
+def test_cli_table_prints_numerators_and_denominators(cli_files, capsys):
+    assert main(["coref", *cli_files]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^bcub\s+recall\s+0\.3115942028985507\d*\s+7\.1666666666666\d*\s+23$", out, re.M), out
+    assert re.search(r"^blanc\s+non_coreference_precision\s+0\.5\s+28\s+56$", out, re.M), out
+    assert re.search(r"^conll\s+f1\s+0\.\d+$", out, re.M) and "signature: coref_conll|" in out
+
+
+def test_cli_one_metric_and_per_document(cli_files, capsys):
+    assert main(["coref", *cli_files, "--metric", "muc", "--per-document", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert set(result["counts"]) == {"mentions", "muc"}
+    assert_figures(result, {"muc": CLI_FIGURES["muc"]})
+    assert [d["document"] for d in result["per_document"]] == [f"(cli_{d}); part 000" for d in range(4)]
+    assert result["per_document"][1]["muc_recall"] == 0  # its response document is missing
+
+
+def test_cli_remove_singletons_and_bootstrap(cli_files, capsys):
+    assert main(["coref", *cli_files, "--remove-singletons", "--confidence-level", "0.9", "--seed", "1", "--n-resamples", "100", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert "keep_singletons:no" in result["signature"] and "conll_f1_low" in result
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (None, r"KEY: cannot read .*: No such file"),
+        ("#begin document (cli_0); part 000\na\t(3\n#end document\n", r"key\.conll document '\(cli_0\); part 000': a mention is opened but not closed: entity 3 \(line 2, token 0\)"),
+    ],
+)
+def test_cli_errors_exit_2_with_the_message(cli_files, content, message, capsys, tmp_path):
+    key = cli_files[0]
+    if content is None:
+        key = str(tmp_path / "missing.conll")
+    else:
+        (tmp_path / "key.conll").write_text(content)
+    assert main(["coref", key, cli_files[1]]) == 2
+    assert re.search(message, capsys.readouterr().err)
