@@ -675,3 +675,53 @@ def test_cli_errors_exit_2_with_the_message(cli_files, content, message, capsys,
         (tmp_path / "key.conll").write_text(content)
     assert main(["coref", key, cli_files[1]]) == 2
     assert re.search(message, capsys.readouterr().err)
+
+
+# ---------------------------------------------------------------------------------------
+# Through evaluate: every document is checked, and stored in the feature of its form
+# (evaluate alone picks a feature from the first document and would store the span [0, 1]
+# as the mention id "[0, 1]").
+
+
+@pytest.fixture(scope="module")
+def metric():
+    import evaluate
+    from conftest import SPACES_DIR
+
+    return evaluate.load(str(SPACES_DIR / "coref_conll"), keep_in_memory=True)
+
+
+def test_evaluate_stores_each_form_as_it_is(metric):
+    spans = [[[[0, 1], [3, 3]], [[5, 5]]]]
+    ids = [[["0-1", "3-3"], ["5-5"]]]
+    expected = coref.compute(spans, spans)
+    assert metric.compute(predictions=spans, references=spans) == expected
+    assert metric.compute(predictions=ids, references=ids) == expected
+    # an empty first document does not decide the feature
+    assert metric.compute(predictions=[[]] + spans, references=[[]] + spans) == coref.compute([[]] + spans, [[]] + spans)
+    text = to_conll("d", 6, [[(0, 1), (3, 3)], [(5, 5)]])
+    assert metric.compute(predictions=spans, references=[text]) == expected
+    assert metric.compute(predictions=[text], references=spans) == expected
+    for document in spans + [[]]:
+        metric.add(prediction=document, reference=document)
+    assert metric.compute() == coref.compute(spans + [[]], spans + [[]])
+
+
+@pytest.mark.parametrize(
+    "first, then, message",
+    [
+        ([[["a"]]], [[[[0, 1]]]], r"predictions: this batch is clusters of \[start, end\] spans, but earlier batches were clusters of mention ids"),
+        (["w\t(1)\n"], [[]], r"predictions: this batch is lists without clusters, but earlier batches were a CoNLL document"),
+    ],
+)
+def test_evaluate_batches_keep_their_form(metric, first, then, message):
+    metric.add_batch(predictions=first, references=first)
+    with pytest.raises(ValueError, match=message):
+        metric.add_batch(predictions=then, references=then)
+    metric.compute()  # the first batch is still scored
+
+
+@pytest.mark.parametrize("predictions", [[[[[0, 1.5]]]], [[["a", 1]]], [[[[0, True]]]]])
+def test_evaluate_rejects_what_it_would_coerce(metric, predictions):
+    with pytest.raises(ValueError, match=r"predictions\[0\]: cluster 0"):
+        metric.compute(predictions=predictions, references=[[[[0, 1]]]])

@@ -337,6 +337,19 @@ def check_inputs(predictions, references):
     return forms
 
 
+def batch_forms(forms, held=None):
+    """The (predictions, references) forms to store a checked batch as: `held`, the forms
+    of earlier batches, when there are some (a batch in other forms is an error); else its
+    own, where a side without any cluster takes the list form that fits the other side."""
+    if held is None:
+        fill = {"ids": "ids", "spans": "spans", "conll": "spans", None: "spans"}
+        return forms[0] or fill[forms[1]], forms[1] or fill[forms[0]]
+    for argument, form, earlier in zip(("predictions", "references"), forms, held):
+        if form != earlier and (form is not None or earlier == "conll"):
+            raise ValueError(f"{argument}: this batch is {FORM_NAMES.get(form, 'lists without clusters')}, but earlier batches were {FORM_NAMES[earlier]}")
+    return held
+
+
 def read_examples(predictions, references):
     """(key, response) Sides for compute()'s inputs, after check_inputs."""
     forms = check_inputs(predictions, references)

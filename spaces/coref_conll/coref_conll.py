@@ -1,0 +1,142 @@
+"""coref_conll: MUC, B3, CEAFm, CEAFe, BLANC, LEA and the CoNLL score, equal to the
+CoNLL reference scorer (conll/reference-coreference-scorers), one example per document."""
+
+import datasets
+import evaluate
+
+from .paperscore_core import VERSION
+from .paperscore_coref import batch_forms, check_inputs, compute
+
+_CITATION = """\
+@inproceedings{pradhan-etal-2014-scoring,
+    title = "Scoring Coreference Partitions of Predicted Mentions: A Reference Implementation",
+    author = "Pradhan, Sameer and Luo, Xiaoqiang and Recasens, Marta and Hovy, Eduard and Ng, Vincent and Strube, Michael",
+    booktitle = "Proceedings of ACL 2014 (Volume 2: Short Papers)",
+    year = "2014",
+    pages = "30--35",
+}
+@inproceedings{moosavi-strube-2016-coreference,
+    title = "Which Coreference Evaluation Metric Do You Trust? A Proposal for a Link-based Entity Aware Metric",
+    author = "Moosavi, Nafise Sadat and Strube, Michael",
+    booktitle = "Proceedings of ACL 2016 (Volume 1: Long Papers)",
+    year = "2016",
+    pages = "632--642",
+}
+"""
+
+_DESCRIPTION = """\
+Coreference scores exactly as the CoNLL reference scorer computes them: MUC, B3, CEAFm,
+CEAFe and BLANC of scorer.pl v8.01 and LEA of its LEA-scorer branch, each with recall,
+precision and F1, and conll_f1, the mean of the MUC, B3 and CEAFe F1s. Each example is one
+document; numerators and denominators are summed over documents, as the reference does
+(evaluate's `coval` instead puts every example into one document). Twinless mentions,
+singletons and the reference's de-duplication of repeated response mentions are kept.
+A document is a CoNLL-2011/2012 string, a list of clusters of mention ids, or a list of
+clusters of [start, end] token spans.
+"""
+
+_KWARGS_DESCRIPTION = """
+Args:
+    predictions: the response, one item per document: a CoNLL-2011/2012 document as one
+        string, a list of clusters of mention ids (str), or a list of clusters of
+        [start, end] token spans (inclusive, counted from 0).
+    references: the key, same layout. CoNLL strings and spans may be mixed; ids compare
+        only with ids.
+    metrics: a list among "muc", "bcub", "ceafm", "ceafe", "blanc", "lea" and "mentions"
+        (mention identification); default the six metrics.
+    keep_singletons: False removes entities of one mention from both sides first (coval's
+        option; the reference keeps them).
+    zero_division: the value of a 0/0 ratio: 0.0 (default, as the reference), 1.0 or "nan".
+    per_document: add "per_document", the numbers of each document.
+    return_counts: add "counts", every numerator and denominator.
+    confidence_level, n_resamples, seed: add bootstrap "<key>_low" / "<key>_high",
+        resampling documents.
+    return_signature: add "signature", the reproducibility string.
+Returns:
+    muc_recall, muc_precision, muc_f1, and the same for bcub, ceafm, ceafe, blanc and lea,
+    and conll_f1: floats in [0, 1].
+Examples:
+    >>> metric = evaluate.load("paperscore/coref_conll")
+    >>> key = [[["a", "b", "d"], ["c", "e", "f", "g"], ["h", "i", "j", "k"]]]
+    >>> response = [[["a", "b", "c"], ["d", "e", "f", "g"], ["h", "i", "j"], ["k"]]]
+    >>> result = metric.compute(predictions=response, references=key)
+    >>> print(round(result["muc_recall"], 4), round(result["muc_precision"], 4), round(result["conll_f1"], 4))
+    0.625 0.7143 0.6612
+"""
+
+_FORMS = {
+    "conll": datasets.Value("string"),
+    "ids": datasets.Sequence(datasets.Sequence(datasets.Value("string"))),
+    "spans": datasets.Sequence(datasets.Sequence(datasets.Sequence(datasets.Value("int64")))),
+}
+# (predictions, references) forms evaluate can store; check_inputs rejects the others.
+_PAIRS = [("conll", "conll"), ("ids", "ids"), ("spans", "spans"), ("spans", "conll"), ("conll", "spans")]
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class CorefConll(evaluate.Metric):
+    def _info(self):
+        return evaluate.MetricInfo(
+            module_type="metric",
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=[datasets.Features({"predictions": _FORMS[p], "references": _FORMS[r]}) for p, r in _PAIRS],
+            homepage="https://huggingface.co/spaces/paperscore/coref_conll",
+            codebase_urls=["https://github.com/conll/reference-coreference-scorers"],
+            reference_urls=["https://aclanthology.org/P14-2006/", "https://aclanthology.org/P16-1060/"],
+        )
+
+    def _check(self, predictions, references):
+        # evaluate picks a feature from the first document only and would silently store
+        # a span [0, 1] as the id "[0, 1]": every document is checked, and the batch is
+        # stored in the feature of its forms.
+        held = _PAIRS[self.info.features.index(self.selected_feature_format)] if self.writer is not None else None
+        self._forms = batch_forms(check_inputs(predictions, references), held)
+
+    def add_batch(self, *, predictions=None, references=None, **kwargs):
+        """Add a batch of documents (checked before evaluate encodes them)."""
+        if predictions is not None or references is not None:
+            self._check(predictions, references)
+        super().add_batch(predictions=predictions, references=references, **kwargs)
+
+    def add(self, *, prediction=None, reference=None, **kwargs):
+        """Add one document (checked before evaluate encodes it)."""
+        self._check([prediction], [reference])
+        super().add(prediction=prediction, reference=reference, **kwargs)
+
+    def _infer_feature_from_batch(self, batch):
+        """The feature of the forms that add_batch found in the whole batch."""
+        return self.info.features[_PAIRS.index(self._forms)]
+
+    def _infer_feature_from_example(self, example):
+        """The feature of the forms that add found in the document."""
+        return self.info.features[_PAIRS.index(self._forms)]
+
+    def _compute(
+        self,
+        predictions,
+        references,
+        metrics=None,
+        keep_singletons=True,
+        zero_division=0.0,
+        per_document=False,
+        return_counts=False,
+        confidence_level=None,
+        n_resamples=1000,
+        seed=None,
+        return_signature=False,
+    ):
+        return compute(
+            predictions,
+            references,
+            metrics=metrics,
+            keep_singletons=keep_singletons,
+            zero_division=zero_division,
+            per_document=per_document,
+            return_counts=return_counts,
+            confidence_level=confidence_level,
+            n_resamples=n_resamples,
+            seed=seed,
+            return_signature=return_signature,
+        )

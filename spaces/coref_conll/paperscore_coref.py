@@ -1,0 +1,725 @@
+# GENERATED from shared/paperscore/coref.py by shared/vendor.py: do not edit here;
+# edit the package and run `python shared/vendor.py`.
+"""Coreference scores exactly as the CoNLL reference scorer computes them
+(conll/reference-coreference-scorers v8.01: MUC, B3, CEAFm, CEAFe, BLANC; its LEA-scorer
+branch: LEA), and the CoNLL score, the mean of the MUC, B3 and CEAFe F1s.
+
+Statistics: per document, each metric's recall and precision numerators and
+denominators (BLANC: its eight link counts). Totals are sums over documents, as the
+reference aggregates, so shards merge by adding rows and the bootstrap resamples
+documents. Every count comes from a document's key-entity x response-entity overlap
+counts: no mention pair is enumerated, and CEAF's optimal alignment is scipy's
+linear_sum_assignment on each document's overlap matrix.
+
+The reference's rules, kept here: mentions match by exact (start, end); twinless mentions
+and singletons count; a response mention whose span is a key span already met in an
+earlier response entity is dropped from its later entity (the reference's abort after ten
+repeats is not kept); a twinless span repeated in the response is not de-duplicated (it
+counts in every entity that holds it, and once in BLANC's link sets and in the mention
+precision denominator).
+"""
+
+import itertools
+import re
+from collections import Counter, namedtuple
+
+import numpy as np
+
+from .paperscore_core import (
+    as_floats,
+    bootstrap_intervals,
+    check_bootstrap,
+    check_choice,
+    check_same_length,
+    check_zero_division,
+    compress_rows,
+    divide,
+    harmonic_mean,
+    input_error,
+    progress,
+    signature,
+)
+
+METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
+CHOICES = ("mentions",) + METRICS
+CONLL = ("muc", "bcub", "ceafe")
+# Per document and metric: recall numerator, recall denominator, precision numerator,
+# precision denominator; BLANC: those four for coreference links, then for
+# non-coreference links.
+WIDTH = {"mentions": 4, "muc": 4, "bcub": 4, "ceafm": 4, "ceafe": 4, "lea": 4, "blanc": 8}
+COUNT_NAMES = {
+    "blanc": ("coreference_recall", "coreference_precision", "non_coreference_recall", "non_coreference_precision"),
+}
+
+# ---------------------------------------------------------------------------------------
+# One side (key or response) of every document, as flat arrays.
+#   doc[i], first[i], second[i]: mention i's document and identity there (a span's start
+#   and end, or an id's number and 0); entity[i]: its entity, numbered over all documents
+#   in document order and, within a document, in the reference's entity order. Mentions
+#   are sorted by entity. where[d] = (argument, index) names document d in errors;
+#   labels[d] lists the mention ids of an ids document.
+Side = namedtuple("Side", "n_docs doc first second entity where labels")
+
+
+def _side(parts, where, labels=None):
+    """A Side from per-document (first, second, entity) arrays, entities numbered from 0
+    in each document."""
+    sizes = [len(part[0]) for part in parts]
+    doc = np.repeat(np.arange(len(parts), dtype=np.int64), sizes)
+    if not sum(sizes):
+        empty = np.zeros(0, dtype=np.int64)
+        return Side(len(parts), doc, empty, empty, empty, where, labels)
+    first, second, local = (np.concatenate([np.asarray(part[i], dtype=np.int64) for part in parts]) for i in range(3))
+    offsets = np.cumsum([0] + [int(part[2].max()) + 1 if len(part[2]) else 0 for part in parts])[:-1]
+    entity = local + np.repeat(offsets, sizes)
+    order = np.argsort(entity, kind="stable")
+    return Side(len(parts), doc[order], first[order], second[order], entity[order], where, labels)
+
+
+def _keep(side, keep):
+    """The side with only the mentions `keep`; entities left empty disappear."""
+    _, entity = np.unique(side.entity[keep], return_inverse=True)
+    return side._replace(doc=side.doc[keep], first=side.first[keep], second=side.second[keep], entity=entity.reshape(-1))
+
+
+def _entity_docs(side):
+    docs = np.zeros(int(side.entity.max()) + 1 if len(side.entity) else 0, dtype=np.int64)
+    docs[side.entity] = side.doc
+    return docs
+
+
+# ---------------------------------------------------------------------------------------
+# Reading CoNLL-2011/2012 documents by the reference's rules (CorScorer.pm GetCoreference)
+
+# A document begins on a line "#begin document NAME" and ends at the first later line that
+# holds "#end document" anywhere (CorScorer.pm's two patterns).
+_BEGIN = re.compile(rb"#[ \t\r\f\v]*begin document ([^\n]*?)\r?$", re.M)
+_END = re.compile(rb"#[ \t\r\f\v]*end document")
+_SPLIT_ANTECEDENT = re.compile(rb"\(\d+\+\d\)")
+# The reference reads a cell in three passes, each removing its first match until none is
+# left: one-token mentions "(N)", then opens "(N", then closes "N)".
+_PASSES = (re.compile(rb"\((\d+)\)"), re.compile(rb"\((\d+)"), re.compile(rb"(\d+)\)"))
+ONE, OPEN, CLOSE = range(3)
+_WHITE = np.zeros(256, dtype=bool)
+_WHITE[[9, 10, 11, 12, 13, 32]] = True
+
+
+def _cell_items(cell):
+    """The (kind, number) items of one coreference cell in the reference's reading order,
+    and what is left of the cell. Numbers stay strings: the reference tells "07" from "7"."""
+    while match := _SPLIT_ANTECEDENT.search(cell):  # split antecedents "(N+M)" are discarded
+        cell = cell[: match.start()] + cell[match.end() :]
+    items = []
+    for kind, pattern in enumerate(_PASSES):
+        while match := pattern.search(cell):
+            items.append((kind, match[1]))
+            cell = cell[: match.start()] + cell[match.end() :]
+    return items, cell
+
+
+def _documents(data, newline, source, whole):
+    """[(name, first line, stop line)] of the documents in `data`: the body is the lines
+    from first to stop, excluded (0-based; `newline` holds the positions of the line
+    ends). With whole=True, text without any `#begin document` line is one document
+    named None."""
+    begins = [m for m in _BEGIN.finditer(data) if m.start() == 0 or data[m.start() - 1] == 10]
+    if not begins:
+        return [(None, 0, len(newline) + 1)] if whole else []
+    end_lines = np.searchsorted(newline, [m.start() for m in _END.finditer(data)])
+    begin_lines = np.searchsorted(newline, [m.start() for m in begins])
+    documents = []
+    for number, (begin, line) in enumerate(zip(begins, begin_lines.tolist())):
+        try:
+            name = begin[1].decode("utf-8")
+        except UnicodeDecodeError:
+            raise ValueError(f"{source}: the document name on line {line + 1} is not UTF-8") from None
+        later = end_lines[np.searchsorted(end_lines, line, side="right") :]
+        stop = int(later[0]) if len(later) else len(newline) + 1
+        if number + 1 < len(begins) and begin_lines[number + 1] < stop:
+            raise ValueError(f"{source}: document {name!r} has no #end document before the next #begin document")
+        documents.append((name, line + 1, stop))
+    repeated = [name for name, n in Counter(d[0] for d in documents).items() if n > 1]
+    if repeated:
+        raise ValueError(f"{source}: document {repeated[0]!r} occurs more than once")
+    return documents
+
+
+def _error(source, name, line, token, problem):
+    where = source if name is None else f"{source} document {name!r}"
+    return ValueError(f"{where}: {problem} (line {line + 1}, token {token})")
+
+
+def parse_conll(text, source="conll", whole=False):
+    """The documents of a CoNLL-2011/2012 text (str or UTF-8 bytes) as a list of
+    (name, starts, ends, entities): per document, each mention's first and last token and
+    its entity (numbered from 0 in order of first appearance, as the reference does).
+    Tokens are the document's non-blank lines, counted from 0; the coreference cell is a
+    line's last non-empty tab-separated field.
+
+    Raises ValueError naming the document, line and token of a mention closed but not
+    opened or opened but not closed, or of an unreadable item such as "(e0)"."""
+    data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+    chars = np.frombuffer(data, dtype=np.uint8)
+    newline = np.flatnonzero(chars == 10)
+    documents = _documents(data, newline, source, whole)
+    names = [name for name, _, _ in documents]
+    starts = np.concatenate(([0], newline + 1))
+    ends = np.concatenate((newline, [len(chars)]))
+    line_doc = np.full(len(starts), -1, dtype=np.int64)
+    for number, (_, low, high) in enumerate(documents):
+        line_doc[low:high] = number
+    # Whitespace-only lines are skipped and not counted: a line is a token when it starts
+    # with a visible character, or (rarely) holds one after leading white space.
+    counted = (ends > starts) & (line_doc >= 0)
+    counted[counted] = ~_WHITE[chars[starts[counted]]]
+    for line in np.flatnonzero((ends > starts) & (line_doc >= 0) & ~counted).tolist():
+        counted[line] = bool(data[starts[line] : ends[line]].strip())
+    token = np.cumsum(counted) - 1
+    token -= np.array([0] + [token[low - 1] + 1 if low else 0 for _, low, _ in documents])[line_doc + 1]
+    # Only a line with a parenthesis can hold an item. Cells repeat, so each distinct cell
+    # is read once.
+    lines = np.searchsorted(newline, np.flatnonzero((chars | 1) == 41))  # "(" or ")"
+    lines = lines[np.concatenate(([True], lines[1:] != lines[:-1]))] if len(lines) else lines
+    lines = lines[counted[lines]]
+    cache, numbers, events = {}, {}, []
+    for line, start, end in zip(lines.tolist(), starts[lines].tolist(), ends[lines].tolist()):
+        tab = data.rfind(b"\t", start, end)
+        cell = data[tab + 1 if tab >= 0 else start : end]
+        if not cell:  # trailing tabs: the reference drops empty last fields
+            cell = data[start:end].rstrip(b"\t").rpartition(b"\t")[2]
+        items = cache.get(cell)
+        if items is None:
+            found, rest = _cell_items(cell)
+            if b"(" in rest or b")" in rest:
+                raise _error(source, names[line_doc[line]], line, token[line], f"unreadable coreference cell {cell.decode('utf-8', 'replace')!r}")
+            items = cache[cell] = [numbers.setdefault(number, len(numbers)) * 3 + kind for kind, number in found]
+        events.append(items)
+    sizes = np.fromiter(map(len, events), dtype=np.int64, count=len(events))
+    code = np.fromiter(itertools.chain.from_iterable(events), dtype=np.int64, count=int(sizes.sum()))
+    line = np.repeat(lines, sizes)
+    where = (source, names, [n.decode() for n in numbers], line, token[line])
+    return _mentions(where, code % 3, line_doc[line], code // 3, len(numbers))
+
+
+def _mentions(where, kind, doc, number, n_numbers):
+    """Pair each close with the latest unclosed open of its entity, as the reference does;
+    [(name, starts, ends, entities)] per document, mentions in the reference's order."""
+    source, names, numbers, lines, tokens = where
+    key = doc * max(n_numbers, 1) + number  # an entity is a number within a document
+
+    def fail(events, problem):
+        event = int(events.min())  # the first in reading order
+        raise _error(source, names[doc[event]], int(lines[event]), int(tokens[event]), f"{problem} {numbers[number[event]]}")
+
+    # Nesting depth of each open and close within its entity, in reading order.
+    order = np.flatnonzero(kind != ONE)
+    order = order[np.argsort(key[order], kind="stable")]
+    step = np.where(kind[order] == OPEN, 1, -1)
+    depth = np.cumsum(step)
+    if len(order):
+        group = np.flatnonzero(np.concatenate(([True], key[order][1:] != key[order][:-1])))
+        depth -= np.repeat((depth - step)[group], np.diff(np.append(group, len(order))))
+    if (depth < 0).any():
+        fail(order[depth < 0], "a mention is closed but was not opened: entity")
+    # An open and its close share a nesting level, and at one level of one entity opens
+    # and closes alternate: sorted by (entity, level, reading order) they pair up.
+    level = depth + (kind[order] == CLOSE)
+    sort = np.lexsort((order, level, key[order]))
+    paired, level = order[sort], level[sort]
+    starts = np.flatnonzero(np.concatenate(([True], (key[paired][1:] != key[paired][:-1]) | (level[1:] != level[:-1]))))
+    odd = np.diff(np.append(starts, len(paired))) % 2 == 1
+    if odd.any():
+        fail(paired[np.append(starts, len(paired))[1:][odd] - 1], "a mention is opened but not closed: entity")
+    single = np.flatnonzero(kind == ONE)
+    opens, closes = paired[0::2], paired[1::2]
+    recorded = np.concatenate((single, closes))  # the reference records a mention at its close
+    first = np.concatenate((tokens[single], tokens[opens]))
+    last = np.concatenate((tokens[single], tokens[closes]))
+    keys, seen = np.unique(key, return_index=True)
+    rank = np.empty(len(keys), dtype=np.int64)
+    rank[np.argsort(seen)] = np.arange(len(keys))  # entities in order of first appearance
+    entity = rank[np.searchsorted(keys, key[recorded])]
+    order = np.lexsort((recorded, entity))
+    first, last, entity, mention_doc = first[order], last[order], entity[order], doc[recorded][order]
+    bounds = np.searchsorted(mention_doc, np.arange(len(names) + 1))
+    out = []
+    for d, name in enumerate(names):
+        part = slice(bounds[d], bounds[d + 1])
+        local = entity[part] - (entity[part][0] if bounds[d + 1] > bounds[d] else 0)
+        out.append((name, first[part], last[part], local))
+    return out
+
+
+def conll_to_clusters(text):
+    """One CoNLL document (str) as a list of clusters of [start, end] token spans, in the
+    reference's entity order: the third input form of compute()."""
+    [(_, first, last, entity)] = _one_document(text, "text")
+    return [np.stack((first, last), 1)[entity == e].tolist() for e in range(int(entity.max(initial=-1)) + 1)]
+
+
+def _one_document(text, argument, index=None):
+    where = argument if index is None else f"{argument}[{index}]"
+    documents = parse_conll(text, where, whole=True)
+    if len(documents) != 1:
+        raise input_error(argument, index, f"holds {len(documents)} documents; give one document per example")
+    return documents
+
+
+def read_conll(path, argument):
+    """The documents of a CoNLL file, as parse_conll returns them."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as error:
+        raise ValueError(f"{argument}: cannot read {path}: {error.strerror}") from None
+    return parse_conll(data, path)
+
+
+# ---------------------------------------------------------------------------------------
+# Python inputs: per document a CoNLL string, clusters of mention ids, or clusters of spans
+
+FORM_NAMES = {"conll": "a CoNLL document", "ids": "clusters of mention ids", "spans": "clusters of [start, end] spans"}
+_INT = (int, np.integer)
+
+
+def _form(example, argument, index):
+    """"conll", "ids" or "spans" for one document; None for a document without clusters.
+    Checks every cluster and mention of a cluster document."""
+    if isinstance(example, str):
+        return "conll"
+    if isinstance(example, np.ndarray) and example.dtype == object:
+        example = list(example)
+    if not isinstance(example, (list, tuple)):
+        raise input_error(argument, index, f"expected a CoNLL document string or a list of clusters, got {type(example).__name__}")
+    form = None
+    for number, cluster in enumerate(example):
+        if isinstance(cluster, (str, bytes)) or not isinstance(cluster, (list, tuple, np.ndarray)) or not len(cluster):
+            problem = "is empty" if isinstance(cluster, (list, tuple, np.ndarray)) else f"is a {type(cluster).__name__}, not a list of mentions"
+            raise input_error(argument, index, f"cluster {number} {problem}")
+        for mention in cluster:
+            if isinstance(mention, (str, np.str_)):
+                kind = "ids"
+            elif (
+                isinstance(mention, (list, tuple, np.ndarray))
+                and len(mention) == 2
+                and all(isinstance(v, _INT) and not isinstance(v, (bool, np.bool_)) for v in mention)
+                and 0 <= mention[0] <= mention[1]
+            ):
+                kind = "spans"
+            else:
+                raise input_error(argument, index, f"cluster {number} holds {mention!r}: a mention is a str id or a [start, end] pair of ints with 0 <= start <= end")
+            if form not in (None, kind):
+                raise input_error(argument, index, f"cluster {number} mixes mention ids and spans")
+            form = kind
+    return form
+
+
+def _side_form(examples, argument):
+    forms = [_form(example, argument, index) for index, example in enumerate(examples)]
+    given = [(index, form) for index, form in enumerate(forms) if form]
+    for index, form in given:
+        if form != given[0][1]:
+            raise input_error(argument, index, f"is {FORM_NAMES[form]}, but {argument}[{given[0][0]}] is {FORM_NAMES[given[0][1]]}")
+    return given[0][1] if given else None
+
+
+def check_inputs(predictions, references):
+    """Check the types of every document and mention; return the forms of predictions and
+    references ("conll", "ids", "spans", or None when no document has a cluster).
+
+    The metric script runs this before evaluate encodes a batch: evaluate's string feature
+    would silently turn a span [0, 1] into the id "[0, 1]"."""
+    for argument, value in (("predictions", predictions), ("references", references)):
+        if isinstance(value, (str, dict)) or not hasattr(value, "__len__"):
+            raise ValueError(f"{argument}: expected a list of documents, got {type(value).__name__}")
+    check_same_length(predictions, references)
+    forms = _side_form(predictions, "predictions"), _side_form(references, "references")
+    if "ids" in forms and {"conll", "spans"} & set(forms):
+        raise ValueError(f"predictions are {FORM_NAMES[forms[0]]} but references are {FORM_NAMES[forms[1]]}: mention ids compare only with mention ids")
+    return forms
+
+
+def batch_forms(forms, held=None):
+    """The (predictions, references) forms to store a checked batch as: `held`, the forms
+    of earlier batches, when there are some (a batch in other forms is an error); else its
+    own, where a side without any cluster takes the list form that fits the other side."""
+    if held is None:
+        fill = {"ids": "ids", "spans": "spans", "conll": "spans", None: "spans"}
+        return forms[0] or fill[forms[1]], forms[1] or fill[forms[0]]
+    for argument, form, earlier in zip(("predictions", "references"), forms, held):
+        if form != earlier and (form is not None or earlier == "conll"):
+            raise ValueError(f"{argument}: this batch is {FORM_NAMES.get(form, 'lists without clusters')}, but earlier batches were {FORM_NAMES[earlier]}")
+    return held
+
+
+def read_examples(predictions, references):
+    """(key, response) Sides for compute()'s inputs, after check_inputs."""
+    forms = check_inputs(predictions, references)
+    sides = {}
+    if "ids" in forms:
+        tables = [{} for _ in references]
+        for argument, examples in (("references", references), ("predictions", predictions)):
+            parts = []
+            for table, example in zip(tables, examples):
+                ids = [table.setdefault(mention, len(table)) for cluster in example for mention in cluster]
+                sizes = [len(cluster) for cluster in example]
+                parts.append((ids, np.zeros(len(ids)), np.repeat(np.arange(len(sizes)), sizes)))
+            labels = [list(table) for table in tables]
+            sides[argument] = _side(parts, [(argument, i) for i in range(len(examples))], labels)
+        return sides["references"], sides["predictions"]
+    for argument, examples in (("references", references), ("predictions", predictions)):
+        parts = []
+        for index, example in enumerate(examples):
+            if isinstance(example, str):
+                [(_, first, last, entity)] = _one_document(example, argument, index)
+                parts.append((first, last, entity))
+            else:
+                spans = np.array([m for cluster in example for m in cluster], dtype=np.int64).reshape(-1, 2)
+                sizes = [len(cluster) for cluster in example]
+                parts.append((spans[:, 0], spans[:, 1], np.repeat(np.arange(len(sizes)), sizes)))
+        sides[argument] = _side(parts, [(argument, i) for i in range(len(examples))])
+    return sides["references"], sides["predictions"]
+
+
+# ---------------------------------------------------------------------------------------
+# Statistics per document
+
+
+def _codes(key, response):
+    """One int64 per mention, equal for equal (document, first, second) on both sides."""
+    both = [np.concatenate((key.doc, response.doc)), np.concatenate((key.first, response.first)), np.concatenate((key.second, response.second))]
+    spans = [int(a.max()) + 1 if len(a) else 1 for a in both[1:]]
+    if key.n_docs * spans[0] * spans[1] < 2**62:
+        code = (both[0] * spans[0] + both[1]) * spans[1] + both[2]
+    else:
+        code = np.unique(np.stack(both, 1), axis=0, return_inverse=True)[1].reshape(-1)
+    return code[: len(key.doc)], code[len(key.doc) :]
+
+
+def _check_key(key, code):
+    """A span may be in the key once (the reference would keep its last entity silently)."""
+    order = np.argsort(code, kind="stable")
+    again = order[1:][code[order][1:] == code[order][:-1]]
+    if len(again):
+        second = int(again.min())
+        first = int(order[np.searchsorted(code[order], code[second])])
+        d = key.doc[second]
+        base = key.entity[key.doc == d].min()
+        entities = key.entity[first] - base, key.entity[second] - base
+        label = f"mention {key.labels[d][key.first[second]]!r}" if key.labels else f"mention [{key.first[second]}, {key.second[second]}]"
+        problem = f"is twice in entity {entities[0]}" if entities[0] == entities[1] else f"is in two entities ({entities[0]} and {entities[1]})"
+        raise input_error(*key.where[d], f"{label} {problem}")
+    return order
+
+
+def _response_links(chains):
+    """BLANC's response coreference and non-coreference link counts for one document whose
+    twinless mentions repeat. The reference collects links as sets of mention pairs, so a
+    mention in several entities gives each pair once, and a pair (x, x) when x repeats."""
+    chains_of = {}
+    repeated = set()
+    for number, chain in enumerate(chains):
+        counts = Counter(chain)
+        repeated.update(m for m, n in counts.items() if n > 1)
+        for mention in counts:
+            chains_of.setdefault(mention, set()).add(number)
+    multi = {m for m, where in chains_of.items() if len(where) > 1}
+    singles = [len(set(chain) - multi) for chain in chains]  # mentions of this entity alone
+    shared = [set(chain) & multi for chain in chains]
+    n_single, n_multi = len(chains_of) - len(multi), len(multi)
+    within = sum(s * (s - 1) // 2 for s in singles)
+    sharing = {frozenset(p) for group in shared for p in itertools.combinations(group, 2)}
+    coreference = within + sum(s * len(m) for s, m in zip(singles, shared)) + len(sharing) + len(repeated)
+    non_coreference = n_single * (n_single - 1) // 2 - within + n_single * n_multi + n_multi * (n_multi - 1) // 2 + n_multi
+    return coreference, non_coreference
+
+
+def _ceaf(n_docs, pair_doc, pk, pr, overlap, key_size, response_size, show_progress):
+    """CEAFm and CEAFe numerators per document: the best one-to-one alignment of key and
+    response entities under |K∩R| and 2|K∩R|/(|K|+|R|)."""
+    from scipy.optimize import linear_sum_assignment
+
+    mention, entity = np.zeros(n_docs), np.zeros(n_docs)
+    bounds = np.searchsorted(pair_doc, np.arange(n_docs + 1))
+    docs = np.flatnonzero(np.diff(bounds))
+    for d in progress(docs, len(docs), "CEAF") if show_progress else docs:
+        part = slice(bounds[d], bounds[d + 1])
+        rows, row = np.unique(pk[part], return_inverse=True)
+        columns, column = np.unique(pr[part], return_inverse=True)
+        similarity = np.zeros((len(rows), len(columns)))
+        for out, values in ((mention, overlap[part]), (entity, 2 * overlap[part] / (key_size[pk[part]] + response_size[pr[part]]))):
+            similarity[row, column] = values
+            best = linear_sum_assignment(similarity, maximize=True)
+            out[d] = similarity[best].sum()
+    return mention, entity
+
+
+def statistics(key, response, metrics=METRICS, keep_singletons=True, show_progress=False):
+    """{metric: array (n_docs, WIDTH[metric])} of per-document numerators and denominators."""
+    n = key.n_docs
+    if not keep_singletons:
+        key = _keep(key, np.bincount(key.entity)[key.entity] > 1)
+        response = _keep(response, np.bincount(response.entity)[response.entity] > 1)
+    key_code, response_code = _codes(key, response)
+    key_order = _check_key(key, key_code)
+    key_sorted = key_code[key_order]
+    # Response mentions on key spans; a key span met again is dropped from its later entity.
+    at = np.searchsorted(key_sorted, response_code).clip(0, max(len(key_sorted) - 1, 0))
+    matched = key_sorted[at] == response_code if len(key_sorted) else np.zeros(len(response_code), dtype=bool)
+    on_key = np.flatnonzero(matched)
+    keep = ~matched
+    keep[on_key[np.unique(response_code[on_key], return_index=True)[1]]] = True
+    if not keep.all():
+        response, response_code, matched, at = _keep(response, keep), response_code[keep], matched[keep], at[keep]
+    key_size, response_size = np.bincount(key.entity).astype(float), np.bincount(response.entity).astype(float)
+    key_doc, response_doc = _entity_docs(key), _entity_docs(response)
+    # Overlap counts |K ∩ R| of every key entity K and response entity R that share a mention.
+    n_response = max(len(response_size), 1)
+    pairs, overlap = np.unique(key.entity[key_order[at[matched]]] * n_response + response.entity[matched], return_counts=True)
+    pk, pr, overlap = pairs // n_response, pairs % n_response, overlap.astype(float)
+    pair_doc = key_doc[pk]
+
+    def total(docs, weights=None):
+        return np.bincount(docs, weights, minlength=n).astype(float)
+
+    def links(size):
+        return size * (size - 1) / 2
+
+    found = total(pair_doc, overlap)  # mentions found, per document
+    n_key, n_response_mentions = total(key.doc), total(response.doc)
+    out = {}
+    if "mentions" in metrics:
+        twinless = np.unique(response_code[~matched], return_index=True)[1]
+        distinct = found + total(response.doc[~matched][twinless])
+        out["mentions"] = np.stack((found, n_key, found, distinct), 1)
+    if "muc" in metrics:
+        correct = found - total(pair_doc)
+        out["muc"] = np.stack((correct, n_key - total(key_doc), correct, n_response_mentions - total(response_doc)), 1)
+    if "bcub" in metrics:
+        square = overlap * overlap
+        out["bcub"] = np.stack((total(pair_doc, square / key_size[pk]), n_key, total(pair_doc, square / response_size[pr]), n_response_mentions), 1)
+    if "ceafm" in metrics or "ceafe" in metrics:
+        mention, entity = _ceaf(n, pair_doc, pk, pr, overlap, key_size, response_size, show_progress)
+        out["ceafm"] = np.stack((mention, n_key, mention, n_response_mentions), 1)
+        out["ceafe"] = np.stack((entity, total(key_doc), entity, total(response_doc)), 1)
+    if "lea" in metrics:
+        # Each entity weighs its size times the share of its links that the other side
+        # keeps; a singleton's one "link" is kept when its mention is a singleton there too.
+        singles = total(pair_doc[(key_size[pk] == 1) & (response_size[pr] == 1)])
+        kept = links(overlap)
+        lea = []
+        for size, entity_doc, side in ((key_size, key_doc, pk), (response_size, response_doc, pr)):
+            share = np.bincount(side, kept, minlength=len(size)) / np.maximum(links(size), 1)
+            lea.append(total(entity_doc, size * share) + singles)
+        out["lea"] = np.stack((lea[0], n_key, lea[1], n_response_mentions), 1)
+    if "blanc" in metrics:
+        key_links = total(key_doc, links(key_size))
+        response_links = total(response_doc, links(response_size))
+        response_non_links = links(n_response_mentions) - response_links
+        twinless_code = response_code[~matched]
+        values, counts = np.unique(twinless_code, return_counts=True)
+        for d in np.unique(response.doc[~matched][np.isin(twinless_code, values[counts > 1])]):
+            in_doc = response.doc == d
+            chains = np.split(response_code[in_doc], np.flatnonzero(np.diff(response.entity[in_doc])) + 1)
+            response_links[d], response_non_links[d] = _response_links([c.tolist() for c in chains])
+        right = total(pair_doc, links(overlap))
+        # Non-coreference links kept: pairs of found mentions in different key entities
+        # and different response entities (inclusion-exclusion over the overlaps).
+        per_key = np.bincount(pk, overlap, minlength=len(key_size))
+        per_response = np.bincount(pr, overlap, minlength=len(response_size))
+        right_non = links(found) - total(key_doc, links(per_key)) - total(response_doc, links(per_response)) + right
+        out["blanc"] = np.stack((right, key_links, right, response_links, right_non, links(n_key) - key_links, right_non, response_non_links), 1)
+    return {metric: out[metric] for metric in metrics}
+
+
+# ---------------------------------------------------------------------------------------
+# Scores from summed statistics
+
+
+def _blanc(part, zero_division):
+    """BLANC from its eight link counts: the mean of the coreference-link and
+    non-coreference-link R, P and F, or the one part the key has links for."""
+    right, key_links, _, response_links, right_non, key_non, _, response_non = np.moveaxis(part, -1, 0)
+    recall = divide(right, key_links, zero_division), divide(right_non, key_non, zero_division)
+    precision = divide(right, response_links, zero_division), divide(right_non, response_non, zero_division)
+    f1 = harmonic_mean(precision[0], recall[0]), harmonic_mean(precision[1], recall[1])
+    has = key_links > 0, key_non > 0
+    empty = check_zero_division(zero_division)
+
+    def mean(pair):
+        return np.where(has[0] & has[1], (pair[0] + pair[1]) / 2, np.where(has[0], pair[0], np.where(has[1], pair[1], empty)))
+
+    return mean(recall), mean(precision), mean(f1)
+
+
+def scores(totals, metrics, zero_division=0.0):
+    """Recall, precision and F1 of each metric (and the CoNLL score) from statistics
+    summed over documents, shape (..., sum of WIDTH[m] for m in metrics)."""
+    out = {}
+    at = 0
+    for metric in metrics:
+        part = totals[..., at : at + WIDTH[metric]]
+        at += WIDTH[metric]
+        if metric == "blanc":
+            recall, precision, f1 = _blanc(part, zero_division)
+        else:
+            recall = divide(part[..., 0], part[..., 1], zero_division)
+            precision = divide(part[..., 2], part[..., 3], zero_division)
+            f1 = harmonic_mean(precision, recall)
+        out.update({f"{metric}_recall": recall, f"{metric}_precision": precision, f"{metric}_f1": f1})
+    if all(m in metrics for m in CONLL):
+        out["conll_f1"] = (out["muc_f1"] + out["bcub_f1"] + out["ceafe_f1"]) / 3
+    return out
+
+
+def _counts(totals, metrics):
+    """{metric: {"recall": [numerator, denominator], "precision": [...]}} (BLANC: both link kinds)."""
+    out, at = {}, 0
+    for metric in metrics:
+        names = COUNT_NAMES.get(metric, ("recall", "precision"))
+        values = totals[at : at + WIDTH[metric]].tolist()
+        out[metric] = {name: values[2 * i : 2 * i + 2] for i, name in enumerate(names)}
+        at += WIDTH[metric]
+    return out
+
+
+def check_metrics(metrics):
+    """A tuple of metric names from None (the six metrics), "all", one name or a list."""
+    if metrics is None or metrics == "all":
+        return METRICS
+    names = [metrics] if isinstance(metrics, str) else list(metrics)
+    if not names:
+        raise ValueError("metrics: no metric named")
+    for name in names:
+        check_choice("metrics", name, CHOICES)
+    return tuple(dict.fromkeys(names))
+
+
+def score(
+    key,
+    response,
+    metrics=METRICS,
+    keep_singletons=True,
+    zero_division=0.0,
+    per_document=False,
+    return_counts=False,
+    confidence_level=None,
+    n_resamples=1000,
+    seed=None,
+    return_signature=False,
+    names=None,
+    show_progress=False,
+):
+    """compute() on Sides: the numbers, then the details asked for."""
+    stats = statistics(key, response, metrics, keep_singletons, show_progress)
+    rows = np.concatenate([stats[m] for m in metrics], 1)
+    totals = rows.sum(0)
+    result = as_floats(scores(totals, metrics, zero_division))
+    if confidence_level is not None:
+        distinct, counts = compress_rows(rows)
+        result.update(bootstrap_intervals(counts, lambda weights: scores(weights @ distinct, metrics, zero_division), confidence_level, n_resamples, seed))
+    if return_counts:
+        result["counts"] = _counts(totals, metrics)
+    if per_document:
+        values = scores(rows, metrics, zero_division)
+        labels = names if names is not None else range(key.n_docs)
+        result["per_document"] = [{"document": label, **{k: float(v[d]) for k, v in values.items()}} for d, label in enumerate(labels)]
+    if return_signature:
+        options = {"bootstrap": f"{n_resamples}@{confidence_level:g}", "seed": seed} if confidence_level else {}
+        result["signature"] = signature("coref_conll", metrics=list(metrics), keep_singletons=keep_singletons, zero_division=zero_division, **options)
+    return result
+
+
+def compute(
+    predictions,
+    references,
+    metrics=None,
+    keep_singletons=True,
+    zero_division=0.0,
+    per_document=False,
+    return_counts=False,
+    confidence_level=None,
+    n_resamples=1000,
+    seed=None,
+    return_signature=False,
+):
+    """MUC, B3, CEAFm, CEAFe, BLANC and LEA recall, precision and F1, and conll_f1, with
+    numerators and denominators summed over documents as the reference scorer does.
+
+    predictions, references: one item per document, each either a CoNLL-2011/2012
+    document as one string, a list of clusters of mention ids (str), or a list of clusters
+    of [start, end] token spans (inclusive). CoNLL strings and spans can be mixed; ids
+    compare only with ids.
+    metrics: names among muc, bcub, ceafm, ceafe, blanc, lea and mentions (mention
+    identification); default the six metrics. conll_f1 needs muc, bcub and ceafe.
+    keep_singletons: False removes entities of one mention from both sides first (coval's
+    option); the reference keeps them.
+    per_document: add "per_document", the numbers of each document.
+    return_counts: add "counts", every numerator and denominator.
+    """
+    metrics = check_metrics(metrics)
+    zero_division = check_zero_division(zero_division)
+    if not isinstance(keep_singletons, (bool, np.bool_)):
+        raise ValueError(f"keep_singletons: {keep_singletons!r} is not True or False")
+    if confidence_level is not None:
+        check_bootstrap(confidence_level, n_resamples)
+    key, response = read_examples(predictions, references)
+    return score(key, response, metrics, bool(keep_singletons), zero_division, per_document, return_counts, confidence_level, n_resamples, seed, return_signature)
+
+
+# ---------------------------------------------------------------------------------------
+# Command line: paperscore coref KEY RESPONSE [--metric ...], a drop-in for scorer.pl
+
+COMMAND = "coref"
+HELP = "coreference: MUC, B3, CEAFm, CEAFe, BLANC, LEA and the CoNLL score, as the reference scorer.pl"
+
+
+def add_arguments(parser):
+    parser.add_argument("key", help="the key (gold) CoNLL-2011/2012 file")
+    parser.add_argument("response", help="the response (system) CoNLL file; documents are matched by name")
+    parser.add_argument("--metric", choices=METRICS + ("all",), default="all", help="score one metric (default all), as scorer.pl's first argument")
+    parser.add_argument("--remove-singletons", action="store_true", help="remove entities of one mention from both files first (coval's option)")
+    parser.add_argument("--per-document", action="store_true", help="add each document's numbers")
+
+
+def run(args):
+    """Score the key's documents; a response document missing counts as empty, extra
+    response documents are ignored (as scorer.pl does)."""
+    key_documents = read_conll(args.key, "KEY")
+    response_documents = {name: rest for name, *rest in read_conll(args.response, "RESPONSE")}
+    empty = (np.zeros(0),) * 3
+    names = [name for name, *_ in key_documents]
+    key = _side([rest for _, *rest in key_documents], [(f"{args.key} document {name!r}", None) for name in names])
+    response = _side([response_documents.get(name, empty) for name in names], [(f"{args.response} document {name!r}", None) for name in names])
+    metrics = ("mentions",) + (METRICS if args.metric == "all" else (args.metric,))
+    return score(key, response, metrics, not args.remove_singletons, per_document=args.per_document, return_counts=True, names=names, show_progress=True, **args.common)
+
+
+def _number(value):
+    return str(int(value)) if float(value).is_integer() else repr(value)
+
+
+def table(result):
+    """The numbers with their numerators and denominators at full precision, as scorer.pl
+    prints them (but not truncated), then the CoNLL score and the signature."""
+    rows = [("metric", "measure", "value", "numerator", "denominator")]
+    for metric, parts in result.get("counts", {}).items():
+        for measure, (numerator, denominator) in parts.items():
+            short = measure.rsplit("_", 1)[-1] if metric != "blanc" else measure
+            value = divide(numerator, denominator) if metric == "blanc" else result[f"{metric}_{short}"]
+            rows.append((metric, measure, repr(value), _number(numerator), _number(denominator)))
+        for measure in ("recall", "precision", "f1") if metric == "blanc" else ("f1",):
+            rows.append((metric, measure, repr(result[f"{metric}_{measure}"]), "", ""))
+    if "conll_f1" in result:
+        rows.append(("conll", "f1", repr(result["conll_f1"]), "", ""))
+    widths = [max(len(row[i]) for row in rows) for i in range(5)]
+    lines = ["  ".join(cell.ljust(w) if i < 2 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths))).rstrip() for row in rows]
+    intervals = [f"{key[:-4]}: [{result[key]!r}, {result[key[:-4] + '_high']!r}]" for key in result if key.endswith("_low")]
+    if intervals:
+        lines += ["", "confidence intervals"] + intervals
+    for entry in result.get("per_document", []):
+        numbers = "  ".join(f"{k} {v:.4f}" for k, v in entry.items() if k != "document")
+        lines.append(f"{entry['document']}: {numbers}")
+    if "signature" in result:
+        lines += ["", f"signature: {result['signature']}"]
+    return "\n".join(lines)
