@@ -1,0 +1,170 @@
+"""coref_conll benchmark: paperscore against the reference Perl scorer and coval on one
+synthetic key/response pair, timed in the same run. Prints the times, the ratios and the
+per-metric counts, and whether they agree with the reference.
+
+    python tests/benchmarks/bench_coref_conll.py            # 300 documents, 43.6k mentions a side
+    python tests/benchmarks/bench_coref_conll.py --quick    # 20 documents, to check it runs
+    python tests/benchmarks/bench_coref_conll.py --perl-scorer DIR --perl-lea-scorer DIR --coval DIR
+
+Data: `gen_coref.py --docs 300 --clusters 60 --seed 1` (20 documents with --quick),
+generated into a temporary folder. The reference tools are not part of the project: give
+the folders where you extracted conll/reference-coreference-scorers (master, v8.01; and
+its LEA-scorer branch) and ns-moosavi/coval to time them too. Without them the numbers are
+still checked against the figures the Perl scorer printed for these files (stored below).
+Target: paperscore parses both files and computes all six metrics in <= 0.5 s (median),
+>= 100x faster than scorer.pl and >= 10x faster than coval.
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "shared"))
+
+from paperscore import coref  # noqa: E402
+
+# Printed by `perl scorer.pl <metric> KEY RESPONSE none` (v8.01; LEA: the LEA-scorer branch)
+# on the generated files; per metric [recall num, recall den, precision num, precision den]
+# (BLANC: coreference links, then non-coreference links).
+ORACLE = {
+    "full": {
+        "md5": ("36777a0f5c310003fe11e4fe26dcda19", "34295298afe09542f9207e76740c30e0"),
+        "counts": {"mentions": [38133, 43583, 38133, 43172], "muc": [19575, 25672, 19575, 24319], "bcub": [33376.7934537685, 43583, 33337.3729613524, 43172], "ceafm": [34272, 43583, 34272, 43172], "ceafe": [13668.1523294085, 17911, 13668.1523294085, 18853], "blanc": [39854, 56812, 39854, 56074, 2473515, 3242210, 2473515, 3185625], "lea": [29479.2389460213, 43583, 29207.2341967029, 43172]},
+    },
+    "quick": {
+        "md5": ("ad31dd0b2b7ec6a53e2a09457d440d2f", "84a182d6d78845cfc6b835fa1f30782b"),
+        "counts": {"mentions": [2537, 2881, 2537, 2849], "muc": [1280, 1683, 1280, 1568], "bcub": [2221.08041125541, 2881, 2264.51233766234, 2849], "ceafm": [2299, 2881, 2299, 2849], "ceafe": [944.856314292625, 1198, 944.856314292625, 1281], "blanc": [2523, 3637, 2523, 3406, 166912, 215349, 166912, 211213], "lea": [1964.73095238095, 2881, 1996.00476190476, 2849]},
+    },
+}
+PERL_METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc")
+COVAL_METRICS = ("mentions", "muc", "bcub", "ceafe", "lea")
+NUMBER = r"\(([-\d.e+]+) / ([-\d.e+]+)\)"
+
+
+def generate(folder, docs):
+    prefix = Path(folder) / "syn"
+    command = [sys.executable, str(Path(__file__).parent / "gen_coref.py"), str(prefix), "--docs", str(docs), "--clusters", "60", "--seed", "1"]
+    subprocess.run(command, check=True, capture_output=True)
+    return f"{prefix}.key.conll", f"{prefix}.response.conll"
+
+
+def paperscore(key, response):
+    """What `paperscore coref KEY RESPONSE` computes: both files parsed, all metrics."""
+    args = argparse.Namespace(key=key, response=response, metric="all", remove_singletons=False, per_document=False, common={})
+    return coref.run(args)
+
+
+def flat(result):
+    return {m: [v for pair in parts.values() for v in pair] for m, parts in result["counts"].items()}
+
+
+def close(a, b):
+    return len(a) == len(b) and all(abs(x - y) <= 1e-9 for x, y in zip(a, b))
+
+
+def timed(command, **kwargs):
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, **kwargs)
+    if done.returncode:
+        raise SystemExit(f"{command[0]} failed: {done.stderr[-2000:]}")
+    return time.perf_counter() - start, done.stdout
+
+
+def perl_totals(output, metric):
+    """The counts of scorer.pl's TOTALS section for one metric."""
+    totals = output.split("====== TOTALS =======")[-1]
+    if metric == "blanc":
+        parts = [re.search(f"{kind}: Recall: {NUMBER}.*?Precision: {NUMBER}", totals)[0] for kind in ("Coreference links", "Non-coreference links")]
+    else:
+        parts = [re.search(f"Coreference: Recall: {NUMBER}.*?Precision: {NUMBER}", totals)[0]]
+    return [float(x) for part in parts for x in re.findall(NUMBER, part) for x in x]
+
+
+def run_perl(folder, metrics, key, response):
+    seconds, output = timed(["perl", str(Path(folder) / "scorer.pl"), "all" if len(metrics) > 1 else metrics[0], key, response, "none"])
+    sections = re.split(r"\nMETRIC (\w+):", output)
+    found = dict(zip(sections[1::2], sections[2::2])) if len(metrics) > 1 else {metrics[0]: output}
+    return seconds, {m: perl_totals(found[m], m) for m in metrics}
+
+
+def run_coval(folder, key, response):
+    seconds, output = timed([sys.executable, str(Path(folder) / "scorer.py"), key, response])
+    rows = {m[0]: m[1:] for m in re.findall(r"^(\w+)\s+Recall: ([\d.]+)\s+Precision: ([\d.]+)\s+F1: ([\d.]+)", output, re.M)}
+    rows["conll"] = (re.search(r"CoNLL score: ([\d.]+)", output)[1],)
+    return seconds, rows
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="20 documents: check that it runs and agrees")
+    parser.add_argument("--repeat", type=int, help="paperscore runs to take the median of (default 9, quick 3)")
+    parser.add_argument("--perl-scorer", help="folder of conll/reference-coreference-scorers (master, v8.01)")
+    parser.add_argument("--perl-lea-scorer", help="folder of its LEA-scorer branch")
+    parser.add_argument("--coval", help="folder of ns-moosavi/coval")
+    args = parser.parse_args(argv)
+    size = "quick" if args.quick else "full"
+    repeat = args.repeat or (3 if args.quick else 9)
+    agree = True
+    with tempfile.TemporaryDirectory() as folder:
+        key, response = generate(folder, 20 if args.quick else 300)
+        digests = tuple(hashlib.md5(Path(p).read_bytes()).hexdigest() for p in (key, response))
+        mentions = [sum(1 for _ in re.finditer(r"\(\d+\)|\(\d+", Path(p).read_text())) for p in (key, response)]
+        print(f"coref_conll, gen_coref.py --docs {20 if args.quick else 300} --clusters 60 --seed 1: {mentions[0]:,} key / {mentions[1]:,} response mentions")
+        if digests != ORACLE[size]["md5"]:
+            print(f"  the generated files differ from those the stored figures come from (md5 {digests})")
+            agree = False
+
+        paperscore(key, response)  # warm up: imports scipy
+        times = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            result = paperscore(key, response)
+            times.append(time.perf_counter() - start)
+        ours = statistics.median(times)
+        counts = flat(result)
+        env = {**os.environ, "PYTHONPATH": str(ROOT / "shared")}
+        cold, output = timed([sys.executable, "-m", "paperscore", "coref", key, response, "--json"], env=env)
+        same_cli = flat(json.loads(output)) == counts
+        print(f"  paperscore  {ours:8.3f} s   median of {repeat}, parse both files + all metrics (target <= 0.5 s)")
+        print(f"  paperscore  {cold:8.3f} s   `paperscore coref KEY RESPONSE` as a new process (interpreter, numpy and scipy imports)")
+        for metric, values in counts.items():
+            print(f"    {metric:9s} " + "  ".join(f"{v:.15g}" for v in values))
+        stored = all(close(counts[m], v) for m, v in ORACLE[size]["counts"].items())
+        print(f"  equal to the stored scorer.pl figures (1e-9): {stored}   command line gives the same counts: {same_cli}")
+        agree &= stored and same_cli
+
+        references = []
+        if args.perl_scorer:
+            seconds, perl = run_perl(args.perl_scorer, PERL_METRICS, key, response)
+            equal = all(close(perl[m], counts[m]) for m in PERL_METRICS)
+            references.append(("scorer.pl all (muc bcub ceafm ceafe blanc)", seconds, equal, 100))
+        if args.perl_lea_scorer:
+            seconds, perl = run_perl(args.perl_lea_scorer, ("lea",), key, response)
+            references.append(("scorer.pl lea (LEA-scorer branch)", seconds, close(perl["lea"], counts["lea"]), None))
+        if args.coval:
+            seconds, rows = run_coval(args.coval, key, response)
+            mine = {m: [result[f"{m}_{p}"] for p in ("recall", "precision", "f1")] for m in COVAL_METRICS}
+            mine["conll"] = [result["conll_f1"]]
+            equal = all(abs(100 * a - float(b)) <= 0.0051 for m, values in mine.items() for a, b in zip(values, rows[m]))
+            references.append(("coval scorer.py (mentions muc bcub ceafe lea)", seconds, equal, 10))
+        for name, seconds, equal, target in references:
+            print(f"  {name}: {seconds:.2f} s, equal: {equal}")
+            goal = f"   (target >= {target}x)" if target else ""
+            print(f"    ratio {seconds / ours:8.1f}x the median, {seconds / cold:6.1f}x the new process{goal}")
+            agree &= equal
+        if not references:
+            print("  ratio  n/a: give --perl-scorer, --perl-lea-scorer or --coval to time the reference tools in this run")
+    return 0 if agree else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
