@@ -588,6 +588,11 @@ def test_bad_input_is_a_value_error(predictions, references, message):
         coref.compute(predictions, references)
 
 
+def test_a_key_span_in_two_entities_is_an_error_even_as_a_singleton():
+    with pytest.raises(ValueError, match=r"references\[0\]: mention 'b' is in two entities \(0 and 1\)"):
+        coref.compute([[["a"]]], [[["b"], ["a", "b"]]], keep_singletons=False)
+
+
 @pytest.mark.parametrize(
     "options, message",
     [

@@ -407,7 +407,6 @@ def _check_key(key, code):
         label = f"mention {key.labels[d][key.first[second]]!r}" if key.labels else f"mention [{key.first[second]}, {key.second[second]}]"
         problem = f"is twice in entity {entities[0]}" if entities[0] == entities[1] else f"is in two entities ({entities[0]} and {entities[1]})"
         raise input_error(*key.where[d], f"{label} {problem}")
-    return order
 
 
 def _response_links(chains):
@@ -455,11 +454,14 @@ def _ceaf(n_docs, pair_doc, pk, pr, overlap, key_size, response_size, show_progr
 def statistics(key, response, metrics=METRICS, keep_singletons=True, show_progress=False):
     """{metric: array (n_docs, WIDTH[metric])} of per-document numerators and denominators."""
     n = key.n_docs
-    if not keep_singletons:
-        key = _keep(key, np.bincount(key.entity)[key.entity] > 1)
-        response = _keep(response, np.bincount(response.entity)[response.entity] > 1)
     key_code, response_code = _codes(key, response)
-    key_order = _check_key(key, key_code)
+    _check_key(key, key_code)
+    if not keep_singletons:
+        kept = np.bincount(key.entity)[key.entity] > 1
+        key, key_code = _keep(key, kept), key_code[kept]
+        kept = np.bincount(response.entity)[response.entity] > 1
+        response, response_code = _keep(response, kept), response_code[kept]
+    key_order = np.argsort(key_code, kind="stable")
     key_sorted = key_code[key_order]
     # Response mentions on key spans; a key span met again is dropped from its later entity.
     at = np.searchsorted(key_sorted, response_code).clip(0, max(len(key_sorted) - 1, 0))
@@ -703,8 +705,7 @@ def table(result):
     rows = [("metric", "measure", "value", "numerator", "denominator")]
     for metric, parts in result.get("counts", {}).items():
         for measure, (numerator, denominator) in parts.items():
-            short = measure.rsplit("_", 1)[-1] if metric != "blanc" else measure
-            value = divide(numerator, denominator) if metric == "blanc" else result[f"{metric}_{short}"]
+            value = divide(numerator, denominator) if metric == "blanc" else result[f"{metric}_{measure}"]
             rows.append((metric, measure, repr(value), _number(numerator), _number(denominator)))
         for measure in ("recall", "precision", "f1") if metric == "blanc" else ("f1",):
             rows.append((metric, measure, repr(result[f"{metric}_{measure}"]), "", ""))
