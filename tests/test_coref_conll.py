@@ -615,6 +615,11 @@ def test_a_document_name_twice_in_a_file_is_an_error():
         coref.parse_conll(text, "key")
 
 
+def test_a_document_name_must_be_utf8():
+    with pytest.raises(ValueError, match=r"key: the document name on line 2 is not UTF-8"):
+        coref.parse_conll(b"# x\n#begin document \xff\na\t(1)\n#end document\n", "key")
+
+
 # ---------------------------------------------------------------------------------------
 # Command line: paperscore coref KEY RESPONSE
 
@@ -724,6 +729,13 @@ def test_evaluate_batches_keep_their_form(metric, first, then, message):
     with pytest.raises(ValueError, match=message):
         metric.add_batch(predictions=then, references=then)
     metric.compute()  # the first batch is still scored
+
+
+def test_the_metric_script_takes_exactly_the_package_arguments(metric):
+    import inspect
+
+    parameters = list(inspect.signature(type(metric)._compute).parameters.values())[1:]
+    assert parameters == list(inspect.signature(coref.compute).parameters.values())
 
 
 @pytest.mark.parametrize("predictions", [[[[[0, 1.5]]]], [[["a", 1]]], [[[[0, True]]]]])

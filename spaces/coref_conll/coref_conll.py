@@ -127,16 +127,5 @@ class CorefConll(evaluate.Metric):
         seed=None,
         return_signature=False,
     ):
-        return compute(
-            predictions,
-            references,
-            metrics=metrics,
-            keep_singletons=keep_singletons,
-            zero_division=zero_division,
-            per_document=per_document,
-            return_counts=return_counts,
-            confidence_level=confidence_level,
-            n_resamples=n_resamples,
-            seed=seed,
-            return_signature=return_signature,
-        )
+        # Every argument goes to the package unchanged (a test keeps the signatures equal).
+        return compute(**{name: value for name, value in locals().items() if name != "self"})

@@ -209,9 +209,10 @@ def signature(metric, **options):
 # Reading the command line's files
 
 
-def read_lines(path, argument):
+def read_lines(path, argument, allow_empty=False):
     """The lines of a UTF-8 text file without their line ends. A final line end is
-    optional; an empty line anywhere else is an error naming its line number."""
+    optional; an empty line anywhere else is an error naming its line number, unless
+    `allow_empty` (where an empty line is a valid example, such as "no quads")."""
     try:
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
@@ -224,7 +225,7 @@ def read_lines(path, argument):
         lines.pop()
     lines = [line[:-1] if line.endswith("\r") else line for line in lines]
     for number, line in enumerate(lines, 1):
-        if not line.strip():
+        if not allow_empty and not line.strip():
             raise ValueError(f"{argument}: {path} line {number} is empty")
     return lines
 
