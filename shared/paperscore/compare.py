@@ -1,0 +1,182 @@
+"""Is system B really better than system A on the same references? Paired bootstrap
+resampling (Koehn 2004) and approximate randomization (Noreen 1989; Riezler and Maxwell
+2005), as sacrebleu offers for machine translation, for any number of any family.
+
+Both tests work on the per-example statistics each family keeps (never re-running the
+metric): a family's `paired_statistics(references, system_a, system_b, **options)` returns
+each system's table of distinct statistic rows (a numpy array or a scipy sparse matrix),
+each example's row code, and `reduce`,
+which maps example weights over a table to the family's numbers. Examples whose two rows
+are the same pair are drawn together, so the cost grows with distinct pairs, not examples.
+
+- bootstrap: resample examples with replacement; the interval of the difference
+  (B - A) is the percentile interval of the resampled differences; the p-value counts
+  resampled differences, shifted to mean 0 (the null hypothesis), at least as far from 0
+  as the observed one.
+- randomization: swap the two systems' outputs on each example with probability 1/2; the
+  p-value counts shuffled differences at least as far from 0 as the observed one.
+Both p-values are two-sided, (count + 1) / (resamples + 1). "At least as far" (>=) makes
+identical systems p = 1; sacrebleu counts strictly farther (>), which gives them p ~ 0.
+"""
+
+import importlib
+
+import numpy as np
+
+from .core import (
+    BOOTSTRAP_CELLS,
+    check_bootstrap,
+    check_choice,
+    check_zero_division,
+    dense_codes,
+    percentile_interval,
+    read_values,
+    resample_chunks,
+    signature,
+)
+
+METHODS = ("bootstrap", "randomization")
+# Two differences closer than this are equal: sums taken in another order may differ by a few ulps.
+TIE = 1e-12
+
+
+def _joint(table_a, codes_a, table_b, codes_b):
+    """Each distinct (row of A, row of B) pair: A's rows, B's rows and how many examples."""
+    codes_a, codes_b = np.asarray(codes_a, dtype=np.int64), np.asarray(codes_b, dtype=np.int64)
+    if codes_a.shape != codes_b.shape:
+        raise ValueError(f"system_a and system_b differ in length: {len(codes_a)} against {len(codes_b)} examples")
+    size_b = table_b.shape[0]
+    joint, codes = dense_codes(codes_a * size_b + codes_b, table_a.shape[0] * size_b)
+    return table_a[joint // size_b], table_b[joint % size_b], np.bincount(codes, minlength=len(joint))
+
+
+def _stack(rows_a, rows_b):
+    """Both tables, one above the other (numpy arrays or scipy sparse matrices)."""
+    if isinstance(rows_a, np.ndarray):
+        return np.concatenate([rows_a, rows_b])
+    from scipy.sparse import vstack
+
+    return vstack([rows_a, rows_b], format="csr")
+
+
+def _swaps(counts, n_resamples, rng):
+    """Approximate randomization in chunks: of each pair's examples, how many swap systems."""
+    chunk = max(1, BOOTSTRAP_CELLS // max(len(counts), 1))
+    for start in range(0, n_resamples, chunk):
+        yield rng.binomial(counts, 0.5, size=(min(chunk, n_resamples - start), len(counts))).astype(float)
+
+
+def _p_value(null, observed):
+    null = null[~np.isnan(null)]
+    if not len(null) or np.isnan(observed):
+        return float("nan")
+    extreme = np.abs(null) >= abs(observed) - TIE * max(1.0, abs(observed))
+    return float((extreme.sum() + 1) / (len(null) + 1))
+
+
+def paired_test(table_a, codes_a, table_b, codes_b, reduce, metric_key, method="bootstrap", n_resamples=1000, confidence_level=0.95, seed=None):
+    """Each system's score on `metric_key`, the difference B - A, its bootstrap interval
+    and the p-value of `method`, from per-example statistics (see the module docstring)."""
+    check_choice("method", method, METHODS)
+    check_bootstrap(confidence_level, n_resamples)
+    rows_a, rows_b, counts = _joint(table_a, codes_a, table_b, codes_b)
+
+    def score(weights, rows):
+        values = reduce(np.atleast_2d(weights), rows)
+        if metric_key not in values:
+            raise ValueError(f"metric_key: {metric_key!r} is not one of {', '.join(values)}")
+        return np.asarray(values[metric_key], dtype=float)
+
+    score_a, score_b = score(counts, rows_a)[0], score(counts, rows_b)[0]
+    observed = score_b - score_a
+    rng = np.random.default_rng(seed)
+    deltas = np.concatenate([score(w, rows_b) - score(w, rows_a) for w in resample_chunks(counts, n_resamples, rng)])
+    low, high = percentile_interval(deltas, confidence_level)
+    if method == "bootstrap":
+        null = deltas - np.nanmean(deltas) if not np.isnan(deltas).all() else deltas
+    else:
+        both = _stack(rows_a, rows_b)
+        null = np.concatenate(
+            [score(np.hstack([swapped, counts - swapped]), both) - score(np.hstack([counts - swapped, swapped]), both) for swapped in _swaps(counts, n_resamples, rng)]
+        )
+    return {
+        "metric_key": metric_key,
+        "method": method,
+        "score_a": float(score_a),
+        "score_b": float(score_b),
+        "difference": float(observed),
+        "difference_low": low,
+        "difference_high": high,
+        "p_value": _p_value(null, observed),
+        "n_resamples": n_resamples,
+    }
+
+
+def compare(metric, references, system_a, system_b, metric_key=None, method="bootstrap", n_resamples=1000, confidence_level=0.95, seed=None, **options):
+    """Compare two systems' outputs on the same references under a paperscore metric.
+
+    metric: a family name ("micro_macro", "coref", "csc_sighan", "csc_common", "quad",
+    "rationale"); options: that family's compute() options (zero_division included).
+    metric_key: the number compared (default: the family's HEADLINE, e.g. micro_f1).
+    Returns score_a, score_b, difference (B - A), difference_low / _high, p_value,
+    metric_key, method, n_resamples and the signature.
+    """
+    try:
+        family = importlib.import_module(f"{__package__}.{metric}")
+    except ModuleNotFoundError:
+        family = None
+    if family is None or not hasattr(family, "paired_statistics"):
+        raise ValueError(f"metric: {metric!r} is not a paperscore metric with paired statistics")
+    metric_key = metric_key or family.HEADLINE
+    *tables, reduce = family.paired_statistics(references, system_a, system_b, **options)
+    result = paired_test(*tables, reduce, metric_key, method, n_resamples, confidence_level, seed)
+    named = {name: options[name] for name in sorted(options) if name != "zero_division"}
+    result["signature"] = signature(
+        f"compare|{metric}", metric_key=metric_key, method=method, n_resamples=n_resamples, confidence_level=confidence_level,
+        seed=seed, zero_division=check_zero_division(options.get("zero_division", 0.0)), **named,
+    )  # fmt: skip
+    return result
+
+
+# ---------------------------------------------------------------------------------------
+# Command line: paperscore compare <metric> --references FILE --system-a FILE --system-b FILE
+# A metric takes part by defining HEADLINE, paired_statistics, add_options(parser) and
+# options(args); and read_compare(args) -> (references, system_a, system_b) where its files
+# are not read with core.read_values (one value per line).
+
+COMMAND = "compare"
+HELP = "is system B really better than system A? paired bootstrap or approximate randomization"
+COMMON_OPTIONS = False  # added to each metric's subcommand below
+
+
+def add_arguments(parser):
+    from .cli import add_common_arguments, commands
+
+    sub = parser.add_subparsers(dest="compared", required=True, metavar="metric")
+    for name, family in commands().items():
+        if hasattr(family, "paired_statistics"):
+            command = sub.add_parser(name, help=family.HELP, description=f"Compare two systems under `paperscore {name}`.")
+            command.add_argument("--references", required=True, help=f"the references, as `paperscore {name}` reads them")
+            command.add_argument("--system-a", required=True, help="system A's output (the baseline)")
+            command.add_argument("--system-b", required=True, help="system B's output")
+            command.add_argument("--metric-key", help=f"the number compared (default {family.HEADLINE})")
+            command.add_argument("--method", choices=METHODS, default="bootstrap")
+            family.add_options(command)
+            add_common_arguments(command)
+
+
+def _read_values(args):
+    return tuple(read_values(path, flag) for path, flag in ((args.references, "--references"), (args.system_a, "--system-a"), (args.system_b, "--system-b")))
+
+
+def run(args):
+    from .cli import commands
+
+    family = commands()[args.compared]
+    references, system_a, system_b = getattr(family, "read_compare", _read_values)(args)
+    return compare(
+        family.__name__.rsplit(".", 1)[-1], references, system_a, system_b,
+        metric_key=args.metric_key, method=args.method, n_resamples=args.n_resamples,
+        confidence_level=args.confidence_level or 0.95, seed=args.seed,
+        zero_division=args.zero_division, **family.options(args),
+    )  # fmt: skip

@@ -1,0 +1,214 @@
+"""Paired significance: paired bootstrap and approximate randomization for every family."""
+
+import json
+
+import numpy as np
+import pytest
+from conftest import DATA
+
+from paperscore import cli, compare, micro_macro
+from paperscore.compare import METHODS, paired_test
+
+# ---------------------------------------------------------------------------------------
+# Each family: references, a weak system A, and a clearly better system B.
+
+
+def classification(n=400, seed=0):
+    rng = np.random.default_rng(seed)
+    gold = rng.integers(0, 5, n)
+    weak = np.where(rng.random(n) < 0.45, gold, rng.integers(0, 5, n))
+    strong = np.where(rng.random(n) < 0.9, gold, rng.integers(0, 5, n))
+    return "micro_macro", gold.tolist(), weak.tolist(), strong.tolist(), {"negative_labels": [0]}
+
+
+def quads():
+    gold = [f"t{i} | good | food#quality | pos & s{i} | slow | service#general | neg" for i in range(60)]
+    weak = [f"t{i} | good | food#quality | neg" for i in range(60)]  # one quad, wrong polarity
+    return "quad", gold, weak, list(gold), {}
+
+
+def rationales(n=80, seed=1):
+    rng = np.random.default_rng(seed)
+    gold = (rng.random((n, 30)) < 0.3).astype(int)
+    weak = np.clip(gold * 0.3 + rng.random((n, 30)) * 0.7, 0, 1)
+    strong = np.clip(gold * 0.8 + rng.random((n, 30)) * 0.2, 0, 1)
+    return "rationale", gold.tolist(), weak.tolist(), strong.tolist(), {}
+
+
+def coreference():
+    # Per document: 4 entities of 3 mentions; A merges everything, B is perfect.
+    gold = [[[[10 * e + k, 10 * e + k] for k in range(3)] for e in range(4)] for _ in range(40)]
+    weak = [[[m for cluster in doc for m in cluster]] for doc in gold]
+    return "coref", gold, weak, [list(doc) for doc in gold], {}
+
+
+FAMILIES = [classification, quads, rationales, coreference]
+
+
+@pytest.fixture(params=FAMILIES, ids=lambda f: f.__name__)
+def family(request):
+    return request.param()
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_identical_systems_give_p_one_and_no_difference(family, method):
+    metric, references, weak, _, options = family
+    result = compare.compare(metric, references, weak, weak, method=method, n_resamples=300, seed=0, **options)
+    assert result["score_a"] == result["score_b"]
+    assert result["difference"] == result["difference_low"] == result["difference_high"] == 0.0
+    assert result["p_value"] == 1.0
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_a_clearly_better_system_gives_a_small_p(family, method):
+    metric, references, weak, strong, options = family
+    result = compare.compare(metric, references, weak, strong, method=method, n_resamples=300, seed=0, **options)
+    assert result["difference"] > 0.1
+    assert 0 < result["difference_low"] <= result["difference"] <= result["difference_high"]
+    assert result["p_value"] == pytest.approx(1 / 301)  # no resample as extreme: (0 + 1) / (300 + 1)
+    swapped = compare.compare(metric, references, strong, weak, method=method, n_resamples=300, seed=0, **options)
+    assert swapped["difference"] == -result["difference"] and swapped["p_value"] == result["p_value"]
+
+
+def test_scores_are_the_familys_own(family):
+    import importlib
+
+    metric, references, weak, strong, options = family
+    result = compare.compare(metric, references, weak, strong, n_resamples=50, seed=0, **options)
+    module = importlib.import_module(f"paperscore.{metric}")
+    key = module.HEADLINE
+    assert result["score_a"] == pytest.approx(module.compute(weak, references, **options)[key], abs=1e-12)
+    assert result["score_b"] == pytest.approx(module.compute(strong, references, **options)[key], abs=1e-12)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_results_are_deterministic_for_a_seed(method):
+    metric, references, weak, strong, options = classification(n=300, seed=4)
+    # close systems, so that the p-value is not at its floor
+    strong = weak[:150] + strong[150:160] + weak[160:]
+    runs = [compare.compare(metric, references, weak, strong, method=method, n_resamples=400, seed=seed, **options) for seed in (7, 7, 8)]
+    assert runs[0] == runs[1]
+    assert runs[0]["p_value"] != runs[2]["p_value"]
+    assert 0.01 < runs[0]["p_value"] < 1
+
+
+def _naive(references, system_a, system_b, options, n_resamples, seed, key="micro_f1"):
+    """The same two tests the slow way: re-run micro_macro.compute on every resample and
+    every shuffle. Examples are taken in the order paired_test holds them (grouped by
+    their pair of statistic rows; examples in a group are interchangeable), so that the
+    same random draws select the same examples."""
+    table_a, codes_a, table_b, codes_b, _ = micro_macro.paired_statistics(references, system_a, system_b, **options)
+    order = np.argsort(codes_a * table_b.shape[0] + codes_b, kind="stable")
+    groups = np.split(order, np.flatnonzero(np.diff((codes_a * table_b.shape[0] + codes_b)[order])) + 1)
+    counts = np.array([len(g) for g in groups])
+    n = len(references)
+    ref, a, b = (np.asarray(x)[order] for x in (references, system_a, system_b))
+
+    def score(pred, gold):
+        return micro_macro.compute(pred.tolist(), gold.tolist(), **options)[key]
+
+    observed = score(b, ref) - score(a, ref)
+    rng = np.random.default_rng(seed)
+    assert len(counts) * 4 > n  # the index-drawing path of core.resample_weights
+    drawn = rng.integers(0, n, size=(n_resamples, n))
+    deltas = np.array([score(b[i], ref[i]) - score(a[i], ref[i]) for i in drawn])
+    swaps = rng.binomial(counts, 0.5, size=(n_resamples, len(counts)))
+    shuffled = []
+    for row in swaps:
+        a2, b2 = a.copy(), b.copy()
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+        for start, k in zip(starts, row):  # swap the first k examples of each group
+            a2[start : start + k], b2[start : start + k] = b[start : start + k], a[start : start + k]
+        shuffled.append(score(b2, ref) - score(a2, ref))
+    return observed, deltas, np.array(shuffled)
+
+
+def test_both_tests_equal_a_straightforward_slow_implementation():
+    rng = np.random.default_rng(2)
+    references = rng.integers(0, 6, 40).tolist()
+    system_a = rng.integers(0, 6, 40).tolist()
+    system_b = [r if rng.random() < 0.5 else p for r, p in zip(references, system_a)]
+    options = {"negative_labels": [0]}
+    observed, deltas, shuffled = _naive(references, system_a, system_b, options, 200, seed=5)
+    tail = np.abs(deltas - deltas.mean())
+    for method, null in (("bootstrap", tail), ("randomization", np.abs(shuffled))):
+        result = compare.compare("micro_macro", references, system_a, system_b, method=method, n_resamples=200, seed=5, **options)
+        assert result["difference"] == pytest.approx(observed, abs=1e-12)
+        low, high = np.quantile(deltas, [0.025, 0.975])
+        assert (result["difference_low"], result["difference_high"]) == pytest.approx((low, high), abs=1e-12)
+        expected_p = (np.sum(null >= abs(observed) - 1e-12) + 1) / 201
+        assert result["p_value"] == pytest.approx(expected_p, abs=1e-12), method
+
+
+def test_paired_test_on_hand_made_statistics():
+    """Three examples, counts (tp, total): A gets 0/1 right each, B 1/1 on the last two.
+    Accuracy A = 1/3, B = 2/3; with no resampling noise left in the swaps of the first
+    example (A and B agree there), randomization swaps the other two."""
+    table = np.array([[0.0, 1.0], [1.0, 1.0]])
+    codes_a, codes_b = np.array([1, 0, 0]), np.array([1, 1, 1])
+
+    def reduce(weights, rows):
+        sums = weights @ rows
+        return {"accuracy": sums[:, 0] / sums[:, 1]}
+
+    result = paired_test(table, codes_a, table, codes_b, reduce, "accuracy", "randomization", n_resamples=2000, seed=0)
+    assert (result["score_a"], result["score_b"]) == pytest.approx((1 / 3, 1))
+    # Under the null, the two disagreeing examples swap independently: the shuffled
+    # difference is 2/3 (neither swapped) or -2/3 (both) with probability 1/4 each, else 0;
+    # so the p-value is about 1/2.
+    assert result["p_value"] == pytest.approx(0.5, abs=0.04)
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: compare.compare("bleu", [1], [1], [1]), "metric: 'bleu' is not a paperscore metric"),
+        (lambda: compare.compare("micro_macro", [1, 0], [1, 0], [1, 0], method="sign"), "method: 'sign' is not one of"),
+        (lambda: compare.compare("micro_macro", [1, 0], [1, 0], [1, 0], metric_key="bleu"), "metric_key: 'bleu' is not one of"),
+        (lambda: compare.compare("micro_macro", [1, 0], [1, 0], [1]), "differ in length"),
+        (lambda: compare.compare("micro_macro", [1, 0], [1, 0], [1, 0], n_resamples=0), "n_resamples"),
+    ],
+)
+def test_bad_arguments_are_value_errors(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+# ---------------------------------------------------------------------------------------
+# Command line
+
+
+def test_cli_compare_micro_macro_json_equals_the_api(tmp_path, capsys):
+    _, references, weak, strong, _ = classification(n=200)
+    for name, values in (("r", references), ("a", weak), ("b", strong)):
+        (tmp_path / f"{name}.txt").write_text("\n".join(map(str, values)) + "\n")
+    argv = ["compare", "micro_macro", "--references", str(tmp_path / "r.txt"), "--system-a", str(tmp_path / "a.txt"), "--system-b", str(tmp_path / "b.txt")]
+    assert cli.main(argv + ["--convention", "maven", "--method", "randomization", "--seed", "3", "--n-resamples", "200", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    expected = compare.compare("micro_macro", references, weak, strong, method="randomization", n_resamples=200, seed=3, convention="maven", labels=None, negative_labels=None, ignore_index=-100)
+    assert printed == expected
+    assert printed["signature"].startswith("compare|micro_macro|metric_key:micro_f1|method:randomization|n_resamples:200")
+    assert cli.main(argv + ["--metric-key", "macro_f1", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "p_value" in out and "signature: compare|micro_macro|metric_key:macro_f1" in out
+
+
+def test_cli_compare_coref_reads_conll_files_as_the_scorer_does(tmp_path, capsys):
+    """The key against itself and against a response that lost its last document's
+    coreference (documents matched by name; a missing response document is empty)."""
+    key = (DATA / "coref_conll" / "158_emma_brat.conll").read_text()
+    (tmp_path / "key.conll").write_text(key)
+    assert cli.main(["compare", "coref", "--references", str(tmp_path / "key.conll"), "--system-a", str(tmp_path / "key.conll"), "--system-b", str(tmp_path / "key.conll"), "--json", "--n-resamples", "50"]) == 0
+    same = json.loads(capsys.readouterr().out)
+    assert (same["score_a"], same["score_b"], same["p_value"]) == (1.0, 1.0, 1.0)
+    (tmp_path / "empty.conll").write_text("#begin document (other); part 0\nx\t-\n#end document\n")
+    assert cli.main(["compare", "coref", "--references", str(tmp_path / "key.conll"), "--system-a", str(tmp_path / "empty.conll"), "--system-b", str(tmp_path / "key.conll"), "--json", "--n-resamples", "50", "--seed", "1"]) == 0
+    worse = json.loads(capsys.readouterr().out)
+    assert worse["score_a"] == 0.0 and worse["score_b"] == 1.0 and worse["difference"] == 1.0
+
+
+def test_cli_compare_reports_bad_files(tmp_path, capsys):
+    (tmp_path / "r.txt").write_text("1\n0\n")
+    (tmp_path / "a.txt").write_text("1\n\n0\n")
+    code = cli.main(["compare", "micro_macro", "--references", str(tmp_path / "r.txt"), "--system-a", str(tmp_path / "a.txt"), "--system-b", str(tmp_path / "r.txt")])
+    assert code == 2 and "--system-a: " in capsys.readouterr().err
