@@ -26,6 +26,7 @@ from .core import (
     check_zero_division,
     compress_rows,
     divide,
+    encode_rows,
     harmonic_mean,
     input_error,
     prf,
@@ -34,6 +35,7 @@ from .core import (
 )
 
 THRESHOLD_RULES = (">=", ">")
+HEADLINE = "f1"  # what `paperscore compare` compares by default
 KEYS = (
     "precision", "recall", "f1", "sparsity",
     "micro_f1", "macro_f1",
@@ -311,6 +313,31 @@ def summarise(weights, rows, zero_division=0.0, with_auprc=True):
 # The metric
 
 
+def _check_options(threshold, threshold_rule, iou_threshold, auprc):
+    check_choice("threshold_rule", threshold_rule, THRESHOLD_RULES)
+    _check_number("threshold", threshold, 0, 1)
+    _check_number("iou_threshold", iou_threshold, 0.5, 1, ": below 0.5 two predicted spans can match one gold span, and ERASER's recall can pass 1")
+    check_choice("auprc", auprc, (None, True, False))
+
+
+def _soft(values):
+    return bool(((values != 0) & (values != 1)).any())
+
+
+def paired_statistics(references, system_a, system_b, threshold=0.5, threshold_rule=">=", iou_threshold=0.5, ignore_index=-100, auprc=None, zero_division=0.0):
+    """For paperscore.compare: each system's per-example rows and the reducer (AUPRC only
+    when both systems give soft scores, unless `auprc` says otherwise)."""
+    _check_options(threshold, threshold_rule, iou_threshold, auprc)
+    zero_division = check_zero_division(zero_division)
+    scored = [scored_tokens(system, references, ignore_index) for system in (system_a, system_b)]
+    with_auprc = all(_soft(values) for values, _, _ in scored) if auprc is None else auprc
+    tables = []
+    for values, gold, lengths in scored:
+        rows, _ = statistics(values, gold, lengths, threshold, threshold_rule, iou_threshold, zero_division, with_auprc)
+        tables += encode_rows(rows)
+    return (*tables, lambda weights, rows: summarise(weights, rows, zero_division, with_auprc))
+
+
 def compute(
     predictions,
     references,
@@ -335,15 +362,12 @@ def compute(
     [0.5, 1]. auprc: None adds "auprc" when some score is neither 0 nor 1; True or False
     force it on or off.
     """
-    check_choice("threshold_rule", threshold_rule, THRESHOLD_RULES)
-    _check_number("threshold", threshold, 0, 1)
-    _check_number("iou_threshold", iou_threshold, 0.5, 1, ": below 0.5 two predicted spans can match one gold span, and ERASER's recall can pass 1")
-    check_choice("auprc", auprc, (None, True, False))
+    _check_options(threshold, threshold_rule, iou_threshold, auprc)
     zero_division = check_zero_division(zero_division)
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples)
     values, gold, lengths = scored_tokens(predictions, references, ignore_index)
-    with_auprc = bool(((values != 0) & (values != 1)).any()) if auprc is None else auprc
+    with_auprc = _soft(values) if auprc is None else auprc
     rows, spans_per_example = statistics(values, gold, lengths, threshold, threshold_rule, iou_threshold, zero_division, with_auprc)
     result = as_floats({key: value[0] for key, value in summarise(np.ones((1, len(rows))), rows, zero_division, with_auprc).items()})
     if confidence_level is not None:
@@ -386,14 +410,29 @@ COMMAND = "rationale"
 HELP = "rationale token P/R/F1 (DMR, FR, A2R), micro / macro F1, ERASER's IOU F1 and AUPRC"
 
 
-def add_arguments(parser):
-    parser.add_argument("--predictions", required=True, help="one JSON list of 0/1 selections or scores in [0, 1] per line")
-    parser.add_argument("--references", required=True, help="one JSON list of 0/1 per line, ignore-index marking padding")
+def add_options(parser):
+    """The scoring options, shared by this command and `paperscore compare rationale`."""
     parser.add_argument("--threshold", type=float, default=0.5)
     parser.add_argument("--threshold-rule", choices=THRESHOLD_RULES, default=">=", help=">= as DMR (default), > as FR/MGR/DAR")
     parser.add_argument("--iou-threshold", type=float, default=0.5)
     parser.add_argument("--ignore-index", type=int, default=-100)
     parser.add_argument("--no-auprc", action="store_true", help="skip AUPRC even for soft scores")
+
+
+def options(args):
+    return dict(
+        threshold=args.threshold,
+        threshold_rule=args.threshold_rule,
+        iou_threshold=args.iou_threshold,
+        ignore_index=args.ignore_index,
+        auprc=False if args.no_auprc else None,
+    )
+
+
+def add_arguments(parser):
+    parser.add_argument("--predictions", required=True, help="one JSON list of 0/1 selections or scores in [0, 1] per line")
+    parser.add_argument("--references", required=True, help="one JSON list of 0/1 per line, ignore-index marking padding")
+    add_options(parser)
     parser.add_argument("--per-example", action="store_true")
 
 
@@ -401,12 +440,8 @@ def run(args):
     return compute(
         read_values(args.predictions, "--predictions"),
         read_values(args.references, "--references"),
-        threshold=args.threshold,
-        threshold_rule=args.threshold_rule,
-        iou_threshold=args.iou_threshold,
-        ignore_index=args.ignore_index,
-        auprc=False if args.no_auprc else None,
         per_example=args.per_example,
+        **options(args),
         **args.common,
     )
 

@@ -43,6 +43,7 @@ from .paperscore_core import (
 METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
 CHOICES = ("mentions",) + METRICS
 CONLL = ("muc", "bcub", "ceafe")
+HEADLINE = "conll_f1"  # what `paperscore compare` compares by default
 # Per document and metric: recall numerator, recall denominator, precision numerator,
 # precision denominator; BLANC: those four for coreference links, then for
 # non-coreference links.
@@ -254,6 +255,10 @@ def conll_to_clusters(text):
     """One CoNLL document (str) as a list of clusters of [start, end] token spans, in the
     reference's entity order: the third input form of compute()."""
     [(_, first, last, entity)] = _one_document(text, "text")
+    return _clusters(first, last, entity)
+
+
+def _clusters(first, last, entity):
     return [np.stack((first, last), 1)[entity == e].tolist() for e in range(int(entity.max(initial=-1)) + 1)]
 
 
@@ -597,6 +602,32 @@ def check_metrics(metrics):
     return tuple(dict.fromkeys(names))
 
 
+def _document_rows(key, response, metrics, keep_singletons, show_progress=False):
+    """statistics() as one row per document, the metrics' columns side by side."""
+    stats = statistics(key, response, metrics, keep_singletons, show_progress)
+    return np.concatenate([stats[m] for m in metrics], 1)
+
+
+def _check_keep_singletons(keep_singletons):
+    if not isinstance(keep_singletons, (bool, np.bool_)):
+        raise ValueError(f"keep_singletons: {keep_singletons!r} is not True or False")
+    return bool(keep_singletons)
+
+
+def paired_statistics(references, system_a, system_b, metrics=None, keep_singletons=True, zero_division=0.0):
+    """For paperscore.compare: each system's per-document rows and the reducer."""
+    metrics = check_metrics(metrics)
+    keep_singletons = _check_keep_singletons(keep_singletons)
+    zero_division = check_zero_division(zero_division)
+    key, response_a = read_examples(system_a, references)
+    _, response_b = read_examples(system_b, references)
+    tables = []
+    for response in (response_a, response_b):
+        rows = _document_rows(key, response, metrics, keep_singletons)
+        tables += [rows, np.arange(len(rows))]
+    return (*tables, lambda weights, rows: scores(weights @ rows, metrics, zero_division))
+
+
 def score(
     key,
     response,
@@ -613,8 +644,7 @@ def score(
     show_progress=False,
 ):
     """compute() on Sides: the numbers, then the details asked for."""
-    stats = statistics(key, response, metrics, keep_singletons, show_progress)
-    rows = np.concatenate([stats[m] for m in metrics], 1)
+    rows = _document_rows(key, response, metrics, keep_singletons, show_progress)
     totals = rows.sum(0)
     result = as_floats(scores(totals, metrics, zero_division))
     if confidence_level is not None:
@@ -661,12 +691,11 @@ def compute(
     """
     metrics = check_metrics(metrics)
     zero_division = check_zero_division(zero_division)
-    if not isinstance(keep_singletons, (bool, np.bool_)):
-        raise ValueError(f"keep_singletons: {keep_singletons!r} is not True or False")
+    keep_singletons = _check_keep_singletons(keep_singletons)
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples)
     key, response = read_examples(predictions, references)
-    return score(key, response, metrics, bool(keep_singletons), zero_division, per_document, return_counts, confidence_level, n_resamples, seed, return_signature)
+    return score(key, response, metrics, keep_singletons, zero_division, per_document, return_counts, confidence_level, n_resamples, seed, return_signature)
 
 
 # ---------------------------------------------------------------------------------------
@@ -676,25 +705,53 @@ COMMAND = "coref"
 HELP = "coreference: MUC, B3, CEAFm, CEAFe, BLANC, LEA and the CoNLL score, as the reference scorer.pl"
 
 
+def add_options(parser):
+    """The scoring options, shared by this command and `paperscore compare coref`."""
+    parser.add_argument("--metric", choices=METRICS + ("all",), default="all", help="score one metric (default all), as scorer.pl's first argument")
+    parser.add_argument("--remove-singletons", action="store_true", help="remove entities of one mention from both files first (coval's option)")
+
+
+def options(args):
+    return dict(metrics=METRICS if args.metric == "all" else (args.metric,), keep_singletons=not args.remove_singletons)
+
+
 def add_arguments(parser):
     parser.add_argument("key", help="the key (gold) CoNLL-2011/2012 file")
     parser.add_argument("response", help="the response (system) CoNLL file; documents are matched by name")
-    parser.add_argument("--metric", choices=METRICS + ("all",), default="all", help="score one metric (default all), as scorer.pl's first argument")
-    parser.add_argument("--remove-singletons", action="store_true", help="remove entities of one mention from both files first (coval's option)")
+    add_options(parser)
     parser.add_argument("--per-document", action="store_true", help="add each document's numbers")
 
 
-def run(args):
-    """Score the key's documents; a response document missing counts as empty, extra
-    response documents are ignored (as scorer.pl does)."""
-    key_documents = read_conll(args.key, "KEY")
-    response_documents = {name: rest for name, *rest in read_conll(args.response, "RESPONSE")}
-    empty = (np.zeros(0),) * 3
+def _read_files(key, responses):
+    """The documents of the key file and of each response file, in the key's order (a
+    response document missing is empty; extra ones are ignored, as scorer.pl does):
+    (names, key parts, [response parts]), parts as _side takes them. key and responses
+    are (path, argument name) pairs."""
+    key_documents = read_conll(*key)
     names = [name for name, *_ in key_documents]
-    key = _side([rest for _, *rest in key_documents], [(f"{args.key} document {name!r}", None) for name in names])
-    response = _side([response_documents.get(name, empty) for name in names], [(f"{args.response} document {name!r}", None) for name in names])
-    metrics = ("mentions",) + (METRICS if args.metric == "all" else (args.metric,))
-    return score(key, response, metrics, not args.remove_singletons, per_document=args.per_document, return_counts=True, names=names, show_progress=True, **args.common)
+    empty = (np.zeros(0),) * 3
+    out = []
+    for path, argument in responses:
+        found = {name: rest for name, *rest in read_conll(path, argument)}
+        out.append([found.get(name, empty) for name in names])
+    return names, [rest for _, *rest in key_documents], out
+
+
+def run(args):
+    """Score the key's documents, as scorer.pl does."""
+    names, key_parts, [response_parts] = _read_files((args.key, "KEY"), [(args.response, "RESPONSE")])
+    key = _side(key_parts, [(f"{args.key} document {name!r}", None) for name in names])
+    response = _side(response_parts, [(f"{args.response} document {name!r}", None) for name in names])
+    chosen = options(args)
+    metrics = ("mentions",) + chosen["metrics"]
+    return score(key, response, metrics, chosen["keep_singletons"], per_document=args.per_document, return_counts=True, names=names, show_progress=True, **args.common)
+
+
+def read_compare(args):
+    """(references, system_a, system_b) for `paperscore compare coref`: CoNLL files, each
+    document as clusters of spans, the systems' documents matched to the key's by name."""
+    _, key_parts, responses = _read_files((args.references, "--references"), [(args.system_a, "--system-a"), (args.system_b, "--system-b")])
+    return tuple([_clusters(*part) for part in parts] for parts in [key_parts] + responses)
 
 
 def _number(value):

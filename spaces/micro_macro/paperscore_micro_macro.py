@@ -20,6 +20,7 @@ from .paperscore_core import (
     check_choice,
     check_same_length,
     check_zero_division,
+    dense_codes,
     divide,
     input_error,
     prf,
@@ -426,7 +427,7 @@ def paired_statistics(references, system_a, system_b, labels=None, negative_labe
     raw_ref, raw_pred, values = _raw_codes(np.concatenate([pred_a, pred_b]), np.concatenate([ref, ref]), kind)
     classes, position = _class_order(_pair_counts(raw_ref, raw_pred, len(values)), values, labels)
     scored, counted, _ = _scoring(classes, kind, labels, negative_labels, convention)
-    cells, codes = np.unique(position[raw_ref] * len(classes) + position[raw_pred], return_inverse=True)
+    cells, codes = dense_codes(position[raw_ref] * len(classes) + position[raw_pred], len(classes) ** 2)
     # At most five non-zeros a row: sparse, so that resample sums cost O(non-zeros).
     from scipy.sparse import csr_matrix
 
@@ -446,13 +447,27 @@ COMMAND = "micro_macro"
 HELP = "multi-class P/R/F1, micro / macro / weighted (sklearn, MAVEN, JMEE)"
 
 
-def add_arguments(parser):
-    parser.add_argument("--predictions", required=True, help="one label per line, or a JSON list of labels per line")
-    parser.add_argument("--references", required=True, help="same layout as --predictions")
+def add_options(parser):
+    """The scoring options, shared by this command and `paperscore compare micro_macro`."""
     parser.add_argument("--labels", help="comma-separated classes to score, in order")
     parser.add_argument("--negative-labels", help="comma-separated classes left out of the averages (NA)")
     parser.add_argument("--convention", choices=[c for c in CONVENTIONS if c])
     parser.add_argument("--ignore-index", type=int, default=-100)
+
+
+def options(args):
+    return dict(
+        labels=split_values(args.labels),
+        negative_labels=split_values(args.negative_labels),
+        convention=args.convention,
+        ignore_index=args.ignore_index,
+    )
+
+
+def add_arguments(parser):
+    parser.add_argument("--predictions", required=True, help="one label per line, or a JSON list of labels per line")
+    parser.add_argument("--references", required=True, help="same layout as --predictions")
+    add_options(parser)
     parser.add_argument("--per-class", action="store_true")
     parser.add_argument("--confusion-matrix", action="store_true")
 
@@ -461,11 +476,9 @@ def run(args):
     return compute(
         read_values(args.predictions, "--predictions"),
         read_values(args.references, "--references"),
-        labels=split_values(args.labels),
-        negative_labels=split_values(args.negative_labels),
-        convention=args.convention,
-        ignore_index=args.ignore_index,
         per_class=args.per_class,
         confusion_matrix=args.confusion_matrix,
+        **options(args),
         **args.common,
     )
+

@@ -28,6 +28,7 @@ from .paperscore_core import (
     check_zero_division,
     compress_rows,
     divide,
+    encode_rows,
     input_error,
     parse_value,
     prf,
@@ -47,6 +48,7 @@ KEYS = (
     "optimal_precision", "optimal_recall", "optimal_f1", "optimal_score",
     "exact_precision", "exact_recall", "exact_f1",
 )  # fmt: skip
+HEADLINE = "optimal_f1"  # what `paperscore compare` compares by default
 # Columns of the per-sample statistics.
 STATS = ("matched", "n", "m", "exact_hits", "exact_n", "exact_m", "score", "samples")
 
@@ -341,6 +343,31 @@ def legacy(result, weights):
 # The metric
 
 
+def _score(predictions, references, weights, tuple_len, sep_token1, sep_token2, similarity, duplicates):
+    """Checked inputs, paired and scored: (pairing, STATS row of every candidate, their
+    assignments, the candidate chosen for each sample)."""
+    check_choice("tuple_len", tuple_len, TUPLE_LENS)
+    check_choice("similarity", similarity, SIMILARITIES)
+    check_choice("duplicates", duplicates, DUPLICATES)
+    used_weights = _check_weights(weights, tuple_len)
+    _check_separators(sep_token1, sep_token2)
+    nested = check_inputs(predictions, references)
+    pairing = _Pairing(predictions, references, nested, tuple_len, sep_token1, sep_token2)
+    pairing.score_pairs(used_weights, similarity)
+    rows, assignments = _statistics(pairing, duplicates)
+    return pairing, rows, assignments, _best_references(pairing, rows, len(predictions))
+
+
+def paired_statistics(references, system_a, system_b, weights=(1, 1, 1, 1), tuple_len="0123", sep_token1=QUAD_SEP, sep_token2=ELEMENT_SEP, similarity="rouge_l", duplicates="multiset", zero_division=0.0):
+    """For paperscore.compare: each system's per-sample STATS rows and the reducer."""
+    zero_division = check_zero_division(zero_division)
+    tables = []
+    for system in (system_a, system_b):
+        _, rows, _, chosen = _score(system, references, weights, tuple_len, sep_token1, sep_token2, similarity, duplicates)
+        tables += encode_rows(rows[chosen].reshape(-1, len(STATS)))
+    return (*tables, lambda weights, rows: ratios(weights @ rows, zero_division))
+
+
 def compute(
     predictions,
     references,
@@ -378,20 +405,10 @@ def compute(
     quads (each element's similarity and the pair's degree; unmatched and malformed quads
     marked).
     """
-    check_choice("tuple_len", tuple_len, TUPLE_LENS)
-    check_choice("similarity", similarity, SIMILARITIES)
-    check_choice("duplicates", duplicates, DUPLICATES)
-    used_weights = _check_weights(weights, tuple_len)
-    _check_separators(sep_token1, sep_token2)
     zero_division = check_zero_division(zero_division)
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples)
-    nested = check_inputs(predictions, references)
-
-    pairing = _Pairing(predictions, references, nested, tuple_len, sep_token1, sep_token2)
-    pairing.score_pairs(used_weights, similarity)
-    rows, assignments = _statistics(pairing, duplicates)
-    chosen = _best_references(pairing, rows, len(predictions))
+    pairing, rows, assignments, chosen = _score(predictions, references, weights, tuple_len, sep_token1, sep_token2, similarity, duplicates)
     stats = rows[chosen].reshape(-1, len(STATS))
 
     result = as_floats(ratios(stats.sum(0), zero_division))
@@ -437,33 +454,54 @@ def read_samples(path, argument):
     return [parse_value(line) if line.lstrip()[:1] in ('[', '"') else line for line in read_lines(path, argument, allow_empty=True)]
 
 
-def add_arguments(parser):
-    parser.add_argument("--predictions", required=True, help="one sample per line: quads joined by ' & ', elements by ' | '")
-    parser.add_argument("--references", required=True, help="same layout; a JSON list of strings per line for several references")
+def add_options(parser):
+    """The scoring options, shared by this command and `paperscore compare quad`."""
     parser.add_argument("--tuple-len", default="0123", choices=TUPLE_LENS, help="which elements the strings hold (default 0123)")
     parser.add_argument("--weights", default="1,1,1,1", help="weights of target, opinion, aspect, polarity (default 1,1,1,1)")
     parser.add_argument("--sep-token1", default=QUAD_SEP, help="between quads (default ' & ')")
     parser.add_argument("--sep-token2", default=ELEMENT_SEP, help="between elements (default ' | ')")
     parser.add_argument("--similarity", default="rouge_l", choices=SIMILARITIES)
     parser.add_argument("--duplicates", default="multiset", choices=DUPLICATES, help="exact-match counting of repeated quads")
-    parser.add_argument("--legacy-keys", action="store_true", help="add the original Space's three keys")
-    parser.add_argument("--details", action="store_true", help="add each sample's alignment")
 
 
-def run(args):
-    references = read_samples(args.references, "--references")
-    if any(isinstance(r, list) for r in references):  # one list line makes every line a list
-        references = [r if isinstance(r, list) else [r] for r in references]
-    return compute(
-        read_samples(args.predictions, "--predictions"),
-        references,
+def options(args):
+    return dict(
         weights=tuple(split_values(args.weights)),
         tuple_len=args.tuple_len,
         sep_token1=args.sep_token1,
         sep_token2=args.sep_token2,
         similarity=args.similarity,
         duplicates=args.duplicates,
+    )
+
+
+def add_arguments(parser):
+    parser.add_argument("--predictions", required=True, help="one sample per line: quads joined by ' & ', elements by ' | '")
+    parser.add_argument("--references", required=True, help="same layout; a JSON list of strings per line for several references")
+    add_options(parser)
+    parser.add_argument("--legacy-keys", action="store_true", help="add the original Space's three keys")
+    parser.add_argument("--details", action="store_true", help="add each sample's alignment")
+
+
+def read_references(path, argument):
+    """read_samples, where one JSON-list line makes every line a list of references."""
+    references = read_samples(path, argument)
+    if any(isinstance(r, list) for r in references):
+        references = [r if isinstance(r, list) else [r] for r in references]
+    return references
+
+
+def run(args):
+    return compute(
+        read_samples(args.predictions, "--predictions"),
+        read_references(args.references, "--references"),
         legacy_keys=args.legacy_keys,
         details=args.details,
+        **options(args),
         **args.common,
     )
+
+
+def read_compare(args):
+    """(references, system_a, system_b) for `paperscore compare quad`."""
+    return read_references(args.references, "--references"), read_samples(args.system_a, "--system-a"), read_samples(args.system_b, "--system-b")
