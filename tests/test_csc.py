@@ -1,0 +1,246 @@
+"""The CSC core: vectorised edits against a per-sentence loop, the official file formats
+(the SIGHAN 2015 truth rebuilt line for line), pid alignment and the sentence comparison."""
+
+import numpy as np
+import pytest
+from conftest import DATA
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from paperscore.core import read_lines
+from paperscore.csc import (
+    WHOLE,
+    Edits,
+    align_pids,
+    apply_edits,
+    extract_edits,
+    format_label_lines,
+    format_test_input,
+    from_pairs,
+    match,
+    no_edits,
+    parse_label_lines,
+    parse_test_input,
+)
+
+SIGHAN15 = DATA / "sighan15"
+# A small alphabet so that sentences collide, with a character outside the BMP (one code
+# point, two UTF-16 units) to show that positions count code points.
+ALPHABET = "ab甲乙，𠀋"
+sentences = st.text(ALPHABET, max_size=6)
+
+
+def naive_edits(source, sentence):
+    """The definition, one sentence at a time: 1-based positions where the characters of
+    the common prefix differ."""
+    return [(i + 1, new) for i, (old, new) in enumerate(zip(source, sentence)) if old != new]
+
+
+@st.composite
+def triples(draw, same_length=True):
+    n = draw(st.integers(0, 8))
+    sources = draw(st.lists(sentences, min_size=n, max_size=n))
+    if not same_length:
+        return sources, draw(st.lists(sentences, min_size=n, max_size=n)), draw(st.lists(sentences, min_size=n, max_size=n))
+
+    def variant(source):
+        return "".join(draw(st.sampled_from(ALPHABET)) if draw(st.booleans()) else c for c in source)
+
+    return sources, [variant(s) for s in sources], [variant(s) for s in sources]
+
+
+@settings(max_examples=300, deadline=None)
+@given(triples())
+def test_edits_equal_a_per_sentence_loop(data):
+    sources, predictions, references = data
+    predicted, gold = extract_edits(sources, predictions, references)
+    assert predicted.groups() == [naive_edits(s, p) for s, p in zip(sources, predictions)]
+    assert gold.groups() == [naive_edits(s, r) for s, r in zip(sources, references)]
+    assert predicted.n == gold.n == len(sources)
+
+
+@settings(max_examples=300, deadline=None)
+@given(triples(same_length=False))
+def test_truncate_compares_the_common_prefix_and_whole_compares_strings(data):
+    sources, predictions, references = data
+    predicted, gold = extract_edits(sources, predictions, references, length_mismatch="truncate")
+    assert predicted.groups() == [naive_edits(s, p) for s, p in zip(sources, predictions)]
+    assert gold.groups() == [naive_edits(s, r) for s, r in zip(sources, references)]
+    # "whole": a sentence of another length is one position-0 edit standing for its text,
+    # the same edit on both sides exactly when the two sentences are equal strings.
+    predicted, gold = extract_edits(sources, predictions, references, length_mismatch="whole")
+    for i, (s, p, r) in enumerate(zip(sources, predictions, references)):
+        for edits, text in ((predicted, p), (gold, r)):
+            pairs = edits.groups()[i]
+            if len(text) == len(s):
+                assert pairs == naive_edits(s, text)
+            else:
+                assert len(pairs) == 1 and pairs[0][0] == 0
+        whole_p, whole_r = predicted.char[predicted.sentence == i], gold.char[gold.sentence == i]
+        if len(p) != len(s) and len(r) != len(s):
+            assert (whole_p[0] == whole_r[0]) == (p == r)
+        assert (whole_p >= WHOLE).sum() == (len(p) != len(s))
+
+
+def test_length_mismatch_is_an_error_naming_the_example():
+    with pytest.raises(ValueError, match=r"predictions\[1\]: has 2 characters but sources\[1\] has 3 \(pass length_mismatch="):
+        extract_edits(["甲乙", "甲乙丙"], ["甲乙", "甲乙"], ["甲乙", "甲乙丙"])
+    with pytest.raises(ValueError, match=r"references\[0\]: has 3 characters but sources\[0\] has 2"):
+        extract_edits(["甲乙"], ["甲乙"], ["甲乙丙"])
+    with pytest.raises(ValueError, match="length_mismatch: 'zip' is not one of"):
+        extract_edits(["甲"], ["甲"], ["甲"], length_mismatch="zip")
+
+
+@pytest.mark.parametrize(
+    "sources, predictions, references, message",
+    [
+        (["甲", None], ["甲", "乙"], ["甲", "乙"], r"sources\[1\]: expected a sentence \(str\), got NoneType"),
+        (["甲"], [["甲"]], ["甲"], r"predictions\[0\]: expected a sentence \(str\), got list"),
+        (["甲"], ["甲"], [1], r"references\[0\]: expected a sentence \(str\), got int 1"),
+        (["甲", "乙"], ["甲"], ["甲", "乙"], "predictions and sources differ in length: 1 against 2"),
+    ],
+)
+def test_bad_sentences_are_errors_that_say_where(sources, predictions, references, message):
+    with pytest.raises(ValueError, match=message):
+        extract_edits(sources, predictions, references)
+
+
+def test_the_sighan15_truth_rebuilt_line_for_line():
+    """Applying the 1,100 truth lines to the test input and taking the edits back gives the
+    truth file again, character for character: 550 erroneous sentences, 715 edits."""
+    truth = read_lines(SIGHAN15 / "SIGHAN15_CSC_TestTruth.txt", "truth")
+    pids, sources = parse_test_input(read_lines(SIGHAN15 / "SIGHAN15_CSC_TestInput.txt", "input"), "input")
+    truth_pids, gold = parse_label_lines(truth, "truth")
+    assert truth_pids == pids and len(pids) == 1100
+    references = apply_edits(sources, gold)
+    (again,) = extract_edits(sources, references, names=("references",))
+    assert format_label_lines(pids, again) == truth
+    assert len(again.sentence) == 715 and int((again.counts() > 0).sum()) == 550
+    assert format_test_input(pids, sources) == read_lines(SIGHAN15 / "SIGHAN15_CSC_TestInput.txt", "input")
+
+
+def test_test_input_formats_of_2013_and_2015():
+    assert parse_test_input(["(NID=00401) 遇到逆竟時", "(pid=A2-0011-1)\t你好"], "x") == (["00401", "A2-0011-1"], ["遇到逆竟時", "你好"])
+    with pytest.raises(ValueError, match=r"--sources line 2: expected `\(pid=ID\)<TAB>sentence`, got '你好'"):
+        parse_test_input(["(pid=1)\t我", "你好"], "--sources")
+
+
+def test_apply_edits_refuses_an_edit_beyond_the_source():
+    _, edits = parse_label_lines(["a, 3, 甲"], "truth")
+    with pytest.raises(ValueError, match=r"references\[0\]: position 3 is outside the 2 characters of its source"):
+        apply_edits(["你好"], edits)
+
+
+def test_label_lines_parse_in_position_order_and_round_trip():
+    pids, edits = parse_label_lines(["x, 7, 乙, 2, 甲", " y , 0 ", "z,3,丙"], "truth")
+    assert pids == ["x", "y", "z"]
+    assert edits.groups() == [[(2, "甲"), (7, "乙")], [], [(3, "丙")]]
+    assert format_label_lines(pids, edits) == ["x, 2, 甲, 7, 乙", "y, 0", "z, 3, 丙"]
+    pids, edits = parse_label_lines(["0022, 43, 76", "0023, 0"], "truth", positions_only=True)
+    assert edits.groups() == [[(43, ""), (76, "")], []]
+    assert format_label_lines(pids, edits, positions_only=True) == ["0022, 43, 76", "0023, 0"]
+
+
+label_sets = st.lists(
+    st.dictionaries(st.integers(1, 60), st.sampled_from("甲乙丙丁的地得"), max_size=4), max_size=8
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(label_sets)
+def test_label_lines_round_trip_any_edits(sets):
+    pids = [f"P-{i}" for i in range(len(sets))]
+    edits = from_pairs(
+        [i for i, d in enumerate(sets) for _ in d], [p for d in sets for p in d], [ord(c) for d in sets for c in d.values()], len(sets)
+    )
+    lines = format_label_lines(pids, edits)
+    again_pids, again = parse_label_lines(lines, "x")
+    assert again_pids == pids and again.groups() == [sorted(d.items()) for d in sets]
+
+
+@pytest.mark.parametrize(
+    "line, positions_only, message",
+    [
+        ("A2-1, 3", False, r"position '3' has no character"),
+        ("A2-1, 3, 甲, 3, 乙", False, "position 3 is given twice"),
+        ("A2-1, 3, 甲乙", False, r"the correction at position 3 is '甲乙', not one character"),
+        ("A2-1, x, 甲", False, r"position 'x' \(it is not a positive integer\)"),
+        ("A2-1, -2, 甲", False, r"position '-2' \(it is not a positive integer\)"),
+        ("A2-1, 0, 3", True, r"position '0' \(a 0 must stand alone"),
+        ("A2-1, 3, ", False, "has an empty field"),
+        ("A2-1", False, r"'A2-1' is not a label line `pid, 0` or `pid, pos, char, ...`"),
+        (", 0", False, "is not a label line"),
+        ("我喜欢唱歌", True, r"is not a label line `pid, 0` or `pid, pos, ...` \(sentences come with their sources\)"),
+        ("A2-1, 9999999999, 甲", False, "position 9999999999 is beyond 2147483647"),
+        ("0022, 43, 歲", True, r"position '歲' \(it is not a positive integer\)"),
+    ],
+)
+def test_malformed_label_lines_are_errors_naming_the_line(line, positions_only, message):
+    with pytest.raises(ValueError, match=r"truth\[1\]: .*" + message):
+        parse_label_lines(["A2-0, 0", line], "truth", positions_only)
+    with pytest.raises(ValueError, match=r"-t line 2: "):
+        parse_label_lines(["A2-0, 0", line], "-t", positions_only, line_numbers=True)
+
+
+def test_a_repeated_pid_and_a_non_string_line_are_errors():
+    with pytest.raises(ValueError, match=r"truth\[2\]: pid 'a' is already on truth\[0\]"):
+        parse_label_lines(["a, 0", "b, 0", "a, 2, 甲"], "truth")
+    with pytest.raises(ValueError, match=r"-t line 3: pid 'a' is already on line 1"):
+        parse_label_lines(["a, 0", "b, 0", "a, 2, 甲"], "-t", line_numbers=True)
+    with pytest.raises(ValueError, match=r"truth\[0\]: expected a label line \(str\), got int"):
+        parse_label_lines([3], "truth")
+
+
+def test_align_pids_reorders_and_names_what_does_not_match():
+    result_pids, result = parse_label_lines(["b, 2, 乙", "a, 0", "c, 1, 甲"], "result")
+    aligned = align_pids(["a", "b", "c"], result_pids, result)
+    assert aligned.groups() == [[], [(2, "乙")], [(1, "甲")]]
+    with pytest.raises(ValueError, match=r"result: 1 pids not in the truth: 'c'; 1 truth pids missing: 'd'"):
+        align_pids(["a", "b", "d"], result_pids, result)
+    with pytest.raises(ValueError, match=r"result: 1 truth pids missing: 'd'"):
+        align_pids(["a", "b", "c", "d"], result_pids, result)
+    # the 2013 jar reads a missing pid as "no error"
+    assert align_pids(["d", "b", "a", "c"], result_pids, result, allow_missing=True).groups() == [[], [(2, "乙")], [], [(1, "甲")]]
+    many = [f"p{i}" for i in range(12)]
+    with pytest.raises(ValueError, match=r"12 truth pids missing: 'p0', .*'p9' and 2 more"):
+        align_pids(many, [], no_edits(0))
+
+
+def test_take_and_keep_select_sentences_and_edits():
+    _, edits = parse_label_lines(["a, 1, 甲, 3, 的", "b, 0", "c, 2, 地"], "x")
+    assert edits.take([2, 0]).groups() == [[(2, "地")], [(1, "甲"), (3, "的")]]
+    assert edits.keep(edits.char != ord("的")).groups() == [[(1, "甲")], [], [(2, "地")]]
+    assert edits.take([]).n == 0
+
+
+edit_sets = st.lists(st.tuples(st.dictionaries(st.integers(1, 6), st.sampled_from("甲乙丙"), max_size=4), st.dictionaries(st.integers(1, 6), st.sampled_from("甲乙丙"), max_size=4)), max_size=10)
+
+
+def edits_of(dicts):
+    return from_pairs([i for i, d in enumerate(dicts) for _ in d], [p for d in dicts for p in d], [ord(c) for d in dicts for c in d.values()], len(dicts))
+
+
+@settings(max_examples=300, deadline=None)
+@given(edit_sets)
+def test_match_equals_set_arithmetic(pairs):
+    predicted, gold = edits_of([p for p, _ in pairs]), edits_of([g for _, g in pairs])
+    m = match(predicted, gold)
+    for i, (p, g) in enumerate(pairs):
+        assert m.predicted[i] == len(p) and m.gold[i] == len(g)
+        assert m.position_hits[i] == len(p.keys() & g.keys())
+        assert m.exact_hits[i] == len(p.items() & g.items())
+        assert m.chars_in_gold[i] == (set(p.values()) <= set(g.values()))
+        assert m.same_positions[i] == (p.keys() == g.keys())
+        assert m.same_edits[i] == (p == g)
+
+
+def test_match_of_corpora_of_different_sizes_is_an_error():
+    with pytest.raises(ValueError, match="differ in length: 2 against 3"):
+        match(no_edits(2), no_edits(3))
+
+
+def test_empty_corpus():
+    predicted, gold = extract_edits([], [], [])
+    assert isinstance(predicted, Edits) and predicted.n == 0
+    m = match(predicted, gold)
+    assert len(m.same_edits) == 0 and np.all(m.chars_in_gold)
