@@ -347,6 +347,40 @@ e05 |
 (e00,3) | (e01,3) | (e02,3) | (e03,3) | (e04,3) | """
 
 
+def test_the_2013_jar_reads_positions_as_strings():
+    """sighan7csc.jar -s 2 on four sentences. x: the official subtask 2 truth's malformed
+    line (01279, `10, 憤, , 挫`), answered identically: right. y: the same truth answered
+    with 10 only: the empty position is missed. z: 010 is not the string 10. w: right;
+    its report lists positions in string order, 10 before 9. LA = CA = CP = 2/4."""
+    predictions = ["x, 10, 憤, , 挫", "y, 10, 憤", "z, 010, 憤", "w, 10, 甲, 9, 乙"]
+    references = ["x, 10, 憤, , 挫", "y, 10, 憤, , 挫", "z, 10, 憤", "w, 9, 乙, 10, 甲"]
+    assert report(predictions, references, version=2013, subtask=2).endswith("""\
+Location Accuracy = 0.5 (2/4)
+Correction Accuracy = 0.5 (2/4)
+Correction Precision = 0.5 (2/4)
+
+
+==========================================================
+Part 2: Details
+==========================================================
+
+# of all testing sentences: 4
+w | x | y | z | 
+
+# of sentences the system returns corrections: 4
+w | x | y | z | 
+
+# of sentences correctly detected the error location: 2
+(w,10,9) | (x,,10) | 
+
+# of sentences correctly corrected the error: 2
+(w,10,甲,9,乙) | (x,,挫,10,憤) | """)
+    # The 2014/2015 jars read positions as integers (010 is 10) and stop on an empty one.
+    assert compute(["z, 010, 憤"], ["z, 10, 憤"])["correction_recall"] == 1.0
+    with pytest.raises(ValueError, match=r"references\[0\]: position '' \(it is not a positive integer\)"):
+        compute(["x, 10, 憤"], ["x, 10, 憤, , 挫"])
+
+
 def test_jar_number_rounds_half_up_from_the_shortest_decimal():
     # 1/32 = 0.03125 exactly: half up gives 0.0313 (Python's "%.4f" would give 0.0312);
     # 69/800 is the double just below 0.08625 and prints 0.0863 in the jar.

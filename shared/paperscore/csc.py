@@ -25,7 +25,7 @@ LENGTH_MISMATCH = ("error", "truncate", "whole")
 # above every Unicode code point, so it never equals a real character.
 WHOLE = 0x110000
 CHAR_BITS = 22  # WHOLE + text ids stay below 2**22 unless 3 million texts differ in length
-MAX_POSITION = 2**31 - 1  # the jars read positions as Java ints
+MAX_POSITION = 2**31 - 1  # the 2014/2015 jars read positions as Java ints
 
 
 class Edits(NamedTuple):
@@ -180,12 +180,17 @@ def apply_edits(sources, edits, argument="references"):
 # Label lines: `pid, 0` or `pid, pos, char[, pos, char]*` (SIGHAN 2013 subtask 1: positions only)
 
 
-def parse_label_lines(lines, argument, positions_only=False, line_numbers=False):
+def parse_label_lines(lines, argument, positions_only=False, line_numbers=False, opaque=None):
     """(pids, Edits) from the official label lines, one sentence per line, in line order.
 
     Stricter than the jars, which read `pid, 3` as "no error" and let a repeated position
     overwrite: every malformed line is a ValueError naming it (`argument[i]`, or
-    `argument line i+1` with line_numbers)."""
+    `argument line i+1` with line_numbers).
+
+    opaque: a dict shared by the truth and the result to read positions as the SIGHAN 2013
+    jar does, as strings: a field that is not a plain positive integer (the official
+    SIGHAN 2013 subtask 2 truth has `01279, 10, 憤, , 挫`) becomes a code above
+    MAX_POSITION, one per distinct text (kept in the dict), which no real position equals."""
     pids, sentence, position, char = [], [], [], []
     first_line = {}
     for index, line in enumerate(lines):
@@ -204,28 +209,37 @@ def parse_label_lines(lines, argument, positions_only=False, line_numbers=False)
         values = fields[1:]
         if values == ["0"]:
             continue
-        if "" in values:
-            raise ValueError(f"{where}: {line!r} has an empty field")
+        if values[-1] == "":
+            raise ValueError(f"{where}: {line!r} ends with an empty field")
         step = 1 if positions_only else 2
         if len(values) % step:
             raise ValueError(f"{where}: position {values[-1]!r} has no character (a label line is `pid, pos, char, ...`)")
         seen = set()
         for k in range(0, len(values), step):
             text = values[k]
-            if not text.isdigit() or not text.isascii() or int(text) == 0:
-                problem = "a 0 must stand alone (`pid, 0`)" if text.isdigit() and text.isascii() else "it is not a positive integer"
-                raise ValueError(f"{where}: position {text!r} ({problem})")
-            if int(text) > MAX_POSITION:
-                raise ValueError(f"{where}: position {text} is beyond {MAX_POSITION}")
-            if int(text) in seen:
+            number = _position(text, opaque, where)
+            if number in seen:
                 raise ValueError(f"{where}: position {text} is given twice")
-            seen.add(int(text))
+            seen.add(number)
             if not positions_only and len(values[k + 1]) != 1:
                 raise ValueError(f"{where}: the correction at position {text} is {values[k + 1]!r}, not one character")
             sentence.append(index)
-            position.append(int(text))
+            position.append(number)
             char.append(0 if positions_only else ord(values[k + 1]))
     return pids, from_pairs(sentence, position, char, len(pids))
+
+
+def _position(text, opaque, where):
+    digits = text.isascii() and text.isdigit()
+    if digits and int(text) == 0:
+        raise ValueError(f"{where}: position {text!r} (a 0 must stand alone: `pid, 0`)")
+    if opaque is not None and not (digits and text[0] != "0" and int(text) <= MAX_POSITION):
+        return opaque.setdefault(text, MAX_POSITION + 1 + len(opaque))
+    if not digits:
+        raise ValueError(f"{where}: position {text!r} (it is not a positive integer)")
+    if int(text) > MAX_POSITION:
+        raise ValueError(f"{where}: position {text} is beyond {MAX_POSITION}")
+    return int(text)
 
 
 def _line_name(argument, index, line_numbers):
@@ -308,15 +322,17 @@ class Match(NamedTuple):
         return (self.predicted == self.gold) & (self.exact_hits == self.predicted)
 
 
-def isin_sentence(sentence, value, other_sentence, other_value, n):
+def isin_sentence(sentence, value, other_sentence, other_value):
     """For each (sentence[k], value[k]), whether the pair occurs among the other pairs:
     membership within the same sentence, by one sorted search over integer keys
     sentence * span + value (values are positions, or chars, or position-char keys)."""
     if not len(sentence) or not len(other_sentence):
         return np.zeros(len(sentence), dtype=bool)
     span = int(max(value.max(), other_value.max())) + 1
-    if n * span >= 2**62:
-        raise ValueError("the corpus is too large to compare edits: more than 2**62 keys")
+    if (int(max(sentence.max(), other_sentence.max())) + 1) * span >= 2**62:
+        # Values too wide for one key: number the distinct values first.
+        codes = np.unique(np.concatenate([value, other_value]), return_inverse=True)[1]
+        value, other_value, span = codes[: len(value)], codes[len(value) :], len(codes)
     keys = np.sort(other_sentence * span + other_value)
     wanted = sentence * span + value
     found = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
@@ -332,11 +348,11 @@ def match(predicted, gold):
     def per_sentence(mask):
         return np.bincount(predicted.sentence[mask], minlength=n)
 
-    position_hits = isin_sentence(predicted.sentence, predicted.position, gold.sentence, gold.position, n)
+    position_hits = isin_sentence(predicted.sentence, predicted.position, gold.sentence, gold.position)
     pair = (predicted.position << CHAR_BITS) | predicted.char
     gold_pair = (gold.position << CHAR_BITS) | gold.char
-    exact = isin_sentence(predicted.sentence, pair, gold.sentence, gold_pair, n)
-    in_gold = isin_sentence(predicted.sentence, predicted.char, gold.sentence, gold.char, n)
+    exact = isin_sentence(predicted.sentence, pair, gold.sentence, gold_pair)
+    in_gold = isin_sentence(predicted.sentence, predicted.char, gold.sentence, gold.char)
     return Match(
         predicted=predicted.counts(),
         gold=gold.counts(),

@@ -84,26 +84,31 @@ def definition(version, subtask):
 
 
 def _is_labels(sources):
+    """No sources (None, or all None as evaluate passes them): label lines."""
     if sources is None:
         return True
-    nones = [s is None for s in sources]
-    if any(nones) and not all(nones):
-        first = nones.index(True) if not nones[0] else nones.index(False)
+    kinds = set(map(type, sources))
+    if type(None) not in kinds:
+        return False
+    if len(kinds) > 1:
+        first = next(i for i, s in enumerate(sources) if (s is None) != (sources[0] is None))
         raise ValueError(f"sources[{first}]: mixes sentences and None (no sources means label lines)")
-    return bool(sources) and all(nones)
+    return True
 
 
 def edits(predictions, references, sources, kind, length_mismatch="error"):
-    """(pids or None, predicted Edits, gold Edits). Without sources, predictions and
-    references are label lines, matched by pid (the jars' input)."""
+    """(pids or None, predicted Edits, gold Edits, {opaque position text: code}).
+    Without sources, predictions and references are label lines, matched by pid (the
+    jars' input); the 2013 jar reads their positions as strings (see csc.parse_label_lines)."""
     if _is_labels(sources):
-        positions_only = kind == "2013-1"
-        pids, gold = parse_label_lines(references, "references", positions_only)
-        result_pids, predicted = parse_label_lines(predictions, "predictions", positions_only)
-        return pids, align_pids(pids, result_pids, predicted, allow_missing=kind.startswith("2013"), argument="predictions"), gold
+        positions_only, opaque = kind == "2013-1", {} if kind != "2015" else None
+        pids, gold = parse_label_lines(references, "references", positions_only, opaque=opaque)
+        result_pids, predicted = parse_label_lines(predictions, "predictions", positions_only, opaque=opaque)
+        predicted = align_pids(pids, result_pids, predicted, allow_missing=kind != "2015", argument="predictions")
+        return pids, predicted, gold, opaque or {}
     check_same_length(predictions, references)
     predicted, gold = extract_edits(sources, predictions, references, length_mismatch=length_mismatch)
-    return None, predicted, gold
+    return None, predicted, gold, {}
 
 
 def statistics(m, kind, correction_match="subset"):
@@ -212,7 +217,7 @@ def compute(
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples)
     labels = _is_labels(sources)
-    _, predicted, gold = edits(predictions, references, sources, kind, length_mismatch)
+    _, predicted, gold, _ = edits(predictions, references, sources, kind, length_mismatch)
     rows = statistics(match(predicted, gold), kind, correction_match)
     counts = rows.sum(0)
     result = as_floats(ratios(counts, kind, zd))
@@ -309,14 +314,18 @@ def printed(version, kind, values, counts):
     return "\n".join(lines) + "\n"
 
 
-def _java_order(pids):
-    return sorted(pids, key=lambda pid: pid.encode("utf-16-be"))  # Java's String.compareTo
+def _java_key(text):
+    return text.encode("utf-16-be")  # the order of Java's String.compareTo
 
 
-def _details(kind, pids, rows, predicted):
+def _details(kind, pids, rows, predicted, opaque):
     """Part 2: the sentences of each cell (2014/2015, in truth order, with the result's
-    edits) or of each 2013 count (sorted by pid, as the 2013 jar's sets are)."""
+    edits) or of each 2013 count (sorted by pid, as the 2013 jar's sets are, and each
+    sentence's positions sorted as the strings the 2013 jar keeps them as)."""
     groups = predicted.groups()
+    if kind != "2015":
+        text = {code: position for position, code in opaque.items()}
+        groups = [sorted(((text.get(p, str(p)), c) for p, c in pairs), key=lambda pair: _java_key(pair[0])) for pairs in groups]
     flags = rows.astype(bool)
     members = {name: np.flatnonzero(flags[:, k]).tolist() for k, name in enumerate(COLUMNS[kind])}
     if kind == "2015":
@@ -350,7 +359,7 @@ def _details(kind, pids, rows, predicted):
     index = {pid: i for i, pid in enumerate(pids)}
     blocks = []
     for heading, indices, chars in sections:
-        order = _java_order([pids[i] for i in indices])
+        order = sorted((pids[i] for i in indices), key=_java_key)
         items = order if chars is None else [_item(pid, groups[index[pid]], chars, ",") for pid in order]
         # Each item is followed by " | ", and every tenth by a line end. A blank line parts
         # the sections, after ending a line left open; the last section is left as it is.
@@ -380,7 +389,7 @@ def report(
     the sentences behind each count. `pids` name the sentences of sentence input
     (default: 1, 2, 3, ...); label lines carry their own."""
     kind = definition(version, subtask)
-    label_pids, predicted, gold = edits(predictions, references, sources, kind, length_mismatch)
+    label_pids, predicted, gold, opaque = edits(predictions, references, sources, kind, length_mismatch)
     pids = label_pids or (list(pids) if pids is not None else [str(i) for i in range(1, gold.n + 1)])
     if len(pids) != gold.n:
         raise ValueError(f"pids: {len(pids)} names for {gold.n} sentences")
@@ -388,7 +397,7 @@ def report(
     counts = rows.sum(0).tolist()
     values = ratios(np.array(counts), kind, zero_division)
     part1 = "\n".join(_part1(str(version), kind, values, counts)) + "\n"
-    return part1 + _details(kind, pids, rows, predicted)
+    return part1 + _details(kind, pids, rows, predicted, opaque)
 
 
 # ---------------------------------------------------------------------------------------
