@@ -1,0 +1,153 @@
+"""csc_sighan: the official SIGHAN Chinese spelling check evaluation (2013, 2014, 2015),
+exactly as the bake-off jars compute it, from sentence triples or from the jars' label lines."""
+
+import datasets
+import evaluate
+
+from .paperscore_core import check_same_length
+from .paperscore_csc import check_texts
+from .paperscore_csc_sighan import compute
+
+_CITATION = """\
+@inproceedings{tseng-etal-2015-introduction,
+    title = "Introduction to {SIGHAN} 2015 Bake-off for {C}hinese Spelling Check",
+    author = "Tseng, Yuen-Hsien and Lee, Lung-Hao and Chang, Li-Ping and Chen, Hsin-Hsi",
+    booktitle = "Proceedings of the Eighth {SIGHAN} Workshop on {C}hinese Language Processing",
+    year = "2015",
+    pages = "32--37",
+    url = "https://aclanthology.org/W15-3106",
+}
+@inproceedings{yu-etal-2014-overview,
+    title = "Overview of {SIGHAN} 2014 Bake-off for {C}hinese Spelling Check",
+    author = "Yu, Liang-Chih and Lee, Lung-Hao and Tseng, Yuen-Hsien and Chen, Hsin-Hsi",
+    booktitle = "Proceedings of the Third {CIPS}-{SIGHAN} Joint Conference on {C}hinese Language Processing",
+    year = "2014",
+    pages = "126--132",
+    url = "https://aclanthology.org/W14-6820",
+}
+@inproceedings{wu-etal-2013-chinese,
+    title = "{C}hinese Spelling Check Evaluation at {SIGHAN} Bake-off 2013",
+    author = "Wu, Shih-Hung and Liu, Chao-Lin and Lee, Lung-Hao",
+    booktitle = "Proceedings of the Seventh {SIGHAN} Workshop on {C}hinese Language Processing",
+    year = "2013",
+    pages = "35--42",
+    url = "https://aclanthology.org/W13-4406",
+}
+"""
+
+_DESCRIPTION = """\
+The official evaluation of the SIGHAN Chinese spelling check bake-offs, equal to the jars
+(sighan15csc.jar, clp14csc.jar, sighan7csc.jar) to the printed digit. 2014/2015: a
+sentence-level confusion matrix where false positives come only from error-free sentences
+(a wrong correction of an erroneous sentence is a false negative, never a false positive),
+the correction check's containment quirk, the false positive rate, and accuracy, precision,
+recall and F1 at the detection and the correction level. 2013: the subtask 1 (detection)
+and subtask 2 (correction) metrics. Input: sentences (sources, predictions, references; the
+edits are the 1-based positions where a sentence differs from its source), or, without
+sources, the jars' label lines `pid, 0` / `pid, pos, char, ...`.
+"""
+
+_KWARGS_DESCRIPTION = """
+Args:
+    predictions: the system's sentences, or (without sources) its label lines.
+    references: the gold sentences, or the truth's label lines (matched to the result by pid).
+    sources: the input sentences; omit them to pass label lines.
+    version: "2015" (default) or "2014" (the same confusion matrix); "2013" with subtask.
+    subtask: 1 (error detection, positions only) or 2 (correction), for version "2013".
+    correction_match: "subset" (the jar: predicted characters a subset of the gold ones,
+        so swapped corrections pass) or "exact" (aligned (position, char) pairs).
+    length_mismatch: "error" (default), "truncate" (compare the common prefix) or "whole"
+        (a sentence of another length is one edit, right only if it equals the reference).
+    zero_division: value of a 0/0 ratio: 0.0 (default), 1.0 or "nan" (the jar's NaN).
+    return_counts: add the confusion-matrix counts (detection_tp, ... or the 2013 counts).
+    per_sentence: add each sentence's class (TP/FP/TN/FN) and edits.
+    confidence_level, n_resamples, seed: add bootstrap "<key>_low" / "<key>_high".
+    return_signature: add "signature", the reproducibility string.
+Returns:
+    2014/2015: false_positive_rate, detection_accuracy, detection_precision,
+    detection_recall, detection_f1, correction_accuracy, correction_precision,
+    correction_recall, correction_f1. 2013 subtask 1: false_alarm_rate, detection_*,
+    location_*; subtask 2: location_accuracy, correction_accuracy, correction_precision.
+Examples:
+    >>> metric = evaluate.load("paperscore/csc_sighan")
+    >>> result = metric.compute(sources=["他門很好", "今天很熱"], predictions=["他們很好", "今天很熟"], references=["他們很好", "今天很熱"])
+    >>> print(result["false_positive_rate"], result["detection_precision"], result["correction_recall"])
+    1.0 0.5 1.0
+"""
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class CscSighan(evaluate.Metric):
+    def _info(self):
+        return evaluate.MetricInfo(
+            module_type="metric",
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=datasets.Features(
+                {"predictions": datasets.Value("string"), "references": datasets.Value("string"), "sources": datasets.Value("string")}
+            ),
+            homepage="https://huggingface.co/spaces/paperscore/csc_sighan",
+            codebase_urls=["https://github.com/onebula/sighan_raw"],
+            reference_urls=["https://aclanthology.org/W15-3106", "https://aclanthology.org/W14-6820", "https://aclanthology.org/W13-4406"],
+        )
+
+    # Label lines have no sources; evaluate stores strings only, so their column holds "".
+
+    def compute(self, *, predictions=None, references=None, sources=None, **kwargs):
+        """Score sentence triples, or the jars' label lines when there are no sources."""
+        return super().compute(predictions=predictions, references=references, sources=sources, **kwargs)
+
+    def add_batch(self, *, predictions=None, references=None, sources=None, **kwargs):
+        """Add a batch of sentences (or label lines, without sources), checked before
+        evaluate encodes them: its string feature would turn a number into text."""
+        if predictions is not None or references is not None:
+            check_same_length(predictions, references)
+            check_texts(predictions, "predictions")
+            check_texts(references, "references")
+            if sources is None:
+                sources = [""] * len(predictions)
+            else:
+                check_same_length(predictions, sources, ("predictions", "sources"))
+                check_texts(sources, "sources")
+        super().add_batch(predictions=predictions, references=references, sources=sources, **kwargs)
+
+    def add(self, *, prediction=None, reference=None, sources=None, **kwargs):
+        """Add one sentence and its source (`sources=`, evaluate's feature name), or one
+        label line without it."""
+        check_texts([prediction, reference, "" if sources is None else sources], "prediction, reference, sources")
+        super().add(prediction=prediction, reference=reference, sources="" if sources is None else sources, **kwargs)
+
+    def _compute(
+        self,
+        predictions,
+        references,
+        sources,
+        version="2015",
+        subtask=None,
+        correction_match="subset",
+        length_mismatch="error",
+        zero_division=0.0,
+        return_counts=False,
+        per_sentence=False,
+        confidence_level=None,
+        n_resamples=1000,
+        seed=None,
+        return_signature=False,
+    ):
+        return compute(
+            predictions,
+            references,
+            None if all(source == "" for source in sources) else sources,
+            version=version,
+            subtask=subtask,
+            correction_match=correction_match,
+            length_mismatch=length_mismatch,
+            zero_division=zero_division,
+            return_counts=return_counts,
+            per_sentence=per_sentence,
+            confidence_level=confidence_level,
+            n_resamples=n_resamples,
+            seed=seed,
+            return_signature=return_signature,
+        )

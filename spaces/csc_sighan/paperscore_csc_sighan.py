@@ -1,0 +1,469 @@
+# GENERATED from shared/paperscore/csc_sighan.py by shared/vendor.py: do not edit here;
+# edit the package and run `python shared/vendor.py`.
+"""The official SIGHAN Chinese spelling check evaluation, exactly as the bake-off jars
+compute it: the 2014/2015 sentence-level confusion matrix (sighan15csc.jar, clp14csc.jar)
+and the SIGHAN 2013 subtask 1 and 2 metrics (sighan7csc.jar), from sentence triples or
+from the label lines the jars read, with the jars' detailed report.
+
+Statistics: one row of 0/1 flags per sentence (its cell of the confusion matrix, or the
+2013 counts it enters); every number is a ratio of the column sums.
+"""
+
+import math
+import re
+from decimal import ROUND_HALF_UP, Decimal
+
+import numpy as np
+
+from .paperscore_core import (
+    as_floats,
+    bootstrap_intervals,
+    check_bootstrap,
+    check_choice,
+    check_same_length,
+    check_zero_division,
+    compress_rows,
+    divide,
+    harmonic_mean,
+    read_lines,
+    signature,
+)
+from .paperscore_csc import (
+    LENGTH_MISMATCH,
+    TEST_INPUT,
+    align_pids,
+    extract_edits,
+    match,
+    parse_label_lines,
+    parse_test_input,
+)
+
+VERSIONS = ("2013", "2014", "2015")
+CORRECTION_MATCH = ("subset", "exact")
+# The per-sentence flags of each definition; they are also the keys of return_counts.
+COLUMNS = {
+    "2015": (
+        "detection_tp", "detection_fp", "detection_tn", "detection_fn",
+        "correction_tp", "correction_fp", "correction_tn", "correction_fn",
+    ),
+    "2013-1": (
+        "clean_sentences", "erroneous_sentences", "flagged_sentences", "false_alarms",
+        "detection_hits", "detection_right", "location_right", "location_hits",
+    ),
+    "2013-2": ("scored_sentences", "returned_sentences", "location_right", "correction_right"),
+}  # fmt: skip
+# The figures of each definition, in the order the jars print them.
+KEYS = {
+    "2015": (
+        "false_positive_rate",
+        "detection_accuracy", "detection_precision", "detection_recall", "detection_f1",
+        "correction_accuracy", "correction_precision", "correction_recall", "correction_f1",
+    ),
+    "2013-1": (
+        "false_alarm_rate",
+        "detection_accuracy", "detection_precision", "detection_recall", "detection_f1",
+        "location_accuracy", "location_precision", "location_recall", "location_f1",
+    ),
+    "2013-2": ("location_accuracy", "correction_accuracy", "correction_precision"),
+}  # fmt: skip
+CLASSES = ("TP", "FP", "TN", "FN")
+
+
+def definition(version, subtask):
+    """"2015" (the 2014 and 2015 jars share their logic), "2013-1" or "2013-2"."""
+    version = check_choice("version", str(version), VERSIONS)
+    if version != "2013":
+        if subtask is not None:
+            raise ValueError(f"subtask: {subtask!r} is only for version='2013'")
+        return "2015"
+    if str(subtask) not in ("1", "2"):
+        raise ValueError(f"subtask: {subtask!r} is not 1 or 2 (version='2013' has two subtasks)")
+    return f"2013-{subtask}"
+
+
+# ---------------------------------------------------------------------------------------
+# Inputs: sentence triples, or label lines when there are no sources
+
+
+def _is_labels(sources):
+    """No sources (None, or all None as evaluate passes them): label lines."""
+    if sources is None:
+        return True
+    kinds = set(map(type, sources))
+    if type(None) not in kinds:
+        return False
+    if len(kinds) > 1:
+        first = next(i for i, s in enumerate(sources) if (s is None) != (sources[0] is None))
+        raise ValueError(f"sources[{first}]: mixes sentences and None (no sources means label lines)")
+    return True
+
+
+def edits(predictions, references, sources, kind, length_mismatch="error"):
+    """(pids or None, predicted Edits, gold Edits, {opaque position text: code}).
+    Without sources, predictions and references are label lines, matched by pid (the
+    jars' input); the 2013 jar reads their positions as strings (see csc.parse_label_lines)."""
+    if _is_labels(sources):
+        positions_only, opaque = kind == "2013-1", {} if kind != "2015" else None
+        pids, gold = parse_label_lines(references, "references", positions_only, opaque=opaque)
+        result_pids, predicted = parse_label_lines(predictions, "predictions", positions_only, opaque=opaque)
+        predicted = align_pids(pids, result_pids, predicted, allow_missing=kind != "2015", argument="predictions")
+        return pids, predicted, gold, opaque or {}
+    check_same_length(predictions, references)
+    predicted, gold = extract_edits(sources, predictions, references, length_mismatch=length_mismatch)
+    return None, predicted, gold, {}
+
+
+def statistics(m, kind, correction_match="subset"):
+    """The (n, k) 0/1 rows of COLUMNS[kind] from a csc.Match."""
+    gold, flagged, same = m.gold > 0, m.predicted > 0, m.same_positions
+    if kind == "2015":
+        # FP only from error-free sentences; wrong positions or characters on an erroneous
+        # sentence are FN. The jar's correction check: the predicted characters are a
+        # subset of the gold ones (so swapped corrections pass).
+        corrected = same & (m.chars_in_gold if correction_match == "subset" else m.same_edits)
+        detected = gold & same
+        clean, false_alarm = ~gold & ~flagged, ~gold & flagged
+        columns = [detected, false_alarm, clean, gold & ~detected, gold & corrected, false_alarm, clean, gold & ~corrected]
+    elif kind == "2013-1":
+        columns = [~gold, gold, flagged, flagged & ~gold, flagged & gold, flagged == gold, same, same & gold]
+    else:  # 2013-2 scores only sentences with gold errors (the jar drops the others)
+        columns = [gold, flagged, same & gold, m.same_edits & gold]
+    return np.stack(columns, axis=1).astype(np.int64) if len(gold) else np.zeros((0, len(COLUMNS[kind])), dtype=np.int64)
+
+
+def _f1(precision, recall, zero_division):
+    f1 = harmonic_mean(precision, recall)
+    if math.isnan(zero_division):  # 2PR/(P+R) with P = R = 0 is 0/0: NaN in the jar's doubles
+        f1 = np.where(np.add(precision, recall) == 0, math.nan, f1)
+    return f1
+
+
+def ratios(counts, kind, zero_division=0.0):
+    """Every number of the definition from column sums of shape (..., k)."""
+    zd = check_zero_division(zero_division)
+    c = dict(zip(COLUMNS[kind], np.moveaxis(np.asarray(counts, dtype=float), -1, 0)))
+    out = {}
+    if kind == "2015":
+        fp, tn = c["detection_fp"], c["detection_tn"]
+        out["false_positive_rate"] = divide(fp, fp + tn, zd)
+        for level in ("detection", "correction"):
+            tp, fn = c[f"{level}_tp"], c[f"{level}_fn"]
+            precision, recall = divide(tp, tp + fp, zd), divide(tp, tp + fn, zd)
+            out[f"{level}_accuracy"] = divide(tp + tn, tp + fp + tn + fn, zd)
+            out.update({f"{level}_precision": precision, f"{level}_recall": recall, f"{level}_f1": _f1(precision, recall, zd)})
+    elif kind == "2013-1":
+        n, flagged, erroneous = c["clean_sentences"] + c["erroneous_sentences"], c["flagged_sentences"], c["erroneous_sentences"]
+        out["false_alarm_rate"] = divide(c["false_alarms"], c["clean_sentences"], zd)
+        for level, right, hits in (("detection", "detection_right", "detection_hits"), ("location", "location_right", "location_hits")):
+            precision, recall = divide(c[hits], flagged, zd), divide(c[hits], erroneous, zd)
+            out[f"{level}_accuracy"] = divide(c[right], n, zd)
+            out.update({f"{level}_precision": precision, f"{level}_recall": recall, f"{level}_f1": _f1(precision, recall, zd)})
+    else:
+        out["location_accuracy"] = divide(c["location_right"], c["scored_sentences"], zd)
+        out["correction_accuracy"] = divide(c["correction_right"], c["scored_sentences"], zd)
+        out["correction_precision"] = divide(c["correction_right"], c["returned_sentences"], zd)
+    return out
+
+
+def _per_sentence(rows, kind, predicted, gold):
+    out = {}
+    if kind == "2015":
+        out["detection_classes"] = [CLASSES[i] for i in rows[:, :4].argmax(1).tolist()]
+        out["correction_classes"] = [CLASSES[i] for i in rows[:, 4:].argmax(1).tolist()]
+    elif kind == "2013-1":
+        # The binary "has an error" decision: flagged erroneous, flagged clean, unflagged clean, unflagged erroneous.
+        erroneous, flagged = rows[:, 1].astype(bool), rows[:, 2].astype(bool)
+        cells = np.select([flagged & erroneous, flagged, ~erroneous], [0, 1, 2], 3)
+        out["detection_classes"] = [CLASSES[i] for i in cells.tolist()]
+        out["location_correct"] = rows[:, 6].astype(bool).tolist()
+    else:
+        scored = rows[:, 0].astype(bool).tolist()
+        for key, column in (("location_correct", 2), ("correction_correct", 3)):
+            out[key] = [bool(v) if s else None for v, s in zip(rows[:, column].tolist(), scored)]
+    out["predicted_edits"] = [[list(pair) for pair in pairs] for pairs in predicted.groups()]
+    out["reference_edits"] = [[list(pair) for pair in pairs] for pairs in gold.groups()]
+    return out
+
+
+def compute(
+    predictions,
+    references,
+    sources=None,
+    version="2015",
+    subtask=None,
+    correction_match="subset",
+    length_mismatch="error",
+    zero_division=0.0,
+    return_counts=False,
+    per_sentence=False,
+    confidence_level=None,
+    n_resamples=1000,
+    seed=None,
+    return_signature=False,
+):
+    """The SIGHAN figures of a corrected corpus.
+
+    predictions, references, sources: sentences, the 1-based edits being the characters
+    where each differs from its source; or, without sources, the jars' label lines
+    (`pid, 0` / `pid, pos, char, ...`; SIGHAN 2013 subtask 1: `pid, pos, ...`) matched by pid.
+    version: "2015" (default) or "2014", the same confusion matrix; "2013" with subtask 1 or 2.
+    correction_match: "subset" (the jar: the predicted characters are a subset of the gold
+    ones) or "exact" (aligned (position, char) pairs, as the Python ports compare).
+    length_mismatch: "error", "truncate" or "whole" (see paperscore.csc).
+    """
+    kind = definition(version, subtask)
+    check_choice("correction_match", correction_match, CORRECTION_MATCH)
+    if kind != "2015" and correction_match != "subset":
+        raise ValueError("correction_match: only for versions 2014 and 2015 (SIGHAN 2013 subtask 2 compares aligned pairs)")
+    zd = check_zero_division(zero_division)
+    if confidence_level is not None:
+        check_bootstrap(confidence_level, n_resamples)
+    labels = _is_labels(sources)
+    _, predicted, gold, _ = edits(predictions, references, sources, kind, length_mismatch)
+    rows = statistics(match(predicted, gold), kind, correction_match)
+    counts = rows.sum(0)
+    result = as_floats(ratios(counts, kind, zd))
+    if confidence_level is not None:
+        distinct, weights = compress_rows(rows)
+        result.update(bootstrap_intervals(weights, lambda w: ratios(w @ distinct, kind, zd), confidence_level, n_resamples, seed))
+    if return_counts:
+        result.update(zip(COLUMNS[kind], counts.tolist()))
+    if per_sentence:
+        result.update(_per_sentence(rows, kind, predicted, gold))
+    if return_signature:
+        options = {"version": str(version)}
+        if kind != "2015":
+            options["subtask"] = int(subtask)
+        else:
+            options["correction_match"] = correction_match
+        options["input"] = "labels" if labels else "sentences"
+        if not labels:
+            options["length_mismatch"] = length_mismatch
+        options["zero_division"] = zd
+        if confidence_level is not None:
+            options.update(bootstrap=f"{n_resamples}@{confidence_level:g}", seed=seed)
+        result["signature"] = signature("csc_sighan", **options)
+    return result
+
+
+# ---------------------------------------------------------------------------------------
+# The jars' printed figures and detailed report
+
+TITLES = {
+    "2015": "SIGHAN 2015 Bakeoff: Chinese Spelling Check Task",
+    "2014": "CLP 2014 Bakeoff: Chinese Spelling Check Task",
+    "2013": "[SIGHAN-7] Bake-off: Chinese Spelling Check Task",
+}
+RULE = "=" * 58
+
+
+def jar_number(value):
+    """A figure as the jars print it: 4 decimals rounded half up from the double's shortest
+    decimal form (13/32 = 0.40625 prints 0.4063; 57/800 = 0.07125, a double a little
+    below that, prints 0.0713), trailing zeros dropped (0.6, 1), NaN."""
+    if math.isnan(value):
+        return "NaN"
+    rounded = Decimal(repr(float(value))).quantize(Decimal("0.0001"), ROUND_HALF_UP)
+    return f"{rounded:f}".rstrip("0").rstrip(".")
+
+
+def _figures(kind, values, counts):
+    """The jar's lines of overall figures (Part 1 without its heading)."""
+    v = {key: jar_number(value) for key, value in values.items()}
+    c = dict(zip(COLUMNS[kind], counts))
+    if kind == "2015":
+        fp, tn = c["detection_fp"], c["detection_tn"]
+        lines = [f"False Positive Rate = {v['false_positive_rate']} ({fp}/{fp + tn})"]
+        for level, name in (("detection", "Detection"), ("correction", "Correction")):
+            tp, fn = c[f"{level}_tp"], c[f"{level}_fn"]
+            p, r = v[f"{level}_precision"], v[f"{level}_recall"]
+            lines += [
+                "",
+                f"{name} Level",
+                f"\tAccuracy = {v[f'{level}_accuracy']} ({tp + tn}/{tp + fp + tn + fn})",
+                f"\tPrecision = {p} ({tp}/{tp + fp})",
+                f"\tRecall = {r} ({tp}/{tp + fn})",
+                f"\tF1-Score = {v[f'{level}_f1']} ((2*{p}*{r})/({p}+{r}))",
+            ]
+        return lines
+    if kind == "2013-1":
+        n, flagged, erroneous = c["clean_sentences"] + c["erroneous_sentences"], c["flagged_sentences"], c["erroneous_sentences"]
+        lines = [f"False-Alarm Rate = {v['false_alarm_rate']} ({c['false_alarms']}/{c['clean_sentences']})"]
+        for level, name, right, hits in (("detection", "Detection", "detection_right", "detection_hits"), ("location", "Error Location", "location_right", "location_hits")):
+            p, r = v[f"{level}_precision"], v[f"{level}_recall"]
+            lines += [
+                f"{name} Accuracy = {v[f'{level}_accuracy']} ({c[right]}/{n})",
+                f"{name} Precision = {p} ({c[hits]}/{flagged})",
+                f"{name} Recall = {r} ({c[hits]}/{erroneous})",
+                f"{name} F-Score = {v[f'{level}_f1']} (2*{p}*{r}/({p}+{r}))",
+            ]
+        return lines
+    n = c["scored_sentences"]
+    return [
+        f"Location Accuracy = {v['location_accuracy']} ({c['location_right']}/{n})",
+        f"Correction Accuracy = {v['correction_accuracy']} ({c['correction_right']}/{n})",
+        f"Correction Precision = {v['correction_precision']} ({c['correction_right']}/{c['returned_sentences']})",
+    ]
+
+
+def _part1(version, kind, values, counts):
+    return [TITLES[version], "", RULE, "Part 1: Overall Performance", RULE, ""] + _figures(kind, values, counts) + ["", ""]
+
+
+def printed(version, kind, values, counts):
+    """What the jar prints without -o: Part 1 for 2014/2015, the figures alone for 2013."""
+    lines = _figures(kind, values, counts) + [""] if kind != "2015" else _part1(version, kind, values, counts)
+    return "\n".join(lines) + "\n"
+
+
+def _java_key(text):
+    return text.encode("utf-16-be")  # the order of Java's String.compareTo
+
+
+def _details(kind, pids, rows, predicted, opaque):
+    """Part 2: the sentences of each cell (2014/2015, in truth order, with the result's
+    edits) or of each 2013 count (sorted by pid, as the 2013 jar's sets are, and each
+    sentence's positions sorted as the strings the 2013 jar keeps them as)."""
+    groups = predicted.groups()
+    if kind != "2015":
+        text = {code: position for position, code in opaque.items()}
+        groups = [sorted(((text.get(p, str(p)), c) for p, c in pairs), key=lambda pair: _java_key(pair[0])) for pairs in groups]
+    flags = rows.astype(bool)
+    members = {name: np.flatnonzero(flags[:, k]).tolist() for k, name in enumerate(COLUMNS[kind])}
+    if kind == "2015":
+        lines = [RULE, "Part 2: Details", RULE, ""]
+        for level, name, chars in (("detection", "Detection", False), ("correction", "Correction", True)):
+            lines += [f"{name} Level", ""]
+            for cell in ("tp", "fp", "tn", "fn"):
+                items = [_item(pids[i], groups[i], chars, ", ") for i in members[f"{level}_{cell}"]]
+                lines += [f"\t#{cell.upper()}:", "\t" + " | ".join(items), ""]
+            lines.append("")
+        return "\n".join(lines[:-1]) + "\n"
+    if kind == "2013-1":
+        sections = [
+            ("# of all testing sentences", range(len(pids)), None),
+            ("# of testing sentences with errors", members["erroneous_sentences"], None),
+            ("# of testing sentences without errors", members["clean_sentences"], None),
+            ("# of sentences the system return as with errors", members["flagged_sentences"], None),
+            ("# of sentences with false positive error detection results", members["false_alarms"], None),
+            ("# of sentences with correctly error detected results", members["detection_hits"], None),
+            ("# of sentences with correctly detected results", members["detection_right"], None),
+            ("# of sentences with correct location detection", members["location_right"], False),
+            ("# of sentences with correct error locations", members["location_hits"], False),
+        ]
+    else:
+        sections = [
+            ("# of all testing sentences", members["scored_sentences"], None),
+            ("# of sentences the system returns corrections", members["returned_sentences"], None),
+            ("# of sentences correctly detected the error location", members["location_right"], False),
+            ("# of sentences correctly corrected the error", members["correction_right"], True),
+        ]
+    index = {pid: i for i, pid in enumerate(pids)}
+    blocks = []
+    for heading, indices, chars in sections:
+        order = sorted((pids[i] for i in indices), key=_java_key)
+        items = order if chars is None else [_item(pid, groups[index[pid]], chars, ",") for pid in order]
+        # Each item is followed by " | ", and every tenth by a line end. A blank line parts
+        # the sections, after ending a line left open; the last section is left as it is.
+        listed = "".join(f"{item} | " + ("\n" if k % 10 == 9 else "") for k, item in enumerate(items))
+        blocks.append(f"{heading}: {len(items)}\n{listed}" + ("\n" if len(items) % 10 else ""))
+    blocks[-1] = blocks[-1].removesuffix("\n") if len(items) % 10 else blocks[-1]
+    return "\n".join([RULE, "Part 2: Details", RULE, ""]) + "\n" + "\n".join(blocks)
+
+
+def _item(pid, pairs, chars, sep):
+    fields = [str(p) if not chars else f"{p}{sep}{c}" for p, c in pairs] or ["0"]
+    return "(" + sep.join([pid] + fields) + ")"
+
+
+def report(
+    predictions,
+    references,
+    sources=None,
+    pids=None,
+    version="2015",
+    subtask=None,
+    correction_match="subset",
+    length_mismatch="error",
+    zero_division=0.0,
+):
+    """The jar's detailed report (its -o file): Part 1, the overall figures, and Part 2,
+    the sentences behind each count. `pids` name the sentences of sentence input
+    (default: 1, 2, 3, ...); label lines carry their own."""
+    kind = definition(version, subtask)
+    label_pids, predicted, gold, opaque = edits(predictions, references, sources, kind, length_mismatch)
+    pids = label_pids or (list(pids) if pids is not None else [str(i) for i in range(1, gold.n + 1)])
+    if len(pids) != gold.n:
+        raise ValueError(f"pids: {len(pids)} names for {gold.n} sentences")
+    rows = statistics(match(predicted, gold), kind, correction_match)
+    counts = rows.sum(0).tolist()
+    values = ratios(np.array(counts), kind, zero_division)
+    part1 = "\n".join(_part1(str(version), kind, values, counts)) + "\n"
+    return part1 + _details(kind, pids, rows, predicted, opaque)
+
+
+# ---------------------------------------------------------------------------------------
+# Command line: a drop-in for the jars
+#   paperscore sighan -i RESULT -t TRUTH [-o REPORT] [--version 2013 --subtask 1|2]
+#   paperscore sighan --sources FILE --predictions FILE --references FILE
+
+COMMAND = "sighan"
+HELP = "Chinese spelling check, the official SIGHAN 2013/2014/2015 evaluation (a drop-in for the jars)"
+
+
+def add_arguments(parser):
+    files = parser.add_argument_group("label files, as the jars read them")
+    files.add_argument("-i", "--result", help="system result: `pid, 0` or `pid, pos, char, ...` per line")
+    files.add_argument("-t", "--truth", help="ground truth, same format")
+    sentences = parser.add_argument_group("sentence files, one sentence per line, in the same order")
+    sentences.add_argument("--sources", help="the input sentences (or an official test input file, `(pid=ID)<TAB>sentence`)")
+    sentences.add_argument("--predictions", help="the system's corrected sentences")
+    sentences.add_argument("--references", help="the gold corrected sentences")
+    parser.add_argument("-o", "--report", help="write the jar's detailed report (Part 1 and Part 2) to this file")
+    parser.add_argument("--version", choices=VERSIONS, default="2015", help="bake-off year (default 2015; 2014 is the same logic)")
+    parser.add_argument("-s", "--subtask", type=int, choices=(1, 2), help="SIGHAN 2013 subtask (required with --version 2013)")
+    parser.add_argument("--correction-match", choices=CORRECTION_MATCH, default="subset")
+    parser.add_argument("--length-mismatch", choices=LENGTH_MISMATCH, default="error")
+
+
+def _inputs(args):
+    """(compute keyword arguments for the inputs, pids for the report)."""
+    sentence_files = (args.sources, args.predictions, args.references)
+    if args.result or args.truth:
+        if not (args.result and args.truth) or any(sentence_files):
+            raise ValueError("give either -i RESULT -t TRUTH, or --sources, --predictions and --references")
+        return dict(predictions=read_lines(args.result, "-i"), references=read_lines(args.truth, "-t")), None
+    if not all(sentence_files):
+        raise ValueError("give either -i RESULT -t TRUTH, or --sources, --predictions and --references")
+    sources = read_lines(args.sources, "--sources")
+    pids = None
+    if sources and TEST_INPUT.match(sources[0]):
+        pids, sources = parse_test_input(sources, "--sources")
+    inputs = dict(sources=sources, predictions=read_lines(args.predictions, "--predictions"), references=read_lines(args.references, "--references"))
+    return inputs, pids
+
+
+def run(args):
+    inputs, pids = _inputs(args)
+    options = dict(version=args.version, subtask=args.subtask, correction_match=args.correction_match, length_mismatch=args.length_mismatch)
+    result = compute(**inputs, **options, return_counts=True, **args.common)
+    if args.report:
+        text = report(**inputs, pids=pids, **options, zero_division=args.common["zero_division"])
+        try:
+            with open(args.report, "w", encoding="utf-8") as handle:  # platform line ends, as the jar writes
+                handle.write(text)
+        except OSError as error:
+            raise ValueError(f"-o: cannot write {args.report}: {error.strerror}") from None
+    return result
+
+
+def table(result):
+    """The figures exactly as the jar prints them, then any bootstrap intervals and the
+    signature."""
+    version = re.search(r"\|version:(\d+)", result["signature"])[1]
+    subtask = re.search(r"\|subtask:(\d)", result["signature"])
+    kind = definition(version, subtask and int(subtask[1]))
+    counts = [result[key] for key in COLUMNS[kind]]
+    values = {key: result[key] for key in KEYS[kind]}
+    intervals = [f"{key} = {result[key]:.4f}\n" for key in result if key.endswith(("_low", "_high"))]
+    return printed(version, kind, values, counts) + "".join(intervals) + f"signature: {result['signature']}"
