@@ -747,3 +747,28 @@ def test_cli_errors_exit_2_with_the_reason(argv, message, tmp_path, capsys):
     assert code == 2 and out == ""
     assert err.startswith("paperscore sighan: error: ")
     assert __import__("re").search(message, err), err
+
+
+_metric = []
+
+
+def space_metric():
+    """The Space's metric through evaluate, loaded once for the property test below."""
+    if not _metric:
+        import evaluate
+        from conftest import SPACES_DIR
+
+        _metric.append(evaluate.load(str(SPACES_DIR / "csc_sighan"), keep_in_memory=True))
+    return _metric[0]
+
+
+@settings(max_examples=20, deadline=None)
+@given(corpora(min_size=1), st.lists(st.integers(0, 12), max_size=3))
+def test_batches_added_through_evaluate_equal_one_pass(corpus, cuts):
+    sources, predictions, references = corpus
+    bounds = [0] + sorted(min(c, len(sources)) for c in cuts) + [len(sources)]
+    metric = space_metric()
+    for a, b in zip(bounds, bounds[1:]):
+        if b > a:
+            metric.add_batch(sources=sources[a:b], predictions=predictions[a:b], references=references[a:b])
+    assert metric.compute(return_counts=True) == compute(predictions, references, sources, return_counts=True)

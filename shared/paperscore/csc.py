@@ -16,8 +16,8 @@ from .core import check_choice, check_same_length, input_error
 
 # How a sentence whose length differs from its source is treated:
 #   "error"    a ValueError naming the example (the default: positions would not line up);
-#   "truncate" compare the common prefix only, as zip() does (ReaLiSe cuts the source to
-#              the prediction's length; FASPell zips);
+#   "truncate" compare the common prefix only, as zip() does (FASPell zips; ReaLiSe cuts
+#              the source to a shorter prediction and refuses a longer one);
 #   "whole"    one edit at position 0 standing for the whole sentence (see WHOLE), equal
 #              on both sides only when the two sentences are the same string.
 LENGTH_MISMATCH = ("error", "truncate", "whole")
@@ -332,7 +332,7 @@ def isin_sentence(sentence, value, other_sentence, other_value):
     if (int(max(sentence.max(), other_sentence.max())) + 1) * span >= 2**62:
         # Values too wide for one key: number the distinct values first.
         codes = np.unique(np.concatenate([value, other_value]), return_inverse=True)[1]
-        value, other_value, span = codes[: len(value)], codes[len(value) :], len(codes)
+        value, other_value, span = codes[: len(value)], codes[len(value) :], int(codes.max()) + 1
     keys = np.sort(other_sentence * span + other_value)
     wanted = sentence * span + value
     found = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)

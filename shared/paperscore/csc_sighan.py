@@ -67,15 +67,19 @@ KEYS = {
 CLASSES = ("TP", "FP", "TN", "FN")
 
 
-def definition(version, subtask):
-    """"2015" (the 2014 and 2015 jars share their logic), "2013-1" or "2013-2"."""
+def definition(version, subtask, correction_match="subset"):
+    """"2015" (the 2014 and 2015 jars share their logic), "2013-1" or "2013-2", once the
+    options are checked."""
     version = check_choice("version", str(version), VERSIONS)
+    check_choice("correction_match", correction_match, CORRECTION_MATCH)
     if version != "2013":
         if subtask is not None:
             raise ValueError(f"subtask: {subtask!r} is only for version='2013'")
         return "2015"
     if str(subtask) not in ("1", "2"):
         raise ValueError(f"subtask: {subtask!r} is not 1 or 2 (version='2013' has two subtasks)")
+    if correction_match != "subset":
+        raise ValueError("correction_match: only for versions 2014 and 2015 (SIGHAN 2013 subtask 2 compares aligned pairs)")
     return f"2013-{subtask}"
 
 
@@ -84,7 +88,7 @@ def definition(version, subtask):
 
 
 def _is_labels(sources):
-    """No sources (None, or all None as evaluate passes them): label lines."""
+    """No sources (None, or a list of None): label lines."""
     if sources is None:
         return True
     kinds = set(map(type, sources))
@@ -126,7 +130,7 @@ def statistics(m, kind, correction_match="subset"):
         columns = [~gold, gold, flagged, flagged & ~gold, flagged & gold, flagged == gold, same, same & gold]
     else:  # 2013-2 scores only sentences with gold errors (the jar drops the others)
         columns = [gold, flagged, same & gold, m.same_edits & gold]
-    return np.stack(columns, axis=1).astype(np.int64) if len(gold) else np.zeros((0, len(COLUMNS[kind])), dtype=np.int64)
+    return np.stack(columns, axis=1).astype(np.int64)
 
 
 def _f1(precision, recall, zero_division):
@@ -209,10 +213,7 @@ def compute(
     ones) or "exact" (aligned (position, char) pairs, as the Python ports compare).
     length_mismatch: "error", "truncate" or "whole" (see paperscore.csc).
     """
-    kind = definition(version, subtask)
-    check_choice("correction_match", correction_match, CORRECTION_MATCH)
-    if kind != "2015" and correction_match != "subset":
-        raise ValueError("correction_match: only for versions 2014 and 2015 (SIGHAN 2013 subtask 2 compares aligned pairs)")
+    kind = definition(version, subtask, correction_match)
     zd = check_zero_division(zero_division)
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples)
@@ -361,12 +362,12 @@ def _details(kind, pids, rows, predicted, opaque):
     for heading, indices, chars in sections:
         order = sorted((pids[i] for i in indices), key=_java_key)
         items = order if chars is None else [_item(pid, groups[index[pid]], chars, ",") for pid in order]
-        # Each item is followed by " | ", and every tenth by a line end. A blank line parts
-        # the sections, after ending a line left open; the last section is left as it is.
+        # Each item is followed by " | ", and every tenth by a line end.
         listed = "".join(f"{item} | " + ("\n" if k % 10 == 9 else "") for k, item in enumerate(items))
-        blocks.append(f"{heading}: {len(items)}\n{listed}" + ("\n" if len(items) % 10 else ""))
-    blocks[-1] = blocks[-1].removesuffix("\n") if len(items) % 10 else blocks[-1]
-    return "\n".join([RULE, "Part 2: Details", RULE, ""]) + "\n" + "\n".join(blocks)
+        blocks.append((f"{heading}: {len(items)}\n{listed}", len(items) % 10 != 0))
+    # A blank line parts the sections, after ending a line left open; the last is left as it is.
+    body = "".join(block + ("\n\n" if line_open else "\n") for block, line_open in blocks[:-1]) + blocks[-1][0]
+    return "\n".join([RULE, "Part 2: Details", RULE, ""]) + "\n" + body
 
 
 def _item(pid, pairs, chars, sep):
@@ -388,7 +389,7 @@ def report(
     """The jar's detailed report (its -o file): Part 1, the overall figures, and Part 2,
     the sentences behind each count. `pids` name the sentences of sentence input
     (default: 1, 2, 3, ...); label lines carry their own."""
-    kind = definition(version, subtask)
+    kind = definition(version, subtask, correction_match)
     label_pids, predicted, gold, opaque = edits(predictions, references, sources, kind, length_mismatch)
     pids = label_pids or (list(pids) if pids is not None else [str(i) for i in range(1, gold.n + 1)])
     if len(pids) != gold.n:
@@ -458,6 +459,7 @@ def run(args):
 def table(result):
     """The figures exactly as the jar prints them, then any bootstrap intervals and the
     signature."""
+    # The signature records the definition the figures follow.
     version = re.search(r"\|version:(\d+)", result["signature"])[1]
     subtask = re.search(r"\|subtask:(\d)", result["signature"])
     kind = definition(version, subtask and int(subtask[1]))
