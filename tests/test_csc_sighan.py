@@ -772,3 +772,10 @@ def test_batches_added_through_evaluate_equal_one_pass(corpus, cuts):
         if b > a:
             metric.add_batch(sources=sources[a:b], predictions=predictions[a:b], references=references[a:b])
     assert metric.compute(return_counts=True) == compute(predictions, references, sources, return_counts=True)
+
+
+def test_the_metric_script_takes_exactly_the_package_arguments():
+    import inspect
+
+    parameters = list(inspect.signature(type(space_metric())._compute).parameters.values())[1:]
+    assert parameters == list(inspect.signature(compute).parameters.values())

@@ -107,13 +107,24 @@ def as_floats(result):
 BOOTSTRAP_CELLS = 4_000_000  # draws held in memory at once
 
 
+def encode_rows(stats):
+    """(distinct rows, each example's row code) of an (n_examples, k) statistics array.
+    Rows are compared bytewise, so identical rows holding NaN share a code too."""
+    stats = np.ascontiguousarray(stats, dtype=float)
+    if stats.ndim != 2:
+        raise ValueError("per-example statistics must be a 2-d array")
+    if len(stats) == 0:
+        return stats, np.zeros(0, dtype=np.int64)
+    keys = stats.view(np.dtype((np.void, stats.itemsize * stats.shape[1]))).ravel()
+    _, first, codes = np.unique(keys, return_index=True, return_inverse=True)
+    return stats[first], codes.ravel()
+
+
 def compress_rows(stats):
     """Distinct rows of an (n_examples, k) statistics array and how many examples share
     each: resampling then costs O(distinct rows), not O(examples)."""
-    stats = np.asarray(stats, dtype=float)
-    if len(stats) == 0:
-        return stats.reshape(0, stats.shape[-1] if stats.ndim == 2 else 0), np.zeros(0, dtype=np.int64)
-    return np.unique(stats, axis=0, return_counts=True)
+    table, codes = encode_rows(stats)
+    return table, np.bincount(codes, minlength=len(table))
 
 
 def check_bootstrap(confidence_level, n_resamples):
@@ -209,9 +220,10 @@ def signature(metric, **options):
 # Reading the command line's files
 
 
-def read_lines(path, argument):
+def read_lines(path, argument, allow_empty=False):
     """The lines of a UTF-8 text file without their line ends. A final line end is
-    optional; an empty line anywhere else is an error naming its line number."""
+    optional; an empty line anywhere else is an error naming its line number, unless
+    `allow_empty` (where an empty line is a valid example, such as "no quads")."""
     try:
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
@@ -224,7 +236,7 @@ def read_lines(path, argument):
         lines.pop()
     lines = [line[:-1] if line.endswith("\r") else line for line in lines]
     for number, line in enumerate(lines, 1):
-        if not line.strip():
+        if not allow_empty and not line.strip():
             raise ValueError(f"{argument}: {path} line {number} is empty")
     return lines
 
