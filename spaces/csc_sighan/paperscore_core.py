@@ -120,6 +120,17 @@ def encode_rows(stats):
     return stats[first], codes.ravel()
 
 
+def dense_codes(values, size):
+    """(distinct values, each value's rank among them) for ints in [0, size): np.unique
+    with return_inverse, by counting instead of sorting when `size` is small."""
+    values = np.asarray(values, dtype=np.int64)
+    if size > max(4 * len(values), 1 << 16):
+        distinct, codes = np.unique(values, return_inverse=True)
+        return distinct, codes.ravel()
+    present = np.bincount(values, minlength=size) > 0
+    return np.flatnonzero(present), (np.cumsum(present) - 1)[values]
+
+
 def compress_rows(stats):
     """Distinct rows of an (n_examples, k) statistics array and how many examples share
     each: resampling then costs O(distinct rows), not O(examples)."""
