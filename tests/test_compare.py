@@ -42,7 +42,19 @@ def coreference():
     return "coref", gold, weak, [list(doc) for doc in gold], {}
 
 
-FAMILIES = [classification, quads, rationales, coreference]
+def spelling(n=300):
+    """SIGHAN15 test sentences: A changes nothing, B makes every gold correction."""
+    from paperscore import csc
+    from paperscore.core import read_lines
+
+    pids, sources = csc.parse_test_input(read_lines(DATA / "sighan15" / "SIGHAN15_CSC_TestInput.txt", "input"), "input")
+    truth_pids, gold = csc.parse_label_lines(read_lines(DATA / "sighan15" / "SIGHAN15_CSC_TestTruth.txt", "truth"), "truth")
+    assert truth_pids == pids
+    references = csc.apply_edits(sources, gold)[:n]
+    return "csc_sighan", references, sources[:n], list(references), {"sources": sources[:n]}
+
+
+FAMILIES = [classification, quads, rationales, coreference, spelling]
 
 
 @pytest.fixture(params=FAMILIES, ids=lambda f: f.__name__)
@@ -65,6 +77,7 @@ def test_a_clearly_better_system_gives_a_small_p(family, method):
     result = compare.compare(metric, references, weak, strong, method=method, n_resamples=300, seed=0, **options)
     assert result["difference"] > 0.1
     assert 0 < result["difference_low"] <= result["difference"] <= result["difference_high"]
+    assert 0 <= result["score_a"] < result["score_b"] <= 1
     assert result["p_value"] == pytest.approx(1 / 301)  # no resample as extreme: (0 + 1) / (300 + 1)
     swapped = compare.compare(metric, references, strong, weak, method=method, n_resamples=300, seed=0, **options)
     assert swapped["difference"] == -result["difference"] and swapped["p_value"] == result["p_value"]

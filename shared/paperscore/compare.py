@@ -130,7 +130,9 @@ def compare(metric, references, system_a, system_b, metric_key=None, method="boo
     metric_key = metric_key or family.HEADLINE
     *tables, reduce = family.paired_statistics(references, system_a, system_b, **options)
     result = paired_test(*tables, reduce, metric_key, method, n_resamples, confidence_level, seed)
-    named = {name: options[name] for name in sorted(options) if name != "zero_division"}
+    # inputs such as CSC's sources are data, not options: they stay out of the signature
+    inputs = ("zero_division",) + getattr(family, "EXTRA_INPUTS", ())
+    named = {name: options[name] for name in sorted(options) if name not in inputs}
     result["signature"] = signature(
         f"compare|{metric}", metric_key=metric_key, method=method, n_resamples=n_resamples, confidence_level=confidence_level,
         seed=seed, zero_division=check_zero_division(options.get("zero_division", 0.0)), **named,
@@ -141,8 +143,8 @@ def compare(metric, references, system_a, system_b, metric_key=None, method="boo
 # ---------------------------------------------------------------------------------------
 # Command line: paperscore compare <metric> --references FILE --system-a FILE --system-b FILE
 # A metric takes part by defining HEADLINE, paired_statistics, add_options(parser) and
-# options(args); and read_compare(args) -> (references, system_a, system_b) where its files
-# are not read with core.read_values (one value per line).
+# options(args); and read_compare(args) -> {"references", "system_a", "system_b", other
+# inputs} where its files are not read with core.read_values (one value per line).
 
 COMMAND = "compare"
 HELP = "is system B really better than system A? paired bootstrap or approximate randomization"
@@ -166,16 +168,17 @@ def add_arguments(parser):
 
 
 def _read_values(args):
-    return tuple(read_values(path, flag) for path, flag in ((args.references, "--references"), (args.system_a, "--system-a"), (args.system_b, "--system-b")))
+    files = (("references", args.references, "--references"), ("system_a", args.system_a, "--system-a"), ("system_b", args.system_b, "--system-b"))
+    return {name: read_values(path, flag) for name, path, flag in files}
 
 
 def run(args):
     from .cli import commands
 
     family = commands()[args.compared]
-    references, system_a, system_b = getattr(family, "read_compare", _read_values)(args)
+    inputs = getattr(family, "read_compare", _read_values)(args)
     return compare(
-        family.__name__.rsplit(".", 1)[-1], references, system_a, system_b,
+        family.__name__.rsplit(".", 1)[-1], **inputs,
         metric_key=args.metric_key, method=args.method, n_resamples=args.n_resamples,
         confidence_level=args.confidence_level or 0.95, seed=args.seed,
         zero_division=args.zero_division, **family.options(args),

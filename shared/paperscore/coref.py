@@ -746,10 +746,11 @@ def run(args):
 
 
 def read_compare(args):
-    """(references, system_a, system_b) for `paperscore compare coref`: CoNLL files, each
+    """The inputs of `paperscore compare coref`: CoNLL files, each
     document as clusters of spans, the systems' documents matched to the key's by name."""
     _, key_parts, responses = _read_files((args.references, "--references"), [(args.system_a, "--system-a"), (args.system_b, "--system-b")])
-    return tuple([_clusters(*part) for part in parts] for parts in [key_parts] + responses)
+    references, system_a, system_b = ([_clusters(*part) for part in parts] for parts in [key_parts] + responses)
+    return dict(references=references, system_a=system_a, system_b=system_b)
 
 
 def _number(value):

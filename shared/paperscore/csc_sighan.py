@@ -22,6 +22,7 @@ from .core import (
     check_zero_division,
     compress_rows,
     divide,
+    encode_rows,
     harmonic_mean,
     read_lines,
     signature,
@@ -65,6 +66,8 @@ KEYS = {
     "2013-2": ("location_accuracy", "correction_accuracy", "correction_precision"),
 }  # fmt: skip
 CLASSES = ("TP", "FP", "TN", "FN")
+HEADLINE = "correction_f1"  # what `paperscore compare` compares by default
+EXTRA_INPUTS = ("sources",)  # compared inputs beside the systems, kept out of signatures
 
 
 def definition(version, subtask, correction_match="subset"):
@@ -245,6 +248,17 @@ def compute(
     return result
 
 
+def paired_statistics(references, system_a, system_b, sources=None, version="2015", subtask=None, correction_match="subset", length_mismatch="error", zero_division=0.0):
+    """For paperscore.compare: each system's per-sentence rows and the reducer."""
+    kind = definition(version, subtask, correction_match)
+    zd = check_zero_division(zero_division)
+    tables = []
+    for system in (system_a, system_b):
+        _, predicted, gold, _ = edits(system, references, sources, kind, length_mismatch)
+        tables += encode_rows(statistics(match(predicted, gold), kind, correction_match))
+    return (*tables, lambda weights, rows: ratios(weights @ rows, kind, zd))
+
+
 # ---------------------------------------------------------------------------------------
 # The jars' printed figures and detailed report
 
@@ -410,19 +424,37 @@ COMMAND = "sighan"
 HELP = "Chinese spelling check, the official SIGHAN 2013/2014/2015 evaluation (a drop-in for the jars)"
 
 
-def add_arguments(parser):
-    files = parser.add_argument_group("label files, as the jars read them")
-    files.add_argument("-i", "--result", help="system result: `pid, 0` or `pid, pos, char, ...` per line")
-    files.add_argument("-t", "--truth", help="ground truth, same format")
-    sentences = parser.add_argument_group("sentence files, one sentence per line, in the same order")
-    sentences.add_argument("--sources", help="the input sentences (or an official test input file, `(pid=ID)<TAB>sentence`)")
-    sentences.add_argument("--predictions", help="the system's corrected sentences")
-    sentences.add_argument("--references", help="the gold corrected sentences")
-    parser.add_argument("-o", "--report", help="write the jar's detailed report (Part 1 and Part 2) to this file")
+def add_options(parser):
+    """The sources and the scoring options, shared by this command and `paperscore compare
+    sighan` (whose files are label lines, or sentences when --sources is given)."""
+    parser.add_argument("--sources", help="the input sentences (or an official test input file, `(pid=ID)<TAB>sentence`)")
     parser.add_argument("--version", choices=VERSIONS, default="2015", help="bake-off year (default 2015; 2014 is the same logic)")
     parser.add_argument("-s", "--subtask", type=int, choices=(1, 2), help="SIGHAN 2013 subtask (required with --version 2013)")
     parser.add_argument("--correction-match", choices=CORRECTION_MATCH, default="subset")
     parser.add_argument("--length-mismatch", choices=LENGTH_MISMATCH, default="error")
+
+
+def options(args):
+    return dict(version=args.version, subtask=args.subtask, correction_match=args.correction_match, length_mismatch=args.length_mismatch)
+
+
+def add_arguments(parser):
+    files = parser.add_argument_group("label files, as the jars read them")
+    files.add_argument("-i", "--result", help="system result: `pid, 0` or `pid, pos, char, ...` per line")
+    files.add_argument("-t", "--truth", help="ground truth, same format")
+    sentences = parser.add_argument_group("sentence files, one sentence per line, in the same order (with --sources)")
+    sentences.add_argument("--predictions", help="the system's corrected sentences")
+    sentences.add_argument("--references", help="the gold corrected sentences")
+    parser.add_argument("-o", "--report", help="write the jar's detailed report (Part 1 and Part 2) to this file")
+    add_options(parser)
+
+
+def _read_sources(path):
+    """(pids or None, sentences) of a sources file: plain sentences or the test input format."""
+    sources = read_lines(path, "--sources")
+    if sources and TEST_INPUT.match(sources[0]):
+        return parse_test_input(sources, "--sources")
+    return None, sources
 
 
 def _inputs(args):
@@ -434,26 +466,31 @@ def _inputs(args):
         return dict(predictions=read_lines(args.result, "-i"), references=read_lines(args.truth, "-t")), None
     if not all(sentence_files):
         raise ValueError("give either -i RESULT -t TRUTH, or --sources, --predictions and --references")
-    sources = read_lines(args.sources, "--sources")
-    pids = None
-    if sources and TEST_INPUT.match(sources[0]):
-        pids, sources = parse_test_input(sources, "--sources")
+    pids, sources = _read_sources(args.sources)
     inputs = dict(sources=sources, predictions=read_lines(args.predictions, "--predictions"), references=read_lines(args.references, "--references"))
     return inputs, pids
 
 
 def run(args):
     inputs, pids = _inputs(args)
-    options = dict(version=args.version, subtask=args.subtask, correction_match=args.correction_match, length_mismatch=args.length_mismatch)
-    result = compute(**inputs, **options, return_counts=True, **args.common)
+    result = compute(**inputs, **options(args), return_counts=True, **args.common)
     if args.report:
-        text = report(**inputs, pids=pids, **options, zero_division=args.common["zero_division"])
+        text = report(**inputs, pids=pids, **options(args), zero_division=args.common["zero_division"])
         try:
             with open(args.report, "w", encoding="utf-8") as handle:  # platform line ends, as the jar writes
                 handle.write(text)
         except OSError as error:
             raise ValueError(f"-o: cannot write {args.report}: {error.strerror}") from None
     return result
+
+
+def read_compare(args):
+    """The inputs of `paperscore compare sighan`: label lines (result files against the
+    truth), or with --sources one sentence per line."""
+    files = (("references", args.references, "--references"), ("system_a", args.system_a, "--system-a"), ("system_b", args.system_b, "--system-b"))
+    inputs = {name: read_lines(path, flag) for name, path, flag in files}
+    inputs["sources"] = _read_sources(args.sources)[1] if args.sources else None
+    return inputs
 
 
 def table(result):

@@ -7,6 +7,7 @@ import evaluate
 from .paperscore_core import check_same_length
 from .paperscore_csc import check_texts
 from .paperscore_csc_sighan import compute
+from .paperscore_trainer import TrainerMetrics
 
 _CITATION = """\
 @inproceedings{tseng-etal-2015-introduction,
@@ -77,7 +78,7 @@ Examples:
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class CscSighan(evaluate.Metric):
+class CscSighan(TrainerMetrics, evaluate.Metric):
     def _info(self):
         return evaluate.MetricInfo(
             module_type="metric",

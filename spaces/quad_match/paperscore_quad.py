@@ -503,5 +503,9 @@ def run(args):
 
 
 def read_compare(args):
-    """(references, system_a, system_b) for `paperscore compare quad`."""
-    return read_references(args.references, "--references"), read_samples(args.system_a, "--system-a"), read_samples(args.system_b, "--system-b")
+    """The inputs of `paperscore compare quad`."""
+    return dict(
+        references=read_references(args.references, "--references"),
+        system_a=read_samples(args.system_a, "--system-a"),
+        system_b=read_samples(args.system_b, "--system-b"),
+    )
