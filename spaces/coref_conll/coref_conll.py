@@ -6,6 +6,7 @@ import evaluate
 
 from .paperscore_core import VERSION
 from .paperscore_coref import batch_forms, check_inputs, compute
+from .paperscore_trainer import TrainerMetrics
 
 _CITATION = """\
 @inproceedings{pradhan-etal-2014-scoring,
@@ -74,7 +75,7 @@ _PAIRS = [("conll", "conll"), ("ids", "ids"), ("spans", "spans"), ("spans", "con
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class CorefConll(evaluate.Metric):
+class CorefConll(TrainerMetrics, evaluate.Metric):
     def _info(self):
         return evaluate.MetricInfo(
             module_type="metric",

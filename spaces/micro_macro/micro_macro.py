@@ -6,6 +6,7 @@ import evaluate
 
 from .paperscore_core import VERSION
 from .paperscore_micro_macro import check_inputs, compute
+from .paperscore_trainer import TrainerMetrics
 
 _CITATION = """\
 @inproceedings{wang-etal-2020-maven,
@@ -64,7 +65,7 @@ _SEQUENCE = {"str": datasets.Value("string"), "int": datasets.Value("int64")}
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class MicroMacro(evaluate.Metric):
+class MicroMacro(TrainerMetrics, evaluate.Metric):
     def _info(self):
         # A string first: evaluate would otherwise read the string "5" as the int 5.
         features = [

@@ -10,6 +10,7 @@ import scipy
 
 from .paperscore_core import VERSION
 from .paperscore_quad import ELEMENT_SEP, QUAD_SEP, check_inputs, compute
+from .paperscore_trainer import TrainerMetrics
 
 _CITATION = """\
 @misc{yuyijiong-quad-match-score,
@@ -75,7 +76,7 @@ Examples:
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class QuadMatch(evaluate.Metric):
+class QuadMatch(TrainerMetrics, evaluate.Metric):
     def _info(self):
         text = datasets.Value("string")
         return evaluate.MetricInfo(

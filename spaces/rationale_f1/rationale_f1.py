@@ -7,6 +7,7 @@ import evaluate
 
 from .paperscore_core import VERSION
 from .paperscore_rationale import check_inputs, compute
+from .paperscore_trainer import TrainerMetrics
 
 _CITATION = """\
 @inproceedings{lei-etal-2016-rationalizing,
@@ -83,7 +84,7 @@ Examples:
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class RationaleF1(evaluate.Metric):
+class RationaleF1(TrainerMetrics, evaluate.Metric):
     def _info(self):
         # float64 scores: a float32 or int feature would round or truncate soft scores.
         return evaluate.MetricInfo(
