@@ -125,22 +125,27 @@ def _naive(references, system_a, system_b, options, n_resamples, seed, key="micr
     assert len(counts) * 4 > n  # the index-drawing path of core.resample_weights
     drawn = rng.integers(0, n, size=(n_resamples, n))
     deltas = np.array([score(b[i], ref[i]) - score(a[i], ref[i]) for i in drawn])
-    swaps = rng.binomial(counts, 0.5, size=(n_resamples, len(counts)))
+    # Randomization: a group whose two systems agree is the same after a swap; the others
+    # swap a binomial number of their examples.
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    differ = np.array([a[start] != b[start] for start in starts])
+    swaps = rng.binomial(counts[differ], 0.5, size=(n_resamples, differ.sum()))
     shuffled = []
     for row in swaps:
         a2, b2 = a.copy(), b.copy()
-        starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-        for start, k in zip(starts, row):  # swap the first k examples of each group
+        for start, count, k in zip(starts[differ], counts[differ], row):  # swap the first k examples of the group
             a2[start : start + k], b2[start : start + k] = b[start : start + k], a[start : start + k]
         shuffled.append(score(b2, ref) - score(a2, ref))
     return observed, deltas, np.array(shuffled)
 
 
 def test_both_tests_equal_a_straightforward_slow_implementation():
-    rng = np.random.default_rng(2)
+    rng = np.random.default_rng(7)
     references = rng.integers(0, 6, 40).tolist()
-    system_a = rng.integers(0, 6, 40).tolist()
-    system_b = [r if rng.random() < 0.5 else p for r, p in zip(references, system_a)]
+    system_a = [r if rng.random() < 0.4 else p for r, p in zip(references, rng.integers(0, 6, 40).tolist())]
+    # B revises some of A's labels: 15% to the reference, 15% to a random label
+    revised = zip(references, system_a, rng.random(40), rng.integers(0, 6, 40).tolist())
+    system_b = [r if u < 0.15 else (x if u < 0.3 else p) for r, p, u, x in revised]
     options = {"negative_labels": [0]}
     observed, deltas, shuffled = _naive(references, system_a, system_b, options, 200, seed=5)
     tail = np.abs(deltas - deltas.mean())
@@ -150,6 +155,7 @@ def test_both_tests_equal_a_straightforward_slow_implementation():
         low, high = np.quantile(deltas, [0.025, 0.975])
         assert (result["difference_low"], result["difference_high"]) == pytest.approx((low, high), abs=1e-12)
         expected_p = (np.sum(null >= abs(observed) - 1e-12) + 1) / 201
+        assert 0.02 < expected_p < 0.98, (method, expected_p)  # away from both ends, so that it tells
         assert result["p_value"] == pytest.approx(expected_p, abs=1e-12), method
 
 

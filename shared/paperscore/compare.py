@@ -59,6 +59,17 @@ def _stack(rows_a, rows_b):
     return vstack([rows_a, rows_b], format="csr")
 
 
+def _differ(rows_a, rows_b):
+    """Which pairs of rows differ (NaN equal to NaN; numpy arrays or scipy sparse matrices)."""
+    if isinstance(rows_a, np.ndarray):
+        return ((rows_a != rows_b) & ~(np.isnan(rows_a) & np.isnan(rows_b))).any(1)
+    return (rows_a != rows_b).getnnz(axis=1) > 0
+
+
+def _take(rows, keep):
+    return rows[keep] if isinstance(rows, np.ndarray) else rows[np.flatnonzero(keep)]
+
+
 def _swaps(counts, n_resamples, rng):
     """Approximate randomization in chunks: of each pair's examples, how many swap systems."""
     chunk = max(1, BOOTSTRAP_CELLS // max(len(counts), 1))
@@ -95,10 +106,15 @@ def paired_test(table_a, codes_a, table_b, codes_b, reduce, metric_key, method="
     if method == "bootstrap":
         null = deltas - np.nanmean(deltas) if not np.isnan(deltas).all() else deltas
     else:
-        both = _stack(rows_a, rows_b)
-        null = np.concatenate(
-            [score(np.hstack([swapped, counts - swapped]), both) - score(np.hstack([counts - swapped, swapped]), both) for swapped in _swaps(counts, n_resamples, rng)]
-        )
+        # Swapping two identical rows changes nothing: only the pairs that differ are shuffled.
+        differ = _differ(rows_a, rows_b)
+        both = _stack(_stack(_take(rows_a, ~differ), _take(rows_a, differ)), _take(rows_b, differ))
+        fixed, varying = counts[~differ], counts[differ]
+        null = []
+        for swapped in _swaps(varying, n_resamples, rng):
+            kept = np.broadcast_to(fixed, (len(swapped), len(fixed)))
+            null.append(score(np.hstack([kept, swapped, varying - swapped]), both) - score(np.hstack([kept, varying - swapped, swapped]), both))
+        null = np.concatenate(null)
     return {
         "metric_key": metric_key,
         "method": method,

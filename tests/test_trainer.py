@@ -1,0 +1,177 @@
+"""Each Space inside a real transformers Trainer: tiny models with random weights, built
+from small configs, and tokenizers built in code from a vocabulary (nothing downloaded).
+The metrics the Trainer reports must be what the package computes from the Trainer's own
+predictions, as plain floats under eval_ keys, in both evaluation modes, with no warning
+from our code."""
+
+import math
+import warnings
+
+import evaluate
+import numpy as np
+import pytest
+import torch
+from conftest import SPACES_DIR
+from tokenizers import Tokenizer, models, pre_tokenizers
+from transformers import (
+    BertConfig,
+    BertForTokenClassification,
+    DataCollatorForSeq2Seq,
+    DataCollatorForTokenClassification,
+    PreTrainedTokenizerFast,
+    Seq2SeqTrainer,
+    Seq2SeqTrainingArguments,
+    T5Config,
+    T5ForConditionalGeneration,
+    Trainer,
+    TrainingArguments,
+)
+
+from paperscore import micro_macro, quad, rationale
+
+SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "</s>"]
+
+
+def tokenizer_for(words):
+    """A word-level tokenizer over `words` (text is split on white space)."""
+    vocabulary = {w: i for i, w in enumerate(SPECIALS + sorted(set(words) - set(SPECIALS)))}
+    model = Tokenizer(models.WordLevel(vocabulary, unk_token="[UNK]"))
+    model.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    return PreTrainedTokenizerFast(tokenizer_object=model, pad_token="[PAD]", unk_token="[UNK]", cls_token="[CLS]", sep_token="[SEP]", eos_token="</s>")
+
+
+def load(space):
+    return evaluate.load(str(SPACES_DIR / space), keep_in_memory=True)
+
+
+def run(trainer_class, args_class, tmp_path, model, data, collator, compute_metrics, batch_eval_metrics, **extra):
+    """Trainer.evaluate under a warnings recorder: (metrics, warnings raised by our code)."""
+    args = args_class(
+        output_dir=str(tmp_path / "out"), per_device_eval_batch_size=8, report_to=[], use_cpu=True,
+        batch_eval_metrics=batch_eval_metrics, disable_tqdm=True, **extra,
+    )  # fmt: skip
+    trainer = trainer_class(model=model, args=args, eval_dataset=data, data_collator=collator, compute_metrics=compute_metrics)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        metrics = trainer.evaluate()
+    ours = [w for w in caught if "paperscore" in w.filename or "evaluate_modules" in w.filename]
+    return trainer, metrics, ours
+
+
+def assert_plain_floats(metrics, keys):
+    for key in keys:
+        value = metrics[f"eval_{key}"]
+        assert type(value) is float and math.isfinite(value) and 0 <= value <= 1, (key, value)
+
+
+# ---------------------------------------------------------------------------------------
+# Token classification: micro_macro and rationale_f1 straight from logits and label_ids
+
+
+def token_data(n_labels, seed=0):
+    """40 sentences; the first token is [CLS], labelled -100 as run_ner labels special tokens."""
+    rng = np.random.default_rng(seed)
+    words = [f"w{i}" for i in range(40)]
+    tokenizer = tokenizer_for(words)
+    data = []
+    for _ in range(40):
+        length = int(rng.integers(3, 12))
+        ids = [tokenizer.cls_token_id] + tokenizer.convert_tokens_to_ids(list(rng.choice(words, length)))
+        labels = [-100] + rng.integers(0, n_labels, length).tolist()
+        data.append({"input_ids": ids, "attention_mask": [1] * len(ids), "labels": labels})
+    config = BertConfig(vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=1, num_attention_heads=2, intermediate_size=64, num_labels=n_labels)
+    torch.manual_seed(seed)
+    return tokenizer, BertForTokenClassification(config), data
+
+
+@pytest.mark.parametrize("batch_eval_metrics", [False, True])
+def test_micro_macro_from_logits_and_padded_label_ids(tmp_path, batch_eval_metrics):
+    tokenizer, model, data = token_data(4)
+    collator = DataCollatorForTokenClassification(tokenizer)
+    metric = load("micro_macro")
+    trainer, metrics, ours = run(Trainer, TrainingArguments, tmp_path, model, data, collator, metric.trainer_metrics(negative_labels=[0]), batch_eval_metrics)
+    assert ours == []
+    assert_plain_floats(metrics, micro_macro.KEYS)
+    prediction = trainer.predict(data)
+    expected = micro_macro.compute(prediction.predictions.argmax(-1), prediction.label_ids, negative_labels=[0])
+    for key in micro_macro.KEYS:
+        assert metrics[f"eval_{key}"] == pytest.approx(expected[key], abs=1e-12), key
+    # the same with label names: -100 positions removed, ids mapped to names
+    names = ["O", "PER", "LOC", "ORG"]
+    _, named, ours = run(Trainer, TrainingArguments, tmp_path, model, data, collator, metric.trainer_metrics(label_names=names, negative_labels=["O"]), batch_eval_metrics)
+    assert ours == [] and all(named[f"eval_{key}"] == pytest.approx(metrics[f"eval_{key}"], abs=1e-12) for key in micro_macro.KEYS)
+
+
+@pytest.mark.parametrize("batch_eval_metrics", [False, True])
+def test_rationale_f1_from_class_probabilities(tmp_path, batch_eval_metrics):
+    tokenizer, model, data = token_data(2, seed=1)
+    collator = DataCollatorForTokenClassification(tokenizer)
+    metric = load("rationale_f1")
+    trainer, metrics, ours = run(Trainer, TrainingArguments, tmp_path, model, data, collator, metric.trainer_metrics(logits="probability"), batch_eval_metrics)
+    assert ours == []
+    prediction = trainer.predict(data)
+    logits = prediction.predictions
+    probability = np.exp(logits[..., 1]) / np.exp(logits).sum(-1)
+    expected = rationale.compute(probability, prediction.label_ids)
+    assert "auprc" in expected
+    assert_plain_floats(metrics, expected)
+    for key, value in expected.items():
+        assert metrics[f"eval_{key}"] == pytest.approx(value, abs=1e-9), key
+
+
+# ---------------------------------------------------------------------------------------
+# Generation: quad_match on a seq2seq model's generated text
+
+
+QUAD_WORDS = "food service staff price good bad slow cheap rude great | & food#quality service#general price#level pos neg neu".split()
+
+
+def quad_data(seed=2):
+    rng = np.random.default_rng(seed)
+    tokenizer = tokenizer_for(QUAD_WORDS + ["review"] + [f"r{i}" for i in range(20)])
+    data = []
+    for _ in range(24):
+        quads = []
+        for _ in range(int(rng.integers(1, 3))):
+            target, opinion = rng.choice(["food", "service", "staff", "price"]), rng.choice(["good", "bad", "slow", "cheap", "rude", "great"])
+            quads.append(f"{target} | {opinion} | {rng.choice(['food#quality', 'service#general', 'price#level'])} | {rng.choice(['pos', 'neg', 'neu'])}")
+        source = " ".join(["review"] + list(rng.choice([f"r{i}" for i in range(20)], 6)))
+        data.append({
+            "input_ids": tokenizer(source)["input_ids"] + [tokenizer.eos_token_id],
+            "labels": tokenizer(" & ".join(quads))["input_ids"] + [tokenizer.eos_token_id],
+        })  # fmt: skip
+    config = T5Config(
+        vocab_size=len(tokenizer), d_model=32, d_ff=64, d_kv=16, num_layers=1, num_decoder_layers=1, num_heads=2,
+        pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id, decoder_start_token_id=tokenizer.pad_token_id,
+    )  # fmt: skip
+    torch.manual_seed(seed)
+    return tokenizer, T5ForConditionalGeneration(config), data
+
+
+@pytest.mark.parametrize("batch_eval_metrics", [False, True])
+def test_quad_match_on_generated_text(tmp_path, batch_eval_metrics):
+    tokenizer, model, data = quad_data()
+    collator = DataCollatorForSeq2Seq(tokenizer, model=model)
+    metric = load("quad_match")
+    generation = dict(predict_with_generate=True, generation_max_length=16)
+    trainer, metrics, ours = run(Seq2SeqTrainer, Seq2SeqTrainingArguments, tmp_path, model, data, collator, metric.trainer_metrics(tokenizer=tokenizer), batch_eval_metrics, **generation)
+    assert ours == []
+    assert_plain_floats(metrics, quad.KEYS)
+    prediction = trainer.predict(data)
+
+    def decode(ids):
+        ids = np.where(ids == -100, tokenizer.pad_token_id, ids)
+        return tokenizer.batch_decode(ids.tolist(), skip_special_tokens=True)
+
+    references = decode(prediction.label_ids)
+    assert references[0] == tokenizer.decode(data[0]["labels"], skip_special_tokens=True) and " | " in references[0]
+    expected = quad.compute(decode(prediction.predictions), references)
+    for key in quad.KEYS:
+        assert metrics[f"eval_{key}"] == pytest.approx(expected[key], abs=1e-12), key
+    # an untrained model writes no well-formed quad: the numbers are finite, and low
+    assert metrics["eval_exact_f1"] < 0.5
+
+
+def test_trainer_metrics_rejects_an_unknown_logits_rule():
+    with pytest.raises(ValueError, match="logits: 'softmax' is not one of"):
+        load("micro_macro").trainer_metrics(logits="softmax")
