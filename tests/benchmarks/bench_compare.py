@@ -77,7 +77,7 @@ def main(argv=None):
         start = time.perf_counter()
         deltas = rerun(compute, key, references, system_a, system_b, options, slow)
         per_resample = (time.perf_counter() - start) / slow
-        print(f"  re-running the metric per resample: {per_resample * 1000:7.1f} s for 1,000 (timed on {slow})   {per_resample * 1000 / times['bootstrap']:,.0f}x the bootstrap")
+        print(f"  re-running the metric per resample: {per_resample * 1000:7.1f} s for 1,000 (timed on {slow})   ratio {per_resample * 1000 / times['bootstrap']:,.0f}x the bootstrap")
         print(f"  its resampled differences: mean {deltas.mean():+.4f}, inside the interval above")
     return 0 if agree else 1
 
