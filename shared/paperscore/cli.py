@@ -11,6 +11,7 @@ import argparse
 import importlib
 import json
 import math
+import os
 import pkgutil
 import sys
 
@@ -103,8 +104,10 @@ def main(argv=None):
     except ValueError as error:
         print(f"paperscore {args.command}: error: {error}", file=sys.stderr)
         return 2
-    if getattr(args, "json", False):
-        print(json.dumps(result, ensure_ascii=False, indent=2))
-    else:
-        print(getattr(module, "table", table)(result))
+    text = json.dumps(result, ensure_ascii=False, indent=2) if getattr(args, "json", False) else getattr(module, "table", table)(result)
+    try:
+        print(text)
+        sys.stdout.flush()
+    except BrokenPipeError:  # `paperscore ... | head`: the reader has all it wanted
+        sys.stdout = open(os.devnull, "w")
     return 0
