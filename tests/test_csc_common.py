@@ -1,0 +1,725 @@
+"""csc_common against each project's own evaluation code.
+
+Expected figures come from the projects' released evaluation functions, run locally on the
+cases below (ReaLiSe src/metric_core.py and remove_de.py; SCOPE metrics/metric_core.py;
+SpellGCN run_spellgcn.py, its label writer and metric block under Python 2.7; PLOME
+finetune_src/tagging_eval.py; CRASpell src/tagging_eval.py; Pointer Networks
+utils/evaluation_metrics.py and pycorrector's copy macbert/evaluate_util.py; FASPell
+faspell.py test_unit with pycorrector's compute_corrector_prf_faspell for F1; CSCD-NS
+evaluation/evaluate.py; pycorrector compute_sentence_level_prf; PaddleNLP
+sighan_evaluate.py as pycorrector ships it; LEMON run.py Metrics), each figure written
+here as the tool computed it, beside a hand derivation of the counts. Where the original
+raises ZeroDivisionError the expected value is the zero-division policy's.
+"""
+
+import json
+import math
+
+import numpy as np
+import pytest
+from conftest import DATA
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from paperscore import cli, compare
+from paperscore.core import read_lines
+from paperscore.csc import apply_edits, extract_edits, format_label_lines, parse_label_lines, parse_test_input
+from paperscore.csc_common import COLUMNS, VARIANTS, compute
+
+SIGHAN15 = DATA / "sighan15"
+NAN = math.nan
+ZD = "policy"  # the original divides by zero here
+
+
+def lines(path):
+    return read_lines(path, str(path))
+
+
+def assert_figures(result, expected, zero_division=0.0):
+    assert set(result) == set(expected), set(result) ^ set(expected)
+    for key, value in expected.items():
+        value = zero_division if value == ZD else value
+        if isinstance(value, float) and math.isnan(value):
+            assert math.isnan(result[key]), key
+        else:
+            assert result[key] == pytest.approx(value, abs=1e-15), (key, result[key], value)
+
+
+def triples(rows):
+    sources, references, predictions = map(list, zip(*rows))
+    return dict(sources=sources, references=references, predictions=predictions)
+
+
+# ---------------------------------------------------------------------------------------
+# The SIGHAN15 toy files: the paper-common figures of ReaLiSe
+
+
+TOY15 = dict(predictions=lines(SIGHAN15 / "SIGHAN15_Toy_Result.txt"), references=lines(SIGHAN15 / "SIGHAN15_Toy_Truth.txt"))
+
+
+def test_sighan15_toy_under_realise_gives_the_paper_common_figures():
+    """SIGHAN15_Toy_{Result,Truth}.txt (label lines). 6 sentences carry a predicted edit
+    (B1-0201-1, A2-1051-3, B2-0369-1, B2-1444-1, A2-1457-6, B2-1475-4), 7 a gold edit.
+    Detection TP 4 (A2-1051-3, B2-0369-1, A2-1457-6, B2-1475-4): P 4/6, R 4/7; correction
+    TP 3 (B2-0369-1 has 做 for 作): P 3/6, R 3/7. Accuracy: equal position lists 6/10
+    (the two TN too), equal edit lists 5/10. ReaLiSe's metric_core.py on the same files
+    prints 60.0, 66.66666666666666, 57.14285714285714, 61.53846153846153 and 50.0, 50.0,
+    42.857142857142854, 46.15384615384615 (percent). The official jar: P 0.8 and 0.75."""
+    result = compute(**TOY15)
+    assert_figures(result, {
+        "sentence_detection_accuracy": 0.6, "sentence_detection_precision": 4 / 6,
+        "sentence_detection_recall": 4 / 7, "sentence_detection_f1": 2 * (4 / 6) * (4 / 7) / (4 / 6 + 4 / 7),
+        "sentence_correction_accuracy": 0.5, "sentence_correction_precision": 0.5,
+        "sentence_correction_recall": 3 / 7, "sentence_correction_f1": 2 * 0.5 * (3 / 7) / (0.5 + 3 / 7),
+    })  # fmt: skip
+    printed = [60.0, 66.66666666666666, 57.14285714285714, 61.53846153846153, 50.0, 50.0, 42.857142857142854, 46.15384615384615]
+    assert [value * 100 for value in result.values()] == printed
+    assert (round(result["sentence_detection_f1"], 3), round(result["sentence_correction_f1"], 3)) == (0.615, 0.462)
+
+
+def test_sighan15_toy_char_level_of_scope():
+    """Positions (truth | result): B1-0201-1 {3,26,35} | {3,25,35}; A2-1051-3 {15} | {15};
+    B2-0369-1 {16,48} | {16,48} (48 做, not 作); B2-1444-1 {} | {8}; A2-1457-6 {45} | {45};
+    B2-1475-4 {17,18} | {17,18}; B1-0370-2 {49}, B1-1462-7 {33} missed. Predicted 10,
+    gold 11, position hits 8, exact 7. Detection P 8/10, R 8/11; correction (over the
+    correctly detected positions) P 7/8, R 7/11. SCOPE's metric_core.py prints
+    char-detect-f1 76.1904761904762 and char-correct-f1 73.68421052631578."""
+    result = compute(**TOY15, variant="scope")
+    assert result["char_detection_precision"] == 8 / 10 and result["char_detection_recall"] == 8 / 11
+    assert result["char_correction_precision"] == 7 / 8 and result["char_correction_recall"] == 7 / 11
+    assert (result["char_detection_f1"] * 100, result["char_correction_f1"] * 100) == (76.1904761904762, 73.68421052631578)
+
+
+def test_paddle_on_the_toy_gives_the_official_precision():
+    """PaddleNLP's port divides by TP + flagged error-free sentences, as the jar does: 4/5
+    and 3/4 (no containment quirk matters on the toy)."""
+    result = compute(**TOY15, variant="paddle")
+    assert (result["sentence_detection_precision"], result["sentence_correction_precision"]) == (0.8, 0.75)
+
+
+# ---------------------------------------------------------------------------------------
+# One corpus where every preset disagrees with another
+
+MIXED = [
+    # source, reference, prediction        |D| |G| hits exact
+    ("他門很好", "他們很好", "他們很好"),  # 1 1 1 1  corrected
+    ("我門走吧", "我們走吧", "我悶走吧"),  # 1 1 1 0  right position, wrong char
+    ("吃了早菜", "吃了早餐", "吃乐早菜"),  # 1 1 0 0  wrong position
+    ("今天很熱", "今天很熱", "今天很熟"),  # 1 0 0 0  false alarm on an error-free sentence
+    ("我很高興", "我很高興", "我很高興"),  # 0 0 0 0  left alone
+    ("我门去公圆", "我们去公园", "我们去公圆"),  # 1 2 1 1  partial detection
+    ("身體建康", "身體健康", "身體建康"),  # 0 1 0 0  untouched erroneous sentence
+    ("我门去公圆", "我们去公园", "我园去公们"),  # 2 2 2 0  right positions, chars swapped
+]
+# Sentences: 8; with a predicted edit 6 (rows 1-4, 6, 8); with a gold edit 6 (1-3, 6-8);
+# detected (right positions) 3 (1, 2, 8); corrected 1 (1); equal position lists 4 (1, 2, 5, 8),
+# equal edit lists 2 (1, 5); flagged error-free 1 (4); untouched erroneous 1 (7).
+# Characters: predicted 7 (6 in erroneous sentences), gold 8, position hits 5, exact 2.
+# Pointer-Net misses: row 2 (們 not among {悶}), row 6 (园 not among {们}); row 8's gold
+# 们 and 园 are both among the predicted {园, 们}: 2 misses.
+EXPECTED = {
+    # ReaLiSe: P over the 6 changed sentences, R over the 6 erroneous: det 3/6, 3/6; cor 1/6, 1/6.
+    "realise": {
+        "sentence_detection_accuracy": 0.5, "sentence_detection_precision": 0.5, "sentence_detection_recall": 0.5,
+        "sentence_detection_f1": 0.5, "sentence_correction_accuracy": 0.25, "sentence_correction_precision": 0.16666666666666666,
+        "sentence_correction_recall": 0.16666666666666666, "sentence_correction_f1": 0.16666666666666666,
+    },
+    # SCOPE char: det 5/7, 5/8; cor over the correctly detected positions 2/5, R 2/8.
+    "scope": {
+        "sentence_detection_accuracy": 0.5, "sentence_detection_precision": 0.5, "sentence_detection_recall": 0.5,
+        "sentence_detection_f1": 0.5, "sentence_correction_accuracy": 0.25, "sentence_correction_precision": 0.16666666666666666,
+        "sentence_correction_recall": 0.16666666666666666, "sentence_correction_f1": 0.16666666666666666,
+        "char_detection_precision": 0.7142857142857143, "char_detection_recall": 0.625, "char_detection_f1": 0.6666666666666666,
+        "char_correction_precision": 0.4, "char_correction_recall": 0.25, "char_correction_f1": 0.3076923076923077,
+    },
+    # SpellGCN: F1 with +1e-8; char level on the erroneous sentences: predicted 6, plus 1
+    # FP for the untouched row 7 (its `pid, 0` read as position 0): det P 5/7; dc_joint
+    # 2/(6 + 1e-8), 2/(8 + 1e-8).
+    "spellgcn": {
+        "sentence_detection_precision": 0.5, "sentence_detection_recall": 0.5, "sentence_detection_f1": 0.4999999950000001,
+        "sentence_correction_precision": 0.16666666666666666, "sentence_correction_recall": 0.16666666666666666,
+        "sentence_correction_f1": 0.16666666166666683,
+        "char_detection_precision": 0.7142857142857143, "char_detection_recall": 0.625, "char_detection_f1": 0.6666666616888889,
+        "char_correction_precision": 0.4, "char_correction_recall": 0.25, "char_correction_f1": 0.3076923029585799,
+        "char_joint_precision": 0.33333333277777777, "char_joint_recall": 0.24999999968749997, "char_joint_f1": 0.2857142804081633,
+    },
+    # PLOME: sentence F1 +1e-13; char level on the erroneous sentences with +0.001:
+    # det 5/6.001, 5/8.001; cor 2/5.001, 2/8.001.
+    "plome": {
+        "sentence_detection_precision": 0.5, "sentence_detection_recall": 0.5, "sentence_detection_f1": 0.49999999999995004,
+        "sentence_correction_precision": 0.16666666666666666, "sentence_correction_recall": 0.16666666666666666,
+        "sentence_correction_f1": 0.16666666666661667,
+        "char_detection_precision": 0.8331944675887352, "char_detection_recall": 0.6249218847644045, "char_detection_f1": 0.7141836880445162,
+        "char_correction_precision": 0.3999200159968006, "char_correction_recall": 0.2499687539057618, "char_correction_f1": 0.30764497769569177,
+    },
+    # CRASpell: PLOME's char level on every sentence (det 5/7.001), correction-2 2/7.001.
+    "craspell": {
+        "char_detection_precision": 0.714183688044565, "char_detection_recall": 0.6249218847644045, "char_detection_f1": 0.6665777896279999,
+        "char_correction_precision": 0.3999200159968006, "char_correction_recall": 0.2499687539057618, "char_correction_f1": 0.30764497769569177,
+        "char_correction2_precision": 0.285673475217826, "char_correction2_f1": 0.26663111585117,
+    },
+    # Pointer Networks: cor P 2/5, R 2/(2 + 2 misses) = 0.5 (by membership, row 8 misses nothing).
+    "pointer": {
+        "char_detection_precision": 0.7142857142857143, "char_detection_recall": 0.625, "char_detection_f1": 0.6666666666666666,
+        "char_correction_precision": 0.4, "char_correction_recall": 0.5, "char_correction_f1": 0.4444444444444445,
+    },
+    # FASPell (strict): char correction over every predicted edit: 2/7, 2/8.
+    "faspell": {
+        "sentence_detection_accuracy": 0.5, "sentence_detection_precision": 0.5, "sentence_detection_recall": 0.5,
+        "sentence_detection_f1": 0.5, "sentence_correction_accuracy": 0.25, "sentence_correction_precision": 0.16666666666666666,
+        "sentence_correction_recall": 0.16666666666666666, "sentence_correction_f1": 0.16666666666666666,
+        "char_detection_precision": 0.7142857142857143, "char_detection_recall": 0.625, "char_detection_f1": 0.6666666666666666,
+        "char_correction_precision": 0.2857142857142857, "char_correction_recall": 0.25, "char_correction_f1": 0.26666666666666666,
+    },
+    # CSCD-NS: percentages rounded to 3 decimals (16.667, 71.429, 28.571), F1 from those.
+    "cscd_ns": {
+        "sentence_detection_precision": 0.5, "sentence_detection_recall": 0.5, "sentence_detection_f1": 0.5,
+        "sentence_correction_precision": 0.16667, "sentence_correction_recall": 0.16667, "sentence_correction_f1": 0.16667,
+        "char_detection_precision": 0.71429, "char_detection_recall": 0.625, "char_detection_f1": 0.66667,
+        "char_correction_precision": 0.28571, "char_correction_recall": 0.25, "char_correction_f1": 0.26666,
+    },
+    # pycorrector: whole strings; TP 1 (row 1), FP 1 (row 4 only), FN 5: P 1/2, R 1/6, Acc 2/8.
+    "pycorrector": {
+        "sentence_correction_accuracy": 0.25, "sentence_correction_precision": 0.5,
+        "sentence_correction_recall": 0.16666666666666666, "sentence_correction_f1": 0.25,
+    },
+    # PaddleNLP: P over TP + flagged error-free: det 3/4, cor 1/2; F1 with +1e-9.
+    "paddle": {
+        "sentence_detection_precision": 0.75, "sentence_detection_recall": 0.5, "sentence_detection_f1": 0.5999999995199999,
+        "sentence_correction_precision": 0.5, "sentence_correction_recall": 0.16666666666666666, "sentence_correction_f1": 0.24999999962500002,
+    },
+    # LEMON: any change of an erroneous sentence detects it (rows 1-3, 6, 8: 5/6), 1e-12
+    # in every denominator; FPR 1/2.
+    "lemon": {
+        "sentence_detection_precision": 0.8333333333331945, "sentence_detection_recall": 0.8333333333331945,
+        "sentence_detection_f1": 0.8333333333326944, "sentence_correction_precision": 0.16666666666663887,
+        "sentence_correction_recall": 0.16666666666663887, "sentence_correction_f1": 0.16666666666613889,
+        "sentence_false_positive_rate": 0.49999999999975,
+    },
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_each_preset_reproduces_its_projects_code(variant):
+    assert_figures(compute(**triples(MIXED), variant=variant), EXPECTED[variant])
+
+
+def test_variant_all_is_every_preset_side_by_side():
+    result = compute(**triples(MIXED), variant="all")
+    expected = {f"{variant}/{key}": value for variant in VARIANTS for key, value in EXPECTED[variant].items()}
+    assert_figures(result, expected)
+
+
+def test_counts_are_the_hand_derived_ones():
+    counts = compute(**triples(MIXED), return_counts=True)
+    assert [counts[key] for key in COLUMNS] == [8, 6, 6, 3, 1, 4, 2, 1, 1, 8, 7, 6, 5, 2, 2]
+
+
+# ---------------------------------------------------------------------------------------
+# Where the conventions part ways, case by case
+
+
+SHORTER = [
+    ("我門去", "我們去", "我們"),  # one character lost; the edit (2, 們) is in the prefix
+    ("好的", "好的", "好"),  # error-free, one character lost
+    ("他門很好", "他們很好", "他們很好"),
+    ("今天很熱", "今天很熱", "今天很熱"),
+]
+
+
+def test_shorter_predictions_each_as_its_code_reads_them():
+    """ReaLiSe cuts the source to the prediction: rows 1 and 2 compare 我門 with 我們 and 好
+    with 好, so all is right. FASPell zips the three strings alike, yet its accuracy
+    compares whole strings (rows 1, 2 are not equal): correction accuracy 2/4, detection
+    accuracy 3/4 (row 1's positions are right). pycorrector and LEMON compare whole
+    strings: rows 1 and 2 are changed and wrong. PLOME and CSCD-NS assert equal lengths;
+    the Pointer-Net code indexes the prediction by the source (IndexError)."""
+    data = triples(SHORTER)
+    assert set(compute(**data).values()) == {1.0}
+    assert_figures(compute(**data, variant="faspell"), {
+        "sentence_detection_accuracy": 0.75, "sentence_detection_precision": 1.0, "sentence_detection_recall": 1.0, "sentence_detection_f1": 1.0,
+        "sentence_correction_accuracy": 0.5, "sentence_correction_precision": 1.0, "sentence_correction_recall": 1.0, "sentence_correction_f1": 1.0,
+        "char_detection_precision": 1.0, "char_detection_recall": 1.0, "char_detection_f1": 1.0,
+        "char_correction_precision": 1.0, "char_correction_recall": 1.0, "char_correction_f1": 1.0,
+    })  # fmt: skip
+    # pycorrector: TP 1 (row 3), FP 1 (row 2), FN 1 (row 1), TN 1.
+    assert_figures(compute(**data, variant="pycorrector"), {
+        "sentence_correction_accuracy": 0.5, "sentence_correction_precision": 0.5, "sentence_correction_recall": 0.5, "sentence_correction_f1": 0.5,
+    })  # fmt: skip
+    # LEMON: changed 3 (rows 1-3), erroneous 2, detected (changed erroneous) 2, corrected 1.
+    assert_figures(compute(**data, variant="lemon"), {
+        "sentence_detection_precision": 0.6666666666664445, "sentence_detection_recall": 0.9999999999995,
+        "sentence_detection_f1": 0.7999999999991999, "sentence_correction_precision": 0.33333333333322224,
+        "sentence_correction_recall": 0.49999999999975, "sentence_correction_f1": 0.39999999999936,
+        "sentence_false_positive_rate": 0.49999999999975,
+    })  # fmt: skip
+    for variant in ("plome", "cscd_ns", "craspell", "spellgcn", "paddle"):
+        with pytest.raises(ValueError, match=r"predictions\[0\]: has 2 characters but sources\[0\] has 3"):
+            compute(**data, variant=variant)
+    with pytest.raises(ValueError, match=r"predictions\[0\]: has 2 characters, fewer than sources\[0\] \(3\): the Pointer-Net code"):
+        compute(**data, variant="pointer")
+    # Told to, every preset truncates (here: realise's reading for all).
+    assert compute(**data, variant="plome", length_mismatch="truncate")["sentence_correction_recall"] == 1.0
+
+
+def test_longer_predictions():
+    """我門去 -> 我們去 answered 我們去了. ReaLiSe asserts; the Pointer-Net code reads the
+    source's length only (all right); FASPell zips (all right) but its correction accuracy
+    compares strings (2/3); pycorrector and LEMON see a wrong whole string."""
+    data = triples([("我門去", "我們去", "我們去了"), ("他門很好", "他們很好", "他們很好"), ("今天很熱", "今天很熱", "今天很熱")])
+    with pytest.raises(ValueError, match=r"predictions\[0\]: has 4 characters, more than sources\[0\] \(3\): ReaLiSe asserts"):
+        compute(**data)
+    assert set(compute(**data, variant="pointer").values()) == {1.0}
+    assert compute(**data, variant="faspell")["sentence_correction_accuracy"] == 2 / 3
+    assert compute(**data, variant="faspell")["sentence_correction_f1"] == 1.0
+    assert_figures(compute(**data, variant="pycorrector"), {
+        "sentence_correction_accuracy": 0.6666666666666666, "sentence_correction_precision": 1.0,
+        "sentence_correction_recall": 0.5, "sentence_correction_f1": 0.6666666666666666,
+    })  # fmt: skip
+    lemon = compute(**data, variant="lemon")
+    assert (lemon["sentence_detection_precision"], lemon["sentence_correction_precision"]) == (0.9999999999995, 0.49999999999975)
+    # "whole" for every preset: the sentence is one wrong edit; "truncate": its prefix is right.
+    assert compute(**data, length_mismatch="whole")["sentence_correction_precision"] == 0.5
+    assert compute(**data, length_mismatch="truncate")["sentence_correction_precision"] == 1.0
+
+
+DE = [
+    ("他跑的很快", "他跑得很快", "他跑得很快"),  # a right 得, removed too
+    ("我慢慢的走", "我慢慢的走", "我慢慢地走"),  # a wrong 地 on an error-free sentence, removed
+    ("他門很好", "他們很好", "他們很好"),
+    ("今天很熱", "今天很熱", "今天很熱"),
+]
+
+
+def test_remove_de_is_realises_sighan13_post_processing():
+    """Without it: changed 3, erroneous 2, right 2: P 2/3, R 1. With it (ReaLiSe's and
+    SCOPE's remove_de.py on the label file): rows 1 and 2 are left unchanged: P 1/1,
+    R 1/2, F1 2/3; SCOPE's char level likewise 1/1, 1/2."""
+    data = triples(DE)
+    plain = compute(**data)
+    assert (plain["sentence_correction_precision"], plain["sentence_correction_recall"]) == (2 / 3, 1.0)
+    removed = compute(**data, remove_de=True)
+    assert_figures(removed, {
+        "sentence_detection_accuracy": 0.75, "sentence_detection_precision": 1.0, "sentence_detection_recall": 0.5,
+        "sentence_detection_f1": 0.6666666666666666, "sentence_correction_accuracy": 0.75, "sentence_correction_precision": 1.0,
+        "sentence_correction_recall": 0.5, "sentence_correction_f1": 0.6666666666666666,
+    })  # fmt: skip
+    scope = compute(**data, variant="scope", remove_de=True)
+    assert (scope["char_detection_precision"], scope["char_correction_recall"], scope["char_correction_f1"]) == (1.0, 0.5, 0.6666666666666666)
+    # Label lines too; the gold is never touched.
+    pids = ["00001", "00002", "00003", "00004"]
+    predicted, gold = extract_edits(data["sources"], data["predictions"], data["references"])
+    assert compute(format_label_lines(pids, predicted), format_label_lines(pids, gold), remove_de=True) == removed
+
+
+def test_spellgcn_skips_a_predicted_punctuation_mark_at_the_first_position():
+    """今天好 answered 。天好: SpellGCN's label writer skips it, so the sentence is untouched
+    (TN): everything right, F1 = 2/(2 + 1e-8) as its code computes; realise counts a FP."""
+    data = triples([("今天好", "今天好", "。天好"), ("他門很好", "他們很好", "他們很好")])
+    result = compute(**data, variant="spellgcn")
+    assert result["sentence_correction_precision"] == 1.0 and result["sentence_correction_f1"] == 0.999999995
+    assert result["char_joint_f1"] == 0.9999999850000002
+    assert compute(**data)["sentence_correction_precision"] == 0.5
+
+
+NEGATIVE = [("今天很熱", "今天很熱", "今天很熱"), ("我很高興", "我很高興", "我很高興")]
+
+
+@pytest.mark.parametrize("zero_division", [0.0, 1.0, NAN])
+def test_an_all_negative_corpus_takes_the_policy_where_the_code_divides_by_zero(zero_division):
+    """Nothing to correct and nothing changed. ReaLiSe, SCOPE, SpellGCN, FASPell and
+    CSCD-NS raise ZeroDivisionError for every P and R (the policy), accuracy is 2/2;
+    pycorrector, PaddleNLP and the Pointer-Net code return 0 on an empty denominator (the
+    policy, 0 by default); PLOME's and CRASpell's +0.001 and LEMON's +1e-12 give 0 whatever
+    the policy; SpellGCN's dc_joint adds 1e-8 (0)."""
+    result = compute(**triples(NEGATIVE), variant="all", zero_division="nan" if math.isnan(zero_division) else zero_division)
+    zd = zero_division
+    f1_of_policy = NAN if math.isnan(zd) else 2 * zd * zd / (zd + zd) if zd else 0.0  # 2PR/(P+R), 0 when P+R = 0
+    for key, value in result.items():
+        variant, name = key.split("/")
+        if name.endswith("accuracy") or name == "sentence_false_positive_rate":
+            expected = 1.0 if name.endswith("accuracy") else 0.0
+        elif variant in ("lemon", "craspell") or name.startswith("char_joint") or (variant == "plome" and name.startswith("char")):
+            expected = 0.0
+        elif variant in ("spellgcn", "plome", "paddle", "cscd_ns") and name.endswith("f1"):
+            expected = NAN if math.isnan(zd) else zd  # 2PR/(P+R+eps): P = R = zd gives zd (to 1e-8)
+        elif name.endswith("f1"):
+            expected = f1_of_policy
+        else:
+            expected = zd
+        if math.isnan(expected):
+            assert math.isnan(value), key
+        else:
+            assert value == pytest.approx(expected, abs=1e-7), (key, value, expected)
+
+
+def test_an_all_negative_corpus_with_a_false_alarm():
+    """One error-free sentence changed: P = 0/1 = 0 for the paper presets, R = 0/0 (policy);
+    LEMON's FPR 1/(2 + 1e-12)."""
+    data = triples([("今天很熱", "今天很熱", "今天很熟"), ("我很高興", "我很高興", "我很高興")])
+    result = compute(**data, variant="all", zero_division=1.0)
+    assert result["realise/sentence_correction_precision"] == 0.0 and result["realise/sentence_correction_recall"] == 1.0
+    assert result["realise/sentence_correction_accuracy"] == 0.5
+    assert result["lemon/sentence_false_positive_rate"] == 0.49999999999975
+    assert result["plome/char_detection_precision"] == 0.0  # erroneous sentences only: 0/(0 + 0.001)
+    assert result["scope/char_detection_precision"] == 0.0  # every sentence: 0/1
+
+
+def test_char_subset_decides_which_sentences_enter_the_character_level():
+    """MIXED under PLOME's code on all 8 sentences: the false alarm of row 4 joins the
+    detection denominator, 5/(7 + 0.001); SCOPE on the erroneous ones only: 5/6."""
+    data = triples(MIXED)
+    assert compute(**data, variant="plome", char_subset="all")["char_detection_precision"] == 5 / 7.001
+    assert compute(**data, variant="scope", char_subset="erroneous")["char_detection_precision"] == 5 / 6
+    # SpellGCN over all sentences: its position-0 FP stays, 5/(7 + 1).
+    assert compute(**data, variant="spellgcn", char_subset="all")["char_detection_precision"] == 5 / 8
+
+
+def test_per_sentence_classes_and_edits():
+    """MIXED under the paper-common count: a wrong answer on an erroneous sentence is FP
+    and FN; under the official-style count of PaddleNLP and pycorrector, only FN."""
+    result = compute(**triples(MIXED), per_sentence=True)
+    assert result["sentence_detection_classes"] == ["TP", "TP", "FP+FN", "FP", "TN", "FP+FN", "FN", "TP"]
+    assert result["sentence_correction_classes"] == ["TP", "FP+FN", "FP+FN", "FP", "TN", "FP+FN", "FN", "FP+FN"]
+    assert result["predicted_edits"][7] == [[2, "园"], [5, "们"]] and result["reference_edits"][6] == [[3, "健"]]
+    paddle = compute(**triples(MIXED), variant="paddle", per_sentence=True)
+    assert paddle["sentence_correction_classes"] == ["TP", "FN", "FN", "FP", "TN", "FN", "FN", "FN"]
+    lemon = compute(**triples(MIXED), variant="lemon", per_sentence=True)
+    assert lemon["sentence_detection_classes"] == ["TP", "TP", "TP", "FP", "TN", "TP", "FN", "TP"]
+    assert "sentence_detection_classes" not in compute(**triples(MIXED), variant="pycorrector", per_sentence=True)
+    assert "sentence_detection_classes" not in compute(**triples(MIXED), variant="pointer", per_sentence=True)
+
+
+# ---------------------------------------------------------------------------------------
+# Properties
+
+ALPHABET = "甲乙丙丁地得。"
+
+
+@st.composite
+def corpora(draw, min_size=0):
+    n = draw(st.integers(min_size, 10))
+    sources = draw(st.lists(st.text(ALPHABET, min_size=1, max_size=5), min_size=n, max_size=n))
+
+    def variant(source):
+        return "".join(draw(st.sampled_from(ALPHABET)) if draw(st.integers(0, 3)) == 0 else c for c in source)
+
+    references = [variant(s) for s in sources]
+    predictions = [draw(st.sampled_from([s, r, variant(s), variant(r)])) for s, r in zip(sources, references)]
+    return sources, predictions, references
+
+
+def per_sentence_realise(sources, predictions, references):
+    """ReaLiSe's sentence level written the obvious way, one sentence at a time."""
+    tp = ctp = targ = pred = hit = chit = 0
+    for s, p, r in zip(sources, predictions, references):
+        gold = sorted((i, c) for i, (a, c) in enumerate(zip(s, r), 1) if a != c)
+        mine = sorted((i, c) for i, (a, c) in enumerate(zip(s, p), 1) if a != c)
+        same = [i for i, _ in gold] == [i for i, _ in mine]
+        targ, pred = targ + bool(gold), pred + bool(mine)
+        hit, chit = hit + same, chit + (gold == mine)
+        tp, ctp = tp + (bool(mine) and same), ctp + (bool(mine) and gold == mine)
+    return [hit, tp, ctp, chit, targ, pred]
+
+
+@settings(max_examples=200, deadline=None)
+@given(corpora())
+def test_counts_equal_a_per_sentence_reading_of_realise(corpus):
+    sources, predictions, references = corpus
+    counts = compute(predictions, references, sources, return_counts=True)
+    names = ["detection_hits", "detected_sentences", "corrected_sentences", "correction_hits", "gold_sentences", "predicted_sentences"]
+    assert [counts[k] for k in names] == per_sentence_realise(sources, predictions, references)
+
+
+@settings(max_examples=100, deadline=None)
+@given(corpora(), st.sampled_from([0.0, 1.0]))
+def test_figures_lie_in_the_unit_interval(corpus, zero_division):
+    result = compute(corpus[1], corpus[2], corpus[0], variant="all", zero_division=zero_division)
+    assert all(0.0 <= v <= 1.0 for v in result.values())
+
+
+@settings(max_examples=60, deadline=None)
+@given(corpora(min_size=1))
+def test_perfect_predictions(corpus):
+    """1 for the presets that add no epsilon anywhere; within 1e-3 of 1 for the others.
+    (A correction into 。 at the first character is one SpellGCN's writer drops.)"""
+    sources, _, references = corpus
+    if all(s == r for s, r in zip(sources, references)):
+        references = [("乙" if s[0] != "乙" else "甲") + s[1:] for s in sources]  # something to correct
+    assume(not any(r[0] == "。" != s[0] for s, r in zip(sources, references)))
+    result = compute(references, references, sources, variant="all")
+    for key, value in result.items():
+        variant, name = key.split("/")
+        if name == "sentence_false_positive_rate":
+            assert value == 0.0
+        elif variant in ("realise", "scope", "pointer", "faspell", "cscd_ns", "pycorrector"):
+            assert value == 1.0, key
+        else:
+            assert 1 - 1e-3 < value <= 1.0, key
+
+
+@settings(max_examples=60, deadline=None)
+@given(corpora(), st.randoms(use_true_random=False))
+def test_order_of_sentences_does_not_matter(corpus, rng):
+    order = list(range(len(corpus[0])))
+    rng.shuffle(order)
+    shuffled = [[column[i] for i in order] for column in corpus]
+    assert compute(shuffled[1], shuffled[2], shuffled[0], variant="all") == compute(corpus[1], corpus[2], corpus[0], variant="all")
+
+
+@settings(max_examples=60, deadline=None)
+@given(corpora(), st.lists(st.integers(0, 10), max_size=3))
+def test_shards_add_up_to_one_pass(corpus, cuts):
+    sources, predictions, references = corpus
+    bounds = [0] + sorted(min(c, len(sources)) for c in cuts) + [len(sources)]
+    total = dict.fromkeys(COLUMNS, 0)
+    for a, b in zip(bounds, bounds[1:]):
+        shard = compute(predictions[a:b], references[a:b], sources[a:b], variant="spellgcn", return_counts=True)
+        for key in total:
+            total[key] += shard[key]
+    whole = compute(predictions, references, sources, variant="spellgcn", return_counts=True)
+    assert total == {k: whole[k] for k in COLUMNS}
+
+
+@settings(max_examples=60, deadline=None)
+@given(corpora(), st.booleans())
+def test_all_equals_each_preset_alone(corpus, remove_de):
+    sources, predictions, references = corpus
+    together = compute(predictions, references, sources, variant="all", remove_de=remove_de)
+    for variant in VARIANTS:
+        alone = compute(predictions, references, sources, variant=variant, remove_de=remove_de)
+        assert alone == {key.split("/")[1]: v for key, v in together.items() if key.startswith(variant + "/")}
+
+
+@settings(max_examples=60, deadline=None)
+@given(corpora(), st.sampled_from(VARIANTS))
+def test_label_lines_give_what_sentences_give(corpus, variant):
+    sources, predictions, references = corpus
+    pids = [f"{i:05d}" for i in range(len(sources))]
+    predicted, gold = extract_edits(sources, predictions, references)
+    from_labels = compute(format_label_lines(pids, predicted)[::-1], format_label_lines(pids, gold), variant=variant)
+    assert from_labels == compute(predictions, references, sources, variant=variant)
+
+
+# ---------------------------------------------------------------------------------------
+# Options, bootstrap, signature, errors
+
+
+def test_bootstrap_intervals_are_reproducible_and_bracket_the_estimate():
+    rng = np.random.default_rng(0)
+    _, sources = parse_test_input(lines(SIGHAN15 / "SIGHAN15_CSC_TestInput.txt"), "input")
+    _, gold = parse_label_lines(lines(SIGHAN15 / "SIGHAN15_CSC_TestTruth.txt"), "truth")
+    references = apply_edits(sources, gold)
+    predictions = [(r if rng.random() < 0.6 else s) if s != r else (("的" if s[0] != "的" else "地") + s[1:] if rng.random() < 0.15 else s) for s, r in zip(sources, references)]
+    kwargs = dict(variant="all", confidence_level=0.9, n_resamples=200, seed=3)
+    result = compute(predictions, references, sources, **kwargs)
+    assert result == compute(predictions, references, sources, **kwargs)
+    for key in ("realise/sentence_correction_f1", "scope/char_correction_f1", "lemon/sentence_false_positive_rate", "pointer/char_detection_precision"):
+        assert result[f"{key}_low"] < result[key] < result[f"{key}_high"], key
+    # The recall spread is the binomial one over the 550 erroneous sentences.
+    half = (result["realise/sentence_detection_recall_high"] - result["realise/sentence_detection_recall_low"]) / 2
+    r = result["realise/sentence_detection_recall"]
+    assert half == pytest.approx(1.645 * math.sqrt(r * (1 - r) / 550), rel=0.25)
+
+
+def test_signature_names_the_convention():
+    signed = compute(**TOY15, return_signature=True)["signature"]
+    assert signed.startswith("csc_common|variant:realise|char_subset:preset|length_mismatch:preset|remove_de:no|input:labels|zero_division:0|paperscore:")
+    signed = compute(**triples(MIXED), variant="all", char_subset="all", length_mismatch="whole", remove_de=True, zero_division="nan", return_signature=True)["signature"]
+    assert signed.startswith("csc_common|variant:all|char_subset:all|length_mismatch:whole|remove_de:yes|input:sentences|zero_division:nan|")
+
+
+@pytest.mark.parametrize(
+    "args, kwargs, message",
+    [
+        ((["我"], ["我"], ["我"]), {"variant": "bert"}, "variant: 'bert' is not one of"),
+        ((["我"], ["我"], ["我"]), {"variant": "pycorrector", "char_subset": "all"}, "char_subset: variant 'pycorrector' has no character level"),
+        ((["我"], ["我"], ["我"]), {"char_subset": "positive"}, "char_subset: 'positive' is not one of"),
+        ((["我"], ["我"], ["我"]), {"length_mismatch": "zip"}, "length_mismatch: 'zip' is not one of"),
+        ((["我"], ["我"], ["我"]), {"remove_de": "yes"}, "remove_de: 'yes' is not True or False"),
+        ((["我"], ["我"], ["我"]), {"zero_division": "warn"}, "zero_division"),
+        ((["我"], ["我"], ["我"]), {"confidence_level": 95}, "confidence_level"),
+        ((["我", "你"], ["我"], ["我", "你"]), {}, "predictions and references differ in length: 2 against 1"),
+        ((["我", 5], ["我", "你"], ["我", "你"]), {}, r"predictions\[1\]: expected a sentence \(str\), got int 5"),
+        ((["我"], ["我"], ["我", "你"]), {}, "differ in length"),
+        ((["我們"], ["我"], ["我"]), {"variant": "plome"}, r"predictions\[0\]: has 2 characters but sources\[0\] has 1"),
+        ((["我"], ["我們"], ["我們"]), {"variant": "pointer"}, r"predictions\[0\]: has 1 characters, fewer than sources\[0\] \(2\)"),
+        ((["我們"], ["我"], ["我"]), {"variant": "all"}, r"predictions\[0\]: has 2 characters"),
+        ((["我", "你"], ["我", "你"], ["我", None]), {}, r"sources\[1\]: mixes sentences and None"),
+        ((["a, 0"], ["我喜歡"], None), {}, r"references\[0\]: '我喜歡' is not a label line"),
+        ((["a, 0", "c, 0"], ["a, 0", "b, 0"], None), {}, r"predictions: 1 pids not in the truth: 'c'; 1 truth pids missing: 'b'"),
+        ((["a, 2, 甲, 2, 乙"], ["a, 0"], None), {}, r"predictions\[0\]: position 2 is given twice"),
+    ],
+)
+def test_bad_input_is_a_value_error_that_says_where(args, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        compute(*args, **kwargs)
+
+
+# ---------------------------------------------------------------------------------------
+# Paired significance (paperscore compare)
+
+
+def spelling(n=300):
+    """SIGHAN15 test sentences: A changes nothing, B makes every gold correction."""
+    _, sources = parse_test_input(lines(SIGHAN15 / "SIGHAN15_CSC_TestInput.txt"), "input")
+    _, gold = parse_label_lines(lines(SIGHAN15 / "SIGHAN15_CSC_TestTruth.txt"), "truth")
+    references = apply_edits(sources, gold)[:n]
+    return references, sources[:n], list(references), sources[:n]
+
+
+@pytest.mark.parametrize("method", ["bootstrap", "randomization"])
+def test_compare_under_every_preset(method):
+    references, weak, strong, sources = spelling()
+    for key in ("realise/sentence_correction_f1", "pointer/char_correction_f1", "lemon/sentence_detection_f1"):
+        same = compare.compare("csc_common", references, weak, weak, sources=sources, variant="all", metric_key=key, method=method, n_resamples=200, seed=0)
+        assert same["p_value"] == 1.0 and same["difference"] == 0.0
+        better = compare.compare("csc_common", references, weak, strong, sources=sources, variant="all", metric_key=key, method=method, n_resamples=200, seed=0)
+        assert better["p_value"] == pytest.approx(1 / 201) and better["difference"] > 0.5
+        result = compute(strong, references, sources, variant="all")
+        assert better["score_b"] == pytest.approx(result[key], abs=1e-12)
+        assert better["score_a"] == pytest.approx(compute(weak, references, sources, variant="all")[key], abs=1e-12)
+
+
+def test_compare_on_a_mixed_system_equals_compute_for_every_key():
+    references, weak, strong, sources = spelling(200)
+    mixed = [s if i % 3 else r for i, (s, r) in enumerate(zip(weak, strong))]
+    options = dict(sources=sources, variant="craspell", char_subset="erroneous")
+    result = compare.compare("csc_common", references, weak, mixed, metric_key="char_correction2_f1", n_resamples=50, seed=1, **options)
+    assert result["score_b"] == compute(mixed, references, **options)["char_correction2_f1"]
+    assert "variant:craspell" in result["signature"] and "char_subset:erroneous" in result["signature"]
+    with pytest.raises(ValueError, match="metric_key: 'sentence_correction_f1' is not one of char_detection_precision"):
+        compare.compare("csc_common", references, weak, mixed, n_resamples=10, **options)  # CRASpell has no sentence level
+
+
+# ---------------------------------------------------------------------------------------
+# Command line
+
+
+def run_cli(argv, capsys):
+    code = cli.main(argv)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def write(path, rows):
+    path.write_text("".join(row + "\n" for row in rows), encoding="utf-8")
+    return str(path)
+
+
+def test_cli_reads_sentences_pairs_and_label_lines_alike(tmp_path, capsys):
+    data = triples(MIXED)
+    src = write(tmp_path / "src.txt", data["sources"])
+    ref = write(tmp_path / "ref.txt", data["references"])
+    pred = write(tmp_path / "pred.txt", data["predictions"])
+    pairs = write(tmp_path / "pairs.tsv", [f"{s}\t{r}" for s, r in zip(data["sources"], data["references"])])
+    numbered = write(tmp_path / "numbered.tsv", [f"{i}\t{s}\t{p}" for i, (s, p) in enumerate(zip(data["sources"], data["predictions"]))])
+    test_input = write(tmp_path / "input.txt", [f"(pid=A-{i})\t{s}" for i, s in enumerate(data["sources"])])
+    expected = compute(**data, variant="all", return_signature=True)
+    for argv in (
+        ["--sources", src, "--predictions", pred, "--references", ref],
+        ["--sources", test_input, "--predictions", pred, "--references", ref],
+        ["--predictions", pred, "--references", pairs],
+        ["--predictions", numbered, "--references", pairs],
+        ["--sources", src, "--predictions", numbered, "--references", ref],
+    ):
+        code, out, err = run_cli(["csc", *argv, "--variant", "all", "--json"], capsys)
+        assert code == 0, err
+        assert json.loads(out) == expected
+    predicted, gold = extract_edits(data["sources"], data["predictions"], data["references"])
+    pids = [f"B-{i}" for i in range(len(MIXED))]
+    labels = (write(tmp_path / "result.txt", format_label_lines(pids, predicted)), write(tmp_path / "truth.txt", format_label_lines(pids, gold)))
+    code, out, _ = run_cli(["csc", "--predictions", labels[0], "--references", labels[1], "--variant", "scope", "--json"], capsys)
+    assert code == 0
+    assert json.loads(out) == compute(format_label_lines(pids, predicted), format_label_lines(pids, gold), variant="scope", return_signature=True)
+
+
+def test_cli_prints_every_preset_side_by_side(capsys):
+    code, out, _ = run_cli(["csc", "--predictions", str(SIGHAN15 / "SIGHAN15_Toy_Result.txt"), "--references", str(SIGHAN15 / "SIGHAN15_Toy_Truth.txt"), "--variant", "all"], capsys)
+    assert code == 0
+    header, *rows = out.split("\n\nsignature: ")[0].split("\n")
+    assert header.split() == list(VARIANTS)
+    cells = {row.split()[0]: row.split()[1:] for row in rows}
+    assert cells["sentence_detection_precision"][0] == "0.6667" and cells["sentence_detection_precision"][VARIANTS.index("paddle")] == "0.8000"
+    assert cells["sentence_detection_accuracy"][VARIANTS.index("spellgcn")] == "-"
+    assert "signature: csc_common|variant:all|" in out
+    code, out, _ = run_cli(["csc", "--predictions", str(SIGHAN15 / "SIGHAN15_Toy_Result.txt"), "--references", str(SIGHAN15 / "SIGHAN15_Toy_Truth.txt")], capsys)
+    assert "sentence_detection_precision   0.666667" in out and "signature: csc_common|variant:realise|" in out
+
+
+def test_cli_compare_csc(tmp_path, capsys):
+    references, weak, strong, sources = spelling(200)
+    pairs = write(tmp_path / "pairs.tsv", [f"{s}\t{r}" for s, r in zip(sources, references)])
+    a, b = write(tmp_path / "a.txt", weak), write(tmp_path / "b.txt", strong)
+    argv = ["compare", "csc", "--references", pairs, "--system-a", a, "--system-b", b, "--variant", "all", "--metric-key", "scope/char_detection_f1", "--n-resamples", "100", "--seed", "2", "--json"]
+    code, out, err = run_cli(argv, capsys)
+    assert code == 0, err
+    printed = json.loads(out)
+    expected = compare.compare("csc_common", references, weak, strong, sources=sources, metric_key="scope/char_detection_f1", n_resamples=100, seed=2, variant="all", char_subset=None, length_mismatch=None, remove_de=False)
+    assert printed == expected and printed["score_b"] == 1.0
+    assert printed["signature"].startswith("compare|csc_common|metric_key:scope/char_detection_f1|")
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--sources", "{src}", "--predictions", "{pred}", "--references", "{pairs}"], r"--references: the source on line 2 is not the one --sources gives"),
+        (["--predictions", "{short}", "--references", "{pairs}"], r"--references: 2 lines but --predictions gives 1 sources"),
+        (["--predictions", "{bad}", "--references", "{pairs}"], r"--predictions: .*bad.txt line 1 is not `src<TAB>sentence`"),
+        (["--predictions", "{pred}", "--references", "{ref}"], r"references\[0\]: '我們' is not a label line"),
+        (["--predictions", "{pred}", "--references", "{missing}"], r"--references: cannot read"),
+        (["--sources", "{src}", "--predictions", "{pred}", "--references", "{ref}", "--variant", "pointer", "--char-subset", "erroneous"], None),
+    ],
+)
+def test_cli_errors_exit_2_with_the_reason(argv, message, tmp_path, capsys):
+    files = {"src": ["我門", "好"], "ref": ["我們", "好"], "pred": ["我們", "好"], "pairs": ["我門\t我們", "好了\t好了"], "short": ["我門\t我們"], "bad": ["a\tb\tc\td"]}
+    paths = {name: write(tmp_path / f"{name}.txt", rows) for name, rows in files.items()}
+    paths["missing"] = str(tmp_path / "missing.txt")
+    code, out, err = run_cli(["csc", *(a.format(**paths) for a in argv)], capsys)
+    if message is None:
+        assert code == 0 and "char_correction_recall" in out
+        return
+    assert code == 2 and out == ""
+    assert err.startswith("paperscore csc: error: ")
+    assert __import__("re").search(message, err), err
+
+
+# ---------------------------------------------------------------------------------------
+# The Space's metric through evaluate
+
+_metric = []
+
+
+def space_metric():
+    if not _metric:
+        import evaluate
+        from conftest import SPACES_DIR
+
+        _metric.append(evaluate.load(str(SPACES_DIR / "csc_common"), keep_in_memory=True))
+    return _metric[0]
+
+
+@settings(max_examples=15, deadline=None)
+@given(corpora(min_size=1), st.lists(st.integers(0, 10), max_size=3))
+def test_batches_added_through_evaluate_equal_one_pass(corpus, cuts):
+    sources, predictions, references = corpus
+    bounds = [0] + sorted(min(c, len(sources)) for c in cuts) + [len(sources)]
+    metric = space_metric()
+    for a, b in zip(bounds, bounds[1:]):
+        if b > a:
+            metric.add_batch(sources=sources[a:b], predictions=predictions[a:b], references=references[a:b])
+    assert metric.compute(variant="all") == compute(predictions, references, sources, variant="all")
+
+
+def test_the_space_scores_label_lines_and_checks_types():
+    metric = space_metric()
+    assert metric.compute(**TOY15) == compute(**TOY15)
+    with pytest.raises(ValueError, match=r"predictions\[1\]: expected a sentence \(str\), got int 3"):
+        metric.add_batch(predictions=["我", 3], references=["我", "你"], sources=["我", "你"])
+
+
+def test_the_metric_script_takes_exactly_the_package_arguments():
+    import inspect
+
+    parameters = list(inspect.signature(type(space_metric())._compute).parameters.values())[1:]
+    assert parameters == list(inspect.signature(compute).parameters.values())
