@@ -1,0 +1,178 @@
+"""Gradio demo of csc_common: source, reference and predicted sentences in; every paper
+convention side by side, and each sentence's edits with how the conventions count it.
+Builds `demo` on import; launches only as a script."""
+
+import html
+import os
+from pathlib import Path
+
+os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+
+import evaluate  # noqa: E402
+import gradio as gr  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+# By file path: on a Space the directory is `app/`, and evaluate would take app.py for the metric.
+metric = evaluate.load(str(HERE / "csc_common.py"), keep_in_memory=True)
+
+VARIANTS = ["realise", "scope", "spellgcn", "plome", "craspell", "pointer", "faspell", "cscd_ns", "pycorrector", "paddle", "lemon"]
+# Eight sentences where the conventions part ways (source, reference, prediction).
+MIXED = [
+    ("他門很好", "他們很好", "他們很好"),  # corrected
+    ("我門走吧", "我們走吧", "我悶走吧"),  # right position, wrong character
+    ("吃了早菜", "吃了早餐", "吃乐早菜"),  # wrong position
+    ("今天很熱", "今天很熱", "今天很熟"),  # false alarm on an error-free sentence
+    ("我很高興", "我很高興", "我很高興"),  # left alone
+    ("我门去公圆", "我们去公园", "我们去公圆"),  # one of two errors found
+    ("身體建康", "身體健康", "身體建康"),  # an error left untouched
+    ("我门去公圆", "我们去公园", "我园去公们"),  # right positions, characters swapped
+]
+EXAMPLE = dict(
+    predictions="\n".join(p for _, _, p in MIXED),
+    sources="\n".join(s for s, _, _ in MIXED),
+    references="\n".join(r for _, r, _ in MIXED),
+    variant="all",
+    char_subset="preset",
+    length_mismatch="preset",
+    remove_de=False,
+    zero_division="0",
+)
+CLASS_COLOURS = {"TP": "#2e7d32", "FP": "#c62828", "TN": "#757575", "FN": "#ef6c00", "FP+FN": "#6a1b9a"}
+EDIT_COLOURS = {"right": "#c8e6c9", "wrong char": "#ffe0b2", "wrong place": "#ffcdd2", "gold": "#c8e6c9", "source": "#eeeeee"}
+
+
+def sentence_lines(text):
+    """One sentence per line; blank lines are ignored."""
+    return [line.removesuffix("\r") for line in text.split("\n") if line.strip()]
+
+
+def compute_kwargs(predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division):
+    """The metric's keyword arguments for the demo's inputs."""
+    return dict(
+        predictions=sentence_lines(predictions),
+        sources=sentence_lines(sources),
+        references=sentence_lines(references),
+        variant=variant,
+        char_subset=None if char_subset == "preset" else char_subset,
+        length_mismatch=None if length_mismatch == "preset" else length_mismatch,
+        remove_de=bool(remove_de),
+        zero_division="nan" if zero_division == "nan" else float(zero_division),
+    )
+
+
+def headline(result, variant):
+    """A single variant's every figure; for "all", realise's (the default) and each other
+    convention's headline (sentence correction F1, or character correction F1 where there
+    is no sentence level)."""
+    if variant != "all":
+        return {key: value for key, value in result.items() if isinstance(value, float)}
+    out = {key: value for key, value in result.items() if key.startswith("realise/") and isinstance(value, float)}
+    for name in VARIANTS[1:]:
+        key = f"{name}/sentence_correction_f1" if f"{name}/sentence_correction_f1" in result else f"{name}/char_correction_f1"
+        out[key] = result[key]
+    return out
+
+
+def side_by_side(result, variant):
+    names = VARIANTS if variant == "all" else [variant]
+    figures = list(dict.fromkeys(k.split("/")[-1] for k, v in result.items() if isinstance(v, float)))
+    figures.sort(key=lambda name: not name.startswith("sentence"))
+
+    def cell(name, figure):
+        value = result.get(f"{name}/{figure}" if variant == "all" else figure)
+        return "" if value is None else round(value, 4)
+
+    return {"headers": ["figure"] + names, "data": [[figure] + [cell(name, figure) for name in names] for figure in figures]}
+
+
+def marked(text, marks):
+    """The sentence with the characters at the 1-based positions of `marks` highlighted
+    (position 0: the whole sentence, a length-changed one)."""
+    if 0 in marks:
+        return f'<span style="background:{EDIT_COLOURS[marks[0]]}">{html.escape(text)}</span>'
+    return "".join(
+        f'<span style="background:{EDIT_COLOURS[marks[i]]};font-weight:bold">{html.escape(c)}</span>' if i in marks else html.escape(c)
+        for i, c in enumerate(text, 1)
+    )
+
+
+def badge(cell):
+    if cell is None:
+        return ""
+    return f'<span style="color:white;background:{CLASS_COLOURS[cell]};padding:1px 6px;border-radius:4px">{cell}</span>'
+
+
+def sentence_table(kwargs, result, official):
+    """Each sentence's edits and its sentence correction class: under the variant's count
+    (for "all", the paper-common one of ReaLiSe) and, for "all", the official-style one of
+    PaddleNLP, where a wrong answer on an erroneous sentence is only a false negative."""
+    names = ["#", "source", "reference", "prediction", "edits", "at gold positions"]
+    counts = [(f"{kwargs['variant'] if kwargs['variant'] != 'all' else 'realise'}", result)] + ([("paddle", official)] if official else [])
+    counts = [(name, r["sentence_correction_classes"]) for name, r in counts if "sentence_correction_classes" in r]
+    rows = []
+    columns = zip(kwargs["sources"], kwargs["references"], kwargs["predictions"], result["reference_edits"], result["predicted_edits"])
+    for number, (source, reference, prediction, gold, predicted) in enumerate(columns, 1):
+        gold_chars = dict(map(tuple, gold))
+        prediction_marks = {p: "right" if gold_chars.get(p) == c else "wrong char" if p in gold_chars else "wrong place" for p, c in predicted}
+        cells = [
+            str(number),
+            marked(source, {p: "source" for p in gold_chars.keys() | prediction_marks.keys()}),
+            marked(reference, dict.fromkeys(gold_chars, "gold")),
+            marked(prediction, prediction_marks),
+            str(len(predicted)),
+            str(sum(p in gold_chars for p, _ in predicted)),
+        ] + [badge(classes[number - 1]) for _, classes in counts]
+        rows.append("<tr>" + "".join(f'<td style="padding:2px 8px">{cell}</td>' for cell in cells) + "</tr>")
+    header = "".join(f'<th style="padding:2px 8px;text-align:left">{name}</th>' for name in names + [f"sentence correction ({name})" for name, _ in counts])
+    legend = " ".join(f'<span style="background:{EDIT_COLOURS[k]};padding:0 4px">{k}</span>' for k in ("right", "wrong char", "wrong place"))
+    return f'<p>Predicted edits: {legend}</p><table style="border-collapse:collapse"><tr>{header}</tr>{"".join(rows)}</table>'
+
+
+def score(predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division):
+    try:
+        kwargs = compute_kwargs(predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division)
+        result = metric.compute(**kwargs, per_sentence=True, return_signature=True)
+        official = None
+        if variant == "all":  # the official-style classes beside the paper-common ones
+            official = metric.compute(**{**kwargs, "variant": "paddle", "char_subset": None}, per_sentence=True)
+    except ValueError as error:
+        raise gr.Error(str(error), print_exception=False) from None
+    top = headline(result, variant)
+    top["signature"] = result["signature"]
+    return top, side_by_side(result, variant), sentence_table(kwargs, result, official)
+
+
+with gr.Blocks(title="csc_common") as demo:
+    gr.Markdown(
+        "# csc_common\n"
+        "Chinese spelling check scored as papers score it: each column is one project's released evaluation code "
+        "(ReaLiSe, SCOPE, SpellGCN, PLOME, CRASpell, Pointer Networks, FASPell, CSCD-NS, pycorrector, PaddleNLP, LEMON). "
+        "One sentence per line, the three boxes in the same order; an edit is a position where a sentence differs "
+        "from its source. Preloaded: eight sentences on which the conventions disagree. For the official SIGHAN "
+        "figures see the `csc_sighan` Space."
+    )
+    with gr.Row():
+        sources = gr.Textbox(value=EXAMPLE["sources"], label="Sources (input sentences)", lines=8, elem_id="sources")
+        references = gr.Textbox(value=EXAMPLE["references"], label="References (gold corrections)", lines=8, elem_id="references")
+        predictions = gr.Textbox(value=EXAMPLE["predictions"], label="Predictions (system output)", lines=8, elem_id="predictions")
+    with gr.Row():
+        variant = gr.Dropdown(["all"] + VARIANTS, value=EXAMPLE["variant"], label="variant (all: side by side)")
+        char_subset = gr.Dropdown(["preset", "all", "erroneous"], value=EXAMPLE["char_subset"], label="char_subset")
+        length_mismatch = gr.Dropdown(["preset", "error", "truncate", "whole"], value=EXAMPLE["length_mismatch"], label="length_mismatch")
+        remove_de = gr.Checkbox(value=EXAMPLE["remove_de"], label="remove_de (SIGHAN13 地/得)")
+        zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division")
+    button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
+    with gr.Row():
+        result = gr.JSON(label="Headline", elem_id="result")
+        table = gr.Dataframe(label="Every figure, side by side", elem_id="side-by-side")
+    details = gr.HTML(elem_id="per-sentence")
+    # predictions first: the contract's first input
+    button.click(
+        score,
+        [predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division],
+        [result, table, details],
+        api_name="compute",
+    )
+
+if __name__ == "__main__":
+    demo.launch()

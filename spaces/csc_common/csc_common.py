@@ -1,0 +1,138 @@
+"""csc_common: Chinese spelling check scored as papers score it, each convention equal to
+one project's released evaluation code (ReaLiSe, SCOPE, SpellGCN, PLOME, CRASpell, Pointer
+Networks, FASPell, CSCD-NS, pycorrector, PaddleNLP, LEMON), or all of them side by side."""
+
+import datasets
+import evaluate
+
+from .paperscore_core import check_same_length
+from .paperscore_csc import check_texts
+from .paperscore_csc_common import compute
+from .paperscore_trainer import TrainerMetrics
+
+_CITATION = """\
+@inproceedings{xu-etal-2021-read,
+    title = "Read, Listen, and See: Leveraging Multimodal Information Helps {C}hinese Spell Checking",
+    author = "Xu, Heng-Da and Li, Zhongli and Zhou, Qingyu and Li, Chao and Wang, Zizhen and Cao, Yunbo and Huang, Heyan and Mao, Xian-Ling",
+    booktitle = "Findings of the Association for Computational Linguistics: ACL-IJCNLP 2021",
+    year = "2021",
+    url = "https://aclanthology.org/2021.findings-acl.64",
+}
+@inproceedings{cheng-etal-2020-spellgcn,
+    title = "{S}pell{GCN}: Incorporating Phonological and Visual Similarities into Language Models for {C}hinese Spelling Check",
+    author = "Cheng, Xingyi and Xu, Weidi and Chen, Kunlong and Jiang, Shaohua and Wang, Feng and Wang, Taifeng and Chu, Wei and Qi, Yuan",
+    booktitle = "Proceedings of the 58th Annual Meeting of the Association for Computational Linguistics",
+    year = "2020",
+    url = "https://aclanthology.org/2020.acl-main.81",
+}
+"""
+
+_DESCRIPTION = """\
+Chinese spelling check (CSC) as papers score it. Most papers since 2020 do not report the
+official SIGHAN figures but those of the evaluation code they copied, and those codes
+disagree: on which sentences enter the precision denominator, whether a wrong character at
+the right position is a false positive, which sentences enter the character level, how a
+correction is judged there, what happens on 0/0 and on a sentence of another length. Each
+`variant` reproduces one project's released code exactly, quirks included; `variant="all"`
+computes every one of them in one pass, keys prefixed `<variant>/`. Input: sentence
+triples (the edits are the 1-based positions where a sentence differs from its source), or,
+without sources, label lines `pid, 0` / `pid, pos, char, ...`.
+"""
+
+_KWARGS_DESCRIPTION = """
+Args:
+    predictions: the system's sentences, or (without sources) its label lines.
+    references: the gold sentences, or the truth's label lines (matched by pid).
+    sources: the input sentences; omit them to pass label lines.
+    variant: "realise" (default; also SCOPE's and CCL2022's sentence level), "scope",
+        "spellgcn", "plome", "craspell", "pointer", "faspell", "cscd_ns", "pycorrector",
+        "paddle", "lemon", or "all" (every one, keys prefixed "<variant>/").
+    char_subset: "all" or "erroneous" (character level over the sentences with a gold
+        edit only); default: the preset's own (SpellGCN and PLOME: "erroneous").
+    length_mismatch: "error", "truncate" or "whole" for every preset; default: each
+        preset as its code treats a sentence whose length differs from its source.
+    remove_de: drop predicted edits into 地/得 (ReaLiSe's and SCOPE's SIGHAN13 post-processing).
+    zero_division: value of a ratio the original divides by zero: 0.0 (default), 1.0 or
+        "nan". Presets whose code adds an epsilon keep it.
+    return_counts: add the per-sentence counts summed (sentences, gold_sentences, ...).
+    per_sentence: add each sentence's classes and edits.
+    confidence_level, n_resamples, seed: add bootstrap "<key>_low" / "<key>_high".
+    return_signature: add "signature", the reproducibility string.
+Returns:
+    sentence_detection_{accuracy,precision,recall,f1}, sentence_correction_{...},
+    char_detection_{precision,recall,f1}, char_correction_{precision,recall,f1}, as the
+    preset has them; extras: sentence_false_positive_rate (lemon), char_joint_{precision,
+    recall,f1} (spellgcn), char_correction2_{precision,f1} (craspell).
+Examples:
+    >>> metric = evaluate.load("paperscore/csc_common")
+    >>> result = metric.compute(sources=["他門很好", "我門走吧", "今天很熱"], predictions=["他們很好", "我悶走吧", "今天很熱"], references=["他們很好", "我們走吧", "今天很熱"])
+    >>> print(result["sentence_detection_precision"], result["sentence_correction_precision"])
+    1.0 0.5
+"""
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class CscCommon(TrainerMetrics, evaluate.Metric):
+    def _info(self):
+        return evaluate.MetricInfo(
+            module_type="metric",
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=datasets.Features(
+                {"predictions": datasets.Value("string"), "references": datasets.Value("string"), "sources": datasets.Value("string")}
+            ),
+            homepage="https://huggingface.co/spaces/paperscore/csc_common",
+            codebase_urls=["https://github.com/DaDaMrX/ReaLiSe", "https://github.com/ACL2020SpellGCN/SpellGCN", "https://github.com/shibing624/pycorrector"],
+            reference_urls=["https://aclanthology.org/2021.findings-acl.64", "https://aclanthology.org/2020.acl-main.81"],
+        )
+
+    # Label lines have no sources; evaluate stores strings only, so their column holds "".
+
+    def compute(self, *, predictions=None, references=None, sources=None, **kwargs):
+        """Score sentence triples, or label lines when there are no sources."""
+        return super().compute(predictions=predictions, references=references, sources=sources, **kwargs)
+
+    def add_batch(self, *, predictions=None, references=None, sources=None, **kwargs):
+        """Add a batch of sentences (or label lines, without sources), checked before
+        evaluate encodes them: its string feature would turn a number into text."""
+        if predictions is not None or references is not None:
+            check_same_length(predictions, references)
+            check_texts(predictions, "predictions")
+            check_texts(references, "references")
+            if sources is None:
+                sources = [""] * len(predictions)
+            else:
+                check_same_length(predictions, sources, ("predictions", "sources"))
+                check_texts(sources, "sources")
+        super().add_batch(predictions=predictions, references=references, sources=sources, **kwargs)
+
+    def add(self, *, prediction=None, reference=None, sources=None, **kwargs):
+        """Add one sentence and its source (`sources=`, evaluate's feature name), or one
+        label line without it."""
+        check_texts([prediction, reference, "" if sources is None else sources], "prediction, reference, sources")
+        super().add(prediction=prediction, reference=reference, sources="" if sources is None else sources, **kwargs)
+
+    def _compute(
+        self,
+        predictions,
+        references,
+        sources=None,
+        variant="realise",
+        char_subset=None,
+        length_mismatch=None,
+        remove_de=False,
+        zero_division=0.0,
+        return_counts=False,
+        per_sentence=False,
+        confidence_level=None,
+        n_resamples=1000,
+        seed=None,
+        return_signature=False,
+    ):
+        # Every argument goes to the package unchanged (a test keeps the signatures equal),
+        # but label lines get back sources=None for the "" evaluate stored.
+        arguments = {name: value for name, value in locals().items() if name != "self"}
+        if all(source == "" for source in sources):
+            arguments["sources"] = None
+        return compute(**arguments)

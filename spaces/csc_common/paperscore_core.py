@@ -1,0 +1,288 @@
+# GENERATED from shared/paperscore/core.py by shared/vendor.py: do not edit here;
+# edit the package and run `python shared/vendor.py`.
+"""What every metric family shares: ratios under one zero-division policy, bootstrap
+confidence intervals over per-example statistics, the reproducibility signature, input
+errors, and the line readers of the command line.
+
+Imports only numpy, so that `import paperscore` stays fast and every Space can vendor it.
+"""
+
+import json
+import math
+import sys
+import time
+
+import numpy as np
+
+VERSION = "0.1.0"
+
+# ---------------------------------------------------------------------------------------
+# Input errors
+
+
+def input_error(argument, index, problem):
+    """The one shape of a bad-input error: `references[17]: unclosed mention ...`."""
+    where = argument if index is None else f"{argument}[{index}]"
+    return ValueError(f"{where}: {problem}")
+
+
+def check_choice(argument, value, choices):
+    if value not in choices:
+        listed = ", ".join(repr(c) for c in choices)
+        raise ValueError(f"{argument}: {value!r} is not one of {listed}")
+    return value
+
+
+def check_same_length(predictions, references, names=("predictions", "references")):
+    if len(predictions) != len(references):
+        raise ValueError(
+            f"{names[0]} and {names[1]} differ in length: "
+            f"{len(predictions)} against {len(references)} examples"
+        )
+
+
+# ---------------------------------------------------------------------------------------
+# Ratios
+
+ZERO_DIVISION_CHOICES = (0.0, 1.0, "nan")
+
+
+def check_zero_division(zero_division):
+    """Return the value a 0/0 ratio takes: 0.0, 1.0 or nan (given as "nan" or float nan)."""
+    if isinstance(zero_division, str):
+        if zero_division.lower() == "nan":
+            return math.nan
+    elif isinstance(zero_division, (int, float, np.integer, np.floating)) and not isinstance(
+        zero_division, bool
+    ):
+        if math.isnan(zero_division) or zero_division in (0, 1):
+            return float(zero_division)
+    raise ValueError(f"zero_division: {zero_division!r} is not one of 0.0, 1.0, 'nan'")
+
+
+def divide(numerator, denominator, zero_division=0.0):
+    """numerator / denominator elementwise; where the denominator is 0 the result is the
+    zero-division value. Scalars in, float out; arrays in, float array out."""
+    value = check_zero_division(zero_division)
+    num = np.asarray(numerator, dtype=float)
+    den = np.asarray(denominator, dtype=float)
+    empty = den == 0
+    out = num / np.where(empty, 1.0, den)
+    out = np.where(empty, value, out)
+    return float(out) if out.ndim == 0 else out
+
+
+def prf(tp, n_predicted, n_gold, zero_division=0.0):
+    """Precision, recall and F1 from counts, with sklearn's rule for F1:
+    F1 = 2 tp / (n_predicted + n_gold), taking the zero-division value only when both
+    counts are 0 (so an undefined precision beside a recall of 0 still gives F1 = 0)."""
+    tp = np.asarray(tp, dtype=float)
+    precision = divide(tp, n_predicted, zero_division)
+    recall = divide(tp, n_gold, zero_division)
+    f1 = divide(2 * tp, np.add(n_predicted, n_gold), zero_division)
+    return precision, recall, f1
+
+
+def harmonic_mean(precision, recall):
+    """F1 from precision and recall as the Perl and Java reference tools compute it:
+    2PR / (P + R), 0 when P + R = 0; a NaN on either side gives NaN."""
+    p = np.asarray(precision, dtype=float)
+    r = np.asarray(recall, dtype=float)
+    total = p + r
+    out = np.where(total == 0, 0.0, 2 * p * r / np.where(total == 0, 1.0, total))
+    return float(out) if out.ndim == 0 else out
+
+
+def as_floats(result):
+    """numpy scalars and 0-d arrays to Python floats, leaving other values alone."""
+    return {
+        key: float(value) if isinstance(value, (float, np.floating, np.ndarray)) else value
+        for key, value in result.items()
+    }
+
+
+# ---------------------------------------------------------------------------------------
+# Bootstrap
+
+BOOTSTRAP_CELLS = 4_000_000  # draws held in memory at once
+
+
+def encode_rows(stats):
+    """(distinct rows, each example's row code) of an (n_examples, k) statistics array.
+    Rows are compared bytewise, so identical rows holding NaN share a code too."""
+    stats = np.ascontiguousarray(stats, dtype=float)
+    if stats.ndim != 2:
+        raise ValueError("per-example statistics must be a 2-d array")
+    if len(stats) == 0:
+        return stats, np.zeros(0, dtype=np.int64)
+    keys = stats.view(np.dtype((np.void, stats.itemsize * stats.shape[1]))).ravel()
+    _, first, codes = np.unique(keys, return_index=True, return_inverse=True)
+    return stats[first], codes.ravel()
+
+
+def dense_codes(values, size):
+    """(distinct values, each value's rank among them) for ints in [0, size): np.unique
+    with return_inverse, by counting instead of sorting when `size` is small."""
+    values = np.asarray(values, dtype=np.int64)
+    if size > max(4 * len(values), 1 << 16):
+        distinct, codes = np.unique(values, return_inverse=True)
+        return distinct, codes.ravel()
+    present = np.bincount(values, minlength=size) > 0
+    return np.flatnonzero(present), (np.cumsum(present) - 1)[values]
+
+
+def compress_rows(stats):
+    """Distinct rows of an (n_examples, k) statistics array and how many examples share
+    each: resampling then costs O(distinct rows), not O(examples)."""
+    table, codes = encode_rows(stats)
+    return table, np.bincount(codes, minlength=len(table))
+
+
+def check_bootstrap(confidence_level, n_resamples):
+    if isinstance(confidence_level, bool) or not isinstance(confidence_level, (int, float)) or not 0 < confidence_level < 1:
+        raise ValueError(f"confidence_level: {confidence_level!r} is not strictly between 0 and 1")
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
+        raise ValueError(f"n_resamples: {n_resamples!r} is not a positive integer")
+
+
+def resample_weights(counts, size, rng):
+    """How often each row is drawn in each of `size` resamples: a (size, len(counts)) array.
+
+    counts[i] examples share row i. Drawing n examples with replacement is a multinomial
+    over the rows with probabilities counts / n; when rows are nearly as many as the
+    examples, drawing example indices and counting them is cheaper."""
+    counts = np.asarray(counts, dtype=np.int64)
+    n = int(counts.sum())
+    if n == 0:
+        return np.zeros((size, len(counts)))
+    if _multinomial(counts):
+        return rng.multinomial(n, counts / n, size=size).astype(float)
+    owner = np.repeat(np.arange(len(counts)), counts)
+    drawn = owner[rng.integers(0, n, size=(size, n))] + (np.arange(size) * len(counts))[:, None]
+    return np.bincount(drawn.ravel(), minlength=size * len(counts)).reshape(size, len(counts)).astype(float)
+
+
+def _multinomial(counts):
+    return len(counts) * 4 <= counts.sum()
+
+
+def resample_chunks(counts, n_resamples, rng):
+    """resample_weights in chunks that keep about BOOTSTRAP_CELLS draws in memory."""
+    counts = np.asarray(counts, dtype=np.int64)
+    width = len(counts) if _multinomial(counts) else int(counts.sum())
+    chunk = max(1, BOOTSTRAP_CELLS // max(width, 1))
+    for start in range(0, n_resamples, chunk):
+        yield resample_weights(counts, min(chunk, n_resamples - start), rng)
+
+
+def percentile_interval(values, confidence_level):
+    """Percentile interval of resampled values, NaN resamples (zero_division="nan") left out."""
+    values = np.asarray(values, dtype=float)
+    if np.isnan(values).all():
+        return math.nan, math.nan
+    tail = (1 - confidence_level) / 2
+    low, high = np.nanquantile(values, [tail, 1 - tail])
+    return float(low), float(high)
+
+
+def bootstrap_intervals(counts, reduce, confidence_level=0.95, n_resamples=1000, seed=None):
+    """Percentile bootstrap over examples.
+
+    counts: how many examples share each distinct row of per-example statistics.
+    reduce: maps resample weights of shape (r, len(counts)) to a dict of metric arrays of
+    shape (r,); a family with a rows matrix passes `lambda w: ratios(w @ rows)`.
+    Returns {key + "_low": float, key + "_high": float} for every key of `reduce`."""
+    check_bootstrap(confidence_level, n_resamples)
+    rng = np.random.default_rng(seed)
+    collected = {}
+    for weights in resample_chunks(counts, n_resamples, rng):
+        for key, values in reduce(weights).items():
+            collected.setdefault(key, []).append(np.asarray(values, dtype=float))
+    out = {}
+    for key, parts in collected.items():
+        out[f"{key}_low"], out[f"{key}_high"] = percentile_interval(np.concatenate(parts), confidence_level)
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# Reproducibility signature
+
+
+def _signature_value(value):
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return "nan" if math.isnan(value) else f"{value:g}"
+    if isinstance(value, (list, tuple)):
+        return ",".join(_signature_value(v) for v in value)
+    return str(value)
+
+
+def signature(metric, **options):
+    """`metric|key:value|...|paperscore:VERSION`, as sacrebleu signs its scores: enough
+    to tell which convention and options produced a number."""
+    parts = [metric] + [f"{key}:{_signature_value(value)}" for key, value in options.items()]
+    return "|".join(parts + [f"paperscore:{VERSION}"])
+
+
+# ---------------------------------------------------------------------------------------
+# Reading the command line's files
+
+
+def read_lines(path, argument, allow_empty=False):
+    """The lines of a UTF-8 text file without their line ends. A final line end is
+    optional; an empty line anywhere else is an error naming its line number, unless
+    `allow_empty` (where an empty line is a valid example, such as "no quads")."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except OSError as error:
+        raise ValueError(f"{argument}: cannot read {path}: {error.strerror}") from None
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{argument}: {path} is not UTF-8 ({error.reason})") from None
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    lines = [line[:-1] if line.endswith("\r") else line for line in lines]
+    for number, line in enumerate(lines, 1):
+        if not allow_empty and not line.strip():
+            raise ValueError(f"{argument}: {path} line {number} is empty")
+    return lines
+
+
+def parse_value(text):
+    """A JSON value (number, string, list, object) or, when the text is not JSON, the
+    text itself without surrounding white space."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text.strip()
+
+
+def read_values(path, argument):
+    """One value per line, each read by parse_value."""
+    return [parse_value(line) for line in read_lines(path, argument)]
+
+
+def split_values(text):
+    """A comma-separated command-line list, each item read by parse_value (None stays None)."""
+    return None if text is None else [parse_value(item) for item in text.split(",")]
+
+
+def progress(items, total, label, stream=None, min_seconds=1.0):
+    """Yield `items`, drawing a progress bar on stderr once the run has taken longer than
+    `min_seconds` (short runs print nothing)."""
+    stream = stream or sys.stderr
+    start = time.monotonic()
+    drawn = False
+    for done, item in enumerate(items, 1):
+        yield item
+        if time.monotonic() - start >= min_seconds and (done % 16 == 0 or done == total):
+            filled = int(30 * done / max(total, 1))
+            stream.write(f"\r{label} [{'#' * filled}{'.' * (30 - filled)}] {done}/{total}")
+            stream.flush()
+            drawn = True
+    if drawn:
+        stream.write("\n")

@@ -1,0 +1,517 @@
+# GENERATED from shared/paperscore/csc_common.py by shared/vendor.py: do not edit here;
+# edit the package and run `python shared/vendor.py`.
+"""Chinese spelling check as papers score it: every published convention by name, each
+equal to one project's released evaluation code (ReaLiSe, SCOPE, SpellGCN, PLOME,
+CRASpell, Confusionset-guided Pointer Networks, FASPell, CSCD-NS, pycorrector, PaddleNLP,
+LEMON), with the quirks that shaped its published numbers, side by side from one pass.
+
+Statistics: one row of counts per sentence (COLUMNS), from the predicted and gold edits of
+paperscore.csc; every figure of every preset is a ratio of column sums (PRESETS says which).
+A preset reads the edits in its own way only where its code does (a length mismatch,
+SpellGCN's first-position punctuation); presets that read them alike share one table.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .paperscore_core import (
+    as_floats,
+    bootstrap_intervals,
+    check_bootstrap,
+    check_choice,
+    check_same_length,
+    check_zero_division,
+    compress_rows,
+    divide,
+    encode_rows,
+    harmonic_mean,
+    input_error,
+    read_lines,
+    signature,
+)
+from .paperscore_csc import (
+    LENGTH_MISMATCH,
+    TEST_INPUT,
+    align_pids,
+    extract_edits,
+    isin_sentence,
+    label_input,
+    match,
+    parse_label_lines,
+    parse_test_input,
+)
+
+CHAR_SUBSETS = ("all", "erroneous")
+HEADLINE = "sentence_correction_f1"  # what `paperscore compare` compares by default
+EXTRA_INPUTS = ("sources",)  # compared inputs beside the systems, kept out of signatures
+
+
+class Preset(NamedTuple):
+    """The counting rules of one project's evaluation code (see the card's table).
+
+    sentence: None (no sentence level), "paper" (ReaLiSe: P over every sentence with an
+    edit), "official" (P over right answers and flagged error-free sentences), "string"
+    (pycorrector: whole strings, correction only) or "change" (LEMON: any change of an
+    erroneous sentence is a detection). char: None, "all_edits" (correction P over every
+    predicted edit), "detected" (over correctly detected positions) or "membership" (the
+    Pointer-Net recall). epsilon: added to the P/R denominators (0: the zero-division
+    policy); f1_epsilon: added to P + R in F1 (0: F1 = 0 when P + R = 0). length: how the
+    code meets a sentence whose length differs from its source (see _edit_views).
+    quirks: "position_zero" (SpellGCN's untouched erroneous sentence is one detection FP),
+    "first_punctuation" (SpellGCN drops a predicted 。/， at the first position), "joint"
+    (SpellGCN's dc_joint line), "correction2" (CRASpell's second correction precision),
+    "false_positive_rate" (LEMON), "rounding" (CSCD-NS: percentages to 3 decimals)."""
+
+    sentence: str = None
+    accuracy: bool = False
+    char: str = None
+    char_subset: str = "all"
+    sentence_epsilon: float = 0.0
+    char_epsilon: float = 0.0
+    f1_epsilon: float = 0.0
+    length: str = "error"
+    quirks: frozenset = frozenset()
+
+
+PRESETS = {
+    "realise": Preset("paper", accuracy=True, length="shorter"),
+    "scope": Preset("paper", accuracy=True, char="detected", length="shorter"),
+    "spellgcn": Preset("paper", char="detected", char_subset="erroneous", f1_epsilon=1e-8, quirks=frozenset({"position_zero", "first_punctuation", "joint"})),
+    "plome": Preset("paper", char="detected", char_subset="erroneous", char_epsilon=1e-3, f1_epsilon=1e-13),
+    "craspell": Preset(char="detected", char_epsilon=1e-3, f1_epsilon=1e-13, quirks=frozenset({"correction2"})),
+    "pointer": Preset(char="membership", length="longer"),
+    "faspell": Preset("paper", accuracy=True, char="all_edits", length="zip"),
+    "cscd_ns": Preset("paper", char="all_edits", f1_epsilon=1e-10, quirks=frozenset({"rounding"})),
+    "pycorrector": Preset("string", accuracy=True, length="whole"),
+    "paddle": Preset("official", f1_epsilon=1e-9),
+    "lemon": Preset("change", sentence_epsilon=1e-12, f1_epsilon=1e-12, length="whole", quirks=frozenset({"false_positive_rate"})),
+}  # fmt: skip
+VARIANTS = tuple(PRESETS)
+
+# The per-sentence counts every figure is a ratio of.
+COLUMNS = (
+    "sentences",
+    "gold_sentences",  # with a gold edit
+    "predicted_sentences",  # with a predicted edit
+    "detected_sentences",  # with a predicted edit, at exactly the gold positions
+    "corrected_sentences",  # with a predicted edit, exactly the gold edits
+    "detection_hits",  # right for the detection accuracy (ReaLiSe: same positions, two empty sets included)
+    "correction_hits",  # right for the correction accuracy (same edits; FASPell: the same string)
+    "clean_flagged",  # error-free with a predicted edit
+    "untouched_erroneous",  # with a gold edit and no predicted edit
+    "gold_chars",
+    "predicted_chars",
+    "predicted_chars_erroneous",  # predicted edits of sentences with a gold edit
+    "position_hits",  # predicted positions that are gold positions
+    "exact_hits",  # predicted (position, char) pairs that are gold pairs
+    "membership_misses",  # Pointer-Net FN: gold chars not among the chars predicted at hit positions
+)
+SENTENCE_KEYS = ("accuracy", "precision", "recall", "f1")
+DE = np.array([ord("地"), ord("得")])
+FIRST_PUNCTUATION = np.array([ord("。"), ord("，")])
+
+
+def check_options(variant, char_subset, length_mismatch, remove_de):
+    """The presets a call scores: all of them for "all"."""
+    check_choice("variant", variant, VARIANTS + ("all",))
+    if char_subset is not None:
+        check_choice("char_subset", char_subset, CHAR_SUBSETS)
+        if variant != "all" and PRESETS[variant].char is None:
+            raise ValueError(f"char_subset: variant {variant!r} has no character level")
+    if length_mismatch is not None:
+        check_choice("length_mismatch", length_mismatch, LENGTH_MISMATCH)
+    if not isinstance(remove_de, bool):
+        raise ValueError(f"remove_de: {remove_de!r} is not True or False")
+    return VARIANTS if variant == "all" else (variant,)
+
+
+# ---------------------------------------------------------------------------------------
+# Edits, read as each preset's code reads them
+
+
+def _view(preset, length_mismatch):
+    """What sets a preset's edits apart: its length rule and SpellGCN's punctuation drop."""
+    return (length_mismatch or preset.length, "first_punctuation" in preset.quirks)
+
+
+def _edit_views(predictions, references, sources, views, remove_de):
+    """{view: (predicted Edits, gold Edits, whole-string equality or None)}, one edit
+    extraction for all views unless some sentence's length differs from its source.
+
+    Length rules: "error", "truncate", "whole" (paperscore.csc); the presets' own:
+    "shorter" (ReaLiSe cuts the source to a shorter prediction and asserts on a longer
+    one), "longer" (the Pointer-Net code indexes prediction and reference by the source:
+    a shorter one fails, a longer one is cut), "zip" (FASPell zips the three strings,
+    yet its accuracy compares whole strings)."""
+    if label_input(sources):
+        pids, gold = parse_label_lines(references, "references")
+        result_pids, predicted = parse_label_lines(predictions, "predictions")
+        predicted = align_pids(pids, result_pids, predicted, argument="predictions")
+        by_rule = {rule: (predicted, gold, None) for rule, _ in views}
+    else:
+        check_same_length(predictions, references)
+        predicted, gold = extract_edits(sources, predictions, references, length_mismatch="truncate")
+        lengths = [np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)) for texts in (sources, predictions, references)]
+        differ = np.flatnonzero((lengths[1] != lengths[0]) | (lengths[2] != lengths[0]))
+        by_rule = {}
+        for rule in sorted({rule for rule, _ in views}):
+            if not len(differ):
+                by_rule[rule] = (predicted, gold, None)
+            else:
+                by_rule[rule] = _length_rule(rule, predictions, references, sources, lengths, differ, (predicted, gold))
+    out, done = {}, {}
+    for rule, first_punctuation in views:
+        predicted, gold, equal = by_rule[rule]
+        drop = np.zeros(len(predicted.char), dtype=bool)
+        if remove_de:  # ReaLiSe's and SCOPE's SIGHAN13 post-processing: predicted 地/得 edits go
+            drop |= np.isin(predicted.char, DE)
+        if first_punctuation:  # SpellGCN's label writer skips a predicted 。/， at the first position
+            drop |= (predicted.position == 1) & np.isin(predicted.char, FIRST_PUNCTUATION)
+        if drop.any():
+            predicted = predicted.keep(~drop)
+        # Views that read the edits alike share one object, hence one block of the table.
+        key = (id(predicted), id(gold), id(equal))
+        out[rule, first_punctuation] = done.setdefault(key, (predicted, gold, equal))
+    return out
+
+
+def _length_rule(rule, predictions, references, sources, lengths, differ, truncated):
+    source, predicted, reference = lengths
+    if rule in ("error", "whole"):
+        return (*extract_edits(sources, predictions, references, length_mismatch=rule), None)  # "error" raises
+    if rule == "shorter":
+        _refuse("predictions", np.flatnonzero(predicted > source), lengths[1], source, "more than", "ReaLiSe asserts on a longer prediction")
+    elif rule == "longer":
+        for name, side in (("predictions", predicted), ("references", reference)):
+            _refuse(name, np.flatnonzero(side < source), side, source, "fewer than", "the Pointer-Net code indexes it by its source")
+    elif rule == "zip":
+        common = np.minimum(np.minimum(source, predicted), reference)
+        cut = [edits.keep(edits.position <= common[edits.sentence]) for edits in truncated]
+        equal = match(*cut).same_edits
+        equal[differ] = [predictions[i] == references[i] for i in differ.tolist()]
+        return (*cut, equal)
+    return (*truncated, None)
+
+
+def _refuse(name, where, side, source, relation, why):
+    if len(where):
+        i = int(where[0])
+        raise input_error(
+            name, i,
+            f"has {side[i]} characters, {relation} sources[{i}] ({source[i]}): {why} "
+            "(pass length_mismatch='truncate' or 'whole' to score such sentences)",
+        )  # fmt: skip
+
+
+def statistics(predicted, gold, equal=None):
+    """The (n, len(COLUMNS)) counts of each sentence; `equal` (whole-string equality)
+    replaces the edit comparison in the accuracies (FASPell's zip)."""
+    m = match(predicted, gold)
+    flagged, erroneous = m.predicted > 0, m.gold > 0
+    # Pointer-Net recall: a gold position of a sentence with a correctly detected position
+    # is missed when its gold char is not among the chars predicted at those positions.
+    hit = predicted.keep(isin_sentence(predicted.sentence, predicted.position, gold.sentence, gold.position))
+    known = isin_sentence(gold.sentence, gold.char, hit.sentence, hit.char)
+    misses = np.bincount(gold.sentence[~known], minlength=gold.n) * (m.position_hits > 0)
+    detected, corrected = flagged & m.same_positions, flagged & m.same_edits
+    if equal is None:
+        detection_hits, correction_hits = m.same_positions, m.same_edits
+    else:  # FASPell: the same string, or (detection) the right positions
+        detection_hits, correction_hits = equal | detected, equal
+    columns = [
+        np.ones(gold.n, dtype=bool), erroneous, flagged, detected, corrected, detection_hits, correction_hits,
+        flagged & ~erroneous, erroneous & ~flagged, m.gold, m.predicted, m.predicted * erroneous,
+        m.position_hits, m.exact_hits, misses,
+    ]  # fmt: skip
+    return np.stack(columns, axis=1).astype(np.int64)
+
+
+# ---------------------------------------------------------------------------------------
+# Figures from column sums
+
+
+def _percent3(values):
+    """round(100 * value, 3) as Python rounds it (CSCD-NS rounds percentages)."""
+    rounded = np.frompyfunc(lambda v: round(v, 3), 1, 1)(np.asarray(values, dtype=float) * 100)
+    return np.asarray(rounded, dtype=float)
+
+
+def _level(out, name, tp, n_predicted, n_gold, preset, epsilon, zd, accuracy=None):
+    """Accuracy (if given), precision, recall and F1 of one level, as the preset computes them."""
+    if accuracy is not None:
+        out[f"{name}_accuracy"] = accuracy
+    if epsilon:
+        precision, recall = tp / (n_predicted + epsilon), tp / (n_gold + epsilon)
+    else:
+        precision, recall = divide(tp, n_predicted, zd), divide(tp, n_gold, zd)
+    if "rounding" in preset.quirks:  # CSCD-NS: P and R in percent to 3 decimals, F1 from those
+        p, r = _percent3(precision), _percent3(recall)
+        precision, recall, f1 = p / 100, r / 100, _percent3(2 * p * r / (p + r + preset.f1_epsilon) / 100) / 100
+    elif preset.f1_epsilon:
+        f1 = 2 * precision * recall / (precision + recall + preset.f1_epsilon)
+    else:
+        f1 = harmonic_mean(precision, recall)
+    out.update({f"{name}_precision": precision, f"{name}_recall": recall, f"{name}_f1": f1})
+
+
+def figures(variant, sums, zero_division=0.0, char_subset=None):
+    """Every figure of one preset from column sums of shape (..., len(COLUMNS))."""
+    zd = check_zero_division(zero_division)
+    preset = PRESETS[variant]
+    c = dict(zip(COLUMNS, np.moveaxis(np.asarray(sums, dtype=float), -1, 0)))
+    n, gold, flagged = c["sentences"], c["gold_sentences"], c["predicted_sentences"]
+    out = {}
+    eps = preset.sentence_epsilon
+    accuracy = (lambda hits: divide(c[hits], n, zd)) if preset.accuracy else (lambda hits: None)
+    if preset.sentence in ("paper", "change"):
+        detected = c["detected_sentences"] if preset.sentence == "paper" else gold - c["untouched_erroneous"]
+        _level(out, "sentence_detection", detected, flagged, gold, preset, eps, zd, accuracy("detection_hits"))
+        _level(out, "sentence_correction", c["corrected_sentences"], flagged, gold, preset, eps, zd, accuracy("correction_hits"))
+    elif preset.sentence == "official":
+        for level, tp in (("detection", c["detected_sentences"]), ("correction", c["corrected_sentences"])):
+            _level(out, f"sentence_{level}", tp, tp + c["clean_flagged"], gold, preset, eps, zd)
+    elif preset.sentence == "string":
+        tp = c["corrected_sentences"]
+        _level(out, "sentence_correction", tp, tp + c["clean_flagged"], gold, preset, eps, zd, accuracy("correction_hits"))
+    if "false_positive_rate" in preset.quirks:
+        out["sentence_false_positive_rate"] = c["clean_flagged"] / (n - gold + eps)
+    if preset.char:
+        predicted = c["predicted_chars_erroneous" if (char_subset or preset.char_subset) == "erroneous" else "predicted_chars"]
+        hits, exact, gold_chars = c["position_hits"], c["exact_hits"], c["gold_chars"]
+        eps = preset.char_epsilon
+        false_alarms = c["untouched_erroneous"] if "position_zero" in preset.quirks else 0
+        _level(out, "char_detection", hits, predicted + false_alarms, gold_chars, preset, eps, zd)
+        if preset.char == "all_edits":
+            _level(out, "char_correction", exact, predicted, gold_chars, preset, eps, zd)
+        else:
+            recall_base = exact + c["membership_misses"] if preset.char == "membership" else gold_chars
+            _level(out, "char_correction", exact, hits, recall_base, preset, eps, zd)
+        if "joint" in preset.quirks:  # SpellGCN's dc_joint line (Python 2: its zips are lists)
+            joint = {}
+            _level(joint, "j", exact, predicted, gold_chars, preset, 1e-8, zd)
+            out.update(char_joint_precision=joint["j_precision"], char_joint_recall=joint["j_recall"], char_joint_f1=joint["j_f1"])
+        if "correction2" in preset.quirks:  # CRASpell's correction-2: P over every predicted edit
+            second = {}
+            _level(second, "c", exact, predicted, gold_chars, preset, eps, zd)
+            out.update(char_correction2_precision=second["c_precision"], char_correction2_f1=second["c_f1"])
+    return out
+
+
+def ratios(sums, variants, blocks, zero_division=0.0, char_subset=None):
+    """The figures of `variants` from the column sums of the table (one block of COLUMNS
+    per view); keys prefixed `<variant>/` when there are several."""
+    out = {}
+    for variant, start in zip(variants, blocks):
+        values = figures(variant, sums[..., start : start + len(COLUMNS)], zero_division, char_subset)
+        out.update(values if len(variants) == 1 else {f"{variant}/{k}": v for k, v in values.items()})
+    return out
+
+
+def _table(predictions, references, sources, variants, char_subset, length_mismatch, remove_de):
+    """(per-sentence table, each variant's block start, {variant: (predicted, gold)})."""
+    views = {variant: _view(PRESETS[variant], length_mismatch) for variant in variants}
+    edits = _edit_views(predictions, references, sources, set(views.values()), remove_de)
+    distinct = list({id(edits[view]): edits[view] for view in views.values()}.values())
+    rows = np.hstack([statistics(*view) for view in distinct])
+    blocks = [next(k for k, view in enumerate(distinct) if view is edits[views[v]]) * len(COLUMNS) for v in variants]
+    return rows, blocks, {variant: edits[views[variant]][:2] for variant in variants}
+
+
+# ---------------------------------------------------------------------------------------
+# compute
+
+
+CLASSES = {
+    # (flagged, erroneous, right) -> class; a wrong answer on an erroneous sentence is both
+    # an FP and an FN where P is over every changed sentence, only an FN where it is not.
+    "paper": {(1, 1, 1): "TP", (1, 1, 0): "FP+FN", (1, 0, 0): "FP", (0, 1, 0): "FN", (0, 0, 1): "TN"},
+    "official": {(1, 1, 1): "TP", (1, 1, 0): "FN", (1, 0, 0): "FP", (0, 1, 0): "FN", (0, 0, 1): "TN"},
+}
+
+
+def _classes(rows, preset):
+    kind = "official" if preset.sentence in ("official", "string") else "paper"
+    flagged, erroneous = rows[:, 2].astype(bool), rows[:, 1].astype(bool)
+    out = {}
+    for level, column in (("detection", 3), ("correction", 4)):
+        right = rows[:, column].astype(bool) | (~flagged & ~erroneous)
+        if level == "detection" and preset.sentence == "change":
+            right = right | (flagged & erroneous)
+        keys = zip(flagged.tolist(), erroneous.tolist(), right.tolist())
+        out[f"sentence_{level}_classes"] = [CLASSES[kind][key] for key in keys]
+    if preset.sentence == "string":
+        del out["sentence_detection_classes"]
+    return out
+
+
+def compute(
+    predictions,
+    references,
+    sources=None,
+    variant="realise",
+    char_subset=None,
+    length_mismatch=None,
+    remove_de=False,
+    zero_division=0.0,
+    return_counts=False,
+    per_sentence=False,
+    confidence_level=None,
+    n_resamples=1000,
+    seed=None,
+    return_signature=False,
+):
+    """The figures of a corrected corpus under one paper's convention, or all of them.
+
+    predictions, references, sources: sentences, the 1-based edits being the characters
+    where each differs from its source; or, without sources, label lines (`pid, 0` /
+    `pid, pos, char, ...`) matched by pid.
+    variant: a name of PRESETS (default "realise"), or "all" (every preset, keys prefixed
+    `<variant>/`). char_subset: "all" or "erroneous" (character level over the sentences
+    with a gold edit only); None: the preset's own. length_mismatch: "error", "truncate" or
+    "whole" for every preset (see paperscore.csc); None: each preset as its code does.
+    remove_de: drop predicted edits into 地 or 得 (ReaLiSe's and SCOPE's SIGHAN13
+    post-processing). zero_division: the value of a ratio its code would divide by zero
+    (presets that add an epsilon keep it).
+    """
+    variants = check_options(variant, char_subset, length_mismatch, remove_de)
+    zd = check_zero_division(zero_division)
+    if confidence_level is not None:
+        check_bootstrap(confidence_level, n_resamples)
+    labels = label_input(sources)
+    rows, blocks, edits = _table(predictions, references, sources, variants, char_subset, length_mismatch, remove_de)
+    sums = rows.sum(0)
+    result = as_floats(ratios(sums, variants, blocks, zd, char_subset))
+    if confidence_level is not None:
+        distinct, weights = compress_rows(rows)
+        result.update(bootstrap_intervals(weights, lambda w: ratios(w @ distinct, variants, blocks, zd, char_subset), confidence_level, n_resamples, seed))
+    if return_counts:
+        for name, start in zip(variants, blocks):
+            counts = dict(zip(COLUMNS, sums[start : start + len(COLUMNS)].tolist()))
+            result.update(counts if len(variants) == 1 else {f"{name}/{k}": v for k, v in counts.items()})
+    if per_sentence:  # the first variant's reading (for "all": realise's)
+        first = variants[0]
+        if PRESETS[first].sentence:
+            result.update(_classes(rows[:, blocks[0] : blocks[0] + len(COLUMNS)], PRESETS[first]))
+        predicted, gold = edits[first]
+        result["predicted_edits"] = [[list(pair) for pair in pairs] for pairs in predicted.groups()]
+        result["reference_edits"] = [[list(pair) for pair in pairs] for pairs in gold.groups()]
+    if return_signature:
+        options = {"variant": variant, "char_subset": char_subset or "preset", "length_mismatch": length_mismatch or "preset"}
+        options.update(remove_de=remove_de, input="labels" if labels else "sentences", zero_division=zd)
+        if confidence_level is not None:
+            options.update(bootstrap=f"{n_resamples}@{confidence_level:g}", seed=seed)
+        result["signature"] = signature("csc_common", **options)
+    return result
+
+
+def paired_statistics(references, system_a, system_b, sources=None, variant="realise", char_subset=None, length_mismatch=None, remove_de=False, zero_division=0.0):
+    """For paperscore.compare: each system's per-sentence rows and the reducer."""
+    variants = check_options(variant, char_subset, length_mismatch, remove_de)
+    zd = check_zero_division(zero_division)
+    tables = []
+    for system in (system_a, system_b):
+        rows, blocks, _ = _table(system, references, sources, variants, char_subset, length_mismatch, remove_de)
+        tables += encode_rows(rows)
+    # Both systems' tables have the same blocks: the views depend on the options only.
+    return (*tables, lambda weights, rows: ratios(weights @ rows, variants, blocks, zd, char_subset))
+
+
+# ---------------------------------------------------------------------------------------
+# Command line:
+#   paperscore csc --sources FILE --predictions FILE --references FILE [--variant NAME|all]
+#   paperscore csc --references SRC_TAB_TGT --predictions FILE
+#   paperscore csc --predictions RESULT_LABELS --references TRUTH_LABELS
+
+COMMAND = "csc"
+HELP = "Chinese spelling check as papers score it: ReaLiSe, SCOPE, SpellGCN, PLOME, ... side by side (--variant all)"
+
+
+def add_options(parser):
+    """The sources and the scoring options, shared by this command and `paperscore compare csc`."""
+    parser.add_argument("--sources", help="the input sentences, one a line (or an official test input file, `(pid=ID)<TAB>sentence`)")
+    parser.add_argument("--variant", choices=VARIANTS + ("all",), default="realise", help="whose evaluation code to follow (default realise; all: every one)")
+    parser.add_argument("--char-subset", choices=CHAR_SUBSETS, help="character level over all sentences or the erroneous ones (default: the preset's)")
+    parser.add_argument("--length-mismatch", choices=LENGTH_MISMATCH, help="sentences of another length than their source (default: as each preset's code)")
+    parser.add_argument("--remove-de", action="store_true", help="drop predicted edits into 地/得 (ReaLiSe's SIGHAN13 post-processing)")
+
+
+def options(args):
+    return dict(variant=args.variant, char_subset=args.char_subset, length_mismatch=args.length_mismatch, remove_de=args.remove_de)
+
+
+def add_arguments(parser):
+    parser.add_argument("--predictions", required=True, help="corrected sentences, one a line (or `src<TAB>prediction`), or label lines `pid, pos, char, ...`")
+    parser.add_argument("--references", required=True, help="gold sentences, one a line, or `src<TAB>tgt` (or `id<TAB>src<TAB>tgt`), or label lines")
+    add_options(parser)
+
+
+def _sentence_file(path, flag):
+    """(sources or None, sentences) of a file of sentences or of `src<TAB>sentence` lines
+    (`id<TAB>src<TAB>sentence` too)."""
+    lines = read_lines(path, flag)
+    if not lines or "\t" not in lines[0]:
+        return None, lines
+    sources, sentences = [], []
+    for number, line in enumerate(lines, 1):
+        fields = line.split("\t")
+        if len(fields) not in (2, 3):
+            raise ValueError(f"{flag}: {path} line {number} is not `src<TAB>sentence` (nor `id<TAB>src<TAB>sentence`)")
+        sources.append(fields[-2])
+        sentences.append(fields[-1])
+    return sources, sentences
+
+
+def _inputs(sources_path, files):
+    """{sources, name: sentences or label lines} from the command line's files: sources
+    from --sources or from `src<TAB>...` files (which must agree); none: label lines."""
+    sources = None
+    if sources_path:
+        sources = read_lines(sources_path, "--sources")
+        if sources and TEST_INPUT.match(sources[0]):
+            sources = parse_test_input(sources, "--sources")[1]
+    inputs, origin = {}, "--sources"
+    for name, path, flag in files:
+        own, inputs[name] = _sentence_file(path, flag)
+        if own is None:
+            continue
+        if sources is None:
+            sources, origin = own, flag
+            continue
+        for number, (a, b) in enumerate(zip(sources, own), 1):
+            if a != b:
+                raise ValueError(f"{flag}: the source on line {number} is not the one {origin} gives")
+        if len(own) != len(sources):
+            raise ValueError(f"{flag}: {len(own)} lines but {origin} gives {len(sources)} sources")
+    inputs["sources"] = sources
+    return inputs
+
+
+def run(args):
+    inputs = _inputs(args.sources, (("predictions", args.predictions, "--predictions"), ("references", args.references, "--references")))
+    return compute(**inputs, **options(args), **args.common)
+
+
+def read_compare(args):
+    """The inputs of `paperscore compare csc`: the same files as the csc command reads."""
+    files = (("references", args.references, "--references"), ("system_a", args.system_a, "--system-a"), ("system_b", args.system_b, "--system-b"))
+    return _inputs(args.sources, files)
+
+
+def table(result):
+    """The figures of one variant, or of every variant side by side, then the signature."""
+    from .cli import table as plain
+
+    variants = list(dict.fromkeys(key.split("/")[0] for key in result if "/" in key))
+    if not variants:
+        return plain(result)
+    names = list(dict.fromkeys(key.split("/", 1)[1] for key in result if "/" in key and isinstance(result[key], float)))
+    names.sort(key=lambda name: not name.startswith("sentence"))  # sentence level first (stable)
+    width = max(len(name) for name in names)
+    lines = [" " * width + "".join(f"{v:>13}" for v in variants)]
+    for name in names:
+        cells = [result.get(f"{v}/{name}") for v in variants]
+        lines.append(name.ljust(width) + "".join(f"{'-':>13}" if x is None else f"{x:13.4f}" for x in cells))
+    lines += ["", f"signature: {result['signature']}"]
+    return "\n".join(lines)
+
