@@ -54,7 +54,12 @@ def spelling(n=300):
     return "csc_sighan", references, sources[:n], list(references), {"sources": sources[:n]}
 
 
-FAMILIES = [classification, quads, rationales, coreference, spelling]
+def spelling_as_papers_count():
+    """The same systems under ReaLiSe's convention (csc_common's default)."""
+    return ("csc_common",) + spelling()[1:]
+
+
+FAMILIES = [classification, quads, rationales, coreference, spelling, spelling_as_papers_count]
 
 
 @pytest.fixture(params=FAMILIES, ids=lambda f: f.__name__)
