@@ -164,6 +164,20 @@ def _add_whole(edits, sentences, texts, text_ids):
     )
 
 
+def label_input(sources):
+    """Whether a corpus comes as label lines: no sources (None, or a list of None).
+    A list mixing sentences and None is an error naming the first odd one."""
+    if sources is None:
+        return True
+    kinds = set(map(type, sources))
+    if type(None) not in kinds:
+        return False
+    if len(kinds) > 1:
+        first = next(i for i, s in enumerate(sources) if (s is None) != (sources[0] is None))
+        raise input_error("sources", first, "mixes sentences and None (no sources means label lines)")
+    return True
+
+
 def apply_edits(sources, edits, argument="references"):
     """The sentences that `edits` make of `sources` (e.g. the corrected SIGHAN test input
     from its truth lines). An edit beyond the end of its source is an error."""
