@@ -11,14 +11,12 @@ Targets: variant="all" <= 1 s, and faster than the per-sentence `realise`.
 """
 
 import argparse
-import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_csc_sighan import ROOT, corpus  # noqa: E402
+from bench_csc_sighan import ROOT, corpus, timed  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "shared"))
 
@@ -51,15 +49,6 @@ def per_sentence(predictions, references, sources):
         out[f"sentence_{level}_accuracy"] = ratio(right, len(sources))
         out.update({f"sentence_{level}_precision": p, f"sentence_{level}_recall": r, f"sentence_{level}_f1": 2 * p * r / (p + r) if p + r else 0.0})
     return out
-
-
-def timed(function, repeat):
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = function()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), result
 
 
 def main(argv=None):
