@@ -68,7 +68,8 @@ def trainer_metrics(metric, tokenizer=None, label_names=None, logits="argmax", p
     names = dict(enumerate(label_names)) if isinstance(label_names, (list, tuple)) else label_names
 
     def compute_metrics(eval_prediction, compute_result=True):
-        predictions, label_ids = _numpy(eval_prediction.predictions), _numpy(eval_prediction.label_ids)
+        # An EvalPrediction indexes like a (predictions, label_ids) tuple, which is also taken.
+        predictions, label_ids = _numpy(eval_prediction[0]), _numpy(eval_prediction[1])
         inputs = getattr(eval_prediction, "inputs", None)
         batch = {}
         if tokenizer is not None:
