@@ -162,9 +162,8 @@ with gr.Blocks(title="csc_common") as demo:
         remove_de = gr.Checkbox(value=EXAMPLE["remove_de"], label="remove_de (SIGHAN13 地/得)")
         zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division")
     button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
-    with gr.Row():
-        result = gr.JSON(label="Headline", elem_id="result")
-        table = gr.Dataframe(label="Every figure, side by side", elem_id="side-by-side")
+    result = gr.JSON(label="Headline", elem_id="result")
+    table = gr.Dataframe(label="Every figure, side by side", elem_id="side-by-side")
     details = gr.HTML(elem_id="per-sentence")
     # predictions first: the contract's first input
     button.click(
