@@ -107,7 +107,6 @@ COLUMNS = (
     "exact_hits",  # predicted (position, char) pairs that are gold pairs
     "membership_misses",  # Pointer-Net FN: gold chars not among the chars predicted at hit positions
 )
-SENTENCE_KEYS = ("accuracy", "precision", "recall", "f1")
 DE = np.array([ord("地"), ord("得")])
 FIRST_PUNCTUATION = np.array([ord("。"), ord("，")])
 
@@ -231,10 +230,9 @@ def statistics(predicted, gold, equal=None):
 # Figures from column sums
 
 
-def _percent3(values):
-    """round(100 * value, 3) as Python rounds it (CSCD-NS rounds percentages)."""
-    rounded = np.frompyfunc(lambda v: round(v, 3), 1, 1)(np.asarray(values, dtype=float) * 100)
-    return np.asarray(rounded, dtype=float)
+def _round3(values):
+    """round(value, 3) as Python rounds it (from the decimal value, not by scaling)."""
+    return np.asarray(np.frompyfunc(lambda v: round(v, 3), 1, 1)(np.asarray(values, dtype=float)), dtype=float)
 
 
 def _level(out, name, tp, n_predicted, n_gold, preset, epsilon, zd, accuracy=None):
@@ -246,8 +244,8 @@ def _level(out, name, tp, n_predicted, n_gold, preset, epsilon, zd, accuracy=Non
     else:
         precision, recall = divide(tp, n_predicted, zd), divide(tp, n_gold, zd)
     if "rounding" in preset.quirks:  # CSCD-NS: P and R in percent to 3 decimals, F1 from those
-        p, r = _percent3(precision), _percent3(recall)
-        precision, recall, f1 = p / 100, r / 100, _percent3(2 * p * r / (p + r + preset.f1_epsilon) / 100) / 100
+        p, r = _round3(precision * 100), _round3(recall * 100)
+        precision, recall, f1 = p / 100, r / 100, _round3(2 * p * r / (p + r + preset.f1_epsilon)) / 100
     elif preset.f1_epsilon:
         f1 = 2 * precision * recall / (precision + recall + preset.f1_epsilon)
     else:
