@@ -135,7 +135,7 @@ def _view(preset, length_mismatch):
 
 
 def _edit_views(predictions, references, sources, views, remove_de):
-    """{view: (predicted Edits, gold Edits, whole-string equality or None)}, one edit
+    """{view: (predicted Edits, gold Edits, strings or None)}, one edit
     extraction for all views unless some sentence's length differs from its source.
 
     Length rules: "error", "truncate", "whole" (paperscore.csc); the presets' own:
@@ -161,7 +161,7 @@ def _edit_views(predictions, references, sources, views, remove_de):
                 by_rule[rule] = _length_rule(rule, predictions, references, sources, lengths, differ, (predicted, gold))
     out, done = {}, {}
     for rule, first_punctuation in views:
-        predicted, gold, equal = by_rule[rule]
+        predicted, gold, strings = by_rule[rule]
         drop = np.zeros(len(predicted.char), dtype=bool)
         if remove_de:  # ReaLiSe's and SCOPE's SIGHAN13 post-processing: predicted 地/得 edits go
             drop |= np.isin(predicted.char, DE)
@@ -170,8 +170,8 @@ def _edit_views(predictions, references, sources, views, remove_de):
         if drop.any():
             predicted = predicted.keep(~drop)
         # Views that read the edits alike share one object, hence one block of the table.
-        key = (id(predicted), id(gold), id(equal))
-        out[rule, first_punctuation] = done.setdefault(key, (predicted, gold, equal))
+        key = (id(predicted), id(gold), id(strings))
+        out[rule, first_punctuation] = done.setdefault(key, (predicted, gold, strings))
     return out
 
 
@@ -180,16 +180,15 @@ def _length_rule(rule, predictions, references, sources, lengths, differ, trunca
     if rule in ("error", "whole"):
         return (*extract_edits(sources, predictions, references, length_mismatch=rule), None)  # "error" raises
     if rule == "shorter":
-        _refuse("predictions", np.flatnonzero(predicted > source), lengths[1], source, "more than", "ReaLiSe asserts on a longer prediction")
+        _refuse("predictions", np.flatnonzero(predicted > source), predicted, source, "more than", "ReaLiSe asserts on a longer prediction")
     elif rule == "longer":
         for name, side in (("predictions", predicted), ("references", reference)):
             _refuse(name, np.flatnonzero(side < source), side, source, "fewer than", "the Pointer-Net code indexes it by its source")
     elif rule == "zip":
         common = np.minimum(np.minimum(source, predicted), reference)
         cut = [edits.keep(edits.position <= common[edits.sentence]) for edits in truncated]
-        equal = match(*cut).same_edits
-        equal[differ] = [predictions[i] == references[i] for i in differ.tolist()]
-        return (*cut, equal)
+        equal = np.array([predictions[i] == references[i] for i in differ.tolist()], dtype=bool)
+        return (*cut, (differ, equal))
     return (*truncated, None)
 
 
@@ -203,9 +202,10 @@ def _refuse(name, where, side, source, relation, why):
         )  # fmt: skip
 
 
-def statistics(predicted, gold, equal=None):
-    """The (n, len(COLUMNS)) counts of each sentence; `equal` (whole-string equality)
-    replaces the edit comparison in the accuracies (FASPell's zip)."""
+def statistics(predicted, gold, strings=None):
+    """The (n, len(COLUMNS)) counts of each sentence. `strings`, (sentences, whether the
+    prediction equals the reference), replaces the edit comparison in the accuracies of
+    those sentences (FASPell zips the strings, but its accuracy compares them whole)."""
     m = match(predicted, gold)
     flagged, erroneous = m.predicted > 0, m.gold > 0
     # Pointer-Net recall: a gold position of a sentence with a correctly detected position
@@ -214,10 +214,13 @@ def statistics(predicted, gold, equal=None):
     known = isin_sentence(gold.sentence, gold.char, hit.sentence, hit.char)
     misses = np.bincount(gold.sentence[~known], minlength=gold.n) * (m.position_hits > 0)
     detected, corrected = flagged & m.same_positions, flagged & m.same_edits
-    if equal is None:
-        detection_hits, correction_hits = m.same_positions, m.same_edits
-    else:  # FASPell: the same string, or (detection) the right positions
-        detection_hits, correction_hits = equal | detected, equal
+    detection_hits, correction_hits = m.same_positions, m.same_edits
+    if strings is not None:
+        where, equal = strings
+        correction_hits = correction_hits.copy()
+        correction_hits[where] = equal
+        detection_hits = detection_hits.copy()
+        detection_hits[where] = equal | detected[where]
     columns = [
         np.ones(gold.n, dtype=bool), erroneous, flagged, detected, corrected, detection_hits, correction_hits,
         flagged & ~erroneous, erroneous & ~flagged, m.gold, m.predicted, m.predicted * erroneous,
