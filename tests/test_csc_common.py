@@ -581,6 +581,17 @@ def test_compare_under_every_preset(method):
         assert better["score_a"] == pytest.approx(compute(weak, references, sources, variant="all")[key], abs=1e-12)
 
 
+def test_compare_lines_up_systems_that_spellgcn_reads_apart():
+    """System A answers 。 at the first character of an error-free sentence (SpellGCN's
+    writer drops it, realise counts it), system B does not: both tables still line up."""
+    references, weak, strong, sources = spelling(100)
+    odd = ["。" + s[1:] if s == r and s[0] != "。" else r for s, r in zip(sources, references)]
+    for key in ("realise/sentence_correction_precision", "spellgcn/sentence_correction_precision"):
+        result = compare.compare("csc_common", references, odd, strong, sources=sources, variant="all", metric_key=key, n_resamples=20, seed=0)
+        assert result["score_a"] == compute(odd, references, sources, variant="all")[key]
+    assert result["score_a"] == 1.0  # SpellGCN: nothing wrong is left
+
+
 def test_compare_on_a_mixed_system_equals_compute_for_every_key():
     references, weak, strong, sources = spelling(200)
     mixed = [s if i % 3 else r for i, (s, r) in enumerate(zip(weak, strong))]

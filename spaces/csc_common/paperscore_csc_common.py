@@ -309,13 +309,20 @@ def ratios(sums, variants, blocks, zero_division=0.0, char_subset=None):
     return out
 
 
-def _table(predictions, references, sources, variants, char_subset, length_mismatch, remove_de):
-    """(per-sentence table, each variant's block start, {variant: (predicted, gold)})."""
+def _table(predictions, references, sources, variants, length_mismatch, remove_de, shared=True):
+    """(per-sentence table, each variant's block start, {variant: (predicted, gold)}).
+    shared: presets whose edits came out alike share one block of COLUMNS; otherwise one
+    block per way of reading them, so that two systems' tables line up (paired tests)."""
     views = {variant: _view(PRESETS[variant], length_mismatch) for variant in variants}
     edits = _edit_views(predictions, references, sources, set(views.values()), remove_de)
-    distinct = list({id(edits[view]): edits[view] for view in views.values()}.values())
-    rows = np.hstack([statistics(*view) for view in distinct])
-    blocks = [next(k for k, view in enumerate(distinct) if view is edits[views[v]]) * len(COLUMNS) for v in variants]
+    tables, blocks = {}, []
+    for variant in variants:
+        view = edits[views[variant]]
+        key = id(view) if shared else views[variant]
+        if key not in tables:
+            tables[key] = (len(tables) * len(COLUMNS), statistics(*view))
+        blocks.append(tables[key][0])
+    rows = np.hstack([table for _, table in tables.values()])
     return rows, blocks, {variant: edits[views[variant]][:2] for variant in variants}
 
 
@@ -380,7 +387,7 @@ def compute(
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples)
     labels = label_input(sources)
-    rows, blocks, edits = _table(predictions, references, sources, variants, char_subset, length_mismatch, remove_de)
+    rows, blocks, edits = _table(predictions, references, sources, variants, length_mismatch, remove_de)
     sums = rows.sum(0)
     result = as_floats(ratios(sums, variants, blocks, zd, char_subset))
     if confidence_level is not None:
@@ -412,9 +419,8 @@ def paired_statistics(references, system_a, system_b, sources=None, variant="rea
     zd = check_zero_division(zero_division)
     tables = []
     for system in (system_a, system_b):
-        rows, blocks, _ = _table(system, references, sources, variants, char_subset, length_mismatch, remove_de)
+        rows, blocks, _ = _table(system, references, sources, variants, length_mismatch, remove_de, shared=False)
         tables += encode_rows(rows)
-    # Both systems' tables have the same blocks: the views depend on the options only.
     return (*tables, lambda weights, rows: ratios(weights @ rows, variants, blocks, zd, char_subset))
 
 
