@@ -53,8 +53,9 @@ class Preset(NamedTuple):
     (pycorrector: whole strings, correction only) or "change" (LEMON: any change of an
     erroneous sentence is a detection). char: None, "all_edits" (correction P over every
     predicted edit), "detected" (over correctly detected positions) or "membership" (the
-    Pointer-Net recall). epsilon: added to the P/R denominators (0: the zero-division
-    policy); f1_epsilon: added to P + R in F1 (0: F1 = 0 when P + R = 0). length: how the
+    Pointer-Net recall). sentence_epsilon, char_epsilon: added to the P/R denominators of
+    that level (0: the zero-division policy); f1_epsilon: added to P + R in F1 (0: F1 = 0
+    when P + R = 0). accuracy: the level has one. length: how the
     code meets a sentence whose length differs from its source (see _edit_views).
     quirks: "position_zero" (SpellGCN's untouched erroneous sentence is one detection FP),
     "first_punctuation" (SpellGCN drops a predicted 。/， at the first position), "joint"
@@ -236,22 +237,24 @@ def _round3(values):
     return np.asarray(np.frompyfunc(lambda v: round(v, 3), 1, 1)(np.asarray(values, dtype=float)), dtype=float)
 
 
-def _level(out, name, tp, n_predicted, n_gold, preset, epsilon, zd, accuracy=None):
-    """Accuracy (if given), precision, recall and F1 of one level, as the preset computes them."""
-    if accuracy is not None:
-        out[f"{name}_accuracy"] = accuracy
+def _prf(tp, n_predicted, n_gold, preset, epsilon, zd):
+    """Precision, recall and F1 as the preset's code computes them."""
     if epsilon:
         precision, recall = tp / (n_predicted + epsilon), tp / (n_gold + epsilon)
     else:
         precision, recall = divide(tp, n_predicted, zd), divide(tp, n_gold, zd)
     if "rounding" in preset.quirks:  # CSCD-NS: P and R in percent to 3 decimals, F1 from those
         p, r = _round3(precision * 100), _round3(recall * 100)
-        precision, recall, f1 = p / 100, r / 100, _round3(2 * p * r / (p + r + preset.f1_epsilon)) / 100
-    elif preset.f1_epsilon:
-        f1 = 2 * precision * recall / (precision + recall + preset.f1_epsilon)
-    else:
-        f1 = harmonic_mean(precision, recall)
-    out.update({f"{name}_precision": precision, f"{name}_recall": recall, f"{name}_f1": f1})
+        return p / 100, r / 100, _round3(2 * p * r / (p + r + preset.f1_epsilon)) / 100
+    if preset.f1_epsilon:
+        return precision, recall, 2 * precision * recall / (precision + recall + preset.f1_epsilon)
+    return precision, recall, harmonic_mean(precision, recall)
+
+
+def _level(out, name, accuracy, figures):
+    if accuracy is not None:
+        out[f"{name}_accuracy"] = accuracy
+    out.update(zip((f"{name}_precision", f"{name}_recall", f"{name}_f1"), figures))
 
 
 def figures(variant, sums, zero_division=0.0, char_subset=None):
@@ -265,14 +268,14 @@ def figures(variant, sums, zero_division=0.0, char_subset=None):
     accuracy = (lambda hits: divide(c[hits], n, zd)) if preset.accuracy else (lambda hits: None)
     if preset.sentence in ("paper", "change"):
         detected = c["detected_sentences"] if preset.sentence == "paper" else gold - c["untouched_erroneous"]
-        _level(out, "sentence_detection", detected, flagged, gold, preset, eps, zd, accuracy("detection_hits"))
-        _level(out, "sentence_correction", c["corrected_sentences"], flagged, gold, preset, eps, zd, accuracy("correction_hits"))
+        _level(out, "sentence_detection", accuracy("detection_hits"), _prf(detected, flagged, gold, preset, eps, zd))
+        _level(out, "sentence_correction", accuracy("correction_hits"), _prf(c["corrected_sentences"], flagged, gold, preset, eps, zd))
     elif preset.sentence == "official":
         for level, tp in (("detection", c["detected_sentences"]), ("correction", c["corrected_sentences"])):
-            _level(out, f"sentence_{level}", tp, tp + c["clean_flagged"], gold, preset, eps, zd)
+            _level(out, f"sentence_{level}", None, _prf(tp, tp + c["clean_flagged"], gold, preset, eps, zd))
     elif preset.sentence == "string":
         tp = c["corrected_sentences"]
-        _level(out, "sentence_correction", tp, tp + c["clean_flagged"], gold, preset, eps, zd, accuracy("correction_hits"))
+        _level(out, "sentence_correction", accuracy("correction_hits"), _prf(tp, tp + c["clean_flagged"], gold, preset, eps, zd))
     if "false_positive_rate" in preset.quirks:
         out["sentence_false_positive_rate"] = c["clean_flagged"] / (n - gold + eps)
     if preset.char:
@@ -280,20 +283,17 @@ def figures(variant, sums, zero_division=0.0, char_subset=None):
         hits, exact, gold_chars = c["position_hits"], c["exact_hits"], c["gold_chars"]
         eps = preset.char_epsilon
         false_alarms = c["untouched_erroneous"] if "position_zero" in preset.quirks else 0
-        _level(out, "char_detection", hits, predicted + false_alarms, gold_chars, preset, eps, zd)
+        _level(out, "char_detection", None, _prf(hits, predicted + false_alarms, gold_chars, preset, eps, zd))
         if preset.char == "all_edits":
-            _level(out, "char_correction", exact, predicted, gold_chars, preset, eps, zd)
+            _level(out, "char_correction", None, _prf(exact, predicted, gold_chars, preset, eps, zd))
         else:
             recall_base = exact + c["membership_misses"] if preset.char == "membership" else gold_chars
-            _level(out, "char_correction", exact, hits, recall_base, preset, eps, zd)
+            _level(out, "char_correction", None, _prf(exact, hits, recall_base, preset, eps, zd))
         if "joint" in preset.quirks:  # SpellGCN's dc_joint line (Python 2: its zips are lists)
-            joint = {}
-            _level(joint, "j", exact, predicted, gold_chars, preset, 1e-8, zd)
-            out.update(char_joint_precision=joint["j_precision"], char_joint_recall=joint["j_recall"], char_joint_f1=joint["j_f1"])
+            _level(out, "char_joint", None, _prf(exact, predicted, gold_chars, preset, 1e-8, zd))
         if "correction2" in preset.quirks:  # CRASpell's correction-2: P over every predicted edit
-            second = {}
-            _level(second, "c", exact, predicted, gold_chars, preset, eps, zd)
-            out.update(char_correction2_precision=second["c_precision"], char_correction2_f1=second["c_f1"])
+            precision, _, f1 = _prf(exact, predicted, gold_chars, preset, eps, zd)
+            out.update(char_correction2_precision=precision, char_correction2_f1=f1)
     return out
 
 
