@@ -175,3 +175,66 @@ def test_quad_match_on_generated_text(tmp_path, batch_eval_metrics):
 def test_trainer_metrics_rejects_an_unknown_logits_rule():
     with pytest.raises(ValueError, match="logits: 'softmax' is not one of"):
         load("micro_macro").trainer_metrics(logits="softmax")
+
+
+# ---------------------------------------------------------------------------------------
+# Generation: csc_common, the sources decoded from the Trainer's inputs
+
+SENTENCES = ["他们很好", "今天很热", "我在学校", "这是我的书", "天气很冷", "她在家里", "我们做饭", "已经晚了"]
+TYPOS = {"们": "门", "在": "再", "的": "地", "很": "恨", "做": "作", "已": "以"}
+
+
+def spelling_data(seed=3):
+    """Sentences with one character replaced by a confusable one; a character-level
+    tokenizer (text is fed as characters separated by spaces)."""
+    rng = np.random.default_rng(seed)
+    tokenizer = tokenizer_for([c for s in SENTENCES for c in s] + list(TYPOS.values()))
+    data = []
+    for _ in range(24):
+        reference = str(rng.choice(SENTENCES))
+        spots = [i for i, c in enumerate(reference) if c in TYPOS]
+        i = int(rng.choice(spots))
+        source = reference[:i] + TYPOS[reference[i]] + reference[i + 1 :]
+        data.append({
+            "input_ids": tokenizer(" ".join(source))["input_ids"] + [tokenizer.eos_token_id],
+            "labels": tokenizer(" ".join(reference))["input_ids"] + [tokenizer.eos_token_id],
+        })  # fmt: skip
+    config = T5Config(
+        vocab_size=len(tokenizer), d_model=32, d_ff=64, d_kv=16, num_layers=1, num_decoder_layers=1, num_heads=2,
+        pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id, decoder_start_token_id=tokenizer.pad_token_id,
+    )  # fmt: skip
+    torch.manual_seed(seed)
+    return tokenizer, T5ForConditionalGeneration(config), data
+
+
+@pytest.mark.parametrize("batch_eval_metrics", [False, True])
+def test_csc_common_on_generated_sentences_with_sources_from_the_inputs(tmp_path, batch_eval_metrics):
+    from paperscore import csc_common
+
+    tokenizer, model, data = spelling_data()
+    collator = DataCollatorForSeq2Seq(tokenizer, model=model)
+    metric = load("csc_common")
+
+    def no_spaces(text):
+        return text.replace(" ", "")
+
+    # An untrained model writes sentences of any length: compare those as whole strings.
+    compute_metrics = metric.trainer_metrics(tokenizer=tokenizer, postprocess=no_spaces, variant="all", length_mismatch="whole")
+    generation = dict(predict_with_generate=True, generation_max_length=8, include_for_metrics=["inputs"])
+    trainer, metrics, ours = run(Seq2SeqTrainer, Seq2SeqTrainingArguments, tmp_path, model, data, collator, compute_metrics, batch_eval_metrics, **generation)
+    assert ours == []
+    prediction = trainer.predict(data)
+
+    def decode(ids):
+        ids = np.where(ids == -100, tokenizer.pad_token_id, ids)
+        return [no_spaces(text) for text in tokenizer.batch_decode(ids.tolist(), skip_special_tokens=True)]
+
+    # the sources the metric must have seen: the evaluation inputs, in order, decoded
+    sources = [no_spaces(tokenizer.decode(example["input_ids"], skip_special_tokens=True)) for example in data]
+    assert all(len(source) >= 4 for source in sources)
+    expected = csc_common.compute(decode(prediction.predictions), decode(prediction.label_ids), sources=sources, variant="all", length_mismatch="whole")
+    numbers = {key: value for key, value in expected.items() if isinstance(value, float)}
+    assert "realise/sentence_correction_f1" in numbers
+    assert_plain_floats(metrics, numbers)
+    for key, value in numbers.items():
+        assert metrics[f"eval_{key}"] == pytest.approx(value, abs=1e-12), key

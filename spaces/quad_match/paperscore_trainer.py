@@ -15,6 +15,8 @@ wish for flat floats. With batch_eval_metrics=True each batch goes to add_batch 
 last one computes. Imports nothing: arrays are duck-typed.
 """
 
+from collections.abc import Mapping
+
 import numpy as np
 
 LOGITS = ("argmax", "probability")
@@ -71,6 +73,8 @@ def trainer_metrics(metric, tokenizer=None, label_names=None, logits="argmax", p
         # An EvalPrediction indexes like a (predictions, label_ids) tuple, which is also taken.
         predictions, label_ids = _numpy(eval_prediction[0]), _numpy(eval_prediction[1])
         inputs = getattr(eval_prediction, "inputs", None)
+        if isinstance(inputs, Mapping):  # batch_eval_metrics hands over the whole batch
+            inputs = inputs["input_ids"]
         batch = {}
         if tokenizer is not None:
             batch["predictions"] = _decode(tokenizer, predictions, ignore_index, postprocess)
