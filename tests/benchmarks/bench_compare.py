@@ -24,7 +24,8 @@ sys.path.insert(0, str(BENCHMARKS.parents[1] / "shared"))
 sys.path.insert(0, str(BENCHMARKS))
 
 from bench_csc_sighan import corpus  # noqa: E402
-from bench_micro_macro import labels, timed  # noqa: E402
+from bench_micro_macro import labels  # noqa: E402
+from timing import timed  # noqa: E402
 
 from paperscore import csc_sighan, micro_macro  # noqa: E402
 from paperscore.compare import compare  # noqa: E402

@@ -16,7 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_csc_sighan import ROOT, corpus, timed  # noqa: E402
+from bench_csc_sighan import ROOT, corpus  # noqa: E402
+from timing import timed  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "shared"))
 

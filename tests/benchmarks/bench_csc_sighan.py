@@ -14,9 +14,7 @@ Targets: paperscore <= 0.3 s and >= 5x the per-sentence implementation.
 """
 
 import argparse
-import statistics
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +25,7 @@ sys.path.insert(0, str(ROOT / "shared"))
 from paperscore.core import read_lines  # noqa: E402
 from paperscore.csc import apply_edits, parse_label_lines, parse_test_input  # noqa: E402
 from paperscore.csc_sighan import compute  # noqa: E402
+from timing import timed  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "sighan15"
 CONFUSABLE = "的地得在再做作已以他她們门"
@@ -101,14 +100,6 @@ def per_sentence(predictions, references, sources):
         out.update({f"{level}_accuracy": ratio(t + tn, n), f"{level}_precision": p, f"{level}_recall": r, f"{level}_f1": f1(p, r)})
     return out
 
-
-def timed(function, repeat):
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = function()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), result
 
 
 def main(argv=None):

@@ -11,10 +11,8 @@ Targets: paperscore >= 40x faster than sklearn's micro + macro calls; evaluate c
 """
 
 import argparse
-import statistics
 import sys
 import tempfile
-import time
 import warnings
 from pathlib import Path
 
@@ -24,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "shared"))
 
 from paperscore.micro_macro import compute  # noqa: E402
+from timing import timed  # noqa: E402
 
 FLOOR_SCRIPT = '''
 import datasets
@@ -51,14 +50,6 @@ def labels(n, seed=0):
     predictions = np.where(rng.random(n) < 0.7, references, rng.integers(0, 34, n))
     return predictions, references
 
-
-def timed(function, repeat):
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = function()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), result
 
 
 def against_sklearn(n, repeat):

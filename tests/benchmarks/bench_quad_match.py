@@ -18,7 +18,6 @@ per pair, matchings enumerated).
 
 import argparse
 import itertools
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -31,6 +30,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import diaasq  # noqa: E402
 from paperscore import quad  # noqa: E402
+from timing import timed  # noqa: E402
 
 
 def shorten(text, rng):
@@ -102,16 +102,6 @@ def enumerate_matchings(block):
         _INJECTIONS[n, m] = np.array(list(itertools.permutations(range(m), n)))
     return block[np.arange(n), _INJECTIONS[n, m]].sum(1).max()
 
-
-def timed(function, repeat, before=None):
-    times = []
-    for _ in range(repeat):
-        if before:
-            before()
-        start = time.perf_counter()
-        result = function()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), result
 
 
 def cold_caches():

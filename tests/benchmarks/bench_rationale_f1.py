@@ -13,9 +13,7 @@ Targets: every number but auprc in <= 50 ms; auprc included in <= 0.5 s.
 """
 
 import argparse
-import statistics
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +23,7 @@ sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "tests")]
 
 from paperscore.rationale import compute  # noqa: E402
 from rationale_naive import numbers, unpad  # noqa: E402
+from timing import timed  # noqa: E402
 
 
 def corpus(n, width=100, seed=0):
@@ -42,14 +41,6 @@ def corpus(n, width=100, seed=0):
     padding = np.arange(width)[None, :] >= lengths[:, None]
     return np.where(padding, -100.0, scores), np.where(padding, -100, gold)
 
-
-def timed(function, repeat):
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = function()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), result
 
 
 def gap(ours, theirs):
