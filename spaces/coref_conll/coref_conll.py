@@ -4,9 +4,11 @@ CoNLL reference scorer (conll/reference-coreference-scorers), one example per do
 import datasets
 import evaluate
 
+# evaluate copies only the sibling files this script imports: a line for each vendored module.
 from .paperscore_core import VERSION
 from .paperscore_coref import batch_forms, check_inputs, compute
-from .paperscore_trainer import TrainerMetrics
+from .paperscore_space import SpaceMetric
+from .paperscore_trainer import trainer_metrics
 
 _CITATION = """\
 @inproceedings{pradhan-etal-2014-scoring,
@@ -75,7 +77,7 @@ _PAIRS = [("conll", "conll"), ("ids", "ids"), ("spans", "spans"), ("spans", "con
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class CorefConll(TrainerMetrics, evaluate.Metric):
+class CorefConll(SpaceMetric, evaluate.Metric):
     def _info(self):
         return evaluate.MetricInfo(
             module_type="metric",
@@ -88,23 +90,13 @@ class CorefConll(TrainerMetrics, evaluate.Metric):
             reference_urls=["https://aclanthology.org/P14-2006/", "https://aclanthology.org/P16-1060/"],
         )
 
-    def _check(self, predictions, references):
+    def check_batch(self, columns):
         # evaluate picks a feature from the first document only and would silently store
         # a span [0, 1] as the id "[0, 1]": every document is checked, and the batch is
         # stored in the feature of its forms.
         held = _PAIRS[self.info.features.index(self.selected_feature_format)] if self.writer is not None else None
-        self._forms = batch_forms(check_inputs(predictions, references), held)
-
-    def add_batch(self, *, predictions=None, references=None, **kwargs):
-        """Add a batch of documents (checked before evaluate encodes them)."""
-        if predictions is not None or references is not None:
-            self._check(predictions, references)
-        super().add_batch(predictions=predictions, references=references, **kwargs)
-
-    def add(self, *, prediction=None, reference=None, **kwargs):
-        """Add one document (checked before evaluate encodes it)."""
-        self._check([prediction], [reference])
-        super().add(prediction=prediction, reference=reference, **kwargs)
+        self._forms = batch_forms(check_inputs(columns["predictions"], columns["references"]), held)
+        return columns
 
     def _infer_feature_from_batch(self, batch):
         """The feature of the forms that add_batch found in the whole batch."""

@@ -28,6 +28,7 @@ import numpy as np
 from .paperscore_core import (
     as_floats,
     bootstrap_intervals,
+    bootstrap_options,
     check_bootstrap,
     check_choice,
     check_same_length,
@@ -657,7 +658,7 @@ def score(
         labels = names if names is not None else range(key.n_docs)
         result["per_document"] = [{"document": label, **{k: float(v[d]) for k, v in values.items()}} for d, label in enumerate(labels)]
     if return_signature:
-        options = {"bootstrap": f"{n_resamples}@{confidence_level:g}", "seed": seed} if confidence_level else {}
+        options = bootstrap_options(confidence_level, n_resamples, seed)
         result["signature"] = signature("coref_conll", metrics=list(metrics), keep_singletons=keep_singletons, zero_division=zero_division, **options)
     return result
 

@@ -93,10 +93,3 @@ def trainer_metrics(metric, tokenizer=None, label_names=None, logits="argmax", p
 
     return compute_metrics
 
-
-class TrainerMetrics:
-    """Mixed into each Space's metric class: metric.trainer_metrics(**options)."""
-
-    def trainer_metrics(self, tokenizer=None, label_names=None, logits="argmax", postprocess=None, ignore_index=-100, **options):
-        """A compute_metrics function for transformers' Trainer (see paperscore.trainer)."""
-        return trainer_metrics(self, tokenizer, label_names, logits, postprocess, ignore_index, **options)

@@ -18,6 +18,7 @@ import numpy as np
 from .paperscore_core import (
     as_floats,
     bootstrap_intervals,
+    bootstrap_options,
     check_bootstrap,
     check_choice,
     check_same_length,
@@ -407,9 +408,7 @@ def compute(
     if return_signature:
         options = {"variant": variant, "char_subset": char_subset or "preset", "length_mismatch": length_mismatch or "preset"}
         options.update(remove_de=remove_de, input="labels" if labels else "sentences", zero_division=zd)
-        if confidence_level is not None:
-            options.update(bootstrap=f"{n_resamples}@{confidence_level:g}", seed=seed)
-        result["signature"] = signature("csc_common", **options)
+        result["signature"] = signature("csc_common", **options, **bootstrap_options(confidence_level, n_resamples, seed))
     return result
 
 

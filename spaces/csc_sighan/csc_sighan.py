@@ -4,10 +4,12 @@ exactly as the bake-off jars compute it, from sentence triples or from the jars'
 import datasets
 import evaluate
 
-from .paperscore_core import check_same_length
-from .paperscore_csc import check_texts
+# evaluate copies only the sibling files this script imports: a line for each vendored module.
+from .paperscore_core import VERSION
+from .paperscore_csc import checked_columns, stored_sources
 from .paperscore_csc_sighan import compute
-from .paperscore_trainer import TrainerMetrics
+from .paperscore_space import SpaceMetric
+from .paperscore_trainer import trainer_metrics
 
 _CITATION = """\
 @inproceedings{tseng-etal-2015-introduction,
@@ -78,7 +80,7 @@ Examples:
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class CscSighan(TrainerMetrics, evaluate.Metric):
+class CscSighan(SpaceMetric, evaluate.Metric):
     def _info(self):
         return evaluate.MetricInfo(
             module_type="metric",
@@ -93,31 +95,10 @@ class CscSighan(TrainerMetrics, evaluate.Metric):
             reference_urls=["https://aclanthology.org/W15-3106", "https://aclanthology.org/W14-6820", "https://aclanthology.org/W13-4406"],
         )
 
-    # Label lines have no sources; evaluate stores strings only, so their column holds "".
+    optional_inputs = ("sources",)  # label lines come without
 
-    def compute(self, *, predictions=None, references=None, sources=None, **kwargs):
-        """Score sentence triples, or the jars' label lines when there are no sources."""
-        return super().compute(predictions=predictions, references=references, sources=sources, **kwargs)
-
-    def add_batch(self, *, predictions=None, references=None, sources=None, **kwargs):
-        """Add a batch of sentences (or label lines, without sources), checked before
-        evaluate encodes them: its string feature would turn a number into text."""
-        if predictions is not None or references is not None:
-            check_same_length(predictions, references)
-            check_texts(predictions, "predictions")
-            check_texts(references, "references")
-            if sources is None:
-                sources = [""] * len(predictions)
-            else:
-                check_same_length(predictions, sources, ("predictions", "sources"))
-                check_texts(sources, "sources")
-        super().add_batch(predictions=predictions, references=references, sources=sources, **kwargs)
-
-    def add(self, *, prediction=None, reference=None, sources=None, **kwargs):
-        """Add one sentence and its source (`sources=`, evaluate's feature name), or one
-        label line without it."""
-        check_texts([prediction, reference, "" if sources is None else sources], "prediction, reference, sources")
-        super().add(prediction=prediction, reference=reference, sources="" if sources is None else sources, **kwargs)
+    def check_batch(self, columns):
+        return checked_columns(columns)
 
     def _compute(
         self,
@@ -139,6 +120,4 @@ class CscSighan(TrainerMetrics, evaluate.Metric):
         # Every argument goes to the package unchanged (a test keeps the signatures equal),
         # but label lines get back sources=None for the "" evaluate stored.
         arguments = {name: value for name, value in locals().items() if name != "self"}
-        if all(source == "" for source in sources):
-            arguments["sources"] = None
-        return compute(**arguments)
+        return compute(**{**arguments, "sources": stored_sources(sources)})

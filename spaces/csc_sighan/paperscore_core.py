@@ -220,6 +220,11 @@ def _signature_value(value):
     return str(value)
 
 
+def bootstrap_options(confidence_level, n_resamples, seed):
+    """The signature's record of a bootstrap: {} when there was none."""
+    return {"bootstrap": f"{n_resamples}@{confidence_level:g}", "seed": seed} if confidence_level is not None else {}
+
+
 def signature(metric, **options):
     """`metric|key:value|...|paperscore:VERSION`, as sacrebleu signs its scores: enough
     to tell which convention and options produced a number."""

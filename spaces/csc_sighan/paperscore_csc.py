@@ -164,6 +164,27 @@ def _add_whole(edits, sentences, texts, text_ids):
     )
 
 
+def checked_columns(columns):
+    """A Space's batch {"predictions", "references", "sources"} checked before evaluate
+    encodes it (its string feature would turn a number into text). evaluate stores strings
+    only, so label lines (no sources) get a column of "" (see stored_sources)."""
+    predictions, references, sources = columns["predictions"], columns["references"], columns.get("sources")
+    check_same_length(predictions, references)
+    check_texts(predictions, "predictions")
+    check_texts(references, "references")
+    if label_input(sources):
+        sources = [""] * len(predictions)
+    else:
+        check_same_length(predictions, sources, ("predictions", "sources"))
+        check_texts(sources, "sources")
+    return {**columns, "sources": sources}
+
+
+def stored_sources(sources):
+    """The sources as a Space stored them: None (label lines) for a column of ""."""
+    return None if all(source == "" for source in sources) else sources
+
+
 def label_input(sources):
     """Whether a corpus comes as label lines: no sources (None, or a list of None).
     A list mixing sentences and None is an error naming the first odd one."""

@@ -18,6 +18,7 @@ import numpy as np
 from .paperscore_core import (
     as_floats,
     bootstrap_intervals,
+    bootstrap_options,
     check_bootstrap,
     check_choice,
     check_same_length,
@@ -34,6 +35,7 @@ from .paperscore_csc import (
     TEST_INPUT,
     align_pids,
     extract_edits,
+    label_input,
     match,
     parse_label_lines,
     parse_test_input,
@@ -92,24 +94,11 @@ def definition(version, subtask, correction_match="subset"):
 # Inputs: sentence triples, or label lines when there are no sources
 
 
-def _is_labels(sources):
-    """No sources (None, or a list of None): label lines."""
-    if sources is None:
-        return True
-    kinds = set(map(type, sources))
-    if type(None) not in kinds:
-        return False
-    if len(kinds) > 1:
-        first = next(i for i, s in enumerate(sources) if (s is None) != (sources[0] is None))
-        raise ValueError(f"sources[{first}]: mixes sentences and None (no sources means label lines)")
-    return True
-
-
 def edits(predictions, references, sources, kind, length_mismatch="error"):
     """(pids or None, predicted Edits, gold Edits, {opaque position text: code}).
     Without sources, predictions and references are label lines, matched by pid (the
     jars' input); the 2013 jar reads their positions as strings (see csc.parse_label_lines)."""
-    if _is_labels(sources):
+    if label_input(sources):
         positions_only, opaque = kind == "2013-1", {} if kind != "2015" else None
         pids, gold = parse_label_lines(references, "references", positions_only, opaque=opaque)
         result_pids, predicted = parse_label_lines(predictions, "predictions", positions_only, opaque=opaque)
@@ -222,7 +211,7 @@ def compute(
     zd = check_zero_division(zero_division)
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples)
-    labels = _is_labels(sources)
+    labels = label_input(sources)
     _, predicted, gold, _ = edits(predictions, references, sources, kind, length_mismatch)
     rows = statistics(match(predicted, gold), kind, correction_match)
     counts = rows.sum(0)
@@ -244,9 +233,7 @@ def compute(
         if not labels:
             options["length_mismatch"] = length_mismatch
         options["zero_division"] = zd
-        if confidence_level is not None:
-            options.update(bootstrap=f"{n_resamples}@{confidence_level:g}", seed=seed)
-        result["signature"] = signature("csc_sighan", **options)
+        result["signature"] = signature("csc_sighan", **options, **bootstrap_options(confidence_level, n_resamples, seed))
     return result
 
 

@@ -4,9 +4,11 @@ sklearn, with the event-detection conventions of MAVEN and JMEE by name."""
 import datasets
 import evaluate
 
+# evaluate copies only the sibling files this script imports: a line for each vendored module.
 from .paperscore_core import VERSION
 from .paperscore_micro_macro import check_inputs, compute
-from .paperscore_trainer import TrainerMetrics
+from .paperscore_space import SpaceMetric
+from .paperscore_trainer import trainer_metrics
 
 _CITATION = """\
 @inproceedings{wang-etal-2020-maven,
@@ -65,7 +67,7 @@ _SEQUENCE = {"str": datasets.Value("string"), "int": datasets.Value("int64")}
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class MicroMacro(TrainerMetrics, evaluate.Metric):
+class MicroMacro(SpaceMetric, evaluate.Metric):
     def _info(self):
         # A string first: evaluate would otherwise read the string "5" as the int 5.
         features = [
@@ -88,16 +90,9 @@ class MicroMacro(TrainerMetrics, evaluate.Metric):
             reference_urls=["https://scikit-learn.org/stable/modules/generated/sklearn.metrics.precision_recall_fscore_support.html"],
         )
 
-    def add_batch(self, *, predictions=None, references=None, **kwargs):
-        """Add a batch of predictions and references (checked before evaluate encodes them)."""
-        if predictions is not None or references is not None:
-            check_inputs(predictions, references)
-        super().add_batch(predictions=predictions, references=references, **kwargs)
-
-    def add(self, *, prediction=None, reference=None, **kwargs):
-        """Add one prediction and reference (checked before evaluate encodes them)."""
-        check_inputs([prediction], [reference])
-        super().add(prediction=prediction, reference=reference, **kwargs)
+    def check_batch(self, columns):
+        check_inputs(columns["predictions"], columns["references"])
+        return columns
 
     def _compute(
         self,

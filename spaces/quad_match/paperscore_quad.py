@@ -22,6 +22,7 @@ import numpy as np
 from .paperscore_core import (
     as_floats,
     bootstrap_intervals,
+    bootstrap_options,
     check_bootstrap,
     check_choice,
     check_same_length,
@@ -436,7 +437,7 @@ def compute(
             similarity=f"{similarity}+cjk_char" if similarity == "rouge_l" else similarity,
             duplicates=duplicates,
             zero_division=zero_division,
-            **({"bootstrap": f"{n_resamples}@{confidence_level:g}", "seed": seed} if confidence_level else {}),
+            **bootstrap_options(confidence_level, n_resamples, seed),
         )
     return result
 

@@ -8,9 +8,11 @@ import evaluate
 import rouge_score
 import scipy
 
+# evaluate copies only the sibling files this script imports: a line for each vendored module.
 from .paperscore_core import VERSION
 from .paperscore_quad import ELEMENT_SEP, QUAD_SEP, check_inputs, compute
-from .paperscore_trainer import TrainerMetrics
+from .paperscore_space import SpaceMetric
+from .paperscore_trainer import trainer_metrics
 
 _CITATION = """\
 @misc{yuyijiong-quad-match-score,
@@ -76,7 +78,7 @@ Examples:
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class QuadMatch(TrainerMetrics, evaluate.Metric):
+class QuadMatch(SpaceMetric, evaluate.Metric):
     def _info(self):
         text = datasets.Value("string")
         return evaluate.MetricInfo(
@@ -93,16 +95,9 @@ class QuadMatch(TrainerMetrics, evaluate.Metric):
             reference_urls=["https://github.com/google-research/google-research/tree/master/rouge", "https://github.com/unikcc/DiaASQ"],
         )
 
-    def add_batch(self, *, predictions=None, references=None, **kwargs):
-        """Add a batch of predictions and references (checked before evaluate encodes them)."""
-        if predictions is not None or references is not None:
-            check_inputs(predictions, references)
-        super().add_batch(predictions=predictions, references=references, **kwargs)
-
-    def add(self, *, prediction=None, reference=None, **kwargs):
-        """Add one prediction and reference (checked before evaluate encodes them)."""
-        check_inputs([prediction], [reference])
-        super().add(prediction=prediction, reference=reference, **kwargs)
+    def check_batch(self, columns):
+        check_inputs(columns["predictions"], columns["references"])
+        return columns
 
     def _compute(
         self,

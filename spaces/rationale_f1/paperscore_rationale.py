@@ -22,6 +22,7 @@ import numpy as np
 from .paperscore_core import (
     as_floats,
     bootstrap_intervals,
+    bootstrap_options,
     check_bootstrap,
     check_choice,
     check_same_length,
@@ -386,7 +387,7 @@ def compute(
             iou_threshold=float(iou_threshold),
             ignore_index=ignore_index,
             zero_division=zero_division,
-            **({"bootstrap": f"{n_resamples}@{confidence_level:g}", "seed": seed} if confidence_level else {}),
+            **bootstrap_options(confidence_level, n_resamples, seed),
         )
     return result
 

@@ -5,9 +5,11 @@ and its AUPRC of soft scores."""
 import datasets
 import evaluate
 
+# evaluate copies only the sibling files this script imports: a line for each vendored module.
 from .paperscore_core import VERSION
 from .paperscore_rationale import check_inputs, compute
-from .paperscore_trainer import TrainerMetrics
+from .paperscore_space import SpaceMetric
+from .paperscore_trainer import trainer_metrics
 
 _CITATION = """\
 @inproceedings{lei-etal-2016-rationalizing,
@@ -84,7 +86,7 @@ Examples:
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class RationaleF1(TrainerMetrics, evaluate.Metric):
+class RationaleF1(SpaceMetric, evaluate.Metric):
     def _info(self):
         # float64 scores: a float32 or int feature would round or truncate soft scores.
         return evaluate.MetricInfo(
@@ -103,16 +105,9 @@ class RationaleF1(TrainerMetrics, evaluate.Metric):
             reference_urls=["https://www.eraserbenchmark.com/"],
         )
 
-    def add_batch(self, *, predictions=None, references=None, **kwargs):
-        """Add a batch of predictions and references (checked before evaluate encodes them)."""
-        if predictions is not None or references is not None:
-            check_inputs(predictions, references)
-        super().add_batch(predictions=predictions, references=references, **kwargs)
-
-    def add(self, *, prediction=None, reference=None, **kwargs):
-        """Add one prediction and reference (checked before evaluate encodes them)."""
-        check_inputs([prediction], [reference])
-        super().add(prediction=prediction, reference=reference, **kwargs)
+    def check_batch(self, columns):
+        check_inputs(columns["predictions"], columns["references"])
+        return columns
 
     def _compute(
         self,
