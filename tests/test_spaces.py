@@ -2,7 +2,8 @@
 
 A new Space passes these by following the conventions: a card with the Space YAML and the
 metric-card sections whose examples run; vendored copies of the package that are fresh and
-imported on their own lines; `tests.py` with hand-derived `test_cases`, `demo_bad_input`
+imported on their own lines; a metric class `X(SpaceMetric, evaluate.Metric)` whose
+`check_batch` guards what evaluate's features would coerce; `tests.py` with hand-derived `test_cases`, `demo_bad_input`
 and `demo_error`; an app.py that builds `demo` on import (launching only as a script) and
 defines `metric`, `EXAMPLE` (the demo's preloaded input values by parameter name) and
 `compute_kwargs(**EXAMPLE)` (the metric keyword arguments those values mean). The demo's
@@ -171,6 +172,16 @@ for case in runpy.run_path(tests)["test_cases"]:
     out.append(metric.compute(predictions=case["predictions"], references=case["references"], **case["kwargs"]))
 print(json.dumps(out))
 """
+
+
+def test_metric_class_mixes_in_space_metric(space):
+    import evaluate
+
+    metric = evaluate.load(str(SPACES_DIR / space))
+    bases = [cls.__name__ for cls in type(metric).__mro__]
+    assert bases.index("SpaceMetric") < bases.index("Metric")  # its add/add_batch run first
+    assert "check_batch" in type(metric).__dict__, "the Space states what it checks"
+    assert callable(metric.trainer_metrics())
 
 
 def test_loads_from_the_space_directory(space):
