@@ -164,6 +164,19 @@ def test_both_tests_equal_a_straightforward_slow_implementation():
         assert result["p_value"] == pytest.approx(expected_p, abs=1e-12), method
 
 
+def test_token_classification_compares_whole_sentences():
+    """Two sentences of 50 tokens; B is right on the first, A on neither. Resampling
+    sentences, B's lead of 1/2 in accuracy is all or nothing: each resample holds the first
+    sentence twice (difference 1), once (1/2) or not at all (0)."""
+    references = [[1] * 50, [2] * 50]
+    system_a, system_b = [[0] * 50, [0] * 50], [[1] * 50, [0] * 50]
+    table_a, codes_a, table_b, codes_b, _ = micro_macro.paired_statistics(references, system_a, system_b)
+    assert table_a.shape[0] == table_b.shape[0] == 2 and list(codes_a) == list(codes_b) == [0, 1]
+    result = compare.compare("micro_macro", references, system_a, system_b, metric_key="accuracy", n_resamples=400, seed=0)
+    assert result["difference"] == 0.5
+    assert (result["difference_low"], result["difference_high"]) == (0.0, 1.0)
+
+
 def test_paired_test_on_hand_made_statistics():
     """Three examples, counts (tp, total): A gets 0/1 right each, B 1/1 on the last two.
     Accuracy A = 1/3, B = 2/3; with no resampling noise left in the swaps of the first

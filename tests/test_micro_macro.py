@@ -62,7 +62,7 @@ def test_negative_labels_equal_sklearn_labels_without_them(data, negatives, zero
     y, p = data
     scored = sorted((set(y) | set(p)) - negatives)
     if not scored:
-        with pytest.raises(ValueError, match="no class is left"):
+        with pytest.raises(ValueError, match="every class is negative"):
             compute(p, y, negative_labels=sorted(negatives))
         return
     result = compute(p, y, negative_labels=sorted(negatives), zero_division=zero_division)
@@ -191,7 +191,11 @@ def test_token_classification_drops_ignore_index_positions():
         ([1, 2], [1, 2], {"labels": ["1"]}, r"labels\[0\]: '1' is not a int label"),
         ([1, 2], [1, 2], {"convention": "ace"}, "convention: 'ace' is not one of"),
         ([1, 2], [1, 2], {"zero_division": "warn"}, "zero_division"),
-        ([1, 2], [1, 2], {"negative_labels": [1, 2]}, "no class is left"),
+        ([1, 2], [1, 2], {"negative_labels": [1, 2]}, "every class is negative"),
+        ([1, 2], [[1], [2]], {}, r"predictions\[0\] is a single label but references\[0\] is a sequence of labels"),
+        ([[1], [2, 3]], [1, 2], {}, r"predictions\[0\] is a sequence of labels but references\[0\] is a single label"),
+        ([1, 2], [1, 2], {"ignore_index": 1.5}, "ignore_index: 1.5 is not an int or str label"),
+        ([["A", "PAD"]], [["A", "B"]], {"ignore_index": "PAD"}, r"predictions\[0\]\[1\]: is ignore_index 'PAD' where the reference is scored"),
         ([1, 2], [1, 2], {"confidence_level": 95}, "confidence_level"),
     ],
 )
@@ -204,6 +208,32 @@ def test_empty_input_gives_the_zero_division_value():
     r = compute([], [], labels=[0, 1])
     assert all(r[key] == 0.0 for key in KEYS)
     assert all(v == 1.0 for v in compute([], [], labels=[0], zero_division=1.0).values())
+    # without labels and without data, and with only padding: nothing to score at all
+    for predictions, references in (([], []), ([[0, 0]], [[-100, -100]])):
+        assert compute(predictions, references) == {key: 0.0 for key in KEYS}
+        assert compute(predictions, references, zero_division=1.0) == {key: 1.0 for key in KEYS}
+
+
+def test_string_labels_have_their_own_ignore_index():
+    # the PAD position is not scored: A and B right, so accuracy 1
+    assert compute([["A", "B", "X"]], [["A", "B", "PAD"]], ignore_index="PAD")["accuracy"] == 1.0
+    # an int ignore_index (the default -100) does not apply to string labels
+    assert compute([["A", "X"]], [["A", "-100"]])["accuracy"] == 0.5
+
+
+def test_sequences_are_resampled_whole():
+    """Token classification resamples sentences, not tokens. Two sentences of 50 tokens,
+    one all right and one all wrong: a resample holds both (accuracy 1/2, probability 1/2),
+    twice the right one (1, probability 1/4) or twice the wrong one (0, probability 1/4),
+    so the 95% interval of accuracy runs from 0 to 1."""
+    references = [[1] * 50, [2] * 50]
+    predictions = [[1] * 50, [3] * 50]
+    r = compute(predictions, references, confidence_level=0.95, n_resamples=400, seed=0)
+    assert r["accuracy"] == 0.5
+    assert (r["accuracy_low"], r["accuracy_high"]) == (0.0, 1.0)
+    # flat, the same 100 labels are 100 examples: a narrow interval around 1/2
+    flat = compute(sum(predictions, []), sum(references, []), confidence_level=0.95, n_resamples=400, seed=0)
+    assert 0.35 < flat["accuracy_low"] < 0.5 < flat["accuracy_high"] < 0.65
 
 
 def test_bootstrap_intervals_are_reproducible_and_bracket_the_estimate():

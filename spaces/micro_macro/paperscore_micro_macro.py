@@ -24,6 +24,7 @@ from .paperscore_core import (
     dense_codes,
     divide,
     input_error,
+    position,
     prf,
     read_values,
     signature,
@@ -127,8 +128,15 @@ def _check_types_slowly(values, argument):
     return kinds.pop() if kinds else "int"
 
 
+def _nested(values):
+    return len(values) > 0 and (
+        (isinstance(values, np.ndarray) and values.ndim == 2) or isinstance(values[0], (list, tuple, np.ndarray))
+    )
+
+
 def check_inputs(predictions, references):
-    """Equal lengths and one label type on both sides; returns "int" or "str".
+    """Equal lengths, one label type and one layout (a label or a sequence of labels per
+    example) on both sides; returns (kind, nested), kind "int" or "str".
 
     The metric script runs this before evaluate encodes a batch, because evaluate's int
     feature would silently truncate a float label and turn the string "5" into 5."""
@@ -137,19 +145,27 @@ def check_inputs(predictions, references):
     ref_kind = check_types(references, "references")
     if len(references) and pred_kind != ref_kind:
         raise ValueError(f"predictions are {pred_kind} labels but references are {ref_kind} labels")
-    return ref_kind
+    nested = _nested(references)
+    if len(references) and _nested(predictions) != nested:
+        shape = {True: "a sequence of labels", False: "a single label"}
+        raise ValueError(f"predictions[0] is {shape[not nested]} but references[0] is {shape[nested]}")
+    return ref_kind, nested
+
+
+def _check_ignore_index(ignore_index):
+    if ignore_index is not None and _label_kind(ignore_index) is None:
+        raise ValueError(f"ignore_index: {ignore_index!r} is not an int or str label (or None)")
 
 
 def _flatten(predictions, references, ignore_index):
-    """Both sides as equal-length 1-d arrays, positions whose reference is ignore_index
-    removed (Trainer pads label_ids with -100)."""
-    ref_kind = check_inputs(predictions, references)
-    nested = len(references) > 0 and (
-        (isinstance(references, np.ndarray) and references.ndim == 2)
-        or isinstance(references[0], (list, tuple, np.ndarray))
-    )
+    """(predictions, references, kind, example): both sides as equal-length 1-d arrays,
+    positions whose reference is ignore_index removed (Trainer pads label_ids with -100),
+    and the example each kept label belongs to (None when each example is one label)."""
+    _check_ignore_index(ignore_index)
+    kind, nested = check_inputs(predictions, references)
+    lengths = None
     if nested:
-        lengths = np.array([len(r) for r in references])
+        lengths = np.array([len(r) for r in references], dtype=np.int64)
         for index, (p, r) in enumerate(zip(predictions, references)):
             if len(p) != len(r):
                 raise input_error("predictions", index, f"has {len(p)} labels but references[{index}] has {len(r)}")
@@ -160,36 +176,26 @@ def _flatten(predictions, references, ignore_index):
             pred = ref = np.zeros(0, dtype=np.int64)
     else:
         pred, ref = np.asarray(predictions), np.asarray(references)
-        if (pred.ndim == 2) != (ref.ndim == 2):
-            raise ValueError("predictions and references must both be flat or both be nested")
-        lengths = None
-    if ref_kind == "str":
+    if kind == "str":
         pred, ref = pred.astype(object), ref.astype(object)
     else:
         pred, ref = pred.astype(np.int64, copy=False), ref.astype(np.int64, copy=False)
-    if ignore_index is not None and ref_kind == "int" and len(ref) and _within(ignore_index, ref, pred):
+    example = None if lengths is None else np.repeat(np.arange(len(lengths)), lengths)
+    if ignore_index is not None and _label_kind(ignore_index) == kind and len(ref) and (kind == "str" or _within(ignore_index, ref, pred)):
         keep = ref != ignore_index
         stray = np.flatnonzero(keep & (pred == ignore_index))
         if len(stray):
-            raise input_error("predictions", _position(stray[0], lengths), f"is ignore_index {ignore_index} where the reference is scored")
+            raise input_error("predictions", position(stray[0], lengths), f"is ignore_index {ignore_index!r} where the reference is scored")
         if not keep.all():
             pred, ref = pred[keep], ref[keep]
-    return pred, ref, ref_kind
+            example = None if example is None else example[keep]
+    return pred, ref, kind, example
 
 
 def _within(value, *arrays):
     """Whether value may occur in the arrays: a cheap range test before building a mask
     (ignore_index -100 lies below every label in practice)."""
     return any(value >= a.min() and value <= a.max() for a in arrays)
-
-
-def _position(flat_index, lengths):
-    if lengths is None:
-        return flat_index
-    ends = np.cumsum(lengths)
-    example = int(np.searchsorted(ends, flat_index, side="right"))
-    start = int(ends[example - 1]) if example else 0
-    return f"{example}][{flat_index - start}"
 
 
 def _check_label_list(argument, values, kind):
@@ -254,10 +260,10 @@ def confusion(pred, ref, kind, labels=None):
     return classes, onehot.T @ raw @ onehot
 
 
-def _average(values, weights=None, mask=True):
+def _average(values, weights=None, mask=True, empty=np.nan):
     """sklearn's _nanaverage over the last axis of the entries in `mask`: NaN entries
     (zero_division="nan") and their weights left out; all-zero weights fall back to the
-    plain mean; nothing left gives NaN."""
+    plain mean; nothing left gives `empty`."""
     keep = ~np.isnan(values) & mask
     plain = keep.astype(float)
     if weights is None:
@@ -267,7 +273,7 @@ def _average(values, weights=None, mask=True):
         w = np.where(w.sum(-1, keepdims=True) == 0, plain, w)
     total = w.sum(-1)
     summed = (np.where(keep, values, 0.0) * w).sum(-1)
-    return np.where(keep.any(-1), summed / np.where(total == 0, 1.0, total), np.nan)
+    return np.where(keep.any(-1), summed / np.where(total == 0, 1.0, total), empty)
 
 
 def cell_rows(cells, n_classes, scored, counted):
@@ -304,8 +310,9 @@ def ratios(weights, rows, zero_division=0.0, observed_only=True, headline=False)
     per_class = prf(tp, predicted, gold, zero_division)
     for name, value, values in zip(("precision", "recall", "f1"), micro, per_class):
         out[f"micro_{name}"] = value
-        out[f"macro_{name}"] = _average(values, mask=present)
-        out[f"weighted_{name}"] = _average(values, gold, mask=present)
+        # no class at all (an empty corpus): the zero-division value, as every family gives
+        out[f"macro_{name}"] = _average(values, mask=present, empty=zero_division)
+        out[f"weighted_{name}"] = _average(values, gold, mask=present, empty=zero_division)
     out = {key: out[key] for key in KEYS}
     if headline:
         out.update(precision=out["macro_precision"], recall=out["macro_recall"], f1=out["micro_f1"])
@@ -314,6 +321,28 @@ def ratios(weights, rows, zero_division=0.0, observed_only=True, headline=False)
 
 # ---------------------------------------------------------------------------------------
 # The metric
+
+
+def _cell_codes(pred, ref, kind, labels):
+    """(classes, the confusion cell ref * len(classes) + pred of each label pair)."""
+    raw_ref, raw_pred, values = _raw_codes(pred, ref, kind)
+    classes, place = _class_order(_pair_counts(raw_ref, raw_pred, len(values)), values, labels)
+    return classes, place[raw_ref] * len(classes) + place[raw_pred]
+
+
+def _resampled(cells, example, n_examples, n_classes, scored, counted):
+    """(table, codes): what the bootstrap and paired tests resample, one code per example.
+    One label per example (example is None): a row per distinct confusion cell. Sequences
+    (token classification): a row per sequence, the sum of its labels' cell rows, so that
+    sentences are resampled, not tokens. Sparse: a cell row has at most five non-zeros."""
+    from scipy.sparse import csr_matrix
+
+    distinct, codes = dense_codes(cells, n_classes**2)
+    rows = csr_matrix(cell_rows(distinct, n_classes, scored, counted))
+    if example is None:
+        return rows, codes
+    members = csr_matrix((np.ones(len(codes)), (example, codes)), shape=(n_examples, len(distinct)))
+    return (members @ rows).tocsr(), np.arange(n_examples)
 
 
 def _negatives(convention, negative_labels, kind, classes, labels):
@@ -339,8 +368,8 @@ def _scoring(classes, kind, labels, negative_labels, convention):
     counted = np.array([not (jmee and c in negatives) for c in classes], dtype=bool)
     in_labels = set(labels) if labels is not None else set(classes)
     scored = [i for i, c in enumerate(classes) if c in in_labels and (jmee or c not in negatives)]
-    if not scored:
-        raise ValueError("labels: no class is left to score once negative_labels are removed")
+    if classes and not scored:
+        raise ValueError("negative_labels: every class is negative, none is left to score")
     return scored, counted, negatives
 
 
@@ -375,23 +404,17 @@ def compute(
     zero_division = check_zero_division(zero_division)
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples)
-    pred, ref, kind = _flatten(predictions, references, ignore_index)
+    pred, ref, kind, example = _flatten(predictions, references, ignore_index)
     labels = _check_label_list("labels", labels, kind)
     classes, matrix = confusion(pred, ref, kind, labels)
     scored, counted, negatives = _scoring(classes, kind, labels, negative_labels, convention)
+    reduce = _reducer(zero_division, labels, convention)
     cells = np.flatnonzero(matrix)
-    rows = cell_rows(cells, len(classes), scored, counted)
-
-    # JMEE hands sklearn its whole label vocabulary: every class counts, observed or not.
-    observed_only = labels is None and convention != "jmee"
-
-    def reduce(weights, table=rows):
-        return ratios(weights, table, zero_division, observed_only, convention == "jmee")
-
-    result = as_floats({key: value[0] for key, value in reduce(matrix.ravel()[cells][None]).items()})
+    result = as_floats({key: value[0] for key, value in reduce(matrix.ravel()[cells][None], cell_rows(cells, len(classes), scored, counted)).items()})
     if confidence_level is not None:
-        # Each example is one cell of the matrix: resample the non-empty cells.
-        result.update(bootstrap_intervals(matrix.ravel()[cells], reduce, confidence_level, n_resamples, seed))
+        table, codes = _resampled(_cell_codes(pred, ref, kind, classes)[1], example, len(references), len(classes), scored, counted)
+        counts = np.bincount(codes, minlength=table.shape[0])
+        result.update(bootstrap_intervals(counts, lambda weights: reduce(weights, table), confidence_level, n_resamples, seed))
     matrix = np.where(counted[:, None], matrix, 0)
     if per_class:
         p, r, f = prf(np.diagonal(matrix), matrix.sum(0), matrix.sum(1), zero_division)
@@ -415,30 +438,31 @@ def compute(
     return result
 
 
+def _reducer(zero_division, labels, convention):
+    """reduce(weights, table): the numbers of weighted cell_rows statistics."""
+    # JMEE hands sklearn its whole label vocabulary: every class counts, observed or not.
+    observed_only = labels is None and convention != "jmee"
+    return lambda weights, table: ratios(weights, table, zero_division, observed_only, convention == "jmee")
+
+
 def paired_statistics(references, system_a, system_b, labels=None, negative_labels=None, convention=None, zero_division=0.0, ignore_index=-100):
-    """For paperscore.compare: both systems' examples as codes of confusion cells over one
-    class list, the table of those cells' statistics, and the reducer."""
+    """For paperscore.compare: both systems' statistics over one class list (see
+    _resampled: examples are labels, or sequences for token classification)."""
     check_choice("convention", convention, CONVENTIONS)
     zero_division = check_zero_division(zero_division)
-    pred_a, ref, kind = _flatten(system_a, references, ignore_index)
-    pred_b, _, kind_b = _flatten(system_b, references, ignore_index)
+    pred_a, ref, kind, example = _flatten(system_a, references, ignore_index)
+    pred_b, _, kind_b, _ = _flatten(system_b, references, ignore_index)
     if kind_b != kind:
         raise ValueError(f"system_a has {kind} labels but system_b has {kind_b} labels")
     labels = _check_label_list("labels", labels, kind)
-    raw_ref, raw_pred, values = _raw_codes(np.concatenate([pred_a, pred_b]), np.concatenate([ref, ref]), kind)
-    classes, position = _class_order(_pair_counts(raw_ref, raw_pred, len(values)), values, labels)
+    classes, cells = _cell_codes(np.concatenate([pred_a, pred_b]), np.concatenate([ref, ref]), kind, labels)
     scored, counted, _ = _scoring(classes, kind, labels, negative_labels, convention)
-    cells, codes = dense_codes(position[raw_ref] * len(classes) + position[raw_pred], len(classes) ** 2)
-    # At most five non-zeros a row: sparse, so that resample sums cost O(non-zeros).
-    from scipy.sparse import csr_matrix
-
-    table = csr_matrix(cell_rows(cells, len(classes), scored, counted))
-    observed_only = labels is None and convention != "jmee"
-
-    def reduce(weights, rows):
-        return ratios(weights, rows, zero_division, observed_only, convention == "jmee")
-
-    return table, codes[: len(ref)], table, codes[len(ref) :], reduce
+    n = len(references)
+    both = None if example is None else np.concatenate([example, example + n])
+    table, codes = _resampled(cells, both, 2 * n, len(classes), scored, counted)
+    if example is not None:  # a row per sequence: system A's sequences, then system B's
+        return table[:n], codes[:n], table[n:], codes[:n], _reducer(zero_division, labels, convention)
+    return table, codes[: len(ref)], table, codes[len(ref) :], _reducer(zero_division, labels, convention)
 
 
 # ---------------------------------------------------------------------------------------

@@ -26,6 +26,17 @@ def input_error(argument, index, problem):
     return ValueError(f"{where}: {problem}")
 
 
+def position(flat_index, lengths):
+    """Where an index into concatenated examples falls, as input_error's index:
+    "example][position" (`predictions[3][7]`), or the index itself when `lengths` is None
+    (one value per example)."""
+    if lengths is None:
+        return int(flat_index)
+    ends = np.cumsum(lengths)
+    example = int(np.searchsorted(ends, flat_index, side="right"))
+    return f"{example}][{int(flat_index) - (int(ends[example - 1]) if example else 0)}"
+
+
 def check_choice(argument, value, choices):
     if value not in choices:
         listed = ", ".join(repr(c) for c in choices)

@@ -32,6 +32,7 @@ from .paperscore_core import (
     encode_rows,
     harmonic_mean,
     input_error,
+    position,
     prf,
     read_values,
     signature,
@@ -89,13 +90,6 @@ def _first_non_number(values, argument):
     return input_error(argument, None, "expected one sequence of numbers per example")
 
 
-def _position(flat_index, lengths):
-    """`example][position` of an index into the concatenated examples."""
-    ends = np.cumsum(lengths)
-    example = int(np.searchsorted(ends, flat_index, side="right"))
-    return f"{example}][{flat_index - (int(ends[example - 1]) if example else 0)}"
-
-
 def _check_number(argument, value, low, high, why=""):
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) or not low <= value <= high:
         raise ValueError(f"{argument}: {value!r} is not a number in [{low:g}, {high:g}]{why}")
@@ -113,7 +107,7 @@ def check_inputs(predictions, references):
     if ref.dtype.kind == "f":
         fractional = np.flatnonzero(ref != np.round(ref))
         if len(fractional):
-            raise input_error("references", _position(fractional[0], lengths), f"{ref[fractional[0]].item()!r} is not 0, 1 or an ignore_index")
+            raise input_error("references", position(fractional[0], lengths), f"{ref[fractional[0]].item()!r} is not 0, 1 or an ignore_index")
 
 
 def scored_tokens(predictions, references, ignore_index=-100):
@@ -132,7 +126,7 @@ def scored_tokens(predictions, references, ignore_index=-100):
     bad = keep & (ref != 0) & (ref != 1)
     if bad.any():
         i = np.flatnonzero(bad)[0]
-        raise input_error("references", _position(i, ref_lengths), f"{ref[i].item()!r} is not 0, 1 or ignore_index {ignore_index}")
+        raise input_error("references", position(i, ref_lengths), f"{ref[i].item()!r} is not 0, 1 or ignore_index {ignore_index}")
     scored = _segment_sums(keep, ref_lengths)
     aligned = pred_lengths == ref_lengths
     if aligned.all():
@@ -148,7 +142,7 @@ def scored_tokens(predictions, references, ignore_index=-100):
     bad = ~((scores_ >= 0) & (scores_ <= 1))  # NaN fails both comparisons
     if bad.any():
         i = np.flatnonzero(use)[np.flatnonzero(bad)[0]]
-        raise input_error("predictions", _position(i, pred_lengths), f"{pred[i].item()!r} is not a 0/1 selection or a score in [0, 1]")
+        raise input_error("predictions", position(i, pred_lengths), f"{pred[i].item()!r} is not a 0/1 selection or a score in [0, 1]")
     return scores_, (ref == 1)[keep], scored
 
 
