@@ -340,3 +340,18 @@ def test_the_metric_script_takes_exactly_the_package_arguments():
 
     parameters = list(inspect.signature(type(space_metric())._compute).parameters.values())[1:]
     assert parameters == list(inspect.signature(compute).parameters.values())
+
+
+def test_the_space_refuses_a_batch_evaluate_would_convert():
+    """evaluate stores every batch in the first batch's feature: after int labels, the
+    string "2" would silently become the int 2."""
+    metric = space_metric()
+    metric.add_batch(predictions=[1, 2], references=[1, 2])
+    with pytest.raises(ValueError, match="this batch holds str labels, but earlier batches held int labels"):
+        metric.add_batch(predictions=["2"], references=["1"])
+    with pytest.raises(ValueError, match="holds sequences of int labels, but earlier batches held int labels"):
+        metric.add_batch(predictions=[[2]], references=[[1]])
+    metric.add_batch(predictions=[], references=[])  # adds nothing
+    assert metric.compute() == compute([1, 2], [1, 2])
+    metric.add_batch(predictions=["a"], references=["b"])  # a new accumulation may differ
+    assert metric.compute()["accuracy"] == 0.0

@@ -184,6 +184,16 @@ def test_metric_class_mixes_in_space_metric(space):
     assert callable(metric.trainer_metrics())
 
 
+def test_an_empty_corpus_gives_zero_division_values_and_nothing_is_an_error(space):
+    import evaluate
+
+    metric = evaluate.load(str(SPACES_DIR / space), keep_in_memory=True)
+    numbers = {k: v for k, v in metric.compute(predictions=[], references=[]).items() if isinstance(v, float)}
+    assert numbers and set(numbers.values()) == {0.0}
+    with pytest.raises(ValueError, match="nothing to compute"):
+        metric.compute()
+
+
 def test_loads_from_the_space_directory(space):
     import evaluate
 

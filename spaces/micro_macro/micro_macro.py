@@ -66,6 +66,11 @@ Examples:
 _SEQUENCE = {"str": datasets.Value("string"), "int": datasets.Value("int64")}
 
 
+def _describe(found):
+    kind, nested = found
+    return f"sequences of {kind} labels" if nested else f"{kind} labels"
+
+
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class MicroMacro(SpaceMetric, evaluate.Metric):
     def _info(self):
@@ -91,7 +96,13 @@ class MicroMacro(SpaceMetric, evaluate.Metric):
         )
 
     def check_batch(self, columns):
-        check_inputs(columns["predictions"], columns["references"])
+        found = check_inputs(columns["predictions"], columns["references"])
+        # evaluate stores every batch in the first one's feature: later string labels would
+        # be read as ints ("2" as 2) without a word.
+        if self.writer is not None and len(columns["references"]) and found != self._format:
+            raise ValueError(f"this batch holds {_describe(found)}, but earlier batches held {_describe(self._format)}")
+        if len(columns["references"]):
+            self._format = found
         return columns
 
     def _compute(

@@ -27,13 +27,23 @@ class SpaceMetric:
 
     def compute(self, **inputs):
         """Compute the metric (see the module's description); optional inputs may be left out."""
-        return super().compute(**{**{name: None for name in self.optional_inputs}, **inputs})
+        inputs = {**{name: None for name in self.optional_inputs}, **inputs}
+        given = [inputs.get(name) for name in ("predictions", "references")]
+        if self.writer is None and all(value is None for value in given):
+            raise ValueError("nothing to compute: pass predictions and references, or add_batch them first")
+        if self.writer is None and all(value is not None and len(value) == 0 for value in given):
+            # evaluate cannot store an empty corpus: score it directly (zero-division values)
+            options = {name: value for name, value in inputs.items() if name not in self._feature_names()}
+            return self._compute(**{name: [] for name in self._feature_names()}, **options)
+        return super().compute(**inputs)
 
     def add_batch(self, **columns):
-        """Add a batch of examples, checked before evaluate encodes them."""
+        """Add a batch of examples, checked before evaluate encodes them (an empty batch adds nothing)."""
         columns = {**{name: None for name in self.optional_inputs}, **columns}
         if columns.get("predictions") is not None and columns.get("references") is not None:
             columns = self.check_batch(columns)
+            if not len(columns["predictions"]):
+                return
         super().add_batch(**columns)
 
     def add(self, **example):
