@@ -172,6 +172,14 @@ def test_quad_match_on_generated_text(tmp_path, batch_eval_metrics):
     assert metrics["eval_exact_f1"] < 0.5
 
 
+def test_trainer_metrics_takes_bfloat16_tensors():
+    """batch_eval_metrics hands over the model's tensors as they are: bf16 under bf16
+    mixed precision. Argmax of the logits: 0, 1, 2 against 0, 1, 1."""
+    logits = torch.tensor([[[2.0, 0.1, 0.0], [0.3, 1.5, 0.2], [0.1, 0.2, 3.0]]], dtype=torch.bfloat16)
+    scores = load("micro_macro").trainer_metrics()((logits, torch.tensor([[0, 1, 1]])))
+    assert scores["accuracy"] == pytest.approx(2 / 3)
+
+
 def test_trainer_metrics_rejects_an_unknown_logits_rule():
     with pytest.raises(ValueError, match="logits: 'softmax' is not one of"):
         load("micro_macro").trainer_metrics(logits="softmax")

@@ -24,7 +24,10 @@ def _numpy(value):
     if isinstance(value, (tuple, list)) and value and not np.isscalar(value[0]):
         value = value[0]  # a model returning several outputs: logits first
     if hasattr(value, "detach"):  # a torch tensor
-        value = value.detach().cpu().numpy()
+        value = value.detach().cpu()
+        if str(value.dtype) == "torch.bfloat16":  # no numpy dtype: upcast, as transformers does
+            value = value.float()
+        value = value.numpy()
     return np.asarray(value)
 
 
