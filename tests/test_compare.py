@@ -88,13 +88,19 @@ def test_a_clearly_better_system_gives_a_small_p(family, method):
     assert swapped["difference"] == -result["difference"] and swapped["p_value"] == result["p_value"]
 
 
+def test_a_metric_goes_by_its_space_module_or_command_name():
+    gold = [[["a", "b"], ["c"]]]
+    names = [compare.compare(name, gold, [[["a"], ["b"], ["c"]]], gold, n_resamples=20, seed=0) for name in ("coref_conll", "coref")]
+    assert names[0] == names[1] and names[0]["signature"].startswith("compare|coref_conll|metric_key:conll_f1|")
+
+
 def test_scores_are_the_familys_own(family):
     import importlib
 
     metric, references, weak, strong, options = family
     result = compare.compare(metric, references, weak, strong, n_resamples=50, seed=0, **options)
     module = importlib.import_module(f"paperscore.{metric}")
-    key = module.HEADLINE
+    key = module.headline(**options)
     assert result["score_a"] == pytest.approx(module.compute(weak, references, **options)[key], abs=1e-12)
     assert result["score_b"] == pytest.approx(module.compute(strong, references, **options)[key], abs=1e-12)
 
@@ -199,7 +205,7 @@ def test_paired_test_on_hand_made_statistics():
 @pytest.mark.parametrize(
     "call, message",
     [
-        (lambda: compare.compare("bleu", [1], [1], [1]), "metric: 'bleu' is not a paperscore metric"),
+        (lambda: compare.compare("bleu", [1], [1], [1]), "metric: 'bleu' is not one of coref_conll, csc_common, csc_sighan, micro_macro, quad_match, rationale_f1"),
         (lambda: compare.compare("micro_macro", [1, 0], [1, 0], [1, 0], method="sign"), "method: 'sign' is not one of"),
         (lambda: compare.compare("micro_macro", [1, 0], [1, 0], [1, 0], metric_key="bleu"), "metric_key: 'bleu' is not one of"),
         (lambda: compare.compare("micro_macro", [1, 0], [1, 0], [1]), "differ in length"),

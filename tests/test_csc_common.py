@@ -281,6 +281,18 @@ def test_longer_predictions():
     assert compute(**data, length_mismatch="truncate")["sentence_correction_precision"] == 1.0
 
 
+def test_references_of_another_length():
+    """ReaLiSe's gold is label lines, edits of the source's characters: the reference 我們去了
+    for the source 我門去 has no such reading, and cutting it would silently drop the 了.
+    The Pointer-Net code reads the reference by the source's length: 們 at 2, predicted
+    right, so every figure is 1."""
+    data = triples([("我門去", "我們去了", "我們去"), ("今天很熱", "今天很熱", "今天很熱")])
+    for variant in ("realise", "scope"):
+        with pytest.raises(ValueError, match=r"references\[0\]: has 4 characters, not as many as sources\[0\] \(3\)"):
+            compute(**data, variant=variant)
+    assert set(compute(**data, variant="pointer").values()) == {1.0}
+
+
 DE = [
     ("他跑的很快", "他跑得很快", "他跑得很快"),  # a right 得, removed too
     ("我慢慢的走", "我慢慢的走", "我慢慢地走"),  # a wrong 地 on an error-free sentence, removed
@@ -597,8 +609,10 @@ def test_compare_on_a_mixed_system_equals_compute_for_every_key():
     result = compare.compare("csc_common", references, weak, mixed, metric_key="char_correction2_f1", n_resamples=50, seed=1, **options)
     assert result["score_b"] == compute(mixed, references, **options)["char_correction2_f1"]
     assert "variant:craspell" in result["signature"] and "char_subset:erroneous" in result["signature"]
-    with pytest.raises(ValueError, match="metric_key: 'sentence_correction_f1' is not one of char_detection_precision"):
-        compare.compare("csc_common", references, weak, mixed, n_resamples=10, **options)  # CRASpell has no sentence level
+    # CRASpell has no sentence level: the default compared number is its char correction F1
+    default = compare.compare("csc_common", references, weak, mixed, n_resamples=10, **options)
+    assert default["metric_key"] == "char_correction_f1"
+    assert default["score_b"] == compute(mixed, references, **options)["char_correction_f1"]
 
 
 # ---------------------------------------------------------------------------------------

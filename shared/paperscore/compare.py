@@ -19,8 +19,6 @@ Both p-values are two-sided, (count + 1) / (resamples + 1). "At least as far" (>
 identical systems p = 1; sacrebleu counts strictly farther (>), which gives them p ~ 0.
 """
 
-import importlib
-
 import numpy as np
 
 from .core import (
@@ -128,29 +126,45 @@ def paired_test(table_a, codes_a, table_b, codes_b, reduce, metric_key, method="
     }
 
 
+def families():
+    """{name: module} of the metrics that take part, under their Space, module and
+    command names (coref_conll, coref; csc_sighan, sighan; ...)."""
+    from .cli import commands
+
+    found = {}
+    for module in commands().values():
+        if hasattr(module, "paired_statistics"):
+            for name in (module.SPACE, module.__name__.rsplit(".", 1)[-1], module.COMMAND):
+                found[name] = module
+    return found
+
+
+def _family(metric):
+    found = families()
+    if metric not in found:
+        raise ValueError(f"metric: {metric!r} is not one of {', '.join(sorted({m.SPACE for m in found.values()}))}")
+    return found[metric]
+
+
 def compare(metric, references, system_a, system_b, metric_key=None, method="bootstrap", n_resamples=1000, confidence_level=0.95, seed=None, **options):
     """Compare two systems' outputs on the same references under a paperscore metric.
 
-    metric: a family name ("micro_macro", "coref", "csc_sighan", "csc_common", "quad",
-    "rationale"); options: that family's compute() options (zero_division included).
-    metric_key: the number compared (default: the family's HEADLINE, e.g. micro_f1).
+    metric: a Space name ("micro_macro", "csc_sighan", "csc_common", "coref_conll",
+    "quad_match", "rationale_f1"; the package module and command names work too);
+    options: that metric's compute() options (zero_division included).
+    metric_key: the number compared (default: the metric's headline, e.g. micro_f1).
     Returns score_a, score_b, difference (B - A), difference_low / _high, p_value,
     metric_key, method, n_resamples and the signature.
     """
-    try:
-        family = importlib.import_module(f"{__package__}.{metric}")
-    except ModuleNotFoundError:
-        family = None
-    if family is None or not hasattr(family, "paired_statistics"):
-        raise ValueError(f"metric: {metric!r} is not a paperscore metric with paired statistics")
-    metric_key = metric_key or family.HEADLINE
+    family = _family(metric)
+    metric_key = metric_key or family.headline(**options)
     *tables, reduce = family.paired_statistics(references, system_a, system_b, **options)
     result = paired_test(*tables, reduce, metric_key, method, n_resamples, confidence_level, seed)
     # inputs such as CSC's sources are data, not options: they stay out of the signature
     inputs = ("zero_division",) + getattr(family, "EXTRA_INPUTS", ())
     named = {name: options[name] for name in sorted(options) if name not in inputs}
     result["signature"] = signature(
-        f"compare|{metric}", metric_key=metric_key, method=method, n_resamples=n_resamples, confidence_level=confidence_level,
+        f"compare|{family.SPACE}", metric_key=metric_key, method=method, n_resamples=n_resamples, confidence_level=confidence_level,
         seed=seed, zero_division=check_zero_division(options.get("zero_division", 0.0)), **named,
     )  # fmt: skip
     return result
@@ -158,7 +172,7 @@ def compare(metric, references, system_a, system_b, metric_key=None, method="boo
 
 # ---------------------------------------------------------------------------------------
 # Command line: paperscore compare <metric> --references FILE --system-a FILE --system-b FILE
-# A metric takes part by defining HEADLINE, paired_statistics, add_options(parser) and
+# A metric takes part by defining SPACE, headline(**options), paired_statistics, add_options(parser) and
 # options(args); and read_compare(args) -> {"references", "system_a", "system_b", other
 # inputs} where its files are not read with core.read_values (one value per line).
 
@@ -173,11 +187,12 @@ def add_arguments(parser):
     sub = parser.add_subparsers(dest="compared", required=True, metavar="metric")
     for name, family in commands().items():
         if hasattr(family, "paired_statistics"):
-            command = sub.add_parser(name, help=family.HELP, description=f"Compare two systems under `paperscore {name}`.")
+            aliases = [family.SPACE] if family.SPACE != name else []
+            command = sub.add_parser(name, aliases=aliases, help=family.HELP, description=f"Compare two systems under `paperscore {name}`.")
             command.add_argument("--references", required=True, help=f"the references, as `paperscore {name}` reads them")
             command.add_argument("--system-a", required=True, help="system A's output (the baseline)")
             command.add_argument("--system-b", required=True, help="system B's output")
-            command.add_argument("--metric-key", help=f"the number compared (default {family.HEADLINE})")
+            command.add_argument("--metric-key", help=f"the number compared (default {family.headline()})")
             command.add_argument("--method", choices=METHODS, default="bootstrap")
             family.add_options(command)
             add_common_arguments(command)
@@ -189,12 +204,10 @@ def _read_values(args):
 
 
 def run(args):
-    from .cli import commands
-
-    family = commands()[args.compared]
+    family = _family(args.compared)
     inputs = getattr(family, "read_compare", _read_values)(args)
     return compare(
-        family.__name__.rsplit(".", 1)[-1], **inputs,
+        family.SPACE, **inputs,
         metric_key=args.metric_key, method=args.method, n_resamples=args.n_resamples,
         confidence_level=args.confidence_level or 0.95, seed=args.seed,
         zero_division=args.zero_division, **family.options(args),

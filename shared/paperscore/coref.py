@@ -42,7 +42,7 @@ from .core import (
 METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
 CHOICES = ("mentions",) + METRICS
 CONLL = ("muc", "bcub", "ceafe")
-HEADLINE = "conll_f1"  # what `paperscore compare` compares by default
+SPACE = "coref_conll"
 # Per document and metric: recall numerator, recall denominator, precision numerator,
 # precision denominator; BLANC: those four for coreference links, then for
 # non-coreference links.
@@ -611,6 +611,11 @@ def _check_keep_singletons(keep_singletons):
     if not isinstance(keep_singletons, (bool, np.bool_)):
         raise ValueError(f"keep_singletons: {keep_singletons!r} is not True or False")
     return bool(keep_singletons)
+
+
+def headline(**options):
+    """What `paperscore compare` compares by default."""
+    return "conll_f1"
 
 
 def paired_statistics(references, system_a, system_b, metrics=None, keep_singletons=True, zero_division=0.0):

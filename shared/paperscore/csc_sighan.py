@@ -68,7 +68,7 @@ KEYS = {
     "2013-2": ("location_accuracy", "correction_accuracy", "correction_precision"),
 }  # fmt: skip
 CLASSES = ("TP", "FP", "TN", "FN")
-HEADLINE = "correction_f1"  # what `paperscore compare` compares by default
+SPACE = "csc_sighan"
 EXTRA_INPUTS = ("sources",)  # compared inputs beside the systems, kept out of signatures
 
 
@@ -233,6 +233,11 @@ def compute(
         options["zero_division"] = zd
         result["signature"] = signature("csc_sighan", **options, **bootstrap_options(confidence_level, n_resamples, seed))
     return result
+
+
+def headline(version="2015", subtask=None, **options):
+    """What `paperscore compare` compares by default: each definition's last figure."""
+    return {"2015": "correction_f1", "2013-1": "location_f1", "2013-2": "correction_precision"}[definition(version, subtask)]
 
 
 def paired_statistics(references, system_a, system_b, sources=None, version="2015", subtask=None, correction_match="subset", length_mismatch="error", zero_division=0.0):

@@ -39,7 +39,7 @@ KEYS = (
     "macro_precision", "macro_recall", "macro_f1",
     "weighted_precision", "weighted_recall", "weighted_f1",
 )  # fmt: skip
-HEADLINE = "micro_f1"  # what `paperscore compare` compares by default
+SPACE = "micro_macro"
 # Two classes whose ids span more than this are encoded through a dict, not bincount.
 DENSE_SPAN = 4096
 
@@ -441,6 +441,11 @@ def _reducer(zero_division, labels, convention):
     # JMEE hands sklearn its whole label vocabulary: every class counts, observed or not.
     observed_only = labels is None and convention != "jmee"
     return lambda weights, table: ratios(weights, table, zero_division, observed_only, convention == "jmee")
+
+
+def headline(**options):
+    """What `paperscore compare` compares by default."""
+    return "micro_f1"
 
 
 def paired_statistics(references, system_a, system_b, labels=None, negative_labels=None, convention=None, zero_division=0.0, ignore_index=-100):

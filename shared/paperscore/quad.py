@@ -47,7 +47,7 @@ KEYS = (
     "optimal_precision", "optimal_recall", "optimal_f1", "optimal_score",
     "exact_precision", "exact_recall", "exact_f1",
 )  # fmt: skip
-HEADLINE = "optimal_f1"  # what `paperscore compare` compares by default
+SPACE = "quad_match"
 # Columns of the per-sample statistics.
 STATS = ("matched", "n", "m", "exact_hits", "exact_n", "exact_m", "score", "samples")
 
@@ -355,6 +355,11 @@ def _score(predictions, references, weights, tuple_len, sep_token1, sep_token2, 
     pairing.score_pairs(used_weights, similarity)
     rows, assignments = _statistics(pairing, duplicates)
     return pairing, rows, assignments, _best_references(pairing, rows, len(predictions))
+
+
+def headline(**options):
+    """What `paperscore compare` compares by default."""
+    return "optimal_f1"
 
 
 def paired_statistics(references, system_a, system_b, weights=(1, 1, 1, 1), tuple_len="0123", sep_token1=QUAD_SEP, sep_token2=ELEMENT_SEP, similarity="rouge_l", duplicates="multiset", zero_division=0.0):

@@ -37,7 +37,7 @@ from .core import (
 )
 
 THRESHOLD_RULES = (">=", ">")
-HEADLINE = "f1"  # what `paperscore compare` compares by default
+SPACE = "rationale_f1"
 KEYS = (
     "precision", "recall", "f1", "sparsity",
     "micro_f1", "macro_f1",
@@ -317,6 +317,11 @@ def _check_options(threshold, threshold_rule, iou_threshold, auprc):
 
 def _soft(values):
     return bool(((values != 0) & (values != 1)).any())
+
+
+def headline(**options):
+    """What `paperscore compare` compares by default."""
+    return "f1"
 
 
 def paired_statistics(references, system_a, system_b, threshold=0.5, threshold_rule=">=", iou_threshold=0.5, ignore_index=-100, auprc=None, zero_division=0.0):

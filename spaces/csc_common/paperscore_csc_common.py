@@ -44,7 +44,7 @@ from .paperscore_csc import (
 )
 
 CHAR_SUBSETS = ("all", "erroneous")
-HEADLINE = "sentence_correction_f1"  # what `paperscore compare` compares by default
+SPACE = "csc_common"
 EXTRA_INPUTS = ("sources",)  # compared inputs beside the systems, kept out of signatures
 
 
@@ -183,6 +183,9 @@ def _length_rule(rule, predictions, references, sources, lengths, differ, trunca
         return (*extract_edits(sources, predictions, references, length_mismatch=rule), None)  # "error" raises
     if rule == "shorter":
         _refuse("predictions", np.flatnonzero(predicted > source), predicted, source, "more than", "ReaLiSe asserts on a longer prediction")
+        # ReaLiSe's gold comes as label lines, edits of the source's characters: a reference
+        # sentence of another length has no such reading (cutting it would drop gold edits).
+        _refuse("references", np.flatnonzero(reference != source), reference, source, "not as many as", "ReaLiSe's gold edits are edits of the source's characters")
     elif rule == "longer":
         for name, side in (("predictions", predicted), ("references", reference)):
             _refuse(name, np.flatnonzero(side < source), side, source, "fewer than", "the Pointer-Net code indexes it by its source")
@@ -410,6 +413,14 @@ def compute(
         options.update(remove_de=remove_de, input="labels" if labels else "sentences", zero_division=zd)
         result["signature"] = signature("csc_common", **options, **bootstrap_options(confidence_level, n_resamples, seed))
     return result
+
+
+def headline(variant="realise", **options):
+    """What `paperscore compare` compares by default: sentence-level correction F1, or
+    character-level where a preset has no sentence level; realise's under variant="all"."""
+    if variant == "all":
+        return "realise/sentence_correction_f1"
+    return "char_correction_f1" if variant in ("craspell", "pointer") else "sentence_correction_f1"
 
 
 def paired_statistics(references, system_a, system_b, sources=None, variant="realise", char_subset=None, length_mismatch=None, remove_de=False, zero_division=0.0):
