@@ -355,3 +355,13 @@ def test_the_space_refuses_a_batch_evaluate_would_convert():
     assert metric.compute() == compute([1, 2], [1, 2])
     metric.add_batch(predictions=["a"], references=["b"])  # a new accumulation may differ
     assert metric.compute()["accuracy"] == 0.0
+
+
+def test_cli_json_writes_nan_as_null(tmp_path, capsys):
+    # class 5 never occurs: with zero_division nan its P and R are undefined; micro P is
+    # still 1/1 (one prediction of class 1, right); JSON has no NaN, so null
+    (tmp_path / "p.txt").write_text("1\n")
+    (tmp_path / "r.txt").write_text("1\n")
+    code, out, _ = run_cli(["micro_macro", "--predictions", str(tmp_path / "p.txt"), "--references", str(tmp_path / "r.txt"), "--labels", "5", "--zero-division", "nan", "--json"], capsys)
+    printed = json.loads(out)
+    assert code == 0 and printed["macro_precision"] is None and "NaN" not in out

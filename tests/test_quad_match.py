@@ -603,3 +603,12 @@ def test_cli_bad_files_exit_2_with_the_reason(tmp_path, capsys, ref_lines, extra
     code, out, err = run_cli(["quad", "--predictions", p, "--references", r, *extra], capsys)
     assert code == 2 and out == ""
     assert err.startswith("paperscore quad: error: ") and re.search(message, err), err
+
+
+def test_a_separator_at_either_end_leaves_an_empty_malformed_quad():
+    """`... | pos & ` ends with the quad separator: the empty piece after it is a predicted
+    quad that matches nothing (n = 2, S = 1: P = 1/2, R = 1), instead of `pos &` standing
+    for the polarity of the first quad (which would give that pair a degree of 3/4)."""
+    result = compute(["food | good | food#taste | pos & "], ["food | good | food#taste | pos"], details=True)
+    assert (result["optimal_precision"], result["optimal_recall"], result["exact_precision"]) == (0.5, 1.0, 0.5)
+    assert result["samples"][0]["alignment"][-1]["malformed"] == "has 1 elements where tuple_len needs 4"

@@ -4,7 +4,7 @@ Every module of the package that defines COMMAND, HELP, add_arguments(parser) an
 run(args) -> dict is a command. The options every metric shares (zero division,
 bootstrap) are added here and reach run() as `args.common`, keyword arguments for the
 family's compute(). Output: a readable table and the signature, or with --json the dict
-that compute() returns.
+that compute() returns (NaN as null).
 """
 
 import argparse
@@ -90,6 +90,17 @@ def table(result):
     return "\n".join(lines)
 
 
+def _null_nan(value):
+    """NaN (zero_division="nan") as null: JSON has no NaN."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {key: _null_nan(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_null_nan(item) for item in value]
+    return value
+
+
 def main(argv=None):
     found = commands()
     parser = build_parser(found)
@@ -104,7 +115,7 @@ def main(argv=None):
     except ValueError as error:
         print(f"paperscore {args.command}: error: {error}", file=sys.stderr)
         return 2
-    text = json.dumps(result, ensure_ascii=False, indent=2) if getattr(args, "json", False) else getattr(module, "table", table)(result)
+    text = json.dumps(_null_nan(result), ensure_ascii=False, indent=2) if getattr(args, "json", False) else getattr(module, "table", table)(result)
     try:
         print(text)
         sys.stdout.flush()

@@ -159,9 +159,9 @@ def _check_separators(sep_token1, sep_token2):
 
 def split_quads(text, sep_token1=QUAD_SEP, sep_token2=ELEMENT_SEP):
     """`"a | b & c | d"` -> [("a", "b"), ("c", "d")], elements stripped of white space. A
-    blank string has no quads."""
-    text = text.strip()
-    if not text:
+    blank string has no quads; a separator at either end leaves an empty (malformed) quad,
+    rather than sticking to its neighbour's last element."""
+    if not text.strip():
         return []
     return [tuple(element.strip() for element in piece.split(sep_token2)) for piece in text.split(sep_token1)]
 
