@@ -31,14 +31,13 @@ from .core import (
 )
 from .csc import (
     LENGTH_MISMATCH,
-    TEST_INPUT,
     align_pids,
     extract_edits,
     isin_sentence,
     label_input,
     match,
     parse_label_lines,
-    parse_test_input,
+    read_sources,
 )
 
 CHAR_SUBSETS = ("all", "erroneous")
@@ -480,11 +479,7 @@ def _sentence_file(path, flag):
 def _inputs(sources_path, files):
     """{sources, name: sentences or label lines} from the command line's files: sources
     from --sources or from `src<TAB>...` files (which must agree); none: label lines."""
-    sources = None
-    if sources_path:
-        sources = read_lines(sources_path, "--sources")
-        if sources and TEST_INPUT.match(sources[0]):
-            sources = parse_test_input(sources, "--sources")[1]
+    sources = read_sources(sources_path)[1] if sources_path else None
     inputs, origin = {}, "--sources"
     for name, path, flag in files:
         own, inputs[name] = _sentence_file(path, flag)

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .paperscore_core import check_choice, check_same_length, input_error
+from .paperscore_core import check_choice, check_same_length, input_error, read_lines
 
 # How a sentence whose length differs from its source is treated:
 #   "error"    a ValueError naming the example (the default: positions would not line up);
@@ -317,6 +317,15 @@ def align_pids(truth_pids, result_pids, result, allow_missing=False, argument="r
 # Test input: `(pid=ID)<TAB>sentence` (2014, 2015) or `(NID=ID) sentence` (2013)
 
 TEST_INPUT = re.compile(r"\((?:pid|NID)=([^)]*)\)[\t ](.*)\Z", re.S)
+
+
+def read_sources(path, argument="--sources"):
+    """(pids or None, sentences) of a sources file: one sentence per line, or an official
+    test input file (`(pid=ID)<TAB>sentence`), whose pids then name the sentences."""
+    lines = read_lines(path, argument)
+    if lines and TEST_INPUT.match(lines[0]):
+        return parse_test_input(lines, argument)
+    return None, lines
 
 
 def parse_test_input(lines, argument):

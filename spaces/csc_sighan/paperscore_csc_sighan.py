@@ -32,13 +32,12 @@ from .paperscore_core import (
 )
 from .paperscore_csc import (
     LENGTH_MISMATCH,
-    TEST_INPUT,
     align_pids,
     extract_edits,
     label_input,
     match,
     parse_label_lines,
-    parse_test_input,
+    read_sources,
 )
 
 VERSIONS = ("2013", "2014", "2015")
@@ -443,14 +442,6 @@ def add_arguments(parser):
     add_options(parser)
 
 
-def _read_sources(path):
-    """(pids or None, sentences) of a sources file: plain sentences or the test input format."""
-    sources = read_lines(path, "--sources")
-    if sources and TEST_INPUT.match(sources[0]):
-        return parse_test_input(sources, "--sources")
-    return None, sources
-
-
 def _inputs(args):
     """(compute keyword arguments for the inputs, pids for the report)."""
     sentence_files = (args.sources, args.predictions, args.references)
@@ -460,7 +451,7 @@ def _inputs(args):
         return dict(predictions=read_lines(args.result, "-i"), references=read_lines(args.truth, "-t")), None
     if not all(sentence_files):
         raise ValueError("give either -i RESULT -t TRUTH, or --sources, --predictions and --references")
-    pids, sources = _read_sources(args.sources)
+    pids, sources = read_sources(args.sources)
     inputs = dict(sources=sources, predictions=read_lines(args.predictions, "--predictions"), references=read_lines(args.references, "--references"))
     return inputs, pids
 
@@ -483,7 +474,7 @@ def read_compare(args):
     truth), or with --sources one sentence per line."""
     files = (("references", args.references, "--references"), ("system_a", args.system_a, "--system-a"), ("system_b", args.system_b, "--system-b"))
     inputs = {name: read_lines(path, flag) for name, path, flag in files}
-    inputs["sources"] = _read_sources(args.sources)[1] if args.sources else None
+    inputs["sources"] = read_sources(args.sources)[1] if args.sources else None
     return inputs
 
 
