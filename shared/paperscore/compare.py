@@ -26,6 +26,7 @@ from .core import (
     check_bootstrap,
     check_choice,
     check_zero_division,
+    compared_files,
     dense_codes,
     percentile_interval,
     read_values,
@@ -199,8 +200,7 @@ def add_arguments(parser):
 
 
 def _read_values(args):
-    files = (("references", args.references, "--references"), ("system_a", args.system_a, "--system-a"), ("system_b", args.system_b, "--system-b"))
-    return {name: read_values(path, flag) for name, path, flag in files}
+    return {name: read_values(path, flag) for name, path, flag in compared_files(args)}
 
 
 def run(args):

@@ -280,6 +280,11 @@ def read_values(path, argument):
     return [parse_value(line) for line in read_lines(path, argument)]
 
 
+def compared_files(args):
+    """(input name, path, flag) of the three files `paperscore compare` reads."""
+    return (("references", args.references, "--references"), ("system_a", args.system_a, "--system-a"), ("system_b", args.system_b, "--system-b"))
+
+
 def split_values(text):
     """A comma-separated command-line list, each item read by parse_value (None stays None)."""
     return None if text is None else [parse_value(item) for item in text.split(",")]

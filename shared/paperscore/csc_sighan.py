@@ -21,6 +21,7 @@ from .core import (
     check_choice,
     check_same_length,
     check_zero_division,
+    compared_files,
     compress_rows,
     divide,
     encode_rows,
@@ -470,8 +471,7 @@ def run(args):
 def read_compare(args):
     """The inputs of `paperscore compare sighan`: label lines (result files against the
     truth), or with --sources one sentence per line."""
-    files = (("references", args.references, "--references"), ("system_a", args.system_a, "--system-a"), ("system_b", args.system_b, "--system-b"))
-    inputs = {name: read_lines(path, flag) for name, path, flag in files}
+    inputs = {name: read_lines(path, flag) for name, path, flag in compared_files(args)}
     inputs["sources"] = read_sources(args.sources)[1] if args.sources else None
     return inputs
 

@@ -23,6 +23,7 @@ from .paperscore_core import (
     check_choice,
     check_same_length,
     check_zero_division,
+    compared_files,
     compress_rows,
     divide,
     encode_rows,
@@ -506,8 +507,7 @@ def run(args):
 
 def read_compare(args):
     """The inputs of `paperscore compare csc`: the same files as the csc command reads."""
-    files = (("references", args.references, "--references"), ("system_a", args.system_a, "--system-a"), ("system_b", args.system_b, "--system-b"))
-    return _inputs(args.sources, files)
+    return _inputs(args.sources, compared_files(args))
 
 
 def table(result):
