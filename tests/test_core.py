@@ -194,3 +194,34 @@ def test_import_paperscore_stays_light():
         "print(json.dumps([m for m in ('scipy', 'evaluate', 'datasets', 'gradio', 'sklearn', 'pandas') if m in sys.modules]))"
     )
     assert loaded == []
+
+
+def test_read_text_drops_a_byte_order_mark_and_reads_standard_input(tmp_path, monkeypatch):
+    path = tmp_path / "f.txt"
+    path.write_bytes(b"\xef\xbb\xbfNone\nA\n")
+    assert core.read_lines(path, "--x") == ["None", "A"]  # not "\ufeffNone"
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"\xef\xbb\xbf1\n2\n")))
+    assert core.read_values("-", "--x") == [1, 2]
+    with pytest.raises(ValueError, match="--a and --b: only one file can be read from standard input"):
+        core.check_stdin_once(("--a", "-"), ("--b", "-"))
+    core.check_stdin_once(("--a", "-"), ("--b", path))
+
+
+def test_read_text_names_another_encoding(tmp_path):
+    path = tmp_path / "gbk.txt"
+    path.write_bytes("中文".encode("gbk"))
+    with pytest.raises(ValueError, match=r"--x: .*gbk.txt is not UTF-8 \(byte 0"):
+        core.read_text(path, "--x")
+
+
+def test_as_corpus_converts_tensors_and_refuses_what_is_no_corpus():
+    import torch
+
+    assert core.as_corpus(torch.tensor([1, 2]), "p").tolist() == [1, 2]
+    assert core.as_corpus(torch.tensor([0.5], dtype=torch.bfloat16), "p").dtype == np.float32
+    mixed = core.as_corpus([torch.tensor(1), torch.tensor([1, 2]), 3], "p")
+    assert isinstance(mixed[0], np.integer) and mixed[1].tolist() == [1, 2] and mixed[2] == 3
+    assert core.as_corpus((1, 2), "p") == (1, 2)
+    for bad, named in [("abc", "got a str"), (b"ab", "got a bytes"), (None, "got NoneType"), (5, "got int"), ({1}, "got set"), ({}, "got dict"), (iter([1]), "got list_iterator"), (torch.tensor(3), "got int64"), (np.array(3), "got a single int64 value")]:
+        with pytest.raises(ValueError, match=f"^predictions: expected a list of examples, {named}"):
+            core.as_corpus(bad, "predictions")

@@ -37,6 +37,46 @@ def position(flat_index, lengths):
     return f"{example}][{int(flat_index) - (int(ends[example - 1]) if example else 0)}"
 
 
+def from_tensor(value):
+    """A torch tensor (any device) as a numpy array, a 0-d one as a numpy scalar; any
+    other value unchanged. bfloat16 has no numpy dtype: upcast to float32, as
+    transformers does. Duck-typed: torch is never imported."""
+    if not (hasattr(value, "detach") and hasattr(value, "cpu") and hasattr(value, "numpy")):
+        return value
+    value = value.detach().cpu()
+    if str(value.dtype) == "torch.bfloat16":
+        value = value.float()
+    array = value.numpy()
+    return array[()] if array.ndim == 0 else array
+
+
+def as_corpus(values, argument):
+    """A corpus as every compute() takes it: a list, tuple or numpy array with one item per
+    example. A torch tensor, or a list holding tensors, becomes numpy (the dtype kept, so a
+    float tensor of labels is still refused as floats); a pandas Series its array. A bare
+    string, a number, None, a set, a dict or an iterator is an error, not a corpus: a
+    string would be scored one character per example."""
+    values = from_tensor(values)
+    if hasattr(values, "to_numpy") and not isinstance(values, np.ndarray):  # pandas
+        values = values.to_numpy()
+    if isinstance(values, np.ndarray):
+        if values.ndim == 0:
+            raise input_error(argument, None, f"expected a list of examples, got a single {values.dtype} value")
+        return values
+    if isinstance(values, (str, bytes)):
+        raise input_error(argument, None, f"expected a list of examples, got a {type(values).__name__} (to score one example, pass [{_short(values)}])")
+    if not isinstance(values, (list, tuple)):
+        raise input_error(argument, None, f"expected a list of examples, got {type(values).__name__}")
+    if any(hasattr(t, "detach") for t in set(map(type, values))):
+        values = [from_tensor(value) for value in values]
+    return values
+
+
+def _short(value, width=20):
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
 def check_choice(argument, value, choices):
     if value not in choices:
         listed = ", ".join(repr(c) for c in choices)
@@ -247,24 +287,55 @@ def signature(metric, **options):
 # Reading the command line's files
 
 
-def read_lines(path, argument, allow_empty=False):
-    """The lines of a UTF-8 text file without their line ends. A final line end is
-    optional; an empty line anywhere else is an error naming its line number, unless
-    `allow_empty` (where an empty line is a valid example, such as "no quads")."""
+STDIN = "-"
+BOM = b"\xef\xbb\xbf"
+
+
+def read_bytes(path, argument):
+    """The bytes of a file, or of standard input when `path` is "-", without a leading
+    UTF-8 byte-order mark (an editor's, which would otherwise stick to the first value).
+    Every file the command line reads goes through here."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
+        if str(path) == STDIN:
+            data = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read()
     except OSError as error:
         raise ValueError(f"{argument}: cannot read {path}: {error.strerror}") from None
+    return data[len(BOM):] if data.startswith(BOM) else data
+
+
+def read_text(path, argument):
+    """read_bytes decoded as UTF-8; another encoding (GBK, say) is an error naming the file."""
+    data = read_bytes(path, argument)
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise ValueError(f"{argument}: {path} is not UTF-8 ({error.reason})") from None
+        where = "standard input" if str(path) == STDIN else path
+        raise ValueError(f"{argument}: {where} is not UTF-8 (byte {error.start}: {error.reason})") from None
+
+
+def check_stdin_once(*paths):
+    """Standard input can be read once: refuse "-" for two files of one command."""
+    flags = [flag for flag, path in paths if str(path) == STDIN]
+    if len(flags) > 1:
+        raise ValueError(f"{' and '.join(flags)}: only one file can be read from standard input (-)")
+
+
+def read_lines(path, argument, allow_empty=False):
+    """The lines of a UTF-8 text file (read_text) without their line ends. A final line
+    end is optional; an empty line anywhere else is an error naming its line number,
+    unless `allow_empty` (where an empty line is a valid example, such as "no quads")."""
+    text = read_text(path, argument)
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     lines = [line[:-1] if line.endswith("\r") else line for line in lines]
-    for number, line in enumerate(lines, 1):
-        if not allow_empty and not line.strip():
-            raise ValueError(f"{argument}: {path} line {number} is empty")
+    if not allow_empty:
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                raise ValueError(f"{argument}: {path} line {number} is empty")
     return lines
 
 
