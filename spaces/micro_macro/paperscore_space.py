@@ -9,8 +9,16 @@ Space's `check_batch(columns)`, which raises ValueError for anything the feature
 change, and may complete the columns (CSC's label lines come without sources). Inputs
 named in `optional_inputs` may be left out of compute() and add_batch().
 
+`configs` maps each configuration name to compute() option defaults, so that
+`evaluate.load(space, config_name="maven")` reaches a convention where no compute
+arguments can be passed (evaluate's `combine` and `evaluator`); explicit arguments win.
+A batch that evaluate itself cannot store (a lone surrogate, an int beyond int64) is a
+ValueError naming the example, and leaves the metric as it was before the call.
+
 And `metric.trainer_metrics(...)`: a compute_metrics function for transformers' Trainer.
 """
+
+from contextlib import contextmanager
 
 from .paperscore_trainer import trainer_metrics
 
@@ -18,8 +26,48 @@ _PLURAL = {"prediction": "predictions", "reference": "references"}
 _SINGULAR = {plural: singular for singular, plural in _PLURAL.items()}
 
 
+_INT64 = (-(2**63), 2**63 - 1)
+
+
+def _unstorable(columns):
+    """Where and why evaluate cannot store `columns`: "predictions[3]: ...", or None."""
+
+    def problem(value):
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError as error:
+                return f"{value[error.start]!r} at character {error.start} is a lone surrogate, not text"
+        elif isinstance(value, int) and not isinstance(value, bool) and not _INT64[0] <= value <= _INT64[1]:
+            return f"{value} is outside the 64-bit integer range"
+        elif isinstance(value, (list, tuple)):
+            return next(filter(None, map(problem, value)), None)
+        return None
+
+    for name, values in columns.items():
+        for index, value in enumerate(values if isinstance(values, (list, tuple)) else []):
+            found = problem(value)
+            if found:
+                return f"{name}[{index}]: {found}"
+    return None
+
+
 class SpaceMetric:
     optional_inputs = ()
+    configs = {}  # config_name -> compute() option defaults ("default": none)
+
+    def __init__(self, config_name=None, **kwargs):
+        if config_name not in (None, "default") and config_name not in self.configs:
+            if not isinstance(config_name, str):
+                raise ValueError(f"config_name: expected a string, got {type(config_name).__name__}")
+            valid = ", ".join(map(repr, ["default", *self.configs]))
+            raise ValueError(f"config_name: {config_name!r} is not a configuration of this metric (valid: {valid})")
+        super().__init__(config_name=config_name, **kwargs)
+
+    def fresh(self):
+        """A new empty instance with this one's configuration, kept in memory: a demo scores
+        each request on its own, so one request cannot affect another (or another thread's)."""
+        return type(self)(config_name=self.config_name, keep_in_memory=True)
 
     def check_batch(self, columns):
         """The columns of a batch ({feature name: list}), checked; the Space overrides this."""
@@ -27,7 +75,7 @@ class SpaceMetric:
 
     def compute(self, **inputs):
         """Compute the metric (see the module's description); optional inputs may be left out."""
-        inputs = {**{name: None for name in self.optional_inputs}, **inputs}
+        inputs = {**{name: None for name in self.optional_inputs}, **self.configs.get(self.config_name, {}), **inputs}
         given = [inputs.get(name) for name in ("predictions", "references")]
         if self.writer is None and all(value is None for value in given):
             raise ValueError("nothing to compute: pass predictions and references, or add_batch them first")
@@ -44,14 +92,41 @@ class SpaceMetric:
             columns = self.check_batch(columns)
             if not len(columns["predictions"]):
                 return
-        super().add_batch(**columns)
+        with self._storing(columns):
+            super().add_batch(**columns)
 
     def add(self, **example):
         """Add one example, checked before evaluate encodes it."""
         columns = {name: [None] for name in self.optional_inputs}
         columns.update({_PLURAL.get(name, name): [value] for name, value in example.items()})
         columns = self.check_batch(columns)
-        super().add(**{_SINGULAR.get(name, name): values[0] for name, values in columns.items()})
+        with self._storing(columns):
+            super().add(**{_SINGULAR.get(name, name): values[0] for name, values in columns.items()})
+
+    @contextmanager
+    def _storing(self, columns):
+        """evaluate's encoding of checked columns: what it cannot store becomes a ValueError
+        naming the example, and a first batch that fails leaves no half-made writer behind
+        (which would make the next call, in another format, be refused)."""
+        first = self.writer is None
+        try:
+            yield
+        except Exception as error:
+            if first and self.writer is not None:
+                self._drop_writer()
+            if isinstance(error, (UnicodeEncodeError, OverflowError)):
+                raise ValueError(_unstorable(columns) or f"{type(error).__name__}: {error}") from None
+            raise
+
+    def _drop_writer(self):
+        try:
+            self.writer.close()
+        except Exception:  # nothing was written; the writer may not have a stream yet
+            pass
+        if getattr(self, "filelock", None) is not None:
+            self.filelock.release()
+        self.writer = self.buf_writer = self.selected_feature_format = None
+        self.cache_file_name = self.filelock = None
 
     def trainer_metrics(self, tokenizer=None, label_names=None, logits="argmax", postprocess=None, ignore_index=-100, **options):
         """A compute_metrics function for transformers' Trainer (see paperscore.trainer)."""
