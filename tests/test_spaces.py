@@ -194,6 +194,74 @@ def test_an_empty_corpus_gives_zero_division_values_and_nothing_is_an_error(spac
         metric.compute()
 
 
+def _case_inputs(case):
+    return {k: v for k, v in case.items() if k not in ("kwargs", "result")}
+
+
+def test_config_names_are_the_spaces_presets_and_documented(space):
+    import evaluate
+    import inspect
+
+    metric = evaluate.load(str(SPACES_DIR / space), keep_in_memory=True)
+    assert metric.configs, f"{space} names no configurations (evaluate.load(..., config_name=...))"
+    options = set(inspect.signature(type(metric)._compute).parameters) - set(metric._feature_names()) - {"self"}
+    _, body = card(space)
+    for name, preset in metric.configs.items():
+        assert preset and set(preset) <= options, (name, preset)
+        assert f'config_name="{name}"' in body or f"`{name}`" in body, f"the card does not document config {name!r}"
+    assert "evaluator" in body, "the card says what works with evaluate's evaluator"
+
+
+def test_a_config_name_computes_its_preset_and_explicit_arguments_win(space):
+    import evaluate
+
+    plain = evaluate.load(str(SPACES_DIR / space), keep_in_memory=True)
+    case = space_tests(space)["test_cases"][0]
+    for name, preset in plain.configs.items():
+        configured = evaluate.load(str(SPACES_DIR / space), config_name=name, keep_in_memory=True)
+        assert configured.config_name == name
+        expected = plain.compute(**_case_inputs(case), **{**preset, **case["kwargs"]})
+        assert configured.compute(**_case_inputs(case), **case["kwargs"]) == expected, name
+        # evaluate.combine passes no compute arguments: the configuration is all it has
+        combined = evaluate.combine([configured]).compute(**_case_inputs(case))
+        alone = plain.compute(**_case_inputs(case), **preset)
+        assert {k: v for k, v in combined.items() if k in alone} == {k: v for k, v in alone.items() if not isinstance(v, (dict, list))}
+
+
+def test_an_unknown_config_name_lists_the_valid_ones(space):
+    import evaluate
+
+    names = type(evaluate.load(str(SPACES_DIR / space))).configs
+    with pytest.raises(ValueError, match="config_name: 'no-such-preset'") as raised:
+        evaluate.load(str(SPACES_DIR / space), config_name="no-such-preset")
+    for name in ["default", *names]:
+        assert repr(name) in str(raised.value)
+
+
+def _unstorable(value):
+    """The value with its first text or number made one evaluate cannot store."""
+    if isinstance(value, str):
+        return value + "\ud800"  # a lone surrogate: not encodable as UTF-8
+    if isinstance(value, list) and value:
+        return [_unstorable(value[0]), *value[1:]]
+    return 2**63  # beyond int64
+
+
+def test_a_batch_evaluate_cannot_store_is_named_and_leaves_the_metric_clean(space):
+    import evaluate
+
+    metric = evaluate.load(str(SPACES_DIR / space), keep_in_memory=True)
+    cases = space_tests(space)["test_cases"]
+    for index, case in enumerate(cases):
+        inputs = _case_inputs(case)
+        broken = {**inputs, "predictions": [_unstorable(inputs["predictions"][0]), *inputs["predictions"][1:]]}
+        with pytest.raises(ValueError, match=r"predictions\[0\]"):
+            metric.add_batch(**broken)
+        # the next case (another input format, where the Space has several) is not refused
+        following = cases[(index + 1) % len(cases)]
+        assert_results(metric.compute(**_case_inputs(following), **following["kwargs"]), following["result"], f"{space} after a refused batch")
+
+
 def test_loads_from_the_space_directory(space):
     import evaluate
 
@@ -299,6 +367,50 @@ def expected_headline(app):
     return app.metric.compute(**app.compute_kwargs(**app.EXAMPLE))
 
 
+class SharedMetricGuard:
+    """Stands in for app.metric: a demo may only take fresh() instances from it, so that
+    one request (or thread) cannot see another's batches."""
+
+    def __init__(self, metric):
+        self._metric = metric
+
+    def fresh(self):
+        return self._metric.fresh()
+
+    def __getattr__(self, name):
+        raise AssertionError(f"the demo used the shared module-level metric's {name!r}")
+
+
+def _headline(output):
+    return output[0] if isinstance(output, (tuple, list)) else output
+
+
+def test_demo_requests_are_independent_and_thread_safe(space, monkeypatch):
+    import gradio as gr
+    from concurrent.futures import ThreadPoolExecutor
+
+    app = load_app(space)
+    checks = space_tests(space)
+    monkeypatch.setattr(app, "metric", SharedMetricGuard(app.metric))
+    expected = _headline(app.score(**app.EXAMPLE))
+    requests = [
+        (app.EXAMPLE, None),
+        ({**app.EXAMPLE, **checks["demo_bad_input"]}, checks["demo_error"]),
+        ({**app.EXAMPLE, **checks["demo_over_limit"]}, checks["demo_limit_error"]),
+    ] * 6
+
+    def answer(request):
+        inputs, error = request
+        if error is None:
+            return _headline(app.score(**inputs)) == expected
+        with pytest.raises(gr.Error, match=re.escape(error)):
+            app.score(**inputs)
+        return True
+
+    with ThreadPoolExecutor(8) as pool:
+        assert all(pool.map(answer, requests))
+
+
 def test_demo_answers_gradio_client_and_survives_bad_input(served):
     from gradio_client import Client
     from gradio_client.exceptions import AppError
@@ -316,6 +428,12 @@ def test_demo_answers_gradio_client_and_survives_bad_input(served):
     again = client.predict(api_name="/compute")
     assert (again[0] if isinstance(again, (tuple, list)) else again) == headline
     assert OUTBOUND == [], f"the demo reached out: {OUTBOUND}"
+
+
+HOSTILE = '<img src=x onerror="window.__pwned=1"> <script>window.__pwned=1</script> <b id=pwned>x</b>'
+# Elements (outside the text boxes themselves) that carry the hostile markup.
+INJECTED = """Array.from(document.querySelectorAll('#pwned, script, img, [onerror]'))
+    .filter(e => (e.outerHTML || '').includes('pwned')).map(e => e.outerHTML)"""
 
 
 def test_demo_in_headless_chromium(served, tmp_path_factory):
@@ -349,6 +467,29 @@ def test_demo_in_headless_chromium(served, tmp_path_factory):
         toast = page.locator('[data-testid="toast-text"]')
         expect(toast.first).to_contain_text(checks["demo_error"], timeout=30_000)
         page.screenshot(path=str(shots / "error.png"), full_page=True)
+
+        # a stated limit, refused with a message
+        page.reload(wait_until="networkidle")
+        for field, value in checks["demo_over_limit"].items():
+            page.fill(f"#{field} textarea", value)
+        page.click("#compute-btn")
+        expect(toast.first).to_contain_text(checks["demo_limit_error"], timeout=30_000)
+        page.screenshot(path=str(shots / "limit.png"), full_page=True)
+
+        # user text is shown, never run: every text box gets markup that would run
+        page.reload(wait_until="networkidle")
+        boxes = page.locator("textarea")
+        for i in range(boxes.count()):
+            boxes.nth(i).fill(HOSTILE)
+        page.click("#compute-btn")
+        page.wait_for_function(
+            "document.querySelector('[data-testid=\"toast-text\"]') || document.querySelector('#result').innerText.includes('_')",
+            timeout=30_000,
+        )
+        page.wait_for_timeout(500)  # let any injected element load and fire
+        assert page.evaluate("window.__pwned") is None
+        assert page.evaluate(INJECTED) == [], "user text became markup"
+        page.screenshot(path=str(shots / "hostile.png"), full_page=True)
 
         page.reload(wait_until="networkidle")  # the server keeps serving
         page.click("#compute-btn")

@@ -114,8 +114,9 @@ class SpaceMetric:
         except Exception as error:
             if first and self.writer is not None:
                 self._drop_writer()
-            if isinstance(error, (UnicodeEncodeError, OverflowError)):
-                raise ValueError(_unstorable(columns) or f"{type(error).__name__}: {error}") from None
+            found = _unstorable(columns) if isinstance(error, (ValueError, OverflowError)) else None
+            if found:  # evaluate's own message names neither the example nor the problem
+                raise ValueError(found) from None
             raise
 
     def _drop_writer(self):
