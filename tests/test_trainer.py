@@ -1,8 +1,8 @@
 """Each Space inside a real transformers Trainer: tiny models with random weights, built
 from small configs, and tokenizers built in code from a vocabulary (nothing downloaded).
 The metrics the Trainer reports must be what the package computes from the Trainer's own
-predictions, as plain floats under eval_ keys, in both evaluation modes, with no warning
-from our code."""
+predictions, as plain floats under eval_ keys, in each of the Trainer's evaluation modes,
+with no warning from our code."""
 
 import math
 import warnings
@@ -15,9 +15,11 @@ from conftest import SPACES_DIR
 from tokenizers import Tokenizer, models, pre_tokenizers
 from transformers import (
     BertConfig,
+    BertForSequenceClassification,
     BertForTokenClassification,
     DataCollatorForSeq2Seq,
     DataCollatorForTokenClassification,
+    DataCollatorWithPadding,
     PreTrainedTokenizerFast,
     Seq2SeqTrainer,
     Seq2SeqTrainingArguments,
@@ -44,18 +46,34 @@ def load(space):
     return evaluate.load(str(SPACES_DIR / space), keep_in_memory=True)
 
 
-def run(trainer_class, args_class, tmp_path, model, data, collator, compute_metrics, batch_eval_metrics, **extra):
-    """Trainer.evaluate under a warnings recorder: (metrics, warnings raised by our code)."""
+# What the Trainer hands compute_metrics (transformers' Trainer.evaluation_loop): one
+# EvalPrediction of arrays concatenated across batches (padded with -100); a list of
+# per-batch arrays (eval_do_concat_batches=False); or one call per batch with torch tensors.
+MODES = {
+    "concat": {},
+    "per_batch": dict(eval_do_concat_batches=False),
+    "batch_eval": dict(batch_eval_metrics=True),
+}
+
+
+def run(trainer_class, args_class, tmp_path, model, data, collator, compute_metrics, mode, batch_size=8, preprocess=None, **extra):
+    """Trainer.evaluate under a warnings recorder: (trainer, metrics, warnings raised by our code)."""
     args = args_class(
-        output_dir=str(tmp_path / "out"), per_device_eval_batch_size=8, report_to=[], use_cpu=True,
-        batch_eval_metrics=batch_eval_metrics, disable_tqdm=True, **extra,
+        output_dir=str(tmp_path / "out"), per_device_eval_batch_size=batch_size, report_to=[], use_cpu=True,
+        disable_tqdm=True, **MODES[mode], **extra,
     )  # fmt: skip
-    trainer = trainer_class(model=model, args=args, eval_dataset=data, data_collator=collator, compute_metrics=compute_metrics)
+    trainer = trainer_class(model=model, args=args, eval_dataset=data, data_collator=collator, compute_metrics=compute_metrics, preprocess_logits_for_metrics=preprocess)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         metrics = trainer.evaluate()
     ours = [w for w in caught if "paperscore" in w.filename or "evaluate_modules" in w.filename]
     return trainer, metrics, ours
+
+
+def predict(trainer, data):
+    """The trainer's predictions over `data` as single arrays, whatever its mode."""
+    trainer.args.eval_do_concat_batches = True
+    return trainer.predict(data)
 
 
 def assert_plain_floats(metrics, keys):
@@ -84,32 +102,32 @@ def token_data(n_labels, seed=0):
     return tokenizer, BertForTokenClassification(config), data
 
 
-@pytest.mark.parametrize("batch_eval_metrics", [False, True])
-def test_micro_macro_from_logits_and_padded_label_ids(tmp_path, batch_eval_metrics):
+@pytest.mark.parametrize("mode", MODES)
+def test_micro_macro_from_logits_and_padded_label_ids(tmp_path, mode):
     tokenizer, model, data = token_data(4)
     collator = DataCollatorForTokenClassification(tokenizer)
     metric = load("micro_macro")
-    trainer, metrics, ours = run(Trainer, TrainingArguments, tmp_path, model, data, collator, metric.trainer_metrics(negative_labels=[0]), batch_eval_metrics)
+    trainer, metrics, ours = run(Trainer, TrainingArguments, tmp_path, model, data, collator, metric.trainer_metrics(negative_labels=[0]), mode)
     assert ours == []
     assert_plain_floats(metrics, micro_macro.KEYS)
-    prediction = trainer.predict(data)
+    prediction = predict(trainer, data)
     expected = micro_macro.compute(prediction.predictions.argmax(-1), prediction.label_ids, negative_labels=[0])
     for key in micro_macro.KEYS:
         assert metrics[f"eval_{key}"] == pytest.approx(expected[key], abs=1e-12), key
     # the same with label names: -100 positions removed, ids mapped to names
     names = ["O", "PER", "LOC", "ORG"]
-    _, named, ours = run(Trainer, TrainingArguments, tmp_path, model, data, collator, metric.trainer_metrics(label_names=names, negative_labels=["O"]), batch_eval_metrics)
+    _, named, ours = run(Trainer, TrainingArguments, tmp_path, model, data, collator, metric.trainer_metrics(label_names=names, negative_labels=["O"]), mode)
     assert ours == [] and all(named[f"eval_{key}"] == pytest.approx(metrics[f"eval_{key}"], abs=1e-12) for key in micro_macro.KEYS)
 
 
-@pytest.mark.parametrize("batch_eval_metrics", [False, True])
-def test_rationale_f1_from_class_probabilities(tmp_path, batch_eval_metrics):
+@pytest.mark.parametrize("mode", MODES)
+def test_rationale_f1_from_class_probabilities(tmp_path, mode):
     tokenizer, model, data = token_data(2, seed=1)
     collator = DataCollatorForTokenClassification(tokenizer)
     metric = load("rationale_f1")
-    trainer, metrics, ours = run(Trainer, TrainingArguments, tmp_path, model, data, collator, metric.trainer_metrics(logits="probability"), batch_eval_metrics)
+    trainer, metrics, ours = run(Trainer, TrainingArguments, tmp_path, model, data, collator, metric.trainer_metrics(logits="probability"), mode)
     assert ours == []
-    prediction = trainer.predict(data)
+    prediction = predict(trainer, data)
     logits = prediction.predictions
     probability = np.exp(logits[..., 1]) / np.exp(logits).sum(-1)
     expected = rationale.compute(probability, prediction.label_ids)
@@ -117,6 +135,114 @@ def test_rationale_f1_from_class_probabilities(tmp_path, batch_eval_metrics):
     assert_plain_floats(metrics, expected)
     for key, value in expected.items():
         assert metrics[f"eval_{key}"] == pytest.approx(value, abs=1e-9), key
+
+
+def sklearn_scores(predictions, references):
+    """micro_macro's numbers as sklearn computes them over the scored (not -100) positions."""
+    from sklearn.metrics import accuracy_score, precision_recall_fscore_support
+
+    keep = references != -100
+    y_true, y_pred = references[keep], predictions[keep]
+    scores = {"accuracy": accuracy_score(y_true, y_pred)}
+    for average in ("micro", "macro", "weighted"):
+        p, r, f, _ = precision_recall_fscore_support(y_true, y_pred, average=average, zero_division=0)
+        scores.update({f"{average}_precision": p, f"{average}_recall": r, f"{average}_f1": f})
+    return scores
+
+
+def direct_logits(model, data):
+    """Each example through the model alone (no batching, no padding, no Trainer)."""
+    model.eval()
+    with torch.no_grad():
+        return [model(input_ids=torch.tensor([example["input_ids"]])).logits[0].numpy() for example in data]
+
+
+def padded(rows):
+    """Rows of different lengths as one array, padded with -100."""
+    out = np.full((len(rows), max(len(row) for row in rows)), -100)
+    for i, row in enumerate(rows):
+        out[i, : len(row)] = row
+    return out
+
+
+def ragged_token_data(num_labels, seed=5):
+    """10 sentences in batches of 4, 4 and 2 that the collator pads to different lengths;
+    a model that returns its hidden states too (a tuple of outputs, logits first)."""
+    tokenizer, model, data = token_data(num_labels, seed)
+    data = data[:10]
+    assert len({max(len(e["input_ids"]) for e in data[i : i + 4]) for i in (0, 4, 8)}) > 1
+    model.config.output_hidden_states = True
+    return tokenizer, model, data
+
+
+@pytest.mark.parametrize("preprocess", [None, "argmax"])
+@pytest.mark.parametrize("mode", MODES)
+def test_micro_macro_over_every_batch_of_different_lengths(tmp_path, mode, preprocess):
+    """Every batch is scored (not the first alone), each at its own padded length, from a
+    tuple of outputs (logits, hidden states), with or without preprocess_logits_for_metrics."""
+    tokenizer, model, data = ragged_token_data(4)
+    expected = sklearn_scores(padded([logits.argmax(-1) for logits in direct_logits(model, data)]), padded([e["labels"] for e in data]))
+    argmax = (lambda logits, labels: logits[0].argmax(-1)) if preprocess else None
+    _, metrics, ours = run(
+        Trainer, TrainingArguments, tmp_path, model, data, DataCollatorForTokenClassification(tokenizer),
+        load("micro_macro").trainer_metrics(), mode, batch_size=4, preprocess=argmax, include_for_metrics=["inputs"],
+    )  # fmt: skip
+    assert ours == []
+    for key, value in expected.items():
+        assert metrics[f"eval_{key}"] == pytest.approx(value, abs=1e-6), key
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_sequence_classification_in_three_batches_with_and_without_names(tmp_path, mode):
+    """One label per example: 10 examples in batches of 4, 4 and 2."""
+    tokenizer, _, data = token_data(3, seed=6)
+    data = [{**e, "labels": e["labels"][1] % 3} for e in data[:10]]
+    config = BertConfig(vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=1, num_attention_heads=2, intermediate_size=64, num_labels=3, output_hidden_states=True)
+    torch.manual_seed(6)
+    model = BertForSequenceClassification(config)
+    predictions = np.array([logits.argmax(-1) for logits in direct_logits(model, data)])
+    expected = sklearn_scores(predictions, np.array([e["labels"] for e in data]))
+    collator = DataCollatorWithPadding(tokenizer)
+    for label_names in (None, ["neg", "neu", "pos"]):
+        _, metrics, _ = run(Trainer, TrainingArguments, tmp_path, model, data, collator, load("micro_macro").trainer_metrics(label_names=label_names), mode, batch_size=4)
+        for key, value in expected.items():
+            assert metrics[f"eval_{key}"] == pytest.approx(value, abs=1e-6), (label_names, key)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_one_logit_head_is_an_error_and_a_threshold_scores_it(tmp_path, mode):
+    """num_labels=1: argmax would call every token class 0. The documented way out:
+    threshold the logit in preprocess_logits_for_metrics."""
+    tokenizer, model, data = ragged_token_data(1)
+    collator = DataCollatorForTokenClassification(tokenizer)
+    metric = load("micro_macro")
+    with pytest.raises(ValueError, match=r"one class, so their argmax is always 0 .*num_labels=2.*preprocess_logits_for_metrics"):
+        run(Trainer, TrainingArguments, tmp_path, model, data, collator, metric.trainer_metrics(), mode, batch_size=4)
+    threshold = lambda logits, labels: (logits[0][..., 0] > 0).long()  # noqa: E731 (as the message suggests)
+    _, metrics, _ = run(Trainer, TrainingArguments, tmp_path, model, data, collator, metric.fresh().trainer_metrics(), mode, batch_size=4, preprocess=threshold)
+    predicted = padded([(logits[:, 0] > 0).astype(int) for logits in direct_logits(model, data)])
+    expected = sklearn_scores(predicted, padded([e["labels"] for e in data]))
+    assert 0 < expected["accuracy"] < 1
+    assert metrics["eval_accuracy"] == pytest.approx(expected["accuracy"], abs=1e-12)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_label_id_outside_label_names_names_the_example(tmp_path, mode):
+    """A model of 5 classes on data of 4, named by 4 names: the first example (counted over
+    the whole evaluation set, whatever the batching) where class 4 is predicted is named."""
+    tokenizer, _, data = token_data(4, seed=7)
+    config = BertConfig(vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=1, num_attention_heads=2, intermediate_size=64, num_labels=5)
+    torch.manual_seed(7)
+    model = BertForTokenClassification(config)
+    has_4 = [4 in logits.argmax(-1)[np.array(e["labels"]) != -100] for logits, e in zip(direct_logits(model, data), data)]
+    # 6 examples without class 4, then 4 with it: the first one is in the second batch
+    data = [e for e, bad in zip(data, has_4) if not bad][:6] + [e for e, bad in zip(data, has_4) if bad][:4]
+    scored = [logits.argmax(-1)[np.array(e["labels"]) != -100] for logits, e in zip(direct_logits(model, data), data)]
+    first = next(i for i, row in enumerate(scored) if 4 in row)
+    assert first == 6  # its index counts the examples of the batch before it
+    compute_metrics = load("micro_macro").trainer_metrics(label_names=["O", "PER", "LOC", "ORG"])
+    with pytest.raises(ValueError, match=rf"^predictions\[{first}\]: label id 4 is not in label_names \(ids 0 to 3\)$"):
+        run(Trainer, TrainingArguments, tmp_path, model, data, DataCollatorForTokenClassification(tokenizer), compute_metrics, mode, batch_size=4)
 
 
 # ---------------------------------------------------------------------------------------
@@ -148,16 +274,16 @@ def quad_data(seed=2):
     return tokenizer, T5ForConditionalGeneration(config), data
 
 
-@pytest.mark.parametrize("batch_eval_metrics", [False, True])
-def test_quad_match_on_generated_text(tmp_path, batch_eval_metrics):
+@pytest.mark.parametrize("mode", MODES)
+def test_quad_match_on_generated_text(tmp_path, mode):
     tokenizer, model, data = quad_data()
     collator = DataCollatorForSeq2Seq(tokenizer, model=model)
     metric = load("quad_match")
     generation = dict(predict_with_generate=True, generation_max_length=16)
-    trainer, metrics, ours = run(Seq2SeqTrainer, Seq2SeqTrainingArguments, tmp_path, model, data, collator, metric.trainer_metrics(tokenizer=tokenizer), batch_eval_metrics, **generation)
+    trainer, metrics, ours = run(Seq2SeqTrainer, Seq2SeqTrainingArguments, tmp_path, model, data, collator, metric.trainer_metrics(tokenizer=tokenizer), mode, **generation)
     assert ours == []
     assert_plain_floats(metrics, quad.KEYS)
-    prediction = trainer.predict(data)
+    prediction = predict(trainer, data)
 
     def decode(ids):
         ids = np.where(ids == -100, tokenizer.pad_token_id, ids)
@@ -215,8 +341,8 @@ def spelling_data(seed=3):
     return tokenizer, T5ForConditionalGeneration(config), data
 
 
-@pytest.mark.parametrize("batch_eval_metrics", [False, True])
-def test_csc_common_on_generated_sentences_with_sources_from_the_inputs(tmp_path, batch_eval_metrics):
+@pytest.mark.parametrize("mode", MODES)
+def test_csc_common_on_generated_sentences_with_sources_from_the_inputs(tmp_path, mode):
     from paperscore import csc_common
 
     tokenizer, model, data = spelling_data()
@@ -229,9 +355,9 @@ def test_csc_common_on_generated_sentences_with_sources_from_the_inputs(tmp_path
     # An untrained model writes sentences of any length: compare those as whole strings.
     compute_metrics = metric.trainer_metrics(tokenizer=tokenizer, postprocess=no_spaces, variant="all", length_mismatch="whole")
     generation = dict(predict_with_generate=True, generation_max_length=8, include_for_metrics=["inputs"])
-    trainer, metrics, ours = run(Seq2SeqTrainer, Seq2SeqTrainingArguments, tmp_path, model, data, collator, compute_metrics, batch_eval_metrics, **generation)
+    trainer, metrics, ours = run(Seq2SeqTrainer, Seq2SeqTrainingArguments, tmp_path, model, data, collator, compute_metrics, mode, **generation)
     assert ours == []
-    prediction = trainer.predict(data)
+    prediction = predict(trainer, data)
 
     def decode(ids):
         ids = np.where(ids == -100, tokenizer.pad_token_id, ids)

@@ -5,46 +5,109 @@
     metric = evaluate.load("paperscore/micro_macro", keep_in_memory=True)
     trainer = Trainer(..., compute_metrics=metric.trainer_metrics(negative_labels=[0]))
 
-What it takes off your hands: tuple model outputs (the first item is used), torch tensors
-(batch_eval_metrics=True hands over device tensors), logits turned into labels (argmax) or
-into the positive class's probability (`logits="probability"`, for rationale scores), the
-Trainer's -100 padding (kept for metrics that drop it themselves, removed before decoding
-or naming labels), generated token ids decoded with your tokenizer (the inputs too, as
-`sources`, when TrainingArguments(include_for_metrics=["inputs"])), and the Trainer's
-wish for flat floats. With batch_eval_metrics=True each batch goes to add_batch and the
-last one computes. Imports nothing: arrays are duck-typed.
+What the Trainer hands over (transformers 5, Trainer.evaluation_loop), and what is done:
+- default: one EvalPrediction for the whole set, numpy arrays concatenated across batches
+  (sequences padded to the longest with -100);
+- `eval_do_concat_batches=False`: a list with one array per batch (sequence lengths may
+  differ from batch to batch); each batch is scored as its own add_batch, all in one
+  compute;
+- `batch_eval_metrics=True`: one call per batch with the model's torch tensors (on the
+  device, bf16 under mixed precision) and `compute_result=True` on the last; each call is
+  an add_batch, the last one computes;
+- a model with several outputs (hidden states, attentions, encoder states) gives a tuple
+  per batch: its first item is the logits; past_key_values are left out by the Trainer.
+
+Logits (a float array with one more axis than the labels) become labels (argmax) or the
+probability of class 1 (`logits="probability"`, for rationale scores); anything else
+(preprocess_logits_for_metrics already took the argmax, or generated ids) is used as it
+is. A head with ONE logit (shape (n, 1) or (n, length, 1); num_labels=1 is regression in
+transformers) is a ValueError: argmax would always give 0. Give the model num_labels=2,
+or threshold it in `preprocess_logits_for_metrics`, e.g.
+`lambda logits, labels: (logits[..., 0] > 0).long()` (labels) or
+`lambda logits, labels: logits[..., 0].sigmoid()` (rationale scores).
+
+The Trainer's -100 padding is kept for metrics that drop it themselves, and removed before
+naming labels (`label_names=`: an id outside them is a ValueError naming the id and the
+example) or decoding. Generated token ids are decoded with your tokenizer (the inputs too,
+as `sources`, when TrainingArguments(include_for_metrics=["inputs"])). The result is the
+Trainer's wish: flat floats. Imports nothing: arrays and tensors are duck-typed.
 """
 
 from collections.abc import Mapping
 
 import numpy as np
 
+from .paperscore_core import from_tensor, input_error
+
 LOGITS = ("argmax", "probability")
 
 
-def _numpy(value):
-    if isinstance(value, (tuple, list)) and value and not np.isscalar(value[0]):
-        value = value[0]  # a model returning several outputs: logits first
-    if hasattr(value, "detach"):  # a torch tensor
-        value = value.detach().cpu()
-        if str(value.dtype) == "torch.bfloat16":  # no numpy dtype: upcast, as transformers does
-            value = value.float()
-        value = value.numpy()
-    return np.asarray(value)
+def _first_output(value):
+    """A model's outputs as one array: the logits are the first of several outputs."""
+    while isinstance(value, tuple):
+        if not value:
+            raise ValueError("predictions: the model returned no outputs")
+        value = value[0]
+    return np.asarray(from_tensor(value))
 
 
-def _labels_from_logits(logits, how):
-    if logits.dtype.kind != "f":
-        return logits  # already labels (preprocess_logits_for_metrics did the argmax)
+def _is_per_batch(value):
+    """eval_do_concat_batches=False: a list of per-batch arrays (or of tuples of them).
+    A list of Python numbers or lists is one array, as a user would pass it."""
+    return isinstance(value, list) and bool(value) and all(isinstance(item, tuple) or hasattr(item, "shape") for item in value)
+
+
+def _batches(eval_prediction):
+    """(predictions, label_ids, inputs) of each batch in an EvalPrediction or a
+    (predictions, label_ids) tuple."""
+    predictions, label_ids = eval_prediction[0], eval_prediction[1]
+    inputs = getattr(eval_prediction, "inputs", None)
+    if not _is_per_batch(predictions):
+        return [(predictions, label_ids, inputs)]
+    count = len(predictions)
+    for name, value in (("label_ids", label_ids), ("inputs", inputs)):
+        if value is not None and not (isinstance(value, list) and len(value) == count):
+            raise ValueError(f"{name}: predictions come as {count} batches (eval_do_concat_batches=False), but {name} does not")
+    return list(zip(predictions, label_ids, inputs if inputs is not None else [None] * count))
+
+
+def _labels_from_logits(logits, label_ids, how):
+    if logits.dtype.kind != "f" or logits.ndim != label_ids.ndim + 1:
+        return logits  # labels or scores already: preprocess_logits_for_metrics or generate
+    if logits.shape[-1] == 1:
+        raise ValueError(
+            f"predictions: logits of shape {logits.shape} have one class, so their argmax is always 0 "
+            "(num_labels=1 is regression in transformers). Give the model num_labels=2, or threshold "
+            "the logit in Trainer(preprocess_logits_for_metrics=lambda logits, labels: (logits[..., 0] > 0).long()), "
+            "or logits[..., 0].sigmoid() for rationale scores"
+        )
     if how == "argmax":
         return logits.argmax(-1)
     shifted = np.exp(logits - logits.max(-1, keepdims=True))
     return shifted[..., 1] / shifted.sum(-1)  # the positive class's softmax probability
 
 
-def _unpadded(values, labels, ignore_index):
-    """Per example, the values at positions whose label is not ignore_index."""
-    return [row[keep].tolist() for row, keep in zip(values, labels != ignore_index)]
+def _named(values, label_ids, names, ignore_index, argument, offset):
+    """Per example, the names of the ids at positions whose label is not ignore_index (one
+    label per example: the examples labelled ignore_index left out). `offset`: the index
+    of the batch's first example in the evaluation set, for the error message."""
+    keep = label_ids != ignore_index
+    if values.ndim == 1:
+        indices, rows = np.flatnonzero(keep) + offset, [[value] for value in values[keep].tolist()]
+    else:
+        indices, rows = range(offset, offset + len(values)), [row[mask].tolist() for row, mask in zip(values, keep)]
+    out = []
+    for index, row in zip(indices, rows):
+        unknown = [value for value in row if value not in names]
+        if unknown:
+            raise input_error(argument, int(index), f"label id {unknown[0]} is not in label_names ({_listed(names)})")
+        out.append([names[value] for value in row])
+    return [row[0] for row in out] if values.ndim == 1 else out
+
+
+def _listed(names):
+    ids = sorted(names)
+    return f"ids {ids[0]} to {ids[-1]}" if ids == list(range(ids[0], ids[-1] + 1)) else f"ids {', '.join(map(str, ids))}"
 
 
 def _decode(tokenizer, ids, ignore_index, postprocess):
@@ -72,27 +135,36 @@ def trainer_metrics(metric, tokenizer=None, label_names=None, logits="argmax", p
         raise ValueError(f"logits: {logits!r} is not one of {', '.join(map(repr, LOGITS))}")
     names = dict(enumerate(label_names)) if isinstance(label_names, (list, tuple)) else label_names
 
-    def compute_metrics(eval_prediction, compute_result=True):
-        # An EvalPrediction indexes like a (predictions, label_ids) tuple, which is also taken.
-        predictions, label_ids = _numpy(eval_prediction[0]), _numpy(eval_prediction[1])
-        inputs = getattr(eval_prediction, "inputs", None)
+    def one_batch(predictions, label_ids, inputs, offset):
+        predictions = _labels_from_logits(_first_output(predictions), label_ids, logits)
         if isinstance(inputs, Mapping):  # batch_eval_metrics hands over the whole batch
             inputs = inputs["input_ids"]
-        batch = {}
         if tokenizer is not None:
-            batch["predictions"] = _decode(tokenizer, predictions, ignore_index, postprocess)
-            batch["references"] = _decode(tokenizer, label_ids, ignore_index, postprocess)
+            batch = {"predictions": _decode(tokenizer, predictions, ignore_index, postprocess), "references": _decode(tokenizer, label_ids, ignore_index, postprocess)}
             if inputs is not None:
-                batch["sources"] = _decode(tokenizer, _numpy(inputs), ignore_index, postprocess)
-        else:
-            predictions = _labels_from_logits(predictions, logits)
-            if names is not None:
-                batch["predictions"] = [[names[int(v)] for v in row] for row in _unpadded(predictions, label_ids, ignore_index)]
-                batch["references"] = [[names[int(v)] for v in row] for row in _unpadded(label_ids, label_ids, ignore_index)]
-            else:
-                batch["predictions"], batch["references"] = predictions, label_ids
-        metric.add_batch(**batch)
-        return _floats(metric.compute(**options)) if compute_result else {}
+                batch["sources"] = _decode(tokenizer, _first_output(inputs), ignore_index, postprocess)
+            return batch
+        if names is not None:
+            return {
+                "predictions": _named(predictions, label_ids, names, ignore_index, "predictions", offset),
+                "references": _named(label_ids, label_ids, names, ignore_index, "references", offset),
+            }
+        return {"predictions": predictions, "references": label_ids}
+
+    seen = [0]  # examples added since the last compute (batch_eval_metrics calls once per batch)
+
+    def compute_metrics(eval_prediction, compute_result=True):
+        # Every batch is prepared before the first reaches the metric: a bad one adds nothing.
+        batches = []
+        for predictions, label_ids, inputs in _batches(eval_prediction):
+            label_ids = _first_output(label_ids)  # several label columns: the first
+            batches.append(one_batch(predictions, label_ids, inputs, seen[0]))
+            seen[0] += len(label_ids)
+        for batch in batches:
+            metric.add_batch(**batch)
+        if not compute_result:
+            return {}
+        seen[0] = 0
+        return _floats(metric.compute(**options))
 
     return compute_metrics
-
