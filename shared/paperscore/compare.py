@@ -194,7 +194,7 @@ def add_arguments(parser):
             command.add_argument("--system-a", required=True, help="system A's output (the baseline)")
             command.add_argument("--system-b", required=True, help="system B's output")
             command.add_argument("--metric-key", help=f"the number compared (default {family.headline()})")
-            command.add_argument("--method", choices=METHODS, default="bootstrap")
+            command.add_argument("--method", choices=METHODS, default="bootstrap", help="paired bootstrap resampling, or approximate randomization")
             family.add_options(command)
             add_common_arguments(command)
 

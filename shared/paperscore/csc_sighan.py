@@ -422,8 +422,8 @@ def add_options(parser):
     parser.add_argument("--sources", help="the input sentences (or an official test input file, `(pid=ID)<TAB>sentence`)")
     parser.add_argument("--version", choices=VERSIONS, default="2015", help="bake-off year (default 2015; 2014 is the same logic)")
     parser.add_argument("-s", "--subtask", type=int, choices=(1, 2), help="SIGHAN 2013 subtask (required with --version 2013)")
-    parser.add_argument("--correction-match", choices=CORRECTION_MATCH, default="subset")
-    parser.add_argument("--length-mismatch", choices=LENGTH_MISMATCH, default="error")
+    parser.add_argument("--correction-match", choices=CORRECTION_MATCH, default="subset", help="subset: the predicted characters are a subset of the gold ones (the jar); exact: aligned (position, char) pairs")
+    parser.add_argument("--length-mismatch", choices=LENGTH_MISMATCH, default="error", help="a sentence of another length than its source: error, truncate (compare the common prefix) or whole (one edit for the sentence)")
 
 
 def options(args):

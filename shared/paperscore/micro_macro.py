@@ -479,8 +479,8 @@ def add_options(parser):
     """The scoring options, shared by this command and `paperscore compare micro_macro`."""
     parser.add_argument("--labels", help="comma-separated classes to score, in order")
     parser.add_argument("--negative-labels", help="comma-separated classes left out of the averages (NA)")
-    parser.add_argument("--convention", choices=[c for c in CONVENTIONS if c])
-    parser.add_argument("--ignore-index", type=int, default=-100)
+    parser.add_argument("--convention", choices=[c for c in CONVENTIONS if c], help="a paper's convention: maven leaves the NA class out of the averages, jmee scores gold events only (default: none, sklearn's numbers)")
+    parser.add_argument("--ignore-index", type=int, default=-100, help="reference label marking padding: those positions are not scored")
 
 
 def options(args):
@@ -496,8 +496,8 @@ def add_arguments(parser):
     parser.add_argument("--predictions", required=True, help="one label per line, or a JSON list of labels per line")
     parser.add_argument("--references", required=True, help="same layout as --predictions")
     add_options(parser)
-    parser.add_argument("--per-class", action="store_true")
-    parser.add_argument("--confusion-matrix", action="store_true")
+    parser.add_argument("--per-class", action="store_true", help="add each class's precision, recall, F1 and support")
+    parser.add_argument("--confusion-matrix", action="store_true", help="add the confusion matrix (rows: references, columns: predictions)")
 
 
 def run(args):

@@ -466,7 +466,7 @@ def add_options(parser):
     parser.add_argument("--weights", default="1,1,1,1", help="weights of target, opinion, aspect, polarity (default 1,1,1,1)")
     parser.add_argument("--sep-token1", default=QUAD_SEP, help="between quads (default ' & ')")
     parser.add_argument("--sep-token2", default=ELEMENT_SEP, help="between elements (default ' | ')")
-    parser.add_argument("--similarity", default="rouge_l", choices=SIMILARITIES)
+    parser.add_argument("--similarity", default="rouge_l", choices=SIMILARITIES, help="soft match of target and opinion: rouge_l (ROUGE-L F1 over CJK characters and letter/digit runs) or exact")
     parser.add_argument("--duplicates", default="multiset", choices=DUPLICATES, help="exact-match counting of repeated quads")
 
 

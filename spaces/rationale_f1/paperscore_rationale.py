@@ -414,10 +414,10 @@ HELP = "rationale token P/R/F1 (DMR, FR, A2R), micro / macro F1, ERASER's IOU F1
 
 def add_options(parser):
     """The scoring options, shared by this command and `paperscore compare rationale`."""
-    parser.add_argument("--threshold", type=float, default=0.5)
+    parser.add_argument("--threshold", type=float, default=0.5, help="a score at this threshold (see --threshold-rule) selects the token")
     parser.add_argument("--threshold-rule", choices=THRESHOLD_RULES, default=">=", help=">= as DMR (default), > as FR/MGR/DAR")
-    parser.add_argument("--iou-threshold", type=float, default=0.5)
-    parser.add_argument("--ignore-index", type=int, default=-100)
+    parser.add_argument("--iou-threshold", type=float, default=0.5, help="overlap (IOU) at which a predicted span matches a gold one, for ERASER's IOU F1")
+    parser.add_argument("--ignore-index", type=int, default=-100, help="reference value marking padding: those positions are not scored")
     parser.add_argument("--no-auprc", action="store_true", help="skip AUPRC even for soft scores")
 
 
@@ -435,7 +435,7 @@ def add_arguments(parser):
     parser.add_argument("--predictions", required=True, help="one JSON list of 0/1 selections or scores in [0, 1] per line")
     parser.add_argument("--references", required=True, help="one JSON list of 0/1 per line, ignore-index marking padding")
     add_options(parser)
-    parser.add_argument("--per-example", action="store_true")
+    parser.add_argument("--per-example", action="store_true", help="add each example's numbers")
 
 
 def run(args):
