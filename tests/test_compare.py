@@ -254,4 +254,4 @@ def test_cli_compare_reports_bad_files(tmp_path, capsys):
     (tmp_path / "r.txt").write_text("1\n0\n")
     (tmp_path / "a.txt").write_text("1\n\n0\n")
     code = cli.main(["compare", "micro_macro", "--references", str(tmp_path / "r.txt"), "--system-a", str(tmp_path / "a.txt"), "--system-b", str(tmp_path / "r.txt")])
-    assert code == 2 and "--system-a: " in capsys.readouterr().err
+    assert code == 1 and "--system-a: " in capsys.readouterr().err

@@ -677,13 +677,13 @@ def test_cli_remove_singletons_and_bootstrap(cli_files, capsys):
         ("#begin document (cli_0); part 000\na\t(3\n#end document\n", r"key\.conll document '\(cli_0\); part 000': a mention is opened but not closed: entity 3 \(line 2, token 0\)"),
     ],
 )
-def test_cli_errors_exit_2_with_the_message(cli_files, content, message, capsys, tmp_path):
+def test_cli_errors_exit_1_with_the_message(cli_files, content, message, capsys, tmp_path):
     key = cli_files[0]
     if content is None:
         key = str(tmp_path / "missing.conll")
     else:
         (tmp_path / "key.conll").write_text(content)
-    assert main(["coref", key, cli_files[1]]) == 2
+    assert main(["coref", key, cli_files[1]]) == 1
     assert re.search(message, capsys.readouterr().err)
 
 

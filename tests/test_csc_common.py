@@ -694,7 +694,7 @@ def test_cli_compare_csc(tmp_path, capsys):
         (["--sources", "{src}", "--predictions", "{pred}", "--references", "{ref}", "--variant", "pointer", "--char-subset", "erroneous"], None),
     ],
 )
-def test_cli_errors_exit_2_with_the_reason(argv, message, tmp_path, capsys):
+def test_cli_errors_exit_1_with_the_reason(argv, message, tmp_path, capsys):
     files = {"src": ["我門", "好"], "ref": ["我們", "好"], "pred": ["我們", "好"], "pairs": ["我門\t我們", "好了\t好了"], "short": ["我門\t我們"], "bad": ["a\tb\tc\td"]}
     paths = {name: write(tmp_path / f"{name}.txt", rows) for name, rows in files.items()}
     paths["missing"] = str(tmp_path / "missing.txt")
@@ -702,7 +702,7 @@ def test_cli_errors_exit_2_with_the_reason(argv, message, tmp_path, capsys):
     if message is None:
         assert code == 0 and "char_correction_recall" in out
         return
-    assert code == 2 and out == ""
+    assert code == 1 and out == ""
     assert err.startswith("paperscore csc: error: ")
     assert __import__("re").search(message, err), err
 

@@ -737,14 +737,14 @@ def test_cli_bootstrap_intervals_follow_the_figures(capsys):
         (["--sources", "{result}", "--predictions", "{result}", "--references", "{blank}"], r"--references: .* line 2 is empty"),
     ],
 )
-def test_cli_errors_exit_2_with_the_reason(argv, message, tmp_path, capsys):
+def test_cli_errors_exit_1_with_the_reason(argv, message, tmp_path, capsys):
     files = {"result": "a, 0\nb, 3, 甲\n", "truth": "a, 0\nb, 3, 乙\n", "unbalanced": "a, 0\n", "blank": "x\n\ny\n"}
     for name, text in files.items():
         (tmp_path / f"{name}.txt").write_text(text, encoding="utf-8")
     paths = {name: str(tmp_path / f"{name}.txt") for name in list(files) + ["missing"]}
     paths["folder"] = str(tmp_path)
     code, out, err = run_cli(["sighan", *(a.format(**paths) for a in argv)], capsys)
-    assert code == 2 and out == ""
+    assert code == 1 and out == ""
     assert err.startswith("paperscore sighan: error: ")
     assert __import__("re").search(message, err), err
 

@@ -299,11 +299,11 @@ def test_cli_bootstrap_options_reach_compute(tmp_path, capsys):
         ("1\n2.5\n1\n", r"predictions\[1\]: expected int like the labels before it, got float 2.5"),
     ],
 )
-def test_cli_bad_files_exit_2_with_the_reason(tmp_path, capsys, pred_text, message):
+def test_cli_bad_files_exit_1_with_the_reason(tmp_path, capsys, pred_text, message):
     (tmp_path / "p.txt").write_text(pred_text)
     (tmp_path / "r.txt").write_text("1\n0\n1\n")
     code, out, err = run_cli(["micro_macro", "--predictions", str(tmp_path / "p.txt"), "--references", str(tmp_path / "r.txt")], capsys)
-    assert code == 2 and out == ""
+    assert code == 1 and out == ""
     assert err.startswith("paperscore micro_macro: error: ")
     assert __import__("re").search(message, err), err
 

@@ -597,11 +597,11 @@ def test_cli_bootstrap_options_reach_compute(tmp_path, capsys):
         (["a | b | c | pos", "x | y | z | neg"], ["--weights", "1,1"], "weights: .* is not 4 numbers"),
     ],
 )
-def test_cli_bad_files_exit_2_with_the_reason(tmp_path, capsys, ref_lines, extra, message):
+def test_cli_bad_files_exit_1_with_the_reason(tmp_path, capsys, ref_lines, extra, message):
     p = write(tmp_path / "p.txt", ["a | b | c | pos", ""])
     r = write(tmp_path / "r.txt", ref_lines)
     code, out, err = run_cli(["quad", "--predictions", p, "--references", r, *extra], capsys)
-    assert code == 2 and out == ""
+    assert code == 1 and out == ""
     assert err.startswith("paperscore quad: error: ") and re.search(message, err), err
 
 

@@ -477,11 +477,11 @@ def test_cli_scores_the_sample_files_as_the_plain_implementation(capsys):
         ("[1, 0]\n", "differ in length: 1 against 2"),
     ],
 )
-def test_cli_bad_files_exit_2_with_the_reason(tmp_path, capsys, pred_text, message):
+def test_cli_bad_files_exit_1_with_the_reason(tmp_path, capsys, pred_text, message):
     (tmp_path / "p.jsonl").write_text(pred_text)
     argv = ["rationale", "--predictions", str(tmp_path / "p.jsonl"), "--references", write_jsonl(tmp_path / "r.jsonl", [[1, 0], [1, 0]])]
     code, out, err = run_cli(argv, capsys)
-    assert code == 2 and out == ""
+    assert code == 1 and out == ""
     assert err.startswith("paperscore rationale: error: ") and re.search(message, err), err
 
 

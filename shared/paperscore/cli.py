@@ -1,10 +1,12 @@
 """`paperscore <command> ...`: score files from the shell.
 
 Every module of the package that defines COMMAND, HELP, add_arguments(parser) and
-run(args) -> dict is a command. The options every metric shares (zero division,
-bootstrap) are added here and reach run() as `args.common`, keyword arguments for the
-family's compute(). Output: a readable table and the signature, or with --json the dict
-that compute() returns (NaN as null).
+run(args) -> dict is a command, also under its Space and module names (`paperscore
+csc_sighan` is `paperscore sighan`). The options every metric shares (zero division,
+bootstrap, output) are added here and reach run() as `args.common`, keyword arguments for
+the family's compute(). Output: a readable table and the signature, with --json the dict
+that compute() returns (NaN as null), with -b the headline number alone. A file argument
+given as `-` is standard input (one per command).
 """
 
 import argparse
@@ -16,6 +18,20 @@ import pkgutil
 import sys
 
 from . import core
+
+EPILOG = """A file given as - is read from standard input (one file per command).
+
+exit status:
+  0  success
+  1  bad data: a file that cannot be read or scored (the message names the file or
+     argument, and the example)
+  2  usage error: an unknown command or option, a missing or invalid argument"""
+
+# The arguments that name files to read, as the families' messages name them.
+FILES = {
+    "key": "KEY", "response": "RESPONSE", "predictions": "--predictions", "references": "--references",
+    "sources": "--sources", "result": "-i", "truth": "-t", "system_a": "--system-a", "system_b": "--system-b",
+}  # fmt: skip
 
 
 def commands():
@@ -30,31 +46,74 @@ def commands():
     return dict(sorted(found.items()))
 
 
-def _zero_division(text):
+def aliases(module):
+    """The other names of a command: its Space's and its module's."""
+    names = (getattr(module, "SPACE", module.COMMAND), module.__name__.rsplit(".", 1)[-1])
+    return [name for name in dict.fromkeys(names) if name != module.COMMAND]
+
+
+def _parsed(text, convert, check=None):
+    """`text` read by `convert` and accepted by `check`; their ValueError is a usage error."""
     try:
-        return core.check_zero_division(text if text.lower() == "nan" else float(text))
+        value = convert(text)
+        return check(value) if check else value
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def _zero_division(text):
+    return _parsed(text, lambda t: t if t.lower() == "nan" else float(t), core.check_zero_division)
+
+
+def _confidence_level(text):
+    return _parsed(text, float, lambda value: core.check_bootstrap(value, 1) or value)
+
+
+def _n_resamples(text):
+    return _parsed(text, int, lambda value: core.check_bootstrap(0.5, value) or value)
+
+
 def add_common_arguments(parser):
     parser.add_argument("--zero-division", type=_zero_division, default=0.0, help="value of a 0/0 ratio: 0, 1 or nan (default 0)")
-    parser.add_argument("--confidence-level", type=float, help="add bootstrap confidence intervals at this level, e.g. 0.95")
-    parser.add_argument("--n-resamples", type=int, default=1000, help="bootstrap resamples (default 1000)")
-    parser.add_argument("--seed", type=int, help="bootstrap seed")
-    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("--confidence-level", type=_confidence_level, help="add bootstrap confidence intervals at this level, e.g. 0.95 (default: none)")
+    parser.add_argument("--n-resamples", type=_n_resamples, default=1000, help="bootstrap resamples (default 1000)")
+    parser.add_argument("--seed", type=int, help="bootstrap seed (default: a fresh one each run)")
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true", help="print the result as JSON")
+    output.add_argument("-b", "--score-only", action="store_true", help="print only the headline number (--metric-key; compare: the p-value), for scripts")
+
+
+def _state_defaults(parser):
+    """Every option's help ends with its default, unless the family's text already says it."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for command in set(action.choices.values()):  # an alias shares its command's parser
+                _state_defaults(command)
+        elif action.help and action.default not in (None, False, argparse.SUPPRESS) and "default" not in action.help:
+            action.help += " (default %(default)s)"
 
 
 def build_parser(found):
-    parser = argparse.ArgumentParser(prog="paperscore", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="paperscore", description=__doc__.split("\n")[0], epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"paperscore {core.VERSION}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="command")
     for name, module in found.items():
-        command = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        command = sub.add_parser(name, aliases=aliases(module), help=module.HELP, description=module.HELP, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        command.set_defaults(module=module)
         module.add_arguments(command)
         if getattr(module, "COMMON_OPTIONS", True):
             add_common_arguments(command)
+            headline = f"default {module.headline()}" if hasattr(module, "headline") else "default: the headline"
+            command.add_argument("--metric-key", help=f"the number -b prints ({headline}, as `paperscore compare` compares)")
+    _state_defaults(parser)
     return parser
+
+
+def score_key(module, args):
+    """The key of the number --score-only prints."""
+    if not hasattr(module, "headline"):  # compare: is B better? its p-value
+        return "p_value"
+    return args.metric_key or module.headline(**module.options(args))
 
 
 def _cell(value):
@@ -102,20 +161,38 @@ def _null_nan(value):
 
 
 def main(argv=None):
-    found = commands()
-    parser = build_parser(found)
-    args = parser.parse_args(argv)
-    module = found[args.command]
+    """Run one command; return the exit status (see EPILOG)."""
+    parser = build_parser(commands())
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as done:  # --help and --version (0), or a usage error (2), printed
+        return done.code
+    module, name = args.module, f"paperscore {args.command}"
     if getattr(module, "COMMON_OPTIONS", True):
         args.common = dict(zero_division=args.zero_division, return_signature=True)
         if args.confidence_level is not None:
             args.common.update(confidence_level=args.confidence_level, n_resamples=args.n_resamples, seed=args.seed)
     try:
+        core.check_stdin_once(*((flag, getattr(args, dest)) for dest, flag in FILES.items() if getattr(args, dest, None)))
         result = module.run(args)
     except ValueError as error:
-        print(f"paperscore {args.command}: error: {error}", file=sys.stderr)
-        return 2
-    text = json.dumps(_null_nan(result), ensure_ascii=False, indent=2) if getattr(args, "json", False) else getattr(module, "table", table)(result)
+        print(f"{name}: error: {error}", file=sys.stderr)
+        return 1
+    except (RecursionError, OverflowError) as error:  # the last line of defence: no traceback for bad data
+        problem = "the input is nested too deeply" if isinstance(error, RecursionError) else "a number in the input is out of range"
+        print(f"{name}: error: {problem} ({error})", file=sys.stderr)
+        return 1
+    if args.score_only:
+        key = score_key(module, args)
+        numbers = [k for k, v in result.items() if isinstance(v, (int, float)) and not isinstance(v, bool)]
+        if key not in numbers:
+            print(f"{name}: error: --metric-key: {key!r} is not one of {', '.join(numbers)}", file=sys.stderr)
+            return 2
+        text = repr(result[key])
+    elif args.json:
+        text = json.dumps(_null_nan(result), ensure_ascii=False, indent=2)
+    else:
+        text = getattr(module, "table", table)(result)
     try:
         print(text)
         sys.stdout.flush()
