@@ -372,3 +372,11 @@ def test_csc_common_on_generated_sentences_with_sources_from_the_inputs(tmp_path
     assert_plain_floats(metrics, numbers)
     for key, value in numbers.items():
         assert metrics[f"eval_{key}"] == pytest.approx(value, abs=1e-12), key
+
+
+def test_trainer_metrics_takes_plain_python_values():
+    """Called by hand: a tuple of labels is labels (not outputs to take the first of), and
+    a list of logit rows is one array. By hand: 1, 2, 3 against 1, 2, 2 is 2/3 right;
+    the argmax of the rows is 1, 0 against 1, 1: 1/2."""
+    assert load("micro_macro").trainer_metrics()(((1, 2, 3), (1, 2, 2)))["accuracy"] == pytest.approx(2 / 3)
+    assert load("micro_macro").trainer_metrics()(([[0.1, 0.9], [0.8, 0.2]], [1, 1]))["accuracy"] == pytest.approx(1 / 2)

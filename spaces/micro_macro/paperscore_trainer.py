@@ -44,9 +44,7 @@ LOGITS = ("argmax", "probability")
 
 def _first_output(value):
     """A model's outputs as one array: the logits are the first of several outputs."""
-    while isinstance(value, tuple):
-        if not value:
-            raise ValueError("predictions: the model returned no outputs")
+    while isinstance(value, tuple) and value and not np.isscalar(value[0]):  # not a tuple of labels
         value = value[0]
     return np.asarray(from_tensor(value))
 
