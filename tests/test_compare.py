@@ -250,6 +250,32 @@ def test_cli_compare_coref_reads_conll_files_as_the_scorer_does(tmp_path, capsys
     assert worse["score_a"] == 0.0 and worse["score_b"] == 1.0 and worse["difference"] == 1.0
 
 
+def test_cli_compare_coref_reads_jsonlines_and_lists_unmatched_documents(tmp_path, capsys):
+    """LitBank's Emma as CoNLL key, system A the same document as jsonlines (doc_key
+    "158_emma_brat_0", the e2e-coref name of "(158_emma_brat); part 0") plus a document not
+    in the key, system B a CoNLL file without it: A scores 1, B 0 (the missing document is
+    empty, as scorer.pl scores it), and both are listed; --strict refuses them."""
+    from test_coref_conll import conll_to_jsonlines
+
+    key = (DATA / "coref_conll" / "158_emma_brat.conll").read_text()
+    (tmp_path / "key.conll").write_text(key)
+    (tmp_path / "a.jsonl").write_text(conll_to_jsonlines(key) + '{"doc_key": "other_0", "sentences": [["x"]], "clusters": []}\n')
+    (tmp_path / "b.conll").write_text("#begin document (other); part 0\nx\t-\n#end document\n")
+    argv = ["compare", "coref", "--references", str(tmp_path / "key.conll"), "--system-a", str(tmp_path / "a.jsonl"), "--system-b", str(tmp_path / "b.conll"), "--n-resamples", "50", "--seed", "1"]
+    assert cli.main(argv + ["--json"]) == 0
+    captured = capsys.readouterr()
+    result = json.loads(captured.out)
+    assert (result["score_a"], result["score_b"]) == (1.0, 0.0)
+    assert result["missing_documents"] == {"system_a": [], "system_b": ["(158_emma_brat); part 0"]}
+    assert result["extra_documents"] == {"system_a": ["other_0"], "system_b": ["(other); part 0"]}
+    assert "--system-b: lacks 1 key document(s)" in captured.err and "--system-a: holds 1 document(s) not in the key" in captured.err
+    assert cli.main(argv + ["--strict"]) == 2
+    assert "(--strict)" in capsys.readouterr().err
+    (tmp_path / "empty").write_text("no documents here\n")
+    assert cli.main(argv[:5] + [str(tmp_path / "empty")] + argv[6:]) == 2
+    assert f"--system-a: {tmp_path / 'empty'} holds no document" in capsys.readouterr().err
+
+
 def test_cli_compare_reports_bad_files(tmp_path, capsys):
     (tmp_path / "r.txt").write_text("1\n0\n")
     (tmp_path / "a.txt").write_text("1\n\n0\n")

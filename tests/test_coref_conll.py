@@ -556,7 +556,10 @@ def test_import_paperscore_stays_light():
 # Input errors: ValueError naming the argument, the example and the problem
 
 BAD_INPUTS = [
-    ("a", [[["a"]]], r"predictions: expected a list of documents"),
+    ("a", [[["a"]]], r"predictions: expected a list of examples, got a str"),
+    (None, [[["a"]]], r"predictions: expected a list of examples, got NoneType"),
+    ([[["a"]]], (d for d in [[["a"]]]), r"references: expected a list of examples, got generator"),
+    ([[["a"]]], {"a": 1}, r"references: expected a list of examples, got dict"),
     ([[["a"]]], [[["a"]], [["b"]]], r"differ in length"),
     ([5], [[["a"]]], r"predictions\[0\]: expected a CoNLL document string or a list of clusters, got int"),
     ([[[]]], [[["a"]]], r"predictions\[0\]: cluster 0 is empty"),
@@ -598,6 +601,7 @@ def test_a_key_span_in_two_entities_is_an_error_even_as_a_singleton():
     [
         ({"metrics": ["muc", "b3"]}, r"metrics: 'b3' is not one of"),
         ({"metrics": []}, r"metrics: no metric named"),
+        ({"metrics": 5}, r"metrics: expected a metric name or a list of names, got int"),
         ({"keep_singletons": "no"}, r"keep_singletons: 'no' is not True or False"),
         ({"zero_division": 0.5}, r"zero_division"),
         ({"confidence_level": 1.5}, r"confidence_level"),
@@ -618,6 +622,174 @@ def test_a_document_name_twice_in_a_file_is_an_error():
 def test_a_document_name_must_be_utf8():
     with pytest.raises(ValueError, match=r"key: the document name on line 2 is not UTF-8"):
         coref.parse_conll(b"# x\n#begin document \xff\na\t(1)\n#end document\n", "key")
+
+
+# ---------------------------------------------------------------------------------------
+# OntoNotes jsonlines, as the e2e-coref family writes it: {"doc_key", "sentences",
+# "clusters"} a line, a CoNLL document "(NAME); part N" becoming doc_key "NAME_N"
+# (kentonl/e2e-coref conll.py: BEGIN_DOCUMENT_REGEX, get_doc_key). The conversions below
+# are the tests' own; every figure is Perl's on the CoNLL side of the conversion.
+
+E2E_BEGIN = re.compile(r"#begin document \((.*)\); part (\d+)")
+
+
+def conll_to_jsonlines(text):
+    """CoNLL documents as jsonlines objects: words from the fourth column, sentences split
+    at blank lines, clusters in the reference's entity order (each cell read as it reads
+    one: one-token mentions, then opens, then closes)."""
+    documents = []
+    for line in text.split("\n"):
+        if line.startswith("#begin document"):
+            match = E2E_BEGIN.match(line)
+            sentences, clusters, opened, token = [[]], {}, {}, 0
+        elif line.startswith("#end document"):
+            documents.append({"doc_key": f"{match[1]}_{int(match[2])}", "sentences": [s for s in sentences if s], "clusters": list(clusters.values())})
+        elif not line.strip():
+            sentences.append([])
+        elif not line.startswith("#"):
+            cells = line.rstrip("\t").split("\t")
+            sentences[-1].append(cells[3])
+            items = [item for item in cells[-1].split("|") if "(" in item or ")" in item]
+            kind = {True: 0, False: 1}  # "(N)" first, then "(N", then "N)"
+            for item in sorted(items, key=lambda i: kind[i.endswith(")")] if i.startswith("(") else 2):
+                number = item.strip("()")
+                if item.startswith("(") and item.endswith(")"):
+                    clusters.setdefault(number, []).append([token, token])
+                elif item.startswith("("):
+                    clusters.setdefault(number, [])
+                    opened.setdefault(number, []).append(token)
+                else:
+                    clusters[number].append([opened[number].pop(), token])
+            token += 1
+    return "".join(json.dumps(document) + "\n" for document in documents)
+
+
+def jsonlines_of(name, n_tokens, clusters, rng):
+    """One jsonlines object: tokens w0, w1, ... in random sentences, clusters as given."""
+    breaks = [t for t in range(1, n_tokens) if rng.random() < 0.2]
+    bounds = [0] + breaks + [n_tokens]
+    sentences = [[f"w{t}" for t in range(a, b)] for a, b in zip(bounds, bounds[1:])]
+    return json.dumps({"doc_key": name, "sentences": sentences, "clusters": [[list(m) for m in c] for c in clusters]}) + "\n"
+
+
+def write_forms(tmp_path, key, response):
+    """{form: path} of the key and the response written as CoNLL and as jsonlines."""
+    paths = {}
+    for side, text in (("key", key), ("response", response)):
+        for form, content in (("conll", text), ("jsonlines", conll_to_jsonlines(text))):
+            paths[side, form] = tmp_path / f"{side}.{form}"
+            paths[side, form].write_text(content)
+    return paths
+
+
+def cli_json(*argv):
+    return main(["coref", *map(str, argv), "--json"])
+
+
+FORMS = [("conll", "jsonlines"), ("jsonlines", "conll"), ("jsonlines", "jsonlines")]
+
+
+@pytest.mark.parametrize("key_form, response_form", FORMS)
+def test_litbank_as_jsonlines_equals_the_reference(key_form, response_form, tmp_path, capsys):
+    """LitBank's two documents and litbank()'s responses, written as CoNLL files (the
+    figures are Perl's on those files) and converted to jsonlines."""
+    texts, responses = litbank()
+    sizes = [sum(map(len, json.loads(conll_to_jsonlines(text))["sentences"])) for text in texts]
+    names = [E2E_BEGIN.match(text)[0].removeprefix("#begin document ") for text in texts]
+    response = "".join(to_conll(name, n, clusters) for name, n, clusters in zip(names, sizes, responses))
+    paths = write_forms(tmp_path, "".join(texts), response)
+    assert cli_json(paths["key", key_form], paths["response", response_form]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert_figures(result, LITBANK_FIGURES)
+    assert result["missing_documents"] == result["extra_documents"] == []
+
+
+# tests/benchmarks/gen_coref.py --docs 12 --clusters 12 --seed 5: Perl on the two files.
+GEN_FIGURES = {"mentions": [263, 308, 263, 298], "muc": [128, 170, 128, 164], "bcub": [232.295238095238, 308, 226.19880952381, 298], "ceafm": [238, 308, 238, 298], "ceafe": [100.329642579643, 138, 100.329642579643, 134], "blanc": [254, 365, 254, 371, 2661, 3799, 2661, 3529], "lea": [202.688888888889, 308, 196.019047619048, 298]}
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory):
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    prefix = tmp_path_factory.mktemp("gen") / "syn"
+    subprocess.run([sys.executable, str(ROOT / "tests" / "benchmarks" / "gen_coref.py"), str(prefix), "--docs", "12", "--clusters", "12", "--seed", "5"], check=True, capture_output=True)
+    return prefix.parent
+
+
+@pytest.mark.parametrize("key_form, response_form", [("conll", "conll")] + FORMS)
+def test_gen_coref_files_in_either_form_equal_the_reference(generated, key_form, response_form, tmp_path, capsys):
+    paths = write_forms(tmp_path, (generated / "syn.key.conll").read_text(), (generated / "syn.response.conll").read_text())
+    assert cli_json(paths["key", key_form], paths["response", response_form]) == 0
+    assert_figures(json.loads(capsys.readouterr().out), GEN_FIGURES)
+
+
+@pytest.mark.parametrize("seed", list(RANDOM)[:4])
+@pytest.mark.parametrize("key_form, response_form", FORMS)
+def test_random_partitions_written_as_jsonlines_equal_the_reference(seed, key_form, response_form, tmp_path, capsys):
+    """random_documents written as jsonlines (response clusters in perturb's order, which
+    the reader renumbers as the reference numbers their CoNLL writing), against
+    random_texts's CoNLL files (the RANDOM figures)."""
+    rng = random.Random(seed)
+    keys, responses = random_texts(seed)
+    files = {("key", "conll"): "".join(keys), ("response", "conll"): "".join(responses)}
+    documents = random_documents(seed)
+    files["key", "jsonlines"] = "".join(jsonlines_of(f"random_{seed}_{d}_0", n, key, rng) for d, (n, key, _) in enumerate(documents))
+    files["response", "jsonlines"] = "".join(jsonlines_of(f"random_{seed}_{d}_0", n, response, rng) for d, (n, _, response) in enumerate(documents))
+    for (side, form), text in files.items():
+        (tmp_path / f"{side}.{form}").write_text(text)
+    assert cli_json(tmp_path / f"key.{key_form}", tmp_path / f"response.{response_form}") == 0
+    assert_figures(json.loads(capsys.readouterr().out), RANDOM[seed])
+
+
+def test_document_key_is_e2e_corefs():
+    assert coref.document_key("(bc/cctv/00/cctv_0000); part 000") == "bc/cctv/00/cctv_0000_0"
+    assert coref.document_key("(nw/xinhua/00/chtb_0009); part 012") == "nw/xinhua/00/chtb_0009_12"
+    assert coref.document_key("(a (b)); part 3 ") == "a (b)_3"  # as e2e-coref's greedy pattern reads it
+    assert coref.document_key("plain name") == "plain name"
+
+
+ONE_KEY = '{"doc_key": "bc/cctv/00/cctv_0000_0", "sentences": [["He", "said"], ["it", "."]], "clusters": [[[0, 0], [2, 2]]]}\n'
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ('{"doc_key": "d", "sentences": [["a"]]}\n', r"line 1: the object has no clusters"),
+        ('{"doc_key": "d", "sentences": [["a"]], "clusters": [[[0, 1]]]}\n', r"line 1 \(doc_key 'd'\): span \[0, 1\] ends beyond the document's 1 tokens"),
+        ('{"doc_key": "d", "sentences": [["a"]], "clusters": [["a"]]}\n', r"clusters is not a list of clusters of \[start, end\] token spans"),
+        ('{"doc_key": "d", "sentences": [["a", "b"]], "clusters": [[[1, 0]]]}\n', r"0 <= start <= end"),
+        ('{"doc_key": 3, "sentences": [], "clusters": []}\n', r"doc_key is int, not a string"),
+        ('{"doc_key": "d", "sentences": "a b", "clusters": []}\n', r"sentences is not a list of lists of tokens"),
+        ("\n" + ONE_KEY + "[1]\n", r"line 3: expected a JSON object"),
+        (ONE_KEY + "{x\n", r"line 2: not JSON"),
+        (ONE_KEY * 2, r"doc_key 'bc/cctv/00/cctv_0000_0' occurs more than once"),
+        ("{" + "[" * 100_000 + "]" * 100_000 + "}\n", r"line 1: "),
+        ('{"a": ' + "[" * 100_000 + "]" * 100_000 + "}\n", r"line 1: JSON nested too deeply"),
+    ],
+)
+def test_bad_jsonlines_are_value_errors_naming_file_line_and_document(content, message, tmp_path, capsys):
+    (tmp_path / "response.jsonl").write_text(content)
+    (tmp_path / "key.jsonl").write_text(ONE_KEY)
+    assert main(["coref", str(tmp_path / "key.jsonl"), str(tmp_path / "response.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert re.search(r"RESPONSE: \S*response\.jsonl:? .*" + message, err), err
+
+
+def test_token_counts_must_agree_and_the_message_names_the_document(tmp_path, capsys):
+    (tmp_path / "key.jsonl").write_text(ONE_KEY)
+    (tmp_path / "response.conll").write_text("#begin document (bc/cctv/00/cctv_0000); part 000\nx\t(1)\ny\t-\nz\t(1)\n#end document\n")
+    assert main(["coref", str(tmp_path / "key.jsonl"), str(tmp_path / "response.conll")]) == 2
+    err = capsys.readouterr().err
+    assert "document 'bc/cctv/00/cctv_0000_0': KEY holds 4 tokens, RESPONSE 3" in err, err
+    # one token more and the CoNLL name meets the doc_key: the same entity, all 1.0
+    (tmp_path / "response.conll").write_text("#begin document (bc/cctv/00/cctv_0000); part 000\nx\t(1)\ny\t-\nz\t(1)\nw\t-\n#end document\n")
+    assert cli_json(tmp_path / "key.jsonl", tmp_path / "response.conll") == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["muc_f1"] == result["ceafe_f1"] == 1.0 and result["missing_documents"] == []
 
 
 # ---------------------------------------------------------------------------------------
@@ -645,6 +817,64 @@ def test_cli_scores_the_key_documents_by_name(cli_files, capsys):
     result = json.loads(capsys.readouterr().out)
     assert_figures(result, CLI_FIGURES)
     assert result["signature"].startswith("coref_conll|metrics:mentions,muc,bcub,ceafm,ceafe,blanc,lea|")
+
+
+def test_cli_lists_missing_and_extra_documents_and_strict_refuses_them(cli_files, capsys):
+    assert main(["coref", *cli_files, "--json"]) == 0
+    captured = capsys.readouterr()
+    result = json.loads(captured.out)
+    assert result["missing_documents"] == ["(cli_1); part 000"] and result["extra_documents"] == ["(extra); part 000"]
+    assert "RESPONSE: lacks 1 key document(s), scored as empty as scorer.pl does: '(cli_1); part 000'" in captured.err
+    assert "RESPONSE: holds 1 document(s) not in the key, not scored: '(extra); part 000'" in captured.err
+    assert main(["coref", *cli_files]) == 0
+    assert "missing documents: '(cli_1); part 000'" in capsys.readouterr().out
+    assert main(["coref", *cli_files, "--strict"]) == 2
+    assert re.search(r"error: RESPONSE: lacks 1 key document.*\(--strict\)", capsys.readouterr().err)
+    # a key against itself: nothing to say
+    assert main(["coref", cli_files[0], cli_files[0], "--strict", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["missing_documents"] == [] and captured.err == ""
+
+
+def test_cli_names_differing_only_in_part_do_not_match_between_conll_files(tmp_path, capsys):
+    """scorer.pl matches whole names: "part 0" is not "part 000" (nothing is scored)."""
+    (tmp_path / "key").write_text("#begin document (d); part 000\nx\t(1)\ny\t(1)\n#end document\n")
+    (tmp_path / "response").write_text("#begin document (d); part 0\nx\t(1)\ny\t(1)\n#end document\n")
+    assert cli_json(tmp_path / "key", tmp_path / "response") == 0
+    captured = capsys.readouterr()
+    result = json.loads(captured.out)
+    assert result["muc_recall"] == 0 and result["missing_documents"] == ["(d); part 000"] and result["extra_documents"] == ["(d); part 0"]
+    assert "'(d); part 000'" in captured.err
+
+
+@pytest.mark.parametrize(
+    "content, found",
+    [
+        ("", "is empty"),
+        ("x\t(1)\ny\t(1)\n", "holds no document: no #begin document line, and not jsonlines"),  # lost #begin lines
+        ("plain text, not coreference\n", "holds no document"),
+    ],
+)
+@pytest.mark.parametrize("side", ["KEY", "RESPONSE"])
+def test_a_file_without_documents_is_an_error_naming_it(cli_files, content, found, side, tmp_path, capsys):
+    (tmp_path / "bad.txt").write_text(content)
+    files = [str(tmp_path / "bad.txt"), cli_files[1]] if side == "KEY" else [cli_files[0], str(tmp_path / "bad.txt")]
+    assert main(["coref", *files]) == 2
+    assert f"error: {side}: {tmp_path / 'bad.txt'} {found}" in capsys.readouterr().err
+    with pytest.raises(ValueError, match=f"KEY: {re.escape(str(tmp_path / 'bad.txt'))} {found}"):
+        coref.read_documents(tmp_path / "bad.txt", "KEY")
+
+
+def test_cli_reads_standard_input_and_drops_a_byte_order_mark(cli_files, tmp_path, capsys, monkeypatch):
+    import io
+    import sys
+
+    data = b"\xef\xbb\xbf" + open(cli_files[1], "rb").read()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    assert main(["coref", cli_files[0], "-", "--json"]) == 0
+    assert_figures(json.loads(capsys.readouterr().out), CLI_FIGURES)
+    assert main(["coref", "-", "-"]) == 2
+    assert "only one file can be read from standard input" in capsys.readouterr().err
 
 
 def test_cli_table_prints_numerators_and_denominators(cli_files, capsys):
@@ -742,3 +972,119 @@ def test_the_metric_script_takes_exactly_the_package_arguments(metric):
 def test_evaluate_rejects_what_it_would_coerce(metric, predictions):
     with pytest.raises(ValueError, match=r"predictions\[0\]: cluster 0"):
         metric.compute(predictions=predictions, references=[[[[0, 1]]]])
+
+
+# ---------------------------------------------------------------------------------------
+# Configurations (evaluate.load(..., config_name=...)) and the demo's files and limits
+
+
+@pytest.mark.parametrize(
+    "config, expected",
+    [
+        # RANDOM[0] (Perl): MUC 7/11 and 7/16, B3 12.75/19 and 12/31, CEAFe 5.2333/8 and 5.2333/15
+        ("conll", {"muc_recall": 7 / 11, "muc_precision": 7 / 16, "bcub_recall": 12.75 / 19, "ceafe_precision": 5.23333333333333 / 15}),
+        ("scorer_pl", {"mentions_precision": 16 / 26, "ceafm_recall": 14 / 19, "blanc_precision": (9 / 24 + 36 / 93) / 2}),
+    ],
+)
+def test_configs_are_the_named_metric_sets(config, expected):
+    import evaluate
+    from conftest import SPACES_DIR
+
+    metric = evaluate.load(str(SPACES_DIR / "coref_conll"), config_name=config, keep_in_memory=True)
+    keys, responses = random_texts(0)
+    result = metric.compute(predictions=responses, references=keys)
+    names = {"conll": ["muc", "bcub", "ceafe"], "scorer_pl": ["mentions", "muc", "bcub", "ceafm", "ceafe", "blanc"]}[config]
+    assert {k.rsplit("_", 1)[0] for k in result} == set(names) | {"conll"} - ({"conll"} if "muc" not in names else set())
+    assert result == pytest.approx({**result, **expected}, abs=1e-12)
+
+
+def test_config_without_singletons():
+    """The card's hand-derived example: key {[0,1] [4,4]} {[6,6]}, response {[0,1] [4,4]
+    [8,9]}; without singletons MUC P 1/2, B3 P (2/3 + 2/3 + 0)/3, LEA P 1/3."""
+    import evaluate
+    from conftest import SPACES_DIR
+
+    metric = evaluate.load(str(SPACES_DIR / "coref_conll"), config_name="without_singletons", keep_in_memory=True)
+    result = metric.compute(predictions=[[[[0, 1], [4, 4], [8, 9]]]], references=[[[[0, 1], [4, 4]], [[6, 6]]]])
+    assert (result["muc_precision"], result["bcub_precision"], result["lea_precision"]) == pytest.approx((1 / 2, 4 / 9, 1 / 3), abs=1e-12)
+    with pytest.raises(ValueError, match="'conll2012' is not a configuration of this metric .*'conll', 'scorer_pl', 'without_singletons'"):
+        evaluate.load(str(SPACES_DIR / "coref_conll"), config_name="conll2012")
+
+
+@pytest.fixture(scope="module")
+def app():
+    import importlib.util
+
+    from conftest import SPACES_DIR
+
+    spec = importlib.util.spec_from_file_location("app_coref_conll_files", SPACES_DIR / "coref_conll" / "app.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def demo(app, predictions="", references="", key_file=None, response_file=None):
+    return app.score(predictions, references, key_file and str(key_file), response_file and str(response_file), True, "0")
+
+
+def test_demo_scores_uploaded_files_in_either_form(app, tmp_path):
+    """LitBank's key as CoNLL, litbank()'s responses as jsonlines: Perl's LITBANK_FIGURES;
+    with the first response document removed it is listed as missing (and an extra one)."""
+    texts, responses = litbank()
+    sizes = [sum(map(len, json.loads(conll_to_jsonlines(text))["sentences"])) for text in texts]
+    names = [E2E_BEGIN.match(text)[0].removeprefix("#begin document ") for text in texts]
+    (tmp_path / "key.conll").write_text("".join(texts))
+    response = conll_to_jsonlines("".join(to_conll(n, size, c) for n, size, c in zip(names, sizes, responses)))
+    (tmp_path / "response.jsonl").write_text(response)
+    headline, table, key_html, _ = demo(app, key_file=tmp_path / "key.conll", response_file=tmp_path / "response.jsonl")
+    f = LITBANK_FIGURES
+    assert headline["muc_recall"] == pytest.approx(f["muc"][0] / f["muc"][1], abs=1e-12)
+    assert headline["bcub_precision"] == pytest.approx(f["bcub"][2] / f["bcub"][3], abs=1e-9)
+    assert headline["missing_documents"] == headline["extra_documents"] == []
+    assert "document (158_emma_brat); part 0 (1 of 2)" in key_html
+    lines = response.splitlines()
+    (tmp_path / "response.jsonl").write_text(lines[1] + "\n" + lines[0].replace("158_emma_brat_0", "other_0") + "\n")
+    headline = demo(app, key_file=tmp_path / "key.conll", response_file=tmp_path / "response.jsonl")[0]
+    assert headline["missing_documents"] == ["(158_emma_brat); part 0"] and headline["extra_documents"] == ["other_0"]
+    # a file in a text box works too (one document a side is a pair, whatever the names)
+    one = demo(app, predictions=lines[1] + "\n", references=texts[1])[0]
+    assert one["missing_documents"] == [] and 0 < one["muc_recall"] < 1
+
+
+@pytest.mark.parametrize(
+    "inputs, message",
+    [
+        ({"predictions": "[[[0, 99999]]]", "references": "[[[0, 100000]]]"}, "references: a document reaches token 100,000, beyond the demo's limit of 100,000 tokens"),
+        ({"predictions": json.dumps([[[i, i] for i in range(20_001)]]), "references": "[]"}, "predictions: 20,001 mentions, beyond the demo's limit of 20,000"),
+        ({"predictions": "[" * 100_000 + "]" * 100_000, "references": "[]"}, "predictions: JSON nested too deeply"),
+        ({"predictions": " " * 1_000_001, "references": "[]"}, "predictions: the text is longer than the demo's limit of 1,000,000 characters"),
+        ({"predictions": "[[[0, 0]]]", "references": "x\t(1)\n"}, None),
+    ],
+)
+def test_demo_limits_are_refused_before_the_work(app, inputs, message):
+    import gradio as gr
+
+    if message is None:  # within the limits
+        assert demo(app, **inputs)[0]["bcub_recall"] == 1.0
+        return
+    with pytest.raises(gr.Error, match=re.escape(message)):
+        demo(app, **inputs)
+
+
+def test_demo_refuses_a_large_upload_and_escapes_words(app, tmp_path):
+    import gradio as gr
+
+    (tmp_path / "big.conll").write_text("#begin document d\n" + "x\t-\n" * 400_000 + "#end document\n")
+    with pytest.raises(gr.Error, match=r"references: the file is larger than the demo's limit of 1,000,000 bytes"):
+        demo(app, predictions="[]", key_file=tmp_path / "big.conll")
+    hostile = '{"doc_key": "<b>d</b>", "sentences": [["<img src=x onerror=alert(1)>", "it"]], "clusters": [[[0, 0], [1, 1]]]}\n'
+    (tmp_path / "k.jsonl").write_text(hostile)
+    _, _, key_html, response_html = demo(app, predictions="[[[0, 0], [1, 1]]]", key_file=tmp_path / "k.jsonl")
+    assert "<img" not in key_html and "&lt;img src=x" in key_html and "<b>d</b>" not in key_html
+
+
+def test_the_committed_jsonlines_file_is_the_conversion_of_its_conll_file():
+    """tests/data/coref_conll/158_emma_brat.jsonlines (the README's jsonlines command) is
+    conll_to_jsonlines of the LitBank file beside it."""
+    text = (LITBANK / "158_emma_brat.conll").read_text(encoding="utf-8")
+    assert (LITBANK / "158_emma_brat.jsonlines").read_text(encoding="utf-8") == conll_to_jsonlines(text)

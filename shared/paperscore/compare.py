@@ -175,7 +175,8 @@ def compare(metric, references, system_a, system_b, metric_key=None, method="boo
 # Command line: paperscore compare <metric> --references FILE --system-a FILE --system-b FILE
 # A metric takes part by defining SPACE, headline(**options), paired_statistics, add_options(parser) and
 # options(args); and read_compare(args) -> {"references", "system_a", "system_b", other
-# inputs} where its files are not read with core.read_values (one value per line).
+# inputs, optionally "found": entries added to the result} where its files are not read
+# with core.read_values (one value per line).
 
 COMMAND = "compare"
 HELP = "is system B really better than system A? paired bootstrap or approximate randomization"
@@ -206,9 +207,11 @@ def _read_values(args):
 def run(args):
     family = _family(args.compared)
     inputs = getattr(family, "read_compare", _read_values)(args)
-    return compare(
+    found = inputs.pop("found", {})  # what reading the files found (coref: unmatched documents)
+    result = compare(
         family.SPACE, **inputs,
         metric_key=args.metric_key, method=args.method, n_resamples=args.n_resamples,
         confidence_level=args.confidence_level or 0.95, seed=args.seed,
         zero_division=args.zero_division, **family.options(args),
     )  # fmt: skip
+    return {**result, **found}

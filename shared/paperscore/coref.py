@@ -18,17 +18,21 @@ precision denominator).
 """
 
 import itertools
+import json
 import re
+import sys
 from collections import Counter, namedtuple
 
 import numpy as np
 
 from .core import (
+    as_corpus,
     as_floats,
     bootstrap_intervals,
     bootstrap_options,
     check_bootstrap,
     check_choice,
+    check_stdin_once,
     check_same_length,
     check_zero_division,
     compress_rows,
@@ -36,6 +40,7 @@ from .core import (
     harmonic_mean,
     input_error,
     progress,
+    read_bytes,
     signature,
 )
 
@@ -149,10 +154,16 @@ def _error(source, name, line, token, problem):
     return ValueError(f"{where}: {problem} (line {line + 1}, token {token})")
 
 
+# One document of a file: its name (None for a CoNLL text without #begin document), its
+# number of tokens, and per mention its first and last token and its entity (numbered
+# from 0 in the reference's order); words: a jsonlines document's tokens (None for CoNLL).
+Document = namedtuple("Document", "name n_tokens first last entity words", defaults=(None,))
+
+
 def parse_conll(text, source="conll", whole=False):
     """The documents of a CoNLL-2011/2012 text (str or UTF-8 bytes) as a list of
-    (name, starts, ends, entities): per document, each mention's first and last token and
-    its entity (numbered from 0 in order of first appearance, as the reference does).
+    Documents: per document, each mention's first and last token and its entity
+    (numbered from 0 in order of first appearance, as the reference does).
     Tokens are the document's non-blank lines, counted from 0; the coreference cell is a
     line's last non-empty tab-separated field.
 
@@ -174,7 +185,9 @@ def parse_conll(text, source="conll", whole=False):
     counted[counted] = ~_WHITE[chars[starts[counted]]]
     for line in np.flatnonzero((ends > starts) & (line_doc >= 0) & ~counted).tolist():
         counted[line] = bool(data[starts[line] : ends[line]].strip())
-    token = np.cumsum(counted) - 1
+    before = np.concatenate(([0], np.cumsum(counted)))  # tokens before each line
+    n_tokens = [int(before[high] - before[low]) for _, low, high in documents]
+    token = before[1:] - 1
     token -= np.array([0] + [token[low - 1] + 1 if low else 0 for _, low, _ in documents])[line_doc + 1]
     # Only a line with a parenthesis can hold an item. Cells repeat, so each distinct cell
     # is read once.
@@ -198,7 +211,8 @@ def parse_conll(text, source="conll", whole=False):
     code = np.fromiter(itertools.chain.from_iterable(events), dtype=np.int64, count=int(sizes.sum()))
     line = np.repeat(lines, sizes)
     where = (source, names, [n.decode() for n in numbers], line, token[line])
-    return _mentions(where, code % 3, line_doc[line], code // 3, len(numbers))
+    found = _mentions(where, code % 3, line_doc[line], code // 3, len(numbers))
+    return [Document(name, n, first, last, entity) for (name, first, last, entity), n in zip(found, n_tokens)]
 
 
 def _mentions(where, kind, doc, number, n_numbers):
@@ -253,8 +267,13 @@ def _mentions(where, kind, doc, number, n_numbers):
 def conll_to_clusters(text):
     """One CoNLL document (str) as a list of clusters of [start, end] token spans, in the
     reference's entity order: the third input form of compute()."""
-    [(_, first, last, entity)] = _one_document(text, "text")
-    return _clusters(first, last, entity)
+    [document] = _one_document(text, "text")
+    return _clusters(document.first, document.last, document.entity)
+
+
+def document_clusters(document):
+    """A Document's clusters of [start, end] spans, in its entity order."""
+    return _clusters(document.first, document.last, document.entity)
 
 
 def _clusters(first, last, entity):
@@ -269,14 +288,135 @@ def _one_document(text, argument, index=None):
     return documents
 
 
-def read_conll(path, argument):
-    """The documents of a CoNLL file, as parse_conll returns them."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as error:
-        raise ValueError(f"{argument}: cannot read {path}: {error.strerror}") from None
-    return parse_conll(data, path)
+def _reading_order(first, last, entity):
+    """Entities renumbered in the order the reference numbers them once the clusters are
+    written as CoNLL with each token's items in cluster order (one-token mentions, then
+    opens): by first token, an entity whose first mention there is one token long first,
+    then by cluster. (The order decides which entity keeps a key span the response holds twice.)"""
+    n = int(entity.max(initial=-1)) + 1
+    first_seen = np.full(n, np.iinfo(np.int64).max)
+    np.minimum.at(first_seen, entity, 2 * first + (first != last))
+    rank = np.empty(n, dtype=np.int64)
+    rank[np.argsort(first_seen, kind="stable")] = np.arange(n)
+    entity = rank[entity]
+    order = np.argsort(entity, kind="stable")
+    return first[order], last[order], entity[order]
+
+
+def _jsonlines_document(value, where):
+    """One jsonlines object {"doc_key", "sentences", "clusters"} as a Document."""
+    if not isinstance(value, dict):
+        raise ValueError(f"{where}: expected a JSON object with doc_key, sentences and clusters, got {type(value).__name__}")
+    missing = [field for field in ("doc_key", "sentences", "clusters") if field not in value]
+    if missing:
+        raise ValueError(f"{where}: the object has no {', '.join(missing)}")
+    name, sentences, clusters = value["doc_key"], value["sentences"], value["clusters"]
+    if not isinstance(name, str):
+        raise ValueError(f"{where}: doc_key is {type(name).__name__}, not a string")
+    where = f"{where} (doc_key {name!r})"
+    if not isinstance(sentences, list) or not all(isinstance(sentence, list) for sentence in sentences):
+        raise ValueError(f"{where}: sentences is not a list of lists of tokens")
+    words = [token for sentence in sentences for token in sentence]
+    if not isinstance(clusters, list) or _form(clusters, f"{where}: clusters", None) == "ids":
+        raise ValueError(f"{where}: clusters is not a list of clusters of [start, end] token spans")
+    spans = np.array([m for cluster in clusters for m in cluster], dtype=object).reshape(-1, 2)
+    beyond = np.flatnonzero(spans[:, 1] >= len(words)) if len(spans) else []
+    if len(beyond):
+        raise ValueError(f"{where}: span {spans[beyond[0]].tolist()} ends beyond the document's {len(words)} tokens")
+    spans = spans.astype(np.int64)
+    entity = np.repeat(np.arange(len(clusters)), [len(cluster) for cluster in clusters])
+    return Document(name, len(words), *_reading_order(spans[:, 0], spans[:, 1], entity), words)
+
+
+def parse_jsonlines(text, source="jsonlines"):
+    """The documents of an OntoNotes jsonlines text, one JSON object a line as the
+    e2e-coref family writes it: doc_key, sentences (lists of tokens) and clusters (lists
+    of [start, end] inclusive spans over the document's concatenated tokens)."""
+    documents = []
+    for number, line in enumerate(text.split("\n"), 1):
+        if not line.strip():
+            continue
+        where = f"{source} line {number}"
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise ValueError(f"{where}: not JSON ({error.msg}, column {error.colno})") from None
+        except RecursionError:
+            raise ValueError(f"{where}: JSON nested too deeply") from None
+        documents.append(_jsonlines_document(value, where))
+    return documents
+
+
+def parse_documents(data, source, whole=False):
+    """(form, documents) of a coreference file's bytes or text: "jsonlines" when its first
+    visible character is "{", else "conll". A text without any document is an error
+    naming `source` (with whole=True, CoNLL lines without #begin document are one document)."""
+    text = data if isinstance(data, str) else None
+    head = (data.lstrip()[:1] if text is not None else bytes(data).lstrip()[:1])
+    if head in ("{", b"{"):
+        if text is None:
+            try:
+                text = bytes(data).decode("utf-8")
+            except UnicodeDecodeError as error:
+                raise ValueError(f"{source} is not UTF-8 (byte {error.start}: {error.reason})") from None
+        form, documents = "jsonlines", parse_jsonlines(text, source)
+    else:
+        form, documents = "conll", parse_conll(data, source, whole)
+    if not documents:
+        found = "is empty" if not head else "holds no document: no #begin document line, and not jsonlines"
+        raise ValueError(f"{source} {found}")
+    if form == "jsonlines":
+        repeated = [name for name, n in Counter(d.name for d in documents).items() if n > 1]
+        if repeated:
+            raise ValueError(f"{source}: doc_key {repeated[0]!r} occurs more than once")
+    return form, documents
+
+
+def read_documents(path, argument):
+    """(form, documents) of a CoNLL or jsonlines file ("-": standard input)."""
+    source = "standard input" if str(path) == "-" else str(path)
+    return parse_documents(read_bytes(path, argument), f"{argument}: {source}")
+
+
+# A CoNLL document name as the e2e-coref family turns it into a doc_key (its minimize.py
+# and conll.py): "(bc/cctv/00/cctv_0000); part 000" is "bc/cctv/00/cctv_0000_0".
+_E2E_NAME = re.compile(r"\((.*)\); part (\d+)")
+
+
+def document_key(name):
+    """The doc_key of a CoNLL document name; a name of another shape is its own key."""
+    match = _E2E_NAME.match(name)
+    return f"{match[1]}_{int(match[2])}" if match else name
+
+
+def pair_documents(key, response, key_source="KEY", response_source="RESPONSE"):
+    """Match the response's documents to the key's by name, as scorer.pl does when both
+    are CoNLL; when either is jsonlines, a CoNLL name counts as its doc_key. key and
+    response: (form, documents). Returns (key documents, response documents in the key's
+    order with an empty one where the response lacks it, missing names, extra names).
+    A document whose two sides differ in token count is an error."""
+    rename = (lambda name: name) if key[0] == response[0] == "conll" else document_key
+    found = {}
+    for document in response[1]:
+        other = found.setdefault(rename(document.name), document)
+        if other is not document:
+            raise ValueError(f"{response_source}: documents {other.name!r} and {document.name!r} both have doc_key {rename(document.name)!r}")
+    empty = np.zeros(0, dtype=np.int64)
+    paired, missing, seen = [], [], set()
+    for document in key[1]:
+        name = rename(document.name)
+        if name in seen:
+            raise ValueError(f"{key_source}: two documents have doc_key {name!r}")
+        seen.add(name)
+        other = found.get(name)
+        if other is None:
+            missing.append(document.name)
+            other = Document(document.name, document.n_tokens, empty, empty, empty)
+        elif other.n_tokens != document.n_tokens:
+            raise ValueError(f"document {document.name!r}: {key_source} holds {document.n_tokens} tokens, {response_source} {other.n_tokens}; both sides must hold the same tokens")
+        paired.append(other)
+    extra = [document.name for document in response[1] if rename(document.name) not in seen]
+    return key[1], paired, missing, extra
 
 
 # ---------------------------------------------------------------------------------------
@@ -333,9 +473,7 @@ def check_inputs(predictions, references):
 
     The metric script runs this before evaluate encodes a batch: evaluate's string feature
     would silently turn a span [0, 1] into the id "[0, 1]"."""
-    for argument, value in (("predictions", predictions), ("references", references)):
-        if isinstance(value, (str, dict)) or not hasattr(value, "__len__"):
-            raise ValueError(f"{argument}: expected a list of documents, got {type(value).__name__}")
+    predictions, references = as_corpus(predictions, "predictions"), as_corpus(references, "references")
     check_same_length(predictions, references)
     forms = _side_form(predictions, "predictions"), _side_form(references, "references")
     if "ids" in forms and {"conll", "spans"} & set(forms):
@@ -359,6 +497,7 @@ def batch_forms(forms, held=None):
 def read_examples(predictions, references):
     """(key, response) Sides for compute()'s inputs, after check_inputs."""
     forms = check_inputs(predictions, references)
+    predictions, references = as_corpus(predictions, "predictions"), as_corpus(references, "references")
     sides = {}
     if "ids" in forms:
         tables = [{} for _ in references]
@@ -375,8 +514,8 @@ def read_examples(predictions, references):
         parts = []
         for index, example in enumerate(examples):
             if isinstance(example, str):
-                [(_, first, last, entity)] = _one_document(example, argument, index)
-                parts.append((first, last, entity))
+                [document] = _one_document(example, argument, index)
+                parts.append(document[2:5])
             else:
                 spans = np.array([m for cluster in example for m in cluster], dtype=np.int64).reshape(-1, 2)
                 sizes = [len(cluster) for cluster in example]
@@ -593,6 +732,8 @@ def check_metrics(metrics):
     """A tuple of metric names from None (the six metrics), "all", one name or a list."""
     if metrics is None or metrics == "all":
         return METRICS
+    if not isinstance(metrics, (str, list, tuple)):
+        raise ValueError(f"metrics: expected a metric name or a list of names, got {type(metrics).__name__}")
     names = [metrics] if isinstance(metrics, str) else list(metrics)
     if not names:
         raise ValueError("metrics: no metric named")
@@ -712,7 +853,8 @@ HELP = "coreference: MUC, B3, CEAFm, CEAFe, BLANC, LEA and the CoNLL score, as t
 def add_options(parser):
     """The scoring options, shared by this command and `paperscore compare coref`."""
     parser.add_argument("--metric", choices=METRICS + ("all",), default="all", help="score one metric (default all), as scorer.pl's first argument")
-    parser.add_argument("--remove-singletons", action="store_true", help="remove entities of one mention from both files first (coval's option)")
+    parser.add_argument("--remove-singletons", action="store_true", help="remove entities of one mention from both files first (coval's option; default: keep them, as scorer.pl)")
+    parser.add_argument("--strict", action="store_true", help="make key documents missing from a response, and response documents not in the key, an error (default: list them on standard error; a missing document scores as empty, as in scorer.pl)")
 
 
 def options(args):
@@ -720,43 +862,61 @@ def options(args):
 
 
 def add_arguments(parser):
-    parser.add_argument("key", help="the key (gold) CoNLL-2011/2012 file")
-    parser.add_argument("response", help="the response (system) CoNLL file; documents are matched by name")
+    parser.add_argument("key", help="the key (gold): a CoNLL-2011/2012 file or an OntoNotes jsonlines file (doc_key, sentences, clusters); - reads standard input")
+    parser.add_argument("response", help="the response (system), CoNLL or jsonlines; documents are matched to the key's by name (a CoNLL name and part against a doc_key, e.g. '(bc/cctv/00/cctv_0000); part 000' is 'bc/cctv/00/cctv_0000_0')")
     add_options(parser)
     parser.add_argument("--per-document", action="store_true", help="add each document's numbers")
 
 
-def _read_files(key, responses):
-    """The documents of the key file and of each response file, in the key's order (a
-    response document missing is empty; extra ones are ignored, as scorer.pl does):
-    (names, key parts, [response parts]), parts as _side takes them. key and responses
-    are (path, argument name) pairs."""
-    key_documents = read_conll(*key)
-    names = [name for name, *_ in key_documents]
-    empty = (np.zeros(0),) * 3
+def _unmatched(found, strict):
+    """Say which documents did not match: on standard error, or as an error with --strict.
+    found: [(response argument, missing key names, extra response names)]."""
+    lines = []
+    for source, missing, extra in found:
+        if missing:
+            lines.append(f"{source}: lacks {len(missing)} key document(s), scored as empty as scorer.pl does: {', '.join(map(repr, missing))}")
+        if extra:
+            lines.append(f"{source}: holds {len(extra)} document(s) not in the key, not scored: {', '.join(map(repr, extra))}")
+    if lines and strict:
+        raise ValueError("; ".join(lines) + " (--strict)")
+    for line in lines:
+        print(f"paperscore coref: warning: {line}", file=sys.stderr)
+
+
+def _read_files(key, responses, strict):
+    """The key's documents and each response's, paired by name (pair_documents), from
+    (path, argument) pairs; unmatched documents reported by _unmatched. Returns (key
+    documents, [response documents], [missing names], [extra names])."""
+    check_stdin_once(*[(argument, path) for path, argument in (key, *responses)])
+    key_file = read_documents(key[0], key[1])
     out = []
     for path, argument in responses:
-        found = {name: rest for name, *rest in read_conll(path, argument)}
-        out.append([found.get(name, empty) for name in names])
-    return names, [rest for _, *rest in key_documents], out
+        out.append(pair_documents(key_file, read_documents(path, argument), key[1], argument))
+    _unmatched([(argument, missing, extra) for (_, argument), (*_, missing, extra) in zip(responses, out)], strict)
+    return key_file[1], [o[1] for o in out], [o[2] for o in out], [o[3] for o in out]
 
 
 def run(args):
     """Score the key's documents, as scorer.pl does."""
-    names, key_parts, [response_parts] = _read_files((args.key, "KEY"), [(args.response, "RESPONSE")])
-    key = _side(key_parts, [(f"{args.key} document {name!r}", None) for name in names])
-    response = _side(response_parts, [(f"{args.response} document {name!r}", None) for name in names])
+    key_documents, [response_documents], [missing], [extra] = _read_files((args.key, "KEY"), [(args.response, "RESPONSE")], args.strict)
+    names = [document.name for document in key_documents]
+    key = _side([d[2:5] for d in key_documents], [(f"{args.key} document {name!r}", None) for name in names])
+    response = _side([d[2:5] for d in response_documents], [(f"{args.response} document {name!r}", None) for name in names])
     chosen = options(args)
     metrics = ("mentions",) + chosen["metrics"]
-    return score(key, response, metrics, chosen["keep_singletons"], per_document=args.per_document, return_counts=True, names=names, show_progress=True, **args.common)
+    result = score(key, response, metrics, chosen["keep_singletons"], per_document=args.per_document, return_counts=True, names=names, show_progress=True, **args.common)
+    return {**result, "missing_documents": missing, "extra_documents": extra}
 
 
 def read_compare(args):
-    """The inputs of `paperscore compare coref`: CoNLL files, each
-    document as clusters of spans, the systems' documents matched to the key's by name."""
-    _, key_parts, responses = _read_files((args.references, "--references"), [(args.system_a, "--system-a"), (args.system_b, "--system-b")])
-    references, system_a, system_b = ([_clusters(*part) for part in parts] for parts in [key_parts] + responses)
-    return dict(references=references, system_a=system_a, system_b=system_b)
+    """The inputs of `paperscore compare coref`: CoNLL or jsonlines files, each document
+    as clusters of spans, the systems' documents matched to the key's by name; under
+    "found", the documents each system lacks or adds."""
+    systems = ("system_a", "system_b")
+    key, responses, missing, extra = _read_files((args.references, "--references"), [(args.system_a, "--system-a"), (args.system_b, "--system-b")], args.strict)
+    references, system_a, system_b = ([_clusters(*d[2:5]) for d in documents] for documents in [key] + responses)
+    found = {"missing_documents": dict(zip(systems, missing)), "extra_documents": dict(zip(systems, extra))}
+    return dict(references=references, system_a=system_a, system_b=system_b, found=found)
 
 
 def _number(value):
@@ -783,6 +943,9 @@ def table(result):
     for entry in result.get("per_document", []):
         numbers = "  ".join(f"{k} {v:.4f}" for k, v in entry.items() if k != "document")
         lines.append(f"{entry['document']}: {numbers}")
+    for kind in ("missing_documents", "extra_documents"):
+        if result.get(kind):
+            lines += ["", f"{kind.replace('_', ' ')}: {', '.join(map(repr, result[kind]))}"]
     if "signature" in result:
         lines += ["", f"signature: {result['signature']}"]
     return "\n".join(lines)

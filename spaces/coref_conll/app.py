@@ -18,6 +18,7 @@ HERE = Path(__file__).resolve().parent
 metric = evaluate.load(str(HERE / "coref_conll.py"), keep_in_memory=True)
 # The vendored scoring package that evaluate loaded beside the metric script.
 package = importlib.import_module(type(metric).__module__.rpartition(".")[0] + ".paperscore_coref")
+core = importlib.import_module(type(metric).__module__.rpartition(".")[0] + ".paperscore_core")
 
 
 def example_file(name):
@@ -32,51 +33,128 @@ EXAMPLES = {
     "A twinless mention and a repeated key span (clusters of spans)": ("[[[0, 1], [4, 4]], [[4, 4], [6, 6]], [[8, 9]]]", "[[[0, 1], [4, 4], [6, 6]], [[2, 2]]]"),
 }
 FIRST = next(iter(EXAMPLES))
-EXAMPLE = dict(predictions=EXAMPLES[FIRST][0], references=EXAMPLES[FIRST][1], keep_singletons=True, zero_division="0")
+EXAMPLE = dict(predictions=EXAMPLES[FIRST][0], references=EXAMPLES[FIRST][1], key_file=None, response_file=None, keep_singletons=True, zero_division="0")
 METRICS = ["muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mentions"]
 PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#bcbd22", "#393b79", "#637939", "#ad494a"]
 UNMATCHED = "#7f7f7f"
 
 
-def read_document(text, argument):
-    """One document: JSON clusters (text starting with "[") or a CoNLL document."""
-    if not text.strip():
-        raise ValueError(f"{argument}: no document given")
-    if not text.lstrip().startswith("["):
-        return text
+# The demo's limits, stated on the page and checked before any work.
+MAX_BYTES = 1_000_000  # a text box or an uploaded file
+MAX_TOKENS = 100_000  # a document's tokens, and any span end
+MAX_MENTIONS = 20_000  # mentions of one side, all documents together
+LIMITS = (
+    f"Limits: {MAX_BYTES // 1_000_000} MB per text box or file, documents of up to {MAX_TOKENS:,} tokens "
+    f"(span ends below {MAX_TOKENS:,}), {MAX_MENTIONS:,} mentions per side."
+)
+
+
+def refuse(argument, problem):
+    raise ValueError(f"{argument}: {problem}")
+
+
+def read_side(text, upload, argument):
+    """One side: an uploaded CoNLL or jsonlines file when given, else the text box (JSON
+    clusters starting with "[", jsonlines, or CoNLL lines with or without #begin
+    document). Returns (form, documents or JSON clusters, text); sizes checked first."""
+    if upload:
+        path = getattr(upload, "name", upload)
+        if os.path.getsize(path) > MAX_BYTES:
+            refuse(argument, f"the file is larger than the demo's limit of {MAX_BYTES:,} bytes")
+        data = core.read_text(path, argument)
+        source = f"{argument} file {Path(path).name}"
+    else:
+        if len(text) > MAX_BYTES:
+            refuse(argument, f"the text is longer than the demo's limit of {MAX_BYTES:,} characters")
+        if not text.strip():
+            refuse(argument, "no document given")
+        data, source = text, argument
+    if not data.lstrip().startswith("["):
+        return (*package.parse_documents(data, source, whole=True), data)
     try:
-        return json.loads(text)
+        clusters = json.loads(data)
     except json.JSONDecodeError as error:
-        raise ValueError(f"{argument}: not valid JSON ({error.msg}, line {error.lineno} column {error.colno})") from None
+        refuse(argument, f"not valid JSON ({error.msg}, line {error.lineno} column {error.colno})")
+    except RecursionError:
+        refuse(argument, "JSON nested too deeply")
+    package.check_inputs([clusters], [[]])  # names a bad cluster or mention
+    return "clusters", clusters, data
 
 
-def compute_kwargs(predictions, references, keep_singletons, zero_division):
-    """The metric's keyword arguments for the demo's inputs."""
-    return dict(
-        predictions=[read_document(predictions, "predictions")],
-        references=[read_document(references, "references")],
+def check_limits(form, documents, argument):
+    """Refuse a side beyond the demo's token and mention limits, before any work."""
+    if form == "clusters":
+        spans = [m for cluster in documents for m in cluster if not isinstance(m, str)]
+        n_mentions, ends = sum(map(len, documents)), [int(m[1]) + 1 for m in spans]
+    else:
+        n_mentions = sum(len(d.first) for d in documents)
+        ends = [d.n_tokens for d in documents]
+    if max(ends, default=0) > MAX_TOKENS:
+        refuse(argument, f"a document reaches token {max(ends) - 1:,}, beyond the demo's limit of {MAX_TOKENS:,} tokens")
+    if n_mentions > MAX_MENTIONS:
+        refuse(argument, f"{n_mentions:,} mentions, beyond the demo's limit of {MAX_MENTIONS:,}")
+
+
+def prepare(predictions, references, key_file, response_file, keep_singletons, zero_division):
+    """(metric keyword arguments, unmatched documents, what to draw: per side the shown
+    document's (name, clusters, words))."""
+    sides = [read_side(references, key_file, "references"), read_side(predictions, response_file, "predictions")]
+    for (form, documents, _), argument in zip(sides, ("references", "predictions")):
+        check_limits(form, documents, argument)
+    (key_form, key, key_text), (response_form, response, response_text) = sides
+    unmatched = {"missing_documents": [], "extra_documents": []}
+    if "clusters" in (key_form, response_form) or len(key) == len(response) == 1:
+        # one document a side: a pair, whatever the names
+        for (form, documents, _), argument in zip(sides, ("references", "predictions")):
+            if form != "clusters" and len(documents) != 1:
+                refuse(argument, f"holds {len(documents)} documents, the other side one: give one document a side, or upload two files to match documents by name")
+        sizes = [d[0].n_tokens for form, d, _ in sides if form != "clusters"]
+        if len(sizes) == 2 and sizes[0] != sizes[1]:
+            refuse("predictions", f"the document holds {sizes[1]} tokens, the references' {sizes[0]}; both sides must hold the same tokens")
+    else:
+        key, response, unmatched["missing_documents"], unmatched["extra_documents"] = package.pair_documents(
+            (key_form, key), (response_form, response), "references", "predictions"
+        )
+
+    def clusters(form, documents):
+        return [documents] if form == "clusters" else [package.document_clusters(d) for d in documents]
+
+    def shown(form, documents, text):
+        if form == "clusters":
+            return None, documents, None
+        document = documents[0]
+        words = document.words if form == "jsonlines" else conll_words(text, document.name)
+        return document.name, package.document_clusters(document), words
+
+    kwargs = dict(
+        predictions=clusters(response_form, response),
+        references=clusters(key_form, key),
         keep_singletons=keep_singletons,
         zero_division="nan" if zero_division == "nan" else float(zero_division),
     )
+    return kwargs, unmatched, (shown(key_form, key, key_text), shown(response_form, response, response_text))
 
 
-def conll_words(text):
-    """The words of a CoNLL document: its non-blank lines inside #begin/#end document (or
-    all of them), the fourth column when there are five or more."""
+def compute_kwargs(predictions, references, key_file, response_file, keep_singletons, zero_division):
+    """The metric's keyword arguments for the demo's inputs."""
+    return prepare(predictions, references, key_file, response_file, keep_singletons, zero_division)[0]
+
+
+def conll_words(text, name=None):
+    """The words of a CoNLL document: the non-blank lines inside `#begin document NAME`
+    and `#end document` (without a name, the first document or the whole text), the
+    fourth column when there are five or more; None when the document is not there."""
     lines = text.split("\n")
-    begin = next((i for i, line in enumerate(lines) if line.startswith("#") and "begin document" in line), None)
-    if begin is not None:
-        lines = lines[begin + 1 :]
+    begins = [i for i, line in enumerate(lines) if line.startswith("#") and "begin document" in line]
+    if name is not None:
+        begins = [i for i in begins if lines[i].rstrip("\r").endswith(f"begin document {name}")]
+        if not begins:
+            return None
+    if begins:
+        lines = lines[begins[0] + 1 :]
         lines = lines[: next((i for i, line in enumerate(lines) if "end document" in line), len(lines))]
-    cells = [line.rstrip("\t").split("\t") for line in lines if line.strip()]
+    cells = [line.rstrip("\r").rstrip("\t").split("\t") for line in lines if line.strip()]
     return [c[3] if len(c) > 4 else c[0] for c in cells]
-
-
-def as_clusters(document):
-    """A document as (clusters of mentions, words or None)."""
-    if isinstance(document, str):
-        return package.conll_to_clusters(document), conll_words(document)
-    return document, None
 
 
 def colours(key, response):
@@ -124,15 +202,17 @@ def render(clusters, words, palette, title):
     return head + f'<div style="line-height:2;font-size:15px">{"".join(out)}</div>'
 
 
-def score(predictions, references, keep_singletons, zero_division):
+def score(predictions, references, key_file=None, response_file=None, keep_singletons=True, zero_division="0"):
     try:
-        kwargs = compute_kwargs(predictions, references, keep_singletons, zero_division)
-        result = metric.compute(**kwargs, metrics=METRICS, return_counts=True, return_signature=True)
-        (response, response_words), (key, key_words) = as_clusters(kwargs["predictions"][0]), as_clusters(kwargs["references"][0])
+        kwargs, unmatched, ((key_name, key, key_words), (response_name, response, response_words)) = prepare(
+            predictions, references, key_file, response_file, keep_singletons, zero_division
+        )
+        result = metric.fresh().compute(**kwargs, metrics=METRICS, return_counts=True, return_signature=True)
     except ValueError as error:
-        raise gr.Error(str(error), print_exception=False) from None
+        raise gr.Error(html.escape(str(error), quote=False), print_exception=False) from None
     headline = {"conll_f1": result["conll_f1"]}
     headline.update((f"{m}_{part}", result[f"{m}_{part}"]) for m in METRICS[:-1] for part in ("recall", "precision", "f1"))
+    headline.update(unmatched)
     headline["signature"] = result["signature"]
     rows = []
     for m in METRICS:
@@ -143,11 +223,12 @@ def score(predictions, references, keep_singletons, zero_division):
     table = {"headers": ["metric", "recall", "precision", "f1", "recall counts", "precision counts"], "data": rows}
     key_colour, response_colour = colours(key, response)
     words = key_words or response_words
+    shown = f" — document {key_name}" + (f" (1 of {len(kwargs['references'])})" if len(kwargs["references"]) > 1 else "") if key_name else ""
     return (
         headline,
         table,
-        render(key, key_words or words, key_colour, "Key (references)"),
-        render(response, response_words or words, response_colour, "Response (predictions)"),
+        render(key, key_words or words, key_colour, "Key (references)" + shown),
+        render(response, response_words or words, response_colour, "Response (predictions)" + shown),
     )
 
 
@@ -160,12 +241,19 @@ with gr.Blocks(title="coref_conll") as demo:
         "# coref_conll\n"
         "MUC, B3, CEAFm, CEAFe, BLANC, LEA and the CoNLL score, exactly as the CoNLL reference "
         "scorer computes them. Paste one document per box: a CoNLL-2011/2012 document (coreference "
-        "in the last column) or JSON clusters (mention ids, or `[start, end]` token spans)."
+        "in the last column) or JSON clusters (mention ids, or `[start, end]` token spans). Or upload a "
+        "key and a response file, each CoNLL or jsonlines (`doc_key`, `sentences`, `clusters`, as the "
+        "e2e-coref family writes it): documents are matched by name, a CoNLL `(NAME); part N` meeting the "
+        "doc_key `NAME_N`, and documents missing or extra are listed in the result. An upload replaces "
+        "its text box.\n\n" + LIMITS
     )
     example = gr.Dropdown(list(EXAMPLES), value=FIRST, label="Pick an example")
     with gr.Row():
         predictions = gr.Textbox(value=EXAMPLE["predictions"], label="Predictions (response)", lines=12, max_lines=12, elem_id="predictions")
         references = gr.Textbox(value=EXAMPLE["references"], label="References (key)", lines=12, max_lines=12, elem_id="references")
+    with gr.Row():
+        response_file = gr.File(label="Response file (CoNLL or jsonlines; replaces the text box)", file_types=[".conll", ".jsonlines", ".jsonl", ".json", ".txt"], elem_id="response-file")
+        key_file = gr.File(label="Key file (CoNLL or jsonlines; replaces the text box)", file_types=[".conll", ".jsonlines", ".jsonl", ".json", ".txt"], elem_id="key-file")
     with gr.Row():
         keep_singletons = gr.Checkbox(value=EXAMPLE["keep_singletons"], label="keep_singletons (the reference keeps them)")
         zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division")
@@ -179,10 +267,10 @@ with gr.Blocks(title="coref_conll") as demo:
     example.change(pick, example, [predictions, references], api_name=False)
     button.click(
         score,
-        [predictions, references, keep_singletons, zero_division],
+        [predictions, references, key_file, response_file, keep_singletons, zero_division],
         [result, metrics_table, key_text, response_text],
         api_name="compute",
     )
 
 if __name__ == "__main__":
-    demo.launch()
+    demo.launch(max_file_size=MAX_BYTES)

@@ -78,6 +78,13 @@ _PAIRS = [("conll", "conll"), ("ids", "ids"), ("spans", "spans"), ("spans", "con
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class CorefConll(SpaceMetric, evaluate.Metric):
+    # evaluate.load(..., config_name=NAME): presets for evaluate's combine and evaluator.
+    configs = {
+        "conll": {"metrics": ["muc", "bcub", "ceafe"]},  # the CoNLL-2012 score and the three it averages
+        "scorer_pl": {"metrics": ["mentions", "muc", "bcub", "ceafm", "ceafe", "blanc"]},  # `scorer.pl all`
+        "without_singletons": {"keep_singletons": False},  # coval's remove_singletons
+    }
+
     def _info(self):
         return evaluate.MetricInfo(
             module_type="metric",

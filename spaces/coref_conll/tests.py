@@ -43,3 +43,8 @@ test_cases = [
 # mention in the response.
 demo_bad_input = {"predictions": "#begin document d\nw\t(1\nw\t-\n#end document\n"}
 demo_error = "opened but not closed"
+
+# A span ending far beyond the demo's stated token limit: refused before any work (the
+# demo once drew a placeholder token for every index up to the largest span end).
+demo_over_limit = {"predictions": "[[[2, 10000000]]]"}
+demo_limit_error = "beyond the demo's limit of 100,000 tokens"
