@@ -269,10 +269,10 @@ def test_cli_compare_coref_reads_jsonlines_and_lists_unmatched_documents(tmp_pat
     assert result["missing_documents"] == {"system_a": [], "system_b": ["(158_emma_brat); part 0"]}
     assert result["extra_documents"] == {"system_a": ["other_0"], "system_b": ["(other); part 0"]}
     assert "--system-b: lacks 1 key document(s)" in captured.err and "--system-a: holds 1 document(s) not in the key" in captured.err
-    assert cli.main(argv + ["--strict"]) == 2
+    assert cli.main(argv + ["--strict"]) == 1
     assert "(--strict)" in capsys.readouterr().err
     (tmp_path / "empty").write_text("no documents here\n")
-    assert cli.main(argv[:5] + [str(tmp_path / "empty")] + argv[6:]) == 2
+    assert cli.main(argv[:5] + [str(tmp_path / "empty")] + argv[6:]) == 1
     assert f"--system-a: {tmp_path / 'empty'} holds no document" in capsys.readouterr().err
 
 

@@ -774,7 +774,7 @@ ONE_KEY = '{"doc_key": "bc/cctv/00/cctv_0000_0", "sentences": [["He", "said"], [
 def test_bad_jsonlines_are_value_errors_naming_file_line_and_document(content, message, tmp_path, capsys):
     (tmp_path / "response.jsonl").write_text(content)
     (tmp_path / "key.jsonl").write_text(ONE_KEY)
-    assert main(["coref", str(tmp_path / "key.jsonl"), str(tmp_path / "response.jsonl")]) == 2
+    assert main(["coref", str(tmp_path / "key.jsonl"), str(tmp_path / "response.jsonl")]) == 1
     err = capsys.readouterr().err
     assert re.search(r"RESPONSE: \S*response\.jsonl:? .*" + message, err), err
 
@@ -782,7 +782,7 @@ def test_bad_jsonlines_are_value_errors_naming_file_line_and_document(content, m
 def test_token_counts_must_agree_and_the_message_names_the_document(tmp_path, capsys):
     (tmp_path / "key.jsonl").write_text(ONE_KEY)
     (tmp_path / "response.conll").write_text("#begin document (bc/cctv/00/cctv_0000); part 000\nx\t(1)\ny\t-\nz\t(1)\n#end document\n")
-    assert main(["coref", str(tmp_path / "key.jsonl"), str(tmp_path / "response.conll")]) == 2
+    assert main(["coref", str(tmp_path / "key.jsonl"), str(tmp_path / "response.conll")]) == 1
     err = capsys.readouterr().err
     assert "document 'bc/cctv/00/cctv_0000_0': KEY holds 4 tokens, RESPONSE 3" in err, err
     # one token more and the CoNLL name meets the doc_key: the same entity, all 1.0
@@ -828,7 +828,7 @@ def test_cli_lists_missing_and_extra_documents_and_strict_refuses_them(cli_files
     assert "RESPONSE: holds 1 document(s) not in the key, not scored: '(extra); part 000'" in captured.err
     assert main(["coref", *cli_files]) == 0
     assert "missing documents: '(cli_1); part 000'" in capsys.readouterr().out
-    assert main(["coref", *cli_files, "--strict"]) == 2
+    assert main(["coref", *cli_files, "--strict"]) == 1
     assert re.search(r"error: RESPONSE: lacks 1 key document.*\(--strict\)", capsys.readouterr().err)
     # a key against itself: nothing to say
     assert main(["coref", cli_files[0], cli_files[0], "--strict", "--json"]) == 0
@@ -859,7 +859,7 @@ def test_cli_names_differing_only_in_part_do_not_match_between_conll_files(tmp_p
 def test_a_file_without_documents_is_an_error_naming_it(cli_files, content, found, side, tmp_path, capsys):
     (tmp_path / "bad.txt").write_text(content)
     files = [str(tmp_path / "bad.txt"), cli_files[1]] if side == "KEY" else [cli_files[0], str(tmp_path / "bad.txt")]
-    assert main(["coref", *files]) == 2
+    assert main(["coref", *files]) == 1
     assert f"error: {side}: {tmp_path / 'bad.txt'} {found}" in capsys.readouterr().err
     with pytest.raises(ValueError, match=f"KEY: {re.escape(str(tmp_path / 'bad.txt'))} {found}"):
         coref.read_documents(tmp_path / "bad.txt", "KEY")
@@ -873,7 +873,7 @@ def test_cli_reads_standard_input_and_drops_a_byte_order_mark(cli_files, tmp_pat
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
     assert main(["coref", cli_files[0], "-", "--json"]) == 0
     assert_figures(json.loads(capsys.readouterr().out), CLI_FIGURES)
-    assert main(["coref", "-", "-"]) == 2
+    assert main(["coref", "-", "-"]) == 1
     assert "only one file can be read from standard input" in capsys.readouterr().err
 
 
