@@ -6,8 +6,9 @@ runs app.py. These tests check, per Space: every distribution that install pulls
 accepts the card's Python (installed metadata, no network); the metric script names every
 third-party package its vendored code imports (evaluate checks only the script's imports
 when loading, to tell the user what to install); and a real build in a fresh uv
-environment imports app.py from a copy of the Space and scores the demo's example and the
-tests.py cases, with and without a confidence interval.
+environment (Spaces whose requirements are the same share one) imports app.py from a copy
+of the Space and scores the demo's example and the tests.py cases, with and without a
+confidence interval. Last, the package's sdist and wheel build and the wheel runs alone.
 """
 
 import ast
@@ -172,17 +173,24 @@ def pip_index_options(constraint="--constraint"):
     return options + ["--index-strategy", "unsafe-best-match"]
 
 
-def build_venv(space, where):
+BUILT = {}  # the Hub's requirement list -> a venv's python: Spaces that ask for the same share one
+
+
+def build_venv(space, tmp_path_factory):
     """A fresh environment with exactly what the Hub installs for `space`; its python."""
     assert card_python(space) == RUNNING_PYTHON, "the build runs on this interpreter: the card must name it"
+    requirements = tuple(sorted(hub_requirements(space)))
+    if requirements in BUILT:
+        return BUILT[requirements]
     command = uv()
     env = {**os.environ, "UV_PYTHON_DOWNLOADS": "never"}
-    venv = where / "venv"
+    venv = tmp_path_factory.mktemp("hub-build") / "venv"
     subprocess.run([*command, "venv", "-q", "--python", sys.executable, str(venv)], check=True, env=env)
     python = venv / "bin" / "python"
-    install = [*command, "pip", "install", "-q", "--python", str(python), *pip_index_options(), *hub_requirements(space)]
+    install = [*command, "pip", "install", "-q", "--python", str(python), *pip_index_options(), *requirements]
     done = subprocess.run(install, env=env, capture_output=True, text=True)
     assert done.returncode == 0, f"{space}: the Hub's install fails:\n{done.stderr[-4000:]}"
+    BUILT[requirements] = python
     return python
 
 
@@ -219,10 +227,11 @@ def assert_same(got, expected, where):
     assert {k: got.get(k) for k in numbers} == pytest.approx(numbers, abs=1e-12, nan_ok=True), where
 
 
-def test_space_builds_and_scores_as_on_the_hub(space, tmp_path):
-    python = build_venv(space, tmp_path)
+def test_space_builds_and_scores_as_on_the_hub(space, tmp_path, tmp_path_factory):
+    python = build_venv(space, tmp_path_factory)
     copy = shutil.copytree(SPACES_DIR / space, tmp_path / space, ignore=shutil.ignore_patterns("__pycache__"))
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # the repository's package stays out
+    # The repository's package stays out; bytecode is written so a shared venv's next import is quick.
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
     env.update(HF_HOME=str(tmp_path / "hf"), VIRTUAL_ENV=str(python.parent.parent))
     done = subprocess.run([str(python), "-c", SCORE_IN_BUILD], cwd=copy, env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, f"{space}: app.py fails in the Hub's environment:\n{done.stderr[-4000:]}"
@@ -274,8 +283,7 @@ def test_sdist_and_wheel_build_and_the_wheel_runs_alone(tmp_path):
     # The sdist is the package alone (the tests need the Spaces, fixtures and a browser).
     with tarfile.open(sdist) as archive:
         names = {n.split("/", 1)[1] for n in archive.getnames() if "/" in n}
-    top = f"paperscore-{core.VERSION}/"
-    assert {"LICENSE", "README.md", "pyproject.toml", "shared/paperscore/core.py"} <= names, top
+    assert {"LICENSE", "README.md", "pyproject.toml", "shared/paperscore/core.py"} <= names
     assert not {n for n in names if n.startswith(("tests/", "spaces/")) or "__pycache__" in n}
     assert {f"shared/paperscore/{p.name}" for p in (ROOT / "shared" / "paperscore").glob("*.py")} <= names
 
