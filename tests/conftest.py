@@ -31,6 +31,7 @@ ORG = "paperscore"
 _home = tempfile.mkdtemp(prefix="paperscore-hf-")
 atexit.register(shutil.rmtree, _home, ignore_errors=True)
 HUB = HubStandIn(SPACES_DIR, ORG)
+atexit.register(shutil.rmtree, HUB.pushed, ignore_errors=True)  # what tests published
 OFFLINE_ENV = {
     "GRADIO_ANALYTICS_ENABLED": "False",
     "HF_HUB_OFFLINE": "1",

@@ -4,6 +4,10 @@ CoNLL reference scorer (conll/reference-coreference-scorers), one example per do
 import datasets
 import evaluate
 
+# What the vendored package imports, named here for evaluate's dependency check at load time.
+import numpy
+import scipy.optimize
+
 # evaluate copies only the sibling files this script imports: a line for each vendored module.
 from .paperscore_core import VERSION
 from .paperscore_coref import batch_forms, check_inputs, compute

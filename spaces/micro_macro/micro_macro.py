@@ -4,6 +4,10 @@ sklearn, with the event-detection conventions of MAVEN and JMEE by name."""
 import datasets
 import evaluate
 
+# What the vendored package imports, named here for evaluate's dependency check at load time.
+import numpy
+import scipy.sparse
+
 # evaluate copies only the sibling files this script imports: a line for each vendored module.
 from .paperscore_core import VERSION
 from .paperscore_micro_macro import check_inputs, compute

@@ -5,6 +5,9 @@ and its AUPRC of soft scores."""
 import datasets
 import evaluate
 
+# What the vendored package imports, named here for evaluate's dependency check at load time.
+import numpy
+
 # evaluate copies only the sibling files this script imports: a line for each vendored module.
 from .paperscore_core import VERSION
 from .paperscore_rationale import check_inputs, compute

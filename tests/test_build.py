@@ -1,0 +1,303 @@
+"""Each Space builds on the Hub as it is.
+
+The Hub installs a Space's requirements.txt plus `gradio[oauth,mcp]==<sdk_version>` into a
+fresh environment of the card's `python_version` (3.10 when the card names none), then
+runs app.py. These tests check, per Space: every distribution that install pulls in
+accepts the card's Python (installed metadata, no network); the metric script names every
+third-party package its vendored code imports (evaluate checks only the script's imports
+when loading, to tell the user what to install); and a real build in a fresh uv
+environment (Spaces whose requirements are the same share one) imports app.py from a copy
+of the Space and scores the demo's example and the tests.py cases, with and without a
+confidence interval. Last, the package's sdist and wheel build and the wheel runs alone.
+"""
+
+import ast
+import importlib.util
+import json
+import os
+import re
+import runpy
+import shutil
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import ROOT, SPACES, SPACES_DIR
+from packaging.requirements import Requirement
+from packaging.specifiers import SpecifierSet
+from packaging.utils import canonicalize_name
+
+HUB_DEFAULT_PYTHON = "3.10"  # what the Hub runs when a card sets no python_version
+RUNNING_PYTHON = f"{sys.version_info.major}.{sys.version_info.minor}"
+
+
+def card_header(space):
+    text = (SPACES_DIR / space / "README.md").read_text(encoding="utf-8")
+    return re.match(r"^---\n(.*?)\n---\n", text, re.S)[1]
+
+
+def card_python(space):
+    return yaml.safe_load(card_header(space)).get("python_version", HUB_DEFAULT_PYTHON)
+
+
+def hub_requirements(space):
+    """What the Hub installs for the Space: its requirements.txt and gradio with extras."""
+    lines = (SPACES_DIR / space / "requirements.txt").read_text(encoding="utf-8").splitlines()
+    sdk = yaml.safe_load(card_header(space))["sdk_version"]
+    return [line for line in lines if line.strip() and not line.startswith("#")] + [f"gradio[oauth,mcp]=={sdk}"]
+
+
+def requirement_closure(requirements, python):
+    """{distribution: Requires-Python} over the installed distributions `requirements`
+    pull in on `python` (extras followed), and the names that are not installed."""
+    environment = {"python_version": python, "python_full_version": f"{python}.0"}
+    found, missing, seen = {}, set(), set()
+    todo = [Requirement(r) for r in requirements]
+    while todo:
+        requirement = todo.pop()
+        name = canonicalize_name(requirement.name)
+        for extra in {"", *requirement.extras} - {e for n, e in seen if n == name}:
+            seen.add((name, extra))
+            try:
+                distribution = metadata.distribution(name)
+            except metadata.PackageNotFoundError:
+                missing.add(name)
+                continue
+            found[name] = distribution.metadata.get("Requires-Python") or ""
+            for line in distribution.requires or []:
+                dependency = Requirement(line)
+                marker = dependency.marker
+                wanted = marker is None if not extra else marker is not None and "extra" in str(marker)
+                if wanted and (marker is None or marker.evaluate({**environment, "extra": extra})):
+                    todo.append(dependency)
+    return found, missing
+
+
+def outside(requirements, python):
+    found, missing = requirement_closure(requirements, python)
+    assert not missing, f"not installed here, so unchecked: {sorted(missing)} (pip install -r tests/requirements.txt)"
+    return {name: spec for name, spec in found.items() if not SpecifierSet(spec).contains(python)}
+
+
+@pytest.fixture(params=SPACES)
+def space(request):
+    return request.param
+
+
+def test_card_declares_a_quoted_python_version(space):
+    # Unquoted, YAML would read 3.10 as the float 3.1.
+    match = re.search(r'^python_version: "(\d+\.\d+)"$', card_header(space), re.M)
+    assert match, f'{space}/README.md: add python_version: "{RUNNING_PYTHON}" to the YAML header'
+
+
+def test_every_pulled_distribution_accepts_the_card_python(space):
+    assert outside(hub_requirements(space), card_python(space)) == {}
+
+
+def test_the_hub_default_python_is_refused_by_the_pins():
+    # Without python_version the Hub uses 3.10; numpy 2.4.6 requires >= 3.11 (its metadata).
+    assert "numpy" in outside(hub_requirements("micro_macro"), HUB_DEFAULT_PYTHON)
+
+
+def test_the_package_declares_what_the_cards_run():
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    requires = re.search(r'^requires-python = "(.+)"$', text, re.M)[1]
+    assert all(SpecifierSet(requires).contains(card_python(space)) for space in SPACES)
+
+
+# ---------------------------------------------------------------------------------------
+# The metric script names what its vendored code imports
+
+
+def third_party_imports(path, top_level_only=False):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    nodes = tree.body if top_level_only else ast.walk(tree)
+    names = set()
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            names |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            names.add(node.module.split(".")[0])
+    return names - set(sys.stdlib_module_names) - {"__future__"}
+
+
+def test_metric_script_imports_what_its_vendored_code_needs(space):
+    needed = set().union(*(third_party_imports(p) for p in (SPACES_DIR / space).glob("paperscore_*.py")))
+    script = third_party_imports(SPACES_DIR / space / f"{space}.py", top_level_only=True)
+    assert needed - script == set(), f"{space}/{space}.py: import these at top level"
+
+
+def test_requirements_install_what_the_space_imports(space):
+    """Each third-party module the metric script imports comes from a distribution named
+    in requirements.txt (gradio's own dependencies cover the demo)."""
+    providers = metadata.packages_distributions()
+    pinned = {canonicalize_name(Requirement(r).name) for r in hub_requirements(space)}
+    for module in third_party_imports(SPACES_DIR / space / f"{space}.py", top_level_only=True):
+        distributions = {canonicalize_name(d) for d in providers.get(module, [module])}
+        assert distributions & pinned, f"{space}/requirements.txt: add {sorted(distributions)} (for `import {module}`)"
+
+
+# ---------------------------------------------------------------------------------------
+# A real build, in a fresh environment with only what the Hub installs
+
+
+def uv():
+    """uv, as installed by tests/requirements.txt; a skip outside CI, a failure in it."""
+    try:
+        subprocess.run([sys.executable, "-m", "uv", "--version"], check=True, capture_output=True)
+    except (subprocess.CalledProcessError, FileNotFoundError):
+        message = "uv is not installed (pip install -r tests/requirements.txt)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return [sys.executable, "-m", "uv"]
+
+
+def pip_index_options(constraint="--constraint"):
+    """pip's index configuration (pip.conf and PIP_* variables) as uv options: uv reads
+    no pip.conf, and this machine's packages come from PyPI plus local folders. (`uv
+    build` names its option --build-constraint.)"""
+    listed = subprocess.run([sys.executable, "-m", "pip", "config", "list"], capture_output=True, text=True).stdout
+    flags = {"index-url": "--default-index", "extra-index-url": "--index", "find-links": "--find-links", "constraint": constraint}
+    options = []
+    for line in listed.splitlines():
+        key, _, value = line.partition("=")
+        flag = flags.get(key.rsplit(".", 1)[-1])
+        for item in ast.literal_eval(value).split() if flag else []:
+            if [flag, item] not in [options[i : i + 2] for i in range(0, len(options), 2)]:
+                options += [flag, item]
+    # pip picks the best version across every index; uv's default stops at the first one.
+    return options + ["--index-strategy", "unsafe-best-match"]
+
+
+BUILT = {}  # the Hub's requirement list -> a venv's python: Spaces that ask for the same share one
+
+
+def build_venv(space, tmp_path_factory):
+    """A fresh environment with exactly what the Hub installs for `space`; its python."""
+    assert card_python(space) == RUNNING_PYTHON, "the build runs on this interpreter: the card must name it"
+    requirements = tuple(sorted(hub_requirements(space)))
+    if requirements in BUILT:
+        return BUILT[requirements]
+    command = uv()
+    env = {**os.environ, "UV_PYTHON_DOWNLOADS": "never"}
+    venv = tmp_path_factory.mktemp("hub-build") / "venv"
+    subprocess.run([*command, "venv", "-q", "--python", sys.executable, str(venv)], check=True, env=env)
+    python = venv / "bin" / "python"
+    install = [*command, "pip", "install", "-q", "--python", str(python), *pip_index_options(), *requirements]
+    done = subprocess.run(install, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, f"{space}: the Hub's install fails:\n{done.stderr[-4000:]}"
+    BUILT[requirements] = python
+    return python
+
+
+SCORE_IN_BUILD = """
+import importlib, importlib.util, json, runpy, sys
+sys.path.insert(0, ".")
+app = importlib.import_module("app")
+assert importlib.util.find_spec("paperscore") is None, "the repository package leaked into the build"
+def score(kwargs):
+    return app.metric.fresh().compute(**kwargs)
+demo = app.compute_kwargs(**app.EXAMPLE)
+cases = runpy.run_path("tests.py")["test_cases"]
+out = {"demo": score(demo), "demo_ci": score({**demo, "confidence_level": 0.9, "seed": 0}), "cases": [], "cases_ci": []}
+for case in cases:
+    kwargs = {"predictions": case["predictions"], "references": case["references"], **case["kwargs"]}
+    out["cases"].append(score(kwargs))
+    out["cases_ci"].append(score({**kwargs, "confidence_level": 0.9, "seed": 0}))
+print(json.dumps(out))
+"""
+
+
+def in_process(space):
+    """The demo example scored here, in the development environment, for comparison."""
+    spec = importlib.util.spec_from_file_location(f"build_app_{space}", SPACES_DIR / space / "app.py")
+    app = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(app)
+    kwargs = app.compute_kwargs(**app.EXAMPLE)
+    return app.metric.fresh().compute(**kwargs), app.metric.fresh().compute(**kwargs, confidence_level=0.9, seed=0)
+
+
+def assert_same(got, expected, where):
+    numbers = {k: v for k, v in expected.items() if isinstance(v, (int, float))}
+    assert numbers, f"{where}: no numbers"
+    assert {k: got.get(k) for k in numbers} == pytest.approx(numbers, abs=1e-12, nan_ok=True), where
+
+
+def test_space_builds_and_scores_as_on_the_hub(space, tmp_path, tmp_path_factory):
+    python = build_venv(space, tmp_path_factory)
+    copy = shutil.copytree(SPACES_DIR / space, tmp_path / space, ignore=shutil.ignore_patterns("__pycache__"))
+    # The repository's package stays out; bytecode is written so a shared venv's next import is quick.
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
+    env.update(HF_HOME=str(tmp_path / "hf"), VIRTUAL_ENV=str(python.parent.parent))
+    done = subprocess.run([str(python), "-c", SCORE_IN_BUILD], cwd=copy, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, f"{space}: app.py fails in the Hub's environment:\n{done.stderr[-4000:]}"
+    built = json.loads(done.stdout.strip().splitlines()[-1])
+
+    cases = [case["result"] for case in runpy.run_path(str(SPACES_DIR / space / "tests.py"))["test_cases"]]
+    for number, (result, result_ci, expected) in enumerate(zip(built["cases"], built["cases_ci"], cases)):
+        assert_same(result, expected, f"{space} tests.py case {number}")
+        assert_same(result_ci, expected, f"{space} tests.py case {number} with confidence_level")
+        key = next(iter(expected))
+        assert result_ci[f"{key}_low"] <= result_ci[key] <= result_ci[f"{key}_high"], f"{space} case {number}: {key} interval"
+    demo, demo_ci = in_process(space)
+    assert_same(built["demo"], demo, f"{space} demo example")
+    assert_same(built["demo_ci"], demo_ci, f"{space} demo example with confidence_level")
+    assert any(key.endswith("_low") for key in built["demo_ci"]), f"{space}: no interval in the demo example"
+
+
+# ---------------------------------------------------------------------------------------
+# The package: sdist and wheel build, and the wheel installs and runs on its own
+
+PACKAGE_RUN = """
+import json
+from importlib import metadata
+from paperscore.micro_macro import compute
+# NA = 0 left out: 4 non-NA predictions, 2 right -> P = 1/2; 5 non-NA gold -> R = 2/5.
+r = compute([1, 1, 1, 0, 2, 0, 0], [0, 0, 1, 1, 2, 2, 2], negative_labels=[0])
+m = metadata.metadata("paperscore")
+print(json.dumps({"p": r["micro_precision"], "r": r["micro_recall"], "version": m["Version"],
+                  "license": m["License-Expression"], "urls": m.get_all("Project-URL")}))
+"""
+
+
+def test_sdist_and_wheel_build_and_the_wheel_runs_alone(tmp_path):
+    import tarfile
+
+    from paperscore import core
+
+    command = uv()
+    source = shutil.copytree(ROOT, tmp_path / "source", ignore=shutil.ignore_patterns(".git", "__pycache__", "*.egg-info", "build", "dist"))
+    out = tmp_path / "dist"
+    env = {**os.environ, "UV_PYTHON_DOWNLOADS": "never"}
+    env.pop("PYTHONPATH", None)
+    built = subprocess.run([*command, "build", "-q", "--python", sys.executable, "--out-dir", str(out), *pip_index_options("--build-constraint"), str(source)],
+                           env=env, capture_output=True, text=True)
+    assert built.returncode == 0, built.stderr[-4000:]
+    (sdist,), (wheel,) = out.glob("*.tar.gz"), out.glob("*.whl")
+    assert sdist.name == f"paperscore-{core.VERSION}.tar.gz"
+
+    # The sdist is the package alone (the tests need the Spaces, fixtures and a browser).
+    with tarfile.open(sdist) as archive:
+        names = {n.split("/", 1)[1] for n in archive.getnames() if "/" in n}
+    assert {"LICENSE", "README.md", "pyproject.toml", "shared/paperscore/core.py"} <= names
+    assert not {n for n in names if n.startswith(("tests/", "spaces/")) or "__pycache__" in n}
+    assert {f"shared/paperscore/{p.name}" for p in (ROOT / "shared" / "paperscore").glob("*.py")} <= names
+
+    venv = tmp_path / "venv"
+    subprocess.run([*command, "venv", "-q", "--python", sys.executable, str(venv)], check=True, env=env)
+    python = venv / "bin" / "python"
+    installed = subprocess.run([*command, "pip", "install", "-q", "--python", str(python), *pip_index_options(), str(wheel)],
+                               env=env, capture_output=True, text=True)
+    assert installed.returncode == 0, installed.stderr[-4000:]
+    version = subprocess.run([str(venv / "bin" / "paperscore"), "--version"], env=env, cwd=tmp_path, capture_output=True, text=True)
+    assert version.stdout.strip() == f"paperscore {core.VERSION}", version.stderr
+    run = subprocess.run([str(python), "-c", PACKAGE_RUN], env=env, cwd=tmp_path, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr[-4000:]
+    result = json.loads(run.stdout)
+    assert (result["p"], result["r"]) == (pytest.approx(1 / 2), pytest.approx(2 / 5))
+    assert result["version"] == core.VERSION and result["license"] == "MIT"
+    assert any(url.startswith("Source, https://github.com/paperscore/paperscore") for url in result["urls"])
