@@ -7,6 +7,7 @@ from conftest import DATA
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import csc_align_naive as naive
 from paperscore.core import read_lines
 from paperscore.csc import (
     WHOLE,
@@ -80,6 +81,149 @@ def test_truncate_compares_the_common_prefix_and_whole_compares_strings(data):
         if len(p) != len(s) and len(r) != len(s):
             assert (whole_p[0] == whole_r[0]) == (p == r)
         assert (whole_p >= WHOLE).sum() == (len(p) != len(s))
+
+
+# ---------------------------------------------------------------------------------------
+# length_mismatch="align"
+
+
+def naive_form(pairs):
+    """A sentence's edits from Edits.groups() in csc_align_naive's form."""
+    out = set()
+    for position, char in pairs:
+        if char.startswith("<insert before: "):
+            out.add(("insert", position, char[len("<insert before: ") : -1]))
+        elif char.startswith("<delete: "):
+            out.add(("delete", position, char[len("<delete: ") : -1]))
+        else:
+            out.add(("sub", position, char))
+    return out
+
+
+def apply_aligned(source, edits):
+    """The sentence that a set of aligned edits makes of its source."""
+    chars = [[c] for c in source] + [[]]  # each source character, and what comes before the next
+    for kind, position, value in edits:
+        if kind == "sub":
+            chars[position - 1][0] = value
+        elif kind == "delete":
+            chars[position - 1][0] = ""
+    inserted = {position: value for kind, position, value in edits if kind == "insert"}
+    return "".join(inserted.get(i, "") + "".join(cell) for i, cell in enumerate(chars, 1))
+
+
+@settings(max_examples=400, deadline=None)
+@given(triples(same_length=False))
+def test_align_is_a_minimal_alignment_by_the_stated_rule(data):
+    sources, predictions, references = data
+    predicted, gold = extract_edits(sources, predictions, references, length_mismatch="align")
+    for edits, texts in ((predicted, predictions), (gold, references)):
+        for source, text, pairs in zip(sources, texts, edits.groups()):
+            found = naive_form(pairs)
+            # The edits rebuild the sentence, with as few character operations as possible
+            # (equal lengths: the positional reading, which every preset uses today) ...
+            assert apply_aligned(source, found) == text
+            operations = sum(len(value) if kind == "insert" else 1 for kind, _, value in found)
+            if len(text) == len(source):
+                assert sorted(found) == sorted(("sub", p, c) for p, c in naive_edits(source, text))
+            else:
+                assert operations == naive.distance(source, text)
+            # ... and the tie-break is the documented one (csc_align_naive, a plain-loop reading of it).
+            assert found == naive.aligned_edits(source, text)
+
+
+def test_align_tie_break_worked_examples():
+    """Derived by hand from the rule (common prefix, common suffix of the rest, then the
+    middle traced back from the end preferring keep/substitute, delete, insert)."""
+    sources = ["我很好", "他們門很好", "abc", "", "ab", "甲乙丙"]
+    texts = ["我很很好", "他门很好", "xbcd", "xy", "", "乙丙甲"]
+    expected = [
+        # prefix 我很, then suffix 好 of 好 / 很好: the middle "" -> "很", inserted before source char 3
+        [(3, "<insert before: 很>")],
+        # prefix 他, suffix 很好; middle 們門 -> 门, distance 2: from the end, 門 -> 门 on the
+        # diagonal costs 1 + distance(們, "") = 2, minimal, so taken; then 們 (2) is deleted
+        [(2, "<delete: 們>"), (3, "门")],
+        # no common prefix or suffix; distance 2: a -> x substituted, d inserted at the end
+        [(1, "x"), (4, "<insert before: d>")],
+        # an empty source: one insertion of the whole text (one edit, two characters)
+        [(1, "<insert before: xy>")],
+        # everything deleted: one edit per source character
+        [(1, "<delete: a>"), (2, "<delete: b>")],
+        # equal lengths are read position by position (3 substitutions), although deleting
+        # 甲 and inserting it at the end would cost 2
+        [(1, "乙"), (2, "丙"), (3, "甲")],
+    ]
+    (edits,) = extract_edits(sources, texts, names=("predictions",), length_mismatch="align")
+    assert edits.groups() == expected
+
+
+def test_align_edits_match_only_the_same_insertion_or_deletion():
+    """The same insertion is a position hit and an exact hit; another string inserted at
+    the same place, or a substitution at the deleted position, is neither."""
+    sources = ["我門去", "我門去", "我門去", "他們們很好"]
+    predictions = ["我們去了", "我們去啊", "我們去", "他們很好"]
+    references = ["我們去了", "我們去了", "我們去了", "他們X很好"]
+    predicted, gold = extract_edits(sources, predictions, references, length_mismatch="align")
+    m = match(predicted, gold)
+    # 1: {2 們, +了 at 4} both sides; 2: +啊 against +了; 3: the insertion missing;
+    # 4: predicted delete 們 at 3 (prefix 他們, suffix 很好), gold 3 -> X (equal length)
+    assert m.predicted.tolist() == [2, 2, 1, 1]
+    assert m.gold.tolist() == [2, 2, 2, 1]
+    assert m.position_hits.tolist() == [2, 1, 1, 0]
+    assert m.exact_hits.tolist() == [2, 1, 1, 0]
+    assert m.same_edits.tolist() == [True, False, False, False]
+
+
+def test_align_refuses_a_source_beyond_its_position_range():
+    with pytest.raises(ValueError, match=r"sources\[1\]: has 1048575 characters; length_mismatch='align' takes fewer than 1048575"):
+        extract_edits(["甲", "乙" * (2**20 - 1)], ["甲乙", "乙"], ["甲", "乙" * (2**20 - 1)], length_mismatch="align")
+
+
+def substitution_only(draw_rng, n):
+    """n random triples whose sentences are as long as their sources."""
+    alphabet = list("我們门門他她的地得在再好很")
+    sources = ["".join(draw_rng.choice(alphabet, size=int(draw_rng.integers(0, 7)))) for _ in range(n)]
+
+    def variant(source):
+        return "".join(str(draw_rng.choice(alphabet)) if draw_rng.random() < 0.3 else c for c in source)
+
+    return sources, [variant(s) for s in sources], [variant(s) for s in sources]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_align_scores_substitution_only_data_as_today_under_every_preset_and_year(seed):
+    from paperscore import csc_common, csc_sighan
+
+    rng = np.random.default_rng(seed)
+    sources, predictions, references = substitution_only(rng, int(rng.integers(1, 40)))
+    data = dict(predictions=predictions, references=references, sources=sources)
+    extras = dict(return_counts=True, per_sentence=True)
+    for variant in (*csc_common.VARIANTS, "all"):
+        for remove_de in (False, True):
+            today = csc_common.compute(**data, variant=variant, remove_de=remove_de, **extras)
+            aligned = csc_common.compute(**data, variant=variant, remove_de=remove_de, length_mismatch="align", **extras)
+            assert aligned == today, (variant, remove_de)
+    years = [("2015", None, "subset"), ("2015", None, "exact"), ("2014", None, "subset"), ("2014", None, "exact"), ("2013", 1, "subset"), ("2013", 2, "subset")]
+    for version, subtask, correction_match in years:
+        options = dict(version=version, subtask=subtask, correction_match=correction_match, **extras)
+        assert csc_sighan.compute(**data, **options, length_mismatch="align") == csc_sighan.compute(**data, **options), (version, subtask)
+
+
+def test_align_in_sighan_a_sentence_with_an_insertion_is_corrected_only_as_the_reference():
+    """甲乙丙 -> 丁戊丙己: substitutions 1 丁, 2 戊 and 己 inserted at the end (prefix none;
+    from the end, 丙 -> 己 on the diagonal would cost 1 + distance(甲乙, 丁戊丙) = 4, the
+    insertion 1 + distance(甲乙丙, 丁戊丙) = 3). The answer 戊丁丙己 swaps the two
+    substitutions: the same positions, its characters among the gold ones, which the
+    2015 jar counts as corrected on equal lengths; with an insertion it is not."""
+    from paperscore.csc_sighan import compute
+
+    swapped = compute(["戊丁丙己"], ["丁戊丙己"], ["甲乙丙"], length_mismatch="align", return_counts=True)
+    assert (swapped["detection_tp"], swapped["correction_tp"], swapped["correction_fn"]) == (1, 0, 1)
+    # the same swap without the insertion: the jar's subset rule counts it corrected
+    equal = compute(["戊丁丙"], ["丁戊丙"], ["甲乙丙"], length_mismatch="align", return_counts=True)
+    assert (equal["detection_tp"], equal["correction_tp"]) == (1, 1)
+    right = compute(["丁戊丙己"], ["丁戊丙己"], ["甲乙丙"], length_mismatch="align", return_counts=True)
+    assert right["correction_tp"] == 1
 
 
 def test_length_mismatch_is_an_error_naming_the_example():

@@ -281,6 +281,60 @@ def test_longer_predictions():
     assert compute(**data, length_mismatch="truncate")["sentence_correction_precision"] == 1.0
 
 
+# Sentences an LLM corrector might return (source, reference, prediction), worked by hand
+# under length_mismatch="align" in the test below and in the card.
+ALIGN_CASES = [
+    ("我門去", "我們去", "我們去了"),  # 們 right, 了 inserted at the end: a wrong answer
+    ("他們們很好", "他們很好", "他們很好"),  # the doubled 們 deleted, as the reference does
+    ("今天很熱", "今天很熱", "今天很熱啊"),  # 啊 inserted in an error-free sentence
+    ("我很好", "我很好", "我很好"),  # left alone
+    ("我門去", "我們去", "我們去"),  # a substitution, corrected
+]
+
+
+def test_align_worked_example():
+    """Edits (prefix, then suffix of the rest, kept; see paperscore.csc):
+    1: predicted {2 們, 了 before 4}, gold {2 們}; 2: both {delete 們 at 3} (prefix 他們,
+    suffix 很好); 3: predicted {啊 before 5}, gold {}; 4: none; 5: both {2 們}.
+    realise: gold sentences 1, 2, 5 (3); predicted 1, 2, 3, 5 (4); detected (same
+    positions, the insertion counting whole) 2, 5; corrected 2, 5.
+    Detection P 2/4, R 2/3; correction the same. Accuracy: same positions (empty sets
+    included) 2, 4, 5 -> 3/5; same edits 2, 4, 5 -> 3/5.
+    scope, character level: predicted edits 2 + 1 + 1 + 1 = 5, gold 3; hits: 們 in 1, the
+    deletion in 2, 們 in 5 = 3, all exact. Detection P 3/5, R 3/3; correction P 3/3 (over
+    hits), R 3/3.
+    pycorrector (P over right answers + flagged error-free sentences): TP 2 (2, 5), flagged
+    error-free 1 (3): P 2/3, R 2/3, accuracy (TP + untouched clean) (2 + 1)/5."""
+    data = triples(ALIGN_CASES)
+    realise = compute(**data, length_mismatch="align")
+    assert_figures(realise, {
+        "sentence_detection_accuracy": 3 / 5, "sentence_detection_precision": 2 / 4, "sentence_detection_recall": 2 / 3, "sentence_detection_f1": 4 / 7,
+        "sentence_correction_accuracy": 3 / 5, "sentence_correction_precision": 2 / 4, "sentence_correction_recall": 2 / 3, "sentence_correction_f1": 4 / 7,
+    })  # fmt: skip
+    scope = compute(**data, variant="scope", length_mismatch="align")
+    assert (scope["char_detection_precision"], scope["char_detection_recall"]) == (3 / 5, 1.0)
+    assert (scope["char_correction_precision"], scope["char_correction_recall"]) == (1.0, 1.0)
+    pycorrector = compute(**data, variant="pycorrector", length_mismatch="align")
+    assert (pycorrector["sentence_correction_precision"], pycorrector["sentence_correction_recall"]) == (2 / 3, 2 / 3)
+    assert pycorrector["sentence_correction_accuracy"] == 3 / 5
+    edits = compute(**data, length_mismatch="align", per_sentence=True)
+    assert edits["predicted_edits"] == [[[2, "們"], [4, "<insert before: 了>"]], [[3, "<delete: 們>"]], [[5, "<insert before: 啊>"]], [], [[2, "們"]]]
+    assert edits["reference_edits"] == [[[2, "們"]], [[3, "<delete: 們>"]], [], [], [[2, "們"]]]
+    assert edits["sentence_correction_classes"] == ["FP+FN", "TP", "FP", "TN", "TP"]
+    signed = compute(**data, length_mismatch="align", return_signature=True)["signature"]
+    assert "|length_mismatch:align|" in signed
+
+
+def test_align_a_sentence_with_an_insertion_is_never_corrected_unless_it_is_the_reference():
+    """Under every preset: 我門去 -> 我們去了 answered 我們去啊 (the 們 right, another
+    insertion) and 我們去 (the insertion missing) are never corrected; 我們去了 is."""
+    data = triples([("我門去", "我們去了", "我們去啊"), ("我門去", "我們去了", "我們去"), ("我門去", "我們去了", "我們去了")])
+    result = compute(**data, variant="all", length_mismatch="align", return_counts=True)
+    for variant in VARIANTS:
+        assert result[f"{variant}/corrected_sentences"] == 1, variant
+        assert result[f"{variant}/correction_hits"] == 1, variant
+
+
 def test_references_of_another_length():
     """ReaLiSe's gold is label lines, edits of the source's characters: the reference 我們去了
     for the source 我門去 has no such reading, and cutting it would silently drop the 了.

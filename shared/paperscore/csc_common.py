@@ -138,7 +138,7 @@ def _edit_views(predictions, references, sources, views, remove_de):
     """{view: (predicted Edits, gold Edits, strings or None)}, one edit
     extraction for all views unless some sentence's length differs from its source.
 
-    Length rules: "error", "truncate", "whole" (paperscore.csc); the presets' own:
+    Length rules: "error", "truncate", "whole", "align" (paperscore.csc); the presets' own:
     "shorter" (ReaLiSe cuts the source to a shorter prediction and asserts on a longer
     one), "longer" (the Pointer-Net code indexes prediction and reference by the source:
     a shorter one fails, a longer one is cut), "zip" (FASPell zips the three strings,
@@ -150,12 +150,15 @@ def _edit_views(predictions, references, sources, views, remove_de):
         by_rule = {rule: (predicted, gold, None) for rule, _ in views}
     else:
         check_same_length(predictions, references)
-        predicted, gold = extract_edits(sources, predictions, references, length_mismatch="truncate")
+        rules = {rule for rule, _ in views}
+        # "align" is every preset's rule or none's (length_mismatch=); it reads equal lengths as "truncate" does
+        first = "align" if "align" in rules else "truncate"
+        predicted, gold = extract_edits(sources, predictions, references, length_mismatch=first)
         lengths = [np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)) for texts in (sources, predictions, references)]
         differ = np.flatnonzero((lengths[1] != lengths[0]) | (lengths[2] != lengths[0]))
         by_rule = {}
-        for rule in sorted({rule for rule, _ in views}):
-            if not len(differ):
+        for rule in sorted(rules):
+            if not len(differ) or rule == "align":
                 by_rule[rule] = (predicted, gold, None)
             else:
                 by_rule[rule] = _length_rule(rule, predictions, references, sources, lengths, differ, (predicted, gold))
@@ -201,7 +204,7 @@ def _refuse(name, where, side, source, relation, why):
         raise input_error(
             name, i,
             f"has {side[i]} characters, {relation} sources[{i}] ({source[i]}): {why} "
-            "(pass length_mismatch='truncate' or 'whole' to score such sentences)",
+            "(pass length_mismatch='truncate', 'whole' or 'align' to score such sentences)",
         )  # fmt: skip
 
 
@@ -378,8 +381,8 @@ def compute(
     `pid, pos, char, ...`) matched by pid.
     variant: a name of PRESETS (default "realise"), or "all" (every preset, keys prefixed
     `<variant>/`). char_subset: "all" or "erroneous" (character level over the sentences
-    with a gold edit only); None: the preset's own. length_mismatch: "error", "truncate" or
-    "whole" for every preset (see paperscore.csc); None: each preset as its code does.
+    with a gold edit only); None: the preset's own. length_mismatch: "error", "truncate",
+    "whole" or "align" for every preset (see paperscore.csc); None: each preset as its code does.
     remove_de: drop predicted edits into 地 or 得 (ReaLiSe's and SCOPE's SIGHAN13
     post-processing). zero_division: the value of a ratio its code would divide by zero
     (presets that add an epsilon keep it).

@@ -203,7 +203,7 @@ def compute(
     version: "2015" (default) or "2014", the same confusion matrix; "2013" with subtask 1 or 2.
     correction_match: "subset" (the jar: the predicted characters are a subset of the gold
     ones) or "exact" (aligned (position, char) pairs, as the Python ports compare).
-    length_mismatch: "error", "truncate" or "whole" (see paperscore.csc).
+    length_mismatch: "error", "truncate", "whole" or "align" (see paperscore.csc).
     """
     kind = definition(version, subtask, correction_match)
     zd = check_zero_division(zero_division)

@@ -21,13 +21,20 @@ from .paperscore_core import check_choice, check_same_length, input_error, read_
 #   "truncate" compare the common prefix only, as zip() does (FASPell zips; ReaLiSe cuts
 #              the source to a shorter prediction and refuses a longer one);
 #   "whole"    one edit at position 0 standing for the whole sentence (see WHOLE), equal
-#              on both sides only when the two sentences are the same string.
-LENGTH_MISMATCH = ("error", "truncate", "whole")
+#              on both sides only when the two sentences are the same string;
+#   "align"    a minimal-edit alignment with the source (see align_edits): substitutions
+#              at source positions, plus insertions and deletions (see INDEL).
+LENGTH_MISMATCH = ("error", "truncate", "whole", "align")
 # Under "whole", the char of a position-0 edit is WHOLE + the id of the sentence's text:
 # above every Unicode code point, so it never equals a real character.
 WHOLE = 0x110000
 CHAR_BITS = 22  # WHOLE + text ids stay below 2**22 unless 3 million texts differ in length
 MAX_POSITION = 2**31 - 1  # the 2014/2015 jars read positions as Java ints
+# Under "align", insertion or deletion k (Edits.indels[k]) is the edit (INDEL + k, WHOLE + k):
+# its position and its char equal no other edit's, so it is a position hit, an exact hit or
+# a gold char only where the other side has the very same insertion or deletion. (INDEL is
+# small enough for the per-sentence keys of isin_sentence to stay one integer.)
+INDEL = 2**20
 
 
 class Edits(NamedTuple):
@@ -39,6 +46,7 @@ class Edits(NamedTuple):
     position: np.ndarray
     char: np.ndarray
     n: int
+    indels: tuple = ()  # under "align": (source position, description) of edit INDEL + k
 
     def counts(self):
         """Edits per sentence."""
@@ -46,7 +54,7 @@ class Edits(NamedTuple):
 
     def keep(self, mask):
         """The edits where `mask` is true (e.g. dropping predicted 地/得 edits)."""
-        return Edits(self.sentence[mask], self.position[mask], self.char[mask], self.n)
+        return self._replace(sentence=self.sentence[mask], position=self.position[mask], char=self.char[mask])
 
     def take(self, order):
         """The sentences `order` (indices into this corpus), renumbered 0..len(order)-1."""
@@ -56,14 +64,18 @@ class Edits(NamedTuple):
         renumbered = new_index[self.sentence]
         kept = np.flatnonzero(renumbered >= 0)
         kept = kept[np.argsort(renumbered[kept], kind="stable")]  # positions stay sorted
-        return Edits(renumbered[kept], self.position[kept], self.char[kept], len(order))
+        return self._replace(sentence=renumbered[kept], position=self.position[kept], char=self.char[kept], n=len(order))
 
     def groups(self):
         """Per sentence, its edits as a list of (position, character) pairs, the
         character "" when only positions are known (for writers and reports)."""
         bounds = np.searchsorted(self.sentence, np.arange(self.n + 1))
-        pairs = list(zip(self.position.tolist(), map(_char_text, self.char.tolist())))
-        return [pairs[a:b] for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist())]
+        pairs = [
+            self.indels[position - INDEL] if position >= INDEL and self.indels else (position, _char_text(char))
+            for position, char in zip(self.position.tolist(), self.char.tolist())
+        ]
+        groups = [pairs[a:b] for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist())]
+        return [sorted(group, key=lambda pair: pair[0]) for group in groups] if self.indels else groups
 
 
 def _char_text(code):
@@ -107,11 +119,12 @@ def _encode(texts, argument):
 def extract_edits(sources, *sides, names=("predictions", "references"), length_mismatch="error"):
     """The edits of each side (a list of sentences parallel to `sources`) against the
     sources, one Edits per side. The sources are encoded once, and under "whole" the text
-    ids are shared by the sides, so equal sentences get equal position-0 edits."""
+    ids (under "align" the insertions and deletions) are shared by the sides, so equal
+    sentences get equal edits."""
     check_choice("length_mismatch", length_mismatch, LENGTH_MISMATCH)
     source_points, source_lengths = _encode(sources, "sources")
     source_starts = np.cumsum(source_lengths) - source_lengths
-    text_ids = {}
+    text_ids, indels = {}, {}
     out = []
     for texts, name in zip(sides, names):
         check_same_length(texts, sources, (name, "sources"))
@@ -122,19 +135,32 @@ def extract_edits(sources, *sides, names=("predictions", "references"), length_m
             raise input_error(
                 name, i,
                 f"has {lengths[i]} characters but sources[{i}] has {source_lengths[i]} "
-                "(pass length_mismatch='truncate' or 'whole' to score such sentences)",
+                "(pass length_mismatch='truncate', 'whole' or 'align' to score such sentences)",
             )  # fmt: skip
         if not len(differ):
-            # The common case: one elementwise comparison over the whole corpus.
-            where = np.flatnonzero(points != source_points)
-            sentence = np.searchsorted(source_starts, where, side="right") - 1
-            position = where - source_starts[sentence] + 1
-            edits = Edits(sentence, position, points[where].astype(np.int64), len(texts))
+            edits = _same_length_edits(source_points, source_starts, points)
+        elif length_mismatch == "align":
+            if source_lengths.max() >= INDEL - 1:
+                i = int(np.argmax(source_lengths))
+                raise input_error("sources", i, f"has {source_lengths[i]} characters; length_mismatch='align' takes fewer than {INDEL - 1}")
+            # The sentences as long as their sources compared elementwise, the others'
+            # characters replaced by their sources' (no edits); then those aligned.
+            text_starts, ends = (np.cumsum(lengths) - lengths).tolist() + [len(points)], np.cumsum(source_lengths).tolist()
+            pieces, done = [], 0
+            for i in differ.tolist():
+                pieces += [points[text_starts[done] : text_starts[i]], source_points[ends[i] - source_lengths[i] : ends[i]]]
+                done = i + 1
+            pieces.append(points[text_starts[done] :])
+            edits = _same_length_edits(source_points, source_starts, np.concatenate(pieces))
+            edits = _add_aligned(edits, differ, sources, texts, indels)
         else:
             edits = _prefix_edits(source_points, source_starts, source_lengths, points, lengths, length_mismatch == "whole")
             if length_mismatch == "whole":
                 edits = _add_whole(edits, differ, [texts[i] for i in differ.tolist()], text_ids)
         out.append(edits)
+    if indels:  # both sides describe every insertion and deletion of either
+        described = tuple(indels)
+        out = [edits._replace(indels=described) for edits in out]
     return out
 
 
@@ -152,6 +178,15 @@ def _prefix_edits(source_points, source_starts, source_lengths, points, lengths,
     return Edits(sentence[where], offset[where] + 1, new[where].astype(np.int64), len(lengths))
 
 
+def _same_length_edits(source_points, source_starts, points):
+    """The edits of sentences as long as their sources: one elementwise comparison over
+    the whole corpus (the common case)."""
+    where = np.flatnonzero(points != source_points)
+    sentence = np.searchsorted(source_starts, where, side="right") - 1
+    position = where - source_starts[sentence] + 1
+    return Edits(sentence, position, points[where].astype(np.int64), len(source_starts))
+
+
 def _add_whole(edits, sentences, texts, text_ids):
     ids = [text_ids.setdefault(text, len(text_ids)) for text in texts]
     if len(text_ids) >= 2**CHAR_BITS - WHOLE:
@@ -160,6 +195,157 @@ def _add_whole(edits, sentences, texts, text_ids):
         np.concatenate([edits.sentence, sentences]),
         np.concatenate([edits.position, np.zeros(len(sentences), dtype=np.int64)]),
         np.concatenate([edits.char, WHOLE + np.array(ids, dtype=np.int64)]),
+        edits.n,
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# Minimal-edit alignment (length_mismatch="align")
+#
+# The alignment of a sentence with its source keeps their longest common prefix, then their
+# longest common suffix (what is left of it), and aligns the rest with the fewest
+# substitutions, insertions and deletions (Levenshtein distance, each costing 1). Among
+# alignments of that cost it takes the one found by tracing back from the end and
+# preferring, at each step, to keep or substitute a character, then to delete a source
+# character, then to insert one. Keeping a common prefix and suffix never costs an edit,
+# so the alignment is minimal; an extra copy of a repeated character is the later one
+# (我很很好 from 我很好 inserts 很 before the source's 好).
+
+SUB, DELETE, INSERT = 0, 1, 2
+ALIGN_CELLS = 2**22  # dynamic-programming cells per batch of sentences (int32: 16 MB)
+
+
+def align_edits(sources, texts):
+    """The character operations of each text's alignment with its source, as arrays
+    (sentence, kind, position, char) in sentence then text order: kind SUB (the source
+    character at 1-based `position` becomes `char`), DELETE (it goes) or INSERT (`char`
+    comes before source character `position`; len(source) + 1: at the end)."""
+    source_points, n = _encode(sources, "sources")
+    points, m = _encode(texts, "texts")
+    source_starts, starts = np.cumsum(n) - n, np.cumsum(m) - m
+    prefix, suffix = _common_ends(source_points, source_starts, n, points, starts, m)
+    n, m = n - prefix - suffix, m - prefix - suffix  # the middles, left to the programme
+    # Batches of similar sizes, so that padding costs little: one side empty (insertions or
+    # deletions only) first, then by the longer side, each batch's at most twice its first's.
+    both, longest = ((n > 0) & (m > 0)).tolist(), np.maximum(n, m).tolist()
+    order = np.lexsort((m, n, longest, both)).tolist()
+    parts, first = [], 0
+    while first < len(order):
+        stop, rows, columns = first, 0, 0
+        while stop < len(order):
+            k = order[stop]
+            rows, columns = max(rows, int(n[k])), max(columns, int(m[k]))
+            if stop > first and (both[k] != both[order[first]] or longest[k] > 2 * longest[order[first]] + 4 or (stop + 1 - first) * (rows + 1) * (columns + 1) > ALIGN_CELLS):
+                break
+            stop += 1
+        batch = np.array(order[first:stop], dtype=np.int64)
+        found = _align_batch(
+            _gathered(source_points, source_starts[batch] + prefix[batch], n[batch], -1),
+            _gathered(points, starts[batch] + prefix[batch], m[batch], -2),
+            n[batch], m[batch],
+        )  # fmt: skip
+        parts.append((batch[found[0]], *found[1:]))
+        first = stop
+    sentence, kind, position, char, step = (np.concatenate(column) for column in zip(*parts)) if parts else [np.zeros(0, np.int64)] * 5
+    position = position + prefix[sentence]
+    # The trace runs from the end: sort by sentence, then backwards by step.
+    last = np.lexsort((-step, sentence))
+    return sentence[last], kind[last], position[last], char[last]
+
+
+def _segments(lengths):
+    """For segments of `lengths` laid end to end: each element's segment and offset in it."""
+    segment = np.repeat(np.arange(len(lengths)), lengths)
+    return segment, np.arange(len(segment)) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+
+
+def _common_ends(source_points, source_starts, n, points, starts, m):
+    """Per pair, the lengths of the longest common prefix and of the longest common suffix
+    of what follows it."""
+    shortest = np.minimum(n, m)
+    segment, offset = _segments(shortest)
+    ends = []
+    for back in (False, True):
+        a = source_starts[segment] + (n[segment] - 1 - offset if back else offset)
+        b = starts[segment] + (m[segment] - 1 - offset if back else offset)
+        mismatch = np.flatnonzero(source_points[a] != points[b])  # sorted by segment, then offset
+        which, at = np.unique(segment[mismatch], return_index=True)
+        end = shortest.copy()
+        end[which] = offset[mismatch[at]]
+        ends.append(end)
+    return ends[0], np.minimum(ends[1], shortest - ends[0])
+
+
+def _gathered(points, starts, lengths, fill):
+    """The runs points[starts[k] : starts[k] + lengths[k]] as rows of one array, padded with `fill`."""
+    out = np.full((len(lengths), max(int(lengths.max(initial=0)), 1)), fill, dtype=np.int64)
+    segment, offset = _segments(lengths)
+    out[segment, offset] = points[starts[segment] + offset]
+    return out
+
+
+def _align_batch(source, text, n, m):
+    """align_edits over a batch of padded rows (lengths n and m), the dynamic programme run
+    for every pair at once: cost[i] holds, per pair, the distances of source[:i] to each
+    prefix of the text. Returns (pair, kind, position in the source row, char, trace step)."""
+    rows, width = len(n), text.shape[1] + 1
+    column = np.arange(width)
+    cost = np.empty((int(n.max(initial=0)) + 1, rows, width), dtype=np.int32)
+    cost[0] = column
+    for i in range(1, len(cost)):
+        step = np.empty((rows, width), dtype=np.int32)
+        step[:, 0] = i
+        np.minimum(cost[i - 1][:, :-1] + (source[:, i - 1, None] != text), cost[i - 1][:, 1:] + 1, out=step[:, 1:])
+        # an insertion costs 1 per character: cost[i][j] = min over k <= j of step[k] + j - k
+        cost[i] = np.minimum.accumulate(step - column, axis=1) + column
+    found = []
+    r, i, j, t = np.arange(rows), n.copy(), m.copy(), 0
+    going = (i > 0) | (j > 0)
+    r, i, j = r[going], i[going], j[going]
+    while len(r):
+        here = cost[i, r, j]
+        back_i, back_j = np.maximum(i - 1, 0), np.maximum(j - 1, 0)
+        differ = source[r, back_i] != text[r, back_j]
+        diagonal = (i > 0) & (j > 0) & (here == cost[back_i, r, back_j] + differ)
+        delete = ~diagonal & (i > 0) & (here == cost[back_i, r, j] + 1)
+        insert = ~diagonal & ~delete
+        kind = np.where(delete, DELETE, np.where(insert, INSERT, SUB))
+        wanted = (diagonal & differ) | ~diagonal
+        # positions: the source character (SUB, DELETE), or the one an insertion precedes
+        position = np.where(insert, i + 1, i)
+        char = np.where(delete, source[r, back_i], text[r, back_j])
+        found.append((r[wanted], kind[wanted], position[wanted], char[wanted], np.full(int(wanted.sum()), t)))
+        i, j = i - (diagonal | delete), j - (diagonal | insert)
+        going = (i > 0) | (j > 0)
+        r, i, j, t = r[going], i[going], j[going], t + 1
+    return [np.concatenate(column).astype(np.int64) for column in zip(*found)] if found else [np.zeros(0, np.int64)] * 5
+
+
+def _add_aligned(edits, differ, sources, texts, indels):
+    """`edits` plus the aligned edits of the sentences `differ`: substitutions as they
+    are, each deleted source character an edit, each run of characters inserted at one
+    place an edit; insertions and deletions numbered in `indels` (shared by the sides)."""
+    local, kind, position, char = align_edits([sources[i] for i in differ.tolist()], [texts[i] for i in differ.tolist()])
+    sentence = differ[local]
+    sub = kind == SUB
+    keys, previous = [], None  # ((sentence, kind, position), chars) per edit
+    for k, key, code in zip(np.flatnonzero(~sub).tolist(), zip(sentence[~sub].tolist(), kind[~sub].tolist(), position[~sub].tolist()), char[~sub].tolist()):
+        if key[1] == INSERT and key == previous:  # the next character of the same insertion
+            keys[-1][1].append(chr(code))
+        else:
+            keys.append((key, [chr(code)]))
+        previous = key if k + 1 < len(kind) and kind[k + 1] == INSERT else None
+    ids = []
+    for (where, what, at), chars in keys:
+        label = f"<insert before: {''.join(chars)}>" if what == INSERT else f"<delete: {chars[0]}>"
+        ids.append(indels.setdefault((at, label), len(indels)))
+    if len(indels) >= 2**CHAR_BITS - WHOLE:
+        raise ValueError("length_mismatch='align': too many distinct insertions and deletions")
+    ids = np.array(ids, dtype=np.int64)
+    return from_pairs(
+        np.concatenate([edits.sentence, sentence[sub], [where for (where, _, _), _ in keys]]),
+        np.concatenate([edits.position, position[sub], INDEL + ids]),
+        np.concatenate([edits.char, char[sub], WHOLE + ids]),
         edits.n,
     )
 
@@ -355,7 +541,7 @@ class Match(NamedTuple):
     gold: np.ndarray  # gold edits
     position_hits: np.ndarray  # predicted positions that are gold positions
     exact_hits: np.ndarray  # predicted (position, char) pairs that are gold pairs
-    chars_in_gold: np.ndarray  # every predicted char is one of the sentence's gold chars
+    chars_in_gold: np.ndarray  # every predicted char is one of the sentence's gold chars (see match)
 
     @property
     def same_positions(self):
@@ -399,6 +585,13 @@ def match(predicted, gold):
     gold_pair = (gold.position << CHAR_BITS) | gold.char
     exact = isin_sentence(predicted.sentence, pair, gold.sentence, gold_pair)
     in_gold = isin_sentence(predicted.sentence, predicted.char, gold.sentence, gold.char)
+    if predicted.indels or gold.indels:
+        # In a sentence with an insertion or deletion, a predicted char is "in the gold" only
+        # as an exact gold edit: such a sentence is never corrected unless it is the reference.
+        aligned = np.zeros(n, dtype=bool)
+        aligned[predicted.sentence[predicted.position >= INDEL]] = True
+        aligned[gold.sentence[gold.position >= INDEL]] = True
+        in_gold = np.where(aligned[predicted.sentence], exact, in_gold)
     return Match(
         predicted=predicted.counts(),
         gold=gold.counts(),
