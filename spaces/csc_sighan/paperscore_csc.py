@@ -112,8 +112,11 @@ def _encode(texts, argument):
     """All texts' code points as one uint32 array, and each text's length."""
     check_texts(texts, argument)
     lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
-    points = np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), dtype="<u4")
-    return points, lengths
+    return _points(texts), lengths
+
+
+def _points(texts):
+    return np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), dtype="<u4")
 
 
 def extract_edits(sources, *sides, names=("predictions", "references"), length_mismatch="error"):
@@ -128,6 +131,9 @@ def extract_edits(sources, *sides, names=("predictions", "references"), length_m
     out = []
     for texts, name in zip(sides, names):
         check_same_length(texts, sources, (name, "sources"))
+        if length_mismatch == "align":
+            out.append(_aligned_side(sources, texts, name, source_points, source_starts, source_lengths, indels))
+            continue
         points, lengths = _encode(texts, name)
         differ = np.flatnonzero(lengths != source_lengths)
         if len(differ) and length_mismatch == "error":
@@ -139,20 +145,6 @@ def extract_edits(sources, *sides, names=("predictions", "references"), length_m
             )  # fmt: skip
         if not len(differ):
             edits = _same_length_edits(source_points, source_starts, points)
-        elif length_mismatch == "align":
-            if source_lengths.max() >= INDEL - 1:
-                i = int(np.argmax(source_lengths))
-                raise input_error("sources", i, f"has {source_lengths[i]} characters; length_mismatch='align' takes fewer than {INDEL - 1}")
-            # The sentences as long as their sources compared elementwise, the others'
-            # characters replaced by their sources' (no edits); then those aligned.
-            text_starts, ends = (np.cumsum(lengths) - lengths).tolist() + [len(points)], np.cumsum(source_lengths).tolist()
-            pieces, done = [], 0
-            for i in differ.tolist():
-                pieces += [points[text_starts[done] : text_starts[i]], source_points[ends[i] - source_lengths[i] : ends[i]]]
-                done = i + 1
-            pieces.append(points[text_starts[done] :])
-            edits = _same_length_edits(source_points, source_starts, np.concatenate(pieces))
-            edits = _add_aligned(edits, differ, sources, texts, indels)
         else:
             edits = _prefix_edits(source_points, source_starts, source_lengths, points, lengths, length_mismatch == "whole")
             if length_mismatch == "whole":
@@ -176,6 +168,25 @@ def _prefix_edits(source_points, source_starts, source_lengths, points, lengths,
     new = points[starts[sentence] + offset]
     where = np.flatnonzero(new != source_points[source_starts[sentence] + offset])
     return Edits(sentence[where], offset[where] + 1, new[where].astype(np.int64), len(lengths))
+
+
+def _aligned_side(sources, texts, name, source_points, source_starts, source_lengths, indels):
+    """One side's edits under "align": the sentences as long as their sources compared
+    elementwise in one pass (the others standing in as their sources: no edits), then
+    the others aligned (see align_edits)."""
+    check_texts(texts, name)
+    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+    differ = np.flatnonzero(lengths != source_lengths)
+    if not len(differ):
+        return _same_length_edits(source_points, source_starts, _points(texts))
+    if source_lengths.max() >= INDEL - 1:
+        i = int(np.argmax(source_lengths))
+        raise input_error("sources", i, f"has {source_lengths[i]} characters; length_mismatch='align' takes fewer than {INDEL - 1}")
+    same = list(texts)
+    for i in differ.tolist():
+        same[i] = sources[i]
+    edits = _same_length_edits(source_points, source_starts, _points(same))
+    return _add_aligned(edits, differ, sources, texts, indels)
 
 
 def _same_length_edits(source_points, source_starts, points):
@@ -212,6 +223,7 @@ def _add_whole(edits, sentences, texts, text_ids):
 # (我很很好 from 我很好 inserts 很 before the source's 好).
 
 SUB, DELETE, INSERT = 0, 1, 2
+KEEP, STOP = 3, 4  # moves of the trace that make no edit
 ALIGN_CELLS = 2**22  # dynamic-programming cells per batch of sentences (int32: 16 MB)
 
 
@@ -224,18 +236,28 @@ def align_edits(sources, texts):
     points, m = _encode(texts, "texts")
     source_starts, starts = np.cumsum(n) - n, np.cumsum(m) - m
     prefix, suffix = _common_ends(source_points, source_starts, n, points, starts, m)
-    n, m = n - prefix - suffix, m - prefix - suffix  # the middles, left to the programme
-    # Batches of similar sizes, so that padding costs little: one side empty (insertions or
-    # deletions only) first, then by the longer side, each batch's at most twice its first's.
-    both, longest = ((n > 0) & (m > 0)).tolist(), np.maximum(n, m).tolist()
-    order = np.lexsort((m, n, longest, both)).tolist()
-    parts, first = [], 0
+    n, m = n - prefix - suffix, m - prefix - suffix  # the middles
+    parts = []
+    # A middle with one side empty (the common case) is all insertions or all deletions.
+    one_sided = (n == 0) | (m == 0)
+    for side_points, side_starts, lengths, kind in ((points, starts, m, INSERT), (source_points, source_starts, n, DELETE)):
+        sentence, offset = _segments(np.where(one_sided, lengths, 0))
+        position = offset + 1 if kind == DELETE else np.ones_like(offset)
+        char = side_points[side_starts[sentence] + prefix[sentence] + offset].astype(np.int64)
+        parts.append((sentence, np.full(len(sentence), kind), position, char, -offset))  # step: backwards
+    # The others through the programme, in batches of similar sizes (so that padding costs
+    # little): by the longer side, each batch's at most twice its first's.
+    longest = np.maximum(n, m)
+    order = np.lexsort((m, n, longest))
+    order = order[~one_sided[order]].tolist()
+    sizes = list(zip(longest.tolist(), n.tolist(), m.tolist()))
+    first = 0
     while first < len(order):
         stop, rows, columns = first, 0, 0
         while stop < len(order):
             k = order[stop]
-            rows, columns = max(rows, int(n[k])), max(columns, int(m[k]))
-            if stop > first and (both[k] != both[order[first]] or longest[k] > 2 * longest[order[first]] + 4 or (stop + 1 - first) * (rows + 1) * (columns + 1) > ALIGN_CELLS):
+            rows, columns = max(rows, sizes[k][1]), max(columns, sizes[k][2])
+            if stop > first and (sizes[k][0] > 2 * sizes[order[first]][0] + 4 or (stop + 1 - first) * (rows + 1) * (columns + 1) > ALIGN_CELLS):
                 break
             stop += 1
         batch = np.array(order[first:stop], dtype=np.int64)
@@ -246,7 +268,7 @@ def align_edits(sources, texts):
         )  # fmt: skip
         parts.append((batch[found[0]], *found[1:]))
         first = stop
-    sentence, kind, position, char, step = (np.concatenate(column) for column in zip(*parts)) if parts else [np.zeros(0, np.int64)] * 5
+    sentence, kind, position, char, step = (np.concatenate(column) for column in zip(*parts))
     position = position + prefix[sentence]
     # The trace runs from the end: sort by sentence, then backwards by step.
     last = np.lexsort((-step, sentence))
@@ -290,35 +312,37 @@ def _align_batch(source, text, n, m):
     prefix of the text. Returns (pair, kind, position in the source row, char, trace step)."""
     rows, width = len(n), text.shape[1] + 1
     column = np.arange(width)
-    cost = np.empty((int(n.max(initial=0)) + 1, rows, width), dtype=np.int32)
+    cost = np.empty((int(n.max()) + 1, rows, width), dtype=np.int32)
     cost[0] = column
+    differ = source.T[: len(cost) - 1, :, None] != text  # (source character, pair, text character)
     for i in range(1, len(cost)):
         step = np.empty((rows, width), dtype=np.int32)
         step[:, 0] = i
-        np.minimum(cost[i - 1][:, :-1] + (source[:, i - 1, None] != text), cost[i - 1][:, 1:] + 1, out=step[:, 1:])
+        np.minimum(cost[i - 1][:, :-1] + differ[i - 1], cost[i - 1][:, 1:] + 1, out=step[:, 1:])
         # an insertion costs 1 per character: cost[i][j] = min over k <= j of step[k] + j - k
         cost[i] = np.minimum.accumulate(step - column, axis=1) + column
-    found = []
-    r, i, j, t = np.arange(rows), n.copy(), m.copy(), 0
-    going = (i > 0) | (j > 0)
-    r, i, j = r[going], i[going], j[going]
-    while len(r):
-        here = cost[i, r, j]
-        back_i, back_j = np.maximum(i - 1, 0), np.maximum(j - 1, 0)
-        differ = source[r, back_i] != text[r, back_j]
-        diagonal = (i > 0) & (j > 0) & (here == cost[back_i, r, back_j] + differ)
-        delete = ~diagonal & (i > 0) & (here == cost[back_i, r, j] + 1)
-        insert = ~diagonal & ~delete
-        kind = np.where(delete, DELETE, np.where(insert, INSERT, SUB))
-        wanted = (diagonal & differ) | ~diagonal
-        # positions: the source character (SUB, DELETE), or the one an insertion precedes
-        position = np.where(insert, i + 1, i)
-        char = np.where(delete, source[r, back_i], text[r, back_j])
-        found.append((r[wanted], kind[wanted], position[wanted], char[wanted], np.full(int(wanted.sum()), t)))
-        i, j = i - (diagonal | delete), j - (diagonal | insert)
-        going = (i > 0) | (j > 0)
-        r, i, j, t = r[going], i[going], j[going], t + 1
-    return [np.concatenate(column).astype(np.int64) for column in zip(*found)] if found else [np.zeros(0, np.int64)] * 5
+    # Each cell's move back, by the tie-break: keep or substitute, else delete, else insert.
+    move = np.full(cost.shape, INSERT, dtype=np.int8)
+    move[1:][cost[1:] == cost[:-1] + 1] = DELETE
+    diagonal = np.zeros(cost.shape, dtype=bool)
+    diagonal[1:, :, 1:] = cost[1:, :, 1:] == cost[:-1, :, :-1] + differ
+    move[diagonal] = np.where(differ, SUB, KEEP)[diagonal[1:, :, 1:]]
+    move[0, :, 0] = STOP
+    # Trace every pair back at once, STOP holding the finished ones in place.
+    pair, i, j = np.arange(rows), n.copy(), m.copy()
+    trace = []
+    for t in range(int((n + m).max())):
+        here = move[i, pair, j]
+        if t % 8 == 0 and (here == STOP).all():
+            break
+        trace.append((here, i, j))
+        i, j = i - ((here != INSERT) & (here != STOP)), j - ((here != DELETE) & (here != STOP))
+    kind, i, j = (np.stack(column) for column in zip(*trace))  # (step, pair)
+    step, pair = np.nonzero((kind != KEEP) & (kind != STOP))
+    kind, i, j = kind[step, pair].astype(np.int64), i[step, pair], j[step, pair]
+    char = np.where(kind == DELETE, source[pair, i - 1], text[pair, j - 1])
+    # positions: the source character (SUB, DELETE), or the one an insertion precedes
+    return pair, kind, np.where(kind == INSERT, i + 1, i), char, step
 
 
 def _add_aligned(edits, differ, sources, texts, indels):
