@@ -800,3 +800,55 @@ def test_the_metric_script_takes_exactly_the_package_arguments():
 
     parameters = list(inspect.signature(type(space_metric())._compute).parameters.values())[1:]
     assert parameters == list(inspect.signature(compute).parameters.values())
+
+
+# ---------------------------------------------------------------------------------------
+# Corpus arguments (issue 15) and configuration names (issue 11)
+
+
+def test_a_bare_string_is_not_a_corpus():
+    """'我們很壞' as predictions would be scored one character per sentence (correction F1
+    0.667 in the issue's report); it is an error naming the argument, in the package, in
+    compare and through evaluate (compute, add_batch)."""
+    for bad in ("predictions", "references", "sources"):
+        data = {"predictions": ["我們很壞"], "references": ["我們很好"], "sources": ["我門很壞"]}
+        data[bad] = data[bad][0]
+        with pytest.raises(ValueError, match=rf"^{bad}: expected a list of examples, got a str"):
+            compute(**data)
+        with pytest.raises(ValueError, match=rf"^{bad}: expected a list of examples, got a str"):
+            space_metric().compute(**data)
+        with pytest.raises(ValueError, match=rf"^{bad}: expected a list of examples, got a str"):
+            space_metric().add_batch(**data)
+    with pytest.raises(ValueError, match=r"^system_a: expected a list of examples, got a str"):
+        compare.compare("csc_common", ["我們很好"], "我們很好", ["我們很好"], sources=["我門很好"], n_resamples=10)
+    for bad in (None, 5, {"我們很好"}, (s for s in ["我們很好"])):
+        with pytest.raises(ValueError, match=r"^predictions: expected a list of examples, got"):
+            compute(bad, ["我們很好"], ["我門很好"])
+
+
+def test_numpy_and_tuples_are_corpora():
+    sources, references, predictions = ["他門很好", "我門走吧"], ["他們很好", "我們走吧"], ["他們很好", "我悶走吧"]
+    expected = compute(predictions, references, sources)
+    assert compute(np.array(predictions), tuple(references), np.array(sources)) == expected
+
+
+@pytest.mark.parametrize("name", [*VARIANTS, "all"])
+def test_a_config_name_is_the_variant(name):
+    import evaluate
+    from conftest import SPACES_DIR
+
+    data = triples(MIXED)
+    configured = evaluate.load(str(SPACES_DIR / "csc_common"), config_name=name, keep_in_memory=True)
+    assert configured.compute(**data) == compute(**data, variant=name)
+    # an explicit argument wins over the configuration
+    assert configured.compute(**data, variant="paddle") == compute(**data, variant="paddle")
+
+
+def test_an_unknown_config_name_lists_the_variants():
+    import evaluate
+    from conftest import SPACES_DIR
+
+    with pytest.raises(ValueError, match="config_name: 'sighan' is not a configuration of this metric") as raised:
+        evaluate.load(str(SPACES_DIR / "csc_common"), config_name="sighan")
+    for name in (*VARIANTS, "all"):
+        assert repr(name) in str(raised.value)

@@ -37,6 +37,13 @@ EXAMPLE = dict(
     remove_de=False,
     zero_division="0",
 )
+# Stated on the page and checked before any work (the alignment is quadratic in a sentence's length).
+MAX_BOX_CHARACTERS = 20_000
+MAX_SENTENCE_CHARACTERS = 1_000
+LIMITS = (
+    f"Limits: at most {MAX_BOX_CHARACTERS:,} characters in each box and {MAX_SENTENCE_CHARACTERS:,} characters "
+    "in a sentence; for more, use the package or `paperscore csc` (no limits)."
+)
 CLASS_COLOURS = {"TP": "#2e7d32", "FP": "#c62828", "TN": "#757575", "FN": "#ef6c00", "FP+FN": "#6a1b9a"}
 EDIT_COLOURS = {"right": "#c8e6c9", "wrong char": "#ffe0b2", "wrong place": "#ffcdd2", "gold": "#c8e6c9", "source": "#eeeeee"}
 
@@ -44,6 +51,16 @@ EDIT_COLOURS = {"right": "#c8e6c9", "wrong char": "#ffe0b2", "wrong place": "#ff
 def sentence_lines(text):
     """One sentence per line; blank lines are ignored."""
     return [line.removesuffix("\r") for line in text.split("\n") if line.strip()]
+
+
+def check_limits(**boxes):
+    """A ValueError naming the box when a text is beyond the page's limits."""
+    for name, text in boxes.items():
+        if len(text) > MAX_BOX_CHARACTERS:
+            raise ValueError(f"{name}: {len(text):,} characters, more than the {MAX_BOX_CHARACTERS:,} this page takes")
+        for number, line in enumerate(sentence_lines(text), 1):
+            if len(line) > MAX_SENTENCE_CHARACTERS:
+                raise ValueError(f"{name}: sentence {number} has {len(line):,} characters, more than the {MAX_SENTENCE_CHARACTERS:,} this page takes")
 
 
 def compute_kwargs(predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division):
@@ -106,7 +123,7 @@ def sentence_table(kwargs, result, official):
     """Each sentence's edits and its sentence correction class: under the variant's count
     (for "all", the paper-common one of ReaLiSe) and, for "all", the official-style one of
     PaddleNLP, where a wrong answer on an erroneous sentence is only a false negative."""
-    names = ["#", "source", "reference", "prediction", "edits", "at gold positions"]
+    names = ["#", "source", "reference", "prediction", "predicted edits", "at gold positions"]
     counts = [(f"{kwargs['variant'] if kwargs['variant'] != 'all' else 'realise'}", result)] + ([("paddle", official)] if official else [])
     counts = [(name, r["sentence_correction_classes"]) for name, r in counts if "sentence_correction_classes" in r]
     rows = []
@@ -119,7 +136,7 @@ def sentence_table(kwargs, result, official):
             marked(source, {p: "source" for p in gold_chars.keys() | prediction_marks.keys()}),
             marked(reference, dict.fromkeys(gold_chars, "gold")),
             marked(prediction, prediction_marks),
-            str(len(predicted)),
+            html.escape(", ".join(f"{p} {c}" for p, c in predicted)),
             str(sum(p in gold_chars for p, _ in predicted)),
         ] + [badge(classes[number - 1]) for _, classes in counts]
         rows.append("<tr>" + "".join(f'<td style="padding:2px 8px">{cell}</td>' for cell in cells) + "</tr>")
@@ -130,13 +147,16 @@ def sentence_table(kwargs, result, official):
 
 def score(predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division):
     try:
+        check_limits(predictions=predictions, sources=sources, references=references)
         kwargs = compute_kwargs(predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division)
-        result = metric.compute(**kwargs, per_sentence=True, return_signature=True)
+        # each request on its own empty metric: one request cannot affect another
+        result = metric.fresh().compute(**kwargs, per_sentence=True, return_signature=True)
         official = None
         if variant == "all":  # the official-style classes beside the paper-common ones
-            official = metric.compute(**{**kwargs, "variant": "paddle", "char_subset": None}, per_sentence=True)
+            official = metric.fresh().compute(**{**kwargs, "variant": "paddle", "char_subset": None}, per_sentence=True)
     except ValueError as error:
-        raise gr.Error(str(error), print_exception=False) from None
+        # Gradio renders the message as HTML: the user's text in it must stay text
+        raise gr.Error(html.escape(str(error), quote=False), print_exception=False) from None
     top = headline(result, variant)
     top["signature"] = result["signature"]
     return top, side_by_side(result, variant), sentence_table(kwargs, result, official)
@@ -149,7 +169,8 @@ with gr.Blocks(title="csc_common") as demo:
         "(ReaLiSe, SCOPE, SpellGCN, PLOME, CRASpell, Pointer Networks, FASPell, CSCD-NS, pycorrector, PaddleNLP, LEMON). "
         "One sentence per line, the three boxes in the same order; an edit is a position where a sentence differs "
         "from its source. Preloaded: eight sentences on which the conventions disagree. For the official SIGHAN "
-        "figures see the `csc_sighan` Space."
+        "figures see the `csc_sighan` Space. Predictions of another length than their source (an LLM corrector's): "
+        "`length_mismatch` = `align` reads insertions and deletions as edits.\n\n" + LIMITS
     )
     with gr.Row():
         sources = gr.Textbox(value=EXAMPLE["sources"], label="Sources (input sentences)", lines=8, elem_id="sources")
@@ -158,7 +179,7 @@ with gr.Blocks(title="csc_common") as demo:
     with gr.Row():
         variant = gr.Dropdown(["all"] + VARIANTS, value=EXAMPLE["variant"], label="variant (all: side by side)")
         char_subset = gr.Dropdown(["preset", "all", "erroneous"], value=EXAMPLE["char_subset"], label="char_subset")
-        length_mismatch = gr.Dropdown(["preset", "error", "truncate", "whole"], value=EXAMPLE["length_mismatch"], label="length_mismatch")
+        length_mismatch = gr.Dropdown(["preset", "error", "truncate", "whole", "align"], value=EXAMPLE["length_mismatch"], label="length_mismatch")
         remove_de = gr.Checkbox(value=EXAMPLE["remove_de"], label="remove_de (SIGHAN13 地/得)")
         zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division")
     button = gr.Button("Compute", variant="primary", elem_id="compute-btn")

@@ -11,7 +11,7 @@ import numpy
 # evaluate copies only the sibling files this script imports: a line for each vendored module.
 from .paperscore_core import VERSION
 from .paperscore_csc import checked_columns, stored_sources
-from .paperscore_csc_common import compute
+from .paperscore_csc_common import VARIANTS, compute, corpora
 from .paperscore_space import SpaceMetric
 from .paperscore_trainer import trainer_metrics
 
@@ -49,13 +49,15 @@ Args:
     predictions: the system's sentences, or (without sources) its label lines.
     references: the gold sentences, or the truth's label lines (matched by pid).
     sources: the input sentences; omit them to pass label lines.
+    (evaluate.load(..., config_name=NAME) with NAME a variant, or "all", sets the default variant.)
     variant: "realise" (default; also SCOPE's and CCL2022's sentence level), "scope",
         "spellgcn", "plome", "craspell", "pointer", "faspell", "cscd_ns", "pycorrector",
         "paddle", "lemon", or "all" (every one, keys prefixed "<variant>/").
     char_subset: "all" or "erroneous" (character level over the sentences with a gold
         edit only); default: the preset's own (SpellGCN and PLOME: "erroneous").
-    length_mismatch: "error", "truncate" or "whole" for every preset; default: each
-        preset as its code treats a sentence whose length differs from its source.
+    length_mismatch: "error", "truncate", "whole" or "align" (a minimal-edit alignment:
+        insertions and deletions are edits) for every preset; default: each preset as its
+        code treats a sentence whose length differs from its source.
     remove_de: drop predicted edits into 地/得 (ReaLiSe's and SCOPE's SIGHAN13 post-processing).
     zero_division: value of a ratio the original divides by zero: 0.0 (default), 1.0 or
         "nan". Presets whose code adds an epsilon keep it.
@@ -93,9 +95,11 @@ class CscCommon(SpaceMetric, evaluate.Metric):
         )
 
     optional_inputs = ("sources",)  # label lines come without
+    # evaluate.load(..., config_name="scope"): a preset where no compute arguments can be passed
+    configs = {**{name: {"variant": name} for name in VARIANTS}, "all": {"variant": "all"}}
 
     def check_batch(self, columns):
-        return checked_columns(columns)
+        return checked_columns({**columns, **corpora(**{name: columns.get(name) for name in ("predictions", "references", "sources")})})
 
     def _compute(
         self,

@@ -16,6 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .paperscore_core import (
+    as_corpus,
     as_floats,
     bootstrap_intervals,
     bootstrap_options,
@@ -111,6 +112,17 @@ COLUMNS = (
 )
 DE = np.array([ord("地"), ord("得")])
 FIRST_PUNCTUATION = np.array([ord("。"), ord("，")])
+
+
+def corpora(**corpus):
+    """The corpus arguments (predictions, references, sources, ...) as lists, each through
+    core.as_corpus (a bare string is an error, not one sentence per character); sources
+    may be None (label lines)."""
+    out = {}
+    for name, values in corpus.items():
+        values = values if values is None and name == "sources" else as_corpus(values, name)
+        out[name] = values.tolist() if isinstance(values, np.ndarray) else values
+    return out
 
 
 def check_options(variant, char_subset, length_mismatch, remove_de):
@@ -389,6 +401,7 @@ def compute(
     post-processing). zero_division: the value of a ratio its code would divide by zero
     (presets that add an epsilon keep it).
     """
+    predictions, references, sources = corpora(predictions=predictions, references=references, sources=sources).values()
     variants = check_options(variant, char_subset, length_mismatch, remove_de)
     zd = check_zero_division(zero_division)
     if confidence_level is not None:
@@ -428,6 +441,7 @@ def headline(variant="realise", **options):
 
 def paired_statistics(references, system_a, system_b, sources=None, variant="realise", char_subset=None, length_mismatch=None, remove_de=False, zero_division=0.0):
     """For paperscore.compare: each system's per-sentence rows and the reducer."""
+    references, system_a, system_b, sources = corpora(references=references, system_a=system_a, system_b=system_b, sources=sources).values()
     variants = check_options(variant, char_subset, length_mismatch, remove_de)
     zd = check_zero_division(zero_division)
     tables = []

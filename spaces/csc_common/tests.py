@@ -61,3 +61,7 @@ test_cases = [
 # one predicted sentence against the example's eight references.
 demo_bad_input = {"predictions": "我起床的時候。"}
 demo_error = "differ in length"
+
+# Beyond the limit stated on the page (20,000 characters in a box): refused before any work.
+demo_over_limit = {"predictions": "我" * 20_001}
+demo_limit_error = "more than the 20,000 this page takes"
