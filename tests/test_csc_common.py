@@ -852,3 +852,17 @@ def test_an_unknown_config_name_lists_the_variants():
         evaluate.load(str(SPACES_DIR / "csc_common"), config_name="sighan")
     for name in (*VARIANTS, "all"):
         assert repr(name) in str(raised.value)
+
+
+def test_align_from_the_command_line_and_in_compare(tmp_path, capsys):
+    """ALIGN_CASES from files: realise's hand-derived figures (test_align_worked_example);
+    compare's score under align is the same correction F1, 4/7, for both systems."""
+    data = triples(ALIGN_CASES)
+    files = {name: write(tmp_path / f"{name}.txt", data[name]) for name in ("sources", "predictions", "references")}
+    code, out, err = run_cli(["csc", *(f"--{name}={path}" for name, path in files.items()), "--length-mismatch", "align", "--json"], capsys)
+    assert code == 0, err
+    result = json.loads(out)
+    assert (result["sentence_correction_precision"], result["sentence_correction_recall"]) == (0.5, 2 / 3)
+    assert "|length_mismatch:align|" in result["signature"]
+    compared = compare.compare("csc_common", data["references"], data["predictions"], data["predictions"], sources=data["sources"], length_mismatch="align", n_resamples=10, seed=0)
+    assert compared["score_a"] == compared["score_b"] == pytest.approx(4 / 7, abs=1e-15)
