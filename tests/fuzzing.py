@@ -155,7 +155,11 @@ def names_where(message, arguments, index=None):
     """Whether an error message names one of `arguments` and, given an index, the example."""
     if not any(argument in message for argument in arguments):
         return False
-    return index is None or any(form in message for form in (f"[{index}]", f"line {index + 1}", f"example {index}"))
+    indices = index if isinstance(index, tuple) else (index,)
+    sides = sum(name in message for name in ("predictions", "references", "sources"))
+    if index is None or sides > 1:  # a mismatch between two sides names both, not one example
+        return True
+    return any(form in message for i in indices for form in (f"[{i}]", f"line {i + 1}", f"example {i}"))
 
 
 def numbers(result, nan_allowed):
@@ -454,6 +458,13 @@ def nan_allowed(options):
 _LOADED = {}
 
 
+def preload():
+    """Import evaluate and load every Space before any call is timed (a first import of
+    evaluate, transformers and scipy takes many seconds on a busy machine)."""
+    for family in FAMILIES.values():
+        space_metric(family)
+
+
 def space_metric(family):
     """A new empty evaluate metric of the family's Space (the module loaded once)."""
     if family.name not in _LOADED:
@@ -477,11 +488,19 @@ def shards(n, cuts):
     return list(zip(points, points[1:]))
 
 
+def _sliceable(value):
+    return isinstance(value, (list, tuple)) or getattr(value, "ndim", 0) > 0
+
+
 def call_add_batch(family, corpus, options, cuts=(1,)):
     metric = space_metric(family)
-    n = len(corpus[family.columns[0]]) if hasattr(corpus[family.columns[0]], "__len__") else 0
+    if not all(map(_sliceable, corpus.values())):
+        metric.add_batch(**corpus)  # not a corpus: what add_batch says of it
+        return metric.compute(**options)
+    n = min(len(v) for v in corpus.values())
     for start, end in shards(n, cuts) or [(0, 0)]:
-        metric.add_batch(**{c: v[start:end] if hasattr(v, "__getitem__") else v for c, v in corpus.items()})
+        # the last batch takes what a longer column has beyond n (a length mismatch)
+        metric.add_batch(**{c: v[start:] if end == n else v[start:end] for c, v in corpus.items()})
     return metric.compute(**options)
 
 
@@ -490,7 +509,7 @@ _SINGULAR = {"predictions": "prediction", "references": "reference", "sources": 
 
 def call_add(family, corpus, options):
     metric = space_metric(family)
-    if not all(isinstance(v, (list, tuple, np.ndarray)) or getattr(v, "ndim", 0) > 0 for v in corpus.values()):
+    if not all(map(_sliceable, corpus.values())):
         metric.add(**{_SINGULAR[c]: v for c, v in corpus.items()})  # not a corpus: what add() says of it
     else:
         for index in range(min(len(v) for v in corpus.values())):

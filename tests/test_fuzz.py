@@ -43,6 +43,7 @@ def report_counts(request):
                     cells.append(f"{scored}/{refused}".rjust(16))
                 terminalreporter.write_line(f"{family:14}" + "".join(cells))
 
+    fuzzing.preload()
     plugin = Summary()
     if not request.config.pluginmanager.is_registered(plugin):
         request.config.pluginmanager.register(plugin, "fuzz-summary")
@@ -176,8 +177,11 @@ def spoiled(draw, family):
 @given(data=st.data())
 def test_hostile_corpus_is_refused_by_name_or_scored_in_range(family, interface, data):
     corpus, arguments, index = data.draw(spoiled(FAMILIES[family]), label="spoiled")
-    # add_batch (split after the first example) and add name the example within their call
-    local = {"add": 0, "add_batch": index and index - 1}.get(interface, index) if index is not None else None
+    if interface == "add" and index is None:
+        arguments = FAMILIES[family].columns  # add() is given the whole spoiled column as one example
+    # add_batch (split after the first example) and add name the example within their call,
+    # or in the whole corpus when compute() finds the problem
+    local = (index, {"add": 0, "add_batch": index and index - 1}.get(interface, index)) if index is not None else None
     kind, _ = outcome(lambda: INTERFACES[interface](FAMILIES[family], corpus, {}), arguments, local)
     count(family, interface, kind)
 
