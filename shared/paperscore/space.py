@@ -18,6 +18,7 @@ And `metric.trainer_metrics(...)`: a compute_metrics function for transformers' 
 
 from contextlib import contextmanager
 
+from .core import as_corpus
 from .trainer import trainer_metrics
 
 _PLURAL = {"prediction": "predictions", "reference": "references"}
@@ -75,6 +76,9 @@ class SpaceMetric:
         """Compute the metric (see the module's description); optional inputs may be left out."""
         inputs = {**{name: None for name in self.optional_inputs}, **self.configs.get(self.config_name, {}), **inputs}
         given = [inputs.get(name) for name in ("predictions", "references")]
+        if any(value is not None for value in given):
+            inputs.update(self._corpora(inputs))
+            given = [inputs[name] for name in ("predictions", "references")]
         if self.writer is None and all(value is None for value in given):
             raise ValueError("nothing to compute: pass predictions and references, or add_batch them first")
         if self.writer is None and all(value is not None and len(value) == 0 for value in given):
@@ -86,6 +90,7 @@ class SpaceMetric:
     def add_batch(self, **columns):
         """Add a batch of examples, checked before evaluate encodes them (an empty batch adds nothing)."""
         columns = {**{name: None for name in self.optional_inputs}, **columns}
+        columns.update(self._corpora(columns))
         if columns.get("predictions") is not None and columns.get("references") is not None:
             columns = self.check_batch(columns)
             if not len(columns["predictions"]):
@@ -97,9 +102,16 @@ class SpaceMetric:
         """Add one example, checked before evaluate encodes it."""
         columns = {name: [None] for name in self.optional_inputs}
         columns.update({_PLURAL.get(name, name): [value] for name, value in example.items()})
-        columns = self.check_batch(columns)
+        columns = self.check_batch({**columns, **self._corpora(columns)})
         with self._storing(columns):
             super().add(**{_SINGULAR.get(name, name): values[0] for name, values in columns.items()})
+
+    def _corpora(self, inputs):
+        """The corpus columns among `inputs` through core.as_corpus (tensors and numpy as
+        lists take them; None, a number, a set, a bare string refused by name); an optional
+        input left out stays None."""
+        names = [name for name in self._feature_names() if name in inputs]
+        return {name: as_corpus(inputs[name], name) for name in names if not (inputs[name] is None and name in self.optional_inputs)}
 
     @contextmanager
     def _storing(self, columns):

@@ -78,10 +78,18 @@ def _short(value, width=20):
 
 
 def check_choice(argument, value, choices):
-    if value not in choices:
+    """`value` if it is one of `choices` (of the same type: 1 is not True, and an array or a
+    list is refused with this message, not numpy's or a TypeError)."""
+    if not any(_is_choice(value, choice) for choice in choices):
         listed = ", ".join(repr(c) for c in choices)
-        raise ValueError(f"{argument}: {value!r} is not one of {listed}")
+        raise ValueError(f"{argument}: {_short(value, 60)} is not one of {listed}")
     return value
+
+
+def _is_choice(value, choice):
+    if choice is None or isinstance(choice, bool):
+        return value is choice or (isinstance(value, np.bool_) and isinstance(choice, bool) and bool(value) is choice)
+    return isinstance(value, type(choice)) and not isinstance(value, (bool, np.bool_)) and value == choice
 
 
 def check_same_length(predictions, references, names=("predictions", "references")):
@@ -189,11 +197,21 @@ def compress_rows(stats):
     return table, np.bincount(codes, minlength=len(table))
 
 
+MAX_RESAMPLES = 1_000_000  # more is minutes of work for no visible change in an interval
+
+
 def check_bootstrap(confidence_level, n_resamples):
     if isinstance(confidence_level, bool) or not isinstance(confidence_level, (int, float)) or not 0 < confidence_level < 1:
-        raise ValueError(f"confidence_level: {confidence_level!r} is not strictly between 0 and 1")
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
-        raise ValueError(f"n_resamples: {n_resamples!r} is not a positive integer")
+        raise ValueError(f"confidence_level: {_short(confidence_level, 60)} is not strictly between 0 and 1")
+    if isinstance(n_resamples, (bool, np.bool_)) or not isinstance(n_resamples, (int, np.integer)) or not 1 <= n_resamples <= MAX_RESAMPLES:
+        raise ValueError(f"n_resamples: {_short(n_resamples, 60)} is not an integer from 1 to {MAX_RESAMPLES:,}")
+
+
+def check_seed(seed):
+    """None or a non-negative int: numpy would take a list or an array too (and refuse a
+    negative int or a string in words that name no argument)."""
+    if seed is not None and (isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0):
+        raise ValueError(f"seed: {_short(seed, 60)} is not a non-negative integer (nor None)")
 
 
 def resample_weights(counts, size, rng):
@@ -244,6 +262,7 @@ def bootstrap_intervals(counts, reduce, confidence_level=0.95, n_resamples=1000,
     shape (r,); a family with a rows matrix passes `lambda w: ratios(w @ rows)`.
     Returns {key + "_low": float, key + "_high": float} for every key of `reduce`."""
     check_bootstrap(confidence_level, n_resamples)
+    check_seed(seed)
     rng = np.random.default_rng(seed)
     collected = {}
     for weights in resample_chunks(counts, n_resamples, rng):
@@ -341,16 +360,25 @@ def read_lines(path, argument, allow_empty=False):
 
 def parse_value(text):
     """A JSON value (number, string, list, object) or, when the text is not JSON, the
-    text itself without surrounding white space."""
+    text itself without surrounding white space. JSON nested too deep for Python's
+    reader (a RecursionError) is a ValueError."""
     try:
         return json.loads(text)
     except json.JSONDecodeError:
         return text.strip()
+    except RecursionError:
+        raise ValueError("JSON nested too deep to read") from None
 
 
 def read_values(path, argument):
-    """One value per line, each read by parse_value."""
-    return [parse_value(line) for line in read_lines(path, argument)]
+    """One value per line, each read by parse_value; an unreadable line is an error naming it."""
+    values = []
+    for number, line in enumerate(read_lines(path, argument), 1):
+        try:
+            values.append(parse_value(line))
+        except ValueError as error:
+            raise ValueError(f"{argument}: {path} line {number}: {error}") from None
+    return values
 
 
 def compared_files(args):
