@@ -730,7 +730,7 @@ def _counts(totals, metrics):
 
 def check_metrics(metrics):
     """A tuple of metric names from None (the six metrics), "all", one name or a list."""
-    if metrics is None or metrics == "all":
+    if metrics is None or (isinstance(metrics, str) and metrics == "all"):
         return METRICS
     if not isinstance(metrics, (str, list, tuple)):
         raise ValueError(f"metrics: expected a metric name or a list of names, got {type(metrics).__name__}")
