@@ -636,11 +636,11 @@ def test_batched_rouge_l_equals_rouge_score_bit_for_bit(strings, data):
 
 element = st.sampled_from(["服务", "很好", "价格", "food", "good", "great food", "正面", "neg"])
 implicit = st.sampled_from([None, "", IMPLICIT])
-quads = st.lists(st.tuples(st.one_of(element, implicit), st.one_of(element, implicit), element, element), max_size=4)
+data_quads = st.lists(st.tuples(st.one_of(element, implicit), st.one_of(element, implicit), element, element), max_size=4)
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(quads, quads), min_size=1, max_size=5), st.booleans())
+@given(st.lists(st.tuples(data_quads, data_quads), min_size=1, max_size=5), st.booleans())
 def test_quads_as_lists_or_objects_equal_their_strings(samples, as_objects):
     def string(q):
         return " & ".join(" | ".join(e or IMPLICIT for e in quad) for quad in q)
