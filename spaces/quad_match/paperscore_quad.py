@@ -32,6 +32,7 @@ from .paperscore_core import (
     check_same_length,
     check_zero_division,
     compress_rows,
+    dense_codes,
     divide,
     encode_rows,
     input_error,
@@ -108,7 +109,7 @@ def rouge_l_pairs(strings, a, b):
     the LCS length is the number of zero bits left in V. Pairs whose shorter string has
     more than WORD tokens go to rouge-score itself."""
     a, b = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
-    used, inverse = np.unique(np.concatenate([a, b]), return_inverse=True)
+    used, inverse = dense_codes(np.concatenate([a, b]), len(strings))
     flat, length = _token_ids([strings[i] for i in used.tolist()])
     start = np.concatenate([[0], np.cumsum(length)[:-1]]).astype(np.int64)
     a, b = inverse[: len(a)], inverse[len(a) :]
@@ -304,22 +305,51 @@ class _Side:
     (stripped), and `good` marking the well-formed quads."""
 
     def __init__(self, examples, tuple_len, sep1, sep2):
-        pieces = [(example.split(sep1) if example.strip() else []) if isinstance(example, str) else [data_quad(q, tuple_len) for q in example] for example in examples]
-        self.count = np.fromiter(map(len, pieces), np.int64, len(pieces))
-        self.start = _starts(self.count)
-        parts = [q.split(sep2) if isinstance(q, str) else q for q in itertools.chain.from_iterable(pieces)]
-        self.width = np.fromiter(map(len, parts), np.int64, len(parts))
-        self.first = _starts(self.width)
-        self.elements = list(map(str.strip, itertools.chain.from_iterable(parts)))
+        split = _split_strings(examples, sep1, sep2)
+        if split is None:
+            pieces = [(example.split(sep1) if example.strip() else []) if isinstance(example, str) else [data_quad(q, tuple_len) for q in example] for example in examples]
+            self.count = np.fromiter(map(len, pieces), np.int64, len(pieces))
+            parts = [q.split(sep2) if isinstance(q, str) else q for q in itertools.chain.from_iterable(pieces)]
+            self.width = np.fromiter(map(len, parts), np.int64, len(parts))
+            elements = itertools.chain.from_iterable(parts)
+        else:
+            self.count, self.width, elements = split
+        self.start, self.first = _starts(self.count), _starts(self.width)
+        self.elements = list(map(str.strip, elements))
         empty = np.fromiter(map(operator.not_, self.elements), bool, len(self.elements))
-        owner = np.repeat(np.arange(len(parts)), self.width)
-        self.good = (self.width == len(tuple_len)) & (np.bincount(owner[empty], minlength=len(parts)) == 0)
+        owner = np.repeat(np.arange(len(self.width)), self.width)
+        self.good = (self.width == len(tuple_len)) & (np.bincount(owner[empty], minlength=len(self.width)) == 0)
 
     def quad(self, k):
         return tuple(self.elements[self.first[k] : self.first[k] + self.width[k]])
 
     def problem(self, k, width):
         return None if self.good[k] else malformation(self.quad(k), width)
+
+
+_MARKS = ("\x00", "\x01", "\x02")
+
+
+def _split_strings(examples, sep1, sep2):
+    """split_quads over a corpus of strings in a few calls over one joined string: (quads
+    per example, elements per quad, the elements unstripped), or None when an example is
+    not a string or a text or separator holds a control character used as a mark. Marks
+    stand for the example boundaries and the two separators; str.replace matches the same
+    non-overlapping occurrences, left to right, as str.split."""
+    if not all(isinstance(example, str) for example in examples):
+        return None
+    texts = [text for text in examples if text.strip()]
+    joined = _MARKS[0].join(texts)
+    if any(mark in joined.replace(_MARKS[0], "") or mark in sep1 + sep2 for mark in _MARKS):
+        return None
+    count = np.zeros(len(examples), dtype=np.int64)
+    count[[i for i, text in enumerate(examples) if text.strip()]] = np.fromiter(map(str.count, texts, itertools.repeat(sep1)), np.int64, len(texts)) + 1
+    if not texts:
+        return count, np.zeros(0, np.int64), []
+    quads = joined.replace(sep1, _MARKS[1]).replace(_MARKS[0], _MARKS[1])
+    pieces = quads.split(_MARKS[1])
+    width = np.fromiter(map(str.count, pieces, itertools.repeat(sep2)), np.int64, len(pieces)) + 1
+    return count, width, quads.replace(sep2, _MARKS[2]).replace(_MARKS[1], _MARKS[2]).split(_MARKS[2])
 
 
 def _starts(counts):
@@ -354,7 +384,7 @@ class _Pairing:
         self.strings = list(dict.fromkeys(itertools.chain(*elements)))
         vocabulary = dict(zip(self.strings, itertools.count()))
         ids = np.fromiter(map(vocabulary.__getitem__, itertools.chain(*elements)), np.int64).reshape(-1, width)
-        _, keys = np.unique(ids, axis=0, return_inverse=True) if len(ids) else (None, np.zeros(0, np.int64))
+        keys = _row_codes(ids, len(self.strings))
         texts = {}
         for side, block, key in ((self.pred, ids[: len(elements[0]) // width], keys[: len(elements[0]) // width]), (self.ref, ids[len(elements[0]) // width :], keys[len(elements[0]) // width :])):
             side.ids = np.full((len(side.good), width), -1, dtype=np.int64)
@@ -411,6 +441,13 @@ class _Pairing:
         if p is not None and not self.pred.good[p]:
             row["malformed"] = self.pred.problem(p, len(self.tuple_len))
         return row
+
+
+def _row_codes(ids, size):
+    """A code per row of ids (values in [0, size)), equal for equal rows."""
+    if size ** ids.shape[1] < 2**62:  # the row read as a number in base `size`
+        return ids @ (size ** np.arange(ids.shape[1] - 1, -1, -1, dtype=np.int64))
+    return np.unique(ids, axis=0, return_inverse=True)[1].ravel()
 
 
 def _pair_similarity(a, b, strings):
