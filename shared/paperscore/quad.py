@@ -442,10 +442,15 @@ class _Pairing:
 
 
 def _row_codes(ids, size):
-    """A code per row of ids (values in [0, size)), equal for equal rows."""
-    if size ** ids.shape[1] < 2**62:  # the row read as a number in base `size`
-        return ids @ (size ** np.arange(ids.shape[1] - 1, -1, -1, dtype=np.int64))
-    return np.unique(ids, axis=0, return_inverse=True)[1].ravel()
+    """A code per row of ids (values in [0, size)), equal for equal rows: the row read as a
+    number in base `size`, renumbered densely whenever the next column could overflow."""
+    code, bound = np.zeros(len(ids), dtype=np.int64), 1
+    for column in ids.T:
+        if bound * max(size, 1) >= 2**62:
+            code = np.unique(code, return_inverse=True)[1].ravel()
+            bound = int(code.max(initial=0)) + 1
+        code, bound = code * size + column, bound * size
+    return code
 
 
 def _pair_similarity(a, b, strings):
