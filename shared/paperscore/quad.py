@@ -12,12 +12,16 @@ scipy and rouge-score are imported inside the functions that need them.
 """
 
 import functools
+import itertools
+import json
+import operator
 import re
 from collections import Counter
 
 import numpy as np
 
 from .core import (
+    as_corpus,
     as_floats,
     bootstrap_intervals,
     bootstrap_options,
@@ -26,12 +30,13 @@ from .core import (
     check_same_length,
     check_zero_division,
     compress_rows,
+    dense_codes,
     divide,
     encode_rows,
     input_error,
-    parse_value,
     prf,
     read_lines,
+    read_text,
     signature,
     split_values,
 )
@@ -82,18 +87,86 @@ def _scorer():
 
 
 def rouge_l(a, b):
-    """ROUGE-L F1 of two strings, by rouge-score over `tokenize`'s tokens: exactly 1.0 for
-    identical strings (even ones without a token), 0.0 when they share no token."""
-    if a == b:
-        return 1.0
-    return _rouge_l(*sorted((a, b)))  # F1 is symmetric: one cache entry per pair
+    """ROUGE-L F1 of two strings, rouge-score's LCS F-measure over `tokenize`'s tokens:
+    exactly 1.0 for identical strings (even ones without a token), 0.0 when they share no
+    token."""
+    return 1.0 if a == b else float(rouge_l_pairs([a, b], np.array([0]), np.array([1]))[0])
 
 
-@functools.lru_cache(maxsize=1 << 18)
-def _rouge_l(a, b):
-    if set(tokenize(a)).isdisjoint(tokenize(b)):
-        return 0.0  # what rouge-score returns too (no common subsequence), without its table
-    return _scorer().score(a, b)["rougeL"].fmeasure
+WORD = 64  # tokens of the shorter string that one machine word holds in the bit-parallel LCS
+CELLS = 1 << 21  # (pair, token, token) comparisons held in memory at once
+
+
+def rouge_l_pairs(strings, a, b):
+    """ROUGE-L F1 of strings[a[i]] and strings[b[i]] for every i, equal to rouge-score's
+    fmeasure bit for bit (same LCS length, same float operations; F1 is symmetric).
+
+    The LCS length comes from the bit-parallel algorithm of Crochemore et al. (2001),
+    vectorised across pairs: the shorter string's tokens are the bits of a word V, and
+    for each token of the longer one, with U = V & match(token), V = (V + U) | (V - U);
+    the LCS length is the number of zero bits left in V. Pairs whose shorter string has
+    more than WORD tokens go to rouge-score itself."""
+    a, b = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
+    used, inverse = dense_codes(np.concatenate([a, b]), len(strings))
+    flat, length = _token_ids([strings[i] for i in used.tolist()])
+    start = np.concatenate([[0], np.cumsum(length)[:-1]]).astype(np.int64)
+    a, b = inverse[: len(a)], inverse[len(a) :]
+    x, y = np.where(length[a] <= length[b], a, b), np.where(length[a] <= length[b], b, a)  # x the shorter
+    lcs = np.zeros(len(a), dtype=np.int64)
+    fast = (length[x] > 0) & (length[x] <= WORD)
+    ly = length[y]
+    for size in np.unique(ly[fast]).tolist():
+        group = np.flatnonzero(fast & (ly == size))
+        width = int(length[x[group]].max())
+        step = max(1, CELLS // (width * size))
+        for begin in range(0, len(group), step):
+            pairs = group[begin : begin + step]
+            lcs[pairs] = _lcs_words(_gather(flat, start, length, x[pairs], width, -1), _gather(flat, start, length, y[pairs], size, -2), length[x[pairs]])
+    out = np.zeros(len(a))
+    for i in np.flatnonzero(length[x] > WORD).tolist():
+        out[i] = _scorer().score(strings[used[a[i]]], strings[used[b[i]]])["rougeL"].fmeasure
+    found = lcs > 0
+    precision, recall = lcs[found] / length[a][found], lcs[found] / length[b][found]
+    out[found] = 2 * precision * recall / (precision + recall)
+    return out
+
+
+_TOKEN_OR_END = re.compile(f"{TOKEN.pattern}|\x00")
+
+
+def _token_ids(texts):
+    """(every text's token ids, concatenated; each text's token count). One regular
+    expression pass over the texts joined by NUL, which is no token, unless a text holds one."""
+    joined = "\x00".join(texts) + "\x00"
+    if joined.count("\x00") != len(texts):
+        tokens = [tokenize(text) for text in texts]
+        pieces = [token for ts in tokens for token in (*ts, "\x00")]
+    else:
+        pieces = _TOKEN_OR_END.findall(joined)
+    vocabulary = dict(zip(dict.fromkeys(pieces), itertools.count()))
+    ids = np.fromiter(map(vocabulary.__getitem__, pieces), np.int64, len(pieces))
+    end = ids == vocabulary["\x00"] if pieces else np.zeros(0, dtype=bool)
+    owner = np.cumsum(end) - end
+    return ids[~end], np.bincount(owner[~end], minlength=len(texts)).astype(np.int64)
+
+
+def _gather(flat, start, length, rows, width, pad):
+    """Token ids of strings `rows`, one row each, padded with `pad` to `width`."""
+    column = np.arange(width)
+    inside = column < length[rows][:, None]
+    return np.where(inside, flat[np.where(inside, start[rows][:, None] + column, 0)], pad)
+
+
+def _lcs_words(x, y, x_length):
+    """LCS lengths of the rows of x (<= WORD tokens) and y, by the bit-parallel recurrence."""
+    bits = np.left_shift(np.uint64(1), np.arange(x.shape[1], dtype=np.uint64))
+    match = ((x[:, :, None] == y[:, None, :]) * bits[None, :, None]).sum(1, dtype=np.uint64)
+    v = np.full(len(x), np.iinfo(np.uint64).max, dtype=np.uint64)
+    for j in range(y.shape[1]):
+        u = v & match[:, j]
+        v = (v + u) | (v - u)
+    low = np.where(x_length >= WORD, np.iinfo(np.uint64).max, np.left_shift(np.uint64(1), x_length.astype(np.uint64)) - np.uint64(1))
+    return np.bitwise_count(~v & low).astype(np.int64)
 
 
 def best_assignment(degrees):
@@ -105,39 +178,86 @@ def best_assignment(degrees):
 
 
 # ---------------------------------------------------------------------------------------
-# Inputs
+# Inputs: quad strings, or quads as data
+
+IMPLICIT = "NULL"  # how ASQP and ACOS write an implicit target or opinion
+SPAN = {"0", "1"}  # the tuple_len codes whose element may be implicit: target, opinion
+
+
+def _is_quad(item):
+    """A quad given as data: an object, or a non-empty list of strings (and nulls)."""
+    return isinstance(item, dict) or (isinstance(item, (list, tuple)) and len(item) > 0 and all(e is None or isinstance(e, str) for e in item))
+
+
+def _is_data(example):
+    return isinstance(example, (list, tuple, np.ndarray)) and all(map(_is_quad, example))
+
+
+def reference_options(reference):
+    """The references of one sample, and whether it gave several: a string or a list of
+    quads is one reference; a list of strings, or of lists of quads, is several. An empty
+    list is one reference without quads."""
+    if not isinstance(reference, (list, tuple, np.ndarray)) or not len(reference) or any(map(_is_quad, reference)):
+        return [reference], False
+    return reference, True
+
+
+def _check_example(example, argument, where):
+    if isinstance(example, str):
+        return
+    if not isinstance(example, (list, tuple, np.ndarray)):
+        raise input_error(argument, where, f"expected a string of quads or a list of quads, got {type(example).__name__}")
+    for number, quad in enumerate(example, 1):
+        if not isinstance(quad, (dict, list, tuple)):
+            raise input_error(argument, where, f"quad {number} is a {type(quad).__name__}: a quad is a list of strings or an object with keys {', '.join(ELEMENTS)}")
+        if isinstance(quad, dict):
+            unknown = [key for key in quad if key not in ELEMENTS]
+            if unknown:
+                raise input_error(argument, where, f"quad {number} has the key {unknown[0]!r}, not one of {', '.join(ELEMENTS)}")
+        values = quad.values() if isinstance(quad, dict) else quad
+        for value in values:
+            if value is not None and not isinstance(value, str):
+                raise input_error(argument, where, f"quad {number} holds {value!r}, not a string (or null for an implicit target or opinion)")
 
 
 def check_inputs(predictions, references):
-    """Predictions are strings; references are all strings or all non-empty lists of
-    strings (several references per sample).
+    """Each prediction is a quad string or a list of quads (each a list of strings in
+    tuple_len order, or an object with keys target, opinion, aspect, polarity); each
+    reference is one such value or a non-empty list of them (several references).
 
-    The metric script runs this before evaluate encodes a batch, because evaluate's string
-    feature would silently turn a number or a list into its text."""
+    The metric script runs this before evaluate encodes a batch, so that nothing is
+    coerced silently."""
     check_same_length(predictions, references)
     for index, prediction in enumerate(predictions):
-        if not isinstance(prediction, str):
-            raise input_error("predictions", index, f"expected a string of quads, got {type(prediction).__name__}")
-    nested = None
+        _check_example(prediction, "predictions", index)
     for index, reference in enumerate(references):
-        is_list = isinstance(reference, (list, tuple, np.ndarray))
-        if nested is None:
-            nested = is_list
-        elif is_list != nested:
-            shape = "a list of references" if is_list else "a single reference"
-            raise input_error("references", index, f"is {shape}, but references[0] is not")
-        if is_list and not len(reference):
-            raise input_error("references", index, "is an empty list: give at least one reference")
-        for position, text in enumerate(reference if is_list else (reference,)):
-            if not isinstance(text, str):
-                where = f"{index}][{position}" if is_list else index
-                raise input_error("references", where, f"expected a string of quads, got {type(text).__name__}")
-    return bool(nested)
+        options, several = reference_options(reference)
+        if several and not len(options):
+            raise input_error("references", index, "is an empty list of references: give at least one")
+        for number, option in enumerate(options):
+            _check_example(option, "references", f"{index}][{number}" if several else index)
+
+
+def data_quad(quad, tuple_len):
+    """A quad given as data, as the tuple of strings its quad string would split into:
+    an object's values in tuple_len order (a missing key leaves an empty element, which is
+    malformed), and a null or empty target or opinion as IMPLICIT."""
+    if isinstance(quad, dict):
+        quad = [quad.get(ELEMENTS[int(code)], "") for code in tuple_len]
+    codes = tuple_len + "?" * max(0, len(quad) - len(tuple_len))
+    return tuple(IMPLICIT if code in SPAN and not (value or "").strip() else (value or "").strip() for code, value in zip(codes, quad))
+
+
+def example_quads(example, tuple_len, sep_token1, sep_token2):
+    """An example's quads as tuples of strings, from a quad string or from data."""
+    if isinstance(example, str):
+        return split_quads(example, sep_token1, sep_token2)
+    return [data_quad(quad, tuple_len) for quad in example]
 
 
 def _check_weights(weights, tuple_len):
-    if isinstance(weights, (str, bytes)) or not hasattr(weights, "__len__") or len(weights) != 4:
-        raise ValueError(f"weights: {weights!r} is not 4 numbers (target, opinion, aspect, polarity)")
+    if isinstance(weights, (str, bytes, set, frozenset, dict)) or not hasattr(weights, "__len__") or len(weights) != 4:
+        raise ValueError(f"weights: {weights!r} is not 4 numbers (target, opinion, aspect, polarity) in order")
     for index, weight in enumerate(weights):
         if isinstance(weight, bool) or not isinstance(weight, (int, float, np.integer, np.floating)) or not 0 <= weight < float("inf"):
             raise input_error("weights", index, f"{weight!r} is not a finite number >= 0")
@@ -161,7 +281,7 @@ def split_quads(text, sep_token1=QUAD_SEP, sep_token2=ELEMENT_SEP):
     rather than sticking to its neighbour's last element."""
     if not text.strip():
         return []
-    return [tuple(element.strip() for element in piece.split(sep_token2)) for piece in text.split(sep_token1)]
+    return [tuple(map(str.strip, piece.split(sep_token2))) for piece in text.split(sep_token1)]
 
 
 def malformation(quad, width):
@@ -178,78 +298,129 @@ def malformation(quad, width):
 
 
 class _Side:
-    """Every quad of one side, flat, in sample order: its text, element ids (-1 throughout
-    for a malformed quad, so that it matches nothing) and a key equal for equal quads."""
+    """Every quad of one side, flat, in example order: each example's first quad and
+    number of quads, each quad's first element and number of elements, the elements
+    (stripped), and `good` marking the well-formed quads."""
 
-    def __init__(self, vocabulary, keys, width, sep2):
-        self.vocabulary, self.keys, self.width, self.sep2 = vocabulary, keys, width, sep2
-        self.text, self.ids, self.key, self.problem = [], [], [], []
+    def __init__(self, examples, tuple_len, sep1, sep2):
+        split = _split_strings(examples, sep1, sep2)
+        if split is None:
+            pieces = [(example.split(sep1) if example.strip() else []) if isinstance(example, str) else [data_quad(q, tuple_len) for q in example] for example in examples]
+            self.count = np.fromiter(map(len, pieces), np.int64, len(pieces))
+            parts = [q.split(sep2) if isinstance(q, str) else q for q in itertools.chain.from_iterable(pieces)]
+            self.width = np.fromiter(map(len, parts), np.int64, len(parts))
+            elements = itertools.chain.from_iterable(parts)
+        else:
+            self.count, self.width, elements = split
+        self.start, self.first = _starts(self.count), _starts(self.width)
+        self.elements = list(map(str.strip, elements))
+        empty = np.fromiter(map(operator.not_, self.elements), bool, len(self.elements))
+        owner = np.repeat(np.arange(len(self.width)), self.width)
+        self.good = (self.width == len(tuple_len)) & (np.bincount(owner[empty], minlength=len(self.width)) == 0)
 
-    def add(self, quads):
-        """Append one string's quads; return (index of the first, how many)."""
-        start = len(self.text)
-        for quad in quads:
-            problem = malformation(quad, self.width)
-            self.text.append(self.sep2.join(quad))
-            self.problem.append(problem)
-            if problem is None:
-                self.ids.extend(self.vocabulary.setdefault(e, len(self.vocabulary)) for e in quad)
-                self.key.append(self.keys.setdefault(quad, len(self.keys)))
-            else:  # equal malformed texts are one item under duplicates="set"
-                self.ids.extend([-1] * self.width)
-                self.key.append(self.keys.setdefault((None, self.text[-1]), len(self.keys)))
-        return start, len(quads)
+    def quad(self, k):
+        return tuple(self.elements[self.first[k] : self.first[k] + self.width[k]])
+
+    def problem(self, k, width):
+        return None if self.good[k] else malformation(self.quad(k), width)
+
+
+_MARKS = ("\x00", "\x01", "\x02")
+
+
+def _split_strings(examples, sep1, sep2):
+    """split_quads over a corpus of strings in a few calls over one joined string: (quads
+    per example, elements per quad, the elements unstripped), or None when an example is
+    not a string or a text or separator holds a control character used as a mark. Marks
+    stand for the example boundaries and the two separators; str.replace matches the same
+    non-overlapping occurrences, left to right, as str.split."""
+    if not all(isinstance(example, str) for example in examples):
+        return None
+    texts = [text for text in examples if text.strip()]
+    joined = _MARKS[0].join(texts)
+    if any(mark in joined.replace(_MARKS[0], "") or mark in sep1 + sep2 for mark in _MARKS):
+        return None
+    count = np.zeros(len(examples), dtype=np.int64)
+    count[[i for i, text in enumerate(examples) if text.strip()]] = np.fromiter(map(str.count, texts, itertools.repeat(sep1)), np.int64, len(texts)) + 1
+    if not texts:
+        return count, np.zeros(0, np.int64), []
+    quads = joined.replace(sep1, _MARKS[1]).replace(_MARKS[0], _MARKS[1])
+    pieces = quads.split(_MARKS[1])
+    width = np.fromiter(map(str.count, pieces, itertools.repeat(sep2)), np.int64, len(pieces)) + 1
+    return count, width, quads.replace(sep2, _MARKS[2]).replace(_MARKS[1], _MARKS[2]).split(_MARKS[2])
+
+
+def _starts(counts):
+    return np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
 
 
 class _Pairing:
     """Both sides' quads and every candidate: a (sample, reference) pair with its runs of
     n predicted and m reference quads, whose n x m block of degrees is compared."""
 
-    def __init__(self, predictions, references, nested, tuple_len, sep1, sep2):
-        vocabulary, keys, width = {}, {}, len(tuple_len)
-        self.tuple_len, self.vocabulary = tuple_len, vocabulary
-        self.pred, self.ref = _Side(vocabulary, keys, width, sep2), _Side(vocabulary, keys, width, sep2)
-        spans = [self.pred.add(split_quads(text, sep1, sep2)) for text in predictions]
-        rows = []
-        for index, sample in enumerate(references):
-            for number, text in enumerate(sample if nested else [sample]):
-                r0, m = self.ref.add(split_quads(text, sep1, sep2))
-                for k in range(r0, r0 + m):  # a reference is gold data: a malformed quad is an error
-                    if self.ref.problem[k]:
-                        where = f"{index}][{number}" if nested else index
-                        raise input_error("references", where, f"quad {k - r0 + 1} {self.ref.text[k]!r} {self.ref.problem[k]}")
-                rows.append((index, number, *spans[index], r0, m))
-        self.sample, self.number, self.p0, self.n, self.r0, self.m = np.array(rows, dtype=np.int64).reshape(-1, 6).T
+    def __init__(self, predictions, references, tuple_len, sep1, sep2):
+        self.tuple_len, self.sep2, width = tuple_len, sep2, len(tuple_len)
+        self.pred = _Side(predictions, tuple_len, sep1, sep2)
+        options = [reference_options(r) for r in references]
+        sample = np.repeat(np.arange(len(references)), [len(o) for o, _ in options]).astype(np.int64)
+        self.ref = _Side([e for o, _ in options for e in o], tuple_len, sep1, sep2)
+        bad = np.flatnonzero(~self.ref.good)
+        if len(bad):  # a reference is gold data: a malformed quad is an error
+            k = int(bad[0])
+            example = int(np.searchsorted(self.ref.start + self.ref.count, k, side="right"))
+            index, number = int(sample[example]), example - int(np.searchsorted(sample, sample[example]))
+            where = f"{index}][{number}" if options[index][1] else index
+            problem = f"quad {k - self.ref.start[example] + 1} {self.text(self.ref, k)!r} {self.ref.problem(k, width)}"
+            raise input_error("references", where, problem)
+        self.sample = sample
+        self.number = np.arange(len(sample)) - np.searchsorted(sample, sample)
+        self.p0, self.n = self.pred.start[sample], self.pred.count[sample]
+        self.r0, self.m = self.ref.start, self.ref.count
+        # Element ids over both sides (-1 throughout a malformed quad, so that it matches
+        # nothing) and quad keys, equal for equal quads (a malformed one keyed by its text).
+        elements = [list(itertools.compress(side.elements, np.repeat(side.good, side.width))) for side in (self.pred, self.ref)]
+        self.strings = list(dict.fromkeys(itertools.chain(*elements)))
+        vocabulary = dict(zip(self.strings, itertools.count()))
+        ids = np.fromiter(map(vocabulary.__getitem__, itertools.chain(*elements)), np.int64).reshape(-1, width)
+        keys = _row_codes(ids, len(self.strings))
+        texts = {}
+        for side, block, key in ((self.pred, ids[: len(elements[0]) // width], keys[: len(elements[0]) // width]), (self.ref, ids[len(elements[0]) // width :], keys[len(elements[0]) // width :])):
+            side.ids = np.full((len(side.good), width), -1, dtype=np.int64)
+            side.ids[side.good] = block
+            side.key = np.zeros(len(side.good), dtype=np.int64)
+            side.key[side.good] = key.ravel()
+            for k in np.flatnonzero(~side.good).tolist():
+                side.key[k] = len(ids) + texts.setdefault(self.text(side, k), len(texts))
+
+    def text(self, side, k):
+        return self.sep2.join(side.quad(k))
 
     def score_pairs(self, weights, similarity):
         """Element similarities (self.sims) and degree (self.degree) of every pair of every
         candidate, flat; candidate c's block is row-major from self.offset[c]."""
         size = self.n * self.m
-        self.offset = np.concatenate([[0], np.cumsum(size)])
+        self.offset = np.concatenate([[0], np.cumsum(size)]).astype(np.int64)
         owner = np.repeat(np.arange(len(size)), size)
         local = np.arange(self.offset[-1]) - self.offset[owner]
         columns = np.maximum(self.m[owner], 1)
-        width = len(self.tuple_len)
-        a = np.array(self.pred.ids, dtype=np.int64).reshape(-1, width)[self.p0[owner] + local // columns]
-        b = np.array(self.ref.ids, dtype=np.int64).reshape(-1, width)[self.r0[owner] + local % columns]
-        strings = list(self.vocabulary)
+        self.pair_p = self.p0[owner] + local // columns
+        self.pair_r = self.r0[owner] + local % columns
+        a, b = self.pred.ids[self.pair_p], self.ref.ids[self.pair_r]
         self.sims = (a == b).astype(float)
         if similarity == "rouge_l":
             for j, element in enumerate(self.tuple_len):
                 if int(element) in FREE_TEXT:
-                    self.sims[:, j] = _pair_similarity(a[:, j], b[:, j], strings)
+                    self.sims[:, j] = _pair_similarity(a[:, j], b[:, j], self.strings)
         self.degree = self.sims @ weights / weights.sum()
 
     def block(self, c):
         return self.degree[self.offset[c] : self.offset[c + 1]].reshape(self.n[c], self.m[c])
 
-    def quad_keys(self, c):
-        """The quad keys of candidate c's predicted and reference quads."""
-        return self.pred.key[self.p0[c] : self.p0[c] + self.n[c]], self.ref.key[self.r0[c] : self.r0[c] + self.m[c]]
-
-    def alignment(self, c, rows, columns):
+    def alignment(self, c):
         """Candidate c's matched pairs (degree > 0) with each element's similarity, then its
         predicted and reference quads left unmatched."""
+        block = self.block(c)
+        rows, columns = best_assignment(block) if block.size else (np.zeros(0, np.int64), np.zeros(0, np.int64))
         out, seen_p, seen_r = [], set(), set()
         for i, j in zip(rows.tolist(), columns.tolist()):
             pair = self.offset[c] + i * self.m[c] + j
@@ -263,11 +434,23 @@ class _Pairing:
         return out
 
     def _row(self, p, r, similarity=None, degree=0.0):
-        row = {"prediction": None if p is None else self.pred.text[p], "reference": None if r is None else self.ref.text[r]}
+        row = {"prediction": None if p is None else self.text(self.pred, p), "reference": None if r is None else self.text(self.ref, r)}
         row.update(similarity=similarity, degree=float(degree))
-        if p is not None and self.pred.problem[p]:
-            row["malformed"] = self.pred.problem[p]
+        if p is not None and not self.pred.good[p]:
+            row["malformed"] = self.pred.problem(p, len(self.tuple_len))
         return row
+
+
+def _row_codes(ids, size):
+    """A code per row of ids (values in [0, size)), equal for equal rows: the row read as a
+    number in base `size`, renumbered densely whenever the next column could overflow."""
+    code, bound = np.zeros(len(ids), dtype=np.int64), 1
+    for column in ids.T:
+        if bound * max(size, 1) >= 2**62:
+            code = np.unique(code, return_inverse=True)[1].ravel()
+            bound = int(code.max(initial=0)) + 1
+        code, bound = code * size + column, bound * size
+    return code
 
 
 def _pair_similarity(a, b, strings):
@@ -278,8 +461,7 @@ def _pair_similarity(a, b, strings):
         size = len(strings)
         low, high = np.minimum(a[todo], b[todo]), np.maximum(a[todo], b[todo])
         codes, inverse = np.unique(low * size + high, return_inverse=True)
-        values = np.array([rouge_l(strings[code // size], strings[code % size]) for code in codes.tolist()])
-        out[todo] = values[inverse]
+        out[todo] = rouge_l_pairs(strings, codes // size, codes % size)[inverse]
     return out
 
 
@@ -294,28 +476,51 @@ def exact_counts(predicted, gold, duplicates="multiset"):
     return len(predicted & gold), len(predicted), len(gold)
 
 
+def _exact_columns(pairing, duplicates):
+    """exact_counts of every candidate at once: (hits, n, m) arrays. Each side's quads are
+    coded (candidate, quad key), so that counting runs over sorted codes."""
+    n_keys = int(max(pairing.pred.key.max(initial=-1), pairing.ref.key.max(initial=-1))) + 1
+    owner_p = np.repeat(np.arange(len(pairing.n)), pairing.n)
+    quads_p = pairing.p0[owner_p] + np.arange(len(owner_p)) - np.repeat(np.cumsum(pairing.n) - pairing.n, pairing.n)
+    code_p = owner_p * n_keys + pairing.pred.key[quads_p]
+    owner_r = np.repeat(np.arange(len(pairing.m)), pairing.m)
+    code_r = owner_r * n_keys + pairing.ref.key[pairing.r0[owner_r] + np.arange(len(owner_r)) - np.repeat(np.cumsum(pairing.m) - pairing.m, pairing.m)]
+    size = len(pairing.n)
+    if duplicates == "list":
+        hits = np.bincount(owner_p[np.isin(code_p, code_r)], minlength=size)
+        return hits, pairing.n, pairing.m
+    values_p, count_p = np.unique(code_p, return_counts=True)
+    values_r, count_r = np.unique(code_r, return_counts=True)
+    common, at_p, at_r = np.intersect1d(values_p, values_r, assume_unique=True, return_indices=True)
+    if duplicates == "multiset":
+        hits = np.bincount(common // n_keys, weights=np.minimum(count_p[at_p], count_r[at_r]), minlength=size)
+        return hits, pairing.n, pairing.m
+    hits = np.bincount(common // n_keys, minlength=size)
+    return hits, np.bincount(values_p // n_keys, minlength=size), np.bincount(values_r // n_keys, minlength=size)
+
+
 def _statistics(pairing, duplicates):
-    """One row of STATS per candidate, and each candidate's assignment."""
-    rows = np.zeros((len(pairing.n), len(STATS)))
-    assignments = []
-    for c, (n, m) in enumerate(zip(pairing.n.tolist(), pairing.m.tolist())):
+    """One row of STATS per candidate. The matched total is the block's maximum where one
+    side has a single quad, and the Hungarian optimum elsewhere."""
+    n, m = pairing.n, pairing.m
+    matched = np.zeros(len(n))
+    filled = n * m > 0
+    if filled.any():  # blocks are consecutive, so each maximum runs from one block's start to the next's
+        matched[filled] = np.maximum.reduceat(pairing.degree, pairing.offset[:-1][filled])
+    for c in np.flatnonzero(np.minimum(n, m) > 1).tolist():
         block = pairing.block(c)
-        assignment = best_assignment(block) if block.size else (np.zeros(0, np.int64), np.zeros(0, np.int64))
-        matched = block[assignment].sum()
-        score = matched / max(n, m) if max(n, m) else 1.0  # nothing to find and nothing found: perfect
-        rows[c] = (matched, n, m, *exact_counts(*pairing.quad_keys(c), duplicates), score, 1)
-        assignments.append(assignment)
-    return rows, assignments
+        matched[c] = block[best_assignment(block)].sum()
+    most = np.maximum(n, m)
+    score = np.where(most > 0, matched / np.maximum(most, 1), 1.0)  # nothing to find and nothing found: perfect
+    return np.column_stack([matched, n, m, *_exact_columns(pairing, duplicates), score, np.ones(len(n))])
 
 
 def _best_references(pairing, rows, n_samples):
     """Per sample, the candidate whose reference scores highest (ties to the first)."""
-    best = [None] * n_samples
-    score = rows[:, STATS.index("score")]
-    for c, sample in enumerate(pairing.sample.tolist()):
-        if best[sample] is None or score[c] > score[best[sample]]:
-            best[sample] = c
-    return best
+    order = np.lexsort((-rows[:, STATS.index("score")], pairing.sample))  # stable: ties keep the first
+    first = np.ones(len(order), dtype=bool)
+    first[1:] = pairing.sample[order][1:] != pairing.sample[order][:-1]
+    return order[first]
 
 
 def ratios(sums, zero_division=0.0):
@@ -343,18 +548,19 @@ def legacy(result, weights):
 
 
 def _score(predictions, references, weights, tuple_len, sep_token1, sep_token2, similarity, duplicates):
-    """Checked inputs, paired and scored: (pairing, STATS row of every candidate, their
-    assignments, the candidate chosen for each sample)."""
+    """Checked inputs, paired and scored: (pairing, STATS row of every candidate, the
+    candidate chosen for each sample)."""
     check_choice("tuple_len", tuple_len, TUPLE_LENS)
     check_choice("similarity", similarity, SIMILARITIES)
     check_choice("duplicates", duplicates, DUPLICATES)
     used_weights = _check_weights(weights, tuple_len)
     _check_separators(sep_token1, sep_token2)
-    nested = check_inputs(predictions, references)
-    pairing = _Pairing(predictions, references, nested, tuple_len, sep_token1, sep_token2)
+    predictions, references = as_corpus(predictions, "predictions"), as_corpus(references, "references")
+    check_inputs(predictions, references)
+    pairing = _Pairing(predictions, references, tuple_len, sep_token1, sep_token2)
     pairing.score_pairs(used_weights, similarity)
-    rows, assignments = _statistics(pairing, duplicates)
-    return pairing, rows, assignments, _best_references(pairing, rows, len(predictions))
+    rows = _statistics(pairing, duplicates)
+    return pairing, rows, _best_references(pairing, rows, len(predictions))
 
 
 def headline(**options):
@@ -367,7 +573,7 @@ def paired_statistics(references, system_a, system_b, weights=(1, 1, 1, 1), tupl
     zero_division = check_zero_division(zero_division)
     tables = []
     for system in (system_a, system_b):
-        _, rows, _, chosen = _score(system, references, weights, tuple_len, sep_token1, sep_token2, similarity, duplicates)
+        _, rows, chosen = _score(system, references, weights, tuple_len, sep_token1, sep_token2, similarity, duplicates)
         tables += encode_rows(rows[chosen].reshape(-1, len(STATS)))
     return (*tables, lambda weights, rows: ratios(weights @ rows, zero_division))
 
@@ -412,7 +618,7 @@ def compute(
     zero_division = check_zero_division(zero_division)
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples)
-    pairing, rows, assignments, chosen = _score(predictions, references, weights, tuple_len, sep_token1, sep_token2, similarity, duplicates)
+    pairing, rows, chosen = _score(predictions, references, weights, tuple_len, sep_token1, sep_token2, similarity, duplicates)
     stats = rows[chosen].reshape(-1, len(STATS))
 
     result = as_floats(ratios(stats.sum(0), zero_division))
@@ -428,9 +634,9 @@ def compute(
                 "score": float(rows[c, STATS.index("score")]),
                 "matched": float(rows[c, 0]),
                 "exact_hits": int(rows[c, STATS.index("exact_hits")]),
-                "alignment": pairing.alignment(c, *assignments[c]),
+                "alignment": pairing.alignment(c),
             }
-            for c in chosen
+            for c in chosen.tolist()
         ]
     if return_signature:
         result["signature"] = signature(
@@ -452,10 +658,53 @@ COMMAND = "quad"
 HELP = "sentiment quads: optimal soft match (ROUGE-L over CJK characters) and exact-match P/R/F1"
 
 
-def read_samples(path, argument):
-    """One sample per line; an empty line has no quads; a line that is a JSON list holds
-    several references (a JSON string is read as that string)."""
-    return [parse_value(line) if line.lstrip()[:1] in ('[', '"') else line for line in read_lines(path, argument, allow_empty=True)]
+FORMATS = ("text", "json")
+
+
+def _json(text, argument, where):
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{argument}: {where} is not JSON ({error.msg})") from None
+    except RecursionError:
+        raise ValueError(f"{argument}: {where} is JSON nested too deep to read") from None
+
+
+def read_samples(path, argument, format="text"):
+    """format "text": one sample per line; an empty line has no quads; a line that is a
+    JSON list holds several references (a JSON string is read as that string).
+    format "json": a file that is one JSON array holds the samples; otherwise it is JSON
+    lines, one sample a line (blank lines skipped); see json_sample for what a sample may be."""
+    if format == "json":
+        text = read_text(path, argument)
+        try:  # a whole file that is one JSON array; otherwise JSON lines
+            samples = _json(text, argument, path) if text.lstrip().startswith("[") else None
+        except ValueError:
+            samples = None
+        if not isinstance(samples, list):
+            samples = [_json(line, argument, f"{path} line {number}") for number, line in enumerate(text.splitlines(), 1) if line.strip()]
+        return [json_sample(sample) for sample in samples]
+    lines = read_lines(path, argument, allow_empty=True)
+    return [_json(line, argument, f"{path} line {number}") if line.lstrip()[:1] in ('[', '"') else line for number, line in enumerate(lines, 1)]
+
+
+def json_sample(sample):
+    """A sample read from JSON, as compute() takes it: a list of quads (or of references)
+    as it is; an object holding them under "quads"; or a DiaASQ dialogue, whose "triplets"
+    [t_start, t_end, a_start, a_end, o_start, o_end, polarity, target, aspect, opinion]
+    become quads (polarity -1 marks a target-aspect pair without an opinion, not a quad;
+    an empty aspect is implicit, "NULL", as ASQP writes one)."""
+    if not isinstance(sample, dict):
+        return sample
+    if "quads" in sample:
+        return sample["quads"]
+    if "triplets" in sample:
+        return [
+            {"target": t[7], "opinion": t[9], "aspect": t[8] or IMPLICIT, "polarity": t[6]} if isinstance(t, list) and len(t) == 10 else t
+            for t in sample["triplets"]
+            if not (isinstance(t, list) and len(t) == 10 and t[6] == -1)
+        ]
+    return sample
 
 
 def add_options(parser):
@@ -465,10 +714,12 @@ def add_options(parser):
     parser.add_argument("--sep-token1", default=QUAD_SEP, help="between quads (default ' & ')")
     parser.add_argument("--sep-token2", default=ELEMENT_SEP, help="between elements (default ' | ')")
     parser.add_argument("--similarity", default="rouge_l", choices=SIMILARITIES, help="soft match of target and opinion: rouge_l (ROUGE-L F1 over CJK characters and letter/digit runs) or exact")
-    parser.add_argument("--duplicates", default="multiset", choices=DUPLICATES, help="exact-match counting of repeated quads")
+    parser.add_argument("--duplicates", default="multiset", choices=DUPLICATES, help="exact-match counting of repeated quads (default multiset)")
+    parser.add_argument("--format", default="text", choices=FORMATS, help="text: quad strings, one sample a line; json: a JSON array or JSON lines of quads as lists or objects, or DiaASQ dialogues (default text)")
 
 
 def options(args):
+    """The scoring options of compute() (the file format is not one)."""
     return dict(
         weights=tuple(split_values(args.weights)),
         tuple_len=args.tuple_len,
@@ -487,18 +738,21 @@ def add_arguments(parser):
     parser.add_argument("--details", action="store_true", help="add each sample's alignment")
 
 
-def read_references(path, argument):
-    """read_samples, where one JSON-list line makes every line a list of references."""
-    references = read_samples(path, argument)
-    if any(isinstance(r, list) for r in references):
+def read_references(path, argument, format="text"):
+    """read_samples; in the text format one JSON-list line makes every line a list of references."""
+    references = read_samples(path, argument, format)
+    if format == "text" and any(isinstance(r, list) for r in references):
+        for number, r in enumerate(references, 1):
+            if isinstance(r, list) and not (r and all(isinstance(x, str) for x in r)):
+                raise ValueError(f"{argument}: {path} line {number} is not a non-empty JSON list of quad strings (quads as data: --format json)")
         references = [r if isinstance(r, list) else [r] for r in references]
     return references
 
 
 def run(args):
     return compute(
-        read_samples(args.predictions, "--predictions"),
-        read_references(args.references, "--references"),
+        read_samples(args.predictions, "--predictions", args.format),
+        read_references(args.references, "--references", args.format),
         legacy_keys=args.legacy_keys,
         details=args.details,
         **options(args),
@@ -509,7 +763,7 @@ def run(args):
 def read_compare(args):
     """The inputs of `paperscore compare quad`."""
     return dict(
-        references=read_references(args.references, "--references"),
-        system_a=read_samples(args.system_a, "--system-a"),
-        system_b=read_samples(args.system_b, "--system-b"),
+        references=read_references(args.references, "--references", args.format),
+        system_a=read_samples(args.system_a, "--system-a", args.format),
+        system_b=read_samples(args.system_b, "--system-b", args.format),
     )

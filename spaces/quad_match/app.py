@@ -3,6 +3,7 @@ the headline numbers and an alignment table (each predicted quad, its matched re
 quad, each element's similarity and the pair's degree) out. Builds `demo` on import;
 launches only as a script."""
 
+import html
 import json
 import os
 from pathlib import Path
@@ -37,6 +38,15 @@ EXAMPLE = dict(
     duplicates="multiset",
     legacy_keys=False,
 )
+# Limits of a request, stated on the page and checked before any work: the pairs compared
+# grow with the product of the quad counts (600 x 600 quads in 50 KB took 36 s).
+MAX_CHARACTERS = 20_000  # per text box
+MAX_QUADS_PER_SAMPLE = 50
+MAX_QUADS = 2_000  # per text box
+LIMITS = (
+    f"Limits of this demo: {MAX_CHARACTERS:,} characters per box, {MAX_QUADS_PER_SAMPLE} quads per sample, "
+    f"{MAX_QUADS:,} quads per box. Score more with the package or `paperscore quad`."
+)
 ELEMENTS = ("target", "opinion", "aspect", "polarity")
 UNMATCHED = "(unmatched)"
 HEADERS = ["sample", "prediction", "reference", *ELEMENTS, "degree"]
@@ -50,8 +60,22 @@ def parse_weights(text):
         raise ValueError(f"weights: {text!r} is not 4 comma-separated numbers") from None
 
 
+def check_limits(name, text):
+    """Refuse a box beyond the demo's limits, before any work."""
+    if len(text) > MAX_CHARACTERS:
+        raise ValueError(f"{name}: {len(text):,} characters; this demo takes at most {MAX_CHARACTERS:,}")
+    counts = [line.count(" & ") + 1 if line.strip() else 0 for line in text.split("\n")]
+    for number, count in enumerate(counts, 1):
+        if count > MAX_QUADS_PER_SAMPLE:
+            raise ValueError(f"{name} line {number}: {count} quads; this demo takes at most {MAX_QUADS_PER_SAMPLE} per sample")
+    if sum(counts) > MAX_QUADS:
+        raise ValueError(f"{name}: {sum(counts):,} quads; this demo takes at most {MAX_QUADS:,}")
+
+
 def compute_kwargs(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys):
     """The metric's keyword arguments for the demo's inputs: one sample per line."""
+    check_limits("predictions", predictions)
+    check_limits("references", references)
     return dict(
         predictions=predictions.rstrip("\n").split("\n"),
         references=references.rstrip("\n").split("\n"),
@@ -84,9 +108,10 @@ def alignment_table(samples):
 def score(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys):
     try:
         kwargs = compute_kwargs(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys)
-        result = metric.compute(**kwargs, details=True, return_signature=True)
+        # a fresh metric per request: one request cannot leave state for the next, or another thread
+        result = metric.fresh().compute(**kwargs, details=True, return_signature=True)
     except ValueError as error:
-        raise gr.Error(str(error), print_exception=False) from None
+        raise gr.Error(html.escape(str(error), quote=False), print_exception=False) from None
     samples = result.pop("samples")
     return result, alignment_table(samples)
 
@@ -100,6 +125,7 @@ with gr.Blocks(title="quad_match") as demo:
         "exactly); a pair of degree 0.75 counts as 0.75 of a true positive. The exact-match F1 is the "
         "papers' number."
     )
+    gr.Markdown(LIMITS)
     with gr.Row():
         predictions = gr.Textbox(value=EXAMPLE["predictions"], label="Predictions (one sample per line)", lines=4, elem_id="predictions")
         references = gr.Textbox(value=EXAMPLE["references"], label="References (one sample per line)", lines=4, elem_id="references")

@@ -1,6 +1,8 @@
 """quad_match: sentiment quads (target | opinion | aspect | polarity) scored by optimal soft
 match, with ROUGE-L over CJK characters, and by the papers' exact-match P/R/F1."""
 
+import json
+
 import datasets
 import evaluate
 
@@ -10,7 +12,7 @@ import rouge_score
 import scipy.optimize
 
 # evaluate copies only the sibling files this script imports: a line for each vendored module.
-from .paperscore_core import VERSION
+from .paperscore_core import VERSION, as_corpus
 from .paperscore_quad import ELEMENT_SEP, QUAD_SEP, check_inputs, compute
 from .paperscore_space import SpaceMetric
 from .paperscore_trainer import trainer_metrics
@@ -51,9 +53,12 @@ DiaASQ's or a one-to-one rule for duplicate quads.
 
 _KWARGS_DESCRIPTION = f"""
 Args:
-    predictions: one string per sample: quads joined by "{QUAD_SEP}", elements by "{ELEMENT_SEP}".
-    references: one string per sample, or a list of strings per sample (several references:
-        the best-scoring one counts, ties to the first).
+    predictions: one string per sample: quads joined by "{QUAD_SEP}", elements by "{ELEMENT_SEP}";
+        or one list of quads per sample, each quad a list of strings in tuple_len order or an
+        object with keys target, opinion, aspect, polarity (a null or empty target or
+        opinion is implicit: "NULL").
+    references: the same per sample, or a list of them (several references: the
+        best-scoring one counts, ties to the first).
     weights: of target, opinion, aspect, polarity in a pair's degree (default (1, 1, 1, 1)).
     tuple_len: which elements the strings hold: "0123" (default), "01", "012", "013", "023",
         "23", "03", "13" or "3" (0 target, 1 opinion, 2 aspect, 3 polarity).
@@ -81,24 +86,32 @@ Examples:
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class QuadMatch(SpaceMetric, evaluate.Metric):
     def _info(self):
+        # Every example travels as its JSON text (see check_batch): a quad string, or quads as
+        # lists or objects, which no one datasets feature holds without coercing.
         text = datasets.Value("string")
         return evaluate.MetricInfo(
             module_type="metric",
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
-            features=[
-                datasets.Features({"predictions": text, "references": text}),
-                datasets.Features({"predictions": text, "references": datasets.Sequence(text)}),
-            ],
+            features=datasets.Features({"predictions": text, "references": text}),
             homepage="https://huggingface.co/spaces/paperscore/quad_match",
             codebase_urls=["https://huggingface.co/spaces/yuyijiong/quad_match_score", "https://github.com/IsakZhang/ABSA-QUAD"],
             reference_urls=["https://github.com/google-research/google-research/tree/master/rouge", "https://github.com/unikcc/DiaASQ"],
         )
 
+    # Presets for evaluate.load(..., config_name=NAME): the papers' rules for duplicate quads.
+    configs = {
+        "asqp": {"duplicates": "list"},
+        "diaasq": {"duplicates": "set"},
+        "original": {"legacy_keys": True},
+    }
+
     def check_batch(self, columns):
-        check_inputs(columns["predictions"], columns["references"])
-        return columns
+        predictions, references = as_corpus(columns["predictions"], "predictions"), as_corpus(columns["references"], "references")
+        check_inputs(predictions, references)
+        encode = lambda values: [json.dumps(value, ensure_ascii=False, default=lambda array: array.tolist()) for value in values]  # noqa: E731
+        return {**columns, "predictions": encode(predictions), "references": encode(references)}
 
     def _compute(
         self,
@@ -118,5 +131,8 @@ class QuadMatch(SpaceMetric, evaluate.Metric):
         seed=None,
         return_signature=False,
     ):
-        # Every argument goes to the package unchanged (a test keeps the signatures equal).
-        return compute(**{name: value for name, value in locals().items() if name != "self"})
+        # Every argument goes to the package unchanged (a test keeps the signatures equal);
+        # the examples come back from their JSON text.
+        arguments = {name: value for name, value in locals().items() if name != "self"}
+        arguments["predictions"], arguments["references"] = [list(map(json.loads, arguments[name])) for name in ("predictions", "references")]
+        return compute(**arguments)

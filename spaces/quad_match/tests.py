@@ -54,3 +54,7 @@ test_cases = [
 # 1 prediction line against the example's 3 reference lines.
 demo_bad_input = {"predictions": "food | good | food#taste | pos"}
 demo_error = "differ in length"
+
+# An input beyond a limit stated on the page (50 quads per sample), refused before any work.
+demo_over_limit = {"predictions": " & ".join(["food | good | food#taste | pos"] * 51)}
+demo_limit_error = "at most 50 per sample"
