@@ -249,7 +249,7 @@ def test_json_nested_100000_deep_is_bad_data(command, tmp_path, capsys):
     argv[positions(template, file_arguments)[-1]] = str(deep)
     code, out, err = run(argv, capsys)
     assert code == 1 and out == "" and "Traceback" not in err
-    assert err.startswith(f"paperscore {template[0]}: error: ") and "nested too deeply" in err
+    assert err.startswith(f"paperscore {template[0]}: error: ") and "nested too deep" in err
 
 
 def test_a_label_beyond_int64_is_bad_data(tmp_path, capsys):

@@ -694,7 +694,7 @@ def test_json_lines_bom_and_deep_nesting(tmp_path, capsys):
     deep.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
     for fmt in ("json", "text"):
         code, out, err = run_cli(["quad", "--format", fmt, "--predictions", str(deep), "--references", str(gold)], capsys)
-        assert code == 2 and "nested too deep" in err, err
+        assert code == 1 and "nested too deep" in err, err
 
 
 @pytest.mark.parametrize("name, preset", [("asqp", {"duplicates": "list"}), ("diaasq", {"duplicates": "set"}), ("original", {"legacy_keys": True})])

@@ -195,11 +195,15 @@ def _is_data(example):
     return isinstance(example, (list, tuple, np.ndarray)) and all(map(_is_quad, example))
 
 
+def _is_sequence(value):
+    return isinstance(value, (list, tuple)) or (isinstance(value, np.ndarray) and value.ndim > 0)
+
+
 def reference_options(reference):
     """The references of one sample, and whether it gave several: a string or a list of
     quads is one reference; a list of strings, or of lists of quads, is several. An empty
     list is one reference without quads."""
-    if not isinstance(reference, (list, tuple, np.ndarray)) or not len(reference) or any(map(_is_quad, reference)):
+    if not _is_sequence(reference) or not len(reference) or any(map(_is_quad, reference)):
         return [reference], False
     return reference, True
 
@@ -207,7 +211,7 @@ def reference_options(reference):
 def _check_example(example, argument, where):
     if isinstance(example, str):
         return
-    if not isinstance(example, (list, tuple, np.ndarray)):
+    if not _is_sequence(example):
         raise input_error(argument, where, f"expected a string of quads or a list of quads, got {type(example).__name__}")
     for number, quad in enumerate(example, 1):
         if not isinstance(quad, (dict, list, tuple)):
