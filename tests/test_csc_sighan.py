@@ -95,7 +95,8 @@ def test_sighan13_toy_subtask1():
         "location_recall": 2 / 3, "location_f1": 2 * (1 / 2) * (2 / 3) / (1 / 2 + 2 / 3),
     })  # fmt: skip
     text = report(lines(SIGHAN13 / "Toy_SubTask1_Result.txt"), lines(SIGHAN13 / "Toy_SubTask1_Truth.txt"), version="2013", subtask=1)
-    assert text == official(SIGHAN13 / "Toy_SubTask1_Evaluation.txt")
+    # (its first five lines end in CRLF, as the jar writes them: see the CLI test below)
+    assert text.replace("\r\n", "\n") == official(SIGHAN13 / "Toy_SubTask1_Evaluation.txt")
 
 
 def test_sighan13_toy_subtask2():
@@ -222,6 +223,57 @@ Location Accuracy = 0.75 (3/4)
 Correction Accuracy = 0.25 (1/4)
 Correction Precision = 0.25 (1/4)
 """),
+    # Lines whose first non-blank character is # are skipped by every jar (their file
+    # reader drops them), wherever they are: P2 is then a false alarm, P1 a hit.
+    "comments": ("2015", None, "# comment, 3, 甲\nP1, 2, 甲\n  #x, 2, 乙\nP2, 5, 丁\n#P3, 4, 丙\nP3, 0", "#truth\nP1, 2, 甲\nP2, 0\nP3, 0", """\
+False Positive Rate = 0.5 (1/2)
+
+Detection Level
+	Accuracy = 0.6667 (2/3)
+	Precision = 0.5 (1/2)
+	Recall = 1 (1/1)
+	F1-Score = 0.6667 ((2*0.5*1)/(0.5+1))
+
+Correction Level
+	Accuracy = 0.6667 (2/3)
+	Precision = 0.5 (1/2)
+	Recall = 1 (1/1)
+	F1-Score = 0.6667 ((2*0.5*1)/(0.5+1))
+"""),
+    "comments_subtask1": ("2013", 1, "# c\nP1, 2\n  #x, 4\nP2, 0\nP3, 3", "P1, 2\nP2, 0\nP3, 0", """\
+False-Alarm Rate = 0.5 (1/2)
+Detection Accuracy = 0.6667 (2/3)
+Detection Precision = 0.5 (1/2)
+Detection Recall = 1 (1/1)
+Detection F-Score = 0.6667 (2*0.5*1/(0.5+1))
+Error Location Accuracy = 0.6667 (2/3)
+Error Location Precision = 0.5 (1/2)
+Error Location Recall = 1 (1/1)
+Error Location F-Score = 0.6667 (2*0.5*1/(0.5+1))
+"""),
+    # The 2013 jar keys a result line's corrections on its pid before trimming: `P1 ,`
+    # keeps its location (right) but its correction is not found (wrong), while it still
+    # counts as returned: correction precision 1/2 (the 2014/2015 jars trim: 2/2).
+    "pid_space_2013": ("2013", 2, "P1 , 2, 甲\nP2, 3, 乙", "P1, 2, 甲\nP2, 3, 乙", """\
+Location Accuracy = 1 (2/2)
+Correction Accuracy = 0.5 (1/2)
+Correction Precision = 0.5 (1/2)
+"""),
+    "pid_space_2015": ("2015", None, "P1 , 2, 甲\nP2, 3, 乙", "P1, 2, 甲\nP2, 3, 乙", """\
+False Positive Rate = NaN (0/0)
+
+Detection Level
+	Accuracy = 1 (2/2)
+	Precision = 1 (2/2)
+	Recall = 1 (2/2)
+	F1-Score = 1 ((2*1*1)/(1+1))
+
+Correction Level
+	Accuracy = 1 (2/2)
+	Precision = 1 (2/2)
+	Recall = 1 (2/2)
+	F1-Score = 1 ((2*1*1)/(1+1))
+"""),
 }
 
 
@@ -295,7 +347,9 @@ def test_the_jar_report_of_a_constructed_2013_case():
     truth = [f"c{i:02d}, 0" for i in range(6)] + [f"e{i:02d}, 3" for i in range(6)]
     result = [f"c{i:02d}, {'0' if i else '5'}" for i in range(6)] + [f"e{i:02d}, {'3' if i < 5 else '4'}" for i in range(6)]
     random.Random(1).shuffle(truth)
-    assert report(result, truth, version="2013", subtask=1) == """\
+    text = report(result, truth, version="2013", subtask=1)
+    assert text.startswith("[SIGHAN-7] Bake-off: Chinese Spelling Check Task\r\n\r\n" + "=" * 58 + "\r\nPart 1: Overall Performance\r\n" + "=" * 58 + "\r\n\n")
+    assert text.replace("\r\n", "\n") == """\
 [SIGHAN-7] Bake-off: Chinese Spelling Check Task
 
 ==========================================================
@@ -691,6 +745,48 @@ def test_cli_writes_the_jars_report(args, evaluation, tmp_path, capsys):
     part1 = official(evaluation).split("=" * 58 + "\nPart 2")[0]
     figures = part1 if "2015" in part1 else part1.split("=" * 58 + "\n\n")[1][:-1]
     assert out.split("signature: ")[0] == figures
+
+
+@pytest.mark.parametrize("bom_on", ["-i", "-t", "both"])
+def test_a_byte_order_mark_is_read_as_the_jars_read_it(bom_on, tmp_path, capsys):
+    """The jars' file reader drops a UTF-8 byte-order mark at the start of a file (the
+    2015 jar, run on the toy files with one prepended to the result, the truth or both,
+    prints the toy figures unchanged; a mark inside a file is part of the pid there)."""
+    files = {"-i": SIGHAN15 / "SIGHAN15_Toy_Result.txt", "-t": SIGHAN15 / "SIGHAN15_Toy_Truth.txt"}
+    argv = ["sighan"]
+    for flag, path in files.items():
+        data = path.read_bytes()
+        if bom_on in (flag, "both"):
+            data = b"\xef\xbb\xbf" + data
+        (tmp_path / path.name).write_bytes(data)
+        argv += [flag, str(tmp_path / path.name)]
+    code, out, _ = run_cli(argv, capsys)
+    assert code == 0
+    assert out.split("signature: ")[0] == official(SIGHAN15 / "SIGHAN15_Toy_Evaluation.txt").split("=" * 58 + "\nPart 2")[0]
+    (tmp_path / "inner.txt").write_text("P2, 0\n\ufeffP1, 2, 甲\n", encoding="utf-8")
+    (tmp_path / "truth.txt").write_text("P1, 2, 甲\nP2, 0\n", encoding="utf-8")
+    code, _, err = run_cli(["sighan", "-i", str(tmp_path / "inner.txt"), "-t", str(tmp_path / "truth.txt")], capsys)
+    assert code == 2 and "1 pids not in the truth: '\\ufeffP1'" in err
+
+
+def test_the_2013_subtask1_report_heading_ends_in_crlf_as_the_jar_writes_it(tmp_path, capsys):
+    """sighan7csc.jar -s 1 -o, run on the toy files, writes the report's first five lines
+    (title, blank, rule, "Part 1", rule) with CRLF and every other line with LF; the
+    shipped Toy_SubTask1_Evaluation.txt, saved on Windows, is CRLF throughout."""
+    code, _, _ = run_cli(["sighan", *toy_args("2013", 1), "-o", str(tmp_path / "report.txt")], capsys)
+    assert code == 0
+    lines = official(SIGHAN13 / "Toy_SubTask1_Evaluation.txt").split("\n")
+    expected = "\r\n".join(lines[:5] + [""]) + "\n".join(lines[5:])
+    assert (tmp_path / "report.txt").read_bytes() == expected.encode("utf-8")
+    # Subtask 2's report (the jar's, on its toy files) is LF throughout.
+    run_cli(["sighan", *toy_args("2013", 2), "-o", str(tmp_path / "report2.txt")], capsys)
+    assert b"\r" not in (tmp_path / "report2.txt").read_bytes()
+
+
+def test_comment_lines_are_skipped_through_the_api_too():
+    assert compute(["# a system's note", "b, 2, 乙", "a, 0"], ["a, 0", "#", "b, 2, 乙"], return_counts=True)["detection_tp"] == 1
+    with pytest.raises(ValueError, match=r"predictions\[2\]: pid 'a' is already on predictions\[0\]"):
+        compute(["a, 0", "# x", "a, 0"], ["a, 0"])
 
 
 def test_cli_json_is_what_compute_returns(capsys):

@@ -36,6 +36,7 @@ from .csc import (
     label_input,
     match,
     parse_label_lines,
+    read_label_file,
     read_sources,
 )
 
@@ -95,11 +96,13 @@ def definition(version, subtask, correction_match="subset"):
 def edits(predictions, references, sources, kind, length_mismatch="error"):
     """(pids or None, predicted Edits, gold Edits, {opaque position text: code}).
     Without sources, predictions and references are label lines, matched by pid (the
-    jars' input); the 2013 jar reads their positions as strings (see csc.parse_label_lines)."""
+    jars' input); the 2013 jar reads their positions as strings, and in subtask 2 loses
+    the characters of a result pid written with a space before its comma (see
+    csc.parse_label_lines)."""
     if label_input(sources):
         positions_only, opaque = kind == "2013-1", {} if kind != "2015" else None
         pids, gold = parse_label_lines(references, "references", positions_only, opaque=opaque)
-        result_pids, predicted = parse_label_lines(predictions, "predictions", positions_only, opaque=opaque)
+        result_pids, predicted = parse_label_lines(predictions, "predictions", positions_only, opaque=opaque, pid_space_drops_chars=kind == "2013-2")
         predicted = align_pids(pids, result_pids, predicted, allow_missing=kind != "2015", argument="predictions")
         return pids, predicted, gold, opaque or {}
     check_same_length(predictions, references)
@@ -403,7 +406,10 @@ def report(
     rows = statistics(match(predicted, gold), kind, correction_match)
     counts = rows.sum(0).tolist()
     values = ratios(np.array(counts), kind, zero_division)
-    part1 = "\n".join(_part1(str(version), kind, values, counts)) + "\n"
+    lines = _part1(str(version), kind, values, counts)
+    # The 2013 jar ends the first five lines of its subtask 1 report (title to rule) in CRLF.
+    crlf = 5 if kind == "2013-1" else 0
+    part1 = "\r\n".join(lines[:crlf] + [""]) + "\n".join(lines[crlf:]) + "\n"
     return part1 + _details(kind, pids, rows, predicted, opaque)
 
 
@@ -447,7 +453,7 @@ def _inputs(args):
     if args.result or args.truth:
         if not (args.result and args.truth) or any(sentence_files):
             raise ValueError("give either -i RESULT -t TRUTH, or --sources, --predictions and --references")
-        return dict(predictions=read_lines(args.result, "-i"), references=read_lines(args.truth, "-t")), None
+        return dict(predictions=read_label_file(args.result, "-i"), references=read_label_file(args.truth, "-t")), None
     if not all(sentence_files):
         raise ValueError("give either -i RESULT -t TRUTH, or --sources, --predictions and --references")
     pids, sources = read_sources(args.sources)
