@@ -875,3 +875,75 @@ def test_the_metric_script_takes_exactly_the_package_arguments():
 
     parameters = list(inspect.signature(type(space_metric())._compute).parameters.values())[1:]
     assert parameters == list(inspect.signature(compute).parameters.values())
+
+
+# The presets each configuration name stands for (spaces/csc_sighan/csc_sighan.py), written
+# out here so that a renamed or changed preset fails.
+PRESETS = {
+    "sighan15": ({"version": "2015"}, "SIGHAN15"),
+    "sighan14": ({"version": "2014"}, "SIGHAN15"),
+    "sighan15_exact": ({"version": "2015", "correction_match": "exact"}, "SIGHAN15"),
+    "sighan13_subtask1": ({"version": "2013", "subtask": 1}, "Toy_SubTask1"),
+    # (the subtask 2 toy result lacks a line, which evaluate's equal columns cannot hold)
+    "sighan13_subtask2": ({"version": "2013", "subtask": 2}, "pid_space_2013"),
+}
+
+
+def toy_lines(stem):
+    if stem in JAR_CASES:
+        return [text.split("\n") for text in JAR_CASES[stem][2:4]]
+    folder = SIGHAN15 if stem == "SIGHAN15" else SIGHAN13
+    prefix = "SIGHAN15_Toy" if stem == "SIGHAN15" else stem
+    return lines(folder / f"{prefix}_Result.txt"), lines(folder / f"{prefix}_Truth.txt")
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_a_configuration_name_is_its_preset_on_the_toy_files(name):
+    import evaluate
+    from conftest import SPACES_DIR
+
+    preset, stem = PRESETS[name]
+    predictions, references = toy_lines(stem)
+    metric = evaluate.load(str(SPACES_DIR / "csc_sighan"), config_name=name, keep_in_memory=True)
+    assert metric.compute(predictions=predictions, references=references) == compute(predictions, references, **preset)
+    assert metric.fresh().compute(predictions=predictions, references=references) == compute(predictions, references, **preset)
+    # figures the 2013 jar printed: the toy evaluation's false-alarm rate; the pid-space case
+    figure = {"sighan13_subtask1": ("false_alarm_rate", 0.5), "sighan13_subtask2": ("correction_precision", 0.5)}.get(name)
+    if figure:
+        assert metric.compute(predictions=predictions, references=references)[figure[0]] == figure[1]
+
+
+def test_an_unknown_configuration_name_lists_the_valid_ones():
+    import evaluate
+    from conftest import SPACES_DIR
+
+    with pytest.raises(ValueError, match=r"config_name: 'sighan16' is not a configuration .*'sighan15', 'sighan14', 'sighan15_exact', 'sighan13_subtask1', 'sighan13_subtask2'"):
+        evaluate.load(str(SPACES_DIR / "csc_sighan"), config_name="sighan16")
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        # A bare string would be scored one character per sentence (correction F1 0.667
+        # where the one-sentence list gives 0.0): issue 15.
+        (("我們很壞", ["我們很好"], ["我門很壞"]), r"predictions: expected a list of examples, got a str \(to score one example, pass \['我們很壞'\]\)"),
+        ((["我們很壞"], "我們很好", ["我門很壞"]), r"references: expected a list of examples, got a str"),
+        ((["我們很壞"], ["我們很好"], "我門很壞"), r"sources: expected a list of examples, got a str"),
+        ((["我們很壞"], ["我們很好"], 5), r"sources: expected a list of examples, got int"),
+        ((None, ["a, 0"], None), r"predictions: expected a list of examples, got NoneType"),
+        (({"a, 0"}, ["a, 0"], None), r"predictions: expected a list of examples, got set"),
+    ],
+)
+def test_a_corpus_that_is_not_a_list_of_examples_is_an_error(args, message):
+    with pytest.raises(ValueError, match=message):
+        compute(*args)
+    if args[0] is not None:  # (SpaceMetric passes a None corpus on to evaluate unchecked)
+        with pytest.raises(ValueError, match=message.split(":")[0] + ": expected"):
+            space_metric().fresh().compute(**dict(zip(("predictions", "references", "sources"), args)))
+    assert compute(["我們很壞"], ["我們很好"], ["我門很壞"])["correction_f1"] == 0.0
+
+
+def test_numpy_arrays_of_strings_are_corpora():
+    arrays = [np.array(x) for x in (["我們很壞"], ["我們很好"], ["我門很壞"])]
+    assert compute(*arrays) == compute(["我們很壞"], ["我們很好"], ["我門很壞"])
+    assert space_metric().fresh().compute(predictions=arrays[0], references=arrays[1], sources=arrays[2]) == compute(*arrays)

@@ -14,6 +14,7 @@ from decimal import ROUND_HALF_UP, Decimal
 import numpy as np
 
 from .core import (
+    as_corpus,
     as_floats,
     bootstrap_intervals,
     bootstrap_options,
@@ -32,6 +33,7 @@ from .core import (
 from .csc import (
     LENGTH_MISMATCH,
     align_pids,
+    checked_columns,
     extract_edits,
     label_input,
     match,
@@ -93,12 +95,27 @@ def definition(version, subtask, correction_match="subset"):
 # Inputs: sentence triples, or label lines when there are no sources
 
 
+def corpus(values, argument):
+    """core.as_corpus for text: a list of examples (a numpy array of strings becomes a list
+    of str); a bare string, None or a number is a ValueError."""
+    values = as_corpus(values, argument)
+    return values.tolist() if isinstance(values, np.ndarray) else values
+
+
+def check_columns(columns):
+    """The Space's batch check: each corpus given through corpus(), then csc.checked_columns."""
+    given = {name: corpus(columns[name], name) for name in ("predictions", "references", "sources") if columns.get(name) is not None}
+    return checked_columns({**columns, **given})
+
+
 def edits(predictions, references, sources, kind, length_mismatch="error"):
     """(pids or None, predicted Edits, gold Edits, {opaque position text: code}).
     Without sources, predictions and references are label lines, matched by pid (the
     jars' input); the 2013 jar reads their positions as strings, and in subtask 2 loses
     the characters of a result pid written with a space before its comma (see
     csc.parse_label_lines)."""
+    predictions, references = corpus(predictions, "predictions"), corpus(references, "references")
+    sources = None if sources is None else corpus(sources, "sources")
     if label_input(sources):
         positions_only, opaque = kind == "2013-1", {} if kind != "2015" else None
         pids, gold = parse_label_lines(references, "references", positions_only, opaque=opaque)
@@ -212,8 +229,8 @@ def compute(
     zd = check_zero_division(zero_division)
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples)
+    _, predicted, gold, _ = edits(predictions, references, sources, kind, length_mismatch)  # checks the corpora first
     labels = label_input(sources)
-    _, predicted, gold, _ = edits(predictions, references, sources, kind, length_mismatch)
     rows = statistics(match(predicted, gold), kind, correction_match)
     counts = rows.sum(0)
     result = as_floats(ratios(counts, kind, zd))
