@@ -289,3 +289,16 @@ def test_empty_corpus():
     assert isinstance(predicted, Edits) and predicted.n == 0
     m = match(predicted, gold)
     assert len(m.same_edits) == 0 and np.all(m.chars_in_gold)
+
+
+def test_label_lines_read_in_chunks_as_at_once(monkeypatch):
+    """Large inputs are read in chunks of lines: sentence numbers continue across chunks,
+    and a pid repeated in another chunk is still named."""
+    import paperscore.csc as csc
+
+    lines = ["a, 2, 甲", "# note", "b, 0", "c, 3, 乙, 1, 丙", "d, 0", "e, 4, 丁"]
+    whole = _outcome(parse_label_lines, lines, "x")
+    monkeypatch.setattr(csc, "_CHUNK", 2)
+    assert _outcome(parse_label_lines, lines, "x") == whole
+    with pytest.raises(ValueError, match=r"x\[4\]: pid 'a' is already on x\[0\]"):
+        parse_label_lines(["a, 0", "b, 0", "c, 0", "d, 0", "a, 1, 甲"], "x")

@@ -235,10 +235,18 @@ def parse_label_lines(lines, argument, positions_only=False, line_numbers=False,
     (`P1 , 2, 甲`) keeps its positions, but its characters are lost (0)."""
     if not set(map(type, lines)) <= {str, np.str_}:
         return _parse_one_by_one(lines, argument, positions_only, line_numbers, opaque, pid_space_drops_chars)
-    parsed = _scan(lines, positions_only, pid_space_drops_chars)
-    if parsed is None:  # some line needs a closer look: an error to name, an opaque position
+    pids, parts = [], []
+    for start in range(0, len(lines), _CHUNK):  # in chunks: a large file's temporary arrays stay small
+        parsed = _scan(lines[start : start + _CHUNK], positions_only, pid_space_drops_chars)
+        if parsed is None:  # some line needs a closer look: an error to name, an opaque position
+            return _parse_one_by_one(lines, argument, positions_only, line_numbers, opaque, pid_space_drops_chars)
+        parts.append(parsed[1]._replace(sentence=parsed[1].sentence + len(pids)))
+        pids += parsed[0]
+    if len(parts) > 1 and len(set(pids)) != len(pids):
         return _parse_one_by_one(lines, argument, positions_only, line_numbers, opaque, pid_space_drops_chars)
-    return parsed
+    if len(parts) <= 1:
+        return pids, parts[0] if parts else no_edits(0)
+    return pids, Edits(*(np.concatenate([getattr(part, name) for part in parts]) for name in ("sentence", "position", "char")), len(pids))
 
 
 # str.strip()'s white space: the code points below U+3001 that are white space, then one
@@ -246,6 +254,7 @@ def parse_label_lines(lines, argument, positions_only=False, line_numbers=False,
 # character above U+3000 is white space.
 _SPACE = np.array([chr(code).isspace() for code in range(0x3001)] + [False])
 _DIGITS = len(str(MAX_POSITION))
+_CHUNK = 200_000  # lines read at once
 
 
 def _scan(lines, positions_only, pid_space_drops_chars):
@@ -258,19 +267,23 @@ def _scan(lines, positions_only, pid_space_drops_chars):
     points = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
     # Fields lie between separators (commas and line ends); -1 and len(points) close the ends.
     is_break = points == ord("\n")
-    separators = np.flatnonzero(is_break | (points == ord(",")))
+    # int32 indices where they fit: a large file's field arrays take half the memory
+    separators = np.flatnonzero(is_break | (points == ord(","))).astype(np.int32 if len(points) < 2**31 - 1 else np.int64)
     breaks = is_break[separators]
+    del is_break
     if int(breaks.sum()) != len(lines) - 1:
         return None  # a line holds a line end
-    bounds = np.concatenate(([-1], separators, [len(points)]))
+    bounds = np.concatenate((np.array([-1], separators.dtype), separators, np.array([len(points)], separators.dtype)))
     first, last = bounds[:-1] + 1, bounds[1:] - 1  # each field is points[first:last + 1]
-    field_line = np.concatenate(([0], np.cumsum(breaks)))
+    field_line = np.concatenate(([0], np.cumsum(breaks, dtype=separators.dtype)))
     pid_field = np.concatenate(([0], np.flatnonzero(breaks) + 1))  # each line's first field
     fields = np.diff(np.append(pid_field, len(first)))  # per line
-    padded = np.append(points, ord(","))  # so that indices -1 and len(points) read a comma
+    def at(index):  # the code points at these indices, a comma at -1 and len(points)
+        inside = (index >= 0) & (index < len(points))
+        return np.where(inside, points[np.clip(index, 0, len(points) - 1)], ord(","))
 
-    def space(at):
-        return _SPACE[np.minimum(padded[at], len(_SPACE) - 1)]
+    def space(index):
+        return _SPACE[np.minimum(at(index), len(_SPACE) - 1)]
 
     pid_space = (last >= first)[pid_field] & space(last[pid_field])  # before trimming: `P1 , ...`
     for cursor, step in ((first, 1), (last, -1)):  # trim every field
@@ -279,7 +292,7 @@ def _scan(lines, positions_only, pid_space_drops_chars):
             cursor[moving] += step
             moving = moving[(first[moving] <= last[moving]) & space(cursor[moving])]
     length = np.maximum(last - first + 1, 0)
-    head = np.where(length > 0, padded[first], 0)  # each field's first character, 0 if empty
+    head = np.where(length > 0, at(first), 0)  # each field's first character, 0 if empty
 
     comment = head[pid_field] == ord("#")
     value = pid_field + np.minimum(fields, 2) - 1  # the first value field (the pid's if none)
@@ -296,7 +309,7 @@ def _scan(lines, positions_only, pid_space_drops_chars):
     width = int(digits.max(initial=0))
     if len(position_field) and (width > _DIGITS or head[position_field].min() < ord("1") or head[position_field].max() > ord("9")):
         return None  # a 0, a leading zero, not a number: the per-line reading names it
-    grid = padded[np.minimum(first[position_field][:, None] + np.arange(width), len(points))].astype(np.int64) - ord("0")
+    grid = at(first[position_field][:, None] + np.arange(width)).astype(np.int64) - ord("0")
     power = np.arange(width) < digits[:, None]  # digit k of a position, its power of ten below
     if ((grid < 0) | (grid > 9))[power].any():
         return None
@@ -448,31 +461,34 @@ def _same_pids(truth_pids, result_pids):
     code point by code point (a hash collision just gives None)."""
     if len(truth_pids) != len(result_pids) or not len(truth_pids):
         return None
-    (truth_key, truth_points, truth_starts, lengths), (result_key, result_points, result_starts, result_lengths) = (
-        _pid_keys(pids) for pids in (truth_pids, result_pids)
-    )
+    truth, result = _code_columns(truth_pids), _code_columns(result_pids)
+    truth_key, result_key = _hash(*truth), _hash(*result)
     by_key = np.argsort(result_key)
-    found = np.minimum(np.searchsorted(result_key[by_key], truth_key), len(by_key) - 1)
-    order = by_key[found]
-    if not (result_key[order] == truth_key).all() or not (result_lengths[order] == lengths).all():
+    order = by_key[np.minimum(np.searchsorted(result_key[by_key], truth_key), len(by_key) - 1)]
+    (points, starts, lengths), (result_points, result_starts, result_lengths) = truth, result
+    if not ((result_key[order] == truth_key).all() and (result_lengths[order] == lengths).all()):
         return None
-    inner = np.arange(len(truth_points)) - np.repeat(truth_starts, lengths)
-    if not (result_points[np.repeat(result_starts[order], lengths) + inner] == truth_points).all():
-        return None
+    for k in range(int(lengths.max())):  # one column of code points at a time: little memory
+        has = lengths > k
+        if not (result_points[result_starts[order][has] + k] == points[starts[has] + k]).all():
+            return None
     return order
 
 
-def _pid_keys(pids):
-    """(a 64-bit polynomial hash of each pid's code points, all code points, each pid's
-    start among them, its length)."""
-    lengths = np.fromiter(map(len, pids), dtype=np.int64, count=len(pids))
-    points = np.frombuffer("".join(pids).encode("utf-32-le", "surrogatepass"), dtype="<u4")
-    starts = np.cumsum(lengths) - lengths
-    if not len(points) or not lengths.all():
-        return np.zeros(len(pids), dtype=np.uint64), points, starts, lengths
-    powers = np.cumprod(np.full(int(lengths.max()), 1_000_003, dtype=np.uint64))  # wraps around mod 2**64
-    inner = np.arange(len(points)) - np.repeat(starts, lengths)
-    return np.add.reduceat(points.astype(np.uint64) * powers[inner], starts) ^ lengths.astype(np.uint64), points, starts, lengths
+def _code_columns(texts):
+    """(all code points of the texts, each text's start among them, its length)."""
+    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+    points = np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), dtype="<u4")
+    return points, np.cumsum(lengths) - lengths, lengths
+
+
+def _hash(points, starts, lengths):
+    """A 64-bit polynomial hash of each text's code points (arithmetic mod 2**64)."""
+    key = lengths.astype(np.uint64)
+    for k in range(int(lengths.max(initial=0))):
+        has = lengths > k
+        key[has] = key[has] * np.uint64(1_000_003) + points[starts[has] + k]
+    return key
 
 
 # ---------------------------------------------------------------------------------------
