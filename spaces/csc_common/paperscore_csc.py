@@ -457,38 +457,16 @@ def align_pids(truth_pids, result_pids, result, allow_missing=False, argument="r
 
 def _same_pids(truth_pids, result_pids):
     """When both sides hold the same (unique) pids, where each truth pid is in the result;
-    else None. By sorting 64-bit hashes of the pids' code points, each match then checked
-    code point by code point (a hash collision just gives None)."""
+    else None. By sorting the pids' hashes (Python's, cached in each str), each match then
+    checked as strings (a hash collision just gives None)."""
     if len(truth_pids) != len(result_pids) or not len(truth_pids):
         return None
-    truth, result = _code_columns(truth_pids), _code_columns(result_pids)
-    truth_key, result_key = _hash(*truth), _hash(*result)
+    truth_key, result_key = (np.fromiter(map(hash, pids), dtype=np.int64, count=len(pids)) for pids in (truth_pids, result_pids))
     by_key = np.argsort(result_key)
     order = by_key[np.minimum(np.searchsorted(result_key[by_key], truth_key), len(by_key) - 1)]
-    (points, starts, lengths), (result_points, result_starts, result_lengths) = truth, result
-    if not ((result_key[order] == truth_key).all() and (result_lengths[order] == lengths).all()):
+    if not (result_key[order] == truth_key).all() or list(map(result_pids.__getitem__, order.tolist())) != list(truth_pids):
         return None
-    for k in range(int(lengths.max())):  # one column of code points at a time: little memory
-        has = lengths > k
-        if not (result_points[result_starts[order][has] + k] == points[starts[has] + k]).all():
-            return None
     return order
-
-
-def _code_columns(texts):
-    """(all code points of the texts, each text's start among them, its length)."""
-    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
-    points = np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), dtype="<u4")
-    return points, np.cumsum(lengths) - lengths, lengths
-
-
-def _hash(points, starts, lengths):
-    """A 64-bit polynomial hash of each text's code points (arithmetic mod 2**64)."""
-    key = lengths.astype(np.uint64)
-    for k in range(int(lengths.max(initial=0))):
-        has = lengths > k
-        key[has] = key[has] * np.uint64(1_000_003) + points[starts[has] + k]
-    return key
 
 
 # ---------------------------------------------------------------------------------------
