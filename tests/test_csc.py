@@ -12,6 +12,8 @@ from paperscore.core import read_lines
 from paperscore.csc import (
     WHOLE,
     Edits,
+    _parse_one_by_one,
+    _scan,
     align_pids,
     apply_edits,
     extract_edits,
@@ -327,6 +329,48 @@ def test_malformed_label_lines_are_errors_naming_the_line(line, positions_only, 
         parse_label_lines(["A2-0, 0", line], "-t", positions_only, line_numbers=True)
 
 
+FRAGMENTS = ["P1", "P2", "#", ",", ", ", " ", "\t", "\u3000", "\n", "0", "1", "2", "9", "00", "12", "2147483647", "2147483648", "甲", "乙", "x", ""]
+
+
+def _outcome(parse, *args):
+    try:
+        pids, edits = parse(*args)
+    except ValueError as error:
+        return str(error)
+    return pids, edits.sentence.tolist(), edits.position.tolist(), edits.char.tolist(), edits.n
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.lists(st.sampled_from(FRAGMENTS), max_size=9).map("".join), max_size=5),
+    st.booleans(),
+    st.booleans(),
+    st.booleans(),
+)
+def test_label_lines_read_at_once_as_line_by_line(lines, positions_only, opaque, pid_space_drops_chars):
+    """The vectorised reading agrees with the line-by-line one (kept for naming errors) on
+    lines of random fragments: the same pids and edits, or the same error."""
+    args = (positions_only, False, {} if opaque else None, pid_space_drops_chars)
+    assert _outcome(parse_label_lines, lines, "x", *args) == _outcome(_parse_one_by_one, lines, "x", *args)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["", " ", "  #"]), st.dictionaries(st.integers(1, 30), st.sampled_from("甲乙丙"), max_size=3), st.sampled_from(["", " "])), max_size=6))
+def test_well_formed_label_lines_are_read_at_once(specs):
+    """Well-formed lines (comments, spaces, unsorted positions) take the vectorised path and
+    agree with the line-by-line reading."""
+    lines = [f"{lead}P{i}{space}, " + (", ".join(f"{p}, {c}" for p, c in edits.items()) or "0") for i, (lead, edits, space) in enumerate(specs)]
+    for drop in (False, True):
+        assert _scan(lines, False, drop) is not None
+        assert _outcome(parse_label_lines, lines, "x", False, False, None, drop) == _outcome(_parse_one_by_one, lines, "x", False, False, None, drop)
+
+
+def test_comment_lines_and_a_space_before_the_pids_comma():
+    pids, edits = parse_label_lines(["# note, 3, 甲", "a , 2, 乙, 1, 甲", "  #b, 1, 丙", "b, 0"], "x", pid_space_drops_chars=True)
+    assert pids == ["a", "b"] and edits.groups() == [[(1, ""), (2, "")], []]
+    assert parse_label_lines(["a , 2, 乙"], "x")[1].groups() == [[(2, "乙")]]
+
+
 def test_a_repeated_pid_and_a_non_string_line_are_errors():
     with pytest.raises(ValueError, match=r"truth\[2\]: pid 'a' is already on truth\[0\]"):
         parse_label_lines(["a, 0", "b, 0", "a, 2, 甲"], "truth")
@@ -389,3 +433,16 @@ def test_empty_corpus():
     assert isinstance(predicted, Edits) and predicted.n == 0
     m = match(predicted, gold)
     assert len(m.same_edits) == 0 and np.all(m.chars_in_gold)
+
+
+def test_label_lines_read_in_chunks_as_at_once(monkeypatch):
+    """Large inputs are read in chunks of lines: sentence numbers continue across chunks,
+    and a pid repeated in another chunk is still named."""
+    import paperscore.csc as csc
+
+    lines = ["a, 2, 甲", "# note", "b, 0", "c, 3, 乙, 1, 丙", "d, 0", "e, 4, 丁"]
+    whole = _outcome(parse_label_lines, lines, "x")
+    monkeypatch.setattr(csc, "_CHUNK", 2)
+    assert _outcome(parse_label_lines, lines, "x") == whole
+    with pytest.raises(ValueError, match=r"x\[4\]: pid 'a' is already on x\[0\]"):
+        parse_label_lines(["a, 0", "b, 0", "c, 0", "d, 0", "a, 1, 甲"], "x")

@@ -95,7 +95,8 @@ def test_sighan13_toy_subtask1():
         "location_recall": 2 / 3, "location_f1": 2 * (1 / 2) * (2 / 3) / (1 / 2 + 2 / 3),
     })  # fmt: skip
     text = report(lines(SIGHAN13 / "Toy_SubTask1_Result.txt"), lines(SIGHAN13 / "Toy_SubTask1_Truth.txt"), version="2013", subtask=1)
-    assert text == official(SIGHAN13 / "Toy_SubTask1_Evaluation.txt")
+    # (its first five lines end in CRLF, as the jar writes them: see the CLI test below)
+    assert text.replace("\r\n", "\n") == official(SIGHAN13 / "Toy_SubTask1_Evaluation.txt")
 
 
 def test_sighan13_toy_subtask2():
@@ -222,6 +223,57 @@ Location Accuracy = 0.75 (3/4)
 Correction Accuracy = 0.25 (1/4)
 Correction Precision = 0.25 (1/4)
 """),
+    # Lines whose first non-blank character is # are skipped by every jar (their file
+    # reader drops them), wherever they are: P2 is then a false alarm, P1 a hit.
+    "comments": ("2015", None, "# comment, 3, 甲\nP1, 2, 甲\n  #x, 2, 乙\nP2, 5, 丁\n#P3, 4, 丙\nP3, 0", "#truth\nP1, 2, 甲\nP2, 0\nP3, 0", """\
+False Positive Rate = 0.5 (1/2)
+
+Detection Level
+	Accuracy = 0.6667 (2/3)
+	Precision = 0.5 (1/2)
+	Recall = 1 (1/1)
+	F1-Score = 0.6667 ((2*0.5*1)/(0.5+1))
+
+Correction Level
+	Accuracy = 0.6667 (2/3)
+	Precision = 0.5 (1/2)
+	Recall = 1 (1/1)
+	F1-Score = 0.6667 ((2*0.5*1)/(0.5+1))
+"""),
+    "comments_subtask1": ("2013", 1, "# c\nP1, 2\n  #x, 4\nP2, 0\nP3, 3", "P1, 2\nP2, 0\nP3, 0", """\
+False-Alarm Rate = 0.5 (1/2)
+Detection Accuracy = 0.6667 (2/3)
+Detection Precision = 0.5 (1/2)
+Detection Recall = 1 (1/1)
+Detection F-Score = 0.6667 (2*0.5*1/(0.5+1))
+Error Location Accuracy = 0.6667 (2/3)
+Error Location Precision = 0.5 (1/2)
+Error Location Recall = 1 (1/1)
+Error Location F-Score = 0.6667 (2*0.5*1/(0.5+1))
+"""),
+    # The 2013 jar keys a result line's corrections on its pid before trimming: `P1 ,`
+    # keeps its location (right) but its correction is not found (wrong), while it still
+    # counts as returned: correction precision 1/2 (the 2014/2015 jars trim: 2/2).
+    "pid_space_2013": ("2013", 2, "P1 , 2, 甲\nP2, 3, 乙", "P1, 2, 甲\nP2, 3, 乙", """\
+Location Accuracy = 1 (2/2)
+Correction Accuracy = 0.5 (1/2)
+Correction Precision = 0.5 (1/2)
+"""),
+    "pid_space_2015": ("2015", None, "P1 , 2, 甲\nP2, 3, 乙", "P1, 2, 甲\nP2, 3, 乙", """\
+False Positive Rate = NaN (0/0)
+
+Detection Level
+	Accuracy = 1 (2/2)
+	Precision = 1 (2/2)
+	Recall = 1 (2/2)
+	F1-Score = 1 ((2*1*1)/(1+1))
+
+Correction Level
+	Accuracy = 1 (2/2)
+	Precision = 1 (2/2)
+	Recall = 1 (2/2)
+	F1-Score = 1 ((2*1*1)/(1+1))
+"""),
 }
 
 
@@ -295,7 +347,9 @@ def test_the_jar_report_of_a_constructed_2013_case():
     truth = [f"c{i:02d}, 0" for i in range(6)] + [f"e{i:02d}, 3" for i in range(6)]
     result = [f"c{i:02d}, {'0' if i else '5'}" for i in range(6)] + [f"e{i:02d}, {'3' if i < 5 else '4'}" for i in range(6)]
     random.Random(1).shuffle(truth)
-    assert report(result, truth, version="2013", subtask=1) == """\
+    text = report(result, truth, version="2013", subtask=1)
+    assert text.startswith("[SIGHAN-7] Bake-off: Chinese Spelling Check Task\r\n\r\n" + "=" * 58 + "\r\nPart 1: Overall Performance\r\n" + "=" * 58 + "\r\n\n")
+    assert text.replace("\r\n", "\n") == """\
 [SIGHAN-7] Bake-off: Chinese Spelling Check Task
 
 ==========================================================
@@ -693,6 +747,48 @@ def test_cli_writes_the_jars_report(args, evaluation, tmp_path, capsys):
     assert out.split("signature: ")[0] == figures
 
 
+@pytest.mark.parametrize("bom_on", ["-i", "-t", "both"])
+def test_a_byte_order_mark_is_read_as_the_jars_read_it(bom_on, tmp_path, capsys):
+    """The jars' file reader drops a UTF-8 byte-order mark at the start of a file (the
+    2015 jar, run on the toy files with one prepended to the result, the truth or both,
+    prints the toy figures unchanged; a mark inside a file is part of the pid there)."""
+    files = {"-i": SIGHAN15 / "SIGHAN15_Toy_Result.txt", "-t": SIGHAN15 / "SIGHAN15_Toy_Truth.txt"}
+    argv = ["sighan"]
+    for flag, path in files.items():
+        data = path.read_bytes()
+        if bom_on in (flag, "both"):
+            data = b"\xef\xbb\xbf" + data
+        (tmp_path / path.name).write_bytes(data)
+        argv += [flag, str(tmp_path / path.name)]
+    code, out, _ = run_cli(argv, capsys)
+    assert code == 0
+    assert out.split("signature: ")[0] == official(SIGHAN15 / "SIGHAN15_Toy_Evaluation.txt").split("=" * 58 + "\nPart 2")[0]
+    (tmp_path / "inner.txt").write_text("P2, 0\n\ufeffP1, 2, 甲\n", encoding="utf-8")
+    (tmp_path / "truth.txt").write_text("P1, 2, 甲\nP2, 0\n", encoding="utf-8")
+    code, _, err = run_cli(["sighan", "-i", str(tmp_path / "inner.txt"), "-t", str(tmp_path / "truth.txt")], capsys)
+    assert code == 2 and "1 pids not in the truth: '\\ufeffP1'" in err
+
+
+def test_the_2013_subtask1_report_heading_ends_in_crlf_as_the_jar_writes_it(tmp_path, capsys):
+    """sighan7csc.jar -s 1 -o, run on the toy files, writes the report's first five lines
+    (title, blank, rule, "Part 1", rule) with CRLF and every other line with LF; the
+    shipped Toy_SubTask1_Evaluation.txt, saved on Windows, is CRLF throughout."""
+    code, _, _ = run_cli(["sighan", *toy_args("2013", 1), "-o", str(tmp_path / "report.txt")], capsys)
+    assert code == 0
+    lines = official(SIGHAN13 / "Toy_SubTask1_Evaluation.txt").split("\n")
+    expected = "\r\n".join(lines[:5] + [""]) + "\n".join(lines[5:])
+    assert (tmp_path / "report.txt").read_bytes() == expected.encode("utf-8")
+    # Subtask 2's report (the jar's, on its toy files) is LF throughout.
+    run_cli(["sighan", *toy_args("2013", 2), "-o", str(tmp_path / "report2.txt")], capsys)
+    assert b"\r" not in (tmp_path / "report2.txt").read_bytes()
+
+
+def test_comment_lines_are_skipped_through_the_api_too():
+    assert compute(["# a system's note", "b, 2, 乙", "a, 0"], ["a, 0", "#", "b, 2, 乙"], return_counts=True)["detection_tp"] == 1
+    with pytest.raises(ValueError, match=r"predictions\[2\]: pid 'a' is already on predictions\[0\]"):
+        compute(["a, 0", "# x", "a, 0"], ["a, 0"])
+
+
 def test_cli_json_is_what_compute_returns(capsys):
     code, out, _ = run_cli(["sighan", *toy_args(), "--json"], capsys)
     assert code == 0
@@ -779,3 +875,75 @@ def test_the_metric_script_takes_exactly_the_package_arguments():
 
     parameters = list(inspect.signature(type(space_metric())._compute).parameters.values())[1:]
     assert parameters == list(inspect.signature(compute).parameters.values())
+
+
+# The presets each configuration name stands for (spaces/csc_sighan/csc_sighan.py), written
+# out here so that a renamed or changed preset fails.
+PRESETS = {
+    "sighan15": ({"version": "2015"}, "SIGHAN15"),
+    "sighan14": ({"version": "2014"}, "SIGHAN15"),
+    "sighan15_exact": ({"version": "2015", "correction_match": "exact"}, "SIGHAN15"),
+    "sighan13_subtask1": ({"version": "2013", "subtask": 1}, "Toy_SubTask1"),
+    # (the subtask 2 toy result lacks a line, which evaluate's equal columns cannot hold)
+    "sighan13_subtask2": ({"version": "2013", "subtask": 2}, "pid_space_2013"),
+}
+
+
+def toy_lines(stem):
+    if stem in JAR_CASES:
+        return [text.split("\n") for text in JAR_CASES[stem][2:4]]
+    folder = SIGHAN15 if stem == "SIGHAN15" else SIGHAN13
+    prefix = "SIGHAN15_Toy" if stem == "SIGHAN15" else stem
+    return lines(folder / f"{prefix}_Result.txt"), lines(folder / f"{prefix}_Truth.txt")
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_a_configuration_name_is_its_preset_on_the_toy_files(name):
+    import evaluate
+    from conftest import SPACES_DIR
+
+    preset, stem = PRESETS[name]
+    predictions, references = toy_lines(stem)
+    metric = evaluate.load(str(SPACES_DIR / "csc_sighan"), config_name=name, keep_in_memory=True)
+    assert metric.compute(predictions=predictions, references=references) == compute(predictions, references, **preset)
+    assert metric.fresh().compute(predictions=predictions, references=references) == compute(predictions, references, **preset)
+    # figures the 2013 jar printed: the toy evaluation's false-alarm rate; the pid-space case
+    figure = {"sighan13_subtask1": ("false_alarm_rate", 0.5), "sighan13_subtask2": ("correction_precision", 0.5)}.get(name)
+    if figure:
+        assert metric.compute(predictions=predictions, references=references)[figure[0]] == figure[1]
+
+
+def test_an_unknown_configuration_name_lists_the_valid_ones():
+    import evaluate
+    from conftest import SPACES_DIR
+
+    with pytest.raises(ValueError, match=r"config_name: 'sighan16' is not a configuration .*'sighan15', 'sighan14', 'sighan15_exact', 'sighan13_subtask1', 'sighan13_subtask2'"):
+        evaluate.load(str(SPACES_DIR / "csc_sighan"), config_name="sighan16")
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        # A bare string would be scored one character per sentence (correction F1 0.667
+        # where the one-sentence list gives 0.0): issue 15.
+        (("我們很壞", ["我們很好"], ["我門很壞"]), r"predictions: expected a list of examples, got a str \(to score one example, pass \['我們很壞'\]\)"),
+        ((["我們很壞"], "我們很好", ["我門很壞"]), r"references: expected a list of examples, got a str"),
+        ((["我們很壞"], ["我們很好"], "我門很壞"), r"sources: expected a list of examples, got a str"),
+        ((["我們很壞"], ["我們很好"], 5), r"sources: expected a list of examples, got int"),
+        ((None, ["a, 0"], None), r"predictions: expected a list of examples, got NoneType"),
+        (({"a, 0"}, ["a, 0"], None), r"predictions: expected a list of examples, got set"),
+    ],
+)
+def test_a_corpus_that_is_not_a_list_of_examples_is_an_error(args, message):
+    with pytest.raises(ValueError, match=message):
+        compute(*args)
+    if args[0] is not None:  # (SpaceMetric passes a None corpus on to evaluate unchecked)
+        with pytest.raises(ValueError, match=message.split(":")[0] + ": expected"):
+            space_metric().fresh().compute(**dict(zip(("predictions", "references", "sources"), args)))
+    assert compute(["我們很壞"], ["我們很好"], ["我門很壞"])["correction_f1"] == 0.0
+
+
+def test_numpy_arrays_of_strings_are_corpora():
+    arrays = [np.array(x) for x in (["我們很壞"], ["我們很好"], ["我門很壞"])]
+    assert compute(*arrays) == compute(["我們很壞"], ["我們很好"], ["我門很壞"])
+    assert space_metric().fresh().compute(predictions=arrays[0], references=arrays[1], sources=arrays[2]) == compute(*arrays)

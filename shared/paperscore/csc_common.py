@@ -28,7 +28,6 @@ from .core import (
     encode_rows,
     harmonic_mean,
     input_error,
-    read_lines,
     signature,
 )
 from .csc import (
@@ -39,6 +38,7 @@ from .csc import (
     label_input,
     match,
     parse_label_lines,
+    read_label_file,
     read_sources,
 )
 
@@ -481,7 +481,7 @@ def add_arguments(parser):
 def _sentence_file(path, flag):
     """(sources or None, sentences) of a file of sentences or of `src<TAB>sentence` lines
     (`id<TAB>src<TAB>sentence` too)."""
-    lines = read_lines(path, flag)
+    lines = read_label_file(path, flag)
     if not lines or "\t" not in lines[0]:
         return None, lines
     sources, sentences = [], []

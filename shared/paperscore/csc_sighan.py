@@ -14,6 +14,7 @@ from decimal import ROUND_HALF_UP, Decimal
 import numpy as np
 
 from .core import (
+    as_corpus,
     as_floats,
     bootstrap_intervals,
     bootstrap_options,
@@ -32,10 +33,12 @@ from .core import (
 from .csc import (
     LENGTH_MISMATCH,
     align_pids,
+    checked_columns,
     extract_edits,
     label_input,
     match,
     parse_label_lines,
+    read_label_file,
     read_sources,
 )
 
@@ -92,14 +95,31 @@ def definition(version, subtask, correction_match="subset"):
 # Inputs: sentence triples, or label lines when there are no sources
 
 
+def corpus(values, argument):
+    """core.as_corpus for text: a list of examples (a numpy array of strings becomes a list
+    of str); a bare string, None or a number is a ValueError."""
+    values = as_corpus(values, argument)
+    return values.tolist() if isinstance(values, np.ndarray) else values
+
+
+def check_columns(columns):
+    """The Space's batch check: each corpus given through corpus(), then csc.checked_columns."""
+    given = {name: corpus(columns[name], name) for name in ("predictions", "references", "sources") if columns.get(name) is not None}
+    return checked_columns({**columns, **given})
+
+
 def edits(predictions, references, sources, kind, length_mismatch="error"):
     """(pids or None, predicted Edits, gold Edits, {opaque position text: code}).
     Without sources, predictions and references are label lines, matched by pid (the
-    jars' input); the 2013 jar reads their positions as strings (see csc.parse_label_lines)."""
+    jars' input); the 2013 jar reads their positions as strings, and in subtask 2 loses
+    the characters of a result pid written with a space before its comma (see
+    csc.parse_label_lines)."""
+    predictions, references = corpus(predictions, "predictions"), corpus(references, "references")
+    sources = None if sources is None else corpus(sources, "sources")
     if label_input(sources):
         positions_only, opaque = kind == "2013-1", {} if kind != "2015" else None
         pids, gold = parse_label_lines(references, "references", positions_only, opaque=opaque)
-        result_pids, predicted = parse_label_lines(predictions, "predictions", positions_only, opaque=opaque)
+        result_pids, predicted = parse_label_lines(predictions, "predictions", positions_only, opaque=opaque, pid_space_drops_chars=kind == "2013-2")
         predicted = align_pids(pids, result_pids, predicted, allow_missing=kind != "2015", argument="predictions")
         return pids, predicted, gold, opaque or {}
     check_same_length(predictions, references)
@@ -209,8 +229,8 @@ def compute(
     zd = check_zero_division(zero_division)
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples)
+    _, predicted, gold, _ = edits(predictions, references, sources, kind, length_mismatch)  # checks the corpora first
     labels = label_input(sources)
-    _, predicted, gold, _ = edits(predictions, references, sources, kind, length_mismatch)
     rows = statistics(match(predicted, gold), kind, correction_match)
     counts = rows.sum(0)
     result = as_floats(ratios(counts, kind, zd))
@@ -403,7 +423,10 @@ def report(
     rows = statistics(match(predicted, gold), kind, correction_match)
     counts = rows.sum(0).tolist()
     values = ratios(np.array(counts), kind, zero_division)
-    part1 = "\n".join(_part1(str(version), kind, values, counts)) + "\n"
+    lines = _part1(str(version), kind, values, counts)
+    # The 2013 jar ends the first five lines of its subtask 1 report (title to rule) in CRLF.
+    crlf = 5 if kind == "2013-1" else 0
+    part1 = "\r\n".join(lines[:crlf] + [""]) + "\n".join(lines[crlf:]) + "\n"
     return part1 + _details(kind, pids, rows, predicted, opaque)
 
 
@@ -447,7 +470,7 @@ def _inputs(args):
     if args.result or args.truth:
         if not (args.result and args.truth) or any(sentence_files):
             raise ValueError("give either -i RESULT -t TRUTH, or --sources, --predictions and --references")
-        return dict(predictions=read_lines(args.result, "-i"), references=read_lines(args.truth, "-t")), None
+        return dict(predictions=read_label_file(args.result, "-i"), references=read_label_file(args.truth, "-t")), None
     if not all(sentence_files):
         raise ValueError("give either -i RESULT -t TRUTH, or --sources, --predictions and --references")
     pids, sources = read_sources(args.sources)

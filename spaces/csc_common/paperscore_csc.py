@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .paperscore_core import check_choice, check_same_length, input_error, read_lines
+from .paperscore_core import check_choice, check_same_length, input_error, read_lines, read_text
 
 # How a sentence whose length differs from its source is treated:
 #   "error"    a ValueError naming the example (the default: positions would not line up);
@@ -59,12 +59,12 @@ class Edits(NamedTuple):
     def take(self, order):
         """The sentences `order` (indices into this corpus), renumbered 0..len(order)-1."""
         order = np.asarray(order, dtype=np.int64)
-        new_index = np.full(self.n, -1, dtype=np.int64)
-        new_index[order] = np.arange(len(order))
-        renumbered = new_index[self.sentence]
-        kept = np.flatnonzero(renumbered >= 0)
-        kept = kept[np.argsort(renumbered[kept], kind="stable")]  # positions stay sorted
-        return self._replace(sentence=renumbered[kept], position=self.position[kept], char=self.char[kept], n=len(order))
+        bounds = np.searchsorted(self.sentence, np.arange(self.n + 1))
+        counts = (bounds[1:] - bounds[:-1])[order]
+        # Each taken sentence's edits, in place: one gather, positions stay sorted.
+        gather = np.repeat(bounds[order] - (np.cumsum(counts) - counts), counts) + np.arange(int(counts.sum()))
+        sentence = np.repeat(np.arange(len(order)), counts)
+        return self._replace(sentence=sentence, position=self.position[gather], char=self.char[gather], n=len(order))
 
     def groups(self):
         """Per sentence, its edits as a list of (position, character) pairs, the
@@ -427,24 +427,148 @@ def apply_edits(sources, edits, argument="references"):
 # Label lines: `pid, 0` or `pid, pos, char[, pos, char]*` (SIGHAN 2013 subtask 1: positions only)
 
 
-def parse_label_lines(lines, argument, positions_only=False, line_numbers=False, opaque=None):
+def parse_label_lines(lines, argument, positions_only=False, line_numbers=False, opaque=None, pid_space_drops_chars=False):
     """(pids, Edits) from the official label lines, one sentence per line, in line order.
 
-    Stricter than the jars, which read `pid, 3` as "no error" and let a repeated position
-    overwrite: every malformed line is a ValueError naming it (`argument[i]`, or
-    `argument line i+1` with line_numbers).
+    As the jars read a file, a line whose first non-blank character is `#` is a comment,
+    skipped (its index still counts in messages). Stricter than the jars, which read
+    `pid, 3` as "no error" and let a repeated position overwrite: every malformed line is a
+    ValueError naming it (`argument[i]`, or `argument line i+1` with line_numbers).
 
     opaque: a dict shared by the truth and the result to read positions as the SIGHAN 2013
     jar does, as strings: a field that is not a plain positive integer (the official
     SIGHAN 2013 subtask 2 truth has `01279, 10, 憤, , 挫`) becomes a code above
-    MAX_POSITION, one per distinct text (kept in the dict), which no real position equals."""
+    MAX_POSITION, one per distinct text (kept in the dict), which no real position equals.
+
+    pid_space_drops_chars: read a result as the SIGHAN 2013 jar does, which keys a line's
+    characters on its pid before trimming: a pid with white space before its comma
+    (`P1 , 2, 甲`) keeps its positions, but its characters are lost (0)."""
+    if not set(map(type, lines)) <= {str, np.str_}:
+        return _parse_one_by_one(lines, argument, positions_only, line_numbers, opaque, pid_space_drops_chars)
+    pids, parts = [], []
+    for start in range(0, len(lines), _CHUNK):  # in chunks: a large file's temporary arrays stay small
+        parsed = _scan(lines[start : start + _CHUNK], positions_only, pid_space_drops_chars)
+        if parsed is None:  # some line needs a closer look: an error to name, an opaque position
+            return _parse_one_by_one(lines, argument, positions_only, line_numbers, opaque, pid_space_drops_chars)
+        parts.append(parsed[1]._replace(sentence=parsed[1].sentence + len(pids)))
+        pids += parsed[0]
+    if len(parts) > 1 and len(set(pids)) != len(pids):
+        return _parse_one_by_one(lines, argument, positions_only, line_numbers, opaque, pid_space_drops_chars)
+    if len(parts) <= 1:
+        return pids, parts[0] if parts else no_edits(0)
+    return pids, Edits(*(np.concatenate([getattr(part, name) for part in parts]) for name in ("sentence", "position", "char")), len(pids))
+
+
+# str.strip()'s white space: the code points below U+3001 that are white space, then one
+# False for every code point from U+3001 on (looked up at min(code, U+3001)), as no
+# character above U+3000 is white space.
+_SPACE = np.array([chr(code).isspace() for code in range(0x3001)] + [False])
+_DIGITS = len(str(MAX_POSITION))
+_CHUNK = 200_000  # lines read at once
+
+
+def _scan(lines, positions_only, pid_space_drops_chars):
+    """parse_label_lines for all lines at once, numpy over the code points of the joined
+    lines; None when some line is not a plain well-formed label line (an error, an opaque
+    position, a repeated pid, ...), which _parse_one_by_one then reads."""
+    text = "\n".join(lines)
+    if not text:
+        return ([], no_edits(0)) if not lines else None
+    points = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
+    # Fields lie between separators (commas and line ends); -1 and len(points) close the ends.
+    is_break = points == ord("\n")
+    # int32 indices where they fit: a large file's field arrays take half the memory
+    separators = np.flatnonzero(is_break | (points == ord(","))).astype(np.int32 if len(points) < 2**31 - 1 else np.int64)
+    breaks = is_break[separators]
+    del is_break
+    if int(breaks.sum()) != len(lines) - 1:
+        return None  # a line holds a line end
+    bounds = np.concatenate((np.array([-1], separators.dtype), separators, np.array([len(points)], separators.dtype)))
+    first, last = bounds[:-1] + 1, bounds[1:] - 1  # each field is points[first:last + 1]
+    field_line = np.concatenate(([0], np.cumsum(breaks, dtype=separators.dtype)))
+    pid_field = np.concatenate(([0], np.flatnonzero(breaks) + 1))  # each line's first field
+    fields = np.diff(np.append(pid_field, len(first)))  # per line
+    def at(index):  # the code points at these indices, a comma at -1 and len(points)
+        inside = (index >= 0) & (index < len(points))
+        return np.where(inside, points[np.clip(index, 0, len(points) - 1)], ord(","))
+
+    def space(index):
+        return _SPACE[np.minimum(at(index), len(_SPACE) - 1)]
+
+    pid_space = (last >= first)[pid_field] & space(last[pid_field])  # before trimming: `P1 , ...`
+    for cursor, step in ((first, 1), (last, -1)):  # trim every field
+        moving = np.flatnonzero((first <= last) & space(cursor))
+        while len(moving):
+            cursor[moving] += step
+            moving = moving[(first[moving] <= last[moving]) & space(cursor[moving])]
+    length = np.maximum(last - first + 1, 0)
+    head = np.where(length > 0, at(first), 0)  # each field's first character, 0 if empty
+
+    comment = head[pid_field] == ord("#")
+    value = pid_field + np.minimum(fields, 2) - 1  # the first value field (the pid's if none)
+    zero = (fields == 2) & (length[value] == 1) & (head[value] == ord("0"))
+    bad = (length[pid_field] == 0) | (fields < 2) | (~zero & (length[pid_field + fields - 1] == 0))
+    if not positions_only:
+        bad |= ~zero & (fields % 2 == 0)  # an odd number of values
+    if (bad & ~comment).any():
+        return None
+    in_line = np.arange(len(first)) - pid_field[field_line]
+    scored = (~comment & ~zero)[field_line] & (in_line >= 1)
+    position_field = np.flatnonzero(scored & ((in_line % 2 == 1) | positions_only))
+    digits = length[position_field]
+    width = int(digits.max(initial=0))
+    if len(position_field) and (width > _DIGITS or head[position_field].min() < ord("1") or head[position_field].max() > ord("9")):
+        return None  # a 0, a leading zero, not a number: the per-line reading names it
+    grid = at(first[position_field][:, None] + np.arange(width)).astype(np.int64) - ord("0")
+    power = np.arange(width) < digits[:, None]  # digit k of a position, its power of ten below
+    if ((grid < 0) | (grid > 9))[power].any():
+        return None
+    power = np.where(power, 10 ** np.maximum(digits[:, None] - 1 - np.arange(width), 0), 0)
+    position = (grid * power).sum(1)
+    if len(position) and position.max() > MAX_POSITION:
+        return None
+    line = field_line[position_field]
+    if positions_only:
+        char = np.zeros(len(position_field), dtype=np.int64)
+    else:
+        if (length[position_field + 1] != 1).any():
+            return None
+        char = head[position_field + 1].astype(np.int64)
+        if pid_space_drops_chars:
+            char[pid_space[line]] = 0
+    sentence = (np.cumsum(~comment) - 1)[line]  # comment lines are no sentences
+    key = sentence * (MAX_POSITION + 1) + position
+    if len(key) > 1 and not (key[1:] > key[:-1]).all():
+        order = np.argsort(key, kind="stable")
+        if (key[order][1:] == key[order][:-1]).any():
+            return None  # a position given twice
+        sentence, position, char = sentence[order], position[order], char[order]
+    pids = _texts(points, first[pid_field][~comment], length[pid_field][~comment])
+    if len(set(pids)) != len(pids):
+        return None
+    return pids, Edits(sentence, position, char, len(pids))
+
+
+def _texts(points, first, length):
+    """The strings points[first:first + length] (none holding a line end), decoded at once."""
+    ends = np.cumsum(length + 1)  # each text followed by a line end
+    chosen = points[np.repeat(first - (ends - length - 1), length + 1) + np.arange(int(ends[-1]) if len(ends) else 0)]
+    chosen[ends - 1] = ord("\n")
+    return chosen.tobytes().decode("utf-32-le", "surrogatepass").split("\n")[:-1]
+
+
+def _parse_one_by_one(lines, argument, positions_only, line_numbers, opaque, pid_space_drops_chars):
+    """parse_label_lines one line at a time: the reading that names what is wrong."""
     pids, sentence, position, char = [], [], [], []
     first_line = {}
     for index, line in enumerate(lines):
         where = f"{argument} line {index + 1}" if line_numbers else f"{argument}[{index}]"
         if not isinstance(line, str):
             raise ValueError(f"{where}: expected a label line (str), got {type(line).__name__} {line!r}")
-        fields = [field.strip() for field in line.split(",")]
+        if line.strip().startswith("#"):
+            continue
+        raw = line.strip().split(",")
+        fields = [field.strip() for field in raw]
         pid = fields[0]
         if not pid or len(fields) < 2:
             shape = "pos, ..." if positions_only else "pos, char, ..."
@@ -452,6 +576,7 @@ def parse_label_lines(lines, argument, positions_only=False, line_numbers=False,
         if pid in first_line:
             raise ValueError(f"{where}: pid {pid!r} is already on {_line_name(argument, first_line[pid], line_numbers)}")
         first_line[pid] = index
+        number_of_sentence = len(pids)
         pids.append(pid)
         values = fields[1:]
         if values == ["0"]:
@@ -461,6 +586,7 @@ def parse_label_lines(lines, argument, positions_only=False, line_numbers=False,
         step = 1 if positions_only else 2
         if len(values) % step:
             raise ValueError(f"{where}: position {values[-1]!r} has no character (a label line is `pid, pos, char, ...`)")
+        drop_chars = pid_space_drops_chars and raw[0] != pid
         seen = set()
         for k in range(0, len(values), step):
             text = values[k]
@@ -470,9 +596,9 @@ def parse_label_lines(lines, argument, positions_only=False, line_numbers=False,
             seen.add(number)
             if not positions_only and len(values[k + 1]) != 1:
                 raise ValueError(f"{where}: the correction at position {text} is {values[k + 1]!r}, not one character")
-            sentence.append(index)
+            sentence.append(number_of_sentence)
             position.append(number)
-            char.append(0 if positions_only else ord(values[k + 1]))
+            char.append(0 if positions_only or drop_chars else ord(values[k + 1]))
     return pids, from_pairs(sentence, position, char, len(pids))
 
 
@@ -493,6 +619,18 @@ def _line_name(argument, index, line_numbers):
     return f"line {index + 1}" if line_numbers else f"{argument}[{index}]"
 
 
+def read_label_file(path, argument):
+    """core.read_lines for label files, which may be large: the same lines and errors,
+    split at once unless some line is blank or ends in a carriage return."""
+    text = read_text(path, argument)
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    if "\r" in text or "" in lines or any(map(str.isspace, lines)):
+        return read_lines(path, argument)  # read_lines strips the CRs and names the blank line
+    return lines
+
+
 def format_label_lines(pids, edits, positions_only=False):
     """The label lines of `edits`: `pid, 0` or `pid, pos, char, ...` (positions only for
     SIGHAN 2013 subtask 1)."""
@@ -506,11 +644,15 @@ def format_label_lines(pids, edits, positions_only=False):
 def align_pids(truth_pids, result_pids, result, allow_missing=False, argument="result"):
     """The result's edits in the truth's pid order. Pids the truth lacks are an error
     naming them, and so are pids the result lacks, unless allow_missing (the SIGHAN 2013
-    jar reads a missing pid as "no error")."""
-    index = {pid: i for i, pid in enumerate(result_pids)}
+    jar reads a missing pid as "no error"). Pids are unique on each side."""
+    order = _same_pids(truth_pids, result_pids)
+    if order is not None:
+        return result.take(order)  # the usual case: the same pids
+    index = dict(zip(result_pids, range(len(result_pids))))
+    order = list(map(index.get, truth_pids))
     known = set(truth_pids)
     extra = [pid for pid in result_pids if pid not in known]
-    missing = [pid for pid in truth_pids if pid not in index]
+    missing = [pid for pid, i in zip(truth_pids, order) if i is None]
     if extra or (missing and not allow_missing):
         problems = []
         for name, pids in (("pids not in the truth", extra), ("truth pids missing", missing if not allow_missing else [])):
@@ -520,7 +662,21 @@ def align_pids(truth_pids, result_pids, result, allow_missing=False, argument="r
         raise ValueError(f"{argument}: " + "; ".join(problems))
     # A missing pid becomes an empty sentence appended at the end of the result.
     padded = Edits(result.sentence, result.position, result.char, result.n + 1)
-    return padded.take([index.get(pid, result.n) for pid in truth_pids])
+    return padded.take([result.n if i is None else i for i in order])
+
+
+def _same_pids(truth_pids, result_pids):
+    """When both sides hold the same (unique) pids, where each truth pid is in the result;
+    else None. By sorting the pids' hashes (Python's, cached in each str), each match then
+    checked as strings (a hash collision just gives None)."""
+    if len(truth_pids) != len(result_pids) or not len(truth_pids):
+        return None
+    truth_key, result_key = (np.fromiter(map(hash, pids), dtype=np.int64, count=len(pids)) for pids in (truth_pids, result_pids))
+    by_key = np.argsort(result_key)
+    order = by_key[np.minimum(np.searchsorted(result_key[by_key], truth_key), len(by_key) - 1)]
+    if not (result_key[order] == truth_key).all() or list(map(result_pids.__getitem__, order.tolist())) != list(truth_pids):
+        return None
+    return order
 
 
 # ---------------------------------------------------------------------------------------

@@ -30,7 +30,6 @@ from .paperscore_core import (
     encode_rows,
     harmonic_mean,
     input_error,
-    read_lines,
     signature,
 )
 from .paperscore_csc import (
@@ -41,6 +40,7 @@ from .paperscore_csc import (
     label_input,
     match,
     parse_label_lines,
+    read_label_file,
     read_sources,
 )
 
@@ -483,7 +483,7 @@ def add_arguments(parser):
 def _sentence_file(path, flag):
     """(sources or None, sentences) of a file of sentences or of `src<TAB>sentence` lines
     (`id<TAB>src<TAB>sentence` too)."""
-    lines = read_lines(path, flag)
+    lines = read_label_file(path, flag)
     if not lines or "\t" not in lines[0]:
         return None, lines
     sources, sentences = [], []

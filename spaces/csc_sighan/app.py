@@ -49,6 +49,21 @@ CLASS_COLOURS = {"TP": "#2e7d32", "FP": "#c62828", "TN": "#757575", "FN": "#ef6c
 EDIT_COLOURS = {"right": "#c8e6c9", "wrong char": "#ffe0b2", "wrong place": "#ffcdd2", "gold": "#c8e6c9", "source": "#eeeeee"}
 
 
+# What one request may hold (each box): enough for a test set's worth of sentences, while
+# the page's per-sentence table stays a page.
+MAX_LINES = 2_000
+MAX_CHARACTERS = 200_000
+
+
+def check_limits(**boxes):
+    """Refuse a box beyond the limits stated on the page, before any work."""
+    for name, text in boxes.items():
+        if len(text) > MAX_CHARACTERS:
+            raise ValueError(f"{name}: {len(text):,} characters; this demo takes at most {MAX_CHARACTERS:,} per box")
+        if text.count("\n") + 1 > MAX_LINES:
+            raise ValueError(f"{name}: {text.count(chr(10)) + 1:,} lines; this demo takes at most {MAX_LINES:,} per box")
+
+
 def sentence_lines(text):
     """One sentence per line; blank lines are ignored."""
     return [line.removesuffix("\r") for line in text.split("\n") if line.strip()]
@@ -104,10 +119,12 @@ def sentence_table(kwargs, result):
 
 def score(predictions, sources, references, version, correction_match, length_mismatch, zero_division):
     try:
+        check_limits(predictions=predictions, sources=sources, references=references)
         kwargs = compute_kwargs(predictions, sources, references, version, correction_match, length_mismatch, zero_division)
-        result = metric.compute(**kwargs, return_counts=True, per_sentence=True, return_signature=True)
-    except ValueError as error:
-        raise gr.Error(str(error), print_exception=False) from None
+        # A fresh metric per request: nothing of one request (or thread) reaches another.
+        result = metric.fresh().compute(**kwargs, return_counts=True, per_sentence=True, return_signature=True)
+    except ValueError as error:  # the toast renders HTML: the message may quote user text
+        raise gr.Error(html.escape(str(error), quote=False), print_exception=False) from None
     headline = {key: result[key] for key in HEADLINE}
     headline["signature"] = result["signature"]
     matrix = {
@@ -124,7 +141,9 @@ with gr.Blocks(title="csc_sighan") as demo:
         "One sentence per line, the three boxes in the same order; an edit is a position where a sentence "
         "differs from its source. A false positive is a flagged **error-free** sentence; a wrong correction "
         "of an erroneous sentence is a false negative. Preloaded: the SIGHAN15 toy result's outcomes on ten "
-        "SIGHAN15 test sentences (the figures of `SIGHAN15_Toy_Evaluation.txt`)."
+        "SIGHAN15 test sentences (the figures of `SIGHAN15_Toy_Evaluation.txt`).\n\n"
+        f"**Limits:** at most {MAX_LINES:,} lines and {MAX_CHARACTERS:,} characters per box; "
+        "larger inputs are refused (score them with the package or the `paperscore sighan` command)."
     )
     with gr.Row():
         sources = gr.Textbox(value=EXAMPLE["sources"], label="Sources (input sentences)", lines=10, elem_id="sources")

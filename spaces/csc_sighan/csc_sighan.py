@@ -9,8 +9,8 @@ import numpy
 
 # evaluate copies only the sibling files this script imports: a line for each vendored module.
 from .paperscore_core import VERSION
-from .paperscore_csc import checked_columns, stored_sources
-from .paperscore_csc_sighan import compute
+from .paperscore_csc import stored_sources
+from .paperscore_csc_sighan import check_columns, compute
 from .paperscore_space import SpaceMetric
 from .paperscore_trainer import trainer_metrics
 
@@ -99,9 +99,18 @@ class CscSighan(SpaceMetric, evaluate.Metric):
         )
 
     optional_inputs = ("sources",)  # label lines come without
+    # evaluate.load("paperscore/csc_sighan", config_name=...): each bake-off's definition
+    # (and the Python ports' exact correction match), for evaluate's combine and evaluator.
+    configs = {
+        "sighan15": {"version": "2015"},
+        "sighan14": {"version": "2014"},
+        "sighan15_exact": {"version": "2015", "correction_match": "exact"},
+        "sighan13_subtask1": {"version": "2013", "subtask": 1},
+        "sighan13_subtask2": {"version": "2013", "subtask": 2},
+    }
 
     def check_batch(self, columns):
-        return checked_columns(columns)
+        return check_columns(columns)
 
     def _compute(
         self,

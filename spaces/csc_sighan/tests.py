@@ -51,3 +51,8 @@ test_cases = [
 # one predicted sentence against the example's ten references.
 demo_bad_input = {"predictions": "我起床的時候。"}
 demo_error = "differ in length"
+
+# An input beyond the limits the page states (200,000 characters per box), refused before
+# any work with this message.
+demo_over_limit = {"predictions": "我" * 200_001}
+demo_limit_error = "this demo takes at most 200,000"

@@ -1,0 +1,177 @@
+"""SIGHAN label files from the shell: `paperscore sighan -i RESULT -t TRUTH` and `paperscore
+csc --predictions RESULT --references TRUTH` as whole processes (start-up and imports
+included) on a 110,000-line pair of official label files, against the official
+sighan15csc.jar run in the same session. Prints the times and the ratios.
+
+    python tests/benchmarks/bench_sighan_cli.py --jar /tmp/sighan8csc_release1.0/Tool/sighan15csc.jar
+    python tests/benchmarks/bench_sighan_cli.py            # no jar: checks the figures it printed
+    python tests/benchmarks/bench_sighan_cli.py --quick    # 11,000 lines, to check it runs
+
+The jar: onebula/sighan_raw, raw_data/sighan8csc_release1.0.zip, Tool/sighan15csc.jar
+(unzip it anywhere; java on PATH). Data (seeded, the same on every machine): pids
+`B<k%7>-<k:06d>-<k%3+1>`; each truth line has 0-3 edits at distinct positions 1-60 with
+characters drawn from 400 CJK ideographs; the result keeps the truth's edits on 40% of
+the lines and draws 0-3 fresh edits on the others, its lines shuffled.
+Targets: paperscore sighan and paperscore csc each >= 3x faster than the jar, and the
+sighan figures line for line the jar's.
+"""
+
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# What sighan15csc.jar printed (Part 1) on the two generated pairs, run locally:
+# java -jar sighan15csc.jar -i result.txt -t truth.txt
+HEADING = "SIGHAN 2015 Bakeoff: Chinese Spelling Check Task\n\n" + "=" * 58 + "\nPart 1: Overall Performance\n" + "=" * 58 + "\n\n"
+JAR_PRINTED = {
+    110_000: HEADING + """\
+False Positive Rate = 0.4514 (12515/27727)
+
+Detection Level
+\tAccuracy = 0.4368 (48048/110000)
+\tPrecision = 0.724 (32836/45351)
+\tRecall = 0.3991 (32836/82273)
+\tF1-Score = 0.5146 ((2*0.724*0.3991)/(0.724+0.3991))
+
+Correction Level
+\tAccuracy = 0.4361 (47967/110000)
+\tPrecision = 0.7235 (32755/45270)
+\tRecall = 0.3981 (32755/82273)
+\tF1-Score = 0.5136 ((2*0.7235*0.3981)/(0.7235+0.3981))
+""" + "\n\n",
+    11_000: HEADING + """\
+False Positive Rate = 0.4517 (1248/2763)
+
+Detection Level
+\tAccuracy = 0.4435 (4879/11000)
+\tPrecision = 0.7294 (3364/4612)
+\tRecall = 0.4084 (3364/8237)
+\tF1-Score = 0.5236 ((2*0.7294*0.4084)/(0.7294+0.4084))
+
+Correction Level
+\tAccuracy = 0.4428 (4871/11000)
+\tPrecision = 0.7289 (3356/4604)
+\tRecall = 0.4074 (3356/8237)
+\tF1-Score = 0.5227 ((2*0.7289*0.4074)/(0.7289+0.4074))
+""" + "\n\n",
+}
+
+
+def label_pair(n, seed=0):
+    """(truth lines, result lines) as described in the module docstring."""
+    rng = random.Random(seed)
+    chars = [chr(code) for code in range(0x4E00, 0x4E00 + 400)]
+
+    def edits():
+        positions = sorted(rng.sample(range(1, 61), rng.randrange(4)))
+        return [(p, rng.choice(chars)) for p in positions]
+
+    def line(pid, pairs):
+        return pid + ", " + (", ".join(f"{p}, {c}" for p, c in pairs) or "0")
+
+    truth, result = [], []
+    for k in range(n):
+        pid = f"B{k % 7}-{k:06d}-{k % 3 + 1}"
+        gold = edits()
+        truth.append(line(pid, gold))
+        result.append(line(pid, gold if rng.random() < 0.4 else edits()))
+    rng.shuffle(result)
+    return truth, result
+
+
+def realise_figures(truth, result):
+    """The paper-common sentence level (ReaLiSe's metric_core), written the obvious way on
+    the label lines: the reference `paperscore csc` must print."""
+
+    def read(lines):
+        out = {}
+        for text in lines:
+            fields = [f.strip() for f in text.split(",")]
+            out[fields[0]] = [] if fields[1:] == ["0"] else [(int(p), c) for p, c in zip(fields[1::2], fields[2::2])]
+        return out
+
+    gold, pred = read(truth), read(result)
+    n = len(gold)
+    pred_p = sum(1 for pid in gold if pred[pid])
+    targ_p = sum(1 for pid in gold if gold[pid])
+    figures = {}
+    for level, same in (("detection", lambda a, b: [p for p, _ in a] == [p for p, _ in b]), ("correction", lambda a, b: a == b)):
+        hits = sum(1 for pid in gold if pred[pid] and same(pred[pid], gold[pid]))
+        accuracy = sum(1 for pid in gold if same(pred[pid], gold[pid])) / n
+        precision, recall = hits / pred_p, hits / targ_p
+        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        figures.update({f"sentence_{level}_accuracy": accuracy, f"sentence_{level}_precision": precision, f"sentence_{level}_recall": recall, f"sentence_{level}_f1": f1})
+    return figures
+
+
+def run(command, repeat):
+    """(median wall time, stdout of the last run) of a whole process."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "shared"), os.environ.get("PYTHONPATH", "")])}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed package has its .pyc files
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        done = subprocess.run(command, capture_output=True, text=True, env=env)
+        times.append(time.perf_counter() - start)
+        if done.returncode:
+            raise SystemExit(f"{command[:4]} failed: {done.stderr[-2000:]}")
+    return statistics.median(times), done.stdout
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="11,000 lines, one run each: check that it runs")
+    parser.add_argument("--jar", help="path of sighan15csc.jar: time it and compare its output")
+    parser.add_argument("--lines", type=int, help="another size (no stored jar figures)")
+    args = parser.parse_args(argv)
+    n = args.lines or (11_000 if args.quick else 110_000)
+    repeat = 1 if args.quick else 5
+    truth, result = label_pair(n)
+    ok = True
+    with tempfile.TemporaryDirectory() as folder:
+        paths = {name: Path(folder) / f"{name}.txt" for name in ("truth", "result")}
+        for name, lines in (("truth", truth), ("result", result)):
+            paths[name].write_text("\n".join(lines) + "\n", encoding="utf-8")
+        python = [sys.executable, "-m", "paperscore"]
+        sighan = python + ["sighan", "-i", str(paths["result"]), "-t", str(paths["truth"])]
+        csc = python + ["csc", "--predictions", str(paths["result"]), "--references", str(paths["truth"]), "--json"]
+        run(sighan, 1)  # writes the .pyc files
+        sighan_time, printed = run(sighan, repeat)
+        csc_time, csc_json = run(csc, repeat)
+        figures = printed.split("signature: ")[0]
+        print(f"SIGHAN label files, {n:,} lines each (pids shuffled), whole processes")
+        print(f"  paperscore sighan {sighan_time * 1e3:9.1f} ms")
+        print(f"  paperscore csc    {csc_time * 1e3:9.1f} ms")
+        expected = JAR_PRINTED.get(n)
+        if args.jar:
+            jar_time, jar_printed = run(["java", "-jar", args.jar, "-i", str(paths["result"]), "-t", str(paths["truth"])], repeat)
+            print(f"  sighan15csc.jar   {jar_time * 1e3:9.1f} ms")
+            print(f"  ratio (jar / sighan) {jar_time / sighan_time:6.1f}x   (target >= 3x)")
+            print(f"  ratio (jar / csc)    {jar_time / csc_time:6.1f}x   (target >= 3x)")
+            expected = jar_printed
+        else:
+            print("  ratio: pass --jar PATH to time sighan15csc.jar in the same run")
+        if expected is not None:
+            same = figures == expected
+            print(f"  sighan output {'line for line the jar' + chr(39) + 's' if same else 'DIFFERS from the jar'}")
+            ok &= same
+        import json
+
+        got = json.loads(csc_json)
+        reference = realise_figures(truth, result)
+        gap = max(abs(got[key] - value) for key, value in reference.items())
+        print(f"  csc figures against the line-by-line ReaLiSe definition: max |difference| {gap:.1e}")
+        ok &= gap <= 1e-12
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
