@@ -50,6 +50,11 @@ def _unstorable(columns):
     return None
 
 
+def _empty(corpus):
+    """An empty list, array or tensor (a str, a number or None is check_batch's to refuse)."""
+    return not isinstance(corpus, (str, bytes)) and hasattr(corpus, "__len__") and len(corpus) == 0
+
+
 class SpaceMetric:
     optional_inputs = ()
     configs = {}  # config_name -> compute() option defaults ("default": none)
@@ -77,7 +82,7 @@ class SpaceMetric:
         given = [inputs.get(name) for name in ("predictions", "references")]
         if self.writer is None and all(value is None for value in given):
             raise ValueError("nothing to compute: pass predictions and references, or add_batch them first")
-        if self.writer is None and all(value is not None and len(value) == 0 for value in given):
+        if self.writer is None and all(_empty(value) for value in given):
             # evaluate cannot store an empty corpus: score it directly (zero-division values)
             options = {name: value for name, value in inputs.items() if name not in self._feature_names()}
             return self._compute(**{name: [] for name in self._feature_names()}, **options)
@@ -86,8 +91,8 @@ class SpaceMetric:
     def add_batch(self, **columns):
         """Add a batch of examples, checked before evaluate encodes them (an empty batch adds nothing)."""
         columns = {**{name: None for name in self.optional_inputs}, **columns}
-        if columns.get("predictions") is not None and columns.get("references") is not None:
-            columns = self.check_batch(columns)
+        if columns.get("predictions") is not None or columns.get("references") is not None:
+            columns = self.check_batch(columns)  # a None side is refused there too
             if not len(columns["predictions"]):
                 return
         with self._storing(columns):

@@ -96,7 +96,9 @@ class MicroMacro(SpaceMetric, evaluate.Metric):
         )
 
     def check_batch(self, columns):
-        found = check_inputs(columns["predictions"], columns["references"])
+        # tensors become numpy here, so evaluate stores what compute() would read
+        predictions, references, found = check_inputs(columns["predictions"], columns["references"])
+        columns = {**columns, "predictions": predictions, "references": references}
         # evaluate stores every batch in the first one's feature: later string labels would
         # be read as ints ("2" as 2) without a word.
         if self.writer is not None and len(columns["references"]) and found != self._format:

@@ -189,11 +189,14 @@ def compress_rows(stats):
     return table, np.bincount(codes, minlength=len(table))
 
 
-def check_bootstrap(confidence_level, n_resamples):
+def check_bootstrap(confidence_level, n_resamples, seed=None):
     if isinstance(confidence_level, bool) or not isinstance(confidence_level, (int, float)) or not 0 < confidence_level < 1:
         raise ValueError(f"confidence_level: {confidence_level!r} is not strictly between 0 and 1")
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
         raise ValueError(f"n_resamples: {n_resamples!r} is not a positive integer")
+    # numpy's own message for seed="abc" is a TypeError naming neither the argument nor the fix
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+        raise ValueError(f"seed: {seed!r} is not a non-negative integer (or None)")
 
 
 def resample_weights(counts, size, rng):
@@ -243,7 +246,7 @@ def bootstrap_intervals(counts, reduce, confidence_level=0.95, n_resamples=1000,
     reduce: maps resample weights of shape (r, len(counts)) to a dict of metric arrays of
     shape (r,); a family with a rows matrix passes `lambda w: ratios(w @ rows)`.
     Returns {key + "_low": float, key + "_high": float} for every key of `reduce`."""
-    check_bootstrap(confidence_level, n_resamples)
+    check_bootstrap(confidence_level, n_resamples, seed)
     rng = np.random.default_rng(seed)
     collected = {}
     for weights in resample_chunks(counts, n_resamples, rng):
