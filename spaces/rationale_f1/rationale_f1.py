@@ -106,8 +106,9 @@ class RationaleF1(SpaceMetric, evaluate.Metric):
         )
 
     def check_batch(self, columns):
-        check_inputs(columns["predictions"], columns["references"])
-        return columns
+        # tensors become numpy here, so evaluate stores what compute() would read
+        predictions, references = check_inputs(columns["predictions"], columns["references"])
+        return {**columns, "predictions": predictions, "references": references}
 
     def _compute(
         self,
