@@ -488,3 +488,46 @@ def test_a_float_tensor_of_labels_is_refused_in_every_entry_point(dtype):
             call(predictions=predictions, references=references)
     with pytest.raises(ValueError, match=r"predictions\[0\]: expected int or str, got float"):
         metric.add(prediction=predictions[0], reference=references[0])
+
+
+# ---------------------------------------------------------------------------------------
+# Configuration names (issue 11 part 3)
+
+
+def test_config_maven_equals_sklearn_without_na_through_load_and_combine():
+    import evaluate
+    from conftest import SPACES_DIR
+
+    y = [0, 0, 1, 1, 2, 2, 2, 0, 3]
+    p = [1, 0, 1, 0, 2, 0, 2, 0, 3]
+    # MAVEN: NA (0) left out of the averages, sklearn given the event classes
+    expected = sklearn_scores(y, p, [1, 2, 3], 0.0)
+    maven = evaluate.load(str(SPACES_DIR / "micro_macro"), config_name="maven", keep_in_memory=True)
+    assert_equal_to_sklearn(maven.compute(predictions=p, references=y), expected)
+    combined = evaluate.combine([maven]).compute(predictions=p, references=y)
+    assert_equal_to_sklearn(combined, expected)
+    assert maven.compute(predictions=p, references=y, convention=None)["micro_f1"] == pytest.approx(accuracy_score(y, p))
+
+
+def test_config_jmee_scores_gold_events_only_as_sklearn():
+    import evaluate
+    from conftest import SPACES_DIR
+
+    y = ["O", "O", "A", "A", "B", "B"]
+    p = ["A", "O", "A", "O", "B", "A"]
+    # JMEE: only gold-event positions (2..5), NA "O" stays a class; headline = macro P, macro R, micro F1
+    kept = [i for i, label in enumerate(y) if label != "O"]
+    gold, pred = [y[i] for i in kept], [p[i] for i in kept]
+    jmee = evaluate.load(str(SPACES_DIR / "micro_macro"), config_name="jmee", keep_in_memory=True)
+    result = evaluate.combine([jmee]).compute(predictions=p, references=y)
+    macro = precision_recall_fscore_support(gold, pred, labels=["A", "B", "O"], average="macro", zero_division=0)
+    micro = precision_recall_fscore_support(gold, pred, labels=["A", "B", "O"], average="micro", zero_division=0)
+    assert (result["precision"], result["recall"], result["f1"]) == pytest.approx((macro[0], macro[1], micro[2]), abs=1e-12)
+
+
+def test_an_unknown_config_is_refused_with_the_names():
+    import evaluate
+    from conftest import SPACES_DIR
+
+    with pytest.raises(ValueError, match=r"config_name: 'ace' .*'default', 'maven', 'jmee'"):
+        evaluate.load(str(SPACES_DIR / "micro_macro"), config_name="ace")

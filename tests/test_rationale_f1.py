@@ -637,3 +637,28 @@ def test_a_fractional_float_tensor_of_references_is_refused_in_every_entry_point
             call(predictions=predictions, references=references)
     with pytest.raises(ValueError, match=message):
         metric.add(prediction=predictions[0], reference=references[0])
+
+
+# ---------------------------------------------------------------------------------------
+# Configuration names (issue 11 part 3)
+
+
+def test_configs_select_each_papers_rule_through_load_and_combine():
+    """Scores at exactly 0.5: [0.5, 0.5, 0.9, 0.1] against [1, 0, 1, 0]. ">=" (DMR,
+    ERASER) selects tokens 0, 1, 2: TP 2, predicted 3, gold 2 -> F1 4/5. ">" (FR, MGR,
+    DAR) selects token 2 only: TP 1, predicted 1, gold 2 -> F1 2/3."""
+    import evaluate
+    from conftest import SPACES_DIR
+
+    predictions, references = [[0.5, 0.5, 0.9, 0.1]], [[1, 0, 1, 0]]
+    expected = {"dmr": 4 / 5, "eraser": 4 / 5, "fr": 2 / 3, "mgr": 2 / 3, "dar": 2 / 3}
+    names = type(space_metric()).configs
+    assert set(names) == set(expected)
+    for name, f1 in expected.items():
+        configured = evaluate.load(str(SPACES_DIR / "rationale_f1"), config_name=name, keep_in_memory=True)
+        assert configured.compute(predictions=predictions, references=references)["f1"] == pytest.approx(f1, abs=1e-12), name
+        assert evaluate.combine([configured]).compute(predictions=predictions, references=references)["f1"] == pytest.approx(f1, abs=1e-12), name
+    # an explicit argument wins over the configuration
+    assert configured.compute(predictions=predictions, references=references, threshold_rule=">=")["f1"] == pytest.approx(4 / 5)
+    with pytest.raises(ValueError, match=r"config_name: 'a2r' .*'dmr', 'fr', 'mgr', 'dar', 'eraser'"):
+        evaluate.load(str(SPACES_DIR / "rationale_f1"), config_name="a2r")

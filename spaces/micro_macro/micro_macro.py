@@ -73,6 +73,10 @@ def _describe(found):
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class MicroMacro(SpaceMetric, evaluate.Metric):
+    # evaluate.load(..., config_name="maven") for evaluate's combine and evaluator, which
+    # pass no compute arguments; explicit arguments still win.
+    configs = {"maven": {"convention": "maven"}, "jmee": {"convention": "jmee"}}
+
     def _info(self):
         # A string first: evaluate would otherwise read the string "5" as the int 5.
         features = [
