@@ -7,6 +7,8 @@ predictions). Every number is a ratio of its cells, so shards merge by adding ma
 the bootstrap resamples its cells.
 """
 
+import collections
+import io
 import itertools
 
 import numpy as np
@@ -25,9 +27,12 @@ from .core import (
     from_tensor,
     input_error,
     position,
+    parse_value,
     prf,
+    read_bytes,
     read_values,
     signature,
+    STDIN,
     split_values,
 )
 
@@ -132,20 +137,29 @@ def _check_types_slowly(values, argument):
     return kinds.pop() if kinds else "int"
 
 
-def _check_range(values, argument, nested):
-    """Int labels fit in 64 bits: numpy would wrap 2**64 - 1 around to -1 (a right answer
-    for the label -1). min / max first; the slow loop only names the offending label."""
-    if isinstance(values, np.ndarray) and values.dtype != object:
-        if values.dtype.kind != "u" or not values.size or values.max() <= INT64[1]:
-            return
-    else:
-        flat = list(itertools.chain.from_iterable(values)) if nested else values
-        if not len(flat) or (INT64[0] <= min(flat) and max(flat) <= INT64[1]):
-            return
+def _as_int64(values, argument, nested):
+    """Int labels as int64 (one array, or one per example): converted once here, so that
+    compute() and evaluate read the same numbers. A label beyond 64 bits is an error naming
+    it, never wrapped around (numpy wraps a uint64 array to -1 silently)."""
+    try:
+        if nested and not isinstance(values, np.ndarray):
+            out = [np.asarray(value, dtype=np.int64) for value in values]
+        else:
+            out = np.asarray(values, dtype=np.int64)
+        wraps = any(_too_big(value) for value in (values if nested and not isinstance(values, np.ndarray) else [values]))
+    except OverflowError:  # a Python int beyond 64 bits
+        wraps = True
+    if not wraps:
+        return out
     for index, value in enumerate(values):
         for position, item in enumerate(value if nested else (value,)):
             if not INT64[0] <= item <= INT64[1]:
                 raise input_error(argument, f"{index}][{position}" if nested else index, f"{item} is outside the 64-bit integer range of labels")
+    raise input_error(argument, None, "holds a label outside the 64-bit integer range")
+
+
+def _too_big(values):
+    return isinstance(values, np.ndarray) and values.dtype.kind == "u" and values.size > 0 and values.max() > INT64[1]
 
 
 def _nested(values):
@@ -161,7 +175,8 @@ def check_inputs(predictions, references):
 
     Returns (predictions, references, (kind, nested)), kind "int" or "str". The metric
     script runs this before evaluate encodes a batch, because evaluate's int feature would
-    silently truncate a float label and turn the string "5" into 5."""
+    silently truncate a float label and turn the string "5" into 5; int labels come back as
+    int64 arrays."""
     predictions, references = as_corpus(predictions, "predictions"), as_corpus(references, "references")
     check_same_length(predictions, references)
     pred_kind = check_types(predictions, "predictions")
@@ -173,8 +188,8 @@ def check_inputs(predictions, references):
         shape = {True: "a sequence of labels", False: "a single label"}
         raise ValueError(f"predictions[0] is {shape[not nested]} but references[0] is {shape[nested]}")
     if ref_kind == "int":
-        _check_range(predictions, "predictions", nested)
-        _check_range(references, "references", nested)
+        predictions = _as_int64(predictions, "predictions", nested)
+        references = _as_int64(references, "references", nested)
     return predictions, references, (ref_kind, nested)
 
 
@@ -259,10 +274,16 @@ def _raw_codes(pred, ref, kind):
         if span <= DENSE_SPAN:  # small ids, the common case: codes by subtraction
             codes = (ref, pred) if low == 0 else (ref - low, pred - low)
             return codes[0], codes[1], np.arange(low, low + span).tolist()
-    index = {}
-    raw_ref = np.fromiter((index.setdefault(v, len(index)) for v in ref.tolist()), np.int64, len(ref))
-    raw_pred = np.fromiter((index.setdefault(v, len(index)) for v in pred.tolist()), np.int64, len(pred))
+    index = _coder()
+    raw_ref = np.fromiter(map(index.__getitem__, ref.tolist()), np.int64, len(ref))
+    raw_pred = np.fromiter(map(index.__getitem__, pred.tolist()), np.int64, len(pred))
     return raw_ref, raw_pred, list(index)
+
+
+def _coder():
+    """A dict that gives each new key the next code: map(coder.__getitem__, values) codes
+    millions of labels without a Python-level step per label."""
+    return collections.defaultdict(itertools.count().__next__)
 
 
 def _class_order(raw, values, labels):
@@ -540,10 +561,38 @@ def add_arguments(parser):
     parser.add_argument("--confusion-matrix", action="store_true")
 
 
+def read_labels(path, argument):
+    """core.read_values for a label file, with each distinct line parsed once: a file of
+    11M labels has a few hundred distinct lines. Int or str labels come back as one numpy
+    array (int64, or objects), anything else as read_values' list. A file read_values
+    would refuse (an empty line, not UTF-8) goes to read_values for its exact message, and
+    so does standard input (-), which cannot be read twice."""
+    if str(path) == STDIN:
+        return read_values(path, argument)
+    distinct = _coder()  # lines one at a time (no list of 11M lines), each coded in C
+    codes = np.fromiter(map(distinct.__getitem__, io.BytesIO(read_bytes(path, argument))), np.int64)
+    texts = []
+    for line in distinct:
+        line = line[:-1] if line.endswith(b"\n") else line
+        try:
+            texts.append((line[:-1] if line.endswith(b"\r") else line).decode("utf-8"))
+        except UnicodeDecodeError:
+            return read_values(path, argument)
+        if not texts[-1].strip():
+            return read_values(path, argument)
+    values = [parse_value(text) for text in texts]
+    types = set(map(type, values))
+    if types == {int} and INT64[0] <= min(values) and max(values) <= INT64[1]:
+        return np.array(values, dtype=np.int64)[codes]
+    if types == {str}:
+        return np.array(values, dtype=object)[codes]
+    return [values[code] for code in codes.tolist()]
+
+
 def run(args):
     return compute(
-        read_values(args.predictions, "--predictions"),
-        read_values(args.references, "--references"),
+        read_labels(args.predictions, "--predictions"),
+        read_labels(args.references, "--references"),
         per_class=args.per_class,
         confusion_matrix=args.confusion_matrix,
         **options(args),
