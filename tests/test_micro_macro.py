@@ -6,6 +6,7 @@ import warnings
 
 import numpy as np
 import pytest
+import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.exceptions import UndefinedMetricWarning
@@ -186,7 +187,18 @@ def test_token_classification_drops_ignore_index_positions():
         ([[1, 2], [1]], [[1, 2], [1, 2]], {}, r"predictions\[1\]: has 1 labels but references\[1\] has 2"),
         ([[1, 2], 1], [[1, 2], [1]], {}, r"predictions\[1\]: is a single label, but predictions\[0\] is not"),
         ([[1, -100]], [[1, 2]], {}, r"predictions\[0\]\[1\]: is ignore_index -100 where the reference is scored"),
-        (np.array([0.5, 1.0]), np.array([0, 1]), {}, "got an array of float64"),
+        (np.array([0.5, 1.0]), np.array([0, 1]), {}, r"predictions\[0\]: expected int or str labels, got float64 values"),
+        # issue 15: bare strings, numbers, None and bools where a list or a label belongs
+        (["None", "A"], ["None", "A"], {"negative_labels": "None"}, r"negative_labels: expected a list of labels, got str 'None' \(for one label, pass \['None'\]\)"),
+        (["A", "B"], ["A", "B"], {"labels": "AB"}, "labels: expected a list of labels, got str 'AB'"),
+        ([1, 2], [1, 2], {"negative_labels": 0}, r"negative_labels: expected a list of labels, got int 0"),
+        ([1, 2], [1, 2], {"ignore_index": True}, "ignore_index: True is not an int or str label"),
+        ([-1], [2**64 - 1], {}, r"references\[0\]: 18446744073709551615 is outside the 64-bit integer range"),
+        ([0, 2**63], [0, 1], {}, r"predictions\[1\]: 9223372036854775808 is outside the 64-bit"),
+        ([[0, 1], [-(2**63) - 1]], [[0, 1], [0]], {}, r"predictions\[1\]\[0\]: -9223372036854775809 is outside"),
+        (np.array([0, 2**64 - 1], dtype=np.uint64), np.array([0, 1]), {}, r"predictions\[1\]: 18446744073709551615 is outside"),
+        ([1, 2], [1, 2], {"labels": [2**64]}, r"labels\[0\]: 18446744073709551616 is outside"),
+        ([1, 2], [1, 2], {"confidence_level": 0.9, "seed": "abc"}, "seed: 'abc' is not a non-negative integer"),
         ([1, 2], [1, 2], {"labels": [1, 1]}, "lists a label twice"),
         ([1, 2], [1, 2], {"labels": ["1"]}, r"labels\[0\]: '1' is not a int label"),
         ([1, 2], [1, 2], {"convention": "ace"}, "convention: 'ace' is not one of"),
@@ -202,6 +214,38 @@ def test_token_classification_drops_ignore_index_positions():
 def test_bad_input_is_a_value_error_that_says_where(predictions, references, kwargs, message):
     with pytest.raises(ValueError, match=message):
         compute(predictions, references, **kwargs)
+
+
+@pytest.mark.parametrize(
+    "corpus, message",
+    [
+        ("abc", r"expected a list of examples, got a str \(to score one example"),
+        (None, "expected a list of examples, got NoneType"),
+        (True, "expected a list of examples, got bool"),
+        (3, "expected a list of examples, got int"),
+        ({1, 2, 3}, "expected a list of examples, got set"),
+        ((label for label in [1, 2, 3]), "expected a list of examples, got generator"),
+    ],
+    ids=["str", "None", "bool", "int", "set", "generator"],
+)
+def test_a_corpus_that_is_not_a_list_is_refused_in_every_entry_point(corpus, message):
+    """Issue 15: scored one character per example, or a TypeError, before."""
+    with pytest.raises(ValueError, match="predictions: " + message):
+        compute(corpus, [1, 2, 3])
+    metric = space_metric().fresh()
+    for call in (metric.compute, metric.add_batch):
+        with pytest.raises(ValueError, match="predictions: " + message):
+            call(predictions=corpus, references=[1, 2, 3])
+
+
+def test_a_bare_negative_label_string_is_not_read_as_its_characters():
+    """Issue 15's case, derived by hand: references None A A, predictions None A B, NA
+    left out. A: tp 1, predicted 1, gold 2 -> P 1, R 1/2, F1 2/3. B: tp 0, predicted 1,
+    gold 0 -> F1 0. macro F1 = (2/3 + 0) / 2 = 1/3 (not 0.556: N, o, n, e are no labels)."""
+    result = compute(["None", "A", "B"], ["None", "A", "A"], negative_labels=["None"])
+    assert result["macro_f1"] == pytest.approx(1 / 3, abs=1e-12)
+    with pytest.raises(ValueError, match="negative_labels: expected a list of labels"):
+        space_metric().fresh().compute(predictions=["None", "A", "B"], references=["None", "A", "A"], negative_labels="None")
 
 
 def test_empty_input_gives_the_zero_division_value():
@@ -308,6 +352,35 @@ def test_cli_bad_files_exit_1_with_the_reason(tmp_path, capsys, pred_text, messa
     assert __import__("re").search(message, err), err
 
 
+@pytest.mark.parametrize(
+    "pred_text, ref_text",
+    [
+        ("None\nAttack\nAttack\nNone\n", "None\nAttack\nNone\nMove\n"),
+        ("\ufeffNone\r\nAttack\r\n Attack \r\nNone", "None\nAttack\nNone\nMove"),  # BOM, CRLF, spaces, no final newline
+        ("1\n0\n2\n2\n-100\n", "1\n0\n2\n1\n-100\n"),
+        ("[0, 3, 1, 5]\n[1, 1, 2, 2]\n", "[0, 3, 3, -100]\n[0, 1, -100, -100]\n"),
+        ("true\n2\n0\n", "1\n2\n0\n"),  # a JSON bool is an int label, as before
+        ("\"1\"\n2\nA\n", "1\n2\nA\n"),  # the JSON string "1" is the str label 1
+    ],
+    ids=["strings", "bom-crlf", "ints", "json-lists", "bool", "json-string"],
+)
+def test_cli_reads_label_files_as_read_values_does(tmp_path, capsys, pred_text, ref_text):
+    """The command line reads each distinct line once (issue 15: 11M lines took 144 s);
+    its numbers must be what compute() gives on core.read_values' lists."""
+    from paperscore.core import read_values
+
+    (tmp_path / "p.txt").write_text(pred_text, encoding="utf-8")
+    (tmp_path / "r.txt").write_text(ref_text, encoding="utf-8")
+    code, out, err = run_cli(["micro_macro", "--predictions", str(tmp_path / "p.txt"), "--references", str(tmp_path / "r.txt"), "--per-class", "--confusion-matrix", "--json"], capsys)
+    try:
+        expected = compute(read_values(tmp_path / "p.txt", "--predictions"), read_values(tmp_path / "r.txt", "--references"), per_class=True, confusion_matrix=True, return_signature=True)
+    except ValueError as error:
+        assert code == 2 and str(error) in err
+        return
+    assert code == 0, err
+    assert json.loads(out) == json.loads(json.dumps(expected))
+
+
 _metric = []
 
 
@@ -365,3 +438,125 @@ def test_cli_json_writes_nan_as_null(tmp_path, capsys):
     code, out, _ = run_cli(["micro_macro", "--predictions", str(tmp_path / "p.txt"), "--references", str(tmp_path / "r.txt"), "--labels", "5", "--zero-division", "nan", "--json"], capsys)
     printed = json.loads(out)
     assert code == 0 and printed["macro_precision"] is None and "NaN" not in out
+
+
+# ---------------------------------------------------------------------------------------
+# Tensors (issue 11 part 3): what a training loop hands over
+
+INT_DTYPES = [torch.int64, torch.int32, torch.int16, torch.uint8]
+
+
+def course_batches(dtype, n=60, classes=5, size=8):
+    """The Hugging Face course's loop: logits, their argmax, batch["labels"]."""
+    generator = torch.Generator().manual_seed(3)
+    logits = torch.randn(n, classes, generator=generator)
+    labels = torch.randint(0, classes, (n,), generator=generator).to(dtype)
+    return [(torch.argmax(logits[s : s + size], -1).to(dtype), labels[s : s + size]) for s in range(0, n, size)]
+
+
+def sklearn_of(batches, **kwargs):
+    y = np.concatenate([labels.numpy() for _, labels in batches]).astype(np.int64)
+    p = np.concatenate([predictions.numpy() for predictions, _ in batches]).astype(np.int64)
+    return sklearn_scores(y.tolist(), p.tolist(), kwargs.get("labels"), 0.0)
+
+
+@pytest.mark.parametrize("dtype", INT_DTYPES, ids=str)
+def test_the_course_loop_with_tensors_equals_sklearn(dtype):
+    batches = course_batches(dtype)
+    expected = sklearn_of(batches)
+    metric = space_metric().fresh()
+    for predictions, labels in batches:
+        metric.add_batch(predictions=predictions, references=labels)
+    assert_equal_to_sklearn(metric.compute(), expected)
+    for predictions, labels in batches:  # add(): one 0-d tensor per example
+        for prediction, label in zip(predictions, labels):
+            metric.add(prediction=prediction, reference=label)
+    assert_equal_to_sklearn(metric.compute(), expected)
+    predictions = torch.cat([p for p, _ in batches])
+    references = torch.cat([r for _, r in batches])
+    assert_equal_to_sklearn(metric.compute(predictions=predictions, references=references), expected)
+    assert_equal_to_sklearn(compute(predictions, references), expected)
+    # lists of tensors, of numpy arrays, of numpy scalars
+    assert_equal_to_sklearn(compute(list(predictions), list(references)), expected)
+    assert_equal_to_sklearn(compute(predictions.numpy(), [np.int64(v) for v in references.tolist()]), expected)
+
+
+def test_tensors_that_need_no_grad_or_hold_bools_are_labels():
+    logits = torch.tensor([[0.1, 0.9], [0.8, 0.2], [0.3, 0.7]], requires_grad=True)
+    # argmax: 1, 0, 1 against 1, 1, 1: sklearn's numbers for the same ints
+    expected = sklearn_scores([1, 1, 1], [1, 0, 1], None, 0.0)
+    assert_equal_to_sklearn(compute(torch.argmax(logits, -1), torch.ones(3, dtype=torch.int64)), expected)
+    assert_equal_to_sklearn(compute(torch.tensor([True, False, True]), torch.tensor([True, True, True])), expected)
+
+
+def test_token_classification_tensors_equal_the_list_form():
+    """Trainer-style padded 2-D tensors and per-example 1-d tensors (ragged)."""
+    predictions = torch.tensor([[1, 1, 2, 7], [0, 3, 3, 3]])
+    references = torch.tensor([[1, 2, 2, -100], [0, -100, -100, -100]])
+    as_lists = compute(predictions.tolist(), references.tolist())
+    assert compute(predictions, references) == as_lists
+    ragged = ([torch.tensor([1, 1, 2]), torch.tensor([0])], [torch.tensor([1, 2, 2]), torch.tensor([0])])
+    assert compute(*ragged) == as_lists
+    metric = space_metric().fresh()
+    metric.add_batch(predictions=predictions, references=references)
+    assert metric.compute() == as_lists
+    for prediction, reference in zip(*ragged):
+        metric.add(prediction=prediction, reference=reference)
+    assert metric.compute() == as_lists
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16, torch.float64], ids=str)
+def test_a_float_tensor_of_labels_is_refused_in_every_entry_point(dtype):
+    predictions, references = torch.tensor([1.0, 2.0], dtype=dtype), torch.tensor([1, 2])
+    message = r"predictions\[0\]: expected int or str labels, got float"
+    with pytest.raises(ValueError, match=message):
+        compute(predictions, references)
+    metric = space_metric().fresh()
+    for call in (metric.compute, metric.add_batch):
+        with pytest.raises(ValueError, match=message):
+            call(predictions=predictions, references=references)
+    with pytest.raises(ValueError, match=r"predictions\[0\]: expected int or str, got float"):
+        metric.add(prediction=predictions[0], reference=references[0])
+
+
+# ---------------------------------------------------------------------------------------
+# Configuration names (issue 11 part 3)
+
+
+def test_config_maven_equals_sklearn_without_na_through_load_and_combine():
+    import evaluate
+    from conftest import SPACES_DIR
+
+    y = [0, 0, 1, 1, 2, 2, 2, 0, 3]
+    p = [1, 0, 1, 0, 2, 0, 2, 0, 3]
+    # MAVEN: NA (0) left out of the averages, sklearn given the event classes
+    expected = sklearn_scores(y, p, [1, 2, 3], 0.0)
+    maven = evaluate.load(str(SPACES_DIR / "micro_macro"), config_name="maven", keep_in_memory=True)
+    assert_equal_to_sklearn(maven.compute(predictions=p, references=y), expected)
+    combined = evaluate.combine([maven]).compute(predictions=p, references=y)
+    assert_equal_to_sklearn(combined, expected)
+    assert maven.compute(predictions=p, references=y, convention=None)["micro_f1"] == pytest.approx(accuracy_score(y, p))
+
+
+def test_config_jmee_scores_gold_events_only_as_sklearn():
+    import evaluate
+    from conftest import SPACES_DIR
+
+    y = ["O", "O", "A", "A", "B", "B"]
+    p = ["A", "O", "A", "O", "B", "A"]
+    # JMEE: only gold-event positions (2..5), NA "O" stays a class; headline = macro P, macro R, micro F1
+    kept = [i for i, label in enumerate(y) if label != "O"]
+    gold, pred = [y[i] for i in kept], [p[i] for i in kept]
+    jmee = evaluate.load(str(SPACES_DIR / "micro_macro"), config_name="jmee", keep_in_memory=True)
+    result = evaluate.combine([jmee]).compute(predictions=p, references=y)
+    macro = precision_recall_fscore_support(gold, pred, labels=["A", "B", "O"], average="macro", zero_division=0)
+    micro = precision_recall_fscore_support(gold, pred, labels=["A", "B", "O"], average="micro", zero_division=0)
+    assert (result["precision"], result["recall"], result["f1"]) == pytest.approx((macro[0], macro[1], micro[2]), abs=1e-12)
+
+
+def test_an_unknown_config_is_refused_with_the_names():
+    import evaluate
+    from conftest import SPACES_DIR
+
+    with pytest.raises(ValueError, match=r"config_name: 'ace' .*'default', 'maven', 'jmee'"):
+        evaluate.load(str(SPACES_DIR / "micro_macro"), config_name="ace")

@@ -9,6 +9,7 @@ import warnings
 
 import numpy as np
 import pytest
+import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rationale_naive import numbers, unpad
@@ -399,7 +400,16 @@ def test_signature_names_the_options():
         ([[1]], [[1]], {"threshold": 1.5}, r"threshold: 1.5 is not a number in \[0, 1\]"),
         ([[1]], [[1]], {"threshold": "0.5"}, "threshold: '0.5' is not a number"),
         ([[1]], [[1]], {"iou_threshold": 0.3}, r"iou_threshold: 0.3 is not a number in \[0.5, 1\]: below 0.5"),
-        ([[1]], [[1]], {"auprc": "yes"}, "auprc: 'yes' is not one of"),
+        ([[1]], [[1]], {"auprc": "yes"}, "auprc: 'yes' is not None, True or False"),
+        ([[1]], [[1]], {"auprc": 1}, "auprc: 1 is not None, True or False"),  # 1 == True
+        ([[1]], [[1]], {"ignore_index": True}, "ignore_index: True is not an integer or None"),
+        ([[1]], [[1]], {"confidence_level": 0.9, "seed": "abc"}, "seed: 'abc' is not a non-negative integer"),
+        ([[1]], [[1]], {"confidence_level": 0.9, "seed": 1.5}, "seed: 1.5 is not a non-negative integer"),
+        ([[1]], [[1]], {"threshold": None}, "threshold: None is not a number"),
+        ([[1]], [[1]], {"iou_threshold": [1]}, r"iou_threshold: \[1\] is not a number"),
+        ([[1]], [[1]], {"confidence_level": 0.9, "n_resamples": "9"}, "n_resamples: '9' is not a positive integer"),
+        ([[1, 0]], [[1, 2**70]], {}, r"references\[0\]\[1\]: 1180591620717411303424 is outside the 64-bit integer range"),
+        ([[1, 2**64 - 1]], [[1, 0]], {}, r"predictions\[0\]\[1\]: [0-9.e+]+ is not a 0/1 selection"),
         ([[1]], [[1]], {"ignore_index": "-100"}, "ignore_index: '-100' is not an integer or None"),
         ([[1]], [[1]], {"zero_division": "warn"}, "zero_division"),
         ([[1]], [[1]], {"confidence_level": 95}, "confidence_level"),
@@ -408,6 +418,29 @@ def test_signature_names_the_options():
 def test_bad_input_is_a_value_error_that_says_where(predictions, references, kwargs, message):
     with pytest.raises(ValueError, match=message):
         compute(predictions, references, **kwargs)
+
+
+@pytest.mark.parametrize(
+    "corpus, message",
+    [
+        ("0110", r"expected a list of examples, got a str \(to score one example"),
+        (None, "expected a list of examples, got NoneType"),
+        (True, "expected a list of examples, got bool"),
+        (3, "expected a list of examples, got int"),
+        ({1, 2}, "expected a list of examples, got set"),
+        (([1, 0] for _ in range(2)), "expected a list of examples, got generator"),
+    ],
+    ids=["str", "None", "bool", "int", "set", "generator"],
+)
+def test_a_corpus_that_is_not_a_list_is_refused_in_every_entry_point(corpus, message):
+    """Issue 15: a TypeError (has no len()) before, or characters as examples."""
+    references = [[1, 0], [0, 1]]
+    with pytest.raises(ValueError, match="predictions: " + message):
+        compute(corpus, references)
+    metric = space_metric().fresh()
+    for call in (metric.compute, metric.add_batch):
+        with pytest.raises(ValueError, match="predictions: " + message):
+            call(predictions=corpus, references=references)
 
 
 # ---------------------------------------------------------------------------------------
@@ -536,3 +569,96 @@ def test_evaluate_add_batch_refuses_what_its_features_would_coerce(predictions, 
     with pytest.raises(ValueError, match=message):
         metric.add(prediction=predictions[0], reference=references[0])
     assert metric.compute(predictions=[[0.2, 0.9]], references=[[0, 1]])["f1"] == 1.0
+
+
+# ---------------------------------------------------------------------------------------
+# Tensors (issue 11 part 3): what a training loop hands over
+
+
+def tensor_batches(score_dtype, label_dtype, n=12, length=9, size=4):
+    """A token-selection head's loop: per-token probabilities (or their 0/1 decision) and
+    batch["labels"] padded with -100 after each text's own length."""
+    generator = torch.Generator().manual_seed(5)
+    scores = torch.rand(n, length, generator=generator)
+    labels = torch.randint(0, 2, (n, length), generator=generator)
+    for i, stop in enumerate(torch.randint(3, length + 1, (n,), generator=generator).tolist()):
+        labels[i, stop:] = -100
+    scores = (scores >= 0.5) if score_dtype == torch.bool else scores.to(score_dtype)
+    return [(scores[s : s + size], labels[s : s + size].to(label_dtype)) for s in range(0, n, size)]
+
+
+def as_lists(batches):
+    return [row for p, _ in batches for row in p.tolist()], [row for _, r in batches for row in r.tolist()]
+
+
+@pytest.mark.parametrize(
+    "score_dtype, label_dtype",
+    [(torch.float32, torch.int64), (torch.float64, torch.int32), (torch.float16, torch.int16), (torch.bool, torch.int64), (torch.int64, torch.int64)],
+    ids=str,
+)
+def test_tensors_in_every_entry_point_equal_the_list_form(score_dtype, label_dtype):
+    if score_dtype == torch.int64:  # 0/1 selections as an int tensor
+        batches = [(p.to(torch.int64), r) for p, r in tensor_batches(torch.bool, label_dtype)]
+    else:
+        batches = tensor_batches(score_dtype, label_dtype)
+    predictions, references = as_lists(batches)
+    expected = compute(predictions, references)
+    assert compute(torch.cat([p for p, _ in batches]), torch.cat([r for _, r in batches])) == expected
+    assert compute([row for p, _ in batches for row in p], [row for _, r in batches for row in r]) == expected
+    metric = space_metric().fresh()
+    for p, r in batches:
+        metric.add_batch(predictions=p, references=r)
+    assert metric.compute() == expected
+    for p, r in batches:
+        for prediction, reference in zip(p, r):
+            metric.add(prediction=prediction, reference=reference)
+    assert metric.compute() == expected
+
+
+def test_bool_masks_on_both_sides_are_selections():
+    """A bool rationale mask against a bool annotation: True = selected / gold. The seed's
+    example as masks gives the seed's numbers (F1 4/7, see the first test)."""
+    predictions = torch.tensor([SEED_PRED], dtype=torch.bool)
+    references = torch.tensor([SEED_GOLD], dtype=torch.bool)
+    assert compute(predictions, references)["f1"] == pytest.approx(4 / 7, abs=1e-12)
+    metric = space_metric().fresh()
+    metric.add_batch(predictions=predictions, references=references)
+    assert metric.compute() == compute([SEED_PRED], [SEED_GOLD])
+
+
+def test_a_fractional_float_tensor_of_references_is_refused_in_every_entry_point():
+    predictions, references = torch.tensor([[0.2, 0.9]]), torch.tensor([[0.5, 1.0]])
+    message = r"references\[0\]\[0\]: 0.5 is not 0, 1"
+    with pytest.raises(ValueError, match=message):
+        compute(predictions, references)
+    metric = space_metric().fresh()
+    for call in (metric.compute, metric.add_batch):
+        with pytest.raises(ValueError, match=message):
+            call(predictions=predictions, references=references)
+    with pytest.raises(ValueError, match=message):
+        metric.add(prediction=predictions[0], reference=references[0])
+
+
+# ---------------------------------------------------------------------------------------
+# Configuration names (issue 11 part 3)
+
+
+def test_configs_select_each_papers_rule_through_load_and_combine():
+    """Scores at exactly 0.5: [0.5, 0.5, 0.9, 0.1] against [1, 0, 1, 0]. ">=" (DMR,
+    ERASER) selects tokens 0, 1, 2: TP 2, predicted 3, gold 2 -> F1 4/5. ">" (FR, MGR,
+    DAR) selects token 2 only: TP 1, predicted 1, gold 2 -> F1 2/3."""
+    import evaluate
+    from conftest import SPACES_DIR
+
+    predictions, references = [[0.5, 0.5, 0.9, 0.1]], [[1, 0, 1, 0]]
+    expected = {"dmr": 4 / 5, "eraser": 4 / 5, "fr": 2 / 3, "mgr": 2 / 3, "dar": 2 / 3}
+    names = type(space_metric()).configs
+    assert set(names) == set(expected)
+    for name, f1 in expected.items():
+        configured = evaluate.load(str(SPACES_DIR / "rationale_f1"), config_name=name, keep_in_memory=True)
+        assert configured.compute(predictions=predictions, references=references)["f1"] == pytest.approx(f1, abs=1e-12), name
+        assert evaluate.combine([configured]).compute(predictions=predictions, references=references)["f1"] == pytest.approx(f1, abs=1e-12), name
+    # an explicit argument wins over the configuration
+    assert configured.compute(predictions=predictions, references=references, threshold_rule=">=")["f1"] == pytest.approx(4 / 5)
+    with pytest.raises(ValueError, match=r"config_name: 'a2r' .*'dmr', 'fr', 'mgr', 'dar', 'eraser'"):
+        evaluate.load(str(SPACES_DIR / "rationale_f1"), config_name="a2r")

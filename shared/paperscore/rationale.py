@@ -18,6 +18,7 @@ import itertools
 import numpy as np
 
 from .core import (
+    as_corpus,
     as_floats,
     bootstrap_intervals,
     bootstrap_options,
@@ -85,6 +86,8 @@ def _first_non_number(values, argument):
         for position, value in enumerate(example):
             if not isinstance(value, (int, float, np.integer, np.floating, np.bool_)):
                 return input_error(argument, f"{index}][{position}", f"expected a number, got {type(value).__name__} {value!r:.60}")
+            if isinstance(value, int) and not -(2**63) <= value < 2**63:  # numpy holds it as an object
+                return input_error(argument, f"{index}][{position}", f"{value} is outside the 64-bit integer range")
     return input_error(argument, None, "expected one sequence of numbers per example")
 
 
@@ -93,12 +96,19 @@ def _check_number(argument, value, low, high, why=""):
         raise ValueError(f"{argument}: {value!r} is not a number in [{low:g}, {high:g}]{why}")
 
 
+def _corpora(predictions, references):
+    """Both corpora as compute() reads them: torch tensors (a bool mask too) and lists of
+    them as numpy (core.as_corpus); a bare string, None, a set or a generator refused."""
+    return as_corpus(predictions, "predictions"), as_corpus(references, "references")
+
+
 def check_inputs(predictions, references):
     """What evaluate's features would silently coerce: one sequence of numbers per example
     on both sides, as many predictions as references, and whole-number references (the
     int feature truncates 0.5 to 0; the float feature reads the string "0.5" as 0.5). The
     metric script runs this on every batch before evaluate encodes it; compute() then
-    checks the values."""
+    checks the values. Returns the corpora as numpy where they were tensors."""
+    predictions, references = _corpora(predictions, references)
     check_same_length(predictions, references)
     _numbers(predictions, "predictions")
     ref, lengths = _numbers(references, "references")
@@ -106,6 +116,7 @@ def check_inputs(predictions, references):
         fractional = np.flatnonzero(ref != np.round(ref))
         if len(fractional):
             raise input_error("references", position(fractional[0], lengths), f"{ref[fractional[0]].item()!r} is not 0, 1 or an ignore_index")
+    return predictions, references
 
 
 def scored_tokens(predictions, references, ignore_index=-100):
@@ -117,6 +128,7 @@ def scored_tokens(predictions, references, ignore_index=-100):
     scored tokens only; any other length is an error."""
     if ignore_index is not None and (isinstance(ignore_index, bool) or not isinstance(ignore_index, (int, np.integer))):
         raise ValueError(f"ignore_index: {ignore_index!r} is not an integer or None")
+    predictions, references = _corpora(predictions, references)
     check_same_length(predictions, references)
     pred, pred_lengths = _numbers(predictions, "predictions")
     ref, ref_lengths = _numbers(references, "references")
@@ -312,7 +324,8 @@ def _check_options(threshold, threshold_rule, iou_threshold, auprc):
     check_choice("threshold_rule", threshold_rule, THRESHOLD_RULES)
     _check_number("threshold", threshold, 0, 1)
     _check_number("iou_threshold", iou_threshold, 0.5, 1, ": below 0.5 two predicted spans can match one gold span, and ERASER's recall can pass 1")
-    check_choice("auprc", auprc, (None, True, False))
+    if not (auprc is None or isinstance(auprc, (bool, np.bool_))):  # 1 == True would pass check_choice
+        raise ValueError(f"auprc: {auprc!r} is not None, True or False")
 
 
 def _soft(values):
@@ -357,6 +370,7 @@ def compute(
 
     predictions: one sequence per example of 0/1 selections or soft scores in [0, 1];
     references: one sequence per example of 0/1, ignore_index marking unscored positions.
+    Lists, 2-D numpy arrays or torch tensors (a bool mask is 0/1), or lists of 1-d ones.
     threshold, threshold_rule: a token is selected when score >= threshold (DMR) or
     score > threshold (FR, MGR, DAR). iou_threshold: ERASER's partial-match IOU, in
     [0.5, 1]. auprc: None adds "auprc" when some score is neither 0 nor 1; True or False
@@ -365,7 +379,7 @@ def compute(
     _check_options(threshold, threshold_rule, iou_threshold, auprc)
     zero_division = check_zero_division(zero_division)
     if confidence_level is not None:
-        check_bootstrap(confidence_level, n_resamples)
+        check_bootstrap(confidence_level, n_resamples, seed)
     values, gold, lengths = scored_tokens(predictions, references, ignore_index)
     with_auprc = _soft(values) if auprc is None else auprc
     rows, spans_per_example = statistics(values, gold, lengths, threshold, threshold_rule, iou_threshold, zero_division, with_auprc)

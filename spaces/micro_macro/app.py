@@ -1,6 +1,7 @@
 """Gradio demo of micro_macro: labels in; headline numbers, a per-class table and the
 confusion matrix as a heatmap out. Builds `demo` on import; launches only as a script."""
 
+import html
 import os
 from pathlib import Path
 
@@ -22,6 +23,10 @@ EXAMPLE = dict(
     negative_labels="",
     zero_division="0",
 )
+# Limits, stated on the page and checked before any work: the heatmap grows with the
+# square of the class count (300 classes would be a 2.3 GB image).
+MAX_CHARS = 20_000
+MAX_CLASSES = 40
 HEADLINE = ("accuracy", "micro_precision", "micro_recall", "micro_f1", "macro_precision", "macro_recall", "macro_f1")
 
 
@@ -36,16 +41,28 @@ def parse_labels(text, argument):
         return labels
 
 
+def check_size(**texts):
+    """Refuse, before any parsing, a text box over the page's stated size limit."""
+    for argument, text in texts.items():
+        if len(text) > MAX_CHARS:
+            raise ValueError(f"{argument}: {len(text):,} characters; this demo takes at most {MAX_CHARS:,} per box (use the package or the command line for more)")
+
+
 def compute_kwargs(predictions, references, convention, negative_labels, zero_division):
-    """The metric's keyword arguments for the demo's inputs."""
+    """The metric's keyword arguments for the demo's inputs, within the page's limits."""
+    check_size(predictions=predictions, references=references, negative_labels=negative_labels)
     negatives = parse_labels(negative_labels, "negative_labels") if negative_labels.strip() else None
-    return dict(
+    kwargs = dict(
         predictions=parse_labels(predictions, "predictions"),
         references=parse_labels(references, "references"),
         convention=None if convention == "none" else convention,
         negative_labels=negatives,
         zero_division="nan" if zero_division == "nan" else float(zero_division),
     )
+    classes = len(set(kwargs["predictions"]) | set(kwargs["references"]))
+    if classes > MAX_CLASSES:
+        raise ValueError(f"{classes} classes; this demo scores and draws at most {MAX_CLASSES} (use the package or the command line for more)")
+    return kwargs
 
 
 def heatmap(labels, matrix):
@@ -73,9 +90,11 @@ def heatmap(labels, matrix):
 def score(predictions, references, convention, negative_labels, zero_division):
     try:
         kwargs = compute_kwargs(predictions, references, convention, negative_labels, zero_division)
-        result = metric.compute(**kwargs, per_class=True, confusion_matrix=True, return_signature=True)
+        # a new metric per request: one visitor's batch never reaches another's
+        result = metric.fresh().compute(**kwargs, per_class=True, confusion_matrix=True, return_signature=True)
     except ValueError as error:
-        raise gr.Error(str(error), print_exception=False) from None
+        # Gradio renders the toast as HTML: the message quotes user text
+        raise gr.Error(html.escape(str(error), quote=False), print_exception=False) from None
     headline = {key: result[key] for key in HEADLINE + ("weighted_f1",)}
     headline["signature"] = result["signature"]
     rows = [
@@ -91,7 +110,9 @@ with gr.Blocks(title="micro_macro") as demo:
         "# micro_macro\n"
         "Multi-class precision, recall and F1, micro / macro / weighted, equal to sklearn. "
         "Labels are separated by spaces or commas. `convention=maven` leaves the NA class "
-        '("None" or 0) out of the averages; `jmee` scores only gold-event tokens.'
+        '("None" or 0) out of the averages; `jmee` scores only gold-event tokens.\n\n'
+        f"**Limits:** at most {MAX_CHARS:,} characters per box and {MAX_CLASSES} classes "
+        "(the confusion matrix is drawn); beyond that, use the package or `paperscore micro_macro`."
     )
     with gr.Row():
         predictions = gr.Textbox(value=EXAMPLE["predictions"], label="Predictions", lines=3, elem_id="predictions")

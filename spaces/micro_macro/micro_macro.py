@@ -77,6 +77,10 @@ def _describe(found):
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class MicroMacro(SpaceMetric, evaluate.Metric):
+    # evaluate.load(..., config_name="maven") for evaluate's combine and evaluator, which
+    # pass no compute arguments; explicit arguments still win.
+    configs = {"maven": {"convention": "maven"}, "jmee": {"convention": "jmee"}}
+
     def _info(self):
         # A string first: evaluate would otherwise read the string "5" as the int 5.
         features = [
@@ -100,7 +104,9 @@ class MicroMacro(SpaceMetric, evaluate.Metric):
         )
 
     def check_batch(self, columns):
-        found = check_inputs(columns["predictions"], columns["references"])
+        # tensors become numpy here, so evaluate stores what compute() would read
+        predictions, references, found = check_inputs(columns["predictions"], columns["references"])
+        columns = {**columns, "predictions": predictions, "references": references}
         # evaluate stores every batch in the first one's feature: later string labels would
         # be read as ints ("2" as 2) without a word.
         if self.writer is not None and len(columns["references"]) and found != self._format:

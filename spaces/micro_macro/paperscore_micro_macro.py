@@ -9,11 +9,14 @@ predictions). Every number is a ratio of its cells, so shards merge by adding ma
 the bootstrap resamples its cells.
 """
 
+import collections
+import io
 import itertools
 
 import numpy as np
 
 from .paperscore_core import (
+    as_corpus,
     as_floats,
     bootstrap_intervals,
     bootstrap_options,
@@ -23,11 +26,15 @@ from .paperscore_core import (
     check_zero_division,
     dense_codes,
     divide,
+    from_tensor,
     input_error,
     position,
+    parse_value,
     prf,
+    read_bytes,
     read_values,
     signature,
+    STDIN,
     split_values,
 )
 
@@ -68,6 +75,7 @@ def _array_kind(array):
 
 _INT_TYPES = {int, np.int64, np.int32, np.int16, np.int8, np.uint8, np.uint16, np.uint32, np.uint64, bool, np.bool_}
 _FAST = {frozenset({str}): "str", frozenset({np.str_}): "str", frozenset({str, np.str_}): "str"}
+INT64 = (-(2**63), 2**63 - 1)
 
 
 def _fast_kind(types):
@@ -80,13 +88,16 @@ def _fast_kind(types):
 def check_types(values, argument):
     """Every label is an int or every label is a str, flat or one level of nesting.
 
-    Raises ValueError naming the first offending example: a float, None, a mix of ints
-    and strings, or a mix of flat and nested examples. Returns "int" or "str" ("int" for
-    an input with no labels at all)."""
+    Raises ValueError naming the first offending example: a float (a float tensor too:
+    labels are class ids, not scores), None, a mix of ints and strings, or a mix of flat
+    and nested examples. Returns "int" or "str" ("int" for an input with no labels at all)."""
     if isinstance(values, np.ndarray) and values.dtype != object:
         kind = _array_kind(values)
-        if kind is None or values.ndim > 2:
-            raise input_error(argument, None, f"expected int or str labels, got an array of {values.dtype} with {values.ndim} dimensions")
+        if values.ndim > 2:
+            raise input_error(argument, None, f"expected one label or one sequence of labels per example, got an array with {values.ndim} dimensions")
+        if kind is None:
+            first = "0][0" if values.ndim == 2 else 0
+            raise input_error(argument, first if values.size else None, f"expected int or str labels, got {values.dtype} values (class ids come from logits.argmax(-1))")
         return kind
     outer = set(map(type, values))
     fast = _fast_kind(outer)
@@ -112,8 +123,8 @@ def _check_types_slowly(values, argument):
             raise input_error(argument, index, f"is {shape}, but {argument}[0] is not")
         if isinstance(value, np.ndarray) and value.dtype != object:
             kind = _array_kind(value)
-            if kind is None:
-                raise input_error(argument, index, f"expected int or str labels, got {value.dtype}")
+            if kind is None or value.ndim != 1:
+                raise input_error(argument, index, f"expected a sequence of int or str labels, got {value.dtype} values in {value.ndim} dimensions")
             kinds.add(kind)
         else:
             for position, item in enumerate(value if is_seq else (value,)):
@@ -128,6 +139,31 @@ def _check_types_slowly(values, argument):
     return kinds.pop() if kinds else "int"
 
 
+def _as_int64(values, argument, nested):
+    """Int labels as int64 (one array, or one per example): converted once here, so that
+    compute() and evaluate read the same numbers. A label beyond 64 bits is an error naming
+    it, never wrapped around (numpy wraps a uint64 array to -1 silently)."""
+    try:
+        if nested and not isinstance(values, np.ndarray):
+            out = [np.asarray(value, dtype=np.int64) for value in values]
+        else:
+            out = np.asarray(values, dtype=np.int64)
+        wraps = any(_too_big(value) for value in (values if nested and not isinstance(values, np.ndarray) else [values]))
+    except OverflowError:  # a Python int beyond 64 bits
+        wraps = True
+    if not wraps:
+        return out
+    for index, value in enumerate(values):
+        for position, item in enumerate(value if nested else (value,)):
+            if not INT64[0] <= item <= INT64[1]:
+                raise input_error(argument, f"{index}][{position}" if nested else index, f"{item} is outside the 64-bit integer range of labels")
+    raise input_error(argument, None, "holds a label outside the 64-bit integer range")
+
+
+def _too_big(values):
+    return isinstance(values, np.ndarray) and values.dtype.kind == "u" and values.size > 0 and values.max() > INT64[1]
+
+
 def _nested(values):
     return len(values) > 0 and (
         (isinstance(values, np.ndarray) and values.ndim == 2) or isinstance(values[0], (list, tuple, np.ndarray))
@@ -135,11 +171,15 @@ def _nested(values):
 
 
 def check_inputs(predictions, references):
-    """Equal lengths, one label type and one layout (a label or a sequence of labels per
-    example) on both sides; returns (kind, nested), kind "int" or "str".
+    """Both corpora as compute() reads them (core.as_corpus: torch tensors and lists of them
+    become numpy), with equal lengths, one label type and one layout (a label or a sequence
+    of labels per example) on both sides, and int labels within 64 bits.
 
-    The metric script runs this before evaluate encodes a batch, because evaluate's int
-    feature would silently truncate a float label and turn the string "5" into 5."""
+    Returns (predictions, references, (kind, nested)), kind "int" or "str". The metric
+    script runs this before evaluate encodes a batch, because evaluate's int feature would
+    silently truncate a float label and turn the string "5" into 5; int labels come back as
+    int64 arrays."""
+    predictions, references = as_corpus(predictions, "predictions"), as_corpus(references, "references")
     check_same_length(predictions, references)
     pred_kind = check_types(predictions, "predictions")
     ref_kind = check_types(references, "references")
@@ -149,12 +189,22 @@ def check_inputs(predictions, references):
     if len(references) and _nested(predictions) != nested:
         shape = {True: "a sequence of labels", False: "a single label"}
         raise ValueError(f"predictions[0] is {shape[not nested]} but references[0] is {shape[nested]}")
-    return ref_kind, nested
+    if ref_kind == "int":
+        predictions = _as_int64(predictions, "predictions", nested)
+        references = _as_int64(references, "references", nested)
+    return predictions, references, (ref_kind, nested)
 
 
 def _check_ignore_index(ignore_index):
-    if ignore_index is not None and _label_kind(ignore_index) is None:
+    if ignore_index is not None and (isinstance(ignore_index, (bool, np.bool_)) or _label_kind(ignore_index) is None):
         raise ValueError(f"ignore_index: {ignore_index!r} is not an int or str label (or None)")
+
+
+def _array(values, kind):
+    """One side's labels as a 1-d array: int64, or objects (Python str) for str labels."""
+    if kind == "int":
+        return np.asarray(values, dtype=np.int64)
+    return np.asarray(values).astype(object, copy=False)
 
 
 def _flatten(predictions, references, ignore_index):
@@ -162,7 +212,7 @@ def _flatten(predictions, references, ignore_index):
     positions whose reference is ignore_index removed (Trainer pads label_ids with -100),
     and the example each kept label belongs to (None when each example is one label)."""
     _check_ignore_index(ignore_index)
-    kind, nested = check_inputs(predictions, references)
+    predictions, references, (kind, nested) = check_inputs(predictions, references)
     lengths = None
     if nested:
         lengths = np.array([len(r) for r in references], dtype=np.int64)
@@ -170,16 +220,12 @@ def _flatten(predictions, references, ignore_index):
             if len(p) != len(r):
                 raise input_error("predictions", index, f"has {len(p)} labels but references[{index}] has {len(r)}")
         if int(lengths.sum()):
-            pred = np.concatenate([np.asarray(p) for p in predictions])
-            ref = np.concatenate([np.asarray(r) for r in references])
+            pred = np.concatenate([_array(p, kind) for p in predictions])
+            ref = np.concatenate([_array(r, kind) for r in references])
         else:
-            pred = ref = np.zeros(0, dtype=np.int64)
+            pred = ref = _array([], kind)
     else:
-        pred, ref = np.asarray(predictions), np.asarray(references)
-    if kind == "str":
-        pred, ref = pred.astype(object), ref.astype(object)
-    else:
-        pred, ref = pred.astype(np.int64, copy=False), ref.astype(np.int64, copy=False)
+        pred, ref = _array(predictions, kind), _array(references, kind)
     example = None if lengths is None else np.repeat(np.arange(len(lengths)), lengths)
     if ignore_index is not None and _label_kind(ignore_index) == kind and len(ref) and (kind == "str" or _within(ignore_index, ref, pred)):
         keep = ref != ignore_index
@@ -199,12 +245,19 @@ def _within(value, *arrays):
 
 
 def _check_label_list(argument, values, kind):
+    """labels / negative_labels: a list of labels of the data's kind, or None. A bare
+    string is refused, not read as its characters ("None" as N, o, n, e)."""
     if values is None:
         return None
-    values = list(values)
+    values = from_tensor(values)
+    if not isinstance(values, (list, tuple, np.ndarray)) or (isinstance(values, np.ndarray) and values.ndim != 1):
+        single = f" (for one label, pass [{values!r}])" if _label_kind(values) else ""
+        raise input_error(argument, None, f"expected a list of labels, got {type(values).__name__} {values!r:.40}{single}")
     for index, value in enumerate(values):
         if _label_kind(value) != kind:
             raise input_error(argument, index, f"{value!r} is not a {kind} label like the data's")
+        if kind == "int" and not INT64[0] <= value <= INT64[1]:
+            raise input_error(argument, index, f"{value} is outside the 64-bit integer range of labels")
     values = [int(v) if kind == "int" else str(v) for v in values]
     if len(set(values)) != len(values):
         raise ValueError(f"{argument}: lists a label twice")
@@ -223,10 +276,16 @@ def _raw_codes(pred, ref, kind):
         if span <= DENSE_SPAN:  # small ids, the common case: codes by subtraction
             codes = (ref, pred) if low == 0 else (ref - low, pred - low)
             return codes[0], codes[1], np.arange(low, low + span).tolist()
-    index = {}
-    raw_ref = np.fromiter((index.setdefault(v, len(index)) for v in ref.tolist()), np.int64, len(ref))
-    raw_pred = np.fromiter((index.setdefault(v, len(index)) for v in pred.tolist()), np.int64, len(pred))
+    index = _coder()
+    raw_ref = np.fromiter(map(index.__getitem__, ref.tolist()), np.int64, len(ref))
+    raw_pred = np.fromiter(map(index.__getitem__, pred.tolist()), np.int64, len(pred))
     return raw_ref, raw_pred, list(index)
+
+
+def _coder():
+    """A dict that gives each new key the next code: map(coder.__getitem__, values) codes
+    millions of labels without a Python-level step per label."""
+    return collections.defaultdict(itertools.count().__next__)
 
 
 def _class_order(raw, values, labels):
@@ -392,10 +451,12 @@ def compute(
 
     predictions, references: one label per example (int or str), or one sequence of labels
     per example (token classification), where reference positions equal to `ignore_index`
-    are not scored.
+    are not scored. Lists, numpy arrays or torch tensors (int or bool dtypes), or lists of
+    arrays / tensors.
     labels: the classes scored and their order (default: every observed class).
     negative_labels: classes left out of the micro, macro and weighted averages (an NA
-    class); accuracy still counts every example.
+    class); accuracy still counts every example. Both are lists: a bare string
+    ("None") is an error, not its characters.
     convention: "maven" leaves NA (0 or "None") out of the averages; "jmee" scores only
     positions whose reference is not NA (0 or "O"), keeps NA in the averages, and adds
     JMEE's headline `precision` = macro P, `recall` = macro R, `f1` = micro F1.
@@ -403,7 +464,7 @@ def compute(
     check_choice("convention", convention, CONVENTIONS)
     zero_division = check_zero_division(zero_division)
     if confidence_level is not None:
-        check_bootstrap(confidence_level, n_resamples)
+        check_bootstrap(confidence_level, n_resamples, seed)
     pred, ref, kind, example = _flatten(predictions, references, ignore_index)
     labels = _check_label_list("labels", labels, kind)
     classes, matrix = confusion(pred, ref, kind, labels)
@@ -502,10 +563,38 @@ def add_arguments(parser):
     parser.add_argument("--confusion-matrix", action="store_true", help="add the confusion matrix (rows: references, columns: predictions)")
 
 
+def read_labels(path, argument):
+    """core.read_values for a label file, with each distinct line parsed once: a file of
+    11M labels has a few hundred distinct lines. Int or str labels come back as one numpy
+    array (int64, or objects), anything else as read_values' list. A file read_values
+    would refuse (an empty line, not UTF-8) goes to read_values for its exact message, and
+    so does standard input (-), which cannot be read twice."""
+    if str(path) == STDIN:
+        return read_values(path, argument)
+    distinct = _coder()  # lines one at a time (no list of 11M lines), each coded in C
+    codes = np.fromiter(map(distinct.__getitem__, io.BytesIO(read_bytes(path, argument))), np.int64)
+    texts = []
+    for line in distinct:
+        line = line[:-1] if line.endswith(b"\n") else line
+        try:
+            texts.append((line[:-1] if line.endswith(b"\r") else line).decode("utf-8"))
+        except UnicodeDecodeError:
+            return read_values(path, argument)
+        if not texts[-1].strip():
+            return read_values(path, argument)
+    values = [parse_value(text) for text in texts]
+    types = set(map(type, values))
+    if types == {int} and INT64[0] <= min(values) and max(values) <= INT64[1]:
+        return np.array(values, dtype=np.int64)[codes]
+    if types == {str}:
+        return np.array(values, dtype=object)[codes]
+    return [values[code] for code in codes.tolist()]
+
+
 def run(args):
     return compute(
-        read_values(args.predictions, "--predictions"),
-        read_values(args.references, "--references"),
+        read_labels(args.predictions, "--predictions"),
+        read_labels(args.references, "--references"),
         per_class=args.per_class,
         confusion_matrix=args.confusion_matrix,
         **options(args),

@@ -34,3 +34,11 @@ test_cases = [
 # 2 predicted labels against the example's 12 references.
 demo_bad_input = {"predictions": "Attack Attack"}
 demo_error = "differ in length"
+
+# Over the page's stated limit of 40 classes (the confusion matrix would grow with the
+# square of the class count): 41 distinct labels on both sides, refused before drawing.
+demo_over_limit = {
+    "predictions": " ".join(f"E{i}" for i in range(41)),
+    "references": " ".join(f"E{i}" for i in range(41)),
+}
+demo_limit_error = "41 classes; this demo scores and draws at most 40"

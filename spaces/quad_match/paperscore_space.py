@@ -53,6 +53,11 @@ def _unstorable(columns):
     return None
 
 
+def _empty(corpus):
+    """An empty list, array or tensor (a str, a number or None is check_batch's to refuse)."""
+    return not isinstance(corpus, (str, bytes)) and hasattr(corpus, "__len__") and len(corpus) == 0
+
+
 class SpaceMetric:
     optional_inputs = ()
     configs = {}  # config_name -> compute() option defaults ("default": none)
@@ -83,7 +88,7 @@ class SpaceMetric:
             given = [inputs[name] for name in ("predictions", "references")]
         if self.writer is None and all(value is None for value in given):
             raise ValueError("nothing to compute: pass predictions and references, or add_batch them first")
-        if self.writer is None and all(value is not None and len(value) == 0 for value in given):
+        if self.writer is None and all(_empty(value) for value in given):
             # evaluate cannot store an empty corpus: score it directly (zero-division values)
             options = {name: value for name, value in inputs.items() if name not in self._feature_names()}
             return self._compute(**{name: [] for name in self._feature_names()}, **options)

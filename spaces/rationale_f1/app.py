@@ -2,6 +2,7 @@
 numbers, a per-example table and the text highlighted token by token as TP / FP / FN
 out. Builds `demo` on import; launches only as a script."""
 
+import html
 import json
 import os
 import re
@@ -33,6 +34,9 @@ HEADLINE = (
     "precision", "recall", "f1", "sparsity", "micro_f1", "macro_f1",
     "example_precision", "example_recall", "example_f1", "iou_f1", "auprc",
 )  # fmt: skip
+# Limits, stated on the page and checked before parsing: the highlighted text and the
+# per-example table grow with the input.
+MAX_CHARS = 20_000
 COLORS = {"TP": "#2e7d32", "FP": "#c62828", "FN": "#f9a825"}
 
 
@@ -80,6 +84,9 @@ def parse_tokens(text, references):
 
 def compute_kwargs(predictions, references, tokens, threshold_rule, threshold, zero_division):
     """The metric's keyword arguments for the demo's inputs (the tokens only label them)."""
+    for argument, text in (("predictions", predictions), ("references", references), ("tokens", tokens)):
+        if len(text) > MAX_CHARS:
+            raise ValueError(f"{argument}: {len(text):,} characters; this demo takes at most {MAX_CHARS:,} per box (use the package or the command line for more)")
     refs = parse_selections(references, "references")
     parse_tokens(tokens, refs)
     return dict(
@@ -106,9 +113,11 @@ def highlight(words, prediction, reference, threshold_rule, threshold):
 def score(predictions, references, tokens, threshold_rule, threshold, zero_division):
     try:
         kwargs = compute_kwargs(predictions, references, tokens, threshold_rule, threshold, zero_division)
-        result = metric.compute(**kwargs, per_example=True, return_signature=True)
+        # a new metric per request: one visitor's batch never reaches another's
+        result = metric.fresh().compute(**kwargs, per_example=True, return_signature=True)
     except ValueError as error:
-        raise gr.Error(str(error), print_exception=False) from None
+        # Gradio renders the toast as HTML: the message quotes user text
+        raise gr.Error(html.escape(str(error), quote=False), print_exception=False) from None
     headline = {key: result[key] for key in HEADLINE if key in result}
     headline["signature"] = result["signature"]
     marked = []
@@ -126,7 +135,9 @@ with gr.Blocks(title="rationale_f1") as demo:
         "Rationale token P/R/F1 as DMR/FR (corpus sums, rationale class) beside the true "
         "micro / macro F1, A2R/ERASER per-example means, ERASER's IOU F1 and AUPRC. One "
         "example per line: selections as `0110`, as numbers (`0.1 0.9 0.4`, soft scores "
-        "add AUPRC) or as a JSON list; `-100` in a reference marks padding."
+        "add AUPRC) or as a JSON list; `-100` in a reference marks padding.\n\n"
+        f"**Limit:** at most {MAX_CHARS:,} characters per box; beyond that, use the package or "
+        "`paperscore rationale`."
     )
     with gr.Row():
         predictions = gr.Textbox(value=EXAMPLE["predictions"], label="Predicted selections", lines=3, elem_id="predictions")

@@ -90,6 +90,18 @@ Examples:
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class RationaleF1(SpaceMetric, evaluate.Metric):
+    # evaluate.load(..., config_name="fr") for evaluate's combine and evaluator, which pass
+    # no compute arguments; explicit arguments still win. The papers differ in the
+    # selection rule (and ERASER in its IOU threshold); A2R's numbers are the example_* keys
+    # under any configuration.
+    configs = {
+        "dmr": {"threshold": 0.5, "threshold_rule": ">="},
+        "fr": {"threshold": 0.5, "threshold_rule": ">"},
+        "mgr": {"threshold": 0.5, "threshold_rule": ">"},
+        "dar": {"threshold": 0.5, "threshold_rule": ">"},
+        "eraser": {"threshold": 0.5, "threshold_rule": ">=", "iou_threshold": 0.5},
+    }
+
     def _info(self):
         # float64 scores: a float32 or int feature would round or truncate soft scores.
         return evaluate.MetricInfo(
@@ -109,8 +121,9 @@ class RationaleF1(SpaceMetric, evaluate.Metric):
         )
 
     def check_batch(self, columns):
-        check_inputs(columns["predictions"], columns["references"])
-        return columns
+        # tensors become numpy here, so evaluate stores what compute() would read
+        predictions, references = check_inputs(columns["predictions"], columns["references"])
+        return {**columns, "predictions": predictions, "references": references}
 
     def _compute(
         self,
