@@ -88,7 +88,7 @@ def paired_test(table_a, codes_a, table_b, codes_b, reduce, metric_key, method="
     """Each system's score on `metric_key`, the difference B - A, its bootstrap interval
     and the p-value of `method`, from per-example statistics (see the module docstring)."""
     check_choice("method", method, METHODS)
-    check_bootstrap(confidence_level, n_resamples)
+    check_bootstrap(confidence_level, n_resamples, seed)
     rows_a, rows_b, counts = _joint(table_a, codes_a, table_b, codes_b)
 
     def score(weights, rows):

@@ -200,7 +200,8 @@ def compress_rows(stats):
 MAX_RESAMPLES = 1_000_000  # more is minutes of work for no visible change in an interval
 
 
-def check_bootstrap(confidence_level, n_resamples):
+def check_bootstrap(confidence_level, n_resamples, seed=None):
+    check_seed(seed)
     if isinstance(confidence_level, bool) or not isinstance(confidence_level, (int, float)) or not 0 < confidence_level < 1:
         raise ValueError(f"confidence_level: {_short(confidence_level, 60)} is not strictly between 0 and 1")
     if isinstance(n_resamples, (bool, np.bool_)) or not isinstance(n_resamples, (int, np.integer)) or not 1 <= n_resamples <= MAX_RESAMPLES:
@@ -261,8 +262,7 @@ def bootstrap_intervals(counts, reduce, confidence_level=0.95, n_resamples=1000,
     reduce: maps resample weights of shape (r, len(counts)) to a dict of metric arrays of
     shape (r,); a family with a rows matrix passes `lambda w: ratios(w @ rows)`.
     Returns {key + "_low": float, key + "_high": float} for every key of `reduce`."""
-    check_bootstrap(confidence_level, n_resamples)
-    check_seed(seed)
+    check_bootstrap(confidence_level, n_resamples, seed)
     rng = np.random.default_rng(seed)
     collected = {}
     for weights in resample_chunks(counts, n_resamples, rng):
