@@ -75,6 +75,13 @@ def _short(value, width=20):
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
+def check_flags(**flags):
+    """Each of these options is True or False (a tensor or an array is neither)."""
+    for argument, value in flags.items():
+        if not isinstance(value, (bool, np.bool_)):
+            raise ValueError(f"{argument}: expected True or False, got {type(value).__name__} {_short(value)}")
+
+
 def check_choice(argument, value, choices):
     """`value` if it is one of `choices` (of the same type: 1 is not True, and an array or a
     list is refused with this message, not numpy's or a TypeError)."""

@@ -20,6 +20,7 @@ from .core import (
     bootstrap_options,
     check_bootstrap,
     check_choice,
+    check_flags,
     check_same_length,
     check_zero_division,
     dense_codes,
@@ -460,6 +461,7 @@ def compute(
     JMEE's headline `precision` = macro P, `recall` = macro R, `f1` = micro F1.
     """
     check_choice("convention", convention, CONVENTIONS)
+    check_flags(per_class=per_class, confusion_matrix=confusion_matrix, return_signature=return_signature)
     zero_division = check_zero_division(zero_division)
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples, seed)

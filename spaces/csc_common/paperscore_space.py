@@ -53,14 +53,13 @@ def _unstorable(columns):
     return None
 
 
-def _empty(corpus):
-    """An empty list, array or tensor (a str, a number or None is check_batch's to refuse)."""
-    return not isinstance(corpus, (str, bytes)) and hasattr(corpus, "__len__") and len(corpus) == 0
-
-
 class SpaceMetric:
     optional_inputs = ()
     configs = {}  # config_name -> compute() option defaults ("default": none)
+    # Examples with empty predictions and references that check_batch held back rather than
+    # store (evaluate would infer a label type from them); they count only when nothing
+    # else was stored.
+    _held_empty = 0
 
     def __init__(self, config_name=None, **kwargs):
         if config_name not in (None, "default") and config_name not in self.configs:
@@ -82,17 +81,19 @@ class SpaceMetric:
     def compute(self, **inputs):
         """Compute the metric (see the module's description); optional inputs may be left out."""
         inputs = {**{name: None for name in self.optional_inputs}, **self.configs.get(self.config_name, {}), **inputs}
-        given = [inputs.get(name) for name in ("predictions", "references")]
-        if any(value is not None for value in given):
-            inputs.update(self._corpora(inputs))
-            given = [inputs[name] for name in ("predictions", "references")]
-        if self.writer is None and all(value is None for value in given):
-            raise ValueError("nothing to compute: pass predictions and references, or add_batch them first")
-        if self.writer is None and all(_empty(value) for value in given):
-            # evaluate cannot store an empty corpus: score it directly (zero-division values)
-            options = {name: value for name, value in inputs.items() if name not in self._feature_names()}
-            return self._compute(**{name: [] for name in self._feature_names()}, **options)
-        return super().compute(**inputs)
+        features = self._feature_names()
+        options = {name: value for name, value in inputs.items() if name not in features}
+        if inputs.get("predictions") is None and inputs.get("references") is None:
+            if self.writer is None and not self._held_empty:
+                raise ValueError("nothing to compute: pass predictions and references, or add_batch them first")
+        else:
+            self.add_batch(**{name: inputs.get(name) for name in features})
+        held, self._held_empty = self._held_empty, 0
+        if self.writer is None:
+            # nothing stored (an empty corpus, or only examples held back), which evaluate
+            # cannot compute: score it directly
+            return self._compute(**{name: [[]] * held for name in features}, **options)
+        return super().compute(**options)
 
     def add_batch(self, **columns):
         """Add a batch of examples, checked before evaluate encodes them (an empty batch adds nothing)."""
@@ -110,6 +111,8 @@ class SpaceMetric:
         columns = {name: [None] for name in self.optional_inputs}
         columns.update({_PLURAL.get(name, name): [value] for name, value in example.items()})
         columns = self.check_batch({**columns, **self._corpora(columns)})
+        if not len(columns["predictions"]):
+            return  # the Space found nothing to store (see its check_batch)
         with self._storing(columns):
             super().add(**{_SINGULAR.get(name, name): values[0] for name, values in columns.items()})
 

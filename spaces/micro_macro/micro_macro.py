@@ -107,6 +107,11 @@ class MicroMacro(SpaceMetric, evaluate.Metric):
         # tensors become numpy here, so evaluate stores what compute() would read
         predictions, references, found = check_inputs(columns["predictions"], columns["references"])
         columns = {**columns, "predictions": predictions, "references": references}
+        if found[1] and not any(map(len, predictions)) and not any(map(len, references)):
+            # only empty sequences: no label to score, and no label type for evaluate to
+            # infer from them (it would guess, and refuse the batches around them)
+            self._held_empty += len(references)
+            return {**columns, "predictions": [], "references": []}
         # evaluate stores every batch in the first one's feature: later string labels would
         # be read as ints ("2" as 2) without a word.
         if self.writer is not None and len(columns["references"]) and found != self._format:

@@ -112,12 +112,15 @@ def check_inputs(predictions, references):
     checks the values. Returns the corpora as numpy where they were tensors."""
     predictions, references = _corpora(predictions, references)
     check_same_length(predictions, references)
-    _numbers(predictions, "predictions")
+    pred, pred_lengths = _numbers(predictions, "predictions")
     ref, lengths = _numbers(references, "references")
     if ref.dtype.kind == "f":
         fractional = np.flatnonzero(ref != np.round(ref))
         if len(fractional):
             raise input_error("references", position(fractional[0], lengths), f"{ref[fractional[0]].item()!r} is not 0, 1 or an ignore_index")
+    if not isinstance(predictions, np.ndarray):
+        # as compute() reads them: evaluate's float feature refuses a bool among floats
+        predictions = np.split(pred.astype(np.float64), np.cumsum(pred_lengths)[:-1]) if len(pred_lengths) else []
     return predictions, references
 
 
