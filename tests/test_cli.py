@@ -213,7 +213,7 @@ def test_the_help_and_the_readme_state_the_exit_statuses(capsys):
         ([], 0, None),
         (["--no-such-option"], 2, "unrecognized arguments: --no-such-option"),
         (["--confidence-level", "1.5"], 2, "confidence_level: 1.5 is not strictly between 0 and 1"),
-        (["--n-resamples", "0"], 2, "n_resamples: 0 is not a positive integer"),
+        (["--n-resamples", "0"], 2, "n_resamples: 0 is not an integer from 1 to 1,000,000"),
         (["--zero-division", "2"], 2, "zero_division: 2.0 is not one of"),
         (["--json", "-b"], 2, "not allowed with argument"),
         (["-b", "--metric-key", "nope"], 2, "--metric-key: 'nope' is not one of accuracy, "),

@@ -372,7 +372,7 @@ def test_a_line_of_json_nested_too_deep_is_refused_by_file_and_line(tmp_path):
     (tmp_path / "p.txt").write_text("1\n" + "[" * 100_000 + "\n")
     (tmp_path / "r.txt").write_text("1\n1\n")
     code, _, err = fuzzing.run_cli(["micro_macro", "--predictions", str(tmp_path / "p.txt"), "--references", str(tmp_path / "r.txt")])
-    assert code == 2 and f"--predictions: {tmp_path / 'p.txt'} line 2: JSON nested too deep" in err, err
+    assert code == 1 and f"--predictions: {tmp_path / 'p.txt'} line 2: JSON nested too deep" in err, err
 
 
 # ---------------------------------------------------------------------------------------

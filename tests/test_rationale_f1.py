@@ -407,7 +407,7 @@ def test_signature_names_the_options():
         ([[1]], [[1]], {"confidence_level": 0.9, "seed": 1.5}, "seed: 1.5 is not a non-negative integer"),
         ([[1]], [[1]], {"threshold": None}, "threshold: None is not a number"),
         ([[1]], [[1]], {"iou_threshold": [1]}, r"iou_threshold: \[1\] is not a number"),
-        ([[1]], [[1]], {"confidence_level": 0.9, "n_resamples": "9"}, "n_resamples: '9' is not a positive integer"),
+        ([[1]], [[1]], {"confidence_level": 0.9, "n_resamples": "9"}, "n_resamples: '9' is not an integer from 1 to 1,000,000"),
         ([[1, 0]], [[1, 2**70]], {}, r"references\[0\]\[1\]: 1180591620717411303424 is outside the 64-bit integer range"),
         ([[1, 2**64 - 1]], [[1, 0]], {}, r"predictions\[0\]\[1\]: [0-9.e+]+ is not a 0/1 selection"),
         ([[1]], [[1]], {"ignore_index": "-100"}, "ignore_index: '-100' is not an integer or None"),

@@ -254,8 +254,8 @@ def test_a_batch_evaluate_cannot_store_is_named_and_leaves_the_metric_clean(spac
     cases = space_tests(space)["test_cases"]
     for index, case in enumerate(cases):
         inputs = _case_inputs(case)
-        broken = {**inputs, "predictions": [_unstorable(inputs["predictions"][0]), *inputs["predictions"][1:]]}
-        with pytest.raises(ValueError, match=r"predictions\[0\]"):
+        broken = {name: [_unstorable(values[0]), *values[1:]] for name, values in inputs.items()}
+        with pytest.raises(ValueError, match=r"(predictions|references)\[0\]"):
             metric.add_batch(**broken)
         # the next case (another input format, where the Space has several) is not refused
         following = cases[(index + 1) % len(cases)]

@@ -11,6 +11,7 @@ import json
 import math
 import sys
 import time
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -55,7 +56,8 @@ def as_corpus(values, argument):
     example. A torch tensor, or a list holding tensors, becomes numpy (the dtype kept, so a
     float tensor of labels is still refused as floats); a pandas Series its array. A bare
     string, a number, None, a set, a dict or an iterator is an error, not a corpus: a
-    string would be scored one character per example."""
+    string would be scored one character per example. Any other sequence (a datasets
+    Column, as evaluate's evaluator passes) becomes a list."""
     values = from_tensor(values)
     if hasattr(values, "to_numpy") and not isinstance(values, np.ndarray):  # pandas
         values = values.to_numpy()
@@ -66,7 +68,9 @@ def as_corpus(values, argument):
     if isinstance(values, (str, bytes)):
         raise input_error(argument, None, f"expected a list of examples, got a {type(values).__name__} (to score one example, pass [{_short(values)}])")
     if not isinstance(values, (list, tuple)):
-        raise input_error(argument, None, f"expected a list of examples, got {type(values).__name__}")
+        if not isinstance(values, Sequence):
+            raise input_error(argument, None, f"expected a list of examples, got {type(values).__name__}")
+        values = list(values)  # a datasets Column (what evaluate's evaluator passes), a range
     if any(hasattr(t, "detach") for t in set(map(type, values))):
         values = [from_tensor(value) for value in values]
     return values

@@ -584,7 +584,10 @@ def read_labels(path, argument):
             return read_values(path, argument)
         if not texts[-1].strip():
             return read_values(path, argument)
-    values = [parse_value(text) for text in texts]
+    try:
+        values = [parse_value(text) for text in texts]
+    except ValueError:  # read_values names the file and the line
+        return read_values(path, argument)
     types = set(map(type, values))
     if types == {int} and INT64[0] <= min(values) and max(values) <= INT64[1]:
         return np.array(values, dtype=np.int64)[codes]
