@@ -18,7 +18,6 @@ precision denominator).
 """
 
 import itertools
-import json
 import re
 import sys
 from collections import Counter, namedtuple
@@ -39,6 +38,7 @@ from .core import (
     divide,
     harmonic_mean,
     input_error,
+    load_json,
     progress,
     read_bytes,
     signature,
@@ -337,13 +337,7 @@ def parse_jsonlines(text, source="jsonlines"):
         if not line.strip():
             continue
         where = f"{source} line {number}"
-        try:
-            value = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise ValueError(f"{where}: not JSON ({error.msg}, column {error.colno})") from None
-        except RecursionError:
-            raise ValueError(f"{where}: JSON nested too deeply") from None
-        documents.append(_jsonlines_document(value, where))
+        documents.append(_jsonlines_document(load_json(line, where), where))
     return documents
 
 

@@ -26,6 +26,7 @@ from .core import (
     dense_codes,
     divide,
     from_tensor,
+    INT64,
     input_error,
     position,
     parse_value,
@@ -74,7 +75,6 @@ def _array_kind(array):
 
 _INT_TYPES = {int, np.int64, np.int32, np.int16, np.int8, np.uint8, np.uint16, np.uint32, np.uint64, bool, np.bool_}
 _FAST = {frozenset({str}): "str", frozenset({np.str_}): "str", frozenset({str, np.str_}): "str"}
-INT64 = (-(2**63), 2**63 - 1)
 
 
 def _fast_kind(types):

@@ -13,7 +13,6 @@ scipy and rouge-score are imported inside the functions that need them.
 
 import functools
 import itertools
-import json
 import operator
 import re
 from collections import Counter
@@ -34,6 +33,7 @@ from .core import (
     divide,
     encode_rows,
     input_error,
+    load_json,
     prf,
     read_lines,
     read_text,
@@ -665,15 +665,6 @@ HELP = "sentiment quads: optimal soft match (ROUGE-L over CJK characters) and ex
 FORMATS = ("text", "json")
 
 
-def _json(text, argument, where):
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ValueError(f"{argument}: {where} is not JSON ({error.msg})") from None
-    except RecursionError:
-        raise ValueError(f"{argument}: {where} is JSON nested too deep to read") from None
-
-
 def read_samples(path, argument, format="text"):
     """format "text": one sample per line; an empty line has no quads; a line that is a
     JSON list holds several references (a JSON string is read as that string).
@@ -682,14 +673,14 @@ def read_samples(path, argument, format="text"):
     if format == "json":
         text = read_text(path, argument)
         try:  # a whole file that is one JSON array; otherwise JSON lines
-            samples = _json(text, argument, path) if text.lstrip().startswith("[") else None
+            samples = load_json(text, f"{argument}: {path}") if text.lstrip().startswith("[") else None
         except ValueError:
             samples = None
         if not isinstance(samples, list):
-            samples = [_json(line, argument, f"{path} line {number}") for number, line in enumerate(text.splitlines(), 1) if line.strip()]
+            samples = [load_json(line, f"{argument}: {path} line {number}") for number, line in enumerate(text.splitlines(), 1) if line.strip()]
         return [json_sample(sample) for sample in samples]
     lines = read_lines(path, argument, allow_empty=True)
-    return [_json(line, argument, f"{path} line {number}") if line.lstrip()[:1] in ('[', '"') else line for number, line in enumerate(lines, 1)]
+    return [load_json(line, f"{argument}: {path} line {number}") if line.lstrip()[:1] in ('[', '"') else line for number, line in enumerate(lines, 1)]
 
 
 def json_sample(sample):

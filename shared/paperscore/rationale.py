@@ -30,6 +30,7 @@ from .core import (
     divide,
     encode_rows,
     harmonic_mean,
+    INT64,
     input_error,
     position,
     prf,
@@ -86,7 +87,7 @@ def _first_non_number(values, argument):
         for position, value in enumerate(example):
             if not isinstance(value, (int, float, np.integer, np.floating, np.bool_)):
                 return input_error(argument, f"{index}][{position}", f"expected a number, got {type(value).__name__} {value!r:.60}")
-            if isinstance(value, int) and not -(2**63) <= value < 2**63:  # numpy holds it as an object
+            if isinstance(value, int) and not INT64[0] <= value <= INT64[1]:  # numpy holds it as an object
                 return input_error(argument, f"{index}][{position}", f"{value} is outside the 64-bit integer range")
     return input_error(argument, None, "expected one sequence of numbers per example")
 

@@ -81,6 +81,9 @@ def _short(value, width=20):
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
+INT64 = (-(2**63), 2**63 - 1)  # what evaluate's int feature (and numpy's int64) holds
+
+
 def check_flags(**flags):
     """Each of these options is True or False (a tensor or an array is neither)."""
     for argument, value in flags.items():
@@ -369,16 +372,30 @@ def read_lines(path, argument, allow_empty=False):
     return lines
 
 
+NESTED_TOO_DEEP = "JSON nested too deeply"  # for Python's reader: a RecursionError
+
+
+def load_json(text, where):
+    """Strict JSON: text that is not JSON, or is nested too deep to read, is a ValueError
+    naming `where`."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{where}: not JSON ({error.msg}, column {error.colno})") from None
+    except RecursionError:
+        raise ValueError(f"{where}: {NESTED_TOO_DEEP}") from None
+
+
 def parse_value(text):
     """A JSON value (number, string, list, object) or, when the text is not JSON, the
-    text itself without surrounding white space. JSON nested too deep for Python's
-    reader (a RecursionError) is a ValueError."""
+    text itself without surrounding white space. JSON nested too deep to read is a
+    ValueError."""
     try:
         return json.loads(text)
     except json.JSONDecodeError:
         return text.strip()
     except RecursionError:
-        raise ValueError("JSON nested too deep to read") from None
+        raise ValueError(NESTED_TOO_DEEP) from None
 
 
 def read_values(path, argument):

@@ -20,14 +20,11 @@ And `metric.trainer_metrics(...)`: a compute_metrics function for transformers' 
 
 from contextlib import contextmanager
 
-from .paperscore_core import as_corpus
+from .paperscore_core import INT64, as_corpus
 from .paperscore_trainer import trainer_metrics
 
 _PLURAL = {"prediction": "predictions", "reference": "references"}
 _SINGULAR = {plural: singular for singular, plural in _PLURAL.items()}
-
-
-_INT64 = (-(2**63), 2**63 - 1)
 
 
 def _unstorable(columns):
@@ -39,7 +36,7 @@ def _unstorable(columns):
                 value.encode("utf-8")
             except UnicodeEncodeError as error:
                 return f"{value[error.start]!r} at character {error.start} is a lone surrogate, not text"
-        elif isinstance(value, int) and not isinstance(value, bool) and not _INT64[0] <= value <= _INT64[1]:
+        elif isinstance(value, int) and not isinstance(value, bool) and not INT64[0] <= value <= INT64[1]:
             return f"{value} is outside the 64-bit integer range"
         elif isinstance(value, (list, tuple)):
             return next(filter(None, map(problem, value)), None)
