@@ -12,8 +12,10 @@ from paperscore.core import read_lines
 from paperscore.csc import (
     WHOLE,
     Edits,
+    LabelFile,
     _parse_one_by_one,
-    _scan,
+    _same_pids,
+    _scan_text,
     align_pids,
     apply_edits,
     extract_edits,
@@ -354,6 +356,58 @@ def test_label_lines_read_at_once_as_line_by_line(lines, positions_only, opaque,
     assert _outcome(parse_label_lines, lines, "x", *args) == _outcome(_parse_one_by_one, lines, "x", *args)
 
 
+def _file_outcome(data, tmp_path, *args):
+    """A label file's reading at once (LabelFile), and its reading as read_lines then the
+    line-by-line parser with line numbers: the pids and edits, or the error."""
+    path = tmp_path / "labels.txt"
+    path.write_bytes(data)
+
+    def by_lines(path, argument, *args):
+        return _parse_one_by_one(read_lines(path, argument), argument, args[0], True, *args[2:])
+
+    return [_outcome(lambda *a: parse_label_lines(LabelFile(path, "-i"), "ignored", *a), *args), _outcome(by_lines, path, "-i", *args)]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.lists(st.sampled_from(FRAGMENTS + ["\r", "\r\n", "\u00a0", "\x85", "\x1f"]), max_size=9).map("".join), max_size=5),
+    st.sampled_from([b"", b"\n", b"\r\n"]),
+    st.sampled_from([b"", b"\xef\xbb\xbf"]),
+    st.booleans(),
+    st.booleans(),
+)
+def test_label_files_read_at_once_as_line_by_line(tmp_path_factory, lines, end, bom, positions_only, pid_space_drops_chars):
+    """A label file scanned as bytes reads as its lines (read_lines: CRLF, byte-order mark,
+    empty lines) read one by one, with the same messages (`-i line N`), white space beyond
+    ASCII (U+00A0, U+0085, U+3000) included."""
+    data = bom + "\n".join(lines).encode() + (end if lines else b"")
+    args = (positions_only, True, None, pid_space_drops_chars)
+    at_once, by_lines = _file_outcome(data, tmp_path_factory.mktemp("labels"), *args)
+    assert at_once == by_lines
+
+
+def test_a_label_file_not_utf8_is_named(tmp_path):
+    path = tmp_path / "gbk.txt"
+    path.write_bytes("a, 1, 甲".encode("gbk"))
+    with pytest.raises(ValueError, match=r"-t: .*gbk.txt is not UTF-8 \(byte 6"):
+        LabelFile(path, "-t")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(st.sampled_from(["a", "b", "\x00", "甲", "𠀋", ",", " "]), max_size=20), unique=True, max_size=12), st.randoms())
+def test_same_pids_matches_exactly_as_a_dict_would(pids, random):
+    """Pids matched in numpy (rows of words, hash order) give each truth pid's place in
+    the result as a dict of str does; pids that differ only in trailing zero bytes or
+    length, or in one character, never match."""
+    shuffled = random.sample(pids, len(pids))
+    order = _same_pids(pids, shuffled)
+    assert (order is not None) == bool(pids)
+    if pids:
+        assert [shuffled[i] for i in order] == pids
+        other = shuffled[:-1] + [shuffled[-1] + "\x00"]
+        assert _same_pids(pids, other) is None
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(["", " ", "  #"]), st.dictionaries(st.integers(1, 30), st.sampled_from("甲乙丙"), max_size=3), st.sampled_from(["", " "])), max_size=6))
 def test_well_formed_label_lines_are_read_at_once(specs):
@@ -361,7 +415,7 @@ def test_well_formed_label_lines_are_read_at_once(specs):
     agree with the line-by-line reading."""
     lines = [f"{lead}P{i}{space}, " + (", ".join(f"{p}, {c}" for p, c in edits.items()) or "0") for i, (lead, edits, space) in enumerate(specs)]
     for drop in (False, True):
-        assert _scan(lines, False, drop) is not None
+        assert not lines or _scan_text("\n".join(lines).encode(), False, drop) is not None
         assert _outcome(parse_label_lines, lines, "x", False, False, None, drop) == _outcome(_parse_one_by_one, lines, "x", False, False, None, drop)
 
 
@@ -440,9 +494,9 @@ def test_label_lines_read_in_chunks_as_at_once(monkeypatch):
     and a pid repeated in another chunk is still named."""
     import paperscore.csc as csc
 
-    lines = ["a, 2, 甲", "# note", "b, 0", "c, 3, 乙, 1, 丙", "d, 0", "e, 4, 丁"]
+    lines = ["a, 2, 甲", "# note", "b, 0", "c, 3, 乙, 1, 丙", "a pid of some length, 0", "e, 4, 丁"]
     whole = _outcome(parse_label_lines, lines, "x")
-    monkeypatch.setattr(csc, "_CHUNK", 2)
+    monkeypatch.setattr(csc, "_CHUNK", 12)  # bytes: a chunk ends at the first line end after 12
     assert _outcome(parse_label_lines, lines, "x") == whole
     with pytest.raises(ValueError, match=r"x\[4\]: pid 'a' is already on x\[0\]"):
-        parse_label_lines(["a, 0", "b, 0", "c, 0", "d, 0", "a, 1, 甲"], "x")
+        parse_label_lines(["a, 0", "b, 0", "c, 0", "a pid of some length, 0", "a, 1, 甲"], "x")

@@ -743,7 +743,7 @@ def test_cli_compare_csc(tmp_path, capsys):
         (["--sources", "{src}", "--predictions", "{pred}", "--references", "{pairs}"], r"--references: the source on line 2 is not the one --sources gives"),
         (["--predictions", "{short}", "--references", "{pairs}"], r"--references: 2 lines but --predictions gives 1 sources"),
         (["--predictions", "{bad}", "--references", "{pairs}"], r"--predictions: .*bad.txt line 1 is not `src<TAB>sentence`"),
-        (["--predictions", "{pred}", "--references", "{ref}"], r"references\[0\]: '我們' is not a label line"),
+        (["--predictions", "{pred}", "--references", "{ref}"], r"--references line 1: '我們' is not a label line"),
         (["--predictions", "{pred}", "--references", "{missing}"], r"--references: cannot read"),
         (["--sources", "{src}", "--predictions", "{pred}", "--references", "{ref}", "--variant", "pointer", "--char-subset", "erroneous"], None),
     ],

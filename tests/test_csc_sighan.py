@@ -826,7 +826,7 @@ def test_cli_bootstrap_intervals_follow_the_figures(capsys):
         (["-i", "{result}"], "give either -i RESULT -t TRUTH, or --sources, --predictions and --references"),
         (["--sources", "{result}", "--predictions", "{result}"], "give either"),
         (["-i", "{result}", "-t", "{truth}", "--predictions", "{result}"], "give either"),
-        (["-i", "{unbalanced}", "-t", "{truth}"], r"predictions: 1 truth pids missing: 'b'"),
+        (["-i", "{unbalanced}", "-t", "{truth}"], r"-i: 1 truth pids missing: 'b'"),
         (["-i", "{result}", "-t", "{truth}", "--version", "2013"], "subtask: None is not 1 or 2"),
         (["-i", "{result}", "-t", "{missing}"], r"-t: cannot read .*missing.txt"),
         (["-i", "{result}", "-t", "{truth}", "-o", "{folder}"], "-o: cannot write"),

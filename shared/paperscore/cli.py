@@ -34,7 +34,10 @@ FILES = {
 }  # fmt: skip
 
 
-def commands():
+def commands(name=None):
+    """{command: module} of every command; with `name`, of the one command answering to
+    that name (command, Space or module name) if there is one, imported alone as far as
+    can be (a process scoring one file need not import every family)."""
     package = importlib.import_module(__package__)
     found = {}
     for info in pkgutil.iter_modules(package.__path__):
@@ -42,6 +45,8 @@ def commands():
             continue
         module = importlib.import_module(f"{__package__}.{info.name}")
         if hasattr(module, "COMMAND"):
+            if name in (module.COMMAND, *aliases(module)):
+                return {module.COMMAND: module}
             found[module.COMMAND] = module
     return dict(sorted(found.items()))
 
@@ -162,7 +167,8 @@ def _null_nan(value):
 
 def main(argv=None):
     """Run one command; return the exit status (see EPILOG)."""
-    parser = build_parser(commands())
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(commands(argv[0] if argv else None))
     try:
         args = parser.parse_args(argv)
     except SystemExit as done:  # --help and --version (0), or a usage error (2), printed

@@ -32,13 +32,13 @@ from .core import (
 )
 from .csc import (
     LENGTH_MISMATCH,
-    align_pids,
+    LabelFile,
     checked_columns,
+    corpus,
     extract_edits,
+    label_edits,
     label_input,
     match,
-    parse_label_lines,
-    read_label_file,
     read_sources,
 )
 
@@ -95,13 +95,6 @@ def definition(version, subtask, correction_match="subset"):
 # Inputs: sentence triples, or label lines when there are no sources
 
 
-def corpus(values, argument):
-    """core.as_corpus for text: a list of examples (a numpy array of strings becomes a list
-    of str); a bare string, None or a number is a ValueError."""
-    values = as_corpus(values, argument)
-    return values.tolist() if isinstance(values, np.ndarray) else values
-
-
 def check_columns(columns):
     """The Space's batch check: each corpus given through corpus(), then csc.checked_columns."""
     given = {name: corpus(columns[name], name) for name in ("predictions", "references", "sources") if columns.get(name) is not None}
@@ -117,10 +110,8 @@ def edits(predictions, references, sources, kind, length_mismatch="error"):
     predictions, references = corpus(predictions, "predictions"), corpus(references, "references")
     sources = None if sources is None else corpus(sources, "sources")
     if label_input(sources):
-        positions_only, opaque = kind == "2013-1", {} if kind != "2015" else None
-        pids, gold = parse_label_lines(references, "references", positions_only, opaque=opaque)
-        result_pids, predicted = parse_label_lines(predictions, "predictions", positions_only, opaque=opaque, pid_space_drops_chars=kind == "2013-2")
-        predicted = align_pids(pids, result_pids, predicted, allow_missing=kind != "2015", argument="predictions")
+        opaque = {} if kind != "2015" else None
+        pids, predicted, gold = label_edits(predictions, references, kind != "2015", kind == "2013-1", opaque, kind == "2013-2")
         return pids, predicted, gold, opaque or {}
     check_same_length(predictions, references)
     predicted, gold = extract_edits(sources, predictions, references, length_mismatch=length_mismatch)
@@ -470,7 +461,7 @@ def _inputs(args):
     if args.result or args.truth:
         if not (args.result and args.truth) or any(sentence_files):
             raise ValueError("give either -i RESULT -t TRUTH, or --sources, --predictions and --references")
-        return dict(predictions=read_label_file(args.result, "-i"), references=read_label_file(args.truth, "-t")), None
+        return dict(predictions=LabelFile(args.result, "-i"), references=LabelFile(args.truth, "-t")), None
     if not all(sentence_files):
         raise ValueError("give either -i RESULT -t TRUTH, or --sources, --predictions and --references")
     pids, sources = read_sources(args.sources)

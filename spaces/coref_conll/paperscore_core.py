@@ -341,7 +341,11 @@ def read_bytes(path, argument):
 
 def read_text(path, argument):
     """read_bytes decoded as UTF-8; another encoding (GBK, say) is an error naming the file."""
-    data = read_bytes(path, argument)
+    return decode(read_bytes(path, argument), path, argument)
+
+
+def decode(data, path, argument):
+    """The text of a file's bytes (read_bytes); not UTF-8 is an error naming the file."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -357,10 +361,14 @@ def check_stdin_once(*paths):
 
 
 def read_lines(path, argument, allow_empty=False):
-    """The lines of a UTF-8 text file (read_text) without their line ends. A final line
-    end is optional; an empty line anywhere else is an error naming its line number,
-    unless `allow_empty` (where an empty line is a valid example, such as "no quads")."""
-    text = read_text(path, argument)
+    """The lines of a UTF-8 text file (read_text) without their line ends (see split_lines)."""
+    return split_lines(read_text(path, argument), path, argument, allow_empty)
+
+
+def split_lines(text, path, argument, allow_empty=False):
+    """The lines of a file's text without their line ends. A final line end is optional;
+    an empty line anywhere else is an error naming its line number, unless `allow_empty`
+    (where an empty line is a valid example, such as "no quads")."""
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()

@@ -10,11 +10,12 @@ per-sentence statistic is a bincount or a sorted search, never a Python loop per
 """
 
 import re
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
 
-from .paperscore_core import check_choice, check_same_length, input_error, read_lines, read_text
+from .paperscore_core import as_corpus, check_choice, check_same_length, decode, input_error, read_bytes, read_lines, split_lines
 
 # How a sentence whose length differs from its source is treated:
 #   "error"    a ValueError naming the example (the default: positions would not line up);
@@ -52,6 +53,10 @@ class Edits(NamedTuple):
         """Edits per sentence."""
         return np.bincount(self.sentence, minlength=self.n)
 
+    def bounds(self):
+        """Where each sentence's edits start, and the end: edits of sentence i are [b[i], b[i + 1])."""
+        return np.concatenate(([0], np.cumsum(self.counts())))
+
     def keep(self, mask):
         """The edits where `mask` is true (e.g. dropping predicted 地/得 edits)."""
         return self._replace(sentence=self.sentence[mask], position=self.position[mask], char=self.char[mask])
@@ -59,7 +64,7 @@ class Edits(NamedTuple):
     def take(self, order):
         """The sentences `order` (indices into this corpus), renumbered 0..len(order)-1."""
         order = np.asarray(order, dtype=np.int64)
-        bounds = np.searchsorted(self.sentence, np.arange(self.n + 1))
+        bounds = self.bounds()
         counts = (bounds[1:] - bounds[:-1])[order]
         # Each taken sentence's edits, in place: one gather, positions stay sorted.
         gather = np.repeat(bounds[order] - (np.cumsum(counts) - counts), counts) + np.arange(int(counts.sum()))
@@ -69,7 +74,7 @@ class Edits(NamedTuple):
     def groups(self):
         """Per sentence, its edits as a list of (position, character) pairs, the
         character "" when only positions are known (for writers and reports)."""
-        bounds = np.searchsorted(self.sentence, np.arange(self.n + 1))
+        bounds = self.bounds()
         pairs = [
             self.indels[position - INDEL] if position >= INDEL and self.indels else (position, _char_text(char))
             for position, char in zip(self.position.tolist(), self.char.tolist())
@@ -427,8 +432,42 @@ def apply_edits(sources, edits, argument="references"):
 # Label lines: `pid, 0` or `pid, pos, char[, pos, char]*` (SIGHAN 2013 subtask 1: positions only)
 
 
+class LabelFile:
+    """A file of label lines named on the command line (`argument`: -i, --references, ...),
+    read as bytes: parse_label_lines, and so csc_sighan's and csc_common's compute(), take
+    one where they take label lines, and scan its bytes at once instead of one str a line."""
+
+    def __init__(self, path, argument):
+        self.path, self.argument = str(path), argument
+        self.data = read_bytes(path, argument)
+        decode(self.data, path, argument)  # not UTF-8: the error read_text gives
+
+    def lines(self):
+        """The lines as read_lines gives them (and its error for an empty line)."""
+        return split_lines(self.data.decode("utf-8"), self.path, self.argument)
+
+
+def corpus(values, argument):
+    """core.as_corpus for text: a list of examples (a numpy array of strings becomes a list
+    of str), or a LabelFile as it is; a bare string, None or a number is a ValueError."""
+    if isinstance(values, LabelFile):
+        return values
+    values = as_corpus(values, argument)
+    return values.tolist() if isinstance(values, np.ndarray) else values
+
+
+def label_edits(predictions, references, allow_missing=False, positions_only=False, opaque=None, pid_space_drops_chars=False):
+    """(truth pids, predicted Edits, gold Edits) of a result's and a truth's label lines (or
+    LabelFiles), the result's sentences put in the truth's pid order (align_pids)."""
+    names = [getattr(side, "argument", name) for side, name in ((predictions, "predictions"), (references, "references"))]
+    pids, gold = _parse_labels(references, names[1], positions_only, False, opaque, False)
+    result_pids, predicted = _parse_labels(predictions, names[0], positions_only, False, opaque, pid_space_drops_chars)
+    return pids, align_pids(pids, result_pids, predicted, allow_missing, argument=names[0]), gold
+
+
 def parse_label_lines(lines, argument, positions_only=False, line_numbers=False, opaque=None, pid_space_drops_chars=False):
-    """(pids, Edits) from the official label lines, one sentence per line, in line order.
+    """(pids, Edits) from the official label lines, one sentence per line, in line order;
+    from a LabelFile, its lines (messages then name `-i line N`).
 
     As the jars read a file, a line whose first non-blank character is `#` is a comment,
     skipped (its index still counts in messages). Stricter than the jars, which read
@@ -443,66 +482,149 @@ def parse_label_lines(lines, argument, positions_only=False, line_numbers=False,
     pid_space_drops_chars: read a result as the SIGHAN 2013 jar does, which keys a line's
     characters on its pid before trimming: a pid with white space before its comma
     (`P1 , 2, 甲`) keeps its positions, but its characters are lost (0)."""
-    if not set(map(type, lines)) <= {str, np.str_}:
-        return _parse_one_by_one(lines, argument, positions_only, line_numbers, opaque, pid_space_drops_chars)
-    pids, parts = [], []
-    for start in range(0, len(lines), _CHUNK):  # in chunks: a large file's temporary arrays stay small
-        parsed = _scan(lines[start : start + _CHUNK], positions_only, pid_space_drops_chars)
+    pids, edits = _parse_labels(lines, argument, positions_only, line_numbers, opaque, pid_space_drops_chars)
+    return list(pids), edits
+
+
+def _parse_labels(lines, argument, positions_only, line_numbers, opaque, pid_space_drops_chars):
+    """parse_label_lines, its pids Pids where the lines were read at once."""
+    reading = (positions_only, pid_space_drops_chars)
+    if isinstance(lines, LabelFile):
+        data = lines.data[:-1] if lines.data.endswith(b"\n") else lines.data
+        parsed = _scan_text(data, *reading) if lines.data else ([], no_edits(0))
         if parsed is None:  # some line needs a closer look: an error to name, an opaque position
-            return _parse_one_by_one(lines, argument, positions_only, line_numbers, opaque, pid_space_drops_chars)
-        parts.append(parsed[1]._replace(sentence=parsed[1].sentence + len(pids)))
-        pids += parsed[0]
-    if len(parts) > 1 and len(set(pids)) != len(pids):
-        return _parse_one_by_one(lines, argument, positions_only, line_numbers, opaque, pid_space_drops_chars)
-    if len(parts) <= 1:
-        return pids, parts[0] if parts else no_edits(0)
-    return pids, Edits(*(np.concatenate([getattr(part, name) for part in parts]) for name in ("sentence", "position", "char")), len(pids))
+            return _parse_one_by_one(lines.lines(), lines.argument, positions_only, True, opaque, pid_space_drops_chars)
+        return parsed
+    parsed = None
+    if not lines:
+        parsed = [], no_edits(0)
+    elif set(map(type, lines)) <= {str, np.str_}:
+        text = "\n".join(lines).encode("utf-8", "surrogatepass")
+        if text.count(b"\n") == len(lines) - 1:  # else a line holds a line end
+            parsed = _scan_text(text, *reading)
+    return parsed or _parse_one_by_one(lines, argument, positions_only, line_numbers, opaque, pid_space_drops_chars)
 
 
-# str.strip()'s white space: the code points below U+3001 that are white space, then one
-# False for every code point from U+3001 on (looked up at min(code, U+3001)), as no
-# character above U+3000 is white space.
-_SPACE = np.array([chr(code).isspace() for code in range(0x3001)] + [False])
+def _scan_text(text, positions_only, pid_space_drops_chars):
+    """(Pids, Edits) of lines joined by line ends, as UTF-8 bytes, read by _scan in chunks
+    of whole lines (a large file's temporary arrays stay small); None where _scan gives
+    None, or where a pid is repeated."""
+    parts, start = [], 0
+    while start <= len(text):
+        end = text.find(b"\n", start + _CHUNK) if len(text) - start > _CHUNK else -1
+        end = len(text) if end < 0 else end
+        parsed = _scan(text[start:end], positions_only, pid_space_drops_chars)
+        if parsed is None:
+            return None
+        parts.append(parsed)
+        start = end + 1
+    pids = Pids(_stack([rows for _, rows, _ in parts]), lambda: [pid for texts, _, _ in parts for pid in texts()])
+    if pids.repeated():
+        return None
+    sentences = np.cumsum([0] + [edits.n for _, _, edits in parts])
+    edits = [edits._replace(sentence=edits.sentence + offset) for (_, _, edits), offset in zip(parts, sentences)]
+    if len(edits) == 1:
+        return pids, edits[0]
+    return pids, Edits(*(np.concatenate([getattr(part, name) for part in edits]) for name in ("sentence", "position", "char")), len(pids))
+
+
+class Pids(Sequence):
+    """Pids read at once (_scan_text): their bytes as rows of words (_rows) with the rows'
+    order by a hash of each, to match two files' pids in numpy (a dict of str, looked up in
+    shuffled order, costs more than all the scoring), decoded into str only when asked."""
+
+    def __init__(self, rows, texts):
+        self.rows, self._texts, self._decoded = rows, texts, None
+        key = np.zeros(len(rows), dtype=np.uint64)
+        for column in rows.T:
+            key = key * np.uint64(0x9E3779B97F4A7C15) + column  # wraps around: a hash
+        self.by_key = np.argsort(key)
+        self.key = key[self.by_key]
+
+    def __len__(self):
+        return len(self.rows)
+
+    def __getitem__(self, index):
+        if self._decoded is None:
+            self._decoded = self._texts()
+        return self._decoded[index]
+
+    def repeated(self):
+        """Whether some pid is given twice."""
+        tie = np.flatnonzero(self.key[1:] == self.key[:-1])
+        return bool((self.rows[self.by_key[tie]] == self.rows[self.by_key[tie + 1]]).all(1).any())
+
+
+def _rows(units, first, length):
+    """The texts units[first:first + length] as rows of 64-bit words, each text's bytes
+    followed by zero bytes, its length in bytes the last word (so equal rows, equal texts).
+    Word j of a row is read where it lies, as the 8 bytes from first + 8j, masked."""
+    windows = np.ndarray((len(units) - 7,), dtype="<u8", buffer=units, strides=(1,))  # the 8 bytes from each index
+    words = -(-int(length.max(initial=0)) // 8)
+    rows = np.empty((len(first), words + 1), dtype=np.uint64)
+    for j in range(words):
+        rows[:, j] = windows[np.minimum(first + 8 * j, len(windows) - 1)] & _LOW_BYTES[np.clip(length - 8 * j, 0, 8)]
+    rows[:, words] = length
+    return rows
+
+
+_LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)  # masks of the k low bytes
+
+
+def _stack(rows):
+    """Rows of several widths as one array (zero words before each length word)."""
+    words = max(part.shape[1] for part in rows)
+    return np.concatenate([np.insert(part, [part.shape[1] - 1] * (words - part.shape[1]), 0, axis=1) for part in rows])
+
+
+# White space as str.strip() sees it, by byte, ASCII only (a text holding another white
+# space goes line by line); the line end is a separator, never white space.
+_SPACE = np.array([chr(byte).isspace() and byte != ord("\n") for byte in range(128)] + [False] * 128)
+# The characters beyond ASCII that are white space start with these bytes in UTF-8
+# (U+0085 and U+00A0: C2; U+1680: E1; U+2000-U+205F: E2; U+3000: E3).
+_WIDE_SPACE_LEADS = (0xC2, 0xE3)
+_UTF8_LENGTH = np.repeat([1, 0, 2, 3, 4, 0], [128, 64, 32, 16, 8, 8])  # by first byte; 0: not a first byte
 _DIGITS = len(str(MAX_POSITION))
-_CHUNK = 200_000  # lines read at once
+_CHUNK = 8_000_000  # bytes of lines read at once
 
 
-def _scan(lines, positions_only, pid_space_drops_chars):
-    """parse_label_lines for all lines at once, numpy over the code points of the joined
-    lines; None when some line is not a plain well-formed label line (an error, an opaque
-    position, a repeated pid, ...), which _parse_one_by_one then reads."""
-    text = "\n".join(lines)
-    if not text:
-        return ([], no_edits(0)) if not lines else None
-    points = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
-    # Fields lie between separators (commas and line ends); -1 and len(points) close the ends.
-    is_break = points == ord("\n")
-    # int32 indices where they fit: a large file's field arrays take half the memory
-    separators = np.flatnonzero(is_break | (points == ord(","))).astype(np.int32 if len(points) < 2**31 - 1 else np.int64)
-    breaks = is_break[separators]
+def _code_points(units, at):
+    """The code points of the UTF-8 characters starting at indices `at` of `units`."""
+    lead = units[at].astype(np.int64)
+    size = _UTF8_LENGTH[lead]
+    code = lead & np.array([0x7F, 0x7F, 0x1F, 0x0F, 0x07])[size]
+    for k in range(1, 4):
+        code = np.where(size > k, (code << 6) | (units[at + k] & 0x3F), code)
+    return code
+
+
+def _scan(text, positions_only, pid_space_drops_chars):
+    """parse_label_lines for lines joined by line ends (UTF-8 bytes, one line at least),
+    numpy over the bytes; None when some line is not a plain well-formed label line (an
+    error, an opaque position, ...), which _parse_one_by_one then reads; else the pids
+    (a function decoding them, and their _rows) and Edits. Pids may repeat."""
+    # A line end before and after the text; zero bytes after, for reads past a field's end.
+    units = np.frombuffer(b"\n" + text + b"\n" + bytes(_DIGITS), dtype=np.uint8)
+    inside = units[: len(text) + 2]
+    maybe_wide = np.flatnonzero((inside >= _WIDE_SPACE_LEADS[0]) & (inside <= _WIDE_SPACE_LEADS[1]))
+    if len(maybe_wide) and any(chr(code).isspace() for code in set(_code_points(units, maybe_wide).tolist())):
+        return None
+    # Fields lie between separators (commas and line ends); int32 indices where they fit.
+    is_break = inside == ord("\n")
+    separators = np.flatnonzero(is_break | (inside == ord(","))).astype(np.int32 if len(units) < 2**31 else np.int64)
+    breaks = is_break[separators][:-1]
     del is_break
-    if int(breaks.sum()) != len(lines) - 1:
-        return None  # a line holds a line end
-    bounds = np.concatenate((np.array([-1], separators.dtype), separators, np.array([len(points)], separators.dtype)))
-    first, last = bounds[:-1] + 1, bounds[1:] - 1  # each field is points[first:last + 1]
-    field_line = np.concatenate(([0], np.cumsum(breaks, dtype=separators.dtype)))
-    pid_field = np.concatenate(([0], np.flatnonzero(breaks) + 1))  # each line's first field
+    first, last = separators[:-1] + 1, separators[1:] - 1  # each field is units[first:last + 1]
+    pid_field = np.flatnonzero(breaks)  # each line's first field
     fields = np.diff(np.append(pid_field, len(first)))  # per line
-    def at(index):  # the code points at these indices, a comma at -1 and len(points)
-        inside = (index >= 0) & (index < len(points))
-        return np.where(inside, points[np.clip(index, 0, len(points) - 1)], ord(","))
-
-    def space(index):
-        return _SPACE[np.minimum(at(index), len(_SPACE) - 1)]
-
-    pid_space = (last >= first)[pid_field] & space(last[pid_field])  # before trimming: `P1 , ...`
-    for cursor, step in ((first, 1), (last, -1)):  # trim every field
-        moving = np.flatnonzero((first <= last) & space(cursor))
+    pid_space = _SPACE[units[last[pid_field]]]  # before trimming: `P1 , ...`
+    for cursor, step in ((first, 1), (last, -1)):  # trim every field; a separator stops a cursor
+        moving = np.flatnonzero(_SPACE[units[cursor]])
         while len(moving):
             cursor[moving] += step
-            moving = moving[(first[moving] <= last[moving]) & space(cursor[moving])]
+            moving = moving[_SPACE[units[cursor[moving]]]]
     length = np.maximum(last - first + 1, 0)
-    head = np.where(length > 0, at(first), 0)  # each field's first character, 0 if empty
+    head = units[first]  # each field's first byte (an empty field's: the separator after it)
 
     comment = head[pid_field] == ord("#")
     value = pid_field + np.minimum(fields, 2) - 1  # the first value field (the pid's if none)
@@ -512,28 +634,30 @@ def _scan(lines, positions_only, pid_space_drops_chars):
         bad |= ~zero & (fields % 2 == 0)  # an odd number of values
     if (bad & ~comment).any():
         return None
-    in_line = np.arange(len(first)) - pid_field[field_line]
-    scored = (~comment & ~zero)[field_line] & (in_line >= 1)
-    position_field = np.flatnonzero(scored & ((in_line % 2 == 1) | positions_only))
+    step = 1 if positions_only else 2  # fields a (position, char) pair takes
+    pairs = np.where(comment | zero, 0, (fields - 1) // step)  # per line
+    before = np.cumsum(pairs) - pairs
+    position_field = np.repeat(pid_field + 1 - step * before, pairs) + step * np.arange(int(before[-1] + pairs[-1]), dtype=pid_field.dtype)
+    line = np.repeat(np.arange(len(pairs)), pairs)
     digits = length[position_field]
-    width = int(digits.max(initial=0))
-    if len(position_field) and (width > _DIGITS or head[position_field].min() < ord("1") or head[position_field].max() > ord("9")):
+    if len(position_field) and (digits.max() > _DIGITS or head[position_field].min() < ord("1") or head[position_field].max() > ord("9")):
         return None  # a 0, a leading zero, not a number: the per-line reading names it
-    grid = at(first[position_field][:, None] + np.arange(width)).astype(np.int64) - ord("0")
-    power = np.arange(width) < digits[:, None]  # digit k of a position, its power of ten below
-    if ((grid < 0) | (grid > 9))[power].any():
-        return None
-    power = np.where(power, 10 ** np.maximum(digits[:, None] - 1 - np.arange(width), 0), 0)
-    position = (grid * power).sum(1)
+    position, start = np.zeros(len(position_field), dtype=np.int64), first[position_field]
+    for k in range(int(digits.max(initial=0))):  # digit by digit
+        more = digits > k
+        digit = units[start + k] - ord("0")  # uint8: a byte below "0" wraps above 9
+        if (digit[more] > 9).any():
+            return None
+        position = np.where(more, position * 10 + digit, position)
     if len(position) and position.max() > MAX_POSITION:
         return None
-    line = field_line[position_field]
     if positions_only:
         char = np.zeros(len(position_field), dtype=np.int64)
     else:
-        if (length[position_field + 1] != 1).any():
-            return None
-        char = head[position_field + 1].astype(np.int64)
+        char_field = position_field + 1
+        if (length[char_field] != _UTF8_LENGTH[head[char_field]]).any():
+            return None  # not one character
+        char = _code_points(units, first[char_field])
         if pid_space_drops_chars:
             char[pid_space[line]] = 0
     sentence = (np.cumsum(~comment) - 1)[line]  # comment lines are no sentences
@@ -543,18 +667,17 @@ def _scan(lines, positions_only, pid_space_drops_chars):
         if (key[order][1:] == key[order][:-1]).any():
             return None  # a position given twice
         sentence, position, char = sentence[order], position[order], char[order]
-    pids = _texts(points, first[pid_field][~comment], length[pid_field][~comment])
-    if len(set(pids)) != len(pids):
-        return None
-    return pids, Edits(sentence, position, char, len(pids))
+    named = pid_field[~comment]
+    first, length = first[named], length[named]
+    return (lambda: _texts(units, first, length)), _rows(units, first, length), Edits(sentence, position, char, len(named))
 
 
-def _texts(points, first, length):
-    """The strings points[first:first + length] (none holding a line end), decoded at once."""
+def _texts(units, first, length):
+    """The strings units[first:first + length] (UTF-8, none holding a line end), decoded at once."""
     ends = np.cumsum(length + 1)  # each text followed by a line end
-    chosen = points[np.repeat(first - (ends - length - 1), length + 1) + np.arange(int(ends[-1]) if len(ends) else 0)]
+    chosen = units[np.repeat(first - (ends - length - 1), length + 1) + np.arange(int(ends[-1]) if len(ends) else 0)]
     chosen[ends - 1] = ord("\n")
-    return chosen.tobytes().decode("utf-32-le", "surrogatepass").split("\n")[:-1]
+    return chosen.tobytes().decode("utf-8", "surrogatepass").split("\n")[:-1]
 
 
 def _parse_one_by_one(lines, argument, positions_only, line_numbers, opaque, pid_space_drops_chars):
@@ -619,18 +742,6 @@ def _line_name(argument, index, line_numbers):
     return f"line {index + 1}" if line_numbers else f"{argument}[{index}]"
 
 
-def read_label_file(path, argument):
-    """core.read_lines for label files, which may be large: the same lines and errors,
-    split at once unless some line is blank or ends in a carriage return."""
-    text = read_text(path, argument)
-    lines = text.split("\n")
-    if lines[-1] == "":
-        lines.pop()
-    if "\r" in text or "" in lines or any(map(str.isspace, lines)):
-        return read_lines(path, argument)  # read_lines strips the CRs and names the blank line
-    return lines
-
-
 def format_label_lines(pids, edits, positions_only=False):
     """The label lines of `edits`: `pid, 0` or `pid, pos, char, ...` (positions only for
     SIGHAN 2013 subtask 1)."""
@@ -667,16 +778,26 @@ def align_pids(truth_pids, result_pids, result, allow_missing=False, argument="r
 
 def _same_pids(truth_pids, result_pids):
     """When both sides hold the same (unique) pids, where each truth pid is in the result;
-    else None. By sorting the pids' hashes (Python's, cached in each str), each match then
-    checked as strings (a hash collision just gives None)."""
+    else None. By their rows (Pids), the k-th in hash order on one side matched with the
+    k-th on the other, each pair then compared whole."""
     if len(truth_pids) != len(result_pids) or not len(truth_pids):
         return None
-    truth_key, result_key = (np.fromiter(map(hash, pids), dtype=np.int64, count=len(pids)) for pids in (truth_pids, result_pids))
-    by_key = np.argsort(result_key)
-    order = by_key[np.minimum(np.searchsorted(result_key[by_key], truth_key), len(by_key) - 1)]
-    if not (result_key[order] == truth_key).all() or list(map(result_pids.__getitem__, order.tolist())) != list(truth_pids):
+    truth, result = (pids if isinstance(pids, Pids) else _pid_rows(pids) for pids in (truth_pids, result_pids))
+    if truth is None or result is None or truth.rows.shape != result.rows.shape:
         return None
-    return order
+    order = np.empty(len(truth), dtype=np.int64)
+    order[truth.by_key] = result.by_key
+    return order if (truth.rows == result.rows[order]).all() else None
+
+
+def _pid_rows(pids):
+    """Pids of a list of str; None if some pid holds a line end."""
+    units = np.frombuffer("\n".join(pids).encode("utf-8", "surrogatepass") + bytes(8), dtype=np.uint8)
+    ends = np.append(np.flatnonzero(units == ord("\n")), len(units) - 8)
+    if len(ends) != len(pids):
+        return None
+    first = np.concatenate(([0], ends[:-1] + 1))
+    return Pids(_rows(units, first, ends - first), lambda: pids)
 
 
 # ---------------------------------------------------------------------------------------

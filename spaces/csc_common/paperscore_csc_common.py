@@ -34,13 +34,13 @@ from .paperscore_core import (
 )
 from .paperscore_csc import (
     LENGTH_MISMATCH,
-    align_pids,
+    LabelFile,
+    corpus,
     extract_edits,
     isin_sentence,
+    label_edits,
     label_input,
     match,
-    parse_label_lines,
-    read_label_file,
     read_sources,
 )
 
@@ -114,15 +114,11 @@ DE = np.array([ord("地"), ord("得")])
 FIRST_PUNCTUATION = np.array([ord("。"), ord("，")])
 
 
-def corpora(**corpus):
+def corpora(**corpora):
     """The corpus arguments (predictions, references, sources, ...) as lists, each through
-    core.as_corpus (a bare string is an error, not one sentence per character); sources
-    may be None (label lines)."""
-    out = {}
-    for name, values in corpus.items():
-        values = values if values is None and name == "sources" else as_corpus(values, name)
-        out[name] = values.tolist() if isinstance(values, np.ndarray) else values
-    return out
+    csc.corpus (a bare string is an error, not one sentence per character); sources may
+    be None (label lines)."""
+    return {name: values if values is None and name == "sources" else corpus(values, name) for name, values in corpora.items()}
 
 
 def check_options(variant, char_subset, length_mismatch, remove_de):
@@ -158,9 +154,7 @@ def _edit_views(predictions, references, sources, views, remove_de):
     a shorter one fails, a longer one is cut), "zip" (FASPell zips the three strings,
     yet its accuracy compares whole strings)."""
     if label_input(sources):
-        pids, gold = parse_label_lines(references, "references")
-        result_pids, predicted = parse_label_lines(predictions, "predictions")
-        predicted = align_pids(pids, result_pids, predicted, argument="predictions")
+        _, predicted, gold = label_edits(predictions, references)
         by_rule = {rule: (predicted, gold, None) for rule, _ in views}
     else:
         check_same_length(predictions, references)
@@ -482,12 +476,13 @@ def add_arguments(parser):
 
 def _sentence_file(path, flag):
     """(sources or None, sentences) of a file of sentences or of `src<TAB>sentence` lines
-    (`id<TAB>src<TAB>sentence` too)."""
-    lines = read_label_file(path, flag)
-    if not lines or "\t" not in lines[0]:
-        return None, lines
+    (`id<TAB>src<TAB>sentence` too); without tabs, the file (LabelFile) as it is: label
+    lines, or with sources its lines."""
+    file = LabelFile(path, flag)
+    if b"\t" not in file.data.split(b"\n", 1)[0]:
+        return None, file
     sources, sentences = [], []
-    for number, line in enumerate(lines, 1):
+    for number, line in enumerate(file.lines(), 1):
         fields = line.split("\t")
         if len(fields) not in (2, 3):
             raise ValueError(f"{flag}: {path} line {number} is not `src<TAB>sentence` (nor `id<TAB>src<TAB>sentence`)")
@@ -513,6 +508,8 @@ def _inputs(sources_path, files):
                 raise ValueError(f"{flag}: the source on line {number} is not the one {origin} gives")
         if len(own) != len(sources):
             raise ValueError(f"{flag}: {len(own)} lines but {origin} gives {len(sources)} sources")
+    if sources is not None:  # a file without tabs holds sentences
+        inputs = {name: value.lines() if isinstance(value, LabelFile) else value for name, value in inputs.items()}
     inputs["sources"] = sources
     return inputs
 
