@@ -827,6 +827,8 @@ def test_cli_bootstrap_intervals_follow_the_figures(capsys):
         (["--sources", "{result}", "--predictions", "{result}"], "give either"),
         (["-i", "{result}", "-t", "{truth}", "--predictions", "{result}"], "give either"),
         (["-i", "{unbalanced}", "-t", "{truth}"], r"-i: 1 truth pids missing: 'b'"),
+        (["-i", "{result}", "-t", "{bad}"], r"-t line 2: position 'x' \(it is not a positive integer\)"),
+        (["-i", "{result}", "-t", "{blank}"], r"-t: .*blank.txt line 2 is empty"),
         (["-i", "{result}", "-t", "{truth}", "--version", "2013"], "subtask: None is not 1 or 2"),
         (["-i", "{result}", "-t", "{missing}"], r"-t: cannot read .*missing.txt"),
         (["-i", "{result}", "-t", "{truth}", "-o", "{folder}"], "-o: cannot write"),
@@ -834,7 +836,7 @@ def test_cli_bootstrap_intervals_follow_the_figures(capsys):
     ],
 )
 def test_cli_errors_exit_1_with_the_reason(argv, message, tmp_path, capsys):
-    files = {"result": "a, 0\nb, 3, 甲\n", "truth": "a, 0\nb, 3, 乙\n", "unbalanced": "a, 0\n", "blank": "x\n\ny\n"}
+    files = {"result": "a, 0\nb, 3, 甲\n", "truth": "a, 0\nb, 3, 乙\n", "unbalanced": "a, 0\n", "blank": "x\n\ny\n", "bad": "a, 0\nb, x, 甲\n"}
     for name, text in files.items():
         (tmp_path / f"{name}.txt").write_text(text, encoding="utf-8")
     paths = {name: str(tmp_path / f"{name}.txt") for name in list(files) + ["missing"]}
