@@ -222,7 +222,7 @@ def statistics(predicted, gold, strings=None):
     flagged, erroneous = m.predicted > 0, m.gold > 0
     # Pointer-Net recall: a gold position of a sentence with a correctly detected position
     # is missed when its gold char is not among the chars predicted at those positions.
-    hit = predicted.keep(isin_sentence(predicted.sentence, predicted.position, gold.sentence, gold.position))
+    hit = predicted.keep(m.hit)
     known = isin_sentence(gold.sentence, gold.char, hit.sentence, hit.char)
     misses = np.bincount(gold.sentence[~known], minlength=gold.n) * (m.position_hits > 0)
     detected, corrected = flagged & m.same_positions, flagged & m.same_edits
@@ -238,7 +238,7 @@ def statistics(predicted, gold, strings=None):
         flagged & ~erroneous, erroneous & ~flagged, m.gold, m.predicted, m.predicted * erroneous,
         m.position_hits, m.exact_hits, misses,
     ]  # fmt: skip
-    return np.stack(columns, axis=1).astype(np.int64)
+    return np.stack(columns, axis=1, dtype=np.int64)
 
 
 # ---------------------------------------------------------------------------------------

@@ -133,7 +133,7 @@ def statistics(m, kind, correction_match="subset"):
         columns = [~gold, gold, flagged, flagged & ~gold, flagged & gold, flagged == gold, same, same & gold]
     else:  # 2013-2 scores only sentences with gold errors (the jar drops the others)
         columns = [gold, flagged, same & gold, m.same_edits & gold]
-    return np.stack(columns, axis=1).astype(np.int64)
+    return np.stack(columns, axis=1, dtype=np.int64)
 
 
 def _f1(precision, recall, zero_division):

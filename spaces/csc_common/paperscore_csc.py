@@ -843,6 +843,7 @@ class Match(NamedTuple):
     position_hits: np.ndarray  # predicted positions that are gold positions
     exact_hits: np.ndarray  # predicted (position, char) pairs that are gold pairs
     chars_in_gold: np.ndarray  # every predicted char is one of the sentence's gold chars (see match)
+    hit: np.ndarray  # per predicted edit: its position is a gold position
 
     @property
     def same_positions(self):
@@ -866,7 +867,9 @@ def isin_sentence(sentence, value, other_sentence, other_value):
         # Values too wide for one key: number the distinct values first.
         codes = np.unique(np.concatenate([value, other_value]), return_inverse=True)[1]
         value, other_value, span = codes[: len(value)], codes[len(value) :], int(codes.max()) + 1
-    keys = np.sort(other_sentence * span + other_value)
+    keys = other_sentence * span + other_value
+    if (keys[1:] < keys[:-1]).any():  # edits come sorted by sentence and position: often sorted already
+        keys = np.sort(keys)
     wanted = sentence * span + value
     found = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
     return keys[found] == wanted
@@ -899,4 +902,5 @@ def match(predicted, gold):
         position_hits=per_sentence(position_hits),
         exact_hits=per_sentence(exact),
         chars_in_gold=per_sentence(~in_gold) == 0,
+        hit=position_hits,
     )
