@@ -257,8 +257,11 @@ def check_inputs(predictions, references):
     coerced silently."""
     check_same_length(predictions, references)
     for index, prediction in enumerate(predictions):
-        _check_example(prediction, "predictions", index)
+        if not isinstance(prediction, str):  # a string is checked as it is split
+            _check_example(prediction, "predictions", index)
     for index, reference in enumerate(references):
+        if isinstance(reference, str):
+            continue
         options, several = reference_options(reference)
         if several and not len(options):
             raise input_error("references", index, "is an empty list of references: give at least one")
