@@ -242,6 +242,14 @@ def test_malformed_quads_under_the_duplicate_policies():
     assert compute(pred, gold, duplicates="set")["exact_precision"] == pytest.approx(1 / 2)
 
 
+def test_a_lone_surrogate_separates_tokens():
+    # "a\ud800b" is the tokens a, b (a surrogate is no letter); "好x" against "好": LCS 1,
+    # P = 1/2, R = 1, F1 = 2/3; degree (1 + 2/3 + 1 + 1) / 4 = 11/12.
+    r = compute(["a\ud800b | 好x | y | z"], ["a\ud800b | 好 | y | z"])
+    close(r, {"optimal_f1": 11 / 12, "exact_f1": 0.0})
+    assert rouge_l("a\ud800b", "b") == pytest.approx(2 / 3)
+
+
 def test_a_malformed_prediction_never_equals_a_well_formed_reference_quad():
     # "x" has 1 element where 4 are needed: it matches nothing, so no exact hit (P = R = 0),
     # whatever the codes of the well-formed quads ("a | a | a | b": elements 0 0 0 1).
@@ -649,7 +657,7 @@ def test_batched_rouge_l_equals_rouge_score_bit_for_bit(strings, data):
 # The first and last character of each CJK range, and characters just outside them (some
 # letters, which join runs, some not): texts of CJK characters only are read as code points.
 CJK_EDGES = "\u3040\u30ff\u3400\u4dbf\u4e00\u9fff\uac00\ud7af\uf900\ufaff\U00020000\U0002fa1f"
-OUTSIDE = "\u303f\u3100\u4dc0\ud7b0\ufb00\U0001ffff\U0002fa20a1 "
+OUTSIDE = "\u303f\u3100\u4dc0\ud7b0\ud800\ufb00\U0001ffff\U0002fa20a1 "  # \ud800: a lone surrogate, as JSON may give
 cjk_texts = st.text(st.sampled_from("服务好" + CJK_EDGES), max_size=80)
 
 

@@ -144,7 +144,7 @@ def _token_ids(texts):
     token's id is its code point. A text of CJK characters only is one token per character,
     read in one numpy pass over all such texts; the others go through the regular expression."""
     chars = np.fromiter(map(len, texts), np.int64, len(texts))
-    codes = np.frombuffer("".join(texts).encode("utf-32-le"), np.int32)  # code points fit
+    codes = np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), np.int32)  # code points fit
     other = np.bincount(np.repeat(np.arange(len(texts)), chars)[~_IS_CJK[codes]], minlength=len(texts)) > 0  # texts with a character not CJK
     if not other.any():
         return codes, chars
@@ -383,7 +383,7 @@ def _split_strings(examples, sep1, sep2):
     if not texts:
         return count, np.zeros(0, np.int64), []
     marked = joined.replace(sep1, _MARKS[1]).replace(sep2, _MARKS[2])
-    codes = np.frombuffer(marked.encode("utf-32-le"), np.uint32)
+    codes = np.frombuffer(marked.encode("utf-32-le", "surrogatepass"), np.uint32)
     marks = np.append(codes[codes <= 2], 0)  # every mark in order, and the end of the last example
     ends = np.flatnonzero(marks <= 1)  # the marks that end a quad
     count[filled] = np.diff(np.flatnonzero(marks[ends] == 0), prepend=-1)
