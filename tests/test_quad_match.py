@@ -242,6 +242,22 @@ def test_malformed_quads_under_the_duplicate_policies():
     assert compute(pred, gold, duplicates="set")["exact_precision"] == pytest.approx(1 / 2)
 
 
+def test_a_lone_surrogate_separates_tokens():
+    # "a\ud800b" is the tokens a, b (a surrogate is no letter); "好x" against "好": LCS 1,
+    # P = 1/2, R = 1, F1 = 2/3; degree (1 + 2/3 + 1 + 1) / 4 = 11/12.
+    r = compute(["a\ud800b | 好x | y | z"], ["a\ud800b | 好 | y | z"])
+    close(r, {"optimal_f1": 11 / 12, "exact_f1": 0.0})
+    assert rouge_l("a\ud800b", "b") == pytest.approx(2 / 3)
+
+
+def test_a_malformed_prediction_never_equals_a_well_formed_reference_quad():
+    # "x" has 1 element where 4 are needed: it matches nothing, so no exact hit (P = R = 0),
+    # whatever the codes of the well-formed quads ("a | a | a | b": elements 0 0 0 1).
+    for duplicates in ("multiset", "list", "set"):
+        assert compute(["x"], ["a | a | a | b"], duplicates=duplicates)["exact_f1"] == 0.0
+        assert compute(["x & a | a | a | b"], ["a | a | a | b"], duplicates=duplicates)["exact_precision"] == 0.5
+
+
 def test_empty_samples_follow_the_documented_policy():
     ref = "food | good | food#taste | pos"
     # no prediction against one quad: FN 1, score 0
@@ -622,16 +638,35 @@ from paperscore.quad import IMPLICIT, rouge_l_pairs  # noqa: E402
 texts = st.lists(st.sampled_from(["服", "务", "好", "很", "food", "good", "Food", "12x", "-", " ", "a ", "b "]), max_size=90).map("".join)
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.lists(texts, min_size=2, max_size=12, unique=True), st.data())
-def test_batched_rouge_l_equals_rouge_score_bit_for_bit(strings, data):
-    """rouge-score's fmeasure is the oracle, on Chinese, English, empty strings and
-    strings longer than one 64-token word (which take rouge-score's own path)."""
+def assert_batch_equals_rouge_score(strings, data):
     pairs = data.draw(st.lists(st.tuples(st.integers(0, len(strings) - 1), st.integers(0, len(strings) - 1)), min_size=1, max_size=30))
     a, b = np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
     scorer = RougeScorer(["rougeL"], tokenizer=Tokenizer())
     expected = [scorer.score(strings[i], strings[j])["rougeL"].fmeasure for i, j in pairs]
     assert rouge_l_pairs(strings, a, b).tolist() == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(texts, min_size=2, max_size=12, unique=True), st.data())
+def test_batched_rouge_l_equals_rouge_score_bit_for_bit(strings, data):
+    """rouge-score's fmeasure is the oracle, on Chinese, English, empty strings and
+    strings longer than one 64-token word (which take rouge-score's own path)."""
+    assert_batch_equals_rouge_score(strings, data)
+
+
+# The first and last character of each CJK range, and characters just outside them (some
+# letters, which join runs, some not): texts of CJK characters only are read as code points.
+CJK_EDGES = "\u3040\u30ff\u3400\u4dbf\u4e00\u9fff\uac00\ud7af\uf900\ufaff\U00020000\U0002fa1f"
+OUTSIDE = "\u303f\u3100\u4dc0\ud7b0\ud800\ufb00\U0001ffff\U0002fa20a1 "  # \ud800: a lone surrogate, as JSON may give
+cjk_texts = st.text(st.sampled_from("服务好" + CJK_EDGES), max_size=80)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(cjk_texts, cjk_texts, st.text(st.sampled_from("服务" + CJK_EDGES + OUTSIDE), max_size=12)), min_size=2, max_size=12), st.data())
+def test_batched_rouge_l_on_cjk_only_texts_equals_rouge_score(strings, data):
+    """Texts of CJK characters only, 0-80 tokens (across the 8-, 16-, 32- and 64-bit words),
+    batched with texts that hold other characters."""
+    assert_batch_equals_rouge_score(strings, data)
 
 
 element = st.sampled_from(["服务", "很好", "价格", "food", "good", "great food", "正面", "neg"])

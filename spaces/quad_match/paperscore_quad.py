@@ -15,7 +15,6 @@ scipy and rouge-score are imported inside the functions that need them.
 
 import functools
 import itertools
-import operator
 import re
 from collections import Counter
 
@@ -64,7 +63,8 @@ STATS = ("matched", "n", "m", "exact_hits", "exact_n", "exact_m", "score", "samp
 # One token per CJK character (Han, kana, Hangul) and per run of other letters and digits;
 # anything else separates tokens. rouge-score's own tokenizer keeps only [a-z0-9] runs, so
 # it turns every Chinese string into no tokens and scores even identical strings 0.
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0002fa1f"
+CJK_RANGES = ((0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF), (0xF900, 0xFAFF), (0x20000, 0x2FA1F))
+_CJK = "".join(f"{chr(low)}-{chr(high)}" for low, high in CJK_RANGES)
 TOKEN = re.compile(f"[{_CJK}]|[^\\W_{_CJK}]+")
 
 
@@ -96,7 +96,7 @@ def rouge_l(a, b):
 
 
 WORD = 64  # tokens of the shorter string that one machine word holds in the bit-parallel LCS
-CELLS = 1 << 21  # (pair, token, token) comparisons held in memory at once
+CELLS = 1 << 21  # (pair, token) cells of the longer strings held in memory at once
 
 
 def rouge_l_pairs(strings, a, b):
@@ -107,38 +107,61 @@ def rouge_l_pairs(strings, a, b):
     vectorised across pairs: the shorter string's tokens are the bits of a word V, and
     for each token of the longer one, with U = V & match(token), V = (V + U) | (V - U);
     the LCS length is the number of zero bits left in V. Pairs whose shorter string has
-    more than WORD tokens go to rouge-score itself."""
+    more than WORD tokens go to rouge-score itself. Every string is tokenised, once."""
     a, b = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
-    used, inverse = dense_codes(np.concatenate([a, b]), len(strings))
-    flat, length = _token_ids([strings[i] for i in used.tolist()])
+    flat, length = _token_ids(strings)
+    flat = np.append(flat, np.zeros(WORD, flat.dtype))  # reading up to WORD tokens on from any start stays inside
     start = np.concatenate([[0], np.cumsum(length)[:-1]]).astype(np.int64)
-    a, b = inverse[: len(a)], inverse[len(a) :]
-    x, y = np.where(length[a] <= length[b], a, b), np.where(length[a] <= length[b], b, a)  # x the shorter
+    la, lb = length[a], length[b]
+    x, y = np.where(la <= lb, a, b), np.where(la <= lb, b, a)  # x the shorter
+    lx, ly = np.minimum(la, lb), np.maximum(la, lb)
     lcs = np.zeros(len(a), dtype=np.int64)
-    fast = (length[x] > 0) & (length[x] <= WORD)
-    ly = length[y]
-    for size in np.unique(ly[fast]).tolist():
+    fast = (lx > 0) & (lx <= WORD)
+    for size in np.flatnonzero(np.bincount(ly[fast])).tolist():
         group = np.flatnonzero(fast & (ly == size))
-        width = int(length[x[group]].max())
-        step = max(1, CELLS // (width * size))
+        width = int(lx[group].max())
+        step = max(1, CELLS // size)
         for begin in range(0, len(group), step):
             pairs = group[begin : begin + step]
-            lcs[pairs] = _lcs_words(_gather(flat, start, length, x[pairs], width, -1), _gather(flat, start, length, y[pairs], size, -2), length[x[pairs]])
+            lcs[pairs] = _lcs_words(flat, start[x[pairs]], lx[pairs], start[y[pairs]], width, size)
     out = np.zeros(len(a))
-    for i in np.flatnonzero(length[x] > WORD).tolist():
-        out[i] = _scorer().score(strings[used[a[i]]], strings[used[b[i]]])["rougeL"].fmeasure
+    slow = functools.cache(lambda i, j: _scorer().score(strings[i], strings[j])["rougeL"].fmeasure)  # once per distinct pair
+    for k in np.flatnonzero(lx > WORD).tolist():
+        out[k] = slow(x[k], y[k])
     found = lcs > 0
-    precision, recall = lcs[found] / length[a][found], lcs[found] / length[b][found]
+    precision, recall = lcs[found] / la[found], lcs[found] / lb[found]
     out[found] = 2 * precision * recall / (precision + recall)
     return out
 
 
 _TOKEN_OR_END = re.compile(f"{TOKEN.pattern}|\x00")
+_IS_CJK = np.zeros(0x110000, bool)  # by code point
+for _low, _high in CJK_RANGES:
+    _IS_CJK[_low : _high + 1] = True
+_LONG = 0x110000  # ids of tokens longer than one character start above every code point
 
 
 def _token_ids(texts):
-    """(every text's token ids, concatenated; each text's token count). One regular
-    expression pass over the texts joined by NUL, which is no token, unless a text holds one."""
+    """(every text's token ids, concatenated; each text's token count). A one-character
+    token's id is its code point. A text of CJK characters only is one token per character,
+    read in one numpy pass over all such texts; the others go through the regular expression."""
+    chars = np.fromiter(map(len, texts), np.int64, len(texts))
+    codes = np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), np.int32)  # code points fit
+    other = np.bincount(np.repeat(np.arange(len(texts)), chars)[~_IS_CJK[codes]], minlength=len(texts)) > 0  # texts with a character not CJK
+    if not other.any():
+        return codes, chars
+    ids, counts = _matched_token_ids(list(itertools.compress(texts, other.tolist())))
+    length = chars.copy()
+    length[other] = counts
+    flat = np.empty(length.sum(), np.int32)
+    from_codes = np.repeat(~other, length)
+    flat[from_codes], flat[~from_codes] = codes[np.repeat(~other, chars)], ids
+    return flat, length
+
+
+def _matched_token_ids(texts):
+    """_token_ids by the regular expression: one pass over the texts joined by NUL, which is
+    no token, unless a text holds one."""
     joined = "\x00".join(texts) + "\x00"
     if joined.count("\x00") != len(texts):
         tokens = [tokenize(text) for text in texts]
@@ -146,29 +169,30 @@ def _token_ids(texts):
     else:
         pieces = _TOKEN_OR_END.findall(joined)
     vocabulary = dict(zip(dict.fromkeys(pieces), itertools.count()))
-    ids = np.fromiter(map(vocabulary.__getitem__, pieces), np.int64, len(pieces))
-    end = ids == vocabulary["\x00"] if pieces else np.zeros(0, dtype=bool)
+    code = np.array([ord(token) if len(token) == 1 else _LONG + i for token, i in vocabulary.items()], np.int32)
+    ids = code[np.fromiter(map(vocabulary.__getitem__, pieces), np.int64, len(pieces))]
+    end = ids == 0
     owner = np.cumsum(end) - end
     return ids[~end], np.bincount(owner[~end], minlength=len(texts)).astype(np.int64)
 
 
-def _gather(flat, start, length, rows, width, pad):
-    """Token ids of strings `rows`, one row each, padded with `pad` to `width`."""
-    column = np.arange(width)
-    inside = column < length[rows][:, None]
-    return np.where(inside, flat[np.where(inside, start[rows][:, None] + column, 0)], pad)
-
-
-def _lcs_words(x, y, x_length):
-    """LCS lengths of the rows of x (<= WORD tokens) and y, by the bit-parallel recurrence."""
-    bits = np.left_shift(np.uint64(1), np.arange(x.shape[1], dtype=np.uint64))
-    match = ((x[:, :, None] == y[:, None, :]) * bits[None, :, None]).sum(1, dtype=np.uint64)
-    v = np.full(len(x), np.iinfo(np.uint64).max, dtype=np.uint64)
-    for j in range(y.shape[1]):
-        u = v & match[:, j]
+def _lcs_words(flat, x_start, x_length, y_start, width, size):
+    """LCS lengths of pairs of token runs in flat: x (at most width <= WORD tokens) and y
+    (size tokens), by the bit-parallel recurrence in the narrowest unsigned word that holds
+    width bits. Carries and borrows only move up, so bits at and above a pair's x_length
+    (tokens read past the end of x, and carries out of the word) never reach the bits
+    below, which alone are counted."""
+    word = next(np.dtype(f"u{n}") for n in (1, 2, 4, 8) if 8 * n >= width)
+    y = flat[y_start + np.arange(size)[:, None]]  # (size, pairs)
+    match = np.zeros(y.shape, word)  # match[j]: bit i set where token i of x is token j of y
+    for i in range(width):
+        match |= (flat[x_start + i] == y).astype(word) << word.type(i)
+    v = np.full(len(x_start), np.iinfo(word).max, word)
+    for j in range(size):
+        u = v & match[j]
         v = (v + u) | (v - u)
     low = np.where(x_length >= WORD, np.iinfo(np.uint64).max, np.left_shift(np.uint64(1), x_length.astype(np.uint64)) - np.uint64(1))
-    return np.bitwise_count(~v & low).astype(np.int64)
+    return np.bitwise_count(~v & low.astype(word)).astype(np.int64)
 
 
 def best_assignment(degrees):
@@ -203,7 +227,7 @@ def reference_options(reference):
     """The references of one sample, and whether it gave several: a string or a list of
     quads is one reference; a list of strings, or of lists of quads, is several. An empty
     list is one reference without quads."""
-    if not _is_sequence(reference) or not len(reference) or any(map(_is_quad, reference)):
+    if isinstance(reference, str) or not _is_sequence(reference) or not len(reference) or any(map(_is_quad, reference)):
         return [reference], False
     return reference, True
 
@@ -235,8 +259,11 @@ def check_inputs(predictions, references):
     coerced silently."""
     check_same_length(predictions, references)
     for index, prediction in enumerate(predictions):
-        _check_example(prediction, "predictions", index)
+        if not isinstance(prediction, str):  # a string is checked as it is split
+            _check_example(prediction, "predictions", index)
     for index, reference in enumerate(references):
+        if isinstance(reference, str):
+            continue
         options, several = reference_options(reference)
         if several and not len(options):
             raise input_error("references", index, "is an empty list of references: give at least one")
@@ -306,7 +333,7 @@ def malformation(quad, width):
 class _Side:
     """Every quad of one side, flat, in example order: each example's first quad and
     number of quads, each quad's first element and number of elements, the elements
-    (stripped), and `good` marking the well-formed quads."""
+    (stripped); once identified, `good` marking the well-formed quads and their ids."""
 
     def __init__(self, examples, tuple_len, sep1, sep2):
         split = _split_strings(examples, sep1, sep2)
@@ -320,9 +347,15 @@ class _Side:
             self.count, self.width, elements = split
         self.start, self.first = _starts(self.count), _starts(self.width)
         self.elements = list(map(str.strip, elements))
-        empty = np.fromiter(map(operator.not_, self.elements), bool, len(self.elements))
+
+    def identify(self, ids, empty, width):
+        """From the ids of the elements (`empty`: the id of ""), `good`: the quads of `width`
+        elements, none empty, and `ids`: their element ids, one row a quad, -1 throughout a
+        malformed quad, so that it matches nothing."""
         owner = np.repeat(np.arange(len(self.width)), self.width)
-        self.good = (self.width == len(tuple_len)) & (np.bincount(owner[empty], minlength=len(self.width)) == 0)
+        self.good = (self.width == width) & (np.bincount(owner[ids == empty], minlength=len(self.width)) == 0)
+        self.ids = np.full((len(self.good), width), -1, dtype=np.int64)
+        self.ids[self.good] = ids[np.repeat(self.good, self.width)].reshape(-1, width)
 
     def quad(self, k):
         return tuple(self.elements[self.first[k] : self.first[k] + self.width[k]])
@@ -339,21 +372,24 @@ def _split_strings(examples, sep1, sep2):
     per example, elements per quad, the elements unstripped), or None when an example is
     not a string or a text or separator holds a control character used as a mark. Marks
     stand for the example boundaries and the two separators; str.replace matches the same
-    non-overlapping occurrences, left to right, as str.split."""
-    if not all(isinstance(example, str) for example in examples):
+    non-overlapping occurrences, left to right, as str.split. The counts come from the
+    sequence of marks, read with numpy."""
+    if not all(map(isinstance, examples, itertools.repeat(str))):
         return None
-    texts = [text for text in examples if text.strip()]
+    filled = np.fromiter(map(bool, map(str.strip, examples)), bool, len(examples))
+    texts = list(itertools.compress(examples, filled.tolist()))
     joined = _MARKS[0].join(texts)
-    if any(mark in joined.replace(_MARKS[0], "") or mark in sep1 + sep2 for mark in _MARKS):
+    if tuple(map(joined.count, _MARKS)) != (max(len(texts) - 1, 0), 0, 0) or any(mark in sep1 + sep2 for mark in _MARKS):
         return None
     count = np.zeros(len(examples), dtype=np.int64)
-    count[[i for i, text in enumerate(examples) if text.strip()]] = np.fromiter(map(str.count, texts, itertools.repeat(sep1)), np.int64, len(texts)) + 1
     if not texts:
         return count, np.zeros(0, np.int64), []
-    quads = joined.replace(sep1, _MARKS[1]).replace(_MARKS[0], _MARKS[1])
-    pieces = quads.split(_MARKS[1])
-    width = np.fromiter(map(str.count, pieces, itertools.repeat(sep2)), np.int64, len(pieces)) + 1
-    return count, width, quads.replace(sep2, _MARKS[2]).replace(_MARKS[1], _MARKS[2]).split(_MARKS[2])
+    marked = joined.replace(sep1, _MARKS[1]).replace(sep2, _MARKS[2])
+    codes = np.frombuffer(marked.encode("utf-32-le", "surrogatepass"), np.uint32)
+    marks = np.append(codes[codes <= 2], 0)  # every mark in order, and the end of the last example
+    ends = np.flatnonzero(marks <= 1)  # the marks that end a quad
+    count[filled] = np.diff(np.flatnonzero(marks[ends] == 0), prepend=-1)
+    return count, np.diff(ends, prepend=-1), marked.replace(_MARKS[0], _MARKS[2]).replace(_MARKS[1], _MARKS[2]).split(_MARKS[2])
 
 
 def _starts(counts):
@@ -370,6 +406,16 @@ class _Pairing:
         options = [reference_options(r) for r in references]
         sample = np.repeat(np.arange(len(references)), [len(o) for o, _ in options]).astype(np.int64)
         self.ref = _Side([e for o, _ in options for e in o], tuple_len, sep1, sep2)
+        # self.strings holds the distinct elements of both sides in the order they first
+        # occur, so an element's id is the rank of its first occurrence.
+        vocabulary = {}
+        elements = itertools.chain(self.pred.elements, self.ref.elements)
+        first = np.fromiter(map(vocabulary.setdefault, elements, itertools.count()), np.int64)
+        self.strings = list(vocabulary)
+        ids = dense_codes(first, len(first))[1]
+        empty = ids[vocabulary[""]] if "" in vocabulary else -1
+        self.pred.identify(ids[: len(self.pred.elements)], empty, width)
+        self.ref.identify(ids[len(self.pred.elements) :], empty, width)
         bad = np.flatnonzero(~self.ref.good)
         if len(bad):  # a reference is gold data: a malformed quad is an error
             k = int(bad[0])
@@ -382,21 +428,17 @@ class _Pairing:
         self.number = np.arange(len(sample)) - np.searchsorted(sample, sample)
         self.p0, self.n = self.pred.start[sample], self.pred.count[sample]
         self.r0, self.m = self.ref.start, self.ref.count
-        # Element ids over both sides (-1 throughout a malformed quad, so that it matches
-        # nothing) and quad keys, equal for equal quads (a malformed one keyed by its text).
-        elements = [list(itertools.compress(side.elements, np.repeat(side.good, side.width))) for side in (self.pred, self.ref)]
-        self.strings = list(dict.fromkeys(itertools.chain(*elements)))
-        vocabulary = dict(zip(self.strings, itertools.count()))
-        ids = np.fromiter(map(vocabulary.__getitem__, itertools.chain(*elements)), np.int64).reshape(-1, width)
-        keys = _row_codes(ids, len(self.strings))
+        # Quad keys are equal for equal quads; a malformed one is keyed by its text, above
+        # every well-formed key.
+        n_good = int(self.pred.good.sum())
+        keys = _row_codes(np.concatenate([self.pred.ids[self.pred.good], self.ref.ids[self.ref.good]]), len(self.strings))
+        above = int(keys.max(initial=-1)) + 1
         texts = {}
-        for side, block, key in ((self.pred, ids[: len(elements[0]) // width], keys[: len(elements[0]) // width]), (self.ref, ids[len(elements[0]) // width :], keys[len(elements[0]) // width :])):
-            side.ids = np.full((len(side.good), width), -1, dtype=np.int64)
-            side.ids[side.good] = block
+        for side, key in ((self.pred, keys[:n_good]), (self.ref, keys[n_good:])):
             side.key = np.zeros(len(side.good), dtype=np.int64)
-            side.key[side.good] = key.ravel()
+            side.key[side.good] = key
             for k in np.flatnonzero(~side.good).tolist():
-                side.key[k] = len(ids) + texts.setdefault(self.text(side, k), len(texts))
+                side.key[k] = above + texts.setdefault(self.text(side, k), len(texts))
 
     def text(self, side, k):
         return self.sep2.join(side.quad(k))
@@ -413,10 +455,9 @@ class _Pairing:
         self.pair_r = self.r0[owner] + local % columns
         a, b = self.pred.ids[self.pair_p], self.ref.ids[self.pair_r]
         self.sims = (a == b).astype(float)
-        if similarity == "rouge_l":
-            for j, element in enumerate(self.tuple_len):
-                if int(element) in FREE_TEXT:
-                    self.sims[:, j] = _pair_similarity(a[:, j], b[:, j], self.strings)
+        free = [j for j, element in enumerate(self.tuple_len) if int(element) in FREE_TEXT]
+        if similarity == "rouge_l" and free:  # targets and opinions in one batch
+            self.sims[:, free] = _pair_similarity(a[:, free].ravel(), b[:, free].ravel(), self.strings).reshape(-1, len(free))
         self.degree = self.sims @ weights / weights.sum()
 
     def block(self, c):
@@ -460,14 +501,12 @@ def _row_codes(ids, size):
 
 
 def _pair_similarity(a, b, strings):
-    """ROUGE-L of the strings whose ids are a[i] and b[i]; each distinct pair scored once."""
+    """ROUGE-L of the strings whose ids are a[i] and b[i] (1 where the ids are equal, 0 where
+    a quad is malformed)."""
     out = (a == b).astype(float)
     todo = np.flatnonzero((a != b) & (a >= 0))
     if len(todo):
-        size = len(strings)
-        low, high = np.minimum(a[todo], b[todo]), np.maximum(a[todo], b[todo])
-        codes, inverse = np.unique(low * size + high, return_inverse=True)
-        out[todo] = rouge_l_pairs(strings, codes // size, codes % size)[inverse]
+        out[todo] = rouge_l_pairs(strings, a[todo], b[todo])
     return out
 
 
