@@ -580,8 +580,8 @@ def _stack(rows):
 # White space as str.strip() sees it, by byte, ASCII only (a text holding another white
 # space goes line by line); the line end is a separator, never white space.
 _SPACE = np.array([chr(byte).isspace() and byte != ord("\n") for byte in range(128)] + [False] * 128)
-# The characters beyond ASCII that are white space start with these bytes in UTF-8
-# (U+0085 and U+00A0: C2; U+1680: E1; U+2000-U+205F: E2; U+3000: E3).
+# The first bytes, in UTF-8, of every white space beyond ASCII lie in this range (U+0085
+# and U+00A0: C2; U+1680: E1; U+2000-U+205F: E2; U+3000: E3).
 _WIDE_SPACE_LEADS = (0xC2, 0xE3)
 _UTF8_LENGTH = np.repeat([1, 0, 2, 3, 4, 0], [128, 64, 32, 16, 8, 8])  # by first byte; 0: not a first byte
 _DIGITS = len(str(MAX_POSITION))
