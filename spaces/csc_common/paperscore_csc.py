@@ -577,9 +577,13 @@ def _stack(rows):
     return np.concatenate([np.insert(part, [part.shape[1] - 1] * (words - part.shape[1]), 0, axis=1) for part in rows])
 
 
-# White space as str.strip() sees it, by byte, ASCII only (a text holding another white
-# space goes line by line); the line end is a separator, never white space.
-_SPACE = np.array([chr(byte).isspace() and byte != ord("\n") for byte in range(128)] + [False] * 128)
+def _is_space(byte):
+    """White space as str.strip() sees it, for uint8 bytes, ASCII only (a text holding
+    another white space goes line by line): tab, 11-13, 28-32. The line end (10) is a
+    separator, never white space. (Comparisons: faster than a table here.)"""
+    return (byte == 9) | (byte - np.uint8(11) <= 2) | (byte - np.uint8(28) <= 4)
+
+
 # The first bytes, in UTF-8, of every white space beyond ASCII lie in this range (U+0085
 # and U+00A0: C2; U+1680: E1; U+2000-U+205F: E2; U+3000: E3).
 _WIDE_SPACE_LEADS = (0xC2, 0xE3)
@@ -612,19 +616,20 @@ def _scan(text, positions_only, pid_space_drops_chars):
     # Fields lie between separators (commas and line ends); int32 indices where they fit.
     is_break = inside == ord("\n")
     separators = np.flatnonzero(is_break | (inside == ord(","))).astype(np.int32 if len(units) < 2**31 else np.int64)
-    breaks = is_break[separators][:-1]
+    breaks = is_break.take(separators)[:-1]
     del is_break
     first, last = separators[:-1] + 1, separators[1:] - 1  # each field is units[first:last + 1]
     pid_field = np.flatnonzero(breaks)  # each line's first field
     fields = np.diff(np.append(pid_field, len(first)))  # per line
-    pid_space = _SPACE[units[last[pid_field]]]  # before trimming: `P1 , ...`
+    # (units.take: twice as fast as units[...] on these sizes)
+    pid_space = _is_space(units.take(last[pid_field]))  # before trimming: `P1 , ...`
     for cursor, step in ((first, 1), (last, -1)):  # trim every field; a separator stops a cursor
-        moving = np.flatnonzero(_SPACE[units[cursor]])
+        moving = np.flatnonzero(_is_space(units.take(cursor)))
         while len(moving):
             cursor[moving] += step
-            moving = moving[_SPACE[units[cursor[moving]]]]
+            moving = moving[_is_space(units.take(cursor.take(moving)))]
     length = np.maximum(last - first + 1, 0)
-    head = units[first]  # each field's first byte (an empty field's: the separator after it)
+    head = units.take(first)  # each field's first byte (an empty field's: the separator after it)
 
     comment = head[pid_field] == ord("#")
     value = pid_field + np.minimum(fields, 2) - 1  # the first value field (the pid's if none)
@@ -645,7 +650,7 @@ def _scan(text, positions_only, pid_space_drops_chars):
     position, start = np.zeros(len(position_field), dtype=np.int64), first[position_field]
     for k in range(int(digits.max(initial=0))):  # digit by digit
         more = digits > k
-        digit = units[start + k] - ord("0")  # uint8: a byte below "0" wraps above 9
+        digit = units.take(start + k) - np.uint8(ord("0"))  # a byte below "0" wraps above 9
         if (digit[more] > 9).any():
             return None
         position = np.where(more, position * 10 + digit, position)
