@@ -391,6 +391,13 @@ def test_a_label_file_not_utf8_is_named(tmp_path):
     path.write_bytes("a, 1, 甲".encode("gbk"))
     with pytest.raises(ValueError, match=r"-t: .*gbk.txt is not UTF-8 \(byte 6"):
         LabelFile(path, "-t")
+    # checked in pieces of 64 KiB: a bad byte in a later piece, or a character cut at the
+    # end, is named at its place in the file
+    lines = "".join(f"P{i}, 1, 甲\n" for i in range(8000)).encode()
+    for data, byte in ((lines + b"\xff", len(lines)), (lines + "乙".encode()[:2], len(lines))):
+        path.write_bytes(data)
+        with pytest.raises(ValueError, match=rf"is not UTF-8 \(byte {byte}:"):
+            LabelFile(path, "-t")
 
 
 @settings(max_examples=300, deadline=None)
@@ -415,7 +422,8 @@ def test_well_formed_label_lines_are_read_at_once(specs):
     agree with the line-by-line reading."""
     lines = [f"{lead}P{i}{space}, " + (", ".join(f"{p}, {c}" for p, c in edits.items()) or "0") for i, (lead, edits, space) in enumerate(specs)]
     for drop in (False, True):
-        assert not lines or _scan_text("\n".join(lines).encode(), False, drop) is not None
+        text = "\n".join(lines).encode()
+        assert not lines or _scan_text(text, len(text), False, drop) is not None
         assert _outcome(parse_label_lines, lines, "x", False, False, None, drop) == _outcome(_parse_one_by_one, lines, "x", False, False, None, drop)
 
 

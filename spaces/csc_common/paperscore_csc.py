@@ -9,6 +9,7 @@ A corpus's edits are flat numpy arrays (`Edits`), sorted by sentence then positi
 per-sentence statistic is a bincount or a sorted search, never a Python loop per character.
 """
 
+import codecs
 import re
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -69,7 +70,7 @@ class Edits(NamedTuple):
         # Each taken sentence's edits, in place: one gather, positions stay sorted.
         gather = np.repeat(bounds[order] - (np.cumsum(counts) - counts), counts) + np.arange(int(counts.sum()))
         sentence = np.repeat(np.arange(len(order)), counts)
-        return self._replace(sentence=sentence, position=self.position[gather], char=self.char[gather], n=len(order))
+        return self._replace(sentence=sentence, position=self.position.take(gather), char=self.char.take(gather), n=len(order))
 
     def groups(self):
         """Per sentence, its edits as a list of (position, character) pairs, the
@@ -440,7 +441,15 @@ class LabelFile:
     def __init__(self, path, argument):
         self.path, self.argument = str(path), argument
         self.data = read_bytes(path, argument)
-        decode(self.data, path, argument)  # not UTF-8: the error read_text gives
+        # Checked as UTF-8 in pieces (faster than making one str of it); if it is not, the
+        # error read_text gives.
+        pieces = codecs.getincrementaldecoder("utf-8")()
+        try:
+            for start in range(0, len(self.data), 1 << 16):
+                pieces.decode(memoryview(self.data)[start : start + (1 << 16)])
+            pieces.decode(b"", final=True)
+        except UnicodeDecodeError:
+            decode(self.data, path, argument)
 
     def lines(self):
         """The lines as read_lines gives them (and its error for an empty line)."""
@@ -490,8 +499,8 @@ def _parse_labels(lines, argument, positions_only, line_numbers, opaque, pid_spa
     """parse_label_lines, its pids Pids where the lines were read at once."""
     reading = (positions_only, pid_space_drops_chars)
     if isinstance(lines, LabelFile):
-        data = lines.data[:-1] if lines.data.endswith(b"\n") else lines.data
-        parsed = _scan_text(data, *reading) if lines.data else ([], no_edits(0))
+        size = len(lines.data) - lines.data.endswith(b"\n")  # a final line end is optional
+        parsed = _scan_text(lines.data, size, *reading) if lines.data else ([], no_edits(0))
         if parsed is None:  # some line needs a closer look: an error to name, an opaque position
             return _parse_one_by_one(lines.lines(), lines.argument, positions_only, True, opaque, pid_space_drops_chars)
         return parsed
@@ -501,19 +510,19 @@ def _parse_labels(lines, argument, positions_only, line_numbers, opaque, pid_spa
     elif set(map(type, lines)) <= {str, np.str_}:
         text = "\n".join(lines).encode("utf-8", "surrogatepass")
         if text.count(b"\n") == len(lines) - 1:  # else a line holds a line end
-            parsed = _scan_text(text, *reading)
+            parsed = _scan_text(text, len(text), *reading)
     return parsed or _parse_one_by_one(lines, argument, positions_only, line_numbers, opaque, pid_space_drops_chars)
 
 
-def _scan_text(text, positions_only, pid_space_drops_chars):
-    """(Pids, Edits) of lines joined by line ends, as UTF-8 bytes, read by _scan in chunks
-    of whole lines (a large file's temporary arrays stay small); None where _scan gives
-    None, or where a pid is repeated."""
+def _scan_text(text, size, positions_only, pid_space_drops_chars):
+    """(Pids, Edits) of the lines joined by line ends in text[:size] (UTF-8 bytes), read
+    by _scan in chunks of whole lines (a large file's temporary arrays stay small); None
+    where _scan gives None, or where a pid is repeated."""
     parts, start = [], 0
-    while start <= len(text):
-        end = text.find(b"\n", start + _CHUNK) if len(text) - start > _CHUNK else -1
-        end = len(text) if end < 0 else end
-        parsed = _scan(text[start:end], positions_only, pid_space_drops_chars)
+    while start <= size:
+        end = text.find(b"\n", start + _CHUNK, size) if size - start > _CHUNK else -1
+        end = size if end < 0 else end
+        parsed = _scan(memoryview(text)[start:end], positions_only, pid_space_drops_chars)
         if parsed is None:
             return None
         parts.append(parsed)
@@ -608,7 +617,9 @@ def _scan(text, positions_only, pid_space_drops_chars):
     error, an opaque position, ...), which _parse_one_by_one then reads; else the pids
     (a function decoding them, and their _rows) and Edits. Pids may repeat."""
     # A line end before and after the text; zero bytes after, for reads past a field's end.
-    units = np.frombuffer(b"\n" + text + b"\n" + bytes(_DIGITS), dtype=np.uint8)
+    units = np.zeros(len(text) + 2 + _DIGITS, dtype=np.uint8)
+    units[1 : len(text) + 1] = np.frombuffer(text, dtype=np.uint8)
+    units[0] = units[len(text) + 1] = ord("\n")
     inside = units[: len(text) + 2]
     maybe_wide = np.flatnonzero((inside >= _WIDE_SPACE_LEADS[0]) & (inside <= _WIDE_SPACE_LEADS[1]))
     if len(maybe_wide) and any(chr(code).isspace() for code in set(_code_points(units, maybe_wide).tolist())):
@@ -792,7 +803,7 @@ def _same_pids(truth_pids, result_pids):
         return None
     order = np.empty(len(truth), dtype=np.int64)
     order[truth.by_key] = result.by_key
-    return order if (truth.rows == result.rows[order]).all() else None
+    return order if (truth.rows == result.rows.take(order, axis=0)).all() else None
 
 
 def _pid_rows(pids):
@@ -877,7 +888,7 @@ def isin_sentence(sentence, value, other_sentence, other_value):
         keys = np.sort(keys)
     wanted = sentence * span + value
     found = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
-    return keys[found] == wanted
+    return keys.take(found) == wanted
 
 
 def match(predicted, gold):

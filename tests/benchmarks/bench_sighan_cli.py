@@ -17,6 +17,7 @@ sighan figures line for line the jar's.
 """
 
 import argparse
+import json
 import os
 import random
 import statistics
@@ -112,18 +113,22 @@ def realise_figures(truth, result):
     return figures
 
 
-def run(command, repeat):
-    """(median wall time, stdout of the last run) of a whole process."""
+def run(commands, repeat):
+    """{name: (median wall time, stdout of the last run)} of whole processes, run in
+    interleaved rounds (one of each command per round), so that a machine whose speed
+    drifts during the benchmark weighs on every command alike."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "shared"), os.environ.get("PYTHONPATH", "")])}
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed package has its .pyc files
-    times = []
+    times, printed = {name: [] for name in commands}, {}
     for _ in range(repeat):
-        start = time.perf_counter()
-        done = subprocess.run(command, capture_output=True, text=True, env=env)
-        times.append(time.perf_counter() - start)
-        if done.returncode:
-            raise SystemExit(f"{command[:4]} failed: {done.stderr[-2000:]}")
-    return statistics.median(times), done.stdout
+        for name, command in commands.items():
+            start = time.perf_counter()
+            done = subprocess.run(command, capture_output=True, text=True, env=env)
+            times[name].append(time.perf_counter() - start)
+            if done.returncode:
+                raise SystemExit(f"{command[:4]} failed: {done.stderr[-2000:]}")
+            printed[name] = done.stdout
+    return {name: (statistics.median(times[name]), printed[name]) for name in commands}
 
 
 def main(argv=None):
@@ -133,7 +138,7 @@ def main(argv=None):
     parser.add_argument("--lines", type=int, help="another size (no stored jar figures)")
     args = parser.parse_args(argv)
     n = args.lines or (11_000 if args.quick else 110_000)
-    repeat = 1 if args.quick else 5
+    repeat = 1 if args.quick else 9
     truth, result = label_pair(n)
     ok = True
     with tempfile.TemporaryDirectory() as folder:
@@ -143,29 +148,28 @@ def main(argv=None):
         python = [sys.executable, "-m", "paperscore"]
         sighan = python + ["sighan", "-i", str(paths["result"]), "-t", str(paths["truth"])]
         csc = python + ["csc", "--predictions", str(paths["result"]), "--references", str(paths["truth"]), "--json"]
-        run(sighan, 1)  # writes the .pyc files
-        sighan_time, printed = run(sighan, repeat)
-        csc_time, csc_json = run(csc, repeat)
-        figures = printed.split("signature: ")[0]
-        print(f"SIGHAN label files, {n:,} lines each (pids shuffled), whole processes")
-        print(f"  paperscore sighan {sighan_time * 1e3:9.1f} ms")
-        print(f"  paperscore csc    {csc_time * 1e3:9.1f} ms")
+        commands = {"sighan": sighan, "csc": csc}
+        if args.jar:
+            commands["jar"] = ["java", "-jar", args.jar, "-i", str(paths["result"]), "-t", str(paths["truth"])]
+        run({"sighan": sighan}, 1)  # writes the .pyc files
+        timed = run(commands, repeat)
+        figures = timed["sighan"][1].split("signature: ")[0]
+        print(f"SIGHAN label files, {n:,} lines each (pids shuffled), whole processes (medians of {repeat} interleaved rounds)")
+        print(f"  paperscore sighan {timed['sighan'][0] * 1e3:9.1f} ms")
+        print(f"  paperscore csc    {timed['csc'][0] * 1e3:9.1f} ms")
         expected = JAR_PRINTED.get(n)
         if args.jar:
-            jar_time, jar_printed = run(["java", "-jar", args.jar, "-i", str(paths["result"]), "-t", str(paths["truth"])], repeat)
+            jar_time, expected = timed["jar"]
             print(f"  sighan15csc.jar   {jar_time * 1e3:9.1f} ms")
-            print(f"  ratio (jar / sighan) {jar_time / sighan_time:6.1f}x   (target >= 3x)")
-            print(f"  ratio (jar / csc)    {jar_time / csc_time:6.1f}x   (target >= 3x)")
-            expected = jar_printed
+            print(f"  ratio (jar / sighan) {jar_time / timed['sighan'][0]:6.1f}x   (target >= 3x)")
+            print(f"  ratio (jar / csc)    {jar_time / timed['csc'][0]:6.1f}x   (target >= 3x)")
         else:
             print("  ratio: pass --jar PATH to time sighan15csc.jar in the same run")
         if expected is not None:
             same = figures == expected
             print(f"  sighan output {'line for line the jar' + chr(39) + 's' if same else 'DIFFERS from the jar'}")
             ok &= same
-        import json
-
-        got = json.loads(csc_json)
+        got = json.loads(timed["csc"][1])
         reference = realise_figures(truth, result)
         gap = max(abs(got[key] - value) for key, value in reference.items())
         print(f"  csc figures against the line-by-line ReaLiSe definition: max |difference| {gap:.1e}")
