@@ -477,7 +477,8 @@ def _sentence_file(path, flag):
     (`id<TAB>src<TAB>sentence` too); without tabs, the file (LabelFile) as it is: label
     lines, or with sources its lines."""
     file = LabelFile(path, flag)
-    if b"\t" not in file.data.split(b"\n", 1)[0]:
+    end = file.data.find(b"\n")  # of the first line
+    if b"\t" not in file.data[: end if end >= 0 else None]:
         return None, file
     sources, sentences = [], []
     for number, line in enumerate(file.lines(), 1):
