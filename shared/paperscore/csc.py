@@ -870,10 +870,12 @@ class Match(NamedTuple):
         return (self.predicted == self.gold) & (self.exact_hits == self.predicted)
 
 
-def isin_sentence(sentence, value, other_sentence, other_value):
+def isin_sentence(sentence, value, other_sentence, other_value, unique=False):
     """For each (sentence[k], value[k]), whether the pair occurs among the other pairs:
     membership within the same sentence, by one sorted search over integer keys
-    sentence * span + value (values are positions, or chars, or position-char keys)."""
+    sentence * span + value (values are positions, or chars, or position-char keys).
+    unique: no pair occurs twice on either side (an Edits' positions, or position-char
+    keys), which lets numpy merge the two sides instead (twice as fast)."""
     if not len(sentence) or not len(other_sentence):
         return np.zeros(len(sentence), dtype=bool)
     span = int(max(value.max(), other_value.max())) + 1
@@ -881,10 +883,10 @@ def isin_sentence(sentence, value, other_sentence, other_value):
         # Values too wide for one key: number the distinct values first.
         codes = np.unique(np.concatenate([value, other_value]), return_inverse=True)[1]
         value, other_value, span = codes[: len(value)], codes[len(value) :], int(codes.max()) + 1
-    keys = other_sentence * span + other_value
-    if (keys[1:] < keys[:-1]).any():  # edits come sorted by sentence and position: often sorted already
-        keys = np.sort(keys)
-    wanted = sentence * span + value
+    keys, wanted = other_sentence * span + other_value, sentence * span + value
+    if unique:
+        return np.isin(wanted, keys, assume_unique=True, kind="sort")
+    keys.sort()
     found = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
     return keys.take(found) == wanted
 
@@ -898,10 +900,10 @@ def match(predicted, gold):
     def per_sentence(mask):
         return np.bincount(predicted.sentence[mask], minlength=n)
 
-    position_hits = isin_sentence(predicted.sentence, predicted.position, gold.sentence, gold.position)
+    position_hits = isin_sentence(predicted.sentence, predicted.position, gold.sentence, gold.position, unique=True)
     pair = (predicted.position << CHAR_BITS) | predicted.char
     gold_pair = (gold.position << CHAR_BITS) | gold.char
-    exact = isin_sentence(predicted.sentence, pair, gold.sentence, gold_pair)
+    exact = isin_sentence(predicted.sentence, pair, gold.sentence, gold_pair, unique=True)
     in_gold = isin_sentence(predicted.sentence, predicted.char, gold.sentence, gold.char)
     if predicted.indels or gold.indels:
         # In a sentence with an insertion or deletion, a predicted char is "in the gold" only

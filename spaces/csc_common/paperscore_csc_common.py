@@ -335,7 +335,8 @@ def _table(predictions, references, sources, variants, length_mismatch, remove_d
         if key not in tables:
             tables[key] = (len(tables) * len(COLUMNS), statistics(*view))
         blocks.append(tables[key][0])
-    rows = np.hstack([table for _, table in tables.values()])
+    parts = [table for _, table in tables.values()]
+    rows = np.hstack(parts) if len(parts) > 1 else parts[0]
     return rows, blocks, {variant: edits[views[variant]][:2] for variant in variants}
 
 
