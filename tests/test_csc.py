@@ -400,6 +400,19 @@ def test_a_label_file_not_utf8_is_named(tmp_path):
             LabelFile(path, "-t")
 
 
+def test_pids_whose_hashes_collide_are_told_apart(monkeypatch):
+    """Pids whose row hashes collide (forced: with a multiplier of 0 the hash is the length
+    word alone) are not a repeat, and are still matched exactly; a real repeat is found."""
+    import paperscore.csc as csc
+
+    assert csc._pid_rows(["a", "b", "a"]).repeated()
+    monkeypatch.setattr(csc, "_MIX", np.uint64(0))
+    pids = csc._pid_rows(["a", "b", "c"])
+    assert (pids.key == pids.key[0]).all() and not pids.repeated()
+    order = _same_pids(["a", "b", "c"], ["c", "a", "b"])
+    assert order is None or [["c", "a", "b"][i] for i in order] == ["a", "b", "c"]
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.text(st.sampled_from(["a", "b", "\x00", "甲", "𠀋", ",", " "]), max_size=20), unique=True, max_size=12), st.randoms())
 def test_same_pids_matches_exactly_as_a_dict_would(pids, random):

@@ -544,7 +544,7 @@ class Pids(Sequence):
         self.rows, self._texts, self._decoded = rows, texts, None
         key = np.zeros(len(rows), dtype=np.uint64)
         for column in rows.T:
-            key = key * np.uint64(0x9E3779B97F4A7C15) + column  # wraps around: a hash
+            key = key * _MIX + column  # wraps around: a hash
         self.by_key = np.argsort(key)
         self.key = key[self.by_key]
 
@@ -557,9 +557,12 @@ class Pids(Sequence):
         return self._decoded[index]
 
     def repeated(self):
-        """Whether some pid is given twice."""
-        tie = np.flatnonzero(self.key[1:] == self.key[:-1])
-        return bool((self.rows[self.by_key[tie]] == self.rows[self.by_key[tie + 1]]).all(1).any())
+        """Whether some pid is given twice: equal hashes (a repeat, or rarely two pids that
+        collide) are decided on the str."""
+        return bool((self.key[1:] == self.key[:-1]).any()) and len(set(self)) != len(self)
+
+
+_MIX = np.uint64(0x9E3779B97F4A7C15)  # an odd multiplier that spreads the bits of a word
 
 
 def _rows(units, first, length):
