@@ -21,7 +21,6 @@ import shutil
 import subprocess
 import sys
 from importlib import metadata
-from pathlib import Path
 
 import pytest
 import yaml

@@ -14,7 +14,6 @@ from typing import NamedTuple
 import numpy as np
 
 from .core import (
-    as_corpus,
     as_floats,
     bootstrap_intervals,
     bootstrap_options,

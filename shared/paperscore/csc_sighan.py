@@ -14,7 +14,6 @@ from decimal import ROUND_HALF_UP, Decimal
 import numpy as np
 
 from .core import (
-    as_corpus,
     as_floats,
     bootstrap_intervals,
     bootstrap_options,
@@ -437,7 +436,7 @@ def add_options(parser):
     parser.add_argument("--version", choices=VERSIONS, default="2015", help="bake-off year (default 2015; 2014 is the same logic)")
     parser.add_argument("-s", "--subtask", type=int, choices=(1, 2), help="SIGHAN 2013 subtask (required with --version 2013)")
     parser.add_argument("--correction-match", choices=CORRECTION_MATCH, default="subset", help="subset: the predicted characters are a subset of the gold ones (the jar); exact: aligned (position, char) pairs")
-    parser.add_argument("--length-mismatch", choices=LENGTH_MISMATCH, default="error", help="a sentence of another length than its source: error, truncate (compare the common prefix) or whole (one edit for the sentence)")
+    parser.add_argument("--length-mismatch", choices=LENGTH_MISMATCH, default="error", help="a sentence of another length than its source: error, truncate (compare the common prefix), whole (one edit for the sentence) or align (substitutions, insertions and deletions from a minimal alignment)")
 
 
 def options(args):

@@ -16,7 +16,6 @@ from typing import NamedTuple
 import numpy as np
 
 from .paperscore_core import (
-    as_corpus,
     as_floats,
     bootstrap_intervals,
     bootstrap_options,

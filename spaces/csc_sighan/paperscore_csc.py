@@ -636,7 +636,8 @@ def _scan(text, positions_only, pid_space_drops_chars):
     pid_field = np.flatnonzero(breaks)  # each line's first field
     fields = np.diff(np.append(pid_field, len(first)))  # per line
     # (units.take: twice as fast as units[...] on these sizes)
-    pid_space = _is_space(units.take(last[pid_field]))  # before trimming: `P1 , ...`
+    if pid_space_drops_chars:  # white space before the pid's comma, seen before trimming: `P1 , ...`
+        pid_space = _is_space(units.take(last[pid_field]))
     for cursor, step in ((first, 1), (last, -1)):  # trim every field; a separator stops a cursor
         moving = np.flatnonzero(_is_space(units.take(cursor)))
         while len(moving):
