@@ -6,8 +6,10 @@ data (1) from a usage error (2)."""
 import argparse
 import io
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from conftest import DATA, ROOT
@@ -257,3 +259,88 @@ def test_a_label_beyond_int64_is_bad_data(tmp_path, capsys):
     (tmp_path / "small.txt").write_text("1\n1\n")
     code, out, err = run(["micro_macro", "--predictions", str(tmp_path / "big.txt"), "--references", str(tmp_path / "small.txt")], capsys)
     assert code == 1 and out == "" and err.startswith("paperscore micro_macro: error: ") and "Traceback" not in err
+
+
+# Output the stream cannot encode (issue 28): text reaches the output that standard output's
+# encoding lacks (Chinese, "é" under ascii) or that no encoding has (a lone surrogate, read
+# from a JSON escape). Every command writes it escaped, as cli's docstring says, with no
+# traceback: JSON \uXXXX escapes with --json (the JSON reads back to the same strings),
+# backslashreplace in tables.
+LONE = "\ud800"
+HOSTILE_TEXTS = {
+    "labels_pred": '"\\ud800"\n"中文"\n"é"\n"中文"\n',
+    "labels_gold": '"\\ud800"\n"中文"\n"中文"\n"é"\n',
+    "quad_pred": '[["服务\\ud800", "好", "a", "b"], ["价格", "贵", "a", "é"]]\n[["x", "y", "a", "b"]]\n[]\n',
+    "quad_gold": '[["服务\\ud800", "好", "a", "b"]]\n[["x", "很好", "a", "b"]]\n[["z", "y", "a", "b"]]\n',
+}
+# A coreference key in jsonlines: a document name and tokens holding a lone surrogate and Chinese.
+HOSTILE_COREF = '{"doc_key": "d\\ud800中", "sentences": [["他", "说", "\\ud800"]], "clusters": [[[0, 0], [2, 2]]]}\n'
+# The options that put the inputs' strings in the output.
+SHOWING = {"micro_macro": ["--per-class"], "quad": ["--details", "--format", "json"], "compare": [], "coref": ["--per-document"], "rationale": ["--per-example"]}
+
+
+def hostile(command, tmp_path):
+    """argv of COMMANDS[command] on inputs holding text no stream can write as it is."""
+    paths = files(tmp_path)
+    for name, text in HOSTILE_TEXTS.items():
+        Path(paths[name]).write_text(text, encoding="utf-8")
+    coref = tmp_path / "coref.jsonl"
+    coref.write_text(HOSTILE_COREF, encoding="utf-8")
+    argv = [str(coref) if arg == CONLL else arg for arg in fill(COMMANDS[command][0], paths)]
+    extra = SHOWING.get(argv[0], [])
+    if command == "compare_quad":
+        extra = ["--format", "json"]
+    return argv + extra
+
+
+def process(argv, encoding):
+    """(exit status, stdout bytes, stderr text) of `python -m paperscore` with standard
+    output in `encoding`."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "shared"), "PYTHONIOENCODING": encoding}
+    done = subprocess.run([sys.executable, "-m", "paperscore", *argv], capture_output=True, env=env)
+    return done.returncode, done.stdout, done.stderr.decode(encoding, "backslashreplace")
+
+
+@pytest.mark.parametrize(
+    "command, encoding, output",
+    [(command, "ascii", "table") for command in sorted(COMMANDS)] + [(command, "latin-1", "--json") for command in sorted(COMMANDS) if "compare" not in command],
+)
+def test_every_command_escapes_what_standard_output_cannot_encode(command, encoding, output, tmp_path, capsys):
+    argv = hostile(command, tmp_path) + (["--json"] if output == "--json" else [])
+    code, out, err = process(argv, encoding)
+    assert code == 0 and "Traceback" not in err, err
+    text = out.decode(encoding)  # strict: everything written is in the encoding
+    reference, expected, _ = run(argv, capsys)  # in process, standard output UTF-8 (pytest's)
+    assert reference == 0
+    if output == "--json":
+        assert json.loads(text) == json.loads(expected)  # lossless
+    else:
+        assert text == expected.encode(encoding, "backslashreplace").decode(encoding)
+
+
+def test_a_lone_surrogate_is_an_escape_in_every_output(tmp_path):
+    """The issue's three reproductions, standard output UTF-8: the surrogate, read from the
+    JSON escape \\ud800, is written as that escape (--json reads back to it)."""
+    code, out, err = process(hostile("micro_macro", tmp_path) + ["--json"], "utf-8")
+    assert code == 0 and LONE in json.loads(out)["per_class"], err
+    code, out, err = process(hostile("micro_macro", tmp_path), "utf-8")
+    assert code == 0 and "\\ud800 " in out.decode() and "中文" in out.decode(), err
+    code, out, err = process(hostile("coref", tmp_path) + ["--json"], "utf-8")
+    assert code == 0 and [d["document"] for d in json.loads(out)["per_document"]] == ["d" + LONE + "中"], err
+    code, out, err = process(hostile("quad", tmp_path), "latin-1")
+    assert code == 0 and "\\u670d\\u52a1\\ud800 | \\u597d" in out.decode("latin-1"), err
+
+
+def test_a_help_is_written_to_an_ascii_stream():
+    """csc's help names 地/得: under PYTHONIOENCODING=ascii it is escaped, not a traceback."""
+    code, out, err = process(["csc", "--help"], "ascii")
+    assert code == 0 and "\\u5730/\\u5f97" in out.decode("ascii") and not err
+
+
+@pytest.mark.parametrize("command", [[], *([name] for name in cli.commands())])
+def test_every_help_is_written_to_an_ascii_stream_in_process(command, capsys, monkeypatch):
+    stream = io.TextIOWrapper(io.BytesIO(), encoding="ascii")  # strict, as PYTHONIOENCODING=ascii makes it
+    monkeypatch.setattr(sys, "stdout", stream)
+    assert cli.main(command + ["--help"]) == 0
+    stream.flush()
+    assert stream.buffer.getvalue().decode("ascii").startswith("usage: paperscore") and stream.errors == "strict"

@@ -7,9 +7,16 @@ bootstrap, output) are added here and reach run() as `args.common`, keyword argu
 the family's compute(). Output: a readable table and the signature, with --json the dict
 that compute() returns (NaN as null), with -b the headline number alone. A file argument
 given as `-` is standard input (one per command).
+
+Characters the output stream cannot encode (those outside its encoding, such as Chinese
+under PYTHONIOENCODING=latin-1, and under any encoding a lone surrogate, such as a label
+read from the JSON escape "\\ud800") are written as escapes, never as an error: `\\uXXXX` JSON escapes with --json (so the JSON
+reads back to the same strings), Python's backslashreplace (`\\ud800`, `\\xe9`) in tables,
+help and messages.
 """
 
 import argparse
+import codecs
 import importlib
 import json
 import math
@@ -165,9 +172,47 @@ def _null_nan(value):
     return value
 
 
+def _json_escape(error):
+    """Codec error handler: each character the stream cannot encode as a JSON \\uXXXX
+    escape (a character beyond U+FFFF as its surrogate pair, as JSON writes it)."""
+    escapes = []
+    for char in error.object[error.start : error.end]:
+        code = ord(char)
+        if code > 0xFFFF:
+            code -= 0x10000
+            escapes.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
+        else:
+            escapes.append(f"\\u{code:04x}")
+    return "".join(escapes), error.end
+
+
+codecs.register_error("paperscore_json", _json_escape)
+
+
+def _escaping(stream, errors):
+    """Make `stream` escape what it cannot encode (see the module's docstring); return its
+    former error handler, or None if it cannot be told (it then encodes everything)."""
+    if not hasattr(stream, "reconfigure"):
+        return None
+    former = stream.errors
+    stream.reconfigure(errors=errors)
+    return former
+
+
 def main(argv=None):
-    """Run one command; return the exit status (see EPILOG)."""
+    """Run one command; return the exit status (see EPILOG). Output is escaped, never an
+    encoding error (see the module's docstring)."""
     argv = sys.argv[1:] if argv is None else argv
+    streams = {stream: _escaping(stream, "backslashreplace") for stream in dict.fromkeys((sys.stdout, sys.stderr))}
+    try:
+        return _main(argv)
+    finally:  # as they were, unless a closed pipe replaced them
+        for stream, errors in streams.items():
+            if errors is not None and stream in (sys.stdout, sys.stderr):
+                stream.reconfigure(errors=errors)
+
+
+def _main(argv):
     parser = build_parser(commands(argv[0] if argv else None))
     try:
         args = parser.parse_args(argv)
@@ -197,6 +242,7 @@ def main(argv=None):
         text = repr(result[key])
     elif args.json:
         text = json.dumps(_null_nan(result), ensure_ascii=False, indent=2)
+        _escaping(sys.stdout, "paperscore_json")
     else:
         text = getattr(module, "table", table)(result)
     try:
