@@ -26,6 +26,7 @@ from transformers import (
     T5Config,
     T5ForConditionalGeneration,
     Trainer,
+    TrainerCallback,
     TrainingArguments,
 )
 
@@ -380,3 +381,39 @@ def test_trainer_metrics_takes_plain_python_values():
     the argmax of the rows is 1, 0 against 1, 1: 1/2."""
     assert load("micro_macro").trainer_metrics()(((1, 2, 3), (1, 2, 2)))["accuracy"] == pytest.approx(2 / 3)
     assert load("micro_macro").trainer_metrics()(([[0.1, 0.9], [0.8, 0.2]], [1, 1]))["accuracy"] == pytest.approx(1 / 2)
+
+
+# ---------------------------------------------------------------------------------------
+# An evaluation that stopped half-way (issue 28): with batch_eval_metrics its batches must
+# not be counted in the next evaluation. The Trainer marks only the last batch.
+
+
+class StopAtBatch(TrainerCallback):
+    """Raise `error` as the Trainer reaches batch `batch` of the first evaluation: batches
+    0 .. batch-1 have reached compute_metrics (on_prediction_step comes just before it)."""
+
+    def __init__(self, batch, error):
+        self.batch, self.error, self.calls = batch, error, 0
+
+    def on_prediction_step(self, args, state, control, **kwargs):
+        self.calls += 1
+        if self.calls == self.batch + 1:
+            raise self.error
+
+
+@pytest.mark.parametrize("error", [KeyboardInterrupt(), torch.OutOfMemoryError("CUDA out of memory (simulated)")])
+def test_an_interrupted_evaluation_leaves_nothing_in_the_next(tmp_path, error):
+    """40 sentences in 5 batches. The first evaluation, on random labels, stops at batch 3;
+    the second is on labels equal to the model's own predictions, so every scored token is
+    right: accuracy and micro F1 exactly 1 (stale batches would pull them below)."""
+    tokenizer, model, data = token_data(4, seed=8)
+    right = [{**e, "labels": [-100] + logits.argmax(-1)[1:].tolist()} for e, logits in zip(data, direct_logits(model, data))]
+    assert any(e["labels"] != r["labels"] for e, r in zip(data, right))
+    args = TrainingArguments(output_dir=str(tmp_path / "out"), per_device_eval_batch_size=8, report_to=[], use_cpu=True, disable_tqdm=True, batch_eval_metrics=True)
+    stop = StopAtBatch(3, error)
+    trainer = Trainer(model=model, args=args, data_collator=DataCollatorForTokenClassification(tokenizer), compute_metrics=load("micro_macro").trainer_metrics(), callbacks=[stop])
+    with pytest.raises(type(error)):
+        trainer.evaluate(data)
+    trainer.remove_callback(stop)
+    metrics = trainer.evaluate(right)
+    assert metrics["eval_accuracy"] == 1.0 and metrics["eval_micro_f1"] == 1.0

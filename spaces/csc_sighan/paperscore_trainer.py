@@ -12,8 +12,13 @@ What the Trainer hands over (transformers 5, Trainer.evaluation_loop), and what 
   differ from batch to batch); each batch is scored as its own add_batch, all in one
   compute;
 - `batch_eval_metrics=True`: one call per batch with the model's torch tensors (on the
-  device, bf16 under mixed precision) and `compute_result=True` on the last; each call is
-  an add_batch, the last one computes;
+  device, bf16 under mixed precision) and `compute_result=True` on the last; each batch is
+  prepared as it comes and kept here, and the last call adds them all and computes. The
+  Trainer marks the last batch but not the first, so an evaluation that stopped half-way
+  (KeyboardInterrupt, out of memory, a bad batch) would leave its batches to be counted in
+  the next one: every evaluation starts clean at the Trainer's batch 0 (the `step` of the
+  Trainer.evaluation_loop that is calling). Called from another loop, an evaluation ends
+  at compute_result=True only;
 - a model with several outputs (hidden states, attentions, encoder states) gives a tuple
   per batch: its first item is the logits; past_key_values are left out by the Trainer.
 
@@ -33,6 +38,8 @@ as `sources`, when TrainingArguments(include_for_metrics=["inputs"])). The resul
 Trainer's wish: flat floats. Imports nothing: arrays and tensors are duck-typed.
 """
 
+import os
+import sys
 from collections.abc import Mapping
 
 import numpy as np
@@ -114,6 +121,19 @@ def _decode(tokenizer, ids, ignore_index, postprocess):
     return [postprocess(text) if postprocess else text for text in texts]
 
 
+def _trainer_step():
+    """The batch number of the transformers Trainer.evaluation_loop this call comes from
+    (the Trainer passes no such number), or None when no Trainer is calling."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name == "evaluation_loop" and code.co_filename.endswith(os.path.join("transformers", "trainer.py")):
+            step = frame.f_locals.get("step")  # its enumerate(dataloader) counter
+            return step if isinstance(step, int) else None
+        frame = frame.f_back
+    return None
+
+
 def _floats(result):
     """The flat numbers of a result, as Python floats (the Trainer logs them all)."""
     return {key: float(value) for key, value in result.items() if isinstance(value, (int, float, np.number)) and not isinstance(value, bool)}
@@ -149,20 +169,30 @@ def trainer_metrics(metric, tokenizer=None, label_names=None, logits="argmax", p
             }
         return {"predictions": predictions, "references": label_ids}
 
-    seen = [0]  # examples added since the last compute (batch_eval_metrics calls once per batch)
+    # The batches of this evaluation so far (batch_eval_metrics calls once per batch), and
+    # how many examples they hold.
+    pending, seen = [], [0]
 
-    def compute_metrics(eval_prediction, compute_result=True):
-        # Every batch is prepared before the first reaches the metric: a bad one adds nothing.
-        batches = []
+    def compute_metrics(eval_prediction, compute_result=None):
+        # compute_result not given: the whole evaluation set in one call.
+        if compute_result is None or _trainer_step() == 0:  # a new evaluation: drop what an interrupted one left
+            pending.clear()
+            seen[0] = 0
+        # Every batch of the call is prepared before any is kept: a bad one adds nothing.
+        batches, offset = [], seen[0]
         for predictions, label_ids, inputs in _batches(eval_prediction):
             label_ids = _first_output(label_ids)  # several label columns: the first
-            batches.append(one_batch(predictions, label_ids, inputs, seen[0]))
-            seen[0] += len(label_ids)
+            batches.append(one_batch(predictions, label_ids, inputs, offset))
+            offset += len(label_ids)
+        pending.extend(batches)
+        seen[0] = offset
+        if compute_result is not None and not compute_result:
+            return {}
+        batches = pending[:]
+        pending.clear()
+        seen[0] = 0
         for batch in batches:
             metric.add_batch(**batch)
-        if not compute_result:
-            return {}
-        seen[0] = 0
         return _floats(metric.compute(**options))
 
     return compute_metrics
