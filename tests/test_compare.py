@@ -70,7 +70,8 @@ def family(request):
 @pytest.mark.parametrize("method", METHODS)
 def test_identical_systems_give_p_one_and_no_difference(family, method):
     metric, references, weak, _, options = family
-    result = compare.compare(metric, references, weak, weak, method=method, n_resamples=300, seed=0, **options)
+    with pytest.warns(UserWarning, match=rf"^the two systems' outputs score the same on all {len(references)} examples: there is nothing to test \(p = 1\)$"):
+        result = compare.compare(metric, references, weak, weak, method=method, n_resamples=300, seed=0, **options)
     assert result["score_a"] == result["score_b"]
     assert result["difference"] == result["difference_low"] == result["difference_high"] == 0.0
     assert result["p_value"] == 1.0
@@ -90,7 +91,8 @@ def test_a_clearly_better_system_gives_a_small_p(family, method):
 
 def test_a_metric_goes_by_its_space_module_or_command_name():
     gold = [[["a", "b"], ["c"]]]
-    names = [compare.compare(name, gold, [[["a"], ["b"], ["c"]]], gold, n_resamples=20, seed=0) for name in ("coref_conll", "coref")]
+    with pytest.warns(UserWarning, match="differ on 1 of the 1 examples"):  # one document
+        names = [compare.compare(name, gold, [[["a"], ["b"], ["c"]]], gold, n_resamples=20, seed=0) for name in ("coref_conll", "coref")]
     assert names[0] == names[1] and names[0]["signature"].startswith("compare|coref_conll|metric_key:conll_f1|")
 
 
@@ -178,7 +180,8 @@ def test_token_classification_compares_whole_sentences():
     system_a, system_b = [[0] * 50, [0] * 50], [[1] * 50, [0] * 50]
     table_a, codes_a, table_b, codes_b, _ = micro_macro.paired_statistics(references, system_a, system_b)
     assert table_a.shape[0] == table_b.shape[0] == 2 and list(codes_a) == list(codes_b) == [0, 1]
-    result = compare.compare("micro_macro", references, system_a, system_b, metric_key="accuracy", n_resamples=400, seed=0)
+    with pytest.warns(UserWarning, match="differ on 1 of the 2 examples"):
+        result = compare.compare("micro_macro", references, system_a, system_b, metric_key="accuracy", n_resamples=400, seed=0)
     assert result["difference"] == 0.5
     assert (result["difference_low"], result["difference_high"]) == (0.0, 1.0)
 
@@ -194,7 +197,8 @@ def test_paired_test_on_hand_made_statistics():
         sums = weights @ rows
         return {"accuracy": sums[:, 0] / sums[:, 1]}
 
-    result = paired_test(table, codes_a, table, codes_b, reduce, "accuracy", "randomization", n_resamples=2000, seed=0)
+    with pytest.warns(UserWarning, match="differ on 2 of the 3 examples"):
+        result = paired_test(table, codes_a, table, codes_b, reduce, "accuracy", "randomization", n_resamples=2000, seed=0)
     assert (result["score_a"], result["score_b"]) == pytest.approx((1 / 3, 1))
     # Under the null, the two disagreeing examples swap independently: the shuffled
     # difference is 2/3 (neither swapped) or -2/3 (both) with probability 1/4 each, else 0;
@@ -281,3 +285,103 @@ def test_cli_compare_reports_bad_files(tmp_path, capsys):
     (tmp_path / "a.txt").write_text("1\n\n0\n")
     code = cli.main(["compare", "micro_macro", "--references", str(tmp_path / "r.txt"), "--system-a", str(tmp_path / "a.txt"), "--system-b", str(tmp_path / "r.txt")])
     assert code == 1 and "--system-a: " in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------------------
+# Few examples (issue 28). Derivation (compare's docstring): with d examples on which the
+# systems differ, the 2^d swap patterns are equally likely under the null, and the observed
+# pattern and its mirror are always at least as extreme, so the exact randomization
+# p-value is at least 2 / 2^d; when every example favours B by the same margin it is
+# exactly that. Below: 2^(1-d) > 0.05 for d <= 5, so nothing can be significant, and a
+# bootstrap p-value under 2^(1-d) claims more than the examples hold.
+
+
+def all_for_b(d):
+    """d labels: B right and A wrong on each (every example favours B by the same margin)."""
+    return list(range(d)), [x + 1 for x in range(d)], list(range(d))
+
+
+def exact_randomization_p(references, system_a, system_b):
+    """Every one of the 2^d swap patterns, enumerated (accuracy, by hand)."""
+    import itertools
+
+    def accuracy(system):
+        return np.mean([s == r for s, r in zip(system, references)])
+
+    observed = accuracy(system_b) - accuracy(system_a)
+    extreme = 0
+    patterns = list(itertools.product([False, True], repeat=len(references)))
+    for swap in patterns:
+        a = [b if s else a for a, b, s in zip(system_a, system_b, swap)]
+        b = [a if s else b for a, b, s in zip(system_a, system_b, swap)]
+        extreme += abs(accuracy(b) - accuracy(a)) >= abs(observed) - 1e-12
+    return extreme / len(patterns)
+
+
+def compared(references, system_a, system_b, **options):
+    """(result, warning messages) of compare on micro_macro's accuracy."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = compare.compare("micro_macro", references, system_a, system_b, metric_key="accuracy", seed=0, **options)
+    return result, [str(w.message) for w in caught]
+
+
+@pytest.mark.parametrize("d", [5, 6])
+def test_randomization_p_is_the_exact_floor_when_every_example_favours_b(d):
+    exact = exact_randomization_p(*all_for_b(d))
+    assert exact == 2 / 2**d  # the derivation's floor, reached
+    result, warned = compared(*all_for_b(d), method="randomization", n_resamples=4000)
+    assert result["p_value"] == pytest.approx(exact, abs=0.015)
+    if d == 5:  # 1/16 > 0.05: no test can be significant
+        assert warned == [f"the two systems differ on 5 of the 5 examples: no test can give a p-value below 0.0625 = 2^(1-5) from them, so none can reach 0.05"]
+    else:  # 1/32 <= 0.05
+        assert warned == []
+
+
+def test_one_example_bootstrap_p_is_one_draw_and_is_flagged():
+    """One example: every bootstrap resample is that example, so the shifted differences are
+    all 0 and p = 1 / (resamples + 1); randomization's two patterns are both extreme: p = 1."""
+    references, system_a, system_b = all_for_b(1)
+    bootstrap, warned = compared(references, system_a, system_b, n_resamples=999)
+    assert bootstrap["p_value"] == 1 / 1000
+    assert len(warned) == 1 and "differ on 1 of the 1 examples" in warned[0] and 'p = 0.001 is below that floor (1) and means nothing here: use method="randomization"' in warned[0]
+    randomization, warned = compared(references, system_a, system_b, method="randomization")
+    assert randomization["p_value"] == 1.0 and len(warned) == 1 and "bootstrap" not in warned[0]
+
+
+def test_the_issues_two_labels():
+    """compare("micro_macro", [1, 2], [1, 2], [2, 1]): A right twice, B wrong twice. Of the
+    4 swap patterns, 2 give |difference| 1 (none or both swapped), 2 give 0: p = 1/2."""
+    assert exact_randomization_p([1, 2], [1, 2], [2, 1]) == 0.5
+    randomization, warned = compared([1, 2], [1, 2], [2, 1], method="randomization", n_resamples=4000)
+    assert randomization["p_value"] == pytest.approx(0.5, abs=0.03) and "below 0.5 = 2^(1-2)" in warned[0]
+    bootstrap, warned = compared([1, 2], [1, 2], [2, 1])
+    assert bootstrap["p_value"] < 0.01 and "the bootstrap's p" in warned[0]
+
+
+@pytest.mark.parametrize("d, flagged", [(10, True), (12, False)])
+def test_a_bootstrap_p_below_the_floor_is_flagged_at_any_size(d, flagged):
+    """All d examples favour B equally: the bootstrap's differences never move, p = 1/1001,
+    under the floor 2^(1-10) = 0.00195 but not under 2^(1-12) = 0.000488."""
+    result, warned = compared(*all_for_b(d))
+    assert result["p_value"] == 1 / 1001
+    assert warned == ([f"the two systems differ on {d} of the {d} examples: the bootstrap's p = 0.000999 is below that floor ({2 ** (1 - d):.3g}) and means nothing here: use method=\"randomization\""] if flagged else [])
+
+
+def test_examples_where_the_systems_agree_carry_no_evidence():
+    """20 examples, 18 on which A and B give the same label: d = 2."""
+    references, system_a, system_b = all_for_b(2)
+    same = list(range(10, 28))
+    _, warned = compared(references + same, system_a + same, system_b + same, method="randomization")
+    assert warned and warned[0].startswith("the two systems differ on 2 of the 20 examples")
+
+
+def test_cli_compare_prints_the_few_examples_warning(tmp_path, capsys):
+    for name, values in zip("rab", ([1, 2], [1, 2], [2, 1])):
+        (tmp_path / f"{name}.txt").write_text("\n".join(map(str, values)) + "\n")
+    argv = ["compare", "micro_macro", "--references", str(tmp_path / "r.txt"), "--system-a", str(tmp_path / "a.txt"), "--system-b", str(tmp_path / "b.txt"), "--seed", "0"]
+    assert cli.main(argv) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("paperscore compare: warning: the two systems differ on 2 of the 2 examples: ") and err.count("\n") == 1

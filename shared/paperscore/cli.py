@@ -23,6 +23,7 @@ import math
 import os
 import pkgutil
 import sys
+import warnings
 
 from . import core
 
@@ -223,9 +224,12 @@ def _main(argv):
         args.common = dict(zero_division=args.zero_division, return_signature=True)
         if args.confidence_level is not None:
             args.common.update(confidence_level=args.confidence_level, n_resamples=args.n_resamples, seed=args.seed)
+    caught = []
     try:
         core.check_stdin_once(*((flag, getattr(args, dest)) for dest, flag in FILES.items() if getattr(args, dest, None)))
-        result = module.run(args)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = module.run(args)
     except ValueError as error:
         print(f"{name}: error: {error}", file=sys.stderr)
         return 1
@@ -233,6 +237,9 @@ def _main(argv):
         problem = "the input is nested too deeply" if isinstance(error, RecursionError) else "a number in the input is out of range"
         print(f"{name}: error: {problem} ({error})", file=sys.stderr)
         return 1
+    finally:
+        for warning in caught:  # one line each, in the form of the error messages
+            print(f"{name}: warning: {warning.message}", file=sys.stderr)
     if args.score_only:
         key = score_key(module, args)
         numbers = [k for k, v in result.items() if isinstance(v, (int, float)) and not isinstance(v, bool)]

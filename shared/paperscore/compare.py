@@ -17,7 +17,22 @@ are the same pair are drawn together, so the cost grows with distinct pairs, not
   p-value counts shuffled differences at least as far from 0 as the observed one.
 Both p-values are two-sided, (count + 1) / (resamples + 1). "At least as far" (>=) makes
 identical systems p = 1; sacrebleu counts strictly farther (>), which gives them p ~ 0.
+
+Few examples. Only the d examples on which the two systems' statistics differ carry
+evidence. Under the null hypothesis each of them is as likely to come with A's and B's
+outputs swapped, so the 2^d swap patterns are equally likely, and the observed pattern and
+its mirror (every example swapped, the difference negated) are always at least as
+extreme: the exact randomization p-value is never below 2 / 2^d = 2^(1-d), and no p-value
+from d examples can honestly be smaller (randomization's estimate stays near it).
+The bootstrap has no such floor: resampling 1 example always draws the observed
+difference (p = 1 / (resamples + 1), however small the gain), 2 examples draw one of 3
+resamples. So `compare` warns when 2^(1-d) > 1 - confidence_level (d <= 5
+at 0.95: no test can reach significance from so few examples), and when a bootstrap
+p-value falls below 2^(1-d) (and when d = 0: nothing to test); for a handful of examples (coreference on ten documents)
+use `method="randomization"`.
 """
+
+import warnings
 
 import numpy as np
 
@@ -84,6 +99,28 @@ def _p_value(null, observed):
     return float((extreme.sum() + 1) / (len(null) + 1))
 
 
+def smallest_p_value(differing):
+    """The smallest p-value `differing` examples can give (see the module docstring)."""
+    return 2.0 ** (1 - differing) if differing else 1.0
+
+
+def _few_examples(method, p_value, counts, differ, confidence_level):
+    """A warning when the examples cannot say what the p-value seems to (module docstring)."""
+    examples, differing = int(counts.sum()), int(counts[differ].sum())
+    if not differing:
+        warnings.warn(f"the two systems' outputs score the same on all {examples} examples: there is nothing to test (p = 1)", stacklevel=4)
+        return
+    floor = smallest_p_value(differing)
+    problems = []
+    if floor > 1 - confidence_level:
+        problems.append(f"no test can give a p-value below {floor:.3g} = 2^(1-{differing}) from them, so none can reach {1 - confidence_level:.3g}")
+    if method == "bootstrap" and p_value < floor:
+        problems.append(f"the bootstrap's p = {p_value:.3g} is below that floor ({floor:.3g}) and means nothing here: use method=\"randomization\"")
+    if problems:
+        systems = f"the two systems differ on {differing} of the {examples} examples"
+        warnings.warn(f"{systems}: {'; '.join(problems)}", stacklevel=4)
+
+
 def paired_test(table_a, codes_a, table_b, codes_b, reduce, metric_key, method="bootstrap", n_resamples=1000, confidence_level=0.95, seed=None):
     """Each system's score on `metric_key`, the difference B - A, its bootstrap interval
     and the p-value of `method`, from per-example statistics (see the module docstring)."""
@@ -97,6 +134,7 @@ def paired_test(table_a, codes_a, table_b, codes_b, reduce, metric_key, method="
             raise ValueError(f"metric_key: {metric_key!r} is not one of {', '.join(values)}")
         return np.asarray(values[metric_key], dtype=float)
 
+    differ = _differ(rows_a, rows_b)
     score_a, score_b = score(counts, rows_a)[0], score(counts, rows_b)[0]
     observed = score_b - score_a
     rng = np.random.default_rng(seed)
@@ -106,7 +144,6 @@ def paired_test(table_a, codes_a, table_b, codes_b, reduce, metric_key, method="
         null = deltas - np.nanmean(deltas) if not np.isnan(deltas).all() else deltas
     else:
         # Swapping two identical rows changes nothing: only the pairs that differ are shuffled.
-        differ = _differ(rows_a, rows_b)
         both = _stack(_stack(_take(rows_a, ~differ), _take(rows_a, differ)), _take(rows_b, differ))
         fixed, varying = counts[~differ], counts[differ]
         null = []
@@ -114,6 +151,8 @@ def paired_test(table_a, codes_a, table_b, codes_b, reduce, metric_key, method="
             kept = np.broadcast_to(fixed, (len(swapped), len(fixed)))
             null.append(score(np.hstack([kept, swapped, varying - swapped]), both) - score(np.hstack([kept, varying - swapped, swapped]), both))
         null = np.concatenate(null)
+    p_value = _p_value(null, observed)
+    _few_examples(method, p_value, counts, differ, confidence_level)
     return {
         "metric_key": metric_key,
         "method": method,
@@ -122,7 +161,7 @@ def paired_test(table_a, codes_a, table_b, codes_b, reduce, metric_key, method="
         "difference": float(observed),
         "difference_low": low,
         "difference_high": high,
-        "p_value": _p_value(null, observed),
+        "p_value": p_value,
         "n_resamples": n_resamples,
     }
 
