@@ -26,10 +26,10 @@ extreme: the exact randomization p-value is never below 2 / 2^d = 2^(1-d), and n
 from d examples can honestly be smaller (randomization's estimate stays near it).
 The bootstrap has no such floor: resampling 1 example always draws the observed
 difference (p = 1 / (resamples + 1), however small the gain), 2 examples draw one of 3
-resamples. So `compare` warns when 2^(1-d) > 1 - confidence_level (d <= 5
-at 0.95: no test can reach significance from so few examples), and when a bootstrap
-p-value falls below 2^(1-d) (and when d = 0: nothing to test); for a handful of examples (coreference on ten documents)
-use `method="randomization"`.
+resamples. So `compare` warns when 2^(1-d) > 1 - confidence_level (d <= 5 at 0.95: no
+test can reach significance from so few examples), when a bootstrap p-value falls below
+2^(1-d), and when d = 0 (nothing to test). For a handful of examples (coreference on ten
+documents) use `method="randomization"`.
 """
 
 import warnings
