@@ -12,12 +12,14 @@ import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rationale_naive import numbers, unpad
+from rationale_naive import area_under_pr, numbers, sklearn_auprc, unpad
+from rationale_naive import corpus as naive_corpus
+from rationale_naive import example_row as naive_row
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.metrics import auc, f1_score, precision_recall_curve, precision_recall_fscore_support
 
 from paperscore import cli
-from paperscore.rationale import KEYS, compute, scored_tokens, statistics, summarise
+from paperscore.rationale import COLUMNS, KEYS, compute, scored_tokens, statistics, summarise
 
 warnings.filterwarnings("ignore", category=UndefinedMetricWarning)
 POLICIES = {0.0: 0.0, 1.0: 1.0, "nan": np.nan}
@@ -662,3 +664,97 @@ def test_configs_select_each_papers_rule_through_load_and_combine():
     assert configured.compute(predictions=predictions, references=references, threshold_rule=">=")["f1"] == pytest.approx(4 / 5)
     with pytest.raises(ValueError, match=r"config_name: 'a2r' .*'dmr', 'fr', 'mgr', 'dar', 'eraser'"):
         evaluate.load(str(SPACES_DIR / "rationale_f1"), config_name="a2r")
+
+
+# ---------------------------------------------------------------------------------------
+# The batch against the plain per-example definition at users' sizes (issue 28): 10,000
+# examples as diverse as real data, every option. Integer widths: the counts are int64
+# sums of at most the corpus's tokens, held as float64 in the rows, exact up to 2^53
+# tokens (more than memory holds); checked equal to the plain counts below.
+
+
+def realistic_corpus(n=10_000, seed=0):
+    """Predictions and references as lists: empty examples, 1-5 tokens, 20-120 tokens and
+    a few of 400-1,500; gold rationales of 1-3 spans, all-annotated and unannotated
+    examples; hard masks near the gold, all- and none-selected masks, soft scores rounded
+    to 1-3 decimals (ties) with values exactly at 0.5; -100 padding after the tokens, the
+    prediction either aligned with it (any value under the padding) or compact."""
+    rng = np.random.default_rng(seed)
+    predictions, references = [], []
+    for _ in range(n):
+        kind = rng.random()
+        length = 0 if kind < 0.03 else int(rng.integers(1, 6)) if kind < 0.2 else int(rng.integers(20, 121)) if kind < 0.98 else int(rng.integers(400, 1501))
+        gold = np.zeros(length, dtype=int)
+        shape = rng.random()
+        if shape < 0.1:
+            gold[:] = 1
+        elif shape >= 0.2 and length:
+            for _ in range(int(rng.integers(1, 4))):
+                start = int(rng.integers(0, length))
+                gold[start : start + int(rng.integers(1, 13))] = 1
+        mode = rng.random()
+        if mode < 0.35:
+            scores_ = np.where(rng.random(length) < 0.85, gold, 1 - gold).astype(float)
+        elif mode < 0.45:
+            scores_ = np.full(length, float(rng.random() < 0.5))
+        else:
+            scores_ = np.clip(gold * 0.5 + rng.random(length) * 0.6, 0, 1).round(int(rng.integers(1, 4)))
+            scores_[rng.random(length) < 0.05] = 0.5
+        pad = int(rng.integers(1, 6)) if rng.random() < 0.5 else 0
+        compact = pad and rng.random() < 0.5
+        predictions.append(scores_.tolist() + ([] if compact else rng.random(pad).round(2).tolist()))
+        references.append(gold.tolist() + [-100] * pad)
+    return predictions, references
+
+
+@pytest.fixture(scope="module")
+def realistic():
+    predictions, references = realistic_corpus()
+    return predictions, references, unpad(predictions, references)
+
+
+OPTIONS = [
+    dict(threshold=0.5, threshold_rule=">=", iou_threshold=0.5, zero_division=0.0, auprc=True),
+    dict(threshold=0.5, threshold_rule=">", iou_threshold=1.0, zero_division="nan", auprc=False),
+    dict(threshold=0.0, threshold_rule=">=", iou_threshold=0.75, zero_division=1.0, auprc=None),  # every token selected
+    dict(threshold=0.3, threshold_rule=">", iou_threshold=0.5, zero_division="nan", auprc=True),
+]
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: "-".join(map(str, o.values())))
+def test_ten_thousand_real_looking_examples_equal_the_plain_definition(realistic, options):
+    predictions, references, examples = realistic
+    zd = POLICIES[options["zero_division"]]
+    with_auprc = options["auprc"] is not False  # None: the corpus holds soft scores
+    plain = [
+        naive_row(scores_, truth, options["threshold"], options["threshold_rule"], options["iou_threshold"], zd, with_auprc)
+        for scores_, truth in examples
+    ]  # fmt: skip
+    # the batch equals the plain definition summed
+    r = compute(predictions, references, per_example=True, **options)
+    expected = naive_corpus(plain, zd, with_auprc)
+    assert set(r) - {"per_example"} == set(expected)
+    for key, value in expected.items():
+        assert same(r[key], value), (key, r[key], value)
+    # each example's row in the batch is the plain one, exactly (counts and ratios alike)
+    rows, spans_ = statistics(*scored_tokens(predictions, references), options["threshold"], options["threshold_rule"], options["iou_threshold"], zd, with_auprc)
+    assert (rows[:, :4] == rows[:, :4].round()).all() and rows[:, 3].sum() == sum(len(s) for s, _ in examples)
+    for i, row in enumerate(plain):
+        assert np.array_equal([row[c] for c in COLUMNS], rows[i], equal_nan=True), (i, row, rows[i])
+        assert all(spans_[key][i] == row[key] for key in spans_), i
+    for detail, row in zip(r["per_example"], plain):
+        assert {k: detail[k] for k in ("tokens", "gold", "predicted", "tp")} == {k: row[k] for k in ("tokens", "gold", "predicted", "tp")}
+    # and to that example scored alone (every 10th example, each kind among them)
+    for i in range(0, len(predictions), 10):
+        alone, _ = statistics(*scored_tokens(predictions[i : i + 1], references[i : i + 1]), options["threshold"], options["threshold_rule"], options["iou_threshold"], zd, with_auprc)
+        assert np.array_equal(alone[0], rows[i], equal_nan=True), i
+
+
+def test_the_plain_auprc_is_sklearns(realistic):
+    """The plain definition of AUPRC (rationale_naive.area_under_pr) against sklearn's
+    precision_recall_curve + auc on 500 of the examples."""
+    _, _, examples = realistic
+    checked = [(s, g) for s, g in examples[:2000] if s][:500]
+    assert any(not any(g) for _, g in checked) and any(all(g) for _, g in checked)
+    for scores_, truth in checked:
+        assert area_under_pr(scores_, truth) == pytest.approx(sklearn_auprc(scores_, truth), abs=1e-12)
