@@ -396,6 +396,10 @@ def test_signature_names_the_options():
         ([[1, "1"]], [[1, 1]], {}, r"predictions\[0\]\[1\]: expected a number, got str '1'"),
         ([[1], [None]], [[1], [1]], {}, r"predictions\[1\]\[0\]: expected a number, got NoneType None"),
         ([[1, [0, 1]]], [[1, 1]], {}, r"predictions\[0\]\[1\]: expected a number, got list"),
+        # tokens nested in lists, every example as long (once read as one token each)
+        ([[[1]]], [[1]], {}, r"predictions\[0\]\[0\]: expected a number, got list \[1\]"),
+        ([[[1, 0]], [[0, 1]]], [[1], [0]], {}, r"predictions\[0\]\[0\]: expected a number, got list \[1, 0\]"),
+        ([[1], [0]], [[[1]], [[0]]], {}, r"references\[0\]\[0\]: expected a number, got list \[1\]"),
         (np.zeros((2, 3, 2)), np.zeros((2, 3)), {}, r"predictions: expected one sequence .* got an array of shape \(2, 3, 2\); pass the rationale class's scores"),
         (np.zeros(3), np.zeros(3), {}, r"predictions: expected one sequence of tokens per example \(2 dimensions\), got an array of shape \(3,\)"),
         ([[1]], [[1]], {"threshold_rule": "=>"}, "threshold_rule: '=>' is not one of '>=', '>'"),
@@ -758,3 +762,46 @@ def test_the_plain_auprc_is_sklearns(realistic):
     assert any(not any(g) for _, g in checked) and any(all(g) for _, g in checked)
     for scores_, truth in checked:
         assert area_under_pr(scores_, truth) == pytest.approx(sklearn_auprc(scores_, truth), abs=1e-12)
+
+
+# ---------------------------------------------------------------------------------------
+# The demo as the Space runs it (python app.py), under hostile and heavy use (issue 28)
+
+
+def visit(url, session, inputs):
+    """One request to the demo's compute endpoint over plain HTTP, in session `session`."""
+    import urllib.request
+
+    ask = urllib.request.Request(f"{url}gradio_api/call/compute", json.dumps({"data": inputs, "session_hash": session}).encode(), {"Content-Type": "application/json"})
+    event = json.load(urllib.request.urlopen(ask, timeout=30))["event_id"]
+    answer = urllib.request.urlopen(f"{url}gradio_api/call/compute/{event}", timeout=30).read().decode()
+    return json.loads(answer.split("event: complete\ndata: ", 1)[1])
+
+
+def test_the_demo_refuses_deep_json_keeps_serving_and_holds_few_sessions(monkeypatch):
+    """`"[" * 5000` is a message, not a RecursionError, and the server answers the next
+    request; each visitor session holds a copy of the page's state, and the demo as
+    launched keeps the SESSIONS most recent ones, not Gradio's 10,000 (the memory that
+    grew from 532 MB to 3.1 GB under 50 clients)."""
+    import runpy
+
+    import gradio as gr
+    from conftest import SPACES_DIR, free_port
+    from gradio_client import Client
+    from gradio_client.exceptions import AppError
+
+    port, launch = free_port(), gr.Blocks.launch
+    monkeypatch.setattr(gr.Blocks, "launch", lambda self, **kwargs: launch(self, server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True, **kwargs))
+    app = runpy.run_path(str(SPACES_DIR / "rationale_f1" / "app.py"), run_name="__main__")
+    demo, url = app["demo"], f"http://127.0.0.1:{port}/"
+    try:
+        client = Client(url, verbose=False)
+        with pytest.raises(AppError, match=re.escape("predictions[0]: a JSON list nested too deeply to read")):
+            client.predict(predictions="[" * 5000, api_name="/compute")
+        expected = client.predict(api_name="/compute")[0]
+        assert expected["f1"] > 0
+        for i in range(app["SESSIONS"] + 5):  # visitors, each in a session of their own
+            assert visit(url, f"visitor-{i}", ["1 0", "1 1", "", ">=", 0.5, "0"])[0]["f1"] == 2 / 3
+        assert len(demo.state_holder.session_data) == app["SESSIONS"] < 60
+    finally:
+        demo.close()

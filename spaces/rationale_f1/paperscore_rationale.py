@@ -72,7 +72,8 @@ def _numbers(values, argument):
         lengths = np.fromiter(map(len, values), np.int64, len(values))
         try:
             if len(lengths) and (lengths == lengths[0]).all():
-                flat = np.asarray(values).reshape(-1)  # one 2-D conversion
+                array = np.asarray(values)  # one 2-D conversion
+                flat = array.reshape(-1) if array.ndim == 2 else None  # deeper: not tokens
             elif all(isinstance(example, np.ndarray) for example in values):
                 flat = np.concatenate(values) if len(values) else np.zeros(0)
             else:
