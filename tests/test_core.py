@@ -1,11 +1,14 @@
 """The shared core: zero division, ratios, bootstrap, signature, input errors, file readers."""
 
+import importlib
+import inspect
 import io
 import math
+import re
 
 import numpy as np
 import pytest
-from conftest import run_python
+from conftest import SPACES, SPACES_DIR, run_python
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -69,6 +72,26 @@ def test_signature_lists_metric_options_and_version():
     text = core.signature("csc_common", variant="realise", level="sentence", zero_division=0.0, labels=[1, 2], keep=True, seed=None)
     assert text == f"csc_common|variant:realise|level:sentence|zero_division:0|labels:1,2|keep:yes|seed:none|paperscore:{core.VERSION}"
     assert core.signature("x", zero_division=math.nan) == f"x|zero_division:nan|paperscore:{core.VERSION}"
+
+
+@pytest.mark.parametrize(
+    "value, written",
+    [
+        (None, "none"),  # not given
+        (["None"], '"None"'),  # MAVEN's NA label, a string
+        (["none", "NaN", "Yes", "no", "inf"], '"none","NaN","Yes","no","inf"'),  # words the signature writes
+        ([], ""),  # no label at all ...
+        ([""], '""'),  # ... and the empty label
+        (["A|B", "a,b", "k:v", 'say "x"', "two words"], '"A|B","a,b","k:v","say \\"x\\"","two words"'),  # its syntax
+        (["O", "B-PER", "Attack", "rouge_l+cjk_char", ">=", "事件"], "O,B-PER,Attack,rouge_l+cjk_char,>=,事件"),  # as they are
+        ([0, 1.5, True], "0,1.5,yes"),
+    ],
+)
+def test_a_signature_value_reads_one_way_only(value, written):
+    """One rule: a string is written as it is unless it could be misread (empty, holding
+    | , : " or white space, or a word the signature writes for None, booleans, floats),
+    and then as JSON, which reads back to it."""
+    assert core.signature("m", x=value) == f"m|x:{written}|paperscore:{core.VERSION}"
 
 
 # ---------------------------------------------------------------------------------------
@@ -225,3 +248,40 @@ def test_as_corpus_converts_tensors_and_refuses_what_is_no_corpus():
     for bad, named in [("abc", "got a str"), (b"ab", "got a bytes"), (None, "got NoneType"), (5, "got int"), ({1}, "got set"), ({}, "got dict"), (iter([1]), "got list_iterator"), (torch.tensor(3), "got int64"), (np.array(3), "got a single int64 value")]:
         with pytest.raises(ValueError, match=f"^predictions: expected a list of examples, {named}"):
             core.as_corpus(bad, "predictions")
+
+
+# ---------------------------------------------------------------------------------------
+# What every Space's metric class shares (space.py): arguments it does not take
+
+
+@pytest.mark.parametrize("space", SPACES)
+def test_an_argument_of_evaluates_f1_or_sklearn_is_a_value_error_that_says_what_to_do(space):
+    """average=, pos_label=, sample_weight= (evaluate's f1, sklearn) and any other unknown
+    argument: a ValueError listing the arguments the package's compute() takes, raised
+    before anything is stored, and at once from trainer_metrics."""
+    import runpy
+
+    import evaluate
+
+    metric = evaluate.load(str(SPACES_DIR / space), keep_in_memory=True)
+    case = runpy.run_path(str(SPACES_DIR / space / "tests.py"))["test_cases"][0]
+    inputs = {name: case[name] for name in case if name not in ("kwargs", "result")}
+    vendored = type(metric)._compute.__globals__["compute"].__module__.rsplit(".", 1)[-1]  # paperscore_<family>
+    package = importlib.import_module(vendored.replace("paperscore_", "paperscore."))
+    taken = [name for name in inspect.signature(package.compute).parameters if name not in (*metric._feature_names(), "sources")]
+    for argument, value in (("average", "macro"), ("pos_label", 1), ("sample_weight", [1.0]), ("beta", 2)):
+        with pytest.raises(ValueError) as raised:
+            metric.compute(**inputs, **{argument: value})
+        message = str(raised.value)
+        assert message.startswith(f"{argument}: not an argument of {space} (it takes {', '.join(taken)})"), message
+        assert (argument == "beta") == (";" not in message)  # a habit is answered, beta only listed
+        with pytest.raises(ValueError, match=f"^{argument}: not an argument"):
+            metric.trainer_metrics(**{argument: value})
+    result = metric.compute(**inputs, **case["kwargs"])  # the failed calls stored nothing
+    assert all(result[key] == pytest.approx(value, abs=1e-12) for key, value in case["result"].items())
+    if space in ("micro_macro", "rationale_f1"):  # the keys the message names are the result's
+        with pytest.raises(ValueError) as raised:
+            metric.compute(**inputs, average="macro")
+        named = set(re.findall(r"\b[a-z0-9_]+\b", str(raised.value).split(";", 1)[1]))
+        keys = {"micro_f1", "macro_f1"} | ({"weighted_f1", "accuracy", "micro_precision"} if space == "micro_macro" else {"f1", "example_f1", "precision"})
+        assert keys <= named and keys <= set(result)

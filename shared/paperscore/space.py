@@ -13,15 +13,28 @@ arguments can be passed (evaluate's `combine` and `evaluator`); explicit argumen
 A batch that evaluate itself cannot store (a lone surrogate, an int beyond int64) is a
 ValueError naming the example, and leaves the metric as it was before the call.
 
+An argument compute() does not take is a ValueError listing the ones it takes (evaluate
+would raise a TypeError naming `_compute()`); for the habits of evaluate's f1 and of
+sklearn (`average`, `pos_label`, `sample_weight`) it also says what to do instead: the
+generic HABITS below, or the Space's own `habits` (which keys hold each average, ...).
+
 And `metric.trainer_metrics(...)`: a compute_metrics function for transformers' Trainer.
 """
 
+import inspect
 from contextlib import contextmanager
 
 from .core import INT64, as_corpus
 from .trainer import trainer_metrics
 
 _PLURAL = {"prediction": "predictions", "reference": "references"}
+# What a user of evaluate's f1 or of sklearn passes out of habit, and what this metric does
+# instead; a Space's `habits` says it for its own numbers.
+HABITS = {
+    "average": "every average this metric reports is returned at once, each under its own key (see the card's Output Values)",
+    "pos_label": "this metric has no positive class to choose (see the card's Output Values)",
+    "sample_weight": "examples are not weighted: every example counts once",
+}
 _SINGULAR = {plural: singular for singular, plural in _PLURAL.items()}
 
 
@@ -51,6 +64,7 @@ def _unstorable(columns):
 class SpaceMetric:
     optional_inputs = ()
     configs = {}  # config_name -> compute() option defaults ("default": none)
+    habits = {}  # argument -> what to do instead, for this Space (over HABITS)
     # Examples with empty predictions and references that check_batch held back rather than
     # store (evaluate would infer a label type from them); they count only when nothing
     # else was stored.
@@ -78,6 +92,7 @@ class SpaceMetric:
         inputs = {**{name: None for name in self.optional_inputs}, **self.configs.get(self.config_name, {}), **inputs}
         features = self._feature_names()
         options = {name: value for name, value in inputs.items() if name not in features}
+        self._check_arguments(options)
         if inputs.get("predictions") is None and inputs.get("references") is None:
             if self.writer is None and not self._held_empty:
                 raise ValueError("nothing to compute: pass predictions and references, or add_batch them first")
@@ -89,6 +104,14 @@ class SpaceMetric:
             # cannot compute: score it directly
             return self._compute(**{name: [[]] * held for name in features}, **options)
         return super().compute(**options)
+
+    def _check_arguments(self, options):
+        """An argument _compute() does not take: a ValueError listing those it takes."""
+        taken = [name for name in inspect.signature(self._compute).parameters if name not in self._feature_names()]
+        unknown = [name for name in options if name not in taken]
+        if unknown:
+            habit = {**HABITS, **self.habits}.get(unknown[0])
+            raise ValueError(f"{unknown[0]}: not an argument of {self.name} (it takes {', '.join(taken)})" + (f"; {habit}" if habit else ""))
 
     def add_batch(self, **columns):
         """Add a batch of examples, checked before evaluate encodes them (an empty batch adds nothing)."""
@@ -146,4 +169,5 @@ class SpaceMetric:
 
     def trainer_metrics(self, tokenizer=None, label_names=None, logits="argmax", postprocess=None, ignore_index=-100, **options):
         """A compute_metrics function for transformers' Trainer (see paperscore.trainer)."""
+        self._check_arguments(options)  # now, not at the end of the first evaluation
         return trainer_metrics(self, tokenizer, label_names, logits, postprocess, ignore_index, **options)

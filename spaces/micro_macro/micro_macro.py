@@ -80,6 +80,14 @@ class MicroMacro(SpaceMetric, evaluate.Metric):
     # evaluate.load(..., config_name="maven") for evaluate's combine and evaluator, which
     # pass no compute arguments; explicit arguments still win.
     configs = {"maven": {"convention": "maven"}, "jmee": {"convention": "jmee"}}
+    # What evaluate's f1 and sklearn users pass out of habit (an error that says this).
+    habits = {
+        "average": (
+            "every average is returned at once: micro_precision / micro_recall / micro_f1, macro_precision / macro_recall / macro_f1, "
+            "weighted_precision / weighted_recall / weighted_f1 and accuracy; per_class=True adds each class's (sklearn's average=None)"
+        ),
+        "pos_label": "every class is scored: per_class=True gives each class's precision, recall and f1; negative_labels=[...] leaves classes (an NA label) out of the averages",
+    }
 
     def _info(self):
         # A string first: evaluate would otherwise read the string "5" as the int 5.

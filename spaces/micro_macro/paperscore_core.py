@@ -9,6 +9,7 @@ Imports only numpy, so that `import paperscore` stays fast and every Space can v
 
 import json
 import math
+import re
 import sys
 import time
 from collections.abc import Sequence
@@ -292,7 +293,15 @@ def bootstrap_intervals(counts, reduce, confidence_level=0.95, n_resamples=1000,
 # Reproducibility signature
 
 
+# The words the signature writes for values that are not strings (None, booleans, floats).
+_SIGNATURE_WORDS = {"none", "yes", "no", "nan", "inf", "-inf"}
+
+
 def _signature_value(value):
+    """None as `none` (not given), booleans as yes/no, numbers as they print, a list as its
+    items joined by commas; a string as it is, unless it could be misread: empty, holding a
+    character the signature uses (| , : " or white space), or one of the words above in any
+    case (MAVEN's label "None" is `"None"`, never `none`), which is written as JSON."""
     if value is None:
         return "none"
     if isinstance(value, bool):
@@ -301,7 +310,10 @@ def _signature_value(value):
         return "nan" if math.isnan(value) else f"{value:g}"
     if isinstance(value, (list, tuple)):
         return ",".join(_signature_value(v) for v in value)
-    return str(value)
+    text = str(value)
+    if isinstance(value, str) and (not text or text.lower() in _SIGNATURE_WORDS or re.search(r'[|,:"\s]', text)):
+        return json.dumps(text, ensure_ascii=False)
+    return text
 
 
 def bootstrap_options(confidence_level, n_resamples, seed):
