@@ -142,6 +142,17 @@ def test_auprc_per_example_as_sklearn_and_eraser():
     assert auc(recall, precision) == pytest.approx(7 / 24)
 
 
+def test_auprc_ties_minus_zero_with_zero_and_float32_with_float64():
+    """-0.0 and 0.0 are one score (one point of the curve). Scores -0.0, 0.0, 1.0 against
+    gold 0, 1, 1: points (recall 1/2, precision 1) at 1.0, then (1, 2/3) at 0; area
+    (1/2)(1 + 1)/2 + (1/2)(1 + 2/3)/2 = 11/12, as sklearn has it."""
+    r = compute([[-0.0, 0.0, 1.0]], [[0, 1, 1]], auprc=True)
+    assert r["auprc"] == pytest.approx(11 / 12, abs=1e-15)
+    assert auc(*precision_recall_curve([0, 1, 1], [-0.0, 0.0, 1.0])[1::-1]) == pytest.approx(11 / 12, abs=1e-15)
+    scores32 = np.array([[0.1, 0.7, 0.7, 0.3]], dtype=np.float32)  # a float32 tie stays a tie
+    assert compute(scores32, [[0, 1, 0, 1]], auprc=True) == compute(scores32.astype(np.float64), [[0, 1, 0, 1]], auprc=True)
+
+
 def test_auprc_appears_for_soft_scores_or_on_request():
     assert "auprc" not in compute([SEED_PRED], [SEED_GOLD])
     assert "auprc" not in compute([[0.0, 1.0]], [[0, 1]])  # floats, but hard selections

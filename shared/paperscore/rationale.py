@@ -219,32 +219,76 @@ def example_auprc(scores, gold, lengths):
     precision_recall_curve followed by auc (ERASER): a point at every distinct score, from
     (recall 0, precision 1), joined by trapezoids. An example without gold tokens has
     recall 1 at every point (sklearn's convention), so its area is 0.5. NaN for an example
-    without tokens."""
+    without tokens.
+
+    Linear but for one sort of each example's tokens: O(tokens log length)."""
     n, total = len(lengths), len(scores)
-    example = np.repeat(np.arange(n), lengths)
-    # By example, then by descending score: rank the scores once, then sort the ranks keyed
-    # by example (4x faster than np.lexsort on the two keys).
-    rank = np.empty(total, dtype=np.int64)
-    rank[np.argsort(-scores)] = np.arange(total)
-    order = np.argsort(example * total + rank)
-    ranked, hits = scores[order], gold[order]
+    # Score and gold flag in one int64 per token, so that sorting needs no index: a score in
+    # [0, 1] as its float64 bits (which order as the values do, once + 0.0 has made -0.0
+    # into 0.0), at most 0x3FF0000000000000 < 2^62, shifted left by one with the gold flag
+    # in the freed bit (< 2^63: no overflow), negated to put the highest score first.
+    packed = np.add(scores, 0.0, dtype=np.float64).view(np.int64) << 1
+    packed |= gold
+    np.negative(packed, out=packed)
+    # Each example sorted: the examples of one length as the rows of one 2-D array, the
+    # examples taken in order of length (the areas are put back in their order at the end).
+    by_length = np.argsort(lengths, kind="stable")
     starts = np.cumsum(lengths) - lengths
-    last = np.ones(total, dtype=bool)  # the last token of each distinct score
+    ranked, done, block = np.empty(total, dtype=np.int64), 0, None
+    for group in np.split(by_length, np.flatnonzero(np.diff(lengths[by_length])) + 1):
+        length = lengths[group[0]] if len(group) else 0
+        if length:
+            block = packed[starts[group][:, None] + np.arange(length)]
+            block.sort(axis=1)
+            ranked[done : done + block.size] = block.ravel()
+            done += block.size
+    del packed, block  # the arrays of one token each are let go as soon as they are used
+    np.negative(ranked, out=ranked)
+    hits = (ranked & 1).astype(bool)
+    ranked >>= 1
+    lengths = lengths[by_length]
+    starts = np.cumsum(lengths) - lengths
+    full = lengths > 0
+    last = np.empty(total, dtype=bool)  # the last token of each distinct score: a point
     last[:-1] = ranked[1:] != ranked[:-1]
-    last[(starts + lengths - 1)[lengths > 0]] = True
+    last[(starts + lengths - 1)[full]] = True
+    del ranked
     at = np.flatnonzero(last)
-    owner = example[at]
+    points = _segment_sums(last, lengths)
+    del last
     hits_before = np.concatenate(([0], np.cumsum(hits)))
-    true_pos = hits_before[at + 1] - hits_before[starts[owner]]
-    positives = _segment_sums(gold, lengths)[owner]
-    precision = true_pos / (at + 1 - starts[owner])
-    recall = np.where(positives > 0, true_pos / np.maximum(positives, 1), 1.0)
-    first = np.ones(len(at), dtype=bool)
-    first[1:] = owner[1:] != owner[:-1]
-    previous_recall = np.where(first, 0.0, np.roll(recall, 1))
-    previous_precision = np.where(first, 1.0, np.roll(precision, 1))
-    area = np.bincount(owner, (recall - previous_recall) * (precision + previous_precision) / 2, minlength=n)
-    return np.where(lengths > 0, area, np.nan)
+    del hits
+    true_pos = hits_before[at + 1]
+    true_pos -= np.repeat(hits_before[starts], points)
+    positives = np.repeat(hits_before[starts + lengths] - hits_before[starts], points)
+    del hits_before
+    at += 1
+    at -= np.repeat(starts, points)  # the tokens ranked down to each point
+    precision = true_pos / at
+    del at
+    recall = true_pos / np.maximum(positives, 1)
+    recall[positives == 0] = 1.0
+    del true_pos, positives
+    # (recall - previous recall) * (previous precision + precision) / 2, each example's
+    # first point after (0, 1); summed in order by bincount, as the plain definition does.
+    first = (np.cumsum(points) - points)[points > 0]
+    terms = np.empty_like(precision)
+    terms[1:] = precision[:-1]
+    terms[first] = 1.0
+    terms += precision
+    del precision
+    rise = np.empty_like(recall)
+    rise[1:] = recall[:-1]
+    rise[first] = 0.0
+    np.subtract(recall, rise, out=rise)
+    del recall
+    terms *= rise
+    del rise
+    terms /= 2
+    area = np.bincount(np.repeat(np.arange(n), points), terms, minlength=n)
+    out = np.empty(n)
+    out[by_length] = np.where(full, area, np.nan)
+    return out
 
 
 def _owners(starts, lengths):
