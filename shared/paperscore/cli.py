@@ -10,9 +10,9 @@ given as `-` is standard input (one per command).
 
 Characters the output stream cannot encode (those outside its encoding, such as Chinese
 under PYTHONIOENCODING=latin-1, and under any encoding a lone surrogate, such as a label
-read from the JSON escape "\\ud800") are written as escapes, never as an error: `\\uXXXX` JSON escapes with --json (so the JSON
-reads back to the same strings), Python's backslashreplace (`\\ud800`, `\\xe9`) in tables,
-help and messages.
+read from the JSON escape "\\ud800") are written as escapes, never as an error: as JSON
+`\\uXXXX` escapes with --json (so the JSON reads back to the same strings), as Python's
+backslashreplace (`\\ud800`, `\\xe9`) in tables, help and messages.
 """
 
 import argparse
