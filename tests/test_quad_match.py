@@ -1,8 +1,10 @@
 """quad_match: hand-derived cases for every rule, rouge-score and brute force as references,
 DiaASQ as real Chinese and English data, properties, errors and the command line."""
 
+import functools
 import itertools
 import json
+import random
 import re
 
 import diaasq
@@ -756,3 +758,237 @@ def test_quads_as_data_through_evaluate(space_metric):
     assert space_metric.compute(predictions=pred, references=gold) == compute(pred, gold)
     with pytest.raises(ValueError, match=r"predictions\[0\]: quad 1 holds 5"):
         space_metric.add_batch(predictions=[[["a", "b", "c", 5]]], references=["a | b | c | d"])
+
+
+# ---------------------------------------------------------------------------------------
+# The batch at users' sizes against the plain per-sample definition (tests/quad_naive.py)
+
+import quad_naive  # noqa: E402
+
+from paperscore import quad as quad_module  # noqa: E402
+
+POLARITIES = ["pos", "neg", "neu", "正面", "负面", "中性"]
+ODD = ["黑鲨4 pro", "Wi-Fi 6", "すごく良い", "좋아요", "😀好", "!!", "X70Pro+", "café", "R&D", "a|b", "NULL"]
+
+
+@functools.lru_cache(maxsize=4)
+def raw_corpus(size, seed, alphabet):
+    """`size` samples as (gold quads, predicted quads, other references), quads as
+    4-tuples, as real outputs look: 0 to 30 quads, Chinese and English targets and
+    opinions, mostly short, a few over 64 tokens, implicit (NULL) ones, gold quads
+    repeated; predictions that shorten, lengthen or replace elements, drop, repeat and
+    add quads, or are blank; 8% of samples with 2-3 references. alphabet "wide": 3,000 Han
+    characters and 500 invented words (about 80,000 distinct strings in 10,000 samples);
+    "narrow": 40 and 30 (about 20,000: many quads, few strings, as issue 28's corpus)."""
+    rng = random.Random(seed)
+    n_han, n_words = (3000, 500) if alphabet == "wide" else (15, 8)
+    han = [chr(c) for c in range(0x4E00, 0x4E00 + n_han)]
+    words = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(2, 8))) for _ in range(n_words)]
+    words += [w.capitalize() for w in words[:3]]
+    aspects = [f"{a}#{b}" for a in ("food", "service", "price", "ambience", "screen") for b in ("taste", "general", "quality")] + ["服务#态度", "价格#水平", "食物#味道"]
+
+    def text(zh):
+        long = rng.random() < 0.004
+        if zh:
+            return "".join(rng.choices(han, k=rng.randint(65, 90) if long else rng.choice([1, 2, 2, 3, 4, 5, 6])))
+        return " ".join(rng.choices(words, k=rng.randint(65, 80) if long else rng.randint(1, 4)))
+
+    def span(zh):
+        u = rng.random()
+        return "NULL" if u < 0.05 else rng.choice(ODD) if u < 0.08 else text(zh)
+
+    def changed(value, zh):
+        u = rng.random()
+        if u < 0.3 and len(value) > 1:
+            return value[1:] if zh else value.split(" ", 1)[-1]
+        if u < 0.6:
+            return value + (rng.choice(han) if zh else " " + rng.choice(words))
+        return span(zh)
+
+    def predicted(gold, zh):
+        out = []
+        for q in gold:
+            u = rng.random()
+            if u < 0.1:
+                continue
+            q = list(q)
+            if u < 0.5:
+                k = rng.randrange(4)
+                q[k] = changed(q[k], zh) if k < 2 else rng.choice(aspects if k == 2 else POLARITIES)
+            out.append(tuple(q))
+            if rng.random() < 0.05:
+                out.append(tuple(q))  # a repeated quad
+        out += [(span(zh), span(zh), rng.choice(aspects), rng.choice(POLARITIES)) for _ in range(rng.random() < 0.15)]
+        rng.shuffle(out)
+        return out
+
+    samples = []
+    for _ in range(size):
+        zh = rng.random() < 0.6
+        k = 0 if rng.random() < 0.05 else rng.randint(9, 30) if rng.random() < 0.02 else rng.randint(1, 8)
+        gold = [(span(zh), span(zh), rng.choice(aspects), rng.choice(POLARITIES)) for _ in range(k)]
+        if gold and rng.random() < 0.04:
+            gold.append(gold[0])  # a repeated gold quad
+        pred = [] if rng.random() < 0.05 else predicted(gold, zh)
+        others = [predicted(gold, zh) for _ in range(rng.randint(1, 2))] if rng.random() < 0.08 else []
+        samples.append((gold, pred, others))
+    return samples
+
+
+def diverse_corpus(size, seed, tuple_len="0123", data=None, alphabet="wide"):
+    """raw_corpus written for tuple_len: quad strings with white space around elements
+    (10% of samples), blank predictions as "" or "  ", malformed predictions (6% of
+    samples: an element missing, one too many, an empty one, a stray separator at the
+    end); `data` ("predictions" or "references") gives a third of that side's samples as
+    lists and objects."""
+    rng = random.Random(seed)
+    names = [quad_module.ELEMENTS[int(c)] for c in tuple_len]
+
+    def project(quads):
+        return [[q[int(c)] for c in tuple_len] for q in quads]
+
+    def string(items, pad=""):
+        return " & ".join(" | ".join(pad + e + pad for e in q) for q in items)
+
+    def prediction(quads, as_data):
+        items = project(quads)
+        malformed = rng.random() < 0.06 and items
+        if malformed:
+            k, u = rng.randrange(len(items)), rng.random()
+            items[k] = items[k][:-1] if u < 0.3 else items[k] + ["extra"] if u < 0.6 else items[k][:-1] + [""]
+        if as_data:
+            return [dict(zip(names, q)) if len(q) == len(names) and rng.random() < 0.5 else q for q in items]
+        if not items:
+            return rng.choice(["", "  "])
+        return string(items, " " if rng.random() < 0.1 else "") + (" & " if malformed and rng.random() < 0.2 else "")
+
+    predictions, references = [], []
+    for gold, pred, others in raw_corpus(size, seed, alphabet):
+        predictions.append(prediction(pred, data == "predictions" and rng.random() < 1 / 3))
+        as_data = data == "references" and rng.random() < 1 / 3
+        options = [project(q) if as_data else string(project(q)) for q in [gold, *others]]
+        references.append(options if others else options[0])
+    return predictions, references
+
+
+def batch_rows(predictions, references, **options):
+    """Per sample, the STATS row of the reference the batch chose, and that reference's number."""
+    options = {"weights": (1, 1, 1, 1), "tuple_len": "0123", "sep_token1": " & ", "sep_token2": " | ", "similarity": "rouge_l", "duplicates": "multiset", **options}
+    pairing, rows, chosen = quad_module._score(predictions, references, **options)
+    return rows[chosen], pairing.number[chosen]
+
+
+def assert_rows_equal_oracle(predictions, references, rows, numbers, subset, **options):
+    """Exact counts of every sample equal the oracle's; S, the score and the chosen
+    reference of the samples in `subset` too (the soft match is the oracle's slow part)."""
+    columns = [quad_module.STATS.index(k) for k in ("exact_hits", "exact_n", "exact_m", "n", "m")]
+    soft = set(subset)
+    for i, (p, r) in enumerate(zip(predictions, references)):
+        several = len(quad_naive.references_of(r)) > 1
+        if several and i not in soft:
+            continue  # which reference counts depends on the soft match
+        s, n, m, hits, en, em, score, number = quad_naive.sample_statistics(p, r, soft=i in soft, **options)
+        assert rows[i, columns].tolist() == [hits, en, em, n, m], (i, p, r)
+        if i in soft:
+            assert number == numbers[i], (i, p, r)
+            assert rows[i, 0] == pytest.approx(s, abs=1e-12) and rows[i, quad_module.STATS.index("score")] == pytest.approx(score, abs=1e-12), (i, p, r)
+
+
+DIFFERENTIAL = [  # (tuple_len, weights, similarity, data side, alphabet): each a 10,000-sample batch
+    ("0123", (1, 1, 1, 1), "rouge_l", None, "narrow"),
+    ("0123", (2, 0.5, 0, 1), "rouge_l", "predictions", "wide"),
+    ("013", (1, 3, 1, 1), "exact", "references", "wide"),
+]
+
+
+@pytest.mark.parametrize("tuple_len, weights, similarity, data, alphabet", DIFFERENTIAL)
+def test_batch_of_ten_thousand_equals_the_per_sample_definition(tuple_len, weights, similarity, data, alphabet):
+    """Issue 28: the batched exact-match codes (sample x quad key) overflowed int64 once a
+    batch held enough distinct quads (a crash from 2,000 Chinese samples, and "list" counts
+    silently wrong). 10,000 diverse samples: every sample's exact counts under each
+    duplicate rule, and on a subset its matched total, score and chosen reference, equal
+    the plain definition; the corpus figures equal the oracle's rows summed."""
+    predictions, references = diverse_corpus(10_000, 1, tuple_len, data, alphabet)
+    options = dict(tuple_len=tuple_len, weights=weights, similarity=similarity)
+    subset = random.Random(0).sample(range(len(predictions)), 300)
+    for duplicates in quad_module.DUPLICATES:
+        rows, numbers = batch_rows(predictions, references, duplicates=duplicates, **options)
+        assert_rows_equal_oracle(predictions, references, rows, numbers, subset, duplicates=duplicates, **options)
+    oracle = [quad_naive.sample_statistics(predictions[i], references[i], duplicates=duplicates, **options) for i in subset]
+    got = compute([predictions[i] for i in subset], [references[i] for i in subset], duplicates=duplicates, **options)
+    assert headline(got) == pytest.approx(quad_naive.figures(oracle), abs=1e-12)
+
+
+@pytest.mark.parametrize("tuple_len", TUPLE_LENS)
+def test_every_tuple_len_at_ten_thousand_samples(tuple_len):
+    """Every tuple_len code (fewer columns, other codes): exact counts of 10,000 samples."""
+    predictions, references = diverse_corpus(10_000, 1, tuple_len, alphabet="narrow")
+    rows, numbers = batch_rows(predictions, references, tuple_len=tuple_len, similarity="exact", duplicates="list")
+    assert_rows_equal_oracle(predictions, references, rows, numbers, [], tuple_len=tuple_len, similarity="exact", duplicates="list")
+
+
+def test_a_sample_scored_alone_equals_its_row_in_the_batch():
+    predictions, references = diverse_corpus(10_000, 1, alphabet="narrow")
+    rows, numbers = batch_rows(predictions, references)
+    for i in random.Random(1).sample(range(len(predictions)), 300):
+        alone, number = batch_rows([predictions[i]], [references[i]])
+        assert alone[0].tolist() == rows[i].tolist() and number[0] == numbers[i], i
+
+
+def test_quad_codes_stay_within_int64():
+    """Integer widths. A quad's code is its row of element ids read as a base-`size`
+    number: 4 columns of ids below 2^20 need 80 bits, so the codes are renumbered before
+    they pass 2^62 (equal rows keep equal codes, order kept). The pairing then numbers the
+    quads densely, so that (candidate x quad key) stays below candidates x quads: far
+    inside int64 for any corpus that fits in memory (issue 28 overflowed here)."""
+    rng = np.random.default_rng(0)
+    ids = rng.integers(0, 2**20, size=(40_000, 4))
+    ids[20_000:] = ids[rng.integers(0, 20_000, 20_000)]  # repeats
+    codes = quad_module._row_codes(ids, 2**20)
+    assert codes.dtype == np.int64 and codes.min() >= 0
+    assert np.array_equal(np.unique(ids, axis=0, return_inverse=True)[1].ravel(), np.unique(codes, return_inverse=True)[1].ravel())
+    predictions, references = diverse_corpus(10_000, 1, alphabet="narrow")
+    pairing = quad_module._Pairing(predictions, references, "0123", " & ", " | ")
+    n_quads = len(pairing.pred.key) + len(pairing.ref.key)
+    assert len(pairing.strings) ** 4 * len(pairing.n) > 2**63  # without dense keys, this corpus overflows
+    assert max(pairing.pred.key.max(), pairing.ref.key.max()) < n_quads
+
+
+def issue_28_corpus(size):
+    """The reproducer of issue 28, as filed: short Chinese targets and opinions from 26
+    characters, 1-8 quads a sample, most predicted quads close to the gold ones."""
+    rng = random.Random(3)
+    chars = "服务态度环境价格味道菜品位置很好不错一般太差干净贵便宜"
+
+    def s():
+        return "".join(rng.choice(chars) for _ in range(rng.randint(1, 4)))
+
+    predictions, references = [], []
+    for _ in range(size):
+        g = [[s(), s(), "a", "b"] for _ in range(rng.randint(1, 8))]
+        p = [[x[0] if rng.random() < 0.7 else s(), x[1], x[2], x[3]] for x in g if rng.random() < 0.9] or [g[0]]
+        predictions.append(" & ".join(" | ".join(x) for x in p))
+        references.append(" & ".join(" | ".join(x) for x in g))
+    return predictions, references
+
+
+def oracle_exact_figures(predictions, references, duplicates="multiset"):
+    rows = [quad_naive.sample_statistics(p, r, duplicates=duplicates, soft=False) for p, r in zip(predictions, references)]
+    return {k: v for k, v in quad_naive.figures(rows).items() if k.startswith("exact")}
+
+
+def test_issue_28_reproducer_through_evaluate(space_metric):
+    predictions, references = issue_28_corpus(3_000)
+    got = space_metric.compute(predictions=predictions, references=references)
+    assert got == compute(predictions, references)
+    assert {k: got[k] for k in oracle_exact_figures([], [])} == pytest.approx(oracle_exact_figures(predictions, references), abs=1e-12)
+
+
+def test_issue_28_reproducer_through_the_command_line(tmp_path, capsys):
+    predictions, references = issue_28_corpus(3_000)
+    p, r = write(tmp_path / "p.txt", predictions), write(tmp_path / "r.txt", references)
+    code, out, err = run_cli(["quad", "--predictions", p, "--references", r, "--json"], capsys)
+    assert code == 0, err
+    got = json.loads(out)
+    assert got == compute(predictions, references, return_signature=True)
+    assert {k: got[k] for k in oracle_exact_figures([], [])} == pytest.approx(oracle_exact_figures(predictions, references), abs=1e-12)

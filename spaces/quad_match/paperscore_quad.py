@@ -428,10 +428,12 @@ class _Pairing:
         self.number = np.arange(len(sample)) - np.searchsorted(sample, sample)
         self.p0, self.n = self.pred.start[sample], self.pred.count[sample]
         self.r0, self.m = self.ref.start, self.ref.count
-        # Quad keys are equal for equal quads; a malformed one is keyed by its text, above
-        # every well-formed key.
+        # Quad keys are equal for equal quads and dense: below the number of quads, so that
+        # (candidate, key) codes fit in int64 (_exact_columns). A malformed quad is keyed by
+        # its text, above every well-formed key.
         n_good = int(self.pred.good.sum())
         keys = _row_codes(np.concatenate([self.pred.ids[self.pred.good], self.ref.ids[self.ref.good]]), len(self.strings))
+        keys = np.unique(keys, return_inverse=True)[1].ravel()
         above = int(keys.max(initial=-1)) + 1
         texts = {}
         for side, key in ((self.pred, keys[:n_good]), (self.ref, keys[n_good:])):
@@ -523,8 +525,13 @@ def exact_counts(predicted, gold, duplicates="multiset"):
 
 def _exact_columns(pairing, duplicates):
     """exact_counts of every candidate at once: (hits, n, m) arrays. Each side's quads are
-    coded (candidate, quad key), so that counting runs over sorted codes."""
+    coded candidate * n_keys + quad key, so that counting runs over sorted codes. Keys are
+    dense (below the number of quads), so codes stay below candidates x quads, inside
+    int64 for any corpus that fits in memory; past 2^63 they would wrap silently, hence
+    the check."""
     n_keys = int(max(pairing.pred.key.max(initial=-1), pairing.ref.key.max(initial=-1))) + 1
+    if len(pairing.n) * n_keys >= 2**63:
+        raise ValueError(f"{len(pairing.n):,} candidates x {n_keys:,} distinct quads do not fit the int64 codes of exact match")
     owner_p = np.repeat(np.arange(len(pairing.n)), pairing.n)
     quads_p = pairing.p0[owner_p] + np.arange(len(owner_p)) - np.repeat(np.cumsum(pairing.n) - pairing.n, pairing.n)
     code_p = owner_p * n_keys + pairing.pred.key[quads_p]
