@@ -113,15 +113,18 @@ def best_total(matrix):
     return float(block[linear_sum_assignment(block, maximize=True)].sum())
 
 
-def exact(predicted, gold, tuple_len, duplicates):
-    """(hits, n, m). A malformed predicted quad is a predicted item that equals no gold
-    quad (references hold none), so it is never a hit; under "set" equal ones are one."""
+def exact(predicted, gold, duplicates):
+    """(hits, n, m, repeated hits). A malformed predicted quad is a predicted item that
+    equals no gold quad (references hold none), so it is never a hit; under "set" equal
+    ones are one. Repeated hits (the list rule only): hits beyond one-to-one counting."""
+    one_to_one = sum((Counter(predicted) & Counter(gold)).values())
     if duplicates == "multiset":
-        return sum((Counter(predicted) & Counter(gold)).values()), len(predicted), len(gold)
+        return one_to_one, len(predicted), len(gold), 0
     if duplicates == "list":
-        return sum(1 for q in predicted if q in gold), len(predicted), len(gold)
+        hits = sum(1 for q in predicted if q in gold)
+        return hits, len(predicted), len(gold), hits - one_to_one
     p, g = set(predicted), set(gold)
-    return len(p & g), len(p), len(g)
+    return len(p & g), len(p), len(g), 0
 
 
 def is_quad(item):
@@ -138,7 +141,7 @@ def references_of(reference):
 
 
 def sample_statistics(prediction, reference, tuple_len="0123", weights=(1, 1, 1, 1), similarity="rouge_l", duplicates="multiset", soft=True):
-    """(S, n, m, hits, exact n, exact m, score, chosen reference) of one sample. soft=False
+    """(S, n, m, hits, exact n, exact m, repeated hits, score, chosen reference) of one sample. soft=False
     leaves S and score at 0 (and takes the first reference): exact counts alone."""
     predicted = parse(prediction, tuple_len)
     best = None
@@ -147,8 +150,8 @@ def sample_statistics(prediction, reference, tuple_len="0123", weights=(1, 1, 1,
         n, m = len(predicted), len(gold)
         s = best_total([[degree(p, r, tuple_len, weights, similarity) for r in gold] for p in predicted]) if soft else 0.0
         score = s / max(n, m) if n or m else 1.0
-        if best is None or score > best[6]:
-            best = (s, n, m, *exact(predicted, gold, tuple_len, duplicates), score, number)
+        if best is None or score > best[7]:
+            best = (s, n, m, *exact(predicted, gold, duplicates), score, number)
         if not soft:
             break
     return best
@@ -156,7 +159,7 @@ def sample_statistics(prediction, reference, tuple_len="0123", weights=(1, 1, 1,
 
 def figures(rows, zero_division=0.0):
     """The headline numbers from per-sample rows of sample_statistics."""
-    s, n, m, hits, en, em, score = (sum(row[k] for row in rows) for k in range(7))
+    s, n, m, hits, en, em, repeated, score = (sum(row[k] for row in rows) for k in range(8))
 
     def ratio(a, b):
         return a / b if b else zero_division

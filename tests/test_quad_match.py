@@ -6,6 +6,7 @@ import itertools
 import json
 import random
 import re
+import warnings
 
 import diaasq
 import numpy as np
@@ -307,8 +308,30 @@ def test_list_counting_lets_recall_pass_one_as_in_the_asqp_code():
     # q predicted twice against gold q: 2 hits over 1 gold quad. This is what the ASQP/MvP/ACOS
     # membership count gives; the default one-to-one count does not.
     q = "food | good | food#taste | pos"
-    assert compute([f"{q} & {q}"], [q], duplicates="list")["exact_recall"] == 2.0
+    with pytest.warns(UserWarning, match=r"1 exact hits come from predicted quads repeated beyond their gold copies \(predictions\[0\]\)"):
+        assert compute([f"{q} & {q}"], [q], duplicates="list")["exact_recall"] == 2.0
     assert compute([f"{q} & {q}"], [q])["exact_recall"] == 1.0
+
+
+def test_list_counting_warns_naming_the_samples_and_counts_the_repeated_hits():
+    # The issue's case: a correct quad printed three times. Sample 0: q x3 against gold q:
+    # 3 hits, 2 beyond the one gold copy; 1: q against q: 1 hit; 2: q x2 against q x2: 2
+    # hits, none repeated (two gold copies); 3-8: q x2 against q: 2 hits, 1 repeated each;
+    # 9: r against q: none. Hits 3 + 1 + 2 + 6*2 = 18 over n = 3 + 1 + 2 + 12 + 1 = 19 and
+    # m = 1 + 1 + 2 + 6 + 1 = 11: P = 18/19, R = 18/11 > 1; repeated 2 + 6 = 8, in samples
+    # 0, 3, 4, 5, 6 (named) and 7, 8 ("2 more").
+    q, r = "food | good | food#taste | pos", "x | y | z | neg"
+    pred = [f"{q} & {q} & {q}", q, f"{q} & {q}", *[f"{q} & {q}"] * 6, r]
+    gold = [q, q, f"{q} & {q}", *[q] * 6, q]
+    with pytest.warns(UserWarning, match=r"8 exact hits .*\(predictions\[0\], predictions\[3\], predictions\[4\], predictions\[5\], predictions\[6\] and 2 more samples\)") as caught:
+        result = compute(pred, gold, duplicates="list")
+    assert len(caught) == 1
+    assert result["exact_repeated_hits"] == 8
+    close(result, {"exact_precision": 18 / 19, "exact_recall": 18 / 11})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no repeated quad beyond its gold copies: no warning
+        assert compute([f"{q} & {q}"], [f"{q} & {q}"], duplicates="list")["exact_repeated_hits"] == 0
+        assert "exact_repeated_hits" not in compute(pred, gold)
 
 
 def test_separators_and_white_space():
@@ -881,14 +904,14 @@ def batch_rows(predictions, references, **options):
 def assert_rows_equal_oracle(predictions, references, rows, numbers, subset, **options):
     """Exact counts of every sample equal the oracle's; S, the score and the chosen
     reference of the samples in `subset` too (the soft match is the oracle's slow part)."""
-    columns = [quad_module.STATS.index(k) for k in ("exact_hits", "exact_n", "exact_m", "n", "m")]
+    columns = [quad_module.STATS.index(k) for k in ("exact_hits", "exact_n", "exact_m", "repeated_hits", "n", "m")]
     soft = set(subset)
     for i, (p, r) in enumerate(zip(predictions, references)):
         several = len(quad_naive.references_of(r)) > 1
         if several and i not in soft:
             continue  # which reference counts depends on the soft match
-        s, n, m, hits, en, em, score, number = quad_naive.sample_statistics(p, r, soft=i in soft, **options)
-        assert rows[i, columns].tolist() == [hits, en, em, n, m], (i, p, r)
+        s, n, m, hits, en, em, repeated, score, number = quad_naive.sample_statistics(p, r, soft=i in soft, **options)
+        assert rows[i, columns].tolist() == [hits, en, em, repeated, n, m], (i, p, r)
         if i in soft:
             assert number == numbers[i], (i, p, r)
             assert rows[i, 0] == pytest.approx(s, abs=1e-12) and rows[i, quad_module.STATS.index("score")] == pytest.approx(score, abs=1e-12), (i, p, r)
@@ -914,9 +937,13 @@ def test_batch_of_ten_thousand_equals_the_per_sample_definition(tuple_len, weigh
     for duplicates in quad_module.DUPLICATES:
         rows, numbers = batch_rows(predictions, references, duplicates=duplicates, **options)
         assert_rows_equal_oracle(predictions, references, rows, numbers, subset, duplicates=duplicates, **options)
-    oracle = [quad_naive.sample_statistics(predictions[i], references[i], duplicates=duplicates, **options) for i in subset]
-    got = compute([predictions[i] for i in subset], [references[i] for i in subset], duplicates=duplicates, **options)
-    assert headline(got) == pytest.approx(quad_naive.figures(oracle), abs=1e-12)
+    for duplicates in quad_module.DUPLICATES:  # every returned figure: the oracle's rows summed
+        oracle = [quad_naive.sample_statistics(predictions[i], references[i], duplicates=duplicates, **options) for i in subset]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the list rule's warning, tested on its own
+            got = compute([predictions[i] for i in subset], [references[i] for i in subset], duplicates=duplicates, **options)
+        assert headline(got) == pytest.approx(quad_naive.figures(oracle), abs=1e-12)
+        assert got.get("exact_repeated_hits") == (sum(row[6] for row in oracle) if duplicates == "list" else None)
 
 
 @pytest.mark.parametrize("tuple_len", TUPLE_LENS)

@@ -16,6 +16,7 @@ scipy and rouge-score are imported inside the functions that need them.
 import functools
 import itertools
 import re
+import warnings
 from collections import Counter
 
 import numpy as np
@@ -55,7 +56,9 @@ KEYS = (
 )  # fmt: skip
 SPACE = "quad_match"
 # Columns of the per-sample statistics.
-STATS = ("matched", "n", "m", "exact_hits", "exact_n", "exact_m", "score", "samples")
+# repeated_hits: under duplicates="list", the hits beyond the gold copies a quad has (a gold
+# quad found by two predicted copies is 2 hits); 0 under the other rules.
+STATS = ("matched", "n", "m", "exact_hits", "exact_n", "exact_m", "repeated_hits", "score", "samples")
 
 # ---------------------------------------------------------------------------------------
 # ROUGE-L that sees Chinese
@@ -524,7 +527,7 @@ def exact_counts(predicted, gold, duplicates="multiset"):
 
 
 def _exact_columns(pairing, duplicates):
-    """exact_counts of every candidate at once: (hits, n, m) arrays. Each side's quads are
+    """exact_counts of every candidate at once: (hits, n, m, repeated hits) arrays. Each side's quads are
     coded candidate * n_keys + quad key, so that counting runs over sorted codes. Keys are
     dense (below the number of quads), so codes stay below candidates x quads, inside
     int64 for any corpus that fits in memory; past 2^63 they would wrap silently, hence
@@ -537,18 +540,18 @@ def _exact_columns(pairing, duplicates):
     code_p = owner_p * n_keys + pairing.pred.key[quads_p]
     owner_r = np.repeat(np.arange(len(pairing.m)), pairing.m)
     code_r = owner_r * n_keys + pairing.ref.key[pairing.r0[owner_r] + np.arange(len(owner_r)) - np.repeat(np.cumsum(pairing.m) - pairing.m, pairing.m)]
-    size = len(pairing.n)
-    if duplicates == "list":
-        hits = np.bincount(owner_p[np.isin(code_p, code_r)], minlength=size)
-        return hits, pairing.n, pairing.m
+    size, none = len(pairing.n), np.zeros(len(pairing.n))
     values_p, count_p = np.unique(code_p, return_counts=True)
     values_r, count_r = np.unique(code_r, return_counts=True)
     common, at_p, at_r = np.intersect1d(values_p, values_r, assume_unique=True, return_indices=True)
+    one_to_one = np.bincount(common // n_keys, weights=np.minimum(count_p[at_p], count_r[at_r]), minlength=size)
     if duplicates == "multiset":
-        hits = np.bincount(common // n_keys, weights=np.minimum(count_p[at_p], count_r[at_r]), minlength=size)
-        return hits, pairing.n, pairing.m
+        return one_to_one, pairing.n, pairing.m, none
+    if duplicates == "list":  # every predicted copy of a gold quad is a hit
+        hits = np.bincount(common // n_keys, weights=count_p[at_p], minlength=size)
+        return hits, pairing.n, pairing.m, hits - one_to_one
     hits = np.bincount(common // n_keys, minlength=size)
-    return hits, np.bincount(values_p // n_keys, minlength=size), np.bincount(values_r // n_keys, minlength=size)
+    return hits, np.bincount(values_p // n_keys, minlength=size), np.bincount(values_r // n_keys, minlength=size), none
 
 
 def _statistics(pairing, duplicates):
@@ -577,7 +580,7 @@ def _best_references(pairing, rows, n_samples):
 
 def ratios(sums, zero_division=0.0):
     """The headline numbers from sums of STATS rows (shape (..., len(STATS)))."""
-    matched, n, m, hits, exact_n, exact_m, score, samples = np.moveaxis(np.asarray(sums, dtype=float), -1, 0)
+    matched, n, m, hits, exact_n, exact_m, _, score, samples = np.moveaxis(np.asarray(sums, dtype=float), -1, 0)
     out = {}
     for prefix, values in (("optimal", prf(matched, n, m, zero_division)), ("exact", prf(hits, exact_n, exact_m, zero_division))):
         out.update(zip((f"{prefix}_precision", f"{prefix}_recall", f"{prefix}_f1"), values))
@@ -612,7 +615,24 @@ def _score(predictions, references, weights, tuple_len, sep_token1, sep_token2, 
     pairing = _Pairing(predictions, references, tuple_len, sep_token1, sep_token2)
     pairing.score_pairs(used_weights, similarity)
     rows = _statistics(pairing, duplicates)
-    return pairing, rows, _best_references(pairing, rows, len(predictions))
+    chosen = _best_references(pairing, rows, len(predictions))
+    _warn_repeated_hits(rows[chosen])
+    return pairing, rows, chosen
+
+
+def _warn_repeated_hits(rows):
+    """The list rule's figure is the papers', kept, but never silently: name the samples
+    where a repeated predicted quad earned more hits than its gold copies."""
+    repeated = rows[:, STATS.index("repeated_hits")]
+    where = np.flatnonzero(repeated > 0)
+    if len(where):
+        shown = ", ".join(f"predictions[{i}]" for i in where[:5].tolist()) + (f" and {len(where) - 5:,} more samples" if len(where) > 5 else "")
+        warnings.warn(
+            f'duplicates="list" (the ASQP, MvP and ACOS count): {int(repeated.sum()):,} exact hits come from predicted quads '
+            f"repeated beyond their gold copies ({shown}); exact precision and recall count each copy, so recall can pass 1 "
+            '(result key "exact_repeated_hits"; duplicates="multiset" counts one-to-one)',
+            stacklevel=4,
+        )
 
 
 def headline(**options):
@@ -674,6 +694,8 @@ def compute(
     stats = rows[chosen].reshape(-1, len(STATS))
 
     result = as_floats(ratios(stats.sum(0), zero_division))
+    if duplicates == "list":
+        result["exact_repeated_hits"] = int(stats[:, STATS.index("repeated_hits")].sum())
     if legacy_keys:
         result.update(legacy(result, weights))
     if confidence_level is not None:

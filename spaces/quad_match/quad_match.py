@@ -73,7 +73,9 @@ Args:
     return_signature: add "signature", the reproducibility string.
 Returns:
     optimal_precision, optimal_recall, optimal_f1, optimal_score (mean over samples of the
-    matched total / max(n, m)), exact_precision, exact_recall, exact_f1: floats in [0, 1].
+    matched total / max(n, m)), exact_precision, exact_recall, exact_f1: floats in [0, 1],
+    except with duplicates="list", where repeated predicted quads can push exact recall and
+    F1 past 1 (a warning names the samples; exact_repeated_hits counts those hits).
 Examples:
     >>> metric = evaluate.load("paperscore/quad_match")
     >>> result = metric.compute(predictions=["food | good | food#taste | pos"],
