@@ -572,6 +572,9 @@ def test_details_mark_unmatched_quads():
         (["x"], ["a | b | c | d"], {"weights": (1, -1, 1, 1)}, r"weights\[1\]: -1 is not a finite number >= 0"),
         (["x"], ["a | b | c | d"], {"weights": (1, True, 1, 1)}, r"weights\[1\]: True is not a finite number"),
         (["x"], ["a | b"], {"weights": (1, 1, 0, 0), "tuple_len": "23"}, "weights: every element of tuple_len '23' has weight 0"),
+        # each finite, but the sum is inf: every degree would be inf/inf = NaN (issue 28)
+        (["x"], ["a | b | c | d"], {"weights": (1e308,) * 4}, r"weights: \(1e\+308, 1e\+308, 1e\+308, 1e\+308\) sum to inf over tuple_len '0123': the sum must be a finite number"),
+        (["x"], ["a | b"], {"weights": (1, 1e308, 1, 1e308), "tuple_len": "13"}, r"sum to inf over tuple_len '13'"),
         (["x"], ["a | b | c | d"], {"sep_token1": ""}, "sep_token1: '' is not a non-empty string"),
         (["x"], ["a | b | c | d"], {"sep_token2": " & "}, "sep_token2: ' & ' is also sep_token1"),
         (["x"], ["a | b | c | d"], {"zero_division": "warn"}, "zero_division"),
@@ -1019,3 +1022,43 @@ def test_issue_28_reproducer_through_the_command_line(tmp_path, capsys):
     got = json.loads(out)
     assert got == compute(predictions, references, return_signature=True)
     assert {k: got[k] for k in oracle_exact_figures([], [])} == pytest.approx(oracle_exact_figures(predictions, references), abs=1e-12)
+
+
+def test_json_lines_split_on_line_feeds_only(tmp_path, capsys):
+    """U+2028, U+0085 (and U+2029, form feed) are valid inside a JSON string; str.splitlines
+    broke such a line in two (issue 28). Blank lines (JSON white space) are still skipped."""
+    pred = [[["服务\u2028态度", "很好", "服务#态度", "正面"]], [["food\x85", "good\u2029", "f\x0ct", "pos"]]]
+    gold = [[["服务\u2028态度", "好", "服务#态度", "正面"]], [["food\x85", "good\u2029", "f\x0ct", "pos"]]]
+    p, r = tmp_path / "p.jsonl", tmp_path / "r.jsonl"
+    p.write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in pred) + "\n \r\n", encoding="utf-8")
+    r.write_text("\r\n".join(json.dumps(x, ensure_ascii=False) for x in gold) + "\r\n", encoding="utf-8")
+    code, out, err = run_cli(["quad", "--format", "json", "--predictions", str(p), "--references", str(r), "--json"], capsys)
+    assert code == 0, err
+    # sample 1: opinion 很好/好 2/3, the rest equal: degree (1 + 2/3 + 1 + 1)/4 = 11/12; sample 2 exact
+    assert json.loads(out)["optimal_f1"] == pytest.approx((11 / 12 + 1) / 2, abs=1e-12)
+    assert json.loads(out)["exact_f1"] == 0.5
+
+
+def test_demo_refuses_deeply_nested_weights_and_keeps_serving():
+    """`"[" * 5000` in the weights box was an uncaught RecursionError (issue 28)."""
+    import gradio as gr
+
+    app = load_app()
+    for text in ("[" * 5000, "[" * 5000 + "]" * 5000, "1, 1, 1, [1]"):
+        with pytest.raises(gr.Error, match="weights: .* is not 4 comma-separated numbers"):
+            app.score(**{**app.EXAMPLE, "weights": text})
+    with pytest.raises(gr.Error, match="sum to inf"):
+        app.score(**{**app.EXAMPLE, "weights": "1e308, 1e308, 1e308, 1e308"})
+    result, _ = app.score(**{**app.EXAMPLE, "weights": "1, 1, 0, 1", "legacy_keys": True})
+    assert "f1 of optimal match of weight (1, 1, 0, 1)" in result
+
+
+def load_app():
+    import importlib.util
+
+    from conftest import SPACES_DIR
+
+    spec = importlib.util.spec_from_file_location("app_quad_match", SPACES_DIR / "quad_match" / "app.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -40,6 +40,7 @@ from .paperscore_core import (
     read_lines,
     read_text,
     signature,
+    split_lines,
     split_values,
 )
 
@@ -298,8 +299,12 @@ def _check_weights(weights, tuple_len):
         if isinstance(weight, bool) or not isinstance(weight, (int, float, np.integer, np.floating)) or not 0 <= weight < float("inf"):
             raise input_error("weights", index, f"{weight!r} is not a finite number >= 0")
     used = np.array([weights[int(p)] for p in tuple_len], dtype=float)
-    if used.sum() == 0:
+    with np.errstate(over="ignore"):
+        total = used.sum()
+    if total == 0:
         raise ValueError(f"weights: every element of tuple_len {tuple_len!r} has weight 0")
+    if not np.isfinite(total):  # the degree would be inf / inf = NaN
+        raise ValueError(f"weights: {tuple(weights)!r} sum to {total} over tuple_len {tuple_len!r}: the sum must be a finite number")
     return used
 
 
@@ -733,13 +738,15 @@ HELP = "sentiment quads: optimal soft match (ROUGE-L over CJK characters) and ex
 
 
 FORMATS = ("text", "json")
+JSON_SPACE = " \t\r\n"  # white space to JSON; str.strip() would also remove U+2028, U+0085
 
 
 def read_samples(path, argument, format="text"):
     """format "text": one sample per line; an empty line has no quads; a line that is a
     JSON list holds several references (a JSON string is read as that string).
     format "json": a file that is one JSON array holds the samples; otherwise it is JSON
-    lines, one sample a line (blank lines skipped); see json_sample for what a sample may be."""
+    lines, one sample a line (blank lines skipped), split on "\n" only: U+2028 or U+0085 may
+    stand inside a JSON string; see json_sample for what a sample may be."""
     if format == "json":
         text = read_text(path, argument)
         try:  # a whole file that is one JSON array; otherwise JSON lines
@@ -747,7 +754,8 @@ def read_samples(path, argument, format="text"):
         except ValueError:
             samples = None
         if not isinstance(samples, list):
-            samples = [load_json(line, f"{argument}: {path} line {number}") for number, line in enumerate(text.splitlines(), 1) if line.strip()]
+            lines = split_lines(text, path, argument, allow_empty=True)
+            samples = [load_json(line, f"{argument}: {path} line {number}") for number, line in enumerate(lines, 1) if line.strip(JSON_SPACE)]
         return [json_sample(sample) for sample in samples]
     lines = read_lines(path, argument, allow_empty=True)
     return [load_json(line, f"{argument}: {path} line {number}") if line.lstrip()[:1] in ('[', '"') else line for number, line in enumerate(lines, 1)]
