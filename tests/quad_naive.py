@@ -140,9 +140,13 @@ def references_of(reference):
     return list(reference)
 
 
-def sample_statistics(prediction, reference, tuple_len="0123", weights=(1, 1, 1, 1), similarity="rouge_l", duplicates="multiset", soft=True):
-    """(S, n, m, hits, exact n, exact m, repeated hits, score, chosen reference) of one sample. soft=False
-    leaves S and score at 0 (and takes the first reference): exact counts alone."""
+RULES = ("multiset", "list", "set")  # the duplicates rules of exact match
+
+
+def sample_statistics(prediction, reference, tuple_len="0123", weights=(1, 1, 1, 1), similarity="rouge_l", soft=True):
+    """One sample: its matched total S, quad counts n and m, score, the number of the
+    reference that counts, and per duplicates rule the exact (hits, n, m, repeated hits).
+    soft=False: the first reference's exact counts alone (S and score left at 0)."""
     predicted = parse(prediction, tuple_len)
     best = None
     for number, option in enumerate(references_of(reference)):
@@ -150,16 +154,17 @@ def sample_statistics(prediction, reference, tuple_len="0123", weights=(1, 1, 1,
         n, m = len(predicted), len(gold)
         s = best_total([[degree(p, r, tuple_len, weights, similarity) for r in gold] for p in predicted]) if soft else 0.0
         score = s / max(n, m) if n or m else 1.0
-        if best is None or score > best[7]:
-            best = (s, n, m, *exact(predicted, gold, duplicates), score, number)
+        if best is None or score > best["score"]:
+            best = {"matched": s, "n": n, "m": m, "score": score, "reference": number, "exact": {rule: exact(predicted, gold, rule) for rule in RULES}}
         if not soft:
             break
     return best
 
 
-def figures(rows, zero_division=0.0):
-    """The headline numbers from per-sample rows of sample_statistics."""
-    s, n, m, hits, en, em, repeated, score = (sum(row[k] for row in rows) for k in range(8))
+def figures(rows, duplicates="multiset", zero_division=0.0):
+    """The headline numbers, and the list rule's repeated hits, from sample_statistics rows."""
+    s, n, m, score = (sum(row[key] for row in rows) for key in ("matched", "n", "m", "score"))
+    hits, en, em, repeated = (sum(row["exact"][duplicates][k] for row in rows) for k in range(4))
 
     def ratio(a, b):
         return a / b if b else zero_division
@@ -172,4 +177,5 @@ def figures(rows, zero_division=0.0):
         "exact_precision": ratio(hits, en),
         "exact_recall": ratio(hits, em),
         "exact_f1": ratio(2 * hits, en + em),
+        **({"exact_repeated_hits": repeated} if duplicates == "list" else {}),
     }

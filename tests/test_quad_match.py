@@ -863,7 +863,7 @@ def raw_corpus(size, seed, alphabet):
 
 def diverse_corpus(size, seed, tuple_len="0123", data=None, alphabet="wide"):
     """raw_corpus written for tuple_len: quad strings with white space around elements
-    (10% of samples), blank predictions as "" or "  ", malformed predictions (6% of
+    (10% of samples: spaces, tabs, U+3000, U+2028), blank predictions as "" or "  ", malformed predictions (6% of
     samples: an element missing, one too many, an empty one, a stray separator at the
     end); `data` ("predictions" or "references") gives a third of that side's samples as
     lists and objects."""
@@ -873,8 +873,11 @@ def diverse_corpus(size, seed, tuple_len="0123", data=None, alphabet="wide"):
     def project(quads):
         return [[q[int(c)] for c in tuple_len] for q in quads]
 
-    def string(items, pad=""):
-        return " & ".join(" | ".join(pad + e + pad for e in q) for q in items)
+    def string(items, padded=False):
+        def pad():  # white space that str.strip removes, before or after some elements
+            return rng.choice(["", "", " ", "\t", "\u3000", " \u2028"]) if padded else ""
+
+        return " & ".join(" | ".join(pad() + e + pad() for e in q) for q in items)
 
     def prediction(quads, as_data):
         items = project(quads)
@@ -886,7 +889,7 @@ def diverse_corpus(size, seed, tuple_len="0123", data=None, alphabet="wide"):
             return [dict(zip(names, q)) if len(q) == len(names) and rng.random() < 0.5 else q for q in items]
         if not items:
             return rng.choice(["", "  "])
-        return string(items, " " if rng.random() < 0.1 else "") + (" & " if malformed and rng.random() < 0.2 else "")
+        return string(items, rng.random() < 0.1) + (" & " if malformed and rng.random() < 0.2 else "")
 
     predictions, references = [], []
     for gold, pred, others in raw_corpus(size, seed, alphabet):
@@ -904,20 +907,28 @@ def batch_rows(predictions, references, **options):
     return rows[chosen], pairing.number[chosen]
 
 
-def assert_rows_equal_oracle(predictions, references, rows, numbers, subset, **options):
-    """Exact counts of every sample equal the oracle's; S, the score and the chosen
-    reference of the samples in `subset` too (the soft match is the oracle's slow part)."""
-    columns = [quad_module.STATS.index(k) for k in ("exact_hits", "exact_n", "exact_m", "repeated_hits", "n", "m")]
+EXACT_COLUMNS = [quad_module.STATS.index(k) for k in ("exact_hits", "exact_n", "exact_m", "repeated_hits")]
+
+
+def assert_rows_equal_oracle(predictions, references, full, numbers, by_rule, subset, **options):
+    """The batch against the plain definition, sample by sample. `full`, `numbers`: the
+    full run's rows and chosen references; `by_rule`: duplicates rule -> rows of that rule.
+    Every sample's n, m and exact counts under each rule equal the oracle's; on `subset`
+    also its matched total, score and chosen reference (the soft match is the oracle's
+    slow part). Outside the subset, a sample with several references is compared on the
+    reference the batch chose (that choice is checked on the subset)."""
     soft = set(subset)
     for i, (p, r) in enumerate(zip(predictions, references)):
-        several = len(quad_naive.references_of(r)) > 1
-        if several and i not in soft:
-            continue  # which reference counts depends on the soft match
-        s, n, m, hits, en, em, repeated, score, number = quad_naive.sample_statistics(p, r, soft=i in soft, **options)
-        assert rows[i, columns].tolist() == [hits, en, em, repeated, n, m], (i, p, r)
+        if i not in soft:
+            r = quad_naive.references_of(r)[numbers[i]]
+            r = r if isinstance(r, str) else [r]  # alone, as one reference
+        oracle = quad_naive.sample_statistics(p, r, soft=i in soft, **options)
+        assert full[i, 1:3].tolist() == [oracle["n"], oracle["m"]], (i, p, r)
+        for rule, rows in by_rule.items():
+            assert rows[i, EXACT_COLUMNS].tolist() == list(oracle["exact"][rule]), (i, rule, p, r)
         if i in soft:
-            assert number == numbers[i], (i, p, r)
-            assert rows[i, 0] == pytest.approx(s, abs=1e-12) and rows[i, quad_module.STATS.index("score")] == pytest.approx(score, abs=1e-12), (i, p, r)
+            assert oracle["reference"] == numbers[i], (i, p, r)
+            assert full[i, 0] == pytest.approx(oracle["matched"], abs=1e-12) and full[i, quad_module.STATS.index("score")] == pytest.approx(oracle["score"], abs=1e-12), (i, p, r)
 
 
 DIFFERENTIAL = [  # (tuple_len, weights, similarity, data side, alphabet): each a 10,000-sample batch
@@ -931,30 +942,40 @@ DIFFERENTIAL = [  # (tuple_len, weights, similarity, data side, alphabet): each 
 def test_batch_of_ten_thousand_equals_the_per_sample_definition(tuple_len, weights, similarity, data, alphabet):
     """Issue 28: the batched exact-match codes (sample x quad key) overflowed int64 once a
     batch held enough distinct quads (a crash from 2,000 Chinese samples, and "list" counts
-    silently wrong). 10,000 diverse samples: every sample's exact counts under each
-    duplicate rule, and on a subset its matched total, score and chosen reference, equal
-    the plain definition; the corpus figures equal the oracle's rows summed."""
+    silently wrong). 10,000 diverse samples, scored in full and with exact_only under each
+    duplicates rule: every sample's counts, and on a subset its matched total, score and
+    chosen reference, equal the plain definition; exact_only chooses the same references;
+    the corpus figures equal the oracle's rows summed."""
     predictions, references = diverse_corpus(10_000, 1, tuple_len, data, alphabet)
     options = dict(tuple_len=tuple_len, weights=weights, similarity=similarity)
     subset = random.Random(0).sample(range(len(predictions)), 300)
-    for duplicates in quad_module.DUPLICATES:
-        rows, numbers = batch_rows(predictions, references, duplicates=duplicates, **options)
-        assert_rows_equal_oracle(predictions, references, rows, numbers, subset, duplicates=duplicates, **options)
-    for duplicates in quad_module.DUPLICATES:  # every returned figure: the oracle's rows summed
-        oracle = [quad_naive.sample_statistics(predictions[i], references[i], duplicates=duplicates, **options) for i in subset]
+    full, numbers = batch_rows(predictions, references, **options)
+    by_rule = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the list rule's warning, tested on its own
+        for rule in quad_module.DUPLICATES:
+            by_rule[rule], chosen = batch_rows(predictions, references, duplicates=rule, exact_only=True, **options)
+            assert np.array_equal(chosen, numbers), rule
+    assert np.array_equal(by_rule["multiset"][:, [1, 2, *EXACT_COLUMNS]], full[:, [1, 2, *EXACT_COLUMNS]])
+    assert_rows_equal_oracle(predictions, references, full, numbers, by_rule, subset, **options)
+    oracle = [quad_naive.sample_statistics(predictions[i], references[i], **options) for i in subset]
+    for rule in quad_module.DUPLICATES:  # every returned figure: the oracle's rows summed
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # the list rule's warning, tested on its own
-            got = compute([predictions[i] for i in subset], [references[i] for i in subset], duplicates=duplicates, **options)
-        assert headline(got) == pytest.approx(quad_naive.figures(oracle), abs=1e-12)
-        assert got.get("exact_repeated_hits") == (sum(row[6] for row in oracle) if duplicates == "list" else None)
+            warnings.simplefilter("ignore")
+            got = compute([predictions[i] for i in subset], [references[i] for i in subset], duplicates=rule, **options)
+        assert got == pytest.approx(quad_naive.figures(oracle, rule), abs=1e-12)
 
 
 @pytest.mark.parametrize("tuple_len", TUPLE_LENS)
 def test_every_tuple_len_at_ten_thousand_samples(tuple_len):
     """Every tuple_len code (fewer columns, other codes): exact counts of 10,000 samples."""
     predictions, references = diverse_corpus(10_000, 1, tuple_len, alphabet="narrow")
-    rows, numbers = batch_rows(predictions, references, tuple_len=tuple_len, similarity="exact", duplicates="list")
-    assert_rows_equal_oracle(predictions, references, rows, numbers, [], tuple_len=tuple_len, similarity="exact", duplicates="list")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        by_rule = {rule: batch_rows(predictions, references, tuple_len=tuple_len, similarity="exact", duplicates=rule, exact_only=True) for rule in ("list", "set")}
+    numbers = by_rule["list"][1]
+    assert np.array_equal(numbers, by_rule["set"][1])
+    assert_rows_equal_oracle(predictions, references, by_rule["list"][0], numbers, {rule: rows for rule, (rows, _) in by_rule.items()}, [], tuple_len=tuple_len, similarity="exact")
 
 
 def test_a_sample_scored_alone_equals_its_row_in_the_batch():
@@ -1003,8 +1024,8 @@ def issue_28_corpus(size):
 
 
 def oracle_exact_figures(predictions, references, duplicates="multiset"):
-    rows = [quad_naive.sample_statistics(p, r, duplicates=duplicates, soft=False) for p, r in zip(predictions, references)]
-    return {k: v for k, v in quad_naive.figures(rows).items() if k.startswith("exact")}
+    rows = [quad_naive.sample_statistics(p, r, soft=False) for p, r in zip(predictions, references)]
+    return {k: v for k, v in quad_naive.figures(rows, duplicates).items() if k.startswith("exact")}
 
 
 def test_issue_28_reproducer_through_evaluate(space_metric):
@@ -1062,3 +1083,72 @@ def load_app():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+SPACES = ["", "", " ", "\t", "\u3000", "\x85", " \u2028"]
+core_quads = st.lists(st.lists(st.sampled_from(["a", "b", "服务", "a b", "NULL", "a|b", "a&b"]), min_size=4, max_size=4), max_size=3)
+
+
+@st.composite
+def spaced_sample(draw):
+    """The same quads written twice with white space drawn around each element (and a
+    stray piece now and then in the prediction)."""
+    quads = draw(core_quads)
+
+    def written():
+        return " & ".join(" | ".join(draw(st.sampled_from(SPACES)) + e + draw(st.sampled_from(SPACES)) for e in q) for q in quads)
+
+    prediction, reference = written(), written()
+    return prediction + draw(st.sampled_from(["", "", " & ", " | x", " & a | b", "\t"])), reference
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(spaced_sample(), min_size=1, max_size=4))
+def test_exact_only_reads_quad_strings_as_split_and_strip_do(samples):
+    """exact_only reads quad strings on code points (white space stripped where it touches
+    a separator or an end, without splitting elements apart): small corpora, where one
+    kind of white space alone decides whether anything is stripped, against the oracle."""
+    predictions, references = [p for p, _ in samples], [r for _, r in samples]
+    rows = [quad_naive.sample_statistics(p, r, soft=False) for p, r in samples]
+    for rule in quad_module.DUPLICATES:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            got = compute(predictions, references, duplicates=rule, exact_only=True)
+        expected = {k: v for k, v in quad_naive.figures(rows, rule).items() if k in got}
+        assert got == pytest.approx(expected, abs=1e-12) and len(got) == len(expected)
+
+
+def test_exact_only_runs_no_soft_match_and_gives_the_full_runs_exact_figures(monkeypatch, tmp_path, capsys):
+    """Issue 26: exact figures alone must not pay for the soft match. With the pairing,
+    ROUGE-L and the Hungarian algorithm made to fail, exact_only still answers, with the
+    figures of the full run (bit for bit), except where a sample has several references:
+    choosing among them is the soft match's job, so it runs for those samples only."""
+    predictions, references = diverse_corpus(10_000, 1, alphabet="narrow")
+    single = [r if isinstance(r, str) else r[0] for r in references]
+    full = compute(predictions, single, duplicates="set")
+
+    def fail(*args, **kwargs):
+        raise AssertionError("the soft match ran")
+
+    with monkeypatch.context() as patch:
+        for name in ("_Pairing", "rouge_l_pairs", "best_assignment"):
+            patch.setattr(quad_module, name, fail)
+        got = compute(predictions, single, duplicates="set", exact_only=True)
+    assert got == {k: full[k] for k in quad_module.EXACT_KEYS}
+    several = [i for i, r in enumerate(references) if not isinstance(r, str)]
+    expected = {k: v for k, v in compute(predictions, references).items() if k.startswith("exact")}
+    calls = []
+    monkeypatch.setattr(quad_module, "best_assignment", lambda block: calls.append(block.shape) or best_assignment(block))
+    assert compute(predictions, references, exact_only=True) == expected
+    assert 0 < len(calls) <= sum(len(quad_naive.references_of(references[i])) for i in several)
+    p, r = write(tmp_path / "p.txt", predictions[:50]), write(tmp_path / "r.txt", single[:50])
+    code, out, _ = run_cli(["quad", "--predictions", p, "--references", r, "--exact-only", "--json"], capsys)
+    assert code == 0 and json.loads(out) == compute(predictions[:50], single[:50], exact_only=True, return_signature=True)
+
+
+def test_exact_only_refuses_what_needs_the_soft_match():
+    for option in ("legacy_keys", "details"):
+        with pytest.raises(ValueError, match=f"{option}: shows the soft match, which exact_only=True does not compute"):
+            compute(CARD_PRED, CARD_REF, exact_only=True, **{option: True})
+    with pytest.raises(ValueError, match="exact_only: 'yes' is not True or False"):
+        compute(CARD_PRED, CARD_REF, exact_only="yes")

@@ -14,6 +14,7 @@ scipy and rouge-score are imported inside the functions that need them.
 import functools
 import itertools
 import re
+import types
 import warnings
 from collections import Counter
 
@@ -376,10 +377,25 @@ _MARKS = ("\x00", "\x01", "\x02")
 def _split_strings(examples, sep1, sep2):
     """split_quads over a corpus of strings in a few calls over one joined string: (quads
     per example, elements per quad, the elements unstripped), or None when an example is
-    not a string or a text or separator holds a control character used as a mark. Marks
-    stand for the example boundaries and the two separators; str.replace matches the same
-    non-overlapping occurrences, left to right, as str.split. The counts come from the
-    sequence of marks, read with numpy."""
+    not a string or a text or separator holds a control character used as a mark (see
+    _marked)."""
+    found = _marked(examples, sep1, sep2)
+    if found is None:
+        return None
+    filled, marked, codes = found
+    count = np.zeros(len(examples), dtype=np.int64)
+    if not filled.any():
+        return count, np.zeros(0, np.int64), []
+    count[filled], width = _quad_counts(codes)
+    return count, width, marked.replace(_MARKS[0], _MARKS[2]).replace(_MARKS[1], _MARKS[2]).split(_MARKS[2])
+
+
+def _marked(examples, sep1, sep2):
+    """(which examples are not blank, those joined with marks, the joined text's code
+    points), or None when an example is not a string or a text or separator holds a
+    control character used as a mark. Marks stand for the example boundaries and the two
+    separators; str.replace matches the same non-overlapping occurrences, left to right,
+    as str.split."""
     if not all(map(isinstance, examples, itertools.repeat(str))):
         return None
     filled = np.fromiter(map(bool, map(str.strip, examples)), bool, len(examples))
@@ -387,15 +403,76 @@ def _split_strings(examples, sep1, sep2):
     joined = _MARKS[0].join(texts)
     if tuple(map(joined.count, _MARKS)) != (max(len(texts) - 1, 0), 0, 0) or any(mark in sep1 + sep2 for mark in _MARKS):
         return None
-    count = np.zeros(len(examples), dtype=np.int64)
-    if not texts:
-        return count, np.zeros(0, np.int64), []
     marked = joined.replace(sep1, _MARKS[1]).replace(sep2, _MARKS[2])
-    codes = np.frombuffer(marked.encode("utf-32-le", "surrogatepass"), np.uint32)
+    return filled, marked, np.frombuffer(marked.encode("utf-32-le", "surrogatepass"), np.uint32)
+
+
+def _quad_counts(codes):
+    """(quads per non-blank example, elements per quad), read from the sequence of marks."""
     marks = np.append(codes[codes <= 2], 0)  # every mark in order, and the end of the last example
     ends = np.flatnonzero(marks <= 1)  # the marks that end a quad
-    count[filled] = np.diff(np.flatnonzero(marks[ends] == 0), prepend=-1)
-    return count, np.diff(ends, prepend=-1), marked.replace(_MARKS[0], _MARKS[2]).replace(_MARKS[1], _MARKS[2]).split(_MARKS[2])
+    return np.diff(np.flatnonzero(marks[ends] == 0), prepend=-1), np.diff(ends, prepend=-1)
+
+
+@functools.cache
+def _space_table():
+    """str.isspace by code point, up to U+3000, the last white space character."""
+    return np.array([chr(c).isspace() for c in range(0x3001)])
+
+
+def _exact_quads(examples, sep1, sep2):
+    """exact_only's reading of quad strings, without splitting them into elements: (quads
+    per example, each quad's text with its elements stripped and joined by a mark,
+    elements per quad, whether a quad has an empty element), or None as _marked. Each
+    element is stripped on the code points: a character of white space goes when the
+    nearest other character on its left or on its right is a mark or an end of the text,
+    which is what str.strip removes from each element."""
+    found = _marked(examples, sep1, sep2)
+    if found is None:
+        return None
+    filled, marked, codes = found
+    count = np.zeros(len(examples), dtype=np.int64)
+    if not filled.any():
+        return count, [], np.zeros(0, np.int64), np.zeros(0, bool)
+    table = _space_table()
+    space = table[np.minimum(codes, len(table) - 1)] & (codes < len(table))
+    edge = np.append(codes <= 2, True)  # marks; the last entry stands for both ends (index -1 and len)
+    if (space & (edge[1:] | np.roll(edge, 1)[:-1])).any():  # white space next to a mark or an end: some to strip
+        at = np.arange(len(codes))
+        left = np.maximum.accumulate(np.where(space, -1, at))  # the nearest other character on the left, or -1
+        right = np.minimum.accumulate(np.where(space, len(codes), at)[::-1])[::-1]  # on the right, or len
+        strip = space & (edge[left] | edge[right])
+        if strip.any():
+            codes = codes[~strip]
+            marked = codes.tobytes().decode("utf-32-le", "surrogatepass")
+    count[filled], width = _quad_counts(codes)
+    length = np.diff(np.append(np.flatnonzero(codes <= 2), len(codes)), prepend=-1) - 1  # of every element, in order
+    empty = np.bincount(np.repeat(np.arange(len(width)), width)[length == 0], minlength=len(width)) > 0
+    return count, marked.replace(_MARKS[0], _MARKS[1]).split(_MARKS[1]), width, empty
+
+
+def _exact_pairing(predictions, references, width, sep2):
+    """exact_only over quad strings, each sample with one reference: what _exact_columns
+    reads, each quad keyed by its stripped text (so a malformed one matches no reference
+    quad, which is never malformed); None where the general path must run."""
+    if not all(map(isinstance, references, itertools.repeat(str))):
+        return None
+    sides = [_exact_quads(side, *sep2) for side in (predictions, references)]
+    if None in sides:
+        return None
+    (n, texts_p, _, _), (m, texts_r, width_r, empty_r) = sides
+    bad = np.flatnonzero((width_r != width) | empty_r)
+    if len(bad):  # a reference is gold data: a malformed quad is an error
+        k = int(bad[0])
+        index = int(np.searchsorted(np.cumsum(m), k, side="right"))
+        quad = tuple(texts_r[k].split(_MARKS[2]))
+        problem = f"quad {k - int(np.cumsum(m)[index] - m[index]) + 1} {sep2[1].join(quad)!r} {malformation(quad, width)}"
+        raise input_error("references", index, problem)
+    vocabulary = {}
+    first = np.fromiter(map(vocabulary.setdefault, itertools.chain(texts_p, texts_r), itertools.count()), np.int64, len(texts_p) + len(texts_r))
+    keys = dense_codes(first, len(first))[1]
+    pred, ref = types.SimpleNamespace(key=keys[: len(texts_p)]), types.SimpleNamespace(key=keys[len(texts_p) :])
+    return types.SimpleNamespace(pred=pred, ref=ref, n=n, m=m, p0=_starts(n), r0=_starts(m))
 
 
 def _starts(counts):
@@ -451,10 +528,11 @@ class _Pairing:
     def text(self, side, k):
         return self.sep2.join(side.quad(k))
 
-    def score_pairs(self, weights, similarity):
-        """Element similarities (self.sims) and degree (self.degree) of every pair of every
-        candidate, flat; candidate c's block is row-major from self.offset[c]."""
-        size = self.n * self.m
+    def score_pairs(self, weights, similarity, soft):
+        """Element similarities (self.sims) and degree (self.degree) of every pair of the
+        candidates marked `soft`, flat; candidate c's block is row-major from self.offset[c]
+        (empty where not soft)."""
+        size = self.n * self.m * soft
         self.offset = np.concatenate([[0], np.cumsum(size)]).astype(np.int64)
         owner = np.repeat(np.arange(len(size)), size)
         local = np.arange(self.offset[-1]) - self.offset[owner]
@@ -557,15 +635,15 @@ def _exact_columns(pairing, duplicates):
     return hits, np.bincount(values_p // n_keys, minlength=size), np.bincount(values_r // n_keys, minlength=size), none
 
 
-def _statistics(pairing, duplicates):
+def _statistics(pairing, duplicates, soft):
     """One row of STATS per candidate. The matched total is the block's maximum where one
-    side has a single quad, and the Hungarian optimum elsewhere."""
+    side has a single quad, the Hungarian optimum elsewhere, and 0 where not `soft`."""
     n, m = pairing.n, pairing.m
     matched = np.zeros(len(n))
-    filled = n * m > 0
+    filled = np.diff(pairing.offset) > 0
     if filled.any():  # blocks are consecutive, so each maximum runs from one block's start to the next's
         matched[filled] = np.maximum.reduceat(pairing.degree, pairing.offset[:-1][filled])
-    for c in np.flatnonzero(np.minimum(n, m) > 1).tolist():
+    for c in np.flatnonzero((np.minimum(n, m) > 1) & soft).tolist():
         block = pairing.block(c)
         matched[c] = block[best_assignment(block)].sum()
     most = np.maximum(n, m)
@@ -581,14 +659,17 @@ def _best_references(pairing, rows, n_samples):
     return order[first]
 
 
-def ratios(sums, zero_division=0.0):
-    """The headline numbers from sums of STATS rows (shape (..., len(STATS)))."""
+EXACT_KEYS = tuple(key for key in KEYS if key.startswith("exact"))
+
+
+def ratios(sums, zero_division=0.0, keys=KEYS):
+    """The headline numbers (`keys`) from sums of STATS rows (shape (..., len(STATS)))."""
     matched, n, m, hits, exact_n, exact_m, _, score, samples = np.moveaxis(np.asarray(sums, dtype=float), -1, 0)
     out = {}
     for prefix, values in (("optimal", prf(matched, n, m, zero_division)), ("exact", prf(hits, exact_n, exact_m, zero_division))):
         out.update(zip((f"{prefix}_precision", f"{prefix}_recall", f"{prefix}_f1"), values))
     out["optimal_score"] = divide(score, samples, zero_division)
-    return {key: out[key] for key in KEYS}
+    return {key: out[key] for key in keys}
 
 
 def legacy(result, weights):
@@ -605,9 +686,11 @@ def legacy(result, weights):
 # The metric
 
 
-def _score(predictions, references, weights, tuple_len, sep_token1, sep_token2, similarity, duplicates):
+def _score(predictions, references, weights, tuple_len, sep_token1, sep_token2, similarity, duplicates, exact_only=False):
     """Checked inputs, paired and scored: (pairing, STATS row of every candidate, the
-    candidate chosen for each sample)."""
+    candidate chosen for each sample). exact_only: the soft match (pair degrees, Hungarian)
+    runs only for samples with several references, to choose the one that counts, so the
+    exact counts are those of the full run; the other rows' matched total and score are 0."""
     check_choice("tuple_len", tuple_len, TUPLE_LENS)
     check_choice("similarity", similarity, SIMILARITIES)
     check_choice("duplicates", duplicates, DUPLICATES)
@@ -615,9 +698,16 @@ def _score(predictions, references, weights, tuple_len, sep_token1, sep_token2, 
     _check_separators(sep_token1, sep_token2)
     predictions, references = as_corpus(predictions, "predictions"), as_corpus(references, "references")
     check_inputs(predictions, references)
+    fast = _exact_pairing(predictions, references, len(tuple_len), (sep_token1, sep_token2)) if exact_only else None
+    if fast is not None:  # no element ids, no soft match: the exact counts from quad texts
+        none = np.zeros(len(predictions))
+        rows = np.column_stack([none, fast.n, fast.m, *_exact_columns(fast, duplicates), none, np.ones(len(predictions))])
+        _warn_repeated_hits(rows)
+        return None, rows, np.arange(len(predictions))
     pairing = _Pairing(predictions, references, tuple_len, sep_token1, sep_token2)
-    pairing.score_pairs(used_weights, similarity)
-    rows = _statistics(pairing, duplicates)
+    soft = np.bincount(pairing.sample, minlength=len(predictions))[pairing.sample] > 1 if exact_only else np.ones(len(pairing.n), bool)
+    pairing.score_pairs(used_weights, similarity, soft)
+    rows = _statistics(pairing, duplicates, soft)
     chosen = _best_references(pairing, rows, len(predictions))
     _warn_repeated_hits(rows[chosen])
     return pairing, rows, chosen
@@ -662,6 +752,7 @@ def compute(
     sep_token2=ELEMENT_SEP,
     similarity="rouge_l",
     duplicates="multiset",
+    exact_only=False,
     legacy_keys=False,
     details=False,
     zero_division=0.0,
@@ -685,6 +776,8 @@ def compute(
     letter/digit runs; aspect and polarity exact) or "exact" (every element exact).
     duplicates: exact-match counting: "multiset" (one-to-one), "list" (ASQP/MvP/ACOS: each
     predicted quad found in the gold list is a hit) or "set" (DiaASQ).
+    exact_only: return the exact-match figures alone, without running the soft match
+    (except to choose among several references); the figures equal the full run's.
     legacy_keys: add the original Space's three keys.
     details: add "samples": per sample the reference used, its score, the alignment of
     quads (each element's similarity and the pair's degree; unmatched and malformed quads
@@ -693,17 +786,23 @@ def compute(
     zero_division = check_zero_division(zero_division)
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples)
-    pairing, rows, chosen = _score(predictions, references, weights, tuple_len, sep_token1, sep_token2, similarity, duplicates)
+    if not isinstance(exact_only, (bool, np.bool_)):
+        raise ValueError(f"exact_only: {exact_only!r} is not True or False")
+    for name, value in (("legacy_keys", legacy_keys), ("details", details)):
+        if exact_only and value:
+            raise ValueError(f"{name}: shows the soft match, which exact_only=True does not compute")
+    pairing, rows, chosen = _score(predictions, references, weights, tuple_len, sep_token1, sep_token2, similarity, duplicates, exact_only)
     stats = rows[chosen].reshape(-1, len(STATS))
+    keys = EXACT_KEYS if exact_only else KEYS
 
-    result = as_floats(ratios(stats.sum(0), zero_division))
+    result = as_floats(ratios(stats.sum(0), zero_division, keys))
     if duplicates == "list":
         result["exact_repeated_hits"] = int(stats[:, STATS.index("repeated_hits")].sum())
     if legacy_keys:
         result.update(legacy(result, weights))
     if confidence_level is not None:
         distinct, counts = compress_rows(stats)
-        result.update(bootstrap_intervals(counts, lambda w: ratios(w @ distinct, zero_division), confidence_level, n_resamples, seed))
+        result.update(bootstrap_intervals(counts, lambda w: ratios(w @ distinct, zero_division, keys), confidence_level, n_resamples, seed))
     if details:
         result["samples"] = [
             {
@@ -805,6 +904,7 @@ def add_arguments(parser):
     parser.add_argument("--predictions", required=True, help="one sample per line: quads joined by ' & ', elements by ' | '")
     parser.add_argument("--references", required=True, help="same layout; a JSON list of strings per line for several references")
     add_options(parser)
+    parser.add_argument("--exact-only", action="store_true", help="the exact-match figures alone, without the soft match")
     parser.add_argument("--legacy-keys", action="store_true", help="add the original Space's three keys")
     parser.add_argument("--details", action="store_true", help="add each sample's alignment")
 
@@ -824,6 +924,7 @@ def run(args):
     return compute(
         read_samples(args.predictions, "--predictions", args.format),
         read_references(args.references, "--references", args.format),
+        exact_only=args.exact_only,
         legacy_keys=args.legacy_keys,
         details=args.details,
         **options(args),

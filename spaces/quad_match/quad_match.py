@@ -66,6 +66,7 @@ Args:
     similarity: "rouge_l" (default) or "exact" (every element by exact match).
     duplicates: exact-match counting: "multiset" (one-to-one, default), "list" (ASQP, MvP,
         ACOS) or "set" (DiaASQ).
+    exact_only: the exact-match figures alone, without the soft match (faster; same values).
     legacy_keys: add the original Space's three keys.
     details: add "samples": each sample's reference used, score and quad alignment.
     zero_division: the value of a 0/0 ratio: 0.0 (default), 1.0 or "nan".
@@ -125,6 +126,7 @@ class QuadMatch(SpaceMetric, evaluate.Metric):
         sep_token2=ELEMENT_SEP,
         similarity="rouge_l",
         duplicates="multiset",
+        exact_only=False,
         legacy_keys=False,
         details=False,
         zero_division=0.0,
