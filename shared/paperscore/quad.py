@@ -16,7 +16,6 @@ import itertools
 import re
 import types
 import warnings
-from collections import Counter
 
 import numpy as np
 
@@ -213,9 +212,16 @@ IMPLICIT = "NULL"  # how ASQP and ACOS write an implicit target or opinion
 SPAN = {"0", "1"}  # the tuple_len codes whose element may be implicit: target, opinion
 
 
+_ELEMENT_TYPES = {str, type(None)}
+
+
 def _is_quad(item):
     """A quad given as data: an object, or a non-empty list of strings (and nulls)."""
-    return isinstance(item, dict) or (isinstance(item, (list, tuple)) and len(item) > 0 and all(e is None or isinstance(e, str) for e in item))
+    if isinstance(item, dict):
+        return True
+    if not isinstance(item, (list, tuple)) or not len(item):
+        return False
+    return set(map(type, item)) <= _ELEMENT_TYPES or all(e is None or isinstance(e, str) for e in item)
 
 
 def _is_data(example):
@@ -261,8 +267,12 @@ def check_inputs(predictions, references):
     The metric script runs this before evaluate encodes a batch, so that nothing is
     coerced silently."""
     check_same_length(predictions, references)
-    for index, prediction in enumerate(predictions):
-        if not isinstance(prediction, str):  # a string is checked as it is split
+    data = [p for p in predictions if not isinstance(p, str)]  # a string is checked as it is split
+    data += [o for r in references if not isinstance(r, str) for o in reference_options(r)[0] if not isinstance(o, str)]
+    if _plain_data(data):
+        return
+    for index, prediction in enumerate(predictions):  # to name what is wrong
+        if not isinstance(prediction, str):
             _check_example(prediction, "predictions", index)
     for index, reference in enumerate(references):
         if isinstance(reference, str):
@@ -274,21 +284,19 @@ def check_inputs(predictions, references):
             _check_example(option, "references", f"{index}][{number}" if several else index)
 
 
-def data_quad(quad, tuple_len):
-    """A quad given as data, as the tuple of strings its quad string would split into:
-    an object's values in tuple_len order (a missing key leaves an empty element, which is
-    malformed), and a null or empty target or opinion as IMPLICIT."""
-    if isinstance(quad, dict):
-        quad = [quad.get(ELEMENTS[int(code)], "") for code in tuple_len]
-    codes = tuple_len + "?" * max(0, len(quad) - len(tuple_len))
-    return tuple(IMPLICIT if code in SPAN and not (value or "").strip() else (value or "").strip() for code, value in zip(codes, quad))
+def _plain_data(examples):
+    """Whether every example is a list or tuple of quads that are lists or tuples of strings
+    and nulls (all check_inputs accepts, but objects): told in a few passes over types."""
+    if not set(map(type, examples)) <= {list, tuple}:
+        return False
+    quads = list(itertools.chain.from_iterable(examples))
+    return set(map(type, quads)) <= {list, tuple} and set(map(type, itertools.chain.from_iterable(quads))) <= _ELEMENT_TYPES
 
 
-def example_quads(example, tuple_len, sep_token1, sep_token2):
-    """An example's quads as tuples of strings, from a quad string or from data."""
-    if isinstance(example, str):
-        return split_quads(example, sep_token1, sep_token2)
-    return [data_quad(quad, tuple_len) for quad in example]
+def _listed(example, tuple_len):
+    """A data example's quads as sequences of elements (an object's values in tuple_len
+    order, a missing key as an empty element), not yet stripped."""
+    return [[quad.get(ELEMENTS[int(code)], "") for code in tuple_len] if isinstance(quad, dict) else quad for quad in example]
 
 
 def _check_weights(weights, tuple_len):
@@ -344,16 +352,26 @@ class _Side:
 
     def __init__(self, examples, tuple_len, sep1, sep2):
         split = _split_strings(examples, sep1, sep2)
+        data = None
         if split is None:
-            pieces = [(example.split(sep1) if example.strip() else []) if isinstance(example, str) else [data_quad(q, tuple_len) for q in example] for example in examples]
+            pieces = [(example.split(sep1) if example.strip() else []) if isinstance(example, str) else _listed(example, tuple_len) for example in examples]
             self.count = np.fromiter(map(len, pieces), np.int64, len(pieces))
+            data = np.fromiter(map(isinstance, itertools.chain.from_iterable(pieces), itertools.repeat(str)), bool) == False  # noqa: E712
             parts = [q.split(sep2) if isinstance(q, str) else q for q in itertools.chain.from_iterable(pieces)]
             self.width = np.fromiter(map(len, parts), np.int64, len(parts))
-            elements = itertools.chain.from_iterable(parts)
+            elements = list(itertools.chain.from_iterable(parts))
+            if None in elements:
+                elements = ["" if e is None else e for e in elements]
         else:
             self.count, self.width, elements = split
         self.start, self.first = _starts(self.count), _starts(self.width)
         self.elements = list(map(str.strip, elements))
+        if data is not None and data.any():  # quads given as data: a null or empty target or opinion is implicit
+            position = np.arange(len(self.elements)) - np.repeat(self.first, self.width)
+            span = np.array([code in SPAN for code in tuple_len] + [False])[np.minimum(position, len(tuple_len))]
+            empty = np.fromiter(map(len, self.elements), np.int64, len(self.elements)) == 0
+            for k in np.flatnonzero(np.repeat(data, self.width) & span & empty).tolist():
+                self.elements[k] = IMPLICIT
 
     def identify(self, ids, empty, width):
         """From the ids of the elements (`empty`: the id of ""), `good`: the quads of `width`
@@ -596,19 +614,8 @@ def _pair_similarity(a, b, strings):
     return out
 
 
-def exact_counts(predicted, gold, duplicates="multiset"):
-    """(hits, n, m) of exact match between two lists of quads (any hashable items)."""
-    if duplicates == "multiset":  # one-to-one: a quad predicted twice is a hit once
-        return sum((Counter(predicted) & Counter(gold)).values()), len(predicted), len(gold)
-    if duplicates == "list":  # ASQP, MvP, ACOS: each predicted quad found in the gold list is a hit
-        found = set(gold)
-        return sum(quad in found for quad in predicted), len(predicted), len(gold)
-    predicted, gold = set(predicted), set(gold)  # DiaASQ: both sides as sets
-    return len(predicted & gold), len(predicted), len(gold)
-
-
 def _exact_columns(pairing, duplicates):
-    """exact_counts of every candidate at once: (hits, n, m, repeated hits) arrays. Each side's quads are
+    """Exact-match counts of every candidate at once: (hits, n, m, repeated hits) arrays. Each side's quads are
     coded candidate * n_keys + quad key, so that counting runs over sorted codes. Keys are
     dense (below the number of quads), so codes stay below candidates x quads, inside
     int64 for any corpus that fits in memory; past 2^63 they would wrap silently, hence
