@@ -185,8 +185,10 @@ def test_weights_drop_and_weigh_elements():
     close(r, {"optimal_f1": 0.75, "optimal_score": 0.75})
 
 
-@pytest.mark.parametrize("tuple_len", TUPLE_LENS)
+@pytest.mark.parametrize("tuple_len", TUPLE_LENS + ("0", "1", "2", "02", "12", "123", "3210", "20"))
 def test_every_tuple_len_maps_its_fields_to_their_elements(tuple_len):
+    # The original's codes, the other subsets (issue 23: ASQP, MvP and ACOS report every
+    # subset of the elements), and fields in another order.
     # Weights 1, 2, 4, 8 on target, opinion, aspect, polarity make the degree tell which
     # element a field is. The reference's fields are t, o, a, p in the code's order; the
     # prediction gets the last field wrong ("wrong" shares no token with any of them), so
@@ -203,6 +205,15 @@ def test_every_tuple_len_maps_its_fields_to_their_elements(tuple_len):
     full = "t | o | a | p"
     if tuple_len != "0123":
         assert compute([full], [ref], tuple_len=tuple_len)["optimal_precision"] == 0
+
+
+def test_a_single_element_tuple_len():
+    # "1", opinions alone: 很好 / 好 is ROUGE-L 2/3 (LCS 1 of 2 and 1 characters), so
+    # S = 2/3 + 1 (好 / 好) over n = m = 2; exact: 1 hit of 2. "2", categories: a label,
+    # exact only: 1 of 2.
+    r = compute(["很好 & 好"], ["好 & 好"], tuple_len="1")
+    close(r, {"optimal_f1": (2 / 3 + 1) / 2, "exact_f1": 1 / 2})
+    close(compute(["服务#态度 & 价格"], ["服务#态度 & 价格#水平"], tuple_len="2"), {"optimal_f1": 1 / 2, "exact_f1": 1 / 2})
 
 
 def test_tuple_len_03_card_style():
@@ -564,7 +575,10 @@ def test_details_mark_unmatched_quads():
         (["x"], ["a | b | c | d"], {"weights": {1, 2, 3, 4}}, r"weights: \{1, 2, 3, 4\} is not 4 numbers"),
         (["x"], ["a | b | c | d & a | b | c"], {}, r"references\[0\]: quad 2 'a \| b \| c' has 3 elements where tuple_len needs 4"),
         (["x"], [["a | b | c | d", "a |  | c | d"]], {}, r"references\[0\]\[1\]: quad 1 'a \|  \| c \| d' has an empty element 2"),
-        (["x"], ["a | b"], {"tuple_len": "0124"}, "tuple_len: '0124' is not one of"),
+        (["x"], ["a | b"], {"tuple_len": "0124"}, "tuple_len: '0124' is not a string of distinct digits among 0 \\(target\\)"),
+        (["x"], ["a | b"], {"tuple_len": "011"}, "tuple_len: '011' is not a string of distinct digits"),
+        (["x"], ["a | b"], {"tuple_len": ""}, "tuple_len: '' is not a string of distinct digits"),
+        (["x"], ["a | b"], {"tuple_len": 13}, "tuple_len: 13 is not a string of distinct digits"),
         (["x"], ["a | b | c | d"], {"similarity": "bleu"}, "similarity: 'bleu' is not one of"),
         (["x"], ["a | b | c | d"], {"duplicates": "bag"}, "duplicates: 'bag' is not one of"),
         (["x"], ["a | b | c | d"], {"weights": (1, 1, 1)}, r"weights: \(1, 1, 1\) is not 4 numbers"),
@@ -966,7 +980,7 @@ def test_batch_of_ten_thousand_equals_the_per_sample_definition(tuple_len, weigh
         assert got == pytest.approx(quad_naive.figures(oracle, rule), abs=1e-12)
 
 
-@pytest.mark.parametrize("tuple_len, rule", [(code, quad_module.DUPLICATES[k % 3]) for k, code in enumerate(c for c in TUPLE_LENS if c not in ("0123", "013"))])
+@pytest.mark.parametrize("tuple_len, rule", [(code, quad_module.DUPLICATES[k % 3]) for k, code in enumerate([c for c in TUPLE_LENS if c not in ("0123", "013")] + ["12", "3210"])])
 def test_every_tuple_len_at_ten_thousand_samples(tuple_len, rule):
     """The other tuple_len codes (fewer columns, other codes): exact counts of 10,000
     samples, exact_only, the duplicates rules in turn."""

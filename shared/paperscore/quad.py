@@ -44,7 +44,9 @@ from .core import (
 
 QUAD_SEP, ELEMENT_SEP = " & ", " | "
 ELEMENTS = ("target", "opinion", "aspect", "polarity")
-# Which elements a string holds, in order (the original's codes): "013" is target | opinion | polarity.
+# Which elements a string holds, in order: "013" is target | opinion | polarity. The
+# original's codes are these; any other set of the four digits works as well ("0" for
+# targets alone, "12" for opinion-aspect pairs: the subtasks of ASQP, MvP and ACOS tables).
 TUPLE_LENS = ("0123", "01", "012", "013", "023", "23", "03", "13", "3")
 FREE_TEXT = {0, 1}  # target and opinion are spans, compared by ROUGE-L; aspect and polarity are labels
 SIMILARITIES = ("rouge_l", "exact")
@@ -297,6 +299,11 @@ def _listed(example, tuple_len):
     """A data example's quads as sequences of elements (an object's values in tuple_len
     order, a missing key as an empty element), not yet stripped."""
     return [[quad.get(ELEMENTS[int(code)], "") for code in tuple_len] if isinstance(quad, dict) else quad for quad in example]
+
+
+def _check_tuple_len(tuple_len):
+    if not isinstance(tuple_len, str) or not tuple_len or not set(tuple_len) <= set("0123") or len(set(tuple_len)) < len(tuple_len):
+        raise ValueError(f"tuple_len: {tuple_len!r} is not a string of distinct digits among 0 (target), 1 (opinion), 2 (aspect), 3 (polarity), such as '0123' or '013'")
 
 
 def _check_weights(weights, tuple_len):
@@ -698,7 +705,7 @@ def _score(predictions, references, weights, tuple_len, sep_token1, sep_token2, 
     candidate chosen for each sample). exact_only: the soft match (pair degrees, Hungarian)
     runs only for samples with several references, to choose the one that counts, so the
     exact counts are those of the full run; the other rows' matched total and score are 0."""
-    check_choice("tuple_len", tuple_len, TUPLE_LENS)
+    _check_tuple_len(tuple_len)
     check_choice("similarity", similarity, SIMILARITIES)
     check_choice("duplicates", duplicates, DUPLICATES)
     used_weights = _check_weights(weights, tuple_len)
@@ -778,7 +785,7 @@ def compute(
     quad is an error.
     weights: of target, opinion, aspect, polarity in a pair's degree (0 drops an element).
     tuple_len: which elements the strings hold, in order ("0123" = all four; "013" =
-    target | opinion | polarity; see TUPLE_LENS).
+    target | opinion | polarity; any string of distinct digits 0-3, in any order).
     similarity: "rouge_l" (target and opinion by ROUGE-L F1 over CJK characters and
     letter/digit runs; aspect and polarity exact) or "exact" (every element exact).
     duplicates: exact-match counting: "multiset" (one-to-one), "list" (ASQP/MvP/ACOS: each
@@ -886,7 +893,7 @@ def json_sample(sample):
 
 def add_options(parser):
     """The scoring options, shared by this command and `paperscore compare quad`."""
-    parser.add_argument("--tuple-len", default="0123", choices=TUPLE_LENS, help="which elements the strings hold (default 0123)")
+    parser.add_argument("--tuple-len", default="0123", help="which elements the strings hold, in order: distinct digits of 0 target, 1 opinion, 2 aspect, 3 polarity (default 0123)")
     parser.add_argument("--weights", default="1,1,1,1", help="weights of target, opinion, aspect, polarity (default 1,1,1,1)")
     parser.add_argument("--sep-token1", default=QUAD_SEP, help="between quads (default ' & ')")
     parser.add_argument("--sep-token2", default=ELEMENT_SEP, help="between elements (default ' | ')")

@@ -134,7 +134,7 @@ with gr.Blocks(title="quad_match") as demo:
         predictions = gr.Textbox(value=EXAMPLE["predictions"], label="Predictions (one sample per line)", lines=4, elem_id="predictions")
         references = gr.Textbox(value=EXAMPLE["references"], label="References (one sample per line)", lines=4, elem_id="references")
     with gr.Row():
-        tuple_len = gr.Dropdown(["0123", "01", "012", "013", "023", "23", "03", "13", "3"], value=EXAMPLE["tuple_len"], label="tuple_len (0 target, 1 opinion, 2 aspect, 3 polarity)")
+        tuple_len = gr.Dropdown(["0123", "01", "012", "013", "023", "23", "03", "13", "3", "0", "1", "2", "02", "12", "123"], value=EXAMPLE["tuple_len"], label="tuple_len (0 target, 1 opinion, 2 aspect, 3 polarity)")
         weights = gr.Textbox(value=EXAMPLE["weights"], label="weights (target, opinion, aspect, polarity)")
         similarity = gr.Dropdown(["rouge_l", "exact"], value=EXAMPLE["similarity"], label="similarity")
         duplicates = gr.Dropdown(["multiset", "list", "set"], value=EXAMPLE["duplicates"], label="duplicates (exact match)")

@@ -60,8 +60,8 @@ Args:
     references: the same per sample, or a list of them (several references: the
         best-scoring one counts, ties to the first).
     weights: of target, opinion, aspect, polarity in a pair's degree (default (1, 1, 1, 1)).
-    tuple_len: which elements the strings hold: "0123" (default), "01", "012", "013", "023",
-        "23", "03", "13" or "3" (0 target, 1 opinion, 2 aspect, 3 polarity).
+    tuple_len: which elements the strings hold, in order: distinct digits of 0 target,
+        1 opinion, 2 aspect, 3 polarity ("0123" default; "013", "12", "0", ...).
     sep_token1, sep_token2: the separators between quads and between elements.
     similarity: "rouge_l" (default) or "exact" (every element by exact match).
     duplicates: exact-match counting: "multiset" (one-to-one, default), "list" (ASQP, MvP,
