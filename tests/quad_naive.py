@@ -155,14 +155,33 @@ def sample_statistics(prediction, reference, tuple_len="0123", weights=(1, 1, 1,
         s = best_total([[degree(p, r, tuple_len, weights, similarity) for r in gold] for p in predicted]) if soft else 0.0
         score = s / max(n, m) if n or m else 1.0
         if best is None or score > best["score"]:
-            best = {"matched": s, "n": n, "m": m, "score": score, "reference": number, "exact": {rule: exact(predicted, gold, rule) for rule in RULES}}
+            best = {"matched": s, "n": n, "m": m, "score": score, "reference": number, "exact": {rule: exact(predicted, gold, rule) for rule in RULES}, "kinds": kinds(gold, tuple_len)}
         if not soft:
             break
     return best
 
 
-def figures(rows, duplicates="multiset", zero_division=0.0):
-    """The headline numbers, and the list rule's repeated hits, from sample_statistics rows."""
+KINDS = ("ea_eo", "ia_eo", "ea_io", "ia_io")  # ACOS: explicit/implicit aspect term (our target) and opinion
+
+
+def kinds(gold, tuple_len):
+    """ACOS's types of a sentence (getTextType): the kinds of its gold quads, by whether
+    the target and the opinion are NULL (implicit)."""
+    if "0" not in tuple_len or "1" not in tuple_len:
+        return set()
+    t, o = tuple_len.index("0"), tuple_len.index("1")
+    return {KINDS[(q[t] == "NULL") + 2 * (q[o] == "NULL")] for q in gold}
+
+
+def figures(rows, duplicates="multiset", zero_division=0.0, implicit_split=False):
+    """The headline numbers, and the list rule's repeated hits, from sample_statistics rows;
+    implicit_split: ACOS's exact figures of the samples of each kind (measureQuad_imp)."""
+    if implicit_split:
+        out = figures(rows, duplicates, zero_division)
+        for kind in KINDS:
+            part = figures([row for row in rows if kind in row["kinds"]], duplicates, zero_division)
+            out.update({f"{key}_{kind}": part[key] for key in ("exact_precision", "exact_recall", "exact_f1")})
+        return out
     s, n, m, score = (sum(row[key] for row in rows) for key in ("matched", "n", "m", "score"))
     hits, en, em, repeated = (sum(row["exact"][duplicates][k] for row in rows) for k in range(4))
 

@@ -976,8 +976,8 @@ def test_batch_of_ten_thousand_equals_the_per_sample_definition(tuple_len, weigh
     for rule in quad_module.DUPLICATES:  # every returned figure: the oracle's rows summed
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            got = compute([predictions[i] for i in subset], [references[i] for i in subset], duplicates=rule, **options)
-        assert got == pytest.approx(quad_naive.figures(oracle, rule), abs=1e-12)
+            got = compute([predictions[i] for i in subset], [references[i] for i in subset], duplicates=rule, implicit_split=True, **options)
+        assert got == pytest.approx(quad_naive.figures(oracle, rule, implicit_split=True), abs=1e-12)
 
 
 @pytest.mark.parametrize("tuple_len, rule", [(code, quad_module.DUPLICATES[k % 3]) for k, code in enumerate([c for c in TUPLE_LENS if c not in ("0123", "013")] + ["12", "3210"])])
@@ -1166,3 +1166,41 @@ def test_exact_only_refuses_what_needs_the_soft_match():
             compute(CARD_PRED, CARD_REF, exact_only=True, **{option: True})
     with pytest.raises(ValueError, match="exact_only: 'yes' is not True or False"):
         compute(CARD_PRED, CARD_REF, exact_only="yes")
+
+
+def test_implicit_split_equals_acos_measure_quad_imp():
+    """ACOS's figures by implicitness (NUSTM/ACOS @ 45d179a, Extract-Classify-ACOS/
+    eval_metrics.py: getTextType and measureQuad_imp, run from a scratch copy on this corpus,
+    quads [category, sentiment, aspect span, opinion span], "-1,-1" implicit). It printed:
+    EA&EO tp 2 fp 2 fn 3 (P .5, R .4); IA&EO tp 3 fp 2 fn 0 (P .6, R 1); EA&IO tp 1 fp 0 fn 0;
+    IA&IO tp 0 fp 1 fn 2; all tp 4 fp 3 fn 3. A sentence counts, whole, in every kind its
+    gold quads include: s1 (EA&EO, IA&EO), s2 (EA&IO), s3 (IA&IO, EA&EO), s4 (EA&EO, not
+    predicted), s5 (IA&EO)."""
+
+    def quad(category, sentiment, aspect, opinion):
+        return " | ".join(["NULL" if aspect == "-1,-1" else aspect, "NULL" if opinion == "-1,-1" else opinion, category, sentiment])
+
+    gold = [
+        [("F#Q", "pos", "1,2", "3,4"), ("S#G", "neg", "-1,-1", "5,6")],
+        [("A#G", "pos", "0,1", "-1,-1")],
+        [("R#G", "neg", "-1,-1", "-1,-1"), ("F#Q", "pos", "2,3", "4,5")],
+        [("F#S", "pos", "1,3", "5,6")],
+        [("S#G", "pos", "-1,-1", "2,3")],
+    ]
+    pred = [
+        [("F#Q", "pos", "1,2", "3,4"), ("S#G", "neg", "-1,-1", "5,6"), ("F#P", "pos", "1,2", "-1,-1")],
+        [("A#G", "pos", "0,1", "-1,-1")],
+        [("R#G", "pos", "-1,-1", "-1,-1")],
+        [],
+        [("S#G", "pos", "-1,-1", "2,3"), ("S#P", "neg", "4,5", "6,7")],
+    ]
+    predictions, references = [" & ".join(quad(*q) for q in s) for s in pred], [" & ".join(quad(*q) for q in s) for s in gold]
+    expected = {"ea_eo": (2, 2, 3), "ia_eo": (3, 2, 0), "ea_io": (1, 0, 0), "ia_io": (0, 1, 2)}  # tp, fp, fn
+    for exact_only in (False, True):
+        r = compute(predictions, references, implicit_split=True, exact_only=exact_only, duplicates="set")
+        close(r, {"exact_precision": 4 / 7, "exact_recall": 4 / 7})
+        for kind, (tp, fp, fn) in expected.items():
+            p, rec = tp / (tp + fp) if tp + fp else 0, tp / (tp + fn) if tp + fn else 0
+            close(r, {f"exact_precision_{kind}": p, f"exact_recall_{kind}": rec, f"exact_f1_{kind}": 2 * p * rec / (p + rec) if p + rec else 0})
+    with pytest.raises(ValueError, match="implicit_split: tuple_len '023' must hold the target \\(0\\) and the opinion \\(1\\)"):
+        compute(predictions, references, implicit_split=True, tuple_len="023")

@@ -524,6 +524,7 @@ class _Pairing:
         self.strings = list(vocabulary)
         ids = dense_codes(first, len(first))[1]
         empty = ids[vocabulary[""]] if "" in vocabulary else -1
+        self.implicit = ids[vocabulary[IMPLICIT]] if IMPLICIT in vocabulary else -2  # the id of NULL
         self.pred.identify(ids[: len(self.pred.elements)], empty, width)
         self.ref.identify(ids[len(self.pred.elements) :], empty, width)
         bad = np.flatnonzero(~self.ref.good)
@@ -676,6 +677,20 @@ def _best_references(pairing, rows, n_samples):
 
 
 EXACT_KEYS = tuple(key for key in KEYS if key.startswith("exact"))
+# ACOS's split of the exact figures (NUSTM/ACOS measureQuad_imp): explicit or implicit
+# aspect term (our target) and opinion, in its order EA&EO, IA&EO, EA&IO, IA&IO.
+IMPLICITNESS = ("ea_eo", "ia_eo", "ea_io", "ia_io")
+
+
+def _implicitness(pairing):
+    """Per candidate, which of the IMPLICITNESS kinds its reference's quads include, as ACOS
+    types a sentence by its gold quads: a (candidates, 4) bool array. A sample counts, whole,
+    in every kind it includes; one without gold quads in none."""
+    columns = [pairing.tuple_len.index("0"), pairing.tuple_len.index("1")]
+    implicit = pairing.ref.ids[:, columns] == pairing.implicit  # reference quads are never malformed
+    present = np.zeros((len(pairing.m), len(IMPLICITNESS)), bool)
+    present[np.repeat(np.arange(len(pairing.m)), pairing.m), implicit[:, 0] + 2 * implicit[:, 1]] = True
+    return present
 
 
 def ratios(sums, zero_division=0.0, keys=KEYS):
@@ -702,11 +717,12 @@ def legacy(result, weights):
 # The metric
 
 
-def _score(predictions, references, weights, tuple_len, sep_token1, sep_token2, similarity, duplicates, exact_only=False):
+def _score(predictions, references, weights, tuple_len, sep_token1, sep_token2, similarity, duplicates, exact_only=False, fast=True):
     """Checked inputs, paired and scored: (pairing, STATS row of every candidate, the
     candidate chosen for each sample). exact_only: the soft match (pair degrees, Hungarian)
     runs only for samples with several references, to choose the one that counts, so the
-    exact counts are those of the full run; the other rows' matched total and score are 0."""
+    exact counts are those of the full run; the other rows' matched total and score are 0.
+    fast=False: never the path over quad texts (which returns no pairing)."""
     _check_tuple_len(tuple_len)
     check_choice("similarity", similarity, SIMILARITIES)
     check_choice("duplicates", duplicates, DUPLICATES)
@@ -714,7 +730,7 @@ def _score(predictions, references, weights, tuple_len, sep_token1, sep_token2, 
     _check_separators(sep_token1, sep_token2)
     predictions, references = as_corpus(predictions, "predictions"), as_corpus(references, "references")
     check_inputs(predictions, references)
-    fast = _exact_pairing(predictions, references, len(tuple_len), (sep_token1, sep_token2)) if exact_only else None
+    fast = _exact_pairing(predictions, references, len(tuple_len), (sep_token1, sep_token2)) if exact_only and fast else None
     if fast is not None:  # no element ids, no soft match: the exact counts from quad texts
         none = np.zeros(len(predictions))
         rows = np.column_stack([none, fast.n, fast.m, *_exact_columns(fast, duplicates), none, np.ones(len(predictions))])
@@ -769,6 +785,7 @@ def compute(
     similarity="rouge_l",
     duplicates="multiset",
     exact_only=False,
+    implicit_split=False,
     legacy_keys=False,
     details=False,
     zero_division=0.0,
@@ -794,6 +811,9 @@ def compute(
     predicted quad found in the gold list is a hit) or "set" (DiaASQ).
     exact_only: return the exact-match figures alone, without running the soft match
     (except to choose among several references); the figures equal the full run's.
+    implicit_split: add ACOS's split of the exact figures by the implicitness of the gold
+    quads' target and opinion (NULL): exact_{precision,recall,f1}_{ea_eo,ia_eo,ea_io,ia_io};
+    a sample counts in every kind its reference includes (measureQuad_imp).
     legacy_keys: add the original Space's three keys.
     details: add "samples": per sample the reference used, its score, the alignment of
     quads (each element's similarity and the pair's degree; unmatched and malformed quads
@@ -807,13 +827,20 @@ def compute(
     for name, value in (("legacy_keys", legacy_keys), ("details", details)):
         if exact_only and value:
             raise ValueError(f"{name}: shows the soft match, which exact_only=True does not compute")
-    pairing, rows, chosen = _score(predictions, references, weights, tuple_len, sep_token1, sep_token2, similarity, duplicates, exact_only)
+    if implicit_split and not {"0", "1"} <= set(str(tuple_len)):
+        raise ValueError(f"implicit_split: tuple_len {tuple_len!r} must hold the target (0) and the opinion (1), whose implicitness it splits by")
+    pairing, rows, chosen = _score(predictions, references, weights, tuple_len, sep_token1, sep_token2, similarity, duplicates, exact_only, fast=not implicit_split)
     stats = rows[chosen].reshape(-1, len(STATS))
     keys = EXACT_KEYS if exact_only else KEYS
 
     result = as_floats(ratios(stats.sum(0), zero_division, keys))
     if duplicates == "list":
         result["exact_repeated_hits"] = int(stats[:, STATS.index("repeated_hits")].sum())
+    if implicit_split:
+        present = _implicitness(pairing)[chosen]
+        for j, kind in enumerate(IMPLICITNESS):
+            part = ratios(stats[present[:, j]].sum(0), zero_division, EXACT_KEYS)
+            result.update({f"{key}_{kind}": float(value) for key, value in part.items()})
     if legacy_keys:
         result.update(legacy(result, weights))
     if confidence_level is not None:
@@ -921,6 +948,7 @@ def add_arguments(parser):
     parser.add_argument("--references", required=True, help="same layout; a JSON list of strings per line for several references")
     add_options(parser)
     parser.add_argument("--exact-only", action="store_true", help="the exact-match figures alone, without the soft match")
+    parser.add_argument("--implicit-split", action="store_true", help="add ACOS's exact figures by implicit target/opinion (EA&EO, IA&EO, EA&IO, IA&IO)")
     parser.add_argument("--legacy-keys", action="store_true", help="add the original Space's three keys")
     parser.add_argument("--details", action="store_true", help="add each sample's alignment")
 
@@ -941,6 +969,7 @@ def run(args):
         read_samples(args.predictions, "--predictions", args.format),
         read_references(args.references, "--references", args.format),
         exact_only=args.exact_only,
+        implicit_split=args.implicit_split,
         legacy_keys=args.legacy_keys,
         details=args.details,
         **options(args),

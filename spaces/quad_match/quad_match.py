@@ -67,6 +67,8 @@ Args:
     duplicates: exact-match counting: "multiset" (one-to-one, default), "list" (ASQP, MvP,
         ACOS) or "set" (DiaASQ).
     exact_only: the exact-match figures alone, without the soft match (faster; same values).
+    implicit_split: add ACOS's exact figures by implicit target / opinion (keys
+        exact_precision_ea_eo, ..., exact_f1_ia_io).
     legacy_keys: add the original Space's three keys.
     details: add "samples": each sample's reference used, score and quad alignment.
     zero_division: the value of a 0/0 ratio: 0.0 (default), 1.0 or "nan".
@@ -127,6 +129,7 @@ class QuadMatch(SpaceMetric, evaluate.Metric):
         similarity="rouge_l",
         duplicates="multiset",
         exact_only=False,
+        implicit_split=False,
         legacy_keys=False,
         details=False,
         zero_division=0.0,
