@@ -363,7 +363,7 @@ class _Side:
         if split is None:
             pieces = [(example.split(sep1) if example.strip() else []) if isinstance(example, str) else _listed(example, tuple_len) for example in examples]
             self.count = np.fromiter(map(len, pieces), np.int64, len(pieces))
-            data = np.fromiter(map(isinstance, itertools.chain.from_iterable(pieces), itertools.repeat(str)), bool) == False  # noqa: E712
+            data = ~np.fromiter(map(isinstance, itertools.chain.from_iterable(pieces), itertools.repeat(str)), bool)
             parts = [q.split(sep2) if isinstance(q, str) else q for q in itertools.chain.from_iterable(pieces)]
             self.width = np.fromiter(map(len, parts), np.int64, len(parts))
             elements = list(itertools.chain.from_iterable(parts))
@@ -623,11 +623,11 @@ def _pair_similarity(a, b, strings):
 
 
 def _exact_columns(pairing, duplicates):
-    """Exact-match counts of every candidate at once: (hits, n, m, repeated hits) arrays. Each side's quads are
-    coded candidate * n_keys + quad key, so that counting runs over sorted codes. Keys are
-    dense (below the number of quads), so codes stay below candidates x quads, inside
-    int64 for any corpus that fits in memory; past 2^63 they would wrap silently, hence
-    the check."""
+    """Exact-match counts of every candidate at once: (hits, n, m, repeated hits) arrays.
+    Each side's quads are coded candidate * n_keys + quad key, so that counting runs over
+    sorted codes. Keys are dense (below the number of quads), so codes stay below
+    candidates x quads, inside int64 for any corpus that fits in memory; past 2^63 they
+    would wrap silently, hence the check."""
     n_keys = int(max(pairing.pred.key.max(initial=-1), pairing.ref.key.max(initial=-1))) + 1
     if len(pairing.n) * n_keys >= 2**63:
         raise ValueError(f"{len(pairing.n):,} candidates x {n_keys:,} distinct quads do not fit the int64 codes of exact match")
@@ -715,12 +715,12 @@ def legacy(result, weights):
 # The metric
 
 
-def _score(predictions, references, weights, tuple_len, sep_token1, sep_token2, similarity, duplicates, exact_only=False, fast=True):
+def _score(predictions, references, weights, tuple_len, sep_token1, sep_token2, similarity, duplicates, exact_only=False, by_text=True):
     """Checked inputs, paired and scored: (pairing, STATS row of every candidate, the
     candidate chosen for each sample). exact_only: the soft match (pair degrees, Hungarian)
     runs only for samples with several references, to choose the one that counts, so the
     exact counts are those of the full run; the other rows' matched total and score are 0.
-    fast=False: never the path over quad texts (which returns no pairing)."""
+    by_text=False: not the exact_only path over quad texts (which returns no pairing)."""
     _check_tuple_len(tuple_len)
     check_choice("similarity", similarity, SIMILARITIES)
     check_choice("duplicates", duplicates, DUPLICATES)
@@ -728,7 +728,7 @@ def _score(predictions, references, weights, tuple_len, sep_token1, sep_token2, 
     _check_separators(sep_token1, sep_token2)
     predictions, references = as_corpus(predictions, "predictions"), as_corpus(references, "references")
     check_inputs(predictions, references)
-    fast = _exact_pairing(predictions, references, len(tuple_len), (sep_token1, sep_token2)) if exact_only and fast else None
+    fast = _exact_pairing(predictions, references, len(tuple_len), (sep_token1, sep_token2)) if exact_only and by_text else None
     if fast is not None:  # no element ids, no soft match: the exact counts from quad texts
         none = np.zeros(len(predictions))
         rows = np.column_stack([none, fast.n, fast.m, *_exact_columns(fast, duplicates), none, np.ones(len(predictions))])
@@ -820,14 +820,15 @@ def compute(
     zero_division = check_zero_division(zero_division)
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples)
-    if not isinstance(exact_only, (bool, np.bool_)):
-        raise ValueError(f"exact_only: {exact_only!r} is not True or False")
+    for name, value in (("exact_only", exact_only), ("implicit_split", implicit_split)):
+        if not isinstance(value, (bool, np.bool_)):
+            raise ValueError(f"{name}: {value!r} is not True or False")
     for name, value in (("legacy_keys", legacy_keys), ("details", details)):
         if exact_only and value:
             raise ValueError(f"{name}: shows the soft match, which exact_only=True does not compute")
     if implicit_split and not {"0", "1"} <= set(str(tuple_len)):
         raise ValueError(f"implicit_split: tuple_len {tuple_len!r} must hold the target (0) and the opinion (1), whose implicitness it splits by")
-    pairing, rows, chosen = _score(predictions, references, weights, tuple_len, sep_token1, sep_token2, similarity, duplicates, exact_only, fast=not implicit_split)
+    pairing, rows, chosen = _score(predictions, references, weights, tuple_len, sep_token1, sep_token2, similarity, duplicates, exact_only, by_text=not implicit_split)
     stats = rows[chosen].reshape(-1, len(STATS))
     keys = EXACT_KEYS if exact_only else KEYS
 
