@@ -918,7 +918,7 @@ def batch_rows(predictions, references, **options):
     """Per sample, the STATS row of the reference the batch chose, and that reference's number."""
     options = {"weights": (1, 1, 1, 1), "tuple_len": "0123", "sep_token1": " & ", "sep_token2": " | ", "similarity": "rouge_l", "duplicates": "multiset", **options}
     pairing, rows, chosen = quad_module._score(predictions, references, **options)
-    return rows[chosen], pairing.number[chosen]
+    return rows[chosen], np.zeros(len(chosen), np.int64) if pairing is None else pairing.number[chosen]  # None: exact_only's path over quad texts, one reference each
 
 
 EXACT_COLUMNS = [quad_module.STATS.index(k) for k in ("exact_hits", "exact_n", "exact_m", "repeated_hits")]
@@ -964,14 +964,15 @@ def test_batch_of_ten_thousand_equals_the_per_sample_definition(tuple_len, weigh
     options = dict(tuple_len=tuple_len, weights=weights, similarity=similarity)
     subset = random.Random(0).sample(range(len(predictions)), 200)
     full, numbers = batch_rows(predictions, references, **options)
-    by_rule = {}
+    exact, chosen = batch_rows(predictions, references, exact_only=True, **options)  # the soft match only to choose
+    assert np.array_equal(chosen, numbers)
+    assert np.array_equal(exact[:, [1, 2, *EXACT_COLUMNS]], full[:, [1, 2, *EXACT_COLUMNS]])
+    assert_rows_equal_oracle(predictions, references, full, numbers, {"multiset": full}, subset, **options)
+    single = [quad_naive.references_of(r)[0] for r in references]  # where all are strings, exact_only reads quad texts
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the list rule's warning, tested on its own
-        for rule in quad_module.DUPLICATES:
-            by_rule[rule], chosen = batch_rows(predictions, references, duplicates=rule, exact_only=True, **options)
-            assert np.array_equal(chosen, numbers), rule
-    assert np.array_equal(by_rule["multiset"][:, [1, 2, *EXACT_COLUMNS]], full[:, [1, 2, *EXACT_COLUMNS]])
-    assert_rows_equal_oracle(predictions, references, full, numbers, by_rule, subset, **options)
+        by_rule = {rule: batch_rows(predictions, single, duplicates=rule, exact_only=True, **options)[0] for rule in quad_module.DUPLICATES}
+    assert_rows_equal_oracle(predictions, single, by_rule["set"], np.zeros(len(single), np.int64), by_rule, [], **options)
     oracle = [quad_naive.sample_statistics(predictions[i], references[i], **options) for i in subset]
     for rule in quad_module.DUPLICATES:  # every returned figure: the oracle's rows summed
         with warnings.catch_warnings():
@@ -985,6 +986,7 @@ def test_every_tuple_len_at_ten_thousand_samples(tuple_len, rule):
     """The other tuple_len codes (fewer columns, other codes): exact counts of 10,000
     samples, exact_only, the duplicates rules in turn."""
     predictions, references = diverse_corpus(10_000, 1, tuple_len, alphabet="narrow")
+    references = [quad_naive.references_of(r)[0] for r in references]  # one each: exact_only reads quad texts
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         rows, numbers = batch_rows(predictions, references, tuple_len=tuple_len, similarity="exact", duplicates=rule, exact_only=True)
@@ -992,11 +994,18 @@ def test_every_tuple_len_at_ten_thousand_samples(tuple_len, rule):
 
 
 def test_a_sample_scored_alone_equals_its_row_in_the_batch():
+    """In full, and with exact_only over quad strings (one reference each, so that the
+    path over quad texts runs), under the list rule."""
     predictions, references = diverse_corpus(10_000, 1, alphabet="narrow")
+    single = [r if isinstance(r, str) else r[0] for r in references]
     rows, numbers = batch_rows(predictions, references)
-    for i in random.Random(1).sample(range(len(predictions)), 150):
-        alone, number = batch_rows([predictions[i]], [references[i]])
-        assert alone[0].tolist() == rows[i].tolist() and number[0] == numbers[i], i
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        exact, _ = batch_rows(predictions, single, duplicates="list", exact_only=True)
+        for i in random.Random(1).sample(range(len(predictions)), 150):
+            alone, number = batch_rows([predictions[i]], [references[i]])
+            assert alone[0].tolist() == rows[i].tolist() and number[0] == numbers[i], i
+            assert batch_rows([predictions[i]], [single[i]], duplicates="list", exact_only=True)[0][0].tolist() == exact[i].tolist(), i
 
 
 def test_quad_codes_stay_within_int64():
