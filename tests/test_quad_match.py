@@ -1,9 +1,12 @@
 """quad_match: hand-derived cases for every rule, rouge-score and brute force as references,
 DiaASQ as real Chinese and English data, properties, errors and the command line."""
 
+import functools
 import itertools
 import json
+import random
 import re
+import warnings
 
 import diaasq
 import numpy as np
@@ -182,8 +185,10 @@ def test_weights_drop_and_weigh_elements():
     close(r, {"optimal_f1": 0.75, "optimal_score": 0.75})
 
 
-@pytest.mark.parametrize("tuple_len", TUPLE_LENS)
+@pytest.mark.parametrize("tuple_len", TUPLE_LENS + ("0", "1", "2", "02", "12", "123", "3210", "20"))
 def test_every_tuple_len_maps_its_fields_to_their_elements(tuple_len):
+    # The original's codes, the other subsets (issue 23: ASQP, MvP and ACOS report every
+    # subset of the elements), and fields in another order.
     # Weights 1, 2, 4, 8 on target, opinion, aspect, polarity make the degree tell which
     # element a field is. The reference's fields are t, o, a, p in the code's order; the
     # prediction gets the last field wrong ("wrong" shares no token with any of them), so
@@ -200,6 +205,15 @@ def test_every_tuple_len_maps_its_fields_to_their_elements(tuple_len):
     full = "t | o | a | p"
     if tuple_len != "0123":
         assert compute([full], [ref], tuple_len=tuple_len)["optimal_precision"] == 0
+
+
+def test_a_single_element_tuple_len():
+    # "1", opinions alone: 很好 / 好 is ROUGE-L 2/3 (LCS 1 of 2 and 1 characters), so
+    # S = 2/3 + 1 (好 / 好) over n = m = 2; exact: 1 hit of 2. "2", categories: a label,
+    # exact only: 1 of 2.
+    r = compute(["很好 & 好"], ["好 & 好"], tuple_len="1")
+    close(r, {"optimal_f1": (2 / 3 + 1) / 2, "exact_f1": 1 / 2})
+    close(compute(["服务#态度 & 价格"], ["服务#态度 & 价格#水平"], tuple_len="2"), {"optimal_f1": 1 / 2, "exact_f1": 1 / 2})
 
 
 def test_tuple_len_03_card_style():
@@ -305,8 +319,30 @@ def test_list_counting_lets_recall_pass_one_as_in_the_asqp_code():
     # q predicted twice against gold q: 2 hits over 1 gold quad. This is what the ASQP/MvP/ACOS
     # membership count gives; the default one-to-one count does not.
     q = "food | good | food#taste | pos"
-    assert compute([f"{q} & {q}"], [q], duplicates="list")["exact_recall"] == 2.0
+    with pytest.warns(UserWarning, match=r"1 exact hits come from predicted quads repeated beyond their gold copies \(predictions\[0\]\)"):
+        assert compute([f"{q} & {q}"], [q], duplicates="list")["exact_recall"] == 2.0
     assert compute([f"{q} & {q}"], [q])["exact_recall"] == 1.0
+
+
+def test_list_counting_warns_naming_the_samples_and_counts_the_repeated_hits():
+    # The issue's case: a correct quad printed three times. Sample 0: q x3 against gold q:
+    # 3 hits, 2 beyond the one gold copy; 1: q against q: 1 hit; 2: q x2 against q x2: 2
+    # hits, none repeated (two gold copies); 3-8: q x2 against q: 2 hits, 1 repeated each;
+    # 9: r against q: none. Hits 3 + 1 + 2 + 6*2 = 18 over n = 3 + 1 + 2 + 12 + 1 = 19 and
+    # m = 1 + 1 + 2 + 6 + 1 = 11: P = 18/19, R = 18/11 > 1; repeated 2 + 6 = 8, in samples
+    # 0, 3, 4, 5, 6 (named) and 7, 8 ("2 more").
+    q, r = "food | good | food#taste | pos", "x | y | z | neg"
+    pred = [f"{q} & {q} & {q}", q, f"{q} & {q}", *[f"{q} & {q}"] * 6, r]
+    gold = [q, q, f"{q} & {q}", *[q] * 6, q]
+    with pytest.warns(UserWarning, match=r"8 exact hits .*\(predictions\[0\], predictions\[3\], predictions\[4\], predictions\[5\], predictions\[6\] and 2 more samples\)") as caught:
+        result = compute(pred, gold, duplicates="list")
+    assert len(caught) == 1
+    assert result["exact_repeated_hits"] == 8
+    close(result, {"exact_precision": 18 / 19, "exact_recall": 18 / 11})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no repeated quad beyond its gold copies: no warning
+        assert compute([f"{q} & {q}"], [f"{q} & {q}"], duplicates="list")["exact_repeated_hits"] == 0
+        assert "exact_repeated_hits" not in compute(pred, gold)
 
 
 def test_separators_and_white_space():
@@ -539,7 +575,10 @@ def test_details_mark_unmatched_quads():
         (["x"], ["a | b | c | d"], {"weights": {1, 2, 3, 4}}, r"weights: \{1, 2, 3, 4\} is not 4 numbers"),
         (["x"], ["a | b | c | d & a | b | c"], {}, r"references\[0\]: quad 2 'a \| b \| c' has 3 elements where tuple_len needs 4"),
         (["x"], [["a | b | c | d", "a |  | c | d"]], {}, r"references\[0\]\[1\]: quad 1 'a \|  \| c \| d' has an empty element 2"),
-        (["x"], ["a | b"], {"tuple_len": "0124"}, "tuple_len: '0124' is not one of"),
+        (["x"], ["a | b"], {"tuple_len": "0124"}, "tuple_len: '0124' is not a string of distinct digits among 0 \\(target\\)"),
+        (["x"], ["a | b"], {"tuple_len": "011"}, "tuple_len: '011' is not a string of distinct digits"),
+        (["x"], ["a | b"], {"tuple_len": ""}, "tuple_len: '' is not a string of distinct digits"),
+        (["x"], ["a | b"], {"tuple_len": 13}, "tuple_len: 13 is not a string of distinct digits"),
         (["x"], ["a | b | c | d"], {"similarity": "bleu"}, "similarity: 'bleu' is not one of"),
         (["x"], ["a | b | c | d"], {"duplicates": "bag"}, "duplicates: 'bag' is not one of"),
         (["x"], ["a | b | c | d"], {"weights": (1, 1, 1)}, r"weights: \(1, 1, 1\) is not 4 numbers"),
@@ -547,6 +586,9 @@ def test_details_mark_unmatched_quads():
         (["x"], ["a | b | c | d"], {"weights": (1, -1, 1, 1)}, r"weights\[1\]: -1 is not a finite number >= 0"),
         (["x"], ["a | b | c | d"], {"weights": (1, True, 1, 1)}, r"weights\[1\]: True is not a finite number"),
         (["x"], ["a | b"], {"weights": (1, 1, 0, 0), "tuple_len": "23"}, "weights: every element of tuple_len '23' has weight 0"),
+        # each finite, but the sum is inf: every degree would be inf/inf = NaN (issue 28)
+        (["x"], ["a | b | c | d"], {"weights": (1e308,) * 4}, r"weights: \(1e\+308, 1e\+308, 1e\+308, 1e\+308\) sum to inf over tuple_len '0123': the sum must be a finite number"),
+        (["x"], ["a | b"], {"weights": (1, 1e308, 1, 1e308), "tuple_len": "13"}, r"sum to inf over tuple_len '13'"),
         (["x"], ["a | b | c | d"], {"sep_token1": ""}, "sep_token1: '' is not a non-empty string"),
         (["x"], ["a | b | c | d"], {"sep_token2": " & "}, "sep_token2: ' & ' is also sep_token1"),
         (["x"], ["a | b | c | d"], {"zero_division": "warn"}, "zero_division"),
@@ -756,3 +798,418 @@ def test_quads_as_data_through_evaluate(space_metric):
     assert space_metric.compute(predictions=pred, references=gold) == compute(pred, gold)
     with pytest.raises(ValueError, match=r"predictions\[0\]: quad 1 holds 5"):
         space_metric.add_batch(predictions=[[["a", "b", "c", 5]]], references=["a | b | c | d"])
+
+
+# ---------------------------------------------------------------------------------------
+# The batch at users' sizes against the plain per-sample definition (tests/quad_naive.py)
+
+import quad_naive  # noqa: E402
+
+from paperscore import quad as quad_module  # noqa: E402
+
+POLARITIES = ["pos", "neg", "neu", "正面", "负面", "中性"]
+ODD = ["黑鲨4 pro", "Wi-Fi 6", "すごく良い", "좋아요", "😀好", "!!", "X70Pro+", "café", "R&D", "a|b", "NULL"]
+
+
+@functools.lru_cache(maxsize=4)
+def raw_corpus(size, seed, alphabet):
+    """`size` samples as (gold quads, predicted quads, other references), quads as
+    4-tuples, as real outputs look: 0 to 30 quads, Chinese and English targets and
+    opinions, mostly short, a few over 64 tokens, implicit (NULL) ones, gold quads
+    repeated; predictions that shorten, lengthen or replace elements, drop, repeat and
+    add quads, or are blank; 8% of samples with 2-3 references. alphabet "wide": 3,000 Han
+    characters and 500 invented words (about 80,000 distinct strings in 10,000 samples);
+    "narrow": 40 and 30 (about 20,000: many quads, few strings, as issue 28's corpus)."""
+    rng = random.Random(seed)
+    n_han, n_words = (3000, 500) if alphabet == "wide" else (15, 8)
+    han = [chr(c) for c in range(0x4E00, 0x4E00 + n_han)]
+    words = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(2, 8))) for _ in range(n_words)]
+    words += [w.capitalize() for w in words[:3]]
+    aspects = [f"{a}#{b}" for a in ("food", "service", "price", "ambience", "screen") for b in ("taste", "general", "quality")] + ["服务#态度", "价格#水平", "食物#味道"]
+
+    def text(zh):
+        long = rng.random() < 0.004
+        if zh:
+            return "".join(rng.choices(han, k=rng.randint(65, 90) if long else rng.choice([1, 2, 2, 3, 4, 5, 6])))
+        return " ".join(rng.choices(words, k=rng.randint(65, 80) if long else rng.randint(1, 4)))
+
+    def span(zh):
+        u = rng.random()
+        return "NULL" if u < 0.05 else rng.choice(ODD) if u < 0.08 else text(zh)
+
+    def changed(value, zh):
+        u = rng.random()
+        if u < 0.3 and len(value) > 1:
+            return value[1:] if zh else value.split(" ", 1)[-1]
+        if u < 0.6:
+            return value + (rng.choice(han) if zh else " " + rng.choice(words))
+        return span(zh)
+
+    def predicted(gold, zh):
+        out = []
+        for q in gold:
+            u = rng.random()
+            if u < 0.1:
+                continue
+            q = list(q)
+            if u < 0.5:
+                k = rng.randrange(4)
+                q[k] = changed(q[k], zh) if k < 2 else rng.choice(aspects if k == 2 else POLARITIES)
+            out.append(tuple(q))
+            if rng.random() < 0.05:
+                out.append(tuple(q))  # a repeated quad
+        out += [(span(zh), span(zh), rng.choice(aspects), rng.choice(POLARITIES)) for _ in range(rng.random() < 0.15)]
+        rng.shuffle(out)
+        return out
+
+    samples = []
+    for _ in range(size):
+        zh = rng.random() < 0.6
+        k = 0 if rng.random() < 0.05 else rng.randint(9, 30) if rng.random() < 0.02 else rng.randint(1, 8)
+        gold = [(span(zh), span(zh), rng.choice(aspects), rng.choice(POLARITIES)) for _ in range(k)]
+        if gold and rng.random() < 0.04:
+            gold.append(gold[0])  # a repeated gold quad
+        pred = [] if rng.random() < 0.05 else predicted(gold, zh)
+        others = [predicted(gold, zh) for _ in range(rng.randint(1, 2))] if rng.random() < 0.08 else []
+        samples.append((gold, pred, others))
+    return samples
+
+
+def diverse_corpus(size, seed, tuple_len="0123", data=None, alphabet="wide"):
+    """raw_corpus written for tuple_len: quad strings with white space around elements
+    (10% of samples: spaces, tabs, U+3000, U+2028), blank predictions as "" or "  ", malformed predictions (6% of
+    samples: an element missing, one too many, an empty one, a stray separator at the
+    end); `data` ("predictions" or "references") gives a third of that side's samples as
+    lists and objects."""
+    rng = random.Random(seed)
+    names = [quad_module.ELEMENTS[int(c)] for c in tuple_len]
+
+    def project(quads):
+        return [[q[int(c)] for c in tuple_len] for q in quads]
+
+    def string(items, padded=False):
+        def pad():  # white space that str.strip removes, before or after some elements
+            return rng.choice(["", "", " ", "\t", "\u3000", " \u2028"]) if padded else ""
+
+        return " & ".join(" | ".join(pad() + e + pad() for e in q) for q in items)
+
+    def prediction(quads, as_data):
+        items = project(quads)
+        malformed = rng.random() < 0.06 and items
+        if malformed:
+            k, u = rng.randrange(len(items)), rng.random()
+            items[k] = items[k][:-1] if u < 0.3 else items[k] + ["extra"] if u < 0.6 else items[k][:-1] + [""]
+        if as_data:
+            return [dict(zip(names, q)) if len(q) == len(names) and rng.random() < 0.5 else q for q in items]
+        if not items:
+            return rng.choice(["", "  "])
+        return string(items, rng.random() < 0.1) + (" & " if malformed and rng.random() < 0.2 else "")
+
+    predictions, references = [], []
+    for gold, pred, others in raw_corpus(size, seed, alphabet):
+        predictions.append(prediction(pred, data == "predictions" and rng.random() < 1 / 3))
+        as_data = data == "references" and rng.random() < 1 / 3
+        options = [project(q) if as_data else string(project(q)) for q in [gold, *others]]
+        references.append(options if others else options[0])
+    return predictions, references
+
+
+def batch_rows(predictions, references, **options):
+    """Per sample, the STATS row of the reference the batch chose, and that reference's number."""
+    options = {"weights": (1, 1, 1, 1), "tuple_len": "0123", "sep_token1": " & ", "sep_token2": " | ", "similarity": "rouge_l", "duplicates": "multiset", **options}
+    pairing, rows, chosen = quad_module._score(predictions, references, **options)
+    return rows[chosen], np.zeros(len(chosen), np.int64) if pairing is None else pairing.number[chosen]  # None: exact_only's path over quad texts, one reference each
+
+
+EXACT_COLUMNS = [quad_module.STATS.index(k) for k in ("exact_hits", "exact_n", "exact_m", "repeated_hits")]
+
+
+def assert_rows_equal_oracle(predictions, references, full, numbers, by_rule, subset, **options):
+    """The batch against the plain definition, sample by sample. `full`, `numbers`: the
+    full run's rows and chosen references; `by_rule`: duplicates rule -> rows of that rule.
+    Every sample's n, m and exact counts under each rule equal the oracle's; on `subset`
+    also its matched total, score and chosen reference (the soft match is the oracle's
+    slow part). Outside the subset, a sample with several references is compared on the
+    reference the batch chose (that choice is checked on the subset)."""
+    soft = set(subset)
+    for i, (p, r) in enumerate(zip(predictions, references)):
+        if i not in soft:
+            r = quad_naive.references_of(r)[numbers[i]]
+            r = r if isinstance(r, str) else [r]  # alone, as one reference
+        oracle = quad_naive.sample_statistics(p, r, soft=i in soft, **options)
+        assert full[i, 1:3].tolist() == [oracle["n"], oracle["m"]], (i, p, r)
+        for rule, rows in by_rule.items():
+            assert rows[i, EXACT_COLUMNS].tolist() == list(oracle["exact"][rule]), (i, rule, p, r)
+        if i in soft:
+            assert oracle["reference"] == numbers[i], (i, p, r)
+            assert full[i, 0] == pytest.approx(oracle["matched"], abs=1e-12) and full[i, quad_module.STATS.index("score")] == pytest.approx(oracle["score"], abs=1e-12), (i, p, r)
+
+
+DIFFERENTIAL = [  # (tuple_len, weights, similarity, data side, alphabet): each a 10,000-sample batch
+    ("0123", (1, 1, 1, 1), "rouge_l", None, "narrow"),
+    ("0123", (2, 0.5, 0, 1), "rouge_l", "predictions", "wide"),
+    ("013", (1, 3, 1, 1), "exact", "references", "wide"),
+]
+
+
+@pytest.mark.parametrize("tuple_len, weights, similarity, data, alphabet", DIFFERENTIAL)
+def test_batch_of_ten_thousand_equals_the_per_sample_definition(tuple_len, weights, similarity, data, alphabet):
+    """Issue 28: the batched exact-match codes (sample x quad key) overflowed int64 once a
+    batch held enough distinct quads (a crash from 2,000 Chinese samples, and "list" counts
+    silently wrong). 10,000 diverse samples, scored in full and with exact_only under each
+    duplicates rule: every sample's counts, and on a subset its matched total, score and
+    chosen reference, equal the plain definition; exact_only chooses the same references;
+    the corpus figures equal the oracle's rows summed."""
+    predictions, references = diverse_corpus(10_000, 1, tuple_len, data, alphabet)
+    options = dict(tuple_len=tuple_len, weights=weights, similarity=similarity)
+    subset = random.Random(0).sample(range(len(predictions)), 200)
+    full, numbers = batch_rows(predictions, references, **options)
+    exact, chosen = batch_rows(predictions, references, exact_only=True, **options)  # the soft match only to choose
+    assert np.array_equal(chosen, numbers)
+    assert np.array_equal(exact[:, [1, 2, *EXACT_COLUMNS]], full[:, [1, 2, *EXACT_COLUMNS]])
+    assert_rows_equal_oracle(predictions, references, full, numbers, {"multiset": full}, subset, **options)
+    single = [quad_naive.references_of(r)[0] for r in references]  # where all are strings, exact_only reads quad texts
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the list rule's warning, tested on its own
+        by_rule = {rule: batch_rows(predictions, single, duplicates=rule, exact_only=True, **options)[0] for rule in quad_module.DUPLICATES}
+    assert_rows_equal_oracle(predictions, single, by_rule["set"], np.zeros(len(single), np.int64), by_rule, [], **options)
+    oracle = [quad_naive.sample_statistics(predictions[i], references[i], **options) for i in subset]
+    for rule in quad_module.DUPLICATES:  # every returned figure: the oracle's rows summed
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            got = compute([predictions[i] for i in subset], [references[i] for i in subset], duplicates=rule, implicit_split=True, **options)
+        assert got == pytest.approx(quad_naive.figures(oracle, rule, implicit_split=True), abs=1e-12)
+
+
+@pytest.mark.parametrize("tuple_len, rule", [(code, quad_module.DUPLICATES[k % 3]) for k, code in enumerate([c for c in TUPLE_LENS if c not in ("0123", "013")] + ["12", "3210"])])
+def test_every_tuple_len_at_ten_thousand_samples(tuple_len, rule):
+    """The other tuple_len codes (fewer columns, other codes): exact counts of 10,000
+    samples, exact_only, the duplicates rules in turn."""
+    predictions, references = diverse_corpus(10_000, 1, tuple_len, alphabet="narrow")
+    references = [quad_naive.references_of(r)[0] for r in references]  # one each: exact_only reads quad texts
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rows, numbers = batch_rows(predictions, references, tuple_len=tuple_len, similarity="exact", duplicates=rule, exact_only=True)
+    assert_rows_equal_oracle(predictions, references, rows, numbers, {rule: rows}, [], tuple_len=tuple_len, similarity="exact")
+
+
+def test_a_sample_scored_alone_equals_its_row_in_the_batch():
+    """In full, and with exact_only over quad strings (one reference each, so that the
+    path over quad texts runs), under the list rule."""
+    predictions, references = diverse_corpus(10_000, 1, alphabet="narrow")
+    single = [r if isinstance(r, str) else r[0] for r in references]
+    rows, numbers = batch_rows(predictions, references)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        exact, _ = batch_rows(predictions, single, duplicates="list", exact_only=True)
+        for i in random.Random(1).sample(range(len(predictions)), 150):
+            alone, number = batch_rows([predictions[i]], [references[i]])
+            assert alone[0].tolist() == rows[i].tolist() and number[0] == numbers[i], i
+            assert batch_rows([predictions[i]], [single[i]], duplicates="list", exact_only=True)[0][0].tolist() == exact[i].tolist(), i
+
+
+def test_quad_codes_stay_within_int64():
+    """Integer widths. A quad's code is its row of element ids read as a base-`size`
+    number: 4 columns of ids below 2^20 need 80 bits, so the codes are renumbered before
+    they pass 2^62 (equal rows keep equal codes, order kept). The pairing then numbers the
+    quads densely, so that (candidate x quad key) stays below candidates x quads: far
+    inside int64 for any corpus that fits in memory (issue 28 overflowed here)."""
+    rng = np.random.default_rng(0)
+    ids = rng.integers(0, 2**20, size=(40_000, 4))
+    ids[20_000:] = ids[rng.integers(0, 20_000, 20_000)]  # repeats
+    codes = quad_module._row_codes(ids, 2**20)
+    assert codes.dtype == np.int64 and codes.min() >= 0
+    assert np.array_equal(np.unique(ids, axis=0, return_inverse=True)[1].ravel(), np.unique(codes, return_inverse=True)[1].ravel())
+    predictions, references = diverse_corpus(10_000, 1, alphabet="narrow")
+    pairing = quad_module._Pairing(predictions, references, "0123", " & ", " | ")
+    n_quads = len(pairing.pred.key) + len(pairing.ref.key)
+    assert len(pairing.strings) ** 4 * len(pairing.n) > 2**63  # without dense keys, this corpus overflows
+    assert max(pairing.pred.key.max(), pairing.ref.key.max()) < n_quads
+
+
+def issue_28_corpus(size):
+    """The reproducer of issue 28, as filed: short Chinese targets and opinions from 26
+    characters, 1-8 quads a sample, most predicted quads close to the gold ones."""
+    rng = random.Random(3)
+    chars = "服务态度环境价格味道菜品位置很好不错一般太差干净贵便宜"
+
+    def s():
+        return "".join(rng.choice(chars) for _ in range(rng.randint(1, 4)))
+
+    predictions, references = [], []
+    for _ in range(size):
+        g = [[s(), s(), "a", "b"] for _ in range(rng.randint(1, 8))]
+        p = [[x[0] if rng.random() < 0.7 else s(), x[1], x[2], x[3]] for x in g if rng.random() < 0.9] or [g[0]]
+        predictions.append(" & ".join(" | ".join(x) for x in p))
+        references.append(" & ".join(" | ".join(x) for x in g))
+    return predictions, references
+
+
+def oracle_exact_figures(predictions, references, duplicates="multiset"):
+    rows = [quad_naive.sample_statistics(p, r, soft=False) for p, r in zip(predictions, references)]
+    return {k: v for k, v in quad_naive.figures(rows, duplicates).items() if k.startswith("exact")}
+
+
+def test_issue_28_reproducer_through_evaluate(space_metric):
+    predictions, references = issue_28_corpus(3_000)
+    got = space_metric.compute(predictions=predictions, references=references)
+    assert got == compute(predictions, references)
+    assert {k: got[k] for k in oracle_exact_figures([], [])} == pytest.approx(oracle_exact_figures(predictions, references), abs=1e-12)
+
+
+def test_issue_28_reproducer_through_the_command_line(tmp_path, capsys):
+    predictions, references = issue_28_corpus(3_000)
+    p, r = write(tmp_path / "p.txt", predictions), write(tmp_path / "r.txt", references)
+    code, out, err = run_cli(["quad", "--predictions", p, "--references", r, "--json"], capsys)
+    assert code == 0, err
+    got = json.loads(out)
+    assert got == compute(predictions, references, return_signature=True)
+    assert {k: got[k] for k in oracle_exact_figures([], [])} == pytest.approx(oracle_exact_figures(predictions, references), abs=1e-12)
+
+
+def test_json_lines_split_on_line_feeds_only(tmp_path, capsys):
+    """U+2028, U+0085 (and U+2029, form feed) are valid inside a JSON string; str.splitlines
+    broke such a line in two (issue 28). Blank lines (JSON white space) are still skipped."""
+    pred = [[["服务\u2028态度", "很好", "服务#态度", "正面"]], [["food\x85", "good\u2029", "f\x0ct", "pos"]]]
+    gold = [[["服务\u2028态度", "好", "服务#态度", "正面"]], [["food\x85", "good\u2029", "f\x0ct", "pos"]]]
+    p, r = tmp_path / "p.jsonl", tmp_path / "r.jsonl"
+    p.write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in pred) + "\n \r\n", encoding="utf-8")
+    r.write_text("\r\n".join(json.dumps(x, ensure_ascii=False) for x in gold) + "\r\n", encoding="utf-8")
+    code, out, err = run_cli(["quad", "--format", "json", "--predictions", str(p), "--references", str(r), "--json"], capsys)
+    assert code == 0, err
+    # sample 1: opinion 很好/好 2/3, the rest equal: degree (1 + 2/3 + 1 + 1)/4 = 11/12; sample 2 exact
+    assert json.loads(out)["optimal_f1"] == pytest.approx((11 / 12 + 1) / 2, abs=1e-12)
+    assert json.loads(out)["exact_f1"] == 0.5
+
+
+def test_demo_refuses_deeply_nested_weights_and_keeps_serving():
+    """`"[" * 5000` in the weights box was an uncaught RecursionError (issue 28)."""
+    import gradio as gr
+
+    app = load_app()
+    for text in ("[" * 5000, "[" * 5000 + "]" * 5000, "1, 1, 1, [1]"):
+        with pytest.raises(gr.Error, match="weights: .* is not 4 comma-separated numbers"):
+            app.score(**{**app.EXAMPLE, "weights": text})
+    with pytest.raises(gr.Error, match="sum to inf"):
+        app.score(**{**app.EXAMPLE, "weights": "1e308, 1e308, 1e308, 1e308"})
+    result, _ = app.score(**{**app.EXAMPLE, "weights": "1, 1, 0, 1", "legacy_keys": True})
+    assert "f1 of optimal match of weight (1, 1, 0, 1)" in result
+
+
+def load_app():
+    import importlib.util
+
+    from conftest import SPACES_DIR
+
+    spec = importlib.util.spec_from_file_location("app_quad_match", SPACES_DIR / "quad_match" / "app.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+SPACES = ["", "", " ", "\t", "\u3000", "\x85", " \u2028"]
+core_quads = st.lists(st.lists(st.sampled_from(["a", "b", "服务", "a b", "NULL", "a|b", "a&b"]), min_size=4, max_size=4), max_size=3)
+
+
+@st.composite
+def spaced_sample(draw):
+    """The same quads written twice with white space drawn around each element (and a
+    stray piece now and then in the prediction)."""
+    quads = draw(core_quads)
+
+    def written():
+        return " & ".join(" | ".join(draw(st.sampled_from(SPACES)) + e + draw(st.sampled_from(SPACES)) for e in q) for q in quads)
+
+    prediction, reference = written(), written()
+    return prediction + draw(st.sampled_from(["", "", " & ", " | x", " & a | b", "\t"])), reference
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(spaced_sample(), min_size=1, max_size=4))
+def test_exact_only_reads_quad_strings_as_split_and_strip_do(samples):
+    """exact_only reads quad strings on code points (white space stripped where it touches
+    a separator or an end, without splitting elements apart): small corpora, where one
+    kind of white space alone decides whether anything is stripped, against the oracle."""
+    predictions, references = [p for p, _ in samples], [r for _, r in samples]
+    rows = [quad_naive.sample_statistics(p, r, soft=False) for p, r in samples]
+    for rule in quad_module.DUPLICATES:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            got = compute(predictions, references, duplicates=rule, exact_only=True)
+        expected = {k: v for k, v in quad_naive.figures(rows, rule).items() if k in got}
+        assert got == pytest.approx(expected, abs=1e-12) and len(got) == len(expected)
+
+
+def test_exact_only_runs_no_soft_match_and_gives_the_full_runs_exact_figures(monkeypatch, tmp_path, capsys):
+    """Issue 26: exact figures alone must not pay for the soft match. With the pairing,
+    ROUGE-L and the Hungarian algorithm made to fail, exact_only still answers, with the
+    figures of the full run (bit for bit), except where a sample has several references:
+    choosing among them is the soft match's job, so it runs for those samples only."""
+    predictions, references = diverse_corpus(10_000, 1, alphabet="narrow")
+    predictions, references = predictions[:3_000], references[:3_000]
+    single = [r if isinstance(r, str) else r[0] for r in references]
+    full = compute(predictions, single, duplicates="set")
+
+    def fail(*args, **kwargs):
+        raise AssertionError("the soft match ran")
+
+    with monkeypatch.context() as patch:
+        for name in ("_Pairing", "rouge_l_pairs", "best_assignment"):
+            patch.setattr(quad_module, name, fail)
+        got = compute(predictions, single, duplicates="set", exact_only=True)
+    assert got == {k: full[k] for k in quad_module.EXACT_KEYS}
+    several = [i for i, r in enumerate(references) if not isinstance(r, str)]
+    expected = {k: v for k, v in compute(predictions, references).items() if k.startswith("exact")}
+    calls = []
+    monkeypatch.setattr(quad_module, "best_assignment", lambda block: calls.append(block.shape) or best_assignment(block))
+    assert compute(predictions, references, exact_only=True) == expected
+    assert 0 < len(calls) <= sum(len(quad_naive.references_of(references[i])) for i in several)
+    p, r = write(tmp_path / "p.txt", predictions[:50]), write(tmp_path / "r.txt", single[:50])
+    code, out, _ = run_cli(["quad", "--predictions", p, "--references", r, "--exact-only", "--json"], capsys)
+    assert code == 0 and json.loads(out) == compute(predictions[:50], single[:50], exact_only=True, return_signature=True)
+
+
+def test_exact_only_refuses_what_needs_the_soft_match():
+    for option in ("legacy_keys", "details"):
+        with pytest.raises(ValueError, match=f"{option}: shows the soft match, which exact_only=True does not compute"):
+            compute(CARD_PRED, CARD_REF, exact_only=True, **{option: True})
+    with pytest.raises(ValueError, match="exact_only: 'yes' is not True or False"):
+        compute(CARD_PRED, CARD_REF, exact_only="yes")
+
+
+def test_implicit_split_equals_acos_measure_quad_imp():
+    """ACOS's figures by implicitness (NUSTM/ACOS @ 45d179a, Extract-Classify-ACOS/
+    eval_metrics.py: getTextType and measureQuad_imp, run from a scratch copy on this corpus,
+    quads [category, sentiment, aspect span, opinion span], "-1,-1" implicit). It printed:
+    EA&EO tp 2 fp 2 fn 3 (P .5, R .4); IA&EO tp 3 fp 2 fn 0 (P .6, R 1); EA&IO tp 1 fp 0 fn 0;
+    IA&IO tp 0 fp 1 fn 2; all tp 4 fp 3 fn 3. A sentence counts, whole, in every kind its
+    gold quads include: s1 (EA&EO, IA&EO), s2 (EA&IO), s3 (IA&IO, EA&EO), s4 (EA&EO, not
+    predicted), s5 (IA&EO)."""
+
+    def quad(category, sentiment, aspect, opinion):
+        return " | ".join(["NULL" if aspect == "-1,-1" else aspect, "NULL" if opinion == "-1,-1" else opinion, category, sentiment])
+
+    gold = [
+        [("F#Q", "pos", "1,2", "3,4"), ("S#G", "neg", "-1,-1", "5,6")],
+        [("A#G", "pos", "0,1", "-1,-1")],
+        [("R#G", "neg", "-1,-1", "-1,-1"), ("F#Q", "pos", "2,3", "4,5")],
+        [("F#S", "pos", "1,3", "5,6")],
+        [("S#G", "pos", "-1,-1", "2,3")],
+    ]
+    pred = [
+        [("F#Q", "pos", "1,2", "3,4"), ("S#G", "neg", "-1,-1", "5,6"), ("F#P", "pos", "1,2", "-1,-1")],
+        [("A#G", "pos", "0,1", "-1,-1")],
+        [("R#G", "pos", "-1,-1", "-1,-1")],
+        [],
+        [("S#G", "pos", "-1,-1", "2,3"), ("S#P", "neg", "4,5", "6,7")],
+    ]
+    predictions, references = [" & ".join(quad(*q) for q in s) for s in pred], [" & ".join(quad(*q) for q in s) for s in gold]
+    expected = {"ea_eo": (2, 2, 3), "ia_eo": (3, 2, 0), "ea_io": (1, 0, 0), "ia_io": (0, 1, 2)}  # tp, fp, fn
+    for exact_only in (False, True):
+        r = compute(predictions, references, implicit_split=True, exact_only=exact_only, duplicates="set")
+        close(r, {"exact_precision": 4 / 7, "exact_recall": 4 / 7})
+        for kind, (tp, fp, fn) in expected.items():
+            p, rec = tp / (tp + fp) if tp + fp else 0, tp / (tp + fn) if tp + fn else 0
+            close(r, {f"exact_precision_{kind}": p, f"exact_recall_{kind}": rec, f"exact_f1_{kind}": 2 * p * rec / (p + rec) if p + rec else 0})
+    with pytest.raises(ValueError, match="implicit_split: tuple_len '023' must hold the target \\(0\\) and the opinion \\(1\\)"):
+        compute(predictions, references, implicit_split=True, tuple_len="023")

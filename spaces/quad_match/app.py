@@ -6,6 +6,7 @@ launches only as a script."""
 import html
 import json
 import os
+import re
 from pathlib import Path
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
@@ -53,11 +54,14 @@ HEADERS = ["sample", "prediction", "reference", *ELEMENTS, "degree"]
 WIDTHS = ["6%", "26%", "26%", "8%", "8%", "8%", "9%", "9%"]
 
 
+NUMBER = re.compile(r"-?\d+(\.\d+)?([eE][-+]?\d+)?")  # a JSON number: 1 stays an int, as the legacy keys print it
+
+
 def parse_weights(text):
-    try:
-        return tuple(json.loads(item) for item in text.split(","))
-    except json.JSONDecodeError:
-        raise ValueError(f"weights: {text!r} is not 4 comma-separated numbers") from None
+    items = [item.strip() for item in text.split(",")]
+    if not all(map(NUMBER.fullmatch, items)):  # never handed to a parser that could recurse ("[" * 5000)
+        raise ValueError(f"weights: {text[:60]!r}{'...' if len(text) > 60 else ''} is not 4 comma-separated numbers")
+    return tuple(json.loads(item) for item in items)
 
 
 def check_limits(name, text):
@@ -130,7 +134,7 @@ with gr.Blocks(title="quad_match") as demo:
         predictions = gr.Textbox(value=EXAMPLE["predictions"], label="Predictions (one sample per line)", lines=4, elem_id="predictions")
         references = gr.Textbox(value=EXAMPLE["references"], label="References (one sample per line)", lines=4, elem_id="references")
     with gr.Row():
-        tuple_len = gr.Dropdown(["0123", "01", "012", "013", "023", "23", "03", "13", "3"], value=EXAMPLE["tuple_len"], label="tuple_len (0 target, 1 opinion, 2 aspect, 3 polarity)")
+        tuple_len = gr.Dropdown(["0123", "01", "012", "013", "023", "23", "03", "13", "3", "0", "1", "2", "02", "12", "123"], value=EXAMPLE["tuple_len"], label="tuple_len (0 target, 1 opinion, 2 aspect, 3 polarity)")
         weights = gr.Textbox(value=EXAMPLE["weights"], label="weights (target, opinion, aspect, polarity)")
         similarity = gr.Dropdown(["rouge_l", "exact"], value=EXAMPLE["similarity"], label="similarity")
         duplicates = gr.Dropdown(["multiset", "list", "set"], value=EXAMPLE["duplicates"], label="duplicates (exact match)")

@@ -16,7 +16,8 @@ scipy and rouge-score are imported inside the functions that need them.
 import functools
 import itertools
 import re
-from collections import Counter
+import types
+import warnings
 
 import numpy as np
 
@@ -39,12 +40,15 @@ from .paperscore_core import (
     read_lines,
     read_text,
     signature,
+    split_lines,
     split_values,
 )
 
 QUAD_SEP, ELEMENT_SEP = " & ", " | "
 ELEMENTS = ("target", "opinion", "aspect", "polarity")
-# Which elements a string holds, in order (the original's codes): "013" is target | opinion | polarity.
+# Which elements a string holds, in order: "013" is target | opinion | polarity. The
+# original's codes are these; any other set of the four digits works as well ("0" for
+# targets alone, "12" for opinion-aspect pairs: the subtasks of ASQP, MvP and ACOS tables).
 TUPLE_LENS = ("0123", "01", "012", "013", "023", "23", "03", "13", "3")
 FREE_TEXT = {0, 1}  # target and opinion are spans, compared by ROUGE-L; aspect and polarity are labels
 SIMILARITIES = ("rouge_l", "exact")
@@ -55,7 +59,9 @@ KEYS = (
 )  # fmt: skip
 SPACE = "quad_match"
 # Columns of the per-sample statistics.
-STATS = ("matched", "n", "m", "exact_hits", "exact_n", "exact_m", "score", "samples")
+# repeated_hits: under duplicates="list", the hits beyond the gold copies a quad has (a gold
+# quad found by two predicted copies is 2 hits); 0 under the other rules.
+STATS = ("matched", "n", "m", "exact_hits", "exact_n", "exact_m", "repeated_hits", "score", "samples")
 
 # ---------------------------------------------------------------------------------------
 # ROUGE-L that sees Chinese
@@ -210,9 +216,16 @@ IMPLICIT = "NULL"  # how ASQP and ACOS write an implicit target or opinion
 SPAN = {"0", "1"}  # the tuple_len codes whose element may be implicit: target, opinion
 
 
+_ELEMENT_TYPES = {str, type(None)}
+
+
 def _is_quad(item):
     """A quad given as data: an object, or a non-empty list of strings (and nulls)."""
-    return isinstance(item, dict) or (isinstance(item, (list, tuple)) and len(item) > 0 and all(e is None or isinstance(e, str) for e in item))
+    if isinstance(item, dict):
+        return True
+    if not isinstance(item, (list, tuple)) or not len(item):
+        return False
+    return set(map(type, item)) <= _ELEMENT_TYPES or all(e is None or isinstance(e, str) for e in item)
 
 
 def _is_data(example):
@@ -258,8 +271,12 @@ def check_inputs(predictions, references):
     The metric script runs this before evaluate encodes a batch, so that nothing is
     coerced silently."""
     check_same_length(predictions, references)
-    for index, prediction in enumerate(predictions):
-        if not isinstance(prediction, str):  # a string is checked as it is split
+    data = [p for p in predictions if not isinstance(p, str)]  # a string is checked as it is split
+    data += [o for r in references if not isinstance(r, str) for o in reference_options(r)[0] if not isinstance(o, str)]
+    if _plain_data(data):
+        return
+    for index, prediction in enumerate(predictions):  # to name what is wrong
+        if not isinstance(prediction, str):
             _check_example(prediction, "predictions", index)
     for index, reference in enumerate(references):
         if isinstance(reference, str):
@@ -271,21 +288,24 @@ def check_inputs(predictions, references):
             _check_example(option, "references", f"{index}][{number}" if several else index)
 
 
-def data_quad(quad, tuple_len):
-    """A quad given as data, as the tuple of strings its quad string would split into:
-    an object's values in tuple_len order (a missing key leaves an empty element, which is
-    malformed), and a null or empty target or opinion as IMPLICIT."""
-    if isinstance(quad, dict):
-        quad = [quad.get(ELEMENTS[int(code)], "") for code in tuple_len]
-    codes = tuple_len + "?" * max(0, len(quad) - len(tuple_len))
-    return tuple(IMPLICIT if code in SPAN and not (value or "").strip() else (value or "").strip() for code, value in zip(codes, quad))
+def _plain_data(examples):
+    """Whether every example is a list or tuple of quads that are lists or tuples of strings
+    and nulls (all check_inputs accepts, but objects): told in a few passes over types."""
+    if not set(map(type, examples)) <= {list, tuple}:
+        return False
+    quads = list(itertools.chain.from_iterable(examples))
+    return set(map(type, quads)) <= {list, tuple} and set(map(type, itertools.chain.from_iterable(quads))) <= _ELEMENT_TYPES
 
 
-def example_quads(example, tuple_len, sep_token1, sep_token2):
-    """An example's quads as tuples of strings, from a quad string or from data."""
-    if isinstance(example, str):
-        return split_quads(example, sep_token1, sep_token2)
-    return [data_quad(quad, tuple_len) for quad in example]
+def _listed(example, tuple_len):
+    """A data example's quads as sequences of elements (an object's values in tuple_len
+    order, a missing key as an empty element), not yet stripped."""
+    return [[quad.get(ELEMENTS[int(code)], "") for code in tuple_len] if isinstance(quad, dict) else quad for quad in example]
+
+
+def _check_tuple_len(tuple_len):
+    if not isinstance(tuple_len, str) or not tuple_len or not set(tuple_len) <= set("0123") or len(set(tuple_len)) < len(tuple_len):
+        raise ValueError(f"tuple_len: {tuple_len!r} is not a string of distinct digits among 0 (target), 1 (opinion), 2 (aspect), 3 (polarity), such as '0123' or '013'")
 
 
 def _check_weights(weights, tuple_len):
@@ -295,8 +315,12 @@ def _check_weights(weights, tuple_len):
         if isinstance(weight, bool) or not isinstance(weight, (int, float, np.integer, np.floating)) or not 0 <= weight < float("inf"):
             raise input_error("weights", index, f"{weight!r} is not a finite number >= 0")
     used = np.array([weights[int(p)] for p in tuple_len], dtype=float)
-    if used.sum() == 0:
+    with np.errstate(over="ignore"):
+        total = used.sum()
+    if total == 0:
         raise ValueError(f"weights: every element of tuple_len {tuple_len!r} has weight 0")
+    if not np.isfinite(total):  # the degree would be inf / inf = NaN
+        raise ValueError(f"weights: {tuple(weights)!r} sum to {total} over tuple_len {tuple_len!r}: the sum must be a finite number")
     return used
 
 
@@ -337,16 +361,26 @@ class _Side:
 
     def __init__(self, examples, tuple_len, sep1, sep2):
         split = _split_strings(examples, sep1, sep2)
+        data = None
         if split is None:
-            pieces = [(example.split(sep1) if example.strip() else []) if isinstance(example, str) else [data_quad(q, tuple_len) for q in example] for example in examples]
+            pieces = [(example.split(sep1) if example.strip() else []) if isinstance(example, str) else _listed(example, tuple_len) for example in examples]
             self.count = np.fromiter(map(len, pieces), np.int64, len(pieces))
+            data = ~np.fromiter(map(isinstance, itertools.chain.from_iterable(pieces), itertools.repeat(str)), bool)
             parts = [q.split(sep2) if isinstance(q, str) else q for q in itertools.chain.from_iterable(pieces)]
             self.width = np.fromiter(map(len, parts), np.int64, len(parts))
-            elements = itertools.chain.from_iterable(parts)
+            elements = list(itertools.chain.from_iterable(parts))
+            if None in elements:
+                elements = ["" if e is None else e for e in elements]
         else:
             self.count, self.width, elements = split
         self.start, self.first = _starts(self.count), _starts(self.width)
         self.elements = list(map(str.strip, elements))
+        if data is not None and data.any():  # quads given as data: a null or empty target or opinion is implicit
+            position = np.arange(len(self.elements)) - np.repeat(self.first, self.width)
+            span = np.array([code in SPAN for code in tuple_len] + [False])[np.minimum(position, len(tuple_len))]
+            empty = np.fromiter(map(len, self.elements), np.int64, len(self.elements)) == 0
+            for k in np.flatnonzero(np.repeat(data, self.width) & span & empty).tolist():
+                self.elements[k] = IMPLICIT
 
     def identify(self, ids, empty, width):
         """From the ids of the elements (`empty`: the id of ""), `good`: the quads of `width`
@@ -370,10 +404,25 @@ _MARKS = ("\x00", "\x01", "\x02")
 def _split_strings(examples, sep1, sep2):
     """split_quads over a corpus of strings in a few calls over one joined string: (quads
     per example, elements per quad, the elements unstripped), or None when an example is
-    not a string or a text or separator holds a control character used as a mark. Marks
-    stand for the example boundaries and the two separators; str.replace matches the same
-    non-overlapping occurrences, left to right, as str.split. The counts come from the
-    sequence of marks, read with numpy."""
+    not a string or a text or separator holds a control character used as a mark (see
+    _marked)."""
+    found = _marked(examples, sep1, sep2)
+    if found is None:
+        return None
+    filled, marked, codes = found
+    count = np.zeros(len(examples), dtype=np.int64)
+    if not filled.any():
+        return count, np.zeros(0, np.int64), []
+    count[filled], width = _quad_counts(codes)
+    return count, width, marked.replace(_MARKS[0], _MARKS[2]).replace(_MARKS[1], _MARKS[2]).split(_MARKS[2])
+
+
+def _marked(examples, sep1, sep2):
+    """(which examples are not blank, those joined with marks, the joined text's code
+    points), or None when an example is not a string or a text or separator holds a
+    control character used as a mark. Marks stand for the example boundaries and the two
+    separators; str.replace matches the same non-overlapping occurrences, left to right,
+    as str.split."""
     if not all(map(isinstance, examples, itertools.repeat(str))):
         return None
     filled = np.fromiter(map(bool, map(str.strip, examples)), bool, len(examples))
@@ -381,15 +430,76 @@ def _split_strings(examples, sep1, sep2):
     joined = _MARKS[0].join(texts)
     if tuple(map(joined.count, _MARKS)) != (max(len(texts) - 1, 0), 0, 0) or any(mark in sep1 + sep2 for mark in _MARKS):
         return None
-    count = np.zeros(len(examples), dtype=np.int64)
-    if not texts:
-        return count, np.zeros(0, np.int64), []
     marked = joined.replace(sep1, _MARKS[1]).replace(sep2, _MARKS[2])
-    codes = np.frombuffer(marked.encode("utf-32-le", "surrogatepass"), np.uint32)
+    return filled, marked, np.frombuffer(marked.encode("utf-32-le", "surrogatepass"), np.uint32)
+
+
+def _quad_counts(codes):
+    """(quads per non-blank example, elements per quad), read from the sequence of marks."""
     marks = np.append(codes[codes <= 2], 0)  # every mark in order, and the end of the last example
     ends = np.flatnonzero(marks <= 1)  # the marks that end a quad
-    count[filled] = np.diff(np.flatnonzero(marks[ends] == 0), prepend=-1)
-    return count, np.diff(ends, prepend=-1), marked.replace(_MARKS[0], _MARKS[2]).replace(_MARKS[1], _MARKS[2]).split(_MARKS[2])
+    return np.diff(np.flatnonzero(marks[ends] == 0), prepend=-1), np.diff(ends, prepend=-1)
+
+
+@functools.cache
+def _space_table():
+    """str.isspace by code point, up to U+3000, the last white space character."""
+    return np.array([chr(c).isspace() for c in range(0x3001)])
+
+
+def _exact_quads(examples, sep1, sep2):
+    """exact_only's reading of quad strings, without splitting them into elements: (quads
+    per example, each quad's text with its elements stripped and joined by a mark,
+    elements per quad, whether a quad has an empty element), or None as _marked. Each
+    element is stripped on the code points: a character of white space goes when the
+    nearest other character on its left or on its right is a mark or an end of the text,
+    which is what str.strip removes from each element."""
+    found = _marked(examples, sep1, sep2)
+    if found is None:
+        return None
+    filled, marked, codes = found
+    count = np.zeros(len(examples), dtype=np.int64)
+    if not filled.any():
+        return count, [], np.zeros(0, np.int64), np.zeros(0, bool)
+    table = _space_table()
+    space = table[np.minimum(codes, len(table) - 1)] & (codes < len(table))
+    edge = np.append(codes <= 2, True)  # marks; the last entry stands for both ends (index -1 and len)
+    if (space & (edge[1:] | np.roll(edge, 1)[:-1])).any():  # white space next to a mark or an end: some to strip
+        at = np.arange(len(codes))
+        left = np.maximum.accumulate(np.where(space, -1, at))  # the nearest other character on the left, or -1
+        right = np.minimum.accumulate(np.where(space, len(codes), at)[::-1])[::-1]  # on the right, or len
+        strip = space & (edge[left] | edge[right])
+        if strip.any():
+            codes = codes[~strip]
+            marked = codes.tobytes().decode("utf-32-le", "surrogatepass")
+    count[filled], width = _quad_counts(codes)
+    length = np.diff(np.append(np.flatnonzero(codes <= 2), len(codes)), prepend=-1) - 1  # of every element, in order
+    empty = np.bincount(np.repeat(np.arange(len(width)), width)[length == 0], minlength=len(width)) > 0
+    return count, marked.replace(_MARKS[0], _MARKS[1]).split(_MARKS[1]), width, empty
+
+
+def _exact_pairing(predictions, references, width, sep2):
+    """exact_only over quad strings, each sample with one reference: what _exact_columns
+    reads, each quad keyed by its stripped text (so a malformed one matches no reference
+    quad, which is never malformed); None where the general path must run."""
+    if not all(map(isinstance, references, itertools.repeat(str))):
+        return None
+    sides = [_exact_quads(side, *sep2) for side in (predictions, references)]
+    if None in sides:
+        return None
+    (n, texts_p, _, _), (m, texts_r, width_r, empty_r) = sides
+    bad = np.flatnonzero((width_r != width) | empty_r)
+    if len(bad):  # a reference is gold data: a malformed quad is an error
+        k = int(bad[0])
+        index = int(np.searchsorted(np.cumsum(m), k, side="right"))
+        quad = tuple(texts_r[k].split(_MARKS[2]))
+        problem = f"quad {k - int(np.cumsum(m)[index] - m[index]) + 1} {sep2[1].join(quad)!r} {malformation(quad, width)}"
+        raise input_error("references", index, problem)
+    vocabulary = {}
+    first = np.fromiter(map(vocabulary.setdefault, itertools.chain(texts_p, texts_r), itertools.count()), np.int64, len(texts_p) + len(texts_r))
+    keys = dense_codes(first, len(first))[1]
+    pred, ref = types.SimpleNamespace(key=keys[: len(texts_p)]), types.SimpleNamespace(key=keys[len(texts_p) :])
+    return types.SimpleNamespace(pred=pred, ref=ref, n=n, m=m, p0=_starts(n), r0=_starts(m))
 
 
 def _starts(counts):
@@ -414,6 +524,7 @@ class _Pairing:
         self.strings = list(vocabulary)
         ids = dense_codes(first, len(first))[1]
         empty = ids[vocabulary[""]] if "" in vocabulary else -1
+        self.implicit = ids[vocabulary[IMPLICIT]] if IMPLICIT in vocabulary else -2  # the id of NULL
         self.pred.identify(ids[: len(self.pred.elements)], empty, width)
         self.ref.identify(ids[len(self.pred.elements) :], empty, width)
         bad = np.flatnonzero(~self.ref.good)
@@ -428,10 +539,12 @@ class _Pairing:
         self.number = np.arange(len(sample)) - np.searchsorted(sample, sample)
         self.p0, self.n = self.pred.start[sample], self.pred.count[sample]
         self.r0, self.m = self.ref.start, self.ref.count
-        # Quad keys are equal for equal quads; a malformed one is keyed by its text, above
-        # every well-formed key.
+        # Quad keys are equal for equal quads and dense: below the number of quads, so that
+        # (candidate, key) codes fit in int64 (_exact_columns). A malformed quad is keyed by
+        # its text, above every well-formed key.
         n_good = int(self.pred.good.sum())
         keys = _row_codes(np.concatenate([self.pred.ids[self.pred.good], self.ref.ids[self.ref.good]]), len(self.strings))
+        keys = np.unique(keys, return_inverse=True)[1].ravel()
         above = int(keys.max(initial=-1)) + 1
         texts = {}
         for side, key in ((self.pred, keys[:n_good]), (self.ref, keys[n_good:])):
@@ -443,10 +556,11 @@ class _Pairing:
     def text(self, side, k):
         return self.sep2.join(side.quad(k))
 
-    def score_pairs(self, weights, similarity):
-        """Element similarities (self.sims) and degree (self.degree) of every pair of every
-        candidate, flat; candidate c's block is row-major from self.offset[c]."""
-        size = self.n * self.m
+    def score_pairs(self, weights, similarity, soft):
+        """Element similarities (self.sims) and degree (self.degree) of every pair of the
+        candidates marked `soft`, flat; candidate c's block is row-major from self.offset[c]
+        (empty where not soft)."""
+        size = self.n * self.m * soft
         self.offset = np.concatenate([[0], np.cumsum(size)]).astype(np.int64)
         owner = np.repeat(np.arange(len(size)), size)
         local = np.arange(self.offset[-1]) - self.offset[owner]
@@ -510,49 +624,43 @@ def _pair_similarity(a, b, strings):
     return out
 
 
-def exact_counts(predicted, gold, duplicates="multiset"):
-    """(hits, n, m) of exact match between two lists of quads (any hashable items)."""
-    if duplicates == "multiset":  # one-to-one: a quad predicted twice is a hit once
-        return sum((Counter(predicted) & Counter(gold)).values()), len(predicted), len(gold)
-    if duplicates == "list":  # ASQP, MvP, ACOS: each predicted quad found in the gold list is a hit
-        found = set(gold)
-        return sum(quad in found for quad in predicted), len(predicted), len(gold)
-    predicted, gold = set(predicted), set(gold)  # DiaASQ: both sides as sets
-    return len(predicted & gold), len(predicted), len(gold)
-
-
 def _exact_columns(pairing, duplicates):
-    """exact_counts of every candidate at once: (hits, n, m) arrays. Each side's quads are
-    coded (candidate, quad key), so that counting runs over sorted codes."""
+    """Exact-match counts of every candidate at once: (hits, n, m, repeated hits) arrays.
+    Each side's quads are coded candidate * n_keys + quad key, so that counting runs over
+    sorted codes. Keys are dense (below the number of quads), so codes stay below
+    candidates x quads, inside int64 for any corpus that fits in memory; past 2^63 they
+    would wrap silently, hence the check."""
     n_keys = int(max(pairing.pred.key.max(initial=-1), pairing.ref.key.max(initial=-1))) + 1
+    if len(pairing.n) * n_keys >= 2**63:
+        raise ValueError(f"{len(pairing.n):,} candidates x {n_keys:,} distinct quads do not fit the int64 codes of exact match")
     owner_p = np.repeat(np.arange(len(pairing.n)), pairing.n)
     quads_p = pairing.p0[owner_p] + np.arange(len(owner_p)) - np.repeat(np.cumsum(pairing.n) - pairing.n, pairing.n)
     code_p = owner_p * n_keys + pairing.pred.key[quads_p]
     owner_r = np.repeat(np.arange(len(pairing.m)), pairing.m)
     code_r = owner_r * n_keys + pairing.ref.key[pairing.r0[owner_r] + np.arange(len(owner_r)) - np.repeat(np.cumsum(pairing.m) - pairing.m, pairing.m)]
-    size = len(pairing.n)
-    if duplicates == "list":
-        hits = np.bincount(owner_p[np.isin(code_p, code_r)], minlength=size)
-        return hits, pairing.n, pairing.m
+    size, none = len(pairing.n), np.zeros(len(pairing.n))
     values_p, count_p = np.unique(code_p, return_counts=True)
     values_r, count_r = np.unique(code_r, return_counts=True)
     common, at_p, at_r = np.intersect1d(values_p, values_r, assume_unique=True, return_indices=True)
+    one_to_one = np.bincount(common // n_keys, weights=np.minimum(count_p[at_p], count_r[at_r]), minlength=size)
     if duplicates == "multiset":
-        hits = np.bincount(common // n_keys, weights=np.minimum(count_p[at_p], count_r[at_r]), minlength=size)
-        return hits, pairing.n, pairing.m
+        return one_to_one, pairing.n, pairing.m, none
+    if duplicates == "list":  # every predicted copy of a gold quad is a hit
+        hits = np.bincount(common // n_keys, weights=count_p[at_p], minlength=size)
+        return hits, pairing.n, pairing.m, hits - one_to_one
     hits = np.bincount(common // n_keys, minlength=size)
-    return hits, np.bincount(values_p // n_keys, minlength=size), np.bincount(values_r // n_keys, minlength=size)
+    return hits, np.bincount(values_p // n_keys, minlength=size), np.bincount(values_r // n_keys, minlength=size), none
 
 
-def _statistics(pairing, duplicates):
+def _statistics(pairing, duplicates, soft):
     """One row of STATS per candidate. The matched total is the block's maximum where one
-    side has a single quad, and the Hungarian optimum elsewhere."""
+    side has a single quad, the Hungarian optimum elsewhere, and 0 where not `soft`."""
     n, m = pairing.n, pairing.m
     matched = np.zeros(len(n))
-    filled = n * m > 0
+    filled = np.diff(pairing.offset) > 0
     if filled.any():  # blocks are consecutive, so each maximum runs from one block's start to the next's
         matched[filled] = np.maximum.reduceat(pairing.degree, pairing.offset[:-1][filled])
-    for c in np.flatnonzero(np.minimum(n, m) > 1).tolist():
+    for c in np.flatnonzero((np.minimum(n, m) > 1) & soft).tolist():
         block = pairing.block(c)
         matched[c] = block[best_assignment(block)].sum()
     most = np.maximum(n, m)
@@ -568,14 +676,31 @@ def _best_references(pairing, rows, n_samples):
     return order[first]
 
 
-def ratios(sums, zero_division=0.0):
-    """The headline numbers from sums of STATS rows (shape (..., len(STATS)))."""
-    matched, n, m, hits, exact_n, exact_m, score, samples = np.moveaxis(np.asarray(sums, dtype=float), -1, 0)
+EXACT_KEYS = tuple(key for key in KEYS if key.startswith("exact"))
+# ACOS's split of the exact figures (NUSTM/ACOS measureQuad_imp): explicit or implicit
+# aspect term (our target) and opinion, in its order EA&EO, IA&EO, EA&IO, IA&IO.
+IMPLICITNESS = ("ea_eo", "ia_eo", "ea_io", "ia_io")
+
+
+def _implicitness(pairing):
+    """Per candidate, which of the IMPLICITNESS kinds its reference's quads include, as ACOS
+    types a sentence by its gold quads: a (candidates, 4) bool array. A sample counts, whole,
+    in every kind it includes; one without gold quads in none."""
+    columns = [pairing.tuple_len.index("0"), pairing.tuple_len.index("1")]
+    implicit = pairing.ref.ids[:, columns] == pairing.implicit  # reference quads are never malformed
+    present = np.zeros((len(pairing.m), len(IMPLICITNESS)), bool)
+    present[np.repeat(np.arange(len(pairing.m)), pairing.m), implicit[:, 0] + 2 * implicit[:, 1]] = True
+    return present
+
+
+def ratios(sums, zero_division=0.0, keys=KEYS):
+    """The headline numbers (`keys`) from sums of STATS rows (shape (..., len(STATS)))."""
+    matched, n, m, hits, exact_n, exact_m, _, score, samples = np.moveaxis(np.asarray(sums, dtype=float), -1, 0)
     out = {}
     for prefix, values in (("optimal", prf(matched, n, m, zero_division)), ("exact", prf(hits, exact_n, exact_m, zero_division))):
         out.update(zip((f"{prefix}_precision", f"{prefix}_recall", f"{prefix}_f1"), values))
     out["optimal_score"] = divide(score, samples, zero_division)
-    return {key: out[key] for key in KEYS}
+    return {key: out[key] for key in keys}
 
 
 def legacy(result, weights):
@@ -592,20 +717,47 @@ def legacy(result, weights):
 # The metric
 
 
-def _score(predictions, references, weights, tuple_len, sep_token1, sep_token2, similarity, duplicates):
+def _score(predictions, references, weights, tuple_len, sep_token1, sep_token2, similarity, duplicates, exact_only=False, by_text=True):
     """Checked inputs, paired and scored: (pairing, STATS row of every candidate, the
-    candidate chosen for each sample)."""
-    check_choice("tuple_len", tuple_len, TUPLE_LENS)
+    candidate chosen for each sample). exact_only: the soft match (pair degrees, Hungarian)
+    runs only for samples with several references, to choose the one that counts, so the
+    exact counts are those of the full run; the other rows' matched total and score are 0.
+    by_text=False: not the exact_only path over quad texts (which returns no pairing)."""
+    _check_tuple_len(tuple_len)
     check_choice("similarity", similarity, SIMILARITIES)
     check_choice("duplicates", duplicates, DUPLICATES)
     used_weights = _check_weights(weights, tuple_len)
     _check_separators(sep_token1, sep_token2)
     predictions, references = as_corpus(predictions, "predictions"), as_corpus(references, "references")
     check_inputs(predictions, references)
+    fast = _exact_pairing(predictions, references, len(tuple_len), (sep_token1, sep_token2)) if exact_only and by_text else None
+    if fast is not None:  # no element ids, no soft match: the exact counts from quad texts
+        none = np.zeros(len(predictions))
+        rows = np.column_stack([none, fast.n, fast.m, *_exact_columns(fast, duplicates), none, np.ones(len(predictions))])
+        _warn_repeated_hits(rows)
+        return None, rows, np.arange(len(predictions))
     pairing = _Pairing(predictions, references, tuple_len, sep_token1, sep_token2)
-    pairing.score_pairs(used_weights, similarity)
-    rows = _statistics(pairing, duplicates)
-    return pairing, rows, _best_references(pairing, rows, len(predictions))
+    soft = np.bincount(pairing.sample, minlength=len(predictions))[pairing.sample] > 1 if exact_only else np.ones(len(pairing.n), bool)
+    pairing.score_pairs(used_weights, similarity, soft)
+    rows = _statistics(pairing, duplicates, soft)
+    chosen = _best_references(pairing, rows, len(predictions))
+    _warn_repeated_hits(rows[chosen])
+    return pairing, rows, chosen
+
+
+def _warn_repeated_hits(rows):
+    """The list rule's figure is the papers', kept, but never silently: name the samples
+    where a repeated predicted quad earned more hits than its gold copies."""
+    repeated = rows[:, STATS.index("repeated_hits")]
+    where = np.flatnonzero(repeated > 0)
+    if len(where):
+        shown = ", ".join(f"predictions[{i}]" for i in where[:5].tolist()) + (f" and {len(where) - 5:,} more samples" if len(where) > 5 else "")
+        warnings.warn(
+            f'duplicates="list" (the ASQP, MvP and ACOS count): {int(repeated.sum()):,} exact hits come from predicted quads '
+            f"repeated beyond their gold copies ({shown}); exact precision and recall count each copy, so recall can pass 1 "
+            '(result key "exact_repeated_hits"; duplicates="multiset" counts one-to-one)',
+            stacklevel=4,
+        )
 
 
 def headline(**options):
@@ -632,6 +784,8 @@ def compute(
     sep_token2=ELEMENT_SEP,
     similarity="rouge_l",
     duplicates="multiset",
+    exact_only=False,
+    implicit_split=False,
     legacy_keys=False,
     details=False,
     zero_division=0.0,
@@ -650,11 +804,16 @@ def compute(
     quad is an error.
     weights: of target, opinion, aspect, polarity in a pair's degree (0 drops an element).
     tuple_len: which elements the strings hold, in order ("0123" = all four; "013" =
-    target | opinion | polarity; see TUPLE_LENS).
+    target | opinion | polarity; any string of distinct digits 0-3, in any order).
     similarity: "rouge_l" (target and opinion by ROUGE-L F1 over CJK characters and
     letter/digit runs; aspect and polarity exact) or "exact" (every element exact).
     duplicates: exact-match counting: "multiset" (one-to-one), "list" (ASQP/MvP/ACOS: each
     predicted quad found in the gold list is a hit) or "set" (DiaASQ).
+    exact_only: return the exact-match figures alone, without running the soft match
+    (except to choose among several references); the figures equal the full run's.
+    implicit_split: add ACOS's split of the exact figures by the implicitness of the gold
+    quads' target and opinion (NULL): exact_{precision,recall,f1}_{ea_eo,ia_eo,ea_io,ia_io};
+    a sample counts in every kind its reference includes (measureQuad_imp).
     legacy_keys: add the original Space's three keys.
     details: add "samples": per sample the reference used, its score, the alignment of
     quads (each element's similarity and the pair's degree; unmatched and malformed quads
@@ -663,15 +822,31 @@ def compute(
     zero_division = check_zero_division(zero_division)
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples)
-    pairing, rows, chosen = _score(predictions, references, weights, tuple_len, sep_token1, sep_token2, similarity, duplicates)
+    for name, value in (("exact_only", exact_only), ("implicit_split", implicit_split)):
+        if not isinstance(value, (bool, np.bool_)):
+            raise ValueError(f"{name}: {value!r} is not True or False")
+    for name, value in (("legacy_keys", legacy_keys), ("details", details)):
+        if exact_only and value:
+            raise ValueError(f"{name}: shows the soft match, which exact_only=True does not compute")
+    if implicit_split and not {"0", "1"} <= set(str(tuple_len)):
+        raise ValueError(f"implicit_split: tuple_len {tuple_len!r} must hold the target (0) and the opinion (1), whose implicitness it splits by")
+    pairing, rows, chosen = _score(predictions, references, weights, tuple_len, sep_token1, sep_token2, similarity, duplicates, exact_only, by_text=not implicit_split)
     stats = rows[chosen].reshape(-1, len(STATS))
+    keys = EXACT_KEYS if exact_only else KEYS
 
-    result = as_floats(ratios(stats.sum(0), zero_division))
+    result = as_floats(ratios(stats.sum(0), zero_division, keys))
+    if duplicates == "list":
+        result["exact_repeated_hits"] = int(stats[:, STATS.index("repeated_hits")].sum())
+    if implicit_split:
+        present = _implicitness(pairing)[chosen]
+        for j, kind in enumerate(IMPLICITNESS):
+            part = ratios(stats[present[:, j]].sum(0), zero_division, EXACT_KEYS)
+            result.update({f"{key}_{kind}": float(value) for key, value in part.items()})
     if legacy_keys:
         result.update(legacy(result, weights))
     if confidence_level is not None:
         distinct, counts = compress_rows(stats)
-        result.update(bootstrap_intervals(counts, lambda w: ratios(w @ distinct, zero_division), confidence_level, n_resamples, seed))
+        result.update(bootstrap_intervals(counts, lambda w: ratios(w @ distinct, zero_division, keys), confidence_level, n_resamples, seed))
     if details:
         result["samples"] = [
             {
@@ -704,13 +879,15 @@ HELP = "sentiment quads: optimal soft match (ROUGE-L over CJK characters) and ex
 
 
 FORMATS = ("text", "json")
+JSON_SPACE = " \t\r\n"  # white space to JSON; str.strip() would also remove U+2028, U+0085
 
 
 def read_samples(path, argument, format="text"):
     """format "text": one sample per line; an empty line has no quads; a line that is a
     JSON list holds several references (a JSON string is read as that string).
     format "json": a file that is one JSON array holds the samples; otherwise it is JSON
-    lines, one sample a line (blank lines skipped); see json_sample for what a sample may be."""
+    lines, one sample a line (blank lines skipped), split on "\n" only: U+2028 or U+0085 may
+    stand inside a JSON string; see json_sample for what a sample may be."""
     if format == "json":
         text = read_text(path, argument)
         try:  # a whole file that is one JSON array; otherwise JSON lines
@@ -718,7 +895,8 @@ def read_samples(path, argument, format="text"):
         except ValueError:
             samples = None
         if not isinstance(samples, list):
-            samples = [load_json(line, f"{argument}: {path} line {number}") for number, line in enumerate(text.splitlines(), 1) if line.strip()]
+            lines = split_lines(text, path, argument, allow_empty=True)
+            samples = [load_json(line, f"{argument}: {path} line {number}") for number, line in enumerate(lines, 1) if line.strip(JSON_SPACE)]
         return [json_sample(sample) for sample in samples]
     lines = read_lines(path, argument, allow_empty=True)
     return [load_json(line, f"{argument}: {path} line {number}") if line.lstrip()[:1] in ('[', '"') else line for number, line in enumerate(lines, 1)]
@@ -745,7 +923,7 @@ def json_sample(sample):
 
 def add_options(parser):
     """The scoring options, shared by this command and `paperscore compare quad`."""
-    parser.add_argument("--tuple-len", default="0123", choices=TUPLE_LENS, help="which elements the strings hold (default 0123)")
+    parser.add_argument("--tuple-len", default="0123", help="which elements the strings hold, in order: distinct digits of 0 target, 1 opinion, 2 aspect, 3 polarity (default 0123)")
     parser.add_argument("--weights", default="1,1,1,1", help="weights of target, opinion, aspect, polarity (default 1,1,1,1)")
     parser.add_argument("--sep-token1", default=QUAD_SEP, help="between quads (default ' & ')")
     parser.add_argument("--sep-token2", default=ELEMENT_SEP, help="between elements (default ' | ')")
@@ -770,6 +948,8 @@ def add_arguments(parser):
     parser.add_argument("--predictions", required=True, help="one sample per line: quads joined by ' & ', elements by ' | '")
     parser.add_argument("--references", required=True, help="same layout; a JSON list of strings per line for several references")
     add_options(parser)
+    parser.add_argument("--exact-only", action="store_true", help="the exact-match figures alone, without the soft match")
+    parser.add_argument("--implicit-split", action="store_true", help="add ACOS's exact figures by implicit target/opinion (EA&EO, IA&EO, EA&IO, IA&IO)")
     parser.add_argument("--legacy-keys", action="store_true", help="add the original Space's three keys")
     parser.add_argument("--details", action="store_true", help="add each sample's alignment")
 
@@ -789,6 +969,8 @@ def run(args):
     return compute(
         read_samples(args.predictions, "--predictions", args.format),
         read_references(args.references, "--references", args.format),
+        exact_only=args.exact_only,
+        implicit_split=args.implicit_split,
         legacy_keys=args.legacy_keys,
         details=args.details,
         **options(args),

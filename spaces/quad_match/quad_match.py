@@ -60,12 +60,15 @@ Args:
     references: the same per sample, or a list of them (several references: the
         best-scoring one counts, ties to the first).
     weights: of target, opinion, aspect, polarity in a pair's degree (default (1, 1, 1, 1)).
-    tuple_len: which elements the strings hold: "0123" (default), "01", "012", "013", "023",
-        "23", "03", "13" or "3" (0 target, 1 opinion, 2 aspect, 3 polarity).
+    tuple_len: which elements the strings hold, in order: distinct digits of 0 target,
+        1 opinion, 2 aspect, 3 polarity ("0123" default; "013", "12", "0", ...).
     sep_token1, sep_token2: the separators between quads and between elements.
     similarity: "rouge_l" (default) or "exact" (every element by exact match).
     duplicates: exact-match counting: "multiset" (one-to-one, default), "list" (ASQP, MvP,
         ACOS) or "set" (DiaASQ).
+    exact_only: the exact-match figures alone, without the soft match (faster; same values).
+    implicit_split: add ACOS's exact figures by implicit target / opinion (keys
+        exact_precision_ea_eo, ..., exact_f1_ia_io).
     legacy_keys: add the original Space's three keys.
     details: add "samples": each sample's reference used, score and quad alignment.
     zero_division: the value of a 0/0 ratio: 0.0 (default), 1.0 or "nan".
@@ -73,7 +76,9 @@ Args:
     return_signature: add "signature", the reproducibility string.
 Returns:
     optimal_precision, optimal_recall, optimal_f1, optimal_score (mean over samples of the
-    matched total / max(n, m)), exact_precision, exact_recall, exact_f1: floats in [0, 1].
+    matched total / max(n, m)), exact_precision, exact_recall, exact_f1: floats in [0, 1],
+    except with duplicates="list", where repeated predicted quads can push exact recall and
+    F1 past 1 (a warning names the samples; exact_repeated_hits counts those hits).
 Examples:
     >>> metric = evaluate.load("paperscore/quad_match")
     >>> result = metric.compute(predictions=["food | good | food#taste | pos"],
@@ -123,6 +128,8 @@ class QuadMatch(SpaceMetric, evaluate.Metric):
         sep_token2=ELEMENT_SEP,
         similarity="rouge_l",
         duplicates="multiset",
+        exact_only=False,
+        implicit_split=False,
         legacy_keys=False,
         details=False,
         zero_division=0.0,
