@@ -60,14 +60,21 @@ def test_equal_to_sklearn_on_any_label_subset(data, labels, zero_division):
 @settings(max_examples=200, deadline=None)
 @given(cases, st.sets(st.integers(0, 5), max_size=3), st.sampled_from(list(POLICIES)))
 def test_negative_labels_equal_sklearn_labels_without_them(data, negatives, zero_division):
+    """A negative label absent from the data is refused unless `labels` lists it; a corpus
+    whose every class is negative (no event) scores as sklearn does for labels that never
+    occur (MAVEN's evaluate.py passes labels=1..168 whatever the split holds)."""
     y, p = data
-    scored = sorted((set(y) | set(p)) - negatives)
-    if not scored:
-        with pytest.raises(ValueError, match="every class is negative"):
+    occurring = set(y) | set(p)
+    if negatives - occurring:
+        with pytest.raises(ValueError, match="occurs in neither predictions nor references"):
             compute(p, y, negative_labels=sorted(negatives))
+        labels = sorted(occurring | negatives)
+        result = compute(p, y, labels=labels, negative_labels=sorted(negatives), zero_division=zero_division)
+        assert_equal_to_sklearn(result, sklearn_scores(y, p, sorted(set(labels) - negatives) or [99], zero_division))
         return
+    scored = sorted(occurring - negatives)
     result = compute(p, y, negative_labels=sorted(negatives), zero_division=zero_division)
-    assert_equal_to_sklearn(result, sklearn_scores(y, p, scored, zero_division))
+    assert_equal_to_sklearn(result, sklearn_scores(y, p, scored or [99], zero_division))
 
 
 @settings(max_examples=100, deadline=None)
@@ -147,6 +154,58 @@ def test_maven_convention_leaves_na_out_and_requires_it():
     assert compute(["O", "Attack"], ["O", "Attack"], convention="maven", negative_labels=["O"])["micro_f1"] == 1.0
 
 
+def test_a_negative_label_absent_from_the_data_is_refused_unless_labels_lists_it():
+    """Issue 28: "NA" where the data says "None" would leave NA averaged in, in silence."""
+    refs = ["None", "None", "Attack", "Move", "Attack"]
+    preds = ["None", "Attack", "Attack", "None", "Move"]
+    for kwargs in ({"negative_labels": ["NA"]}, {"negative_labels": ["NA"], "convention": "maven"}, {"negative_labels": ["None", "NA"]}):
+        with pytest.raises(ValueError, match=r"negative_labels\[\d\]: 'NA' occurs in neither predictions nor references, which hold 'Attack', 'Move', 'None'; if it is meant, list it in labels="):
+            compute(preds, refs, **kwargs)
+    # listed in labels, it is meant: NA is a class with no example, left out of the averages
+    result = compute(preds, refs, labels=["Attack", "Move", "NA"], negative_labels=["NA"])
+    assert_equal_to_sklearn(result, sklearn_scores(refs, preds, ["Attack", "Move"], 0.0))
+    # the convention's own NA, absent without labels: refused, the occurring labels listed
+    with pytest.raises(ValueError, match=r"leaves out the NA label 0, which occurs in neither predictions nor references \(they hold 1, 2, 3\)"):
+        compute([1, 2, 3], [1, 2, 3], convention="maven")
+    # an empty corpus has no label to misspell: the zero-division values
+    assert compute([], [], negative_labels=[0]) == {key: 0.0 for key in KEYS}
+
+
+# MAVEN's evaluate.py (THU-KEG/MAVEN-dataset @ 71151f6, labels=range(1, 169)) and OntoED's
+# calculate_scores (231sm/Reasoning_In_EE @ 13cdcc0, OntoED/run_ontoed.py, dimE = 169) run
+# in place from a scratch copy, each corpus one document (gold 0: a negative_triggers
+# candidate). Their figures (MAVEN's printed x100, divided back), the two agreeing:
+# micro P, R, F1, macro P, R, F1.
+REFERENCE_CORPORA = [
+    ([0, 0, 0], [0, 0, 0], [0.0] * 6),  # a split with no event
+    ([0, 0, 0, 0], [0, 5, 0, 7], [0.0] * 6),  # no event, two false alarms
+    ([1, 2, 3, 3, 5], [1, 2, 3, 0, 4], [0.75, 0.6, 0.6666666666666666, 0.017857142857142856, 0.01488095238095238, 0.015873015873015872]),  # no NA candidate
+    ([1, 2, 3], [1, 2, 3], [1.0, 1.0, 1.0, 0.017857142857142856, 0.017857142857142856, 0.017857142857142856]),
+]
+SIX = [f"{a}_{m}" for a in ("micro", "macro") for m in ("precision", "recall", "f1")]
+
+
+@pytest.mark.parametrize("references, predictions, expected", REFERENCE_CORPORA)
+def test_corpora_the_references_score_are_scored_as_they_do(references, predictions, expected):
+    """Issue 28: an all-NA split (a Trainer's dev set with no event must not stop) and
+    convention="maven" with labels=1..168 on a corpus without an NA candidate."""
+    result = compute(predictions, references, convention="maven", labels=list(range(1, 169)))
+    assert [result[key] for key in SIX] == pytest.approx(expected, abs=1e-15)
+    if 0 in references:  # without labels: the same where no event class goes unobserved
+        assert [compute(predictions, references, convention="maven")[key] for key in SIX] == pytest.approx(expected, abs=1e-15)
+
+
+def test_a_corpus_with_no_event_gives_the_zero_division_value_as_sklearn():
+    events = list(range(1, 169))
+    for zero_division, policy in POLICIES.items():
+        result = compute([0, 0, 0], [0, 0, 0], convention="maven", zero_division=zero_division)
+        expected = sklearn_scores([0, 0, 0], [0, 0, 0], events, zero_division)
+        assert_equal_to_sklearn(result, expected)
+        assert result["accuracy"] == 1.0
+    through_evaluate = space_metric().fresh().compute(predictions=[0, 0], references=[0, 0], convention="maven")
+    assert through_evaluate["micro_f1"] == 0.0 and through_evaluate["macro_f1"] == 0.0
+
+
 @settings(max_examples=150, deadline=None)
 @given(cases)
 def test_jmee_convention_equals_sklearn_on_gold_event_tokens(data):
@@ -203,7 +262,8 @@ def test_token_classification_drops_ignore_index_positions():
         ([1, 2], [1, 2], {"labels": ["1"]}, r"labels\[0\]: '1' is not a int label"),
         ([1, 2], [1, 2], {"convention": "ace"}, "convention: 'ace' is not one of"),
         ([1, 2], [1, 2], {"zero_division": "warn"}, "zero_division"),
-        ([1, 2], [1, 2], {"negative_labels": [1, 2]}, "every class is negative"),
+        ([1, 2], [1, 2], {"labels": [1, 2], "negative_labels": [1, 2]}, "every class in labels is negative"),
+        (["None", "A"], ["None", "B"], {"negative_labels": ["NA"]}, r"negative_labels\[0\]: 'NA' occurs in neither predictions nor references, which hold 'A', 'B', 'None'"),
         ([1, 2], [[1], [2]], {}, r"predictions\[0\] is a single label but references\[0\] is a sequence of labels"),
         ([[1], [2, 3]], [1, 2], {}, r"predictions\[0\] is a sequence of labels but references\[0\] is a single label"),
         ([1, 2], [1, 2], {"ignore_index": 1.5}, "ignore_index: 1.5 is not an int or str label"),
