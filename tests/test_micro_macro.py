@@ -620,3 +620,88 @@ def test_an_unknown_config_is_refused_with_the_names():
 
     with pytest.raises(ValueError, match=r"config_name: 'ace' .*'default', 'maven', 'jmee'"):
         evaluate.load(str(SPACES_DIR / "micro_macro"), config_name="ace")
+
+
+# ---------------------------------------------------------------------------------------
+# The batch against the plain per-pair definition (tests/micro_macro_naive.py), at the
+# sizes users run (issue 28): 10,000+ examples, int and str labels, tens to a thousand
+# classes, NA-heavy, sequences with padding and empty ones, wide and extreme int ids.
+
+MAVEN_NAMES = ["None"] + [f"Event.{i:03d}" for i in range(1, 169)]
+STR_NAMES = ["None", "O", "出行-Travel", "Attack ", "attack", "é", "e\u0301", "-100", "PAD?", ""] + [f"T{i}" for i in range(290)]
+EXTREME = [-(2**63), 2**63 - 1, -1, 0, 1, 2**31, -(2**31) - 1, 2**32 + 7, 4096, 4097]
+
+
+def draw(rng, names, n, na_share, nested, pad=None, right=0.7):
+    """n examples over `names` (names[0] NA, a long tail over the rest): references, then
+    predictions right `right` of the time; sequences of 0-30 labels (a tenth empty), a
+    tenth of them padded at the end with `pad` (never a label otherwise)."""
+    names = [x for x in names if x != pad]
+    tail = 1 / np.arange(1, len(names))
+    weights = np.concatenate([[na_share], (1 - na_share) * tail / tail.sum()])
+    sizes = np.where(rng.random(n) < 0.9, rng.integers(0, 31, n), 0) if nested else np.ones(n, dtype=int)
+    codes = rng.choice(len(names), size=int(sizes.sum()), p=weights)
+    guesses = np.where(rng.random(len(codes)) < right, codes, rng.integers(0, len(names), len(codes)))
+    references, predictions = [names[c] for c in codes], [names[c] for c in guesses]
+    if not nested:
+        return references, predictions
+    ends = np.cumsum(sizes).tolist()
+    references = [references[end - size : end] for end, size in zip(ends, sizes.tolist())]
+    predictions = [predictions[end - size : end] for end, size in zip(ends, sizes.tolist())]
+    for r, size in zip(references, sizes.tolist()):
+        if pad is not None and size and rng.random() < 0.1:
+            cut = int(rng.integers(0, size))
+            r[cut:] = [pad] * (size - cut)
+    return references, predictions
+
+
+DIFFERENTIAL = [
+    # (names, examples, NA share, sequences, padding, options)
+    (list(range(169)), 10_000, 0.7, False, None, {"convention": "maven"}),
+    (MAVEN_NAMES, 10_000, 0.7, False, None, {"convention": "maven", "zero_division": "nan"}),
+    (list(range(40)), 10_000, 0.6, True, -100, {"negative_labels": [0], "zero_division": 1.0}),
+    (STR_NAMES[:60], 10_000, 0.5, True, "PAD", {"convention": "jmee", "negative_labels": ["O"], "ignore_index": "PAD"}),
+    (list(range(1000)), 10_000, 0.0, False, None, {}),
+    (EXTREME + [v * 2**40 - 2**61 for v in range(290)], 10_000, 0.3, False, None, {"labels": [0, 5, 2**63 - 1, 123], "negative_labels": [0], "zero_division": "nan"}),
+    (STR_NAMES, 12_000, 0.4, False, None, {"labels": ["NA", "T5", "é", "e\u0301", "T999", "None"], "negative_labels": ["NA", "None"], "convention": "maven"}),
+    (list(range(1, 30)) + [0], 10_000, 0.5, True, -100, {"convention": "jmee", "labels": list(range(35)), "zero_division": 1.0}),
+    (list(range(-5, 300)), 10_000, 0.5, True, 7, {"ignore_index": 7, "negative_labels": [-5]}),
+]
+
+
+def close(a, b):
+    return (isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b)) or abs(a - b) <= 1e-12
+
+
+@pytest.mark.parametrize("case", range(len(DIFFERENTIAL)))
+def test_the_batch_equals_the_plain_definition_at_users_sizes(case):
+    from micro_macro_naive import scores
+
+    from paperscore.micro_macro import paired_statistics
+
+    names, n, na_share, nested, pad, options = DIFFERENTIAL[case]
+    references, predictions = draw(np.random.default_rng(case), names, n, na_share, nested, pad)
+    small = len(names) <= 300
+    result = compute(predictions, references, per_class=True, confusion_matrix=small, **options)
+    naive = scores(predictions, references, with_matrix=small, **options)
+    for key in KEYS + (("precision", "recall", "f1") if options.get("convention") == "jmee" else ()):
+        assert close(result[key], naive[key]), (key, result[key], naive[key])
+    assert list(result["per_class"]) == list(naive["per_class"])
+    for label, values in naive["per_class"].items():
+        assert result["per_class"][label]["support"] == values["support"]
+        assert all(close(result["per_class"][label][k], values[k]) for k in ("precision", "recall", "f1")), label
+    if small:
+        assert result["labels"] == naive["labels"] and result["confusion_matrix"] == naive["confusion_matrix"]
+    # each example's statistics inside the batch (the rows the bootstrap and the paired
+    # tests resample) equal that example's own, counted alone
+    table, codes, *_ = paired_statistics(references, predictions, predictions, **{k: v for k, v in options.items() if k != "per_class"})
+    table = table.tocsr()
+    if nested:
+        row_of = [(example, example) for example in range(n)]
+    else:
+        row_of = [(int(codes[j]), pair[0]) for j, pair in enumerate(naive["pairs"])]
+    assert len(codes) == (n if nested else len(naive["pairs"]))
+    for row, example in row_of:
+        start, end = table.indptr[row], table.indptr[row + 1]
+        found = {int(c): v for c, v in zip(table.indices[start:end], table.data[start:end]) if v}
+        assert found == naive["rows"][example], example

@@ -344,7 +344,9 @@ def _counts(ref, pred, n_classes, counted):
 
 
 def _confusion(ref, pred, n_classes, counted):
-    """The (classes x classes) matrix, rows references, of the counted positions."""
+    """The (classes x classes) matrix, rows references, of the counted positions. Its
+    int64 cell codes ref * classes + pred stay below classes^2 < 2^63: classes is at most
+    len(labels) + 2 * the number of labels, lists held in memory, far below 2^31."""
     matrix = np.bincount(ref * n_classes + pred, minlength=n_classes * n_classes).reshape(n_classes, n_classes)
     return np.where(counted[:, None], matrix, 0)
 
