@@ -221,6 +221,8 @@ def _flatten(predictions, references, ignore_index):
     belongs to (None when each example is one label). Str labels are coded straight from
     the lists through one dict: no '<U' array and no copy back to objects."""
     _check_ignore_index(ignore_index)
+    if isinstance(references, Coded):
+        return references.flatten(predictions, ignore_index)
     coded = _coded_str_labels(predictions, references)
     if coded:
         coder, ref, pred = coded
@@ -266,6 +268,36 @@ def _str_ignored(pred, ref, coder, example, ignore_index, lengths):
     if isinstance(ignore_index, str) and ignore_index in coder:  # `in` does not add it
         pred, ref, example = _drop_ignored(pred, ref, example, coder[ignore_index], ignore_index, lengths)
     return pred, ref, [str(value) for value in coder], "str", example  # np.str_ keys as str
+
+
+class Coded:
+    """Labels already coded (the command line's label files): `codes` into `values`, the
+    list both sides share; one label per example."""
+
+    def __init__(self, codes, values, kind):
+        self.codes, self.values, self.kind = codes, values, kind
+
+    def __len__(self):
+        return len(self.codes)
+
+    def flatten(self, predictions, ignore_index):
+        """_flatten's answer for these references and coded predictions."""
+        check_same_length(predictions, self)
+        pred, ref, values = predictions.codes, self.codes, self.values
+        index = {value: code for code, value in enumerate(values)}
+        if _label_kind(ignore_index) == self.kind and ignore_index in index:
+            pred, ref, _ = _drop_ignored(pred, ref, None, index[ignore_index], ignore_index, None)
+        return pred, ref, values, self.kind, None
+
+
+def _one_coding(*sides):
+    """One code per distinct label across sides given as (codes, values): (each side's
+    codes, the shared values). A label repeated in a side's values keeps one code."""
+    index, recoded = {}, []
+    for codes, values in sides:
+        recode = np.array([index.setdefault(value, len(index)) for value in values], dtype=np.int64)
+        recoded.append(recode[codes])
+    return recoded, list(index)
 
 
 def _drop_ignored(pred, ref, example, value, ignore_index, lengths):
@@ -624,12 +656,9 @@ def paired_statistics(references, system_a, system_b, labels=None, negative_labe
     if kind_b != kind:
         raise ValueError(f"system_a has {kind} labels but system_b has {kind_b} labels")
     labels = _check_label_list("labels", labels, kind)
-    # one code for a label on both sides: system B's codes moved into system A's values
-    index = {value: code for code, value in enumerate(values)}
-    index.update((value, len(index)) for value in values_b if value not in index)
-    recode = np.array([index[value] for value in values_b], dtype=np.int64)
-    pred, ref = np.concatenate([pred_a, recode[pred_b]]), np.concatenate([ref, recode[ref_b]])
-    classes, ref, pred, scored, counted, _ = _statistics(pred, ref, list(index), kind, labels, negative_labels, convention)
+    (pred_a, pred_b, ref, ref_b), values = _one_coding((pred_a, values), (pred_b, values_b), (ref, values), (ref_b, values_b))
+    pred, ref = np.concatenate([pred_a, pred_b]), np.concatenate([ref, ref_b])
+    classes, ref, pred, scored, counted, _ = _statistics(pred, ref, values, kind, labels, negative_labels, convention)
     cells = ref * len(classes) + pred
     n = len(references)
     both = None if example is None else np.concatenate([example, example + n])
@@ -674,10 +703,10 @@ def add_arguments(parser):
 
 def read_labels(path, argument):
     """core.read_values for a label file, with each distinct line parsed once: a file of
-    11M labels has a few hundred distinct lines. Int or str labels come back as one numpy
-    array (int64, or objects), anything else as read_values' list. A file read_values
-    would refuse (an empty line, not UTF-8) goes to read_values for its exact message, and
-    so does standard input (-), which cannot be read twice."""
+    11M labels has a few hundred distinct lines. Int or str labels come back as Coded
+    labels (codes into the distinct labels), anything else as read_values' list. A file
+    read_values would refuse (an empty line, not UTF-8) goes to read_values for its exact
+    message, and so does standard input (-), which cannot be read twice."""
     if str(path) == STDIN:
         return read_values(path, argument)
     distinct = _coder()  # lines one at a time (no list of 11M lines), each coded in C
@@ -697,19 +726,31 @@ def read_labels(path, argument):
         return read_values(path, argument)
     types = set(map(type, values))
     if types == {int} and INT64[0] <= min(values) and max(values) <= INT64[1]:
-        return np.array(values, dtype=np.int64)[codes]
+        return Coded(codes, values, "int")
     if types == {str}:
-        return np.array(values, dtype=object)[codes]
+        return Coded(codes, values, "str")
     return [values[code] for code in codes.tolist()]
 
 
+def _as_labels(read):
+    """A label file's Coded labels as the list compute() reads."""
+    return [read.values[code] for code in read.codes.tolist()] if isinstance(read, Coded) else read
+
+
 def run(args):
+    predictions = read_labels(args.predictions, "--predictions")
+    references = read_labels(args.references, "--references")
+    if isinstance(predictions, Coded) and isinstance(references, Coded) and predictions.kind == references.kind:
+        # both files coded already: one shared coding, not labels expanded and coded again
+        (pred, ref), values = _one_coding((predictions.codes, predictions.values), (references.codes, references.values))
+        predictions, references = Coded(pred, values, predictions.kind), Coded(ref, values, references.kind)
+    else:  # anything else as lists, for compute's own checks and messages
+        predictions, references = _as_labels(predictions), _as_labels(references)
     return compute(
-        read_labels(args.predictions, "--predictions"),
-        read_labels(args.references, "--references"),
+        predictions,
+        references,
         per_class=args.per_class,
         confusion_matrix=args.confusion_matrix,
         **options(args),
         **args.common,
     )
-
