@@ -421,8 +421,9 @@ def test_cli_bad_files_exit_1_with_the_reason(tmp_path, capsys, pred_text, messa
         ("[0, 3, 1, 5]\n[1, 1, 2, 2]\n", "[0, 3, 3, -100]\n[0, 1, -100, -100]\n"),
         ("true\n2\n0\n", "1\n2\n0\n"),  # a JSON bool is an int label, as before
         ("\"1\"\n2\nA\n", "1\n2\nA\n"),  # the JSON string "1" is the str label 1
+        ("1\n 1\n2\n7\n", "1\n1 \n 2\n1\n"),  # distinct lines, one int label: one class
     ],
-    ids=["strings", "bom-crlf", "ints", "json-lists", "bool", "json-string"],
+    ids=["strings", "bom-crlf", "ints", "json-lists", "bool", "json-string", "int-spaces"],
 )
 def test_cli_reads_label_files_as_read_values_does(tmp_path, capsys, pred_text, ref_text):
     """The command line reads each distinct line once (issue 15: 11M lines took 144 s);
