@@ -263,6 +263,7 @@ def test_token_classification_drops_ignore_index_positions():
         ([1, 2], [1, 2], {"convention": "ace"}, "convention: 'ace' is not one of"),
         ([1, 2], [1, 2], {"zero_division": "warn"}, "zero_division"),
         ([1, 2], [1, 2], {"labels": [1, 2], "negative_labels": [1, 2]}, "every class in labels is negative"),
+        ([1, 2], [1, 2], {"labels": []}, r"labels: is empty \(None scores every class\), none is left to score"),
         (["None", "A"], ["None", "B"], {"negative_labels": ["NA"]}, r"negative_labels\[0\]: 'NA' occurs in neither predictions nor references, which hold 'A', 'B', 'None'"),
         ([1, 2], [[1], [2]], {}, r"predictions\[0\] is a single label but references\[0\] is a sequence of labels"),
         ([[1], [2, 3]], [1, 2], {}, r"predictions\[0\] is a sequence of labels but references\[0\] is a single label"),

@@ -394,12 +394,16 @@ def _classes(pred, ref, values, labels):
     their order, then every other label that occurs in predictions or references, sorted."""
     k = len(values)
     occurs = np.flatnonzero(np.bincount(ref, minlength=k) + np.bincount(pred, minlength=k))
-    observed = sorted(values[i] for i in occurs)
-    given = set(labels or ())
-    classes = list(labels or ()) + [value for value in observed if value not in given]
-    place = {c: i for i, c in enumerate(classes)}
+    order = sorted(occurs.tolist(), key=values.__getitem__)  # int codes come sorted already
+    observed = [values[i] for i in order]
     where = np.full(k, -1, dtype=np.int64)
-    where[occurs] = [place[values[i]] for i in occurs]
+    if labels is None:
+        where[order] = np.arange(len(order))
+        return observed, where, observed
+    given = set(labels)
+    classes = labels + [value for value in observed if value not in given]
+    place = {c: i for i, c in enumerate(classes)}
+    where[order] = [place[value] for value in observed]
     return classes, where, observed
 
 
@@ -547,8 +551,9 @@ def _scoring(classes, kind, labels, negative_labels, convention, observed):
     counted = np.array([not (jmee and c in negatives) for c in classes], dtype=bool)
     in_labels = set(labels) if labels is not None else set(classes)
     scored = [i for i, c in enumerate(classes) if c in in_labels and (jmee or c not in negatives)]
-    if labels and not scored:
-        raise ValueError("negative_labels: every class in labels is negative, none is left to score")
+    if labels is not None and not scored:  # the user's own lists leave nothing to score
+        problem = "negative_labels: every class in labels is negative" if labels else "labels: is empty (None scores every class)"
+        raise ValueError(f"{problem}, none is left to score")
     return scored, counted, negatives
 
 
@@ -599,7 +604,8 @@ def compute(
     labels = _check_label_list("labels", labels, kind)
     classes, ref, pred, scored, counted, negatives = _statistics(pred, ref, values, kind, labels, negative_labels, convention)
     (tp, predicted, gold), (correct, total) = _counts(ref, pred, len(classes), counted)
-    sums = np.concatenate([tp[scored], predicted[scored], gold[scored], [correct, total]]).astype(float)
+    columns = np.array(scored, dtype=np.int64)
+    sums = np.concatenate([tp[columns], predicted[columns], gold[columns], [correct, total]]).astype(float)
     reduce = _reducer(zero_division, labels, convention)
     result = as_floats({key: value[0] for key, value in reduce(sums[None]).items()})
     if confidence_level is not None:
