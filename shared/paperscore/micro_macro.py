@@ -49,7 +49,7 @@ KEYS = (
     "weighted_precision", "weighted_recall", "weighted_f1",
 )  # fmt: skip
 SPACE = "micro_macro"
-# Two classes whose ids span more than this are encoded through a dict, not bincount.
+# Int ids within a range this wide are coded by subtraction; wider ranges by counting or sorting.
 DENSE_SPAN = 4096
 
 
@@ -331,9 +331,10 @@ def _str_codes(values, nested, coder):
 
 
 def _int_codes(ref, pred):
-    """(ref, pred, values): int labels as codes 0..k-1 in the order of their values, k the
-    number of distinct labels. Codes and counts are int64: k and every count are at most
-    2 * len(ref), an array held in memory, far below 2^31 and 2^63."""
+    """(ref, pred, values): int labels as codes 0..k-1 in the order of their values: every
+    id of the range when it spans at most DENSE_SPAN, else the distinct labels. Codes and
+    counts are int64: k and every count are at most max(DENSE_SPAN, 2 * len(ref)), an array
+    held in memory, far below 2^31 and 2^63."""
     if not len(ref):
         return ref, pred, []
     low = int(min(ref.min(), pred.min()))
@@ -344,6 +345,8 @@ def _int_codes(ref, pred):
         return codes[: len(ref)], codes[len(ref) :], values.tolist()
     if low:  # ids in a range no wider than the data: count them, don't sort
         ref, pred = ref - low, pred - low
+    if span <= DENSE_SPAN:  # a code for every id in the range, occurring or not
+        return ref, pred, list(range(low, low + span))
     present = np.bincount(ref, minlength=span) > 0
     present |= np.bincount(pred, minlength=span) > 0
     values = (np.flatnonzero(present) + low).tolist()
@@ -389,41 +392,69 @@ def _coder():
     return collections.defaultdict(itertools.count().__next__)
 
 
-def _classes(pred, ref, values, labels):
-    """(classes, code -> class index, the labels that occur, sorted): `labels` first in
-    their order, then every other label that occurs in predictions or references, sorted."""
-    k = len(values)
-    occurs = np.flatnonzero(np.bincount(ref, minlength=k) + np.bincount(pred, minlength=k))
-    order = sorted(occurs.tolist(), key=values.__getitem__)  # int codes come sorted already
-    observed = [values[i] for i in order]
-    where = np.full(k, -1, dtype=np.int64)
-    if labels is None:
-        where[order] = np.arange(len(order))
-        return observed, where, observed
-    given = set(labels)
-    classes = labels + [value for value in observed if value not in given]
-    place = {c: i for i, c in enumerate(classes)}
-    where[order] = [place[value] for value in observed]
-    return classes, where, observed
+class Pairs:
+    """The (reference, prediction) code pairs and what every number reads from them. Few
+    distinct codes (k^2 <= max(pairs, 4096)): one count of code pairs, a (k x k) table,
+    rearranged into class order; many: the pairs counted per side, O(pairs + classes).
+    Cell codes ref * k + pred and class cells stay below 2^63: k and the classes number at
+    most len(labels) + 2 * pairs, lists held in memory, far below 2^31."""
 
+    def __init__(self, pred, ref, values):
+        self.pred, self.ref, self.values, k = pred, ref, values, len(values)
+        self.raw = None
+        if k * k <= max(len(ref), 1 << 12):
+            self.raw = np.bincount(ref * k + pred, minlength=k * k).reshape(k, k)
+            self.occurs = np.flatnonzero(self.raw.sum(0) + self.raw.sum(1))
+        else:
+            self.occurs = np.flatnonzero(np.bincount(ref, minlength=k) + np.bincount(pred, minlength=k))
 
-def _counts(ref, pred, n_classes, counted):
-    """(tp, predicted, gold) per class and (correct, total), over the positions whose
-    reference class is counted (JMEE drops gold-NA): O(labels + classes), no matrix."""
-    if not counted.all():
-        keep = counted[ref]
-        ref, pred = ref[keep], pred[keep]
-    hit = ref == pred
-    per_class = [np.bincount(side, minlength=n_classes) for side in (ref[hit], pred, ref)]
-    return per_class, (int(np.count_nonzero(hit)), len(ref))
+    def order(self, labels):
+        """(classes, the labels that occur, sorted): `labels` first in their order, then
+        every other label that occurs in predictions or references, sorted. Sets each
+        code's class index."""
+        values = self.values
+        order = sorted(self.occurs.tolist(), key=values.__getitem__)  # int codes come sorted already
+        observed = [values[i] for i in order]
+        self.where = np.full(len(values), -1, dtype=np.int64)
+        if labels is None:
+            self.where[order] = np.arange(len(order))
+            self.classes = observed
+        else:
+            given = set(labels)
+            self.classes = labels + [value for value in observed if value not in given]
+            place = {c: i for i, c in enumerate(self.classes)}
+            self.where[order] = [place[value] for value in observed]
+        return self.classes, observed
 
+    def cells(self):
+        """Each pair's confusion cell, ref class * classes + pred class."""
+        return self.where[self.ref] * len(self.classes) + self.where[self.pred]
 
-def _confusion(ref, pred, n_classes, counted):
-    """The (classes x classes) matrix, rows references, of the counted positions. Its
-    int64 cell codes ref * classes + pred stay below classes^2 < 2^63: classes is at most
-    len(labels) + 2 * the number of labels, lists held in memory, far below 2^31."""
-    matrix = np.bincount(ref * n_classes + pred, minlength=n_classes * n_classes).reshape(n_classes, n_classes)
-    return np.where(counted[:, None], matrix, 0)
+    def matrix(self, counted):
+        """The (classes x classes) matrix, rows references, of the counted pairs."""
+        n = len(self.classes)
+        if self.raw is None:
+            matrix = np.bincount(self.cells(), minlength=n * n).reshape(n, n)
+        else:
+            matrix = np.zeros((n, n), dtype=np.int64)
+            placed = self.where[self.occurs]
+            matrix[np.ix_(placed, placed)] = self.raw[np.ix_(self.occurs, self.occurs)]
+        return np.where(counted[:, None], matrix, 0)
+
+    def counts(self, counted):
+        """(tp, predicted, gold) per class and (correct, total) of the counted pairs (JMEE
+        drops gold-NA)."""
+        if self.raw is not None:
+            matrix = self.matrix(counted)
+            return [np.diagonal(matrix), matrix.sum(0), matrix.sum(1)], (int(np.trace(matrix)), int(matrix.sum()))
+        n = len(self.classes)
+        ref, pred = self.where[self.ref], self.where[self.pred]
+        if not counted.all():
+            keep = counted[ref]
+            ref, pred = ref[keep], pred[keep]
+        hit = ref == pred
+        per_class = [np.bincount(side, minlength=n) for side in (ref[hit], pred, ref)]
+        return per_class, (int(np.count_nonzero(hit)), len(ref))
 
 
 def _average(values, weights=None, mask=True, empty=np.nan):
@@ -558,10 +589,10 @@ def _scoring(classes, kind, labels, negative_labels, convention, observed):
 
 
 def _statistics(pred, ref, values, kind, labels, negative_labels, convention):
-    """(classes, each label pair's class indices (ref, pred), scored, counted, negatives)."""
-    classes, where, observed = _classes(pred, ref, values, labels)
-    scored, counted, negatives = _scoring(classes, kind, labels, negative_labels, convention, observed)
-    return classes, where[ref], where[pred], scored, counted, negatives
+    """(Pairs, scored, counted, negatives)."""
+    pairs = Pairs(pred, ref, values)
+    classes, observed = pairs.order(labels)
+    return (pairs, *_scoring(classes, kind, labels, negative_labels, convention, observed))
 
 
 def compute(
@@ -602,14 +633,15 @@ def compute(
         check_bootstrap(confidence_level, n_resamples, seed)
     pred, ref, values, kind, example = _flatten(predictions, references, ignore_index)
     labels = _check_label_list("labels", labels, kind)
-    classes, ref, pred, scored, counted, negatives = _statistics(pred, ref, values, kind, labels, negative_labels, convention)
-    (tp, predicted, gold), (correct, total) = _counts(ref, pred, len(classes), counted)
+    pairs, scored, counted, negatives = _statistics(pred, ref, values, kind, labels, negative_labels, convention)
+    classes = pairs.classes
+    (tp, predicted, gold), (correct, total) = pairs.counts(counted)
     columns = np.array(scored, dtype=np.int64)
     sums = np.concatenate([tp[columns], predicted[columns], gold[columns], [correct, total]]).astype(float)
     reduce = _reducer(zero_division, labels, convention)
     result = as_floats({key: value[0] for key, value in reduce(sums[None]).items()})
     if confidence_level is not None:
-        table, codes = _resampled(ref * len(classes) + pred, example, len(references), len(classes), scored, counted)
+        table, codes = _resampled(pairs.cells(), example, len(references), len(classes), scored, counted)
         counts = np.bincount(codes, minlength=table.shape[0])
         result.update(bootstrap_intervals(counts, lambda weights: reduce(weights, table), confidence_level, n_resamples, seed))
     if per_class:
@@ -620,7 +652,7 @@ def compute(
         }
     if confusion_matrix:
         result["labels"] = list(classes)
-        result["confusion_matrix"] = _confusion(ref, pred, len(classes), counted).tolist()
+        result["confusion_matrix"] = pairs.matrix(counted).tolist()
     if return_signature:
         result["signature"] = signature(
             "micro_macro",
@@ -664,8 +696,8 @@ def paired_statistics(references, system_a, system_b, labels=None, negative_labe
     labels = _check_label_list("labels", labels, kind)
     (pred_a, pred_b, ref, ref_b), values = _one_coding((pred_a, values), (pred_b, values_b), (ref, values), (ref_b, values_b))
     pred, ref = np.concatenate([pred_a, pred_b]), np.concatenate([ref, ref_b])
-    classes, ref, pred, scored, counted, _ = _statistics(pred, ref, values, kind, labels, negative_labels, convention)
-    cells = ref * len(classes) + pred
+    pairs, scored, counted, _ = _statistics(pred, ref, values, kind, labels, negative_labels, convention)
+    cells, classes = pairs.cells(), pairs.classes
     n = len(references)
     both = None if example is None else np.concatenate([example, example + n])
     table, codes = _resampled(cells, both, 2 * n, len(classes), scored, counted)
