@@ -60,14 +60,21 @@ def test_equal_to_sklearn_on_any_label_subset(data, labels, zero_division):
 @settings(max_examples=200, deadline=None)
 @given(cases, st.sets(st.integers(0, 5), max_size=3), st.sampled_from(list(POLICIES)))
 def test_negative_labels_equal_sklearn_labels_without_them(data, negatives, zero_division):
+    """A negative label absent from the data is refused unless `labels` lists it; a corpus
+    whose every class is negative (no event) scores as sklearn does for labels that never
+    occur (MAVEN's evaluate.py passes labels=1..168 whatever the split holds)."""
     y, p = data
-    scored = sorted((set(y) | set(p)) - negatives)
-    if not scored:
-        with pytest.raises(ValueError, match="every class is negative"):
+    occurring = set(y) | set(p)
+    if negatives - occurring:
+        with pytest.raises(ValueError, match="occurs in neither predictions nor references"):
             compute(p, y, negative_labels=sorted(negatives))
+        labels = sorted(occurring | negatives)
+        result = compute(p, y, labels=labels, negative_labels=sorted(negatives), zero_division=zero_division)
+        assert_equal_to_sklearn(result, sklearn_scores(y, p, sorted(set(labels) - negatives) or [99], zero_division))
         return
+    scored = sorted(occurring - negatives)
     result = compute(p, y, negative_labels=sorted(negatives), zero_division=zero_division)
-    assert_equal_to_sklearn(result, sklearn_scores(y, p, scored, zero_division))
+    assert_equal_to_sklearn(result, sklearn_scores(y, p, scored or [99], zero_division))
 
 
 @settings(max_examples=100, deadline=None)
@@ -147,6 +154,58 @@ def test_maven_convention_leaves_na_out_and_requires_it():
     assert compute(["O", "Attack"], ["O", "Attack"], convention="maven", negative_labels=["O"])["micro_f1"] == 1.0
 
 
+def test_a_negative_label_absent_from_the_data_is_refused_unless_labels_lists_it():
+    """Issue 28: "NA" where the data says "None" would leave NA averaged in, in silence."""
+    refs = ["None", "None", "Attack", "Move", "Attack"]
+    preds = ["None", "Attack", "Attack", "None", "Move"]
+    for kwargs in ({"negative_labels": ["NA"]}, {"negative_labels": ["NA"], "convention": "maven"}, {"negative_labels": ["None", "NA"]}):
+        with pytest.raises(ValueError, match=r"negative_labels\[\d\]: 'NA' occurs in neither predictions nor references, which hold 'Attack', 'Move', 'None'; if it is meant, list it in labels="):
+            compute(preds, refs, **kwargs)
+    # listed in labels, it is meant: NA is a class with no example, left out of the averages
+    result = compute(preds, refs, labels=["Attack", "Move", "NA"], negative_labels=["NA"])
+    assert_equal_to_sklearn(result, sklearn_scores(refs, preds, ["Attack", "Move"], 0.0))
+    # the convention's own NA, absent without labels: refused, the occurring labels listed
+    with pytest.raises(ValueError, match=r"leaves out the NA label 0, which occurs in neither predictions nor references \(they hold 1, 2, 3\)"):
+        compute([1, 2, 3], [1, 2, 3], convention="maven")
+    # an empty corpus has no label to misspell: the zero-division values
+    assert compute([], [], negative_labels=[0]) == {key: 0.0 for key in KEYS}
+
+
+# MAVEN's evaluate.py (THU-KEG/MAVEN-dataset @ 71151f6, labels=range(1, 169)) and OntoED's
+# calculate_scores (231sm/Reasoning_In_EE @ 13cdcc0, OntoED/run_ontoed.py, dimE = 169) run
+# in place from a scratch copy, each corpus one document (gold 0: a negative_triggers
+# candidate). Their figures (MAVEN's printed x100, divided back), the two agreeing:
+# micro P, R, F1, macro P, R, F1.
+REFERENCE_CORPORA = [
+    ([0, 0, 0], [0, 0, 0], [0.0] * 6),  # a split with no event
+    ([0, 0, 0, 0], [0, 5, 0, 7], [0.0] * 6),  # no event, two false alarms
+    ([1, 2, 3, 3, 5], [1, 2, 3, 0, 4], [0.75, 0.6, 0.6666666666666666, 0.017857142857142856, 0.01488095238095238, 0.015873015873015872]),  # no NA candidate
+    ([1, 2, 3], [1, 2, 3], [1.0, 1.0, 1.0, 0.017857142857142856, 0.017857142857142856, 0.017857142857142856]),
+]
+SIX = [f"{a}_{m}" for a in ("micro", "macro") for m in ("precision", "recall", "f1")]
+
+
+@pytest.mark.parametrize("references, predictions, expected", REFERENCE_CORPORA)
+def test_corpora_the_references_score_are_scored_as_they_do(references, predictions, expected):
+    """Issue 28: an all-NA split (a Trainer's dev set with no event must not stop) and
+    convention="maven" with labels=1..168 on a corpus without an NA candidate."""
+    result = compute(predictions, references, convention="maven", labels=list(range(1, 169)))
+    assert [result[key] for key in SIX] == pytest.approx(expected, abs=1e-15)
+    if 0 in references:  # without labels: the same where no event class goes unobserved
+        assert [compute(predictions, references, convention="maven")[key] for key in SIX] == pytest.approx(expected, abs=1e-15)
+
+
+def test_a_corpus_with_no_event_gives_the_zero_division_value_as_sklearn():
+    events = list(range(1, 169))
+    for zero_division, policy in POLICIES.items():
+        result = compute([0, 0, 0], [0, 0, 0], convention="maven", zero_division=zero_division)
+        expected = sklearn_scores([0, 0, 0], [0, 0, 0], events, zero_division)
+        assert_equal_to_sklearn(result, expected)
+        assert result["accuracy"] == 1.0
+    through_evaluate = space_metric().fresh().compute(predictions=[0, 0], references=[0, 0], convention="maven")
+    assert through_evaluate["micro_f1"] == 0.0 and through_evaluate["macro_f1"] == 0.0
+
+
 @settings(max_examples=150, deadline=None)
 @given(cases)
 def test_jmee_convention_equals_sklearn_on_gold_event_tokens(data):
@@ -203,7 +262,9 @@ def test_token_classification_drops_ignore_index_positions():
         ([1, 2], [1, 2], {"labels": ["1"]}, r"labels\[0\]: '1' is not a int label"),
         ([1, 2], [1, 2], {"convention": "ace"}, "convention: 'ace' is not one of"),
         ([1, 2], [1, 2], {"zero_division": "warn"}, "zero_division"),
-        ([1, 2], [1, 2], {"negative_labels": [1, 2]}, "every class is negative"),
+        ([1, 2], [1, 2], {"labels": [1, 2], "negative_labels": [1, 2]}, "every class in labels is negative"),
+        ([1, 2], [1, 2], {"labels": []}, r"labels: is empty \(None scores every class\), none is left to score"),
+        (["None", "A"], ["None", "B"], {"negative_labels": ["NA"]}, r"negative_labels\[0\]: 'NA' occurs in neither predictions nor references, which hold 'A', 'B', 'None'"),
         ([1, 2], [[1], [2]], {}, r"predictions\[0\] is a single label but references\[0\] is a sequence of labels"),
         ([[1], [2, 3]], [1, 2], {}, r"predictions\[0\] is a sequence of labels but references\[0\] is a single label"),
         ([1, 2], [1, 2], {"ignore_index": 1.5}, "ignore_index: 1.5 is not an int or str label"),
@@ -361,8 +422,9 @@ def test_cli_bad_files_exit_1_with_the_reason(tmp_path, capsys, pred_text, messa
         ("[0, 3, 1, 5]\n[1, 1, 2, 2]\n", "[0, 3, 3, -100]\n[0, 1, -100, -100]\n"),
         ("true\n2\n0\n", "1\n2\n0\n"),  # a JSON bool is an int label, as before
         ("\"1\"\n2\nA\n", "1\n2\nA\n"),  # the JSON string "1" is the str label 1
+        ("1\n 1\n2\n7\n", "1\n1 \n 2\n1\n"),  # distinct lines, one int label: one class
     ],
-    ids=["strings", "bom-crlf", "ints", "json-lists", "bool", "json-string"],
+    ids=["strings", "bom-crlf", "ints", "json-lists", "bool", "json-string", "int-spaces"],
 )
 def test_cli_reads_label_files_as_read_values_does(tmp_path, capsys, pred_text, ref_text):
     """The command line reads each distinct line once (issue 15: 11M lines took 144 s);
@@ -560,3 +622,88 @@ def test_an_unknown_config_is_refused_with_the_names():
 
     with pytest.raises(ValueError, match=r"config_name: 'ace' .*'default', 'maven', 'jmee'"):
         evaluate.load(str(SPACES_DIR / "micro_macro"), config_name="ace")
+
+
+# ---------------------------------------------------------------------------------------
+# The batch against the plain per-pair definition (tests/micro_macro_naive.py), at the
+# sizes users run (issue 28): 10,000+ examples, int and str labels, tens to a thousand
+# classes, NA-heavy, sequences with padding and empty ones, wide and extreme int ids.
+
+MAVEN_NAMES = ["None"] + [f"Event.{i:03d}" for i in range(1, 169)]
+STR_NAMES = ["None", "O", "出行-Travel", "Attack ", "attack", "é", "e\u0301", "-100", "PAD?", ""] + [f"T{i}" for i in range(290)]
+EXTREME = [-(2**63), 2**63 - 1, -1, 0, 1, 2**31, -(2**31) - 1, 2**32 + 7, 4096, 4097]
+
+
+def draw(rng, names, n, na_share, nested, pad=None, right=0.7):
+    """n examples over `names` (names[0] NA, a long tail over the rest): references, then
+    predictions right `right` of the time; sequences of 0-30 labels (a tenth empty), a
+    tenth of them padded at the end with `pad` (never a label otherwise)."""
+    names = [x for x in names if x != pad]
+    tail = 1 / np.arange(1, len(names))
+    weights = np.concatenate([[na_share], (1 - na_share) * tail / tail.sum()])
+    sizes = np.where(rng.random(n) < 0.9, rng.integers(0, 31, n), 0) if nested else np.ones(n, dtype=int)
+    codes = rng.choice(len(names), size=int(sizes.sum()), p=weights)
+    guesses = np.where(rng.random(len(codes)) < right, codes, rng.integers(0, len(names), len(codes)))
+    references, predictions = [names[c] for c in codes], [names[c] for c in guesses]
+    if not nested:
+        return references, predictions
+    ends = np.cumsum(sizes).tolist()
+    references = [references[end - size : end] for end, size in zip(ends, sizes.tolist())]
+    predictions = [predictions[end - size : end] for end, size in zip(ends, sizes.tolist())]
+    for r, size in zip(references, sizes.tolist()):
+        if pad is not None and size and rng.random() < 0.1:
+            cut = int(rng.integers(0, size))
+            r[cut:] = [pad] * (size - cut)
+    return references, predictions
+
+
+DIFFERENTIAL = [
+    # (names, examples, NA share, sequences, padding, options)
+    (list(range(169)), 10_000, 0.7, False, None, {"convention": "maven"}),
+    (MAVEN_NAMES, 10_000, 0.7, False, None, {"convention": "maven", "zero_division": "nan"}),
+    (list(range(40)), 10_000, 0.6, True, -100, {"negative_labels": [0], "zero_division": 1.0}),
+    (STR_NAMES[:60], 10_000, 0.5, True, "PAD", {"convention": "jmee", "negative_labels": ["O"], "ignore_index": "PAD"}),
+    (list(range(1000)), 10_000, 0.0, False, None, {}),
+    (EXTREME + [v * 2**40 - 2**61 for v in range(290)], 10_000, 0.3, False, None, {"labels": [0, 5, 2**63 - 1, 123], "negative_labels": [0], "zero_division": "nan"}),
+    (STR_NAMES, 12_000, 0.4, False, None, {"labels": ["NA", "T5", "é", "e\u0301", "T999", "None"], "negative_labels": ["NA", "None"], "convention": "maven"}),
+    (list(range(1, 30)) + [0], 10_000, 0.5, True, -100, {"convention": "jmee", "labels": list(range(35)), "zero_division": 1.0}),
+    (list(range(-5, 300)), 10_000, 0.5, True, 7, {"ignore_index": 7, "negative_labels": [-5]}),
+]
+
+
+def close(a, b):
+    return (isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b)) or abs(a - b) <= 1e-12
+
+
+@pytest.mark.parametrize("case", range(len(DIFFERENTIAL)))
+def test_the_batch_equals_the_plain_definition_at_users_sizes(case):
+    from micro_macro_naive import scores
+
+    from paperscore.micro_macro import paired_statistics
+
+    names, n, na_share, nested, pad, options = DIFFERENTIAL[case]
+    references, predictions = draw(np.random.default_rng(case), names, n, na_share, nested, pad)
+    small = len(names) <= 300
+    result = compute(predictions, references, per_class=True, confusion_matrix=small, **options)
+    naive = scores(predictions, references, with_matrix=small, **options)
+    for key in KEYS + (("precision", "recall", "f1") if options.get("convention") == "jmee" else ()):
+        assert close(result[key], naive[key]), (key, result[key], naive[key])
+    assert list(result["per_class"]) == list(naive["per_class"])
+    for label, values in naive["per_class"].items():
+        assert result["per_class"][label]["support"] == values["support"]
+        assert all(close(result["per_class"][label][k], values[k]) for k in ("precision", "recall", "f1")), label
+    if small:
+        assert result["labels"] == naive["labels"] and result["confusion_matrix"] == naive["confusion_matrix"]
+    # each example's statistics inside the batch (the rows the bootstrap and the paired
+    # tests resample) equal that example's own, counted alone
+    table, codes, *_ = paired_statistics(references, predictions, predictions, **{k: v for k, v in options.items() if k != "per_class"})
+    table = table.tocsr()
+    if nested:
+        row_of = [(example, example) for example in range(n)]
+    else:
+        row_of = [(int(codes[j]), pair[0]) for j, pair in enumerate(naive["pairs"])]
+    assert len(codes) == (n if nested else len(naive["pairs"]))
+    for row, example in row_of:
+        start, end = table.indptr[row], table.indptr[row + 1]
+        found = {int(c): v for c, v in zip(table.indices[start:end], table.data[start:end]) if v}
+        assert found == naive["rows"][example], example

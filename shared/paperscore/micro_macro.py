@@ -49,7 +49,7 @@ KEYS = (
     "weighted_precision", "weighted_recall", "weighted_f1",
 )  # fmt: skip
 SPACE = "micro_macro"
-# Two classes whose ids span more than this are encoded through a dict, not bincount.
+# Int ids within a range this wide are coded by subtraction; wider ranges by counting or sorting.
 DENSE_SPAN = 4096
 
 
@@ -169,6 +169,20 @@ def _nested(values):
     )
 
 
+def _int_array(values):
+    """A flat list of Python ints as one int64 array, converted by numpy in one step (the
+    common Trainer and evaluate case, several times faster than looking at each label's
+    type); any other list unchanged, for check_types to read label by label and name the
+    first bad one (numpy turns an int beside a float, or beyond 64 bits, into a float)."""
+    if type(values) is not list or not values or type(values[0]) is not int:
+        return values
+    try:
+        array = np.asarray(values)
+    except (ValueError, TypeError, OverflowError):  # ragged, or something numpy refuses
+        return values
+    return array if array.dtype.kind == "i" and array.ndim == 1 else values
+
+
 def check_inputs(predictions, references):
     """Both corpora as compute() reads them (core.as_corpus: torch tensors and lists of them
     become numpy), with equal lengths, one label type and one layout (a label or a sequence
@@ -178,6 +192,7 @@ def check_inputs(predictions, references):
     script runs this before evaluate encodes a batch, because evaluate's int feature would
     silently truncate a float label and turn the string "5" into 5; int labels come back as
     int64 arrays."""
+    predictions, references = _int_array(predictions), _int_array(references)
     predictions, references = as_corpus(predictions, "predictions"), as_corpus(references, "references")
     check_same_length(predictions, references)
     pred_kind = check_types(predictions, "predictions")
@@ -199,18 +214,19 @@ def _check_ignore_index(ignore_index):
         raise ValueError(f"ignore_index: {ignore_index!r} is not an int or str label (or None)")
 
 
-def _array(values, kind):
-    """One side's labels as a 1-d array: int64, or objects (Python str) for str labels."""
-    if kind == "int":
-        return np.asarray(values, dtype=np.int64)
-    return np.asarray(values).astype(object, copy=False)
-
-
 def _flatten(predictions, references, ignore_index):
-    """(predictions, references, kind, example): both sides as equal-length 1-d arrays,
-    positions whose reference is ignore_index removed (Trainer pads label_ids with -100),
-    and the example each kept label belongs to (None when each example is one label)."""
+    """(pred, ref, values, kind, example): both sides as equal-length int64 codes into
+    `values` (the distinct labels, Python ints or strs), positions whose reference is
+    ignore_index removed (Trainer pads label_ids with -100), and the example each kept label
+    belongs to (None when each example is one label). Str labels are coded straight from
+    the lists through one dict: no '<U' array and no copy back to objects."""
     _check_ignore_index(ignore_index)
+    if isinstance(references, Coded):
+        return references.flatten(predictions, ignore_index)
+    coded = _coded_str_labels(predictions, references)
+    if coded:
+        coder, ref, pred = coded
+        return _str_ignored(pred, ref, coder, None, ignore_index, None)
     predictions, references, (kind, nested) = check_inputs(predictions, references)
     lengths = None
     if nested:
@@ -218,23 +234,126 @@ def _flatten(predictions, references, ignore_index):
         for index, (p, r) in enumerate(zip(predictions, references)):
             if len(p) != len(r):
                 raise input_error("predictions", index, f"has {len(p)} labels but references[{index}] has {len(r)}")
-        if int(lengths.sum()):
-            pred = np.concatenate([_array(p, kind) for p in predictions])
-            ref = np.concatenate([_array(r, kind) for r in references])
-        else:
-            pred = ref = _array([], kind)
-    else:
-        pred, ref = _array(predictions, kind), _array(references, kind)
     example = None if lengths is None else np.repeat(np.arange(len(lengths)), lengths)
-    if ignore_index is not None and _label_kind(ignore_index) == kind and len(ref) and (kind == "str" or _within(ignore_index, ref, pred)):
-        keep = ref != ignore_index
-        stray = np.flatnonzero(keep & (pred == ignore_index))
-        if len(stray):
-            raise input_error("predictions", position(stray[0], lengths), f"is ignore_index {ignore_index!r} where the reference is scored")
-        if not keep.all():
-            pred, ref = pred[keep], ref[keep]
-            example = None if example is None else example[keep]
-    return pred, ref, kind, example
+    ignored = ignore_index is not None and _label_kind(ignore_index) == kind
+    if kind == "int":
+        pred, ref = _int_labels(predictions, nested), _int_labels(references, nested)
+        if ignored and len(ref) and _within(ignore_index, ref, pred):
+            pred, ref, example = _drop_ignored(pred, ref, example, ignore_index, ignore_index, lengths)
+        ref, pred, values = _int_codes(ref, pred)
+        return pred, ref, values, kind, example
+    coder = _coder()
+    ref, pred = _str_codes(references, nested, coder), _str_codes(predictions, nested, coder)
+    return _str_ignored(pred, ref, coder, example, ignore_index, lengths)
+
+
+def _coded_str_labels(predictions, references):
+    """(coder, ref, pred) for two flat lists (or object arrays) of str labels, coded
+    without looking at each label's type: the distinct labels' types are all the labels'
+    types, as nothing but a str equals a str. None for any other input, which check_inputs
+    reads label by label (and names the first bad one)."""
+    sides = [v.tolist() if isinstance(v, np.ndarray) and v.dtype == object and v.ndim == 1 else v for v in (references, predictions)]
+    if not all(type(v) is list and v and type(v[0]) is str for v in sides) or len(sides[0]) != len(sides[1]):
+        return None
+    coder = _coder()
+    try:
+        ref, pred = (np.fromiter(map(coder.__getitem__, side), np.int64, len(side)) for side in sides)
+    except TypeError:  # an unhashable label (a list)
+        return None
+    return (coder, ref, pred) if set(map(type, coder)) <= {str, np.str_} else None
+
+
+def _str_ignored(pred, ref, coder, example, ignore_index, lengths):
+    """_flatten's answer for str labels coded by `coder`: a str ignore_index removed."""
+    if isinstance(ignore_index, str) and ignore_index in coder:  # `in` does not add it
+        pred, ref, example = _drop_ignored(pred, ref, example, coder[ignore_index], ignore_index, lengths)
+    return pred, ref, [str(value) for value in coder], "str", example  # np.str_ keys as str
+
+
+class Coded:
+    """Labels already coded (the command line's label files): `codes` into `values`, the
+    list both sides share; one label per example."""
+
+    def __init__(self, codes, values, kind):
+        self.codes, self.values, self.kind = codes, values, kind
+
+    def __len__(self):
+        return len(self.codes)
+
+    def flatten(self, predictions, ignore_index):
+        """_flatten's answer for these references and coded predictions."""
+        check_same_length(predictions, self)
+        pred, ref, values = predictions.codes, self.codes, self.values
+        index = {value: code for code, value in enumerate(values)}
+        if _label_kind(ignore_index) == self.kind and ignore_index in index:
+            pred, ref, _ = _drop_ignored(pred, ref, None, index[ignore_index], ignore_index, None)
+        return pred, ref, values, self.kind, None
+
+
+def _one_coding(*sides):
+    """One code per distinct label across sides given as (codes, values): (each side's
+    codes, the shared values). A label repeated in a side's values keeps one code."""
+    index, recoded = {}, []
+    for codes, values in sides:
+        recode = np.array([index.setdefault(value, len(index)) for value in values], dtype=np.int64)
+        recoded.append(recode[codes])
+    return recoded, list(index)
+
+
+def _drop_ignored(pred, ref, example, value, ignore_index, lengths):
+    """The positions whose reference is `value` (ignore_index, or its code) removed; a
+    prediction of it where the reference is scored is an error naming the position."""
+    keep = ref != value
+    stray = np.flatnonzero(keep & (pred == value))
+    if len(stray):
+        raise input_error("predictions", position(stray[0], lengths), f"is ignore_index {ignore_index!r} where the reference is scored")
+    if keep.all():
+        return pred, ref, example
+    return pred[keep], ref[keep], None if example is None else example[keep]
+
+
+def _int_labels(values, nested):
+    """check_inputs' int64 labels (an array, or one per example) as one 1-d array."""
+    if isinstance(values, np.ndarray):
+        return values.ravel()
+    parts = [value for value in values if len(value)] if nested else []
+    return np.concatenate(parts) if parts else np.asarray(values if not nested else [], dtype=np.int64)
+
+
+def _str_codes(values, nested, coder):
+    """Each str label's code in `coder` (shared by both sides), read from the lists as
+    they are: a str array is read through tolist, never copied to objects."""
+    if isinstance(values, np.ndarray) and values.dtype != object:
+        items = values.ravel().tolist()
+    else:
+        items = itertools.chain.from_iterable(values) if nested else values
+    return np.fromiter(map(coder.__getitem__, items), np.int64)
+
+
+def _int_codes(ref, pred):
+    """(ref, pred, values): int labels as codes 0..k-1 in the order of their values: every
+    id of the range when it spans at most DENSE_SPAN, else the distinct labels. Codes and
+    counts are int64: k and every count are at most max(DENSE_SPAN, 2 * len(ref)), an array
+    held in memory, far below 2^31 and 2^63."""
+    if not len(ref):
+        return ref, pred, []
+    low = int(min(ref.min(), pred.min()))
+    span = int(max(ref.max(), pred.max())) - low + 1  # Python ints: no int64 wrap-around
+    if span > max(DENSE_SPAN, len(ref)):  # ids far apart: sort them
+        values, codes = np.unique(np.concatenate([ref, pred]), return_inverse=True)
+        codes = codes.ravel()
+        return codes[: len(ref)], codes[len(ref) :], values.tolist()
+    if low:  # ids in a range no wider than the data: count them, don't sort
+        ref, pred = ref - low, pred - low
+    if span <= DENSE_SPAN:  # a code for every id in the range, occurring or not
+        return ref, pred, list(range(low, low + span))
+    present = np.bincount(ref, minlength=span) > 0
+    present |= np.bincount(pred, minlength=span) > 0
+    values = (np.flatnonzero(present) + low).tolist()
+    if len(values) == span:
+        return ref, pred, values
+    rank = np.cumsum(present) - 1
+    return rank[ref], rank[pred], values
 
 
 def _within(value, *arrays):
@@ -264,21 +383,7 @@ def _check_label_list(argument, values, kind):
 
 
 # ---------------------------------------------------------------------------------------
-# The confusion matrix
-
-
-def _raw_codes(pred, ref, kind):
-    """Both sides as codes 0..span-1 and the label of each code."""
-    if kind == "int" and len(ref):
-        low = int(min(ref.min(), pred.min()))
-        span = int(max(ref.max(), pred.max())) - low + 1
-        if span <= DENSE_SPAN:  # small ids, the common case: codes by subtraction
-            codes = (ref, pred) if low == 0 else (ref - low, pred - low)
-            return codes[0], codes[1], np.arange(low, low + span).tolist()
-    index = _coder()
-    raw_ref = np.fromiter(map(index.__getitem__, ref.tolist()), np.int64, len(ref))
-    raw_pred = np.fromiter(map(index.__getitem__, pred.tolist()), np.int64, len(pred))
-    return raw_ref, raw_pred, list(index)
+# Classes and counts
 
 
 def _coder():
@@ -287,35 +392,69 @@ def _coder():
     return collections.defaultdict(itertools.count().__next__)
 
 
-def _class_order(raw, values, labels):
-    """(classes, code -> class position): `labels` first in their order, then every other
-    class that occurs in the raw (span x span) pair counts, sorted."""
-    seen = np.flatnonzero(raw.sum(0) + raw.sum(1))
-    given = set(labels or [])
-    classes = list(labels or []) + sorted(values[i] for i in seen if values[i] not in given)
-    place = {c: i for i, c in enumerate(classes)}
-    position = np.full(len(values), -1, dtype=np.int64)
-    position[seen] = [place[values[i]] for i in seen]
-    return classes, position
+class Pairs:
+    """The (reference, prediction) code pairs and what every number reads from them. Few
+    distinct codes (k^2 <= max(pairs, 4096)): one count of code pairs, a (k x k) table,
+    rearranged into class order; many: the pairs counted per side, O(pairs + classes).
+    Cell codes ref * k + pred and class cells stay below 2^63: k and the classes number at
+    most len(labels) + 2 * pairs, lists held in memory, far below 2^31."""
 
+    def __init__(self, pred, ref, values):
+        self.pred, self.ref, self.values, k = pred, ref, values, len(values)
+        self.raw = None
+        if k * k <= max(len(ref), 1 << 12):
+            self.raw = np.bincount(ref * k + pred, minlength=k * k).reshape(k, k)
+            self.occurs = np.flatnonzero(self.raw.sum(0) + self.raw.sum(1))
+        else:
+            self.occurs = np.flatnonzero(np.bincount(ref, minlength=k) + np.bincount(pred, minlength=k))
 
-def _pair_counts(raw_ref, raw_pred, span):
-    pairs = raw_ref * span
-    pairs += raw_pred
-    return np.bincount(pairs, minlength=span * span).reshape(span, span)
+    def order(self, labels):
+        """(classes, the labels that occur, sorted): `labels` first in their order, then
+        every other label that occurs in predictions or references, sorted. Sets each
+        code's class index."""
+        values = self.values
+        order = sorted(self.occurs.tolist(), key=values.__getitem__)  # int codes come sorted already
+        observed = [values[i] for i in order]
+        self.where = np.full(len(values), -1, dtype=np.int64)
+        if labels is None:
+            self.where[order] = np.arange(len(order))
+            self.classes = observed
+        else:
+            given = set(labels)
+            self.classes = labels + [value for value in observed if value not in given]
+            place = {c: i for i, c in enumerate(self.classes)}
+            self.where[order] = [place[value] for value in observed]
+        return self.classes, observed
 
+    def cells(self):
+        """Each pair's confusion cell, ref class * classes + pred class."""
+        return self.where[self.ref] * len(self.classes) + self.where[self.pred]
 
-def confusion(pred, ref, kind, labels=None):
-    """(classes, matrix): `labels` first in their order, then every other observed class,
-    sorted; matrix[i, j] counts references classes[i] predicted as classes[j]."""
-    raw_ref, raw_pred, values = _raw_codes(pred, ref, kind)
-    raw = _pair_counts(raw_ref, raw_pred, len(values))
-    classes, position = _class_order(raw, values, labels)
-    # Move the raw counts into class order: matrix = M^T raw M, M the one-hot code map.
-    seen = np.flatnonzero(position >= 0)
-    onehot = np.zeros((len(values), len(classes)), dtype=np.int64)
-    onehot[seen, position[seen]] = 1
-    return classes, onehot.T @ raw @ onehot
+    def matrix(self, counted):
+        """The (classes x classes) matrix, rows references, of the counted pairs."""
+        n = len(self.classes)
+        if self.raw is None:
+            matrix = np.bincount(self.cells(), minlength=n * n).reshape(n, n)
+        else:
+            matrix = np.zeros((n, n), dtype=np.int64)
+            placed = self.where[self.occurs]
+            matrix[np.ix_(placed, placed)] = self.raw[np.ix_(self.occurs, self.occurs)]
+        return np.where(counted[:, None], matrix, 0)
+
+    def counts(self, counted):
+        """(tp, predicted, gold) per class and (correct, total) of the counted pairs (JMEE
+        drops gold-NA)."""
+        if self.raw is not None:
+            matrix = self.matrix(counted)
+            return [np.diagonal(matrix), matrix.sum(0), matrix.sum(1)], (int(np.trace(matrix)), int(matrix.sum()))
+        n = len(self.classes)
+        ref, pred = self.where[self.ref], self.where[self.pred]
+        if not counted.all():
+            keep = counted[ref]
+            ref, pred = ref[keep], pred[keep]
+        hit = ref == pred
+        per_class = [np.bincount(side, minlength=n) for side in (ref[hit], pred, ref)]
+        return per_class, (int(np.count_nonzero(hit)), len(ref))
 
 
 def _average(values, weights=None, mask=True, empty=np.nan):
@@ -335,32 +474,35 @@ def _average(values, weights=None, mask=True, empty=np.nan):
 
 
 def cell_rows(cells, n_classes, scored, counted):
-    """The statistics of one example in each confusion cell (ref * n_classes + pred):
-    per scored class tp, predicted and gold flags, then correct and total; shape
-    (len(cells), 3 * len(scored) + 2). A cell whose reference class is not `counted` (JMEE
-    drops gold-NA tokens) is a row of zeros."""
+    """The statistics of one example in each confusion cell (ref * n_classes + pred), a
+    sparse (len(cells), 3 * len(scored) + 2) matrix: per scored class tp, predicted and
+    gold flags, then correct and total. A cell whose reference class is not `counted`
+    (JMEE drops gold-NA tokens) is a row of zeros. At most five non-zeros a row, built
+    sparse: a dense (cells x classes) table grows with the cube of the classes."""
+    from scipy.sparse import csr_matrix
+
     ref, pred = np.divmod(np.asarray(cells, dtype=np.int64), n_classes)
     width = len(scored)
-    position = np.full(n_classes, -1)
-    position[scored] = np.arange(width)
-    rows = np.zeros((len(ref), 3 * width + 2))
+    column = np.full(n_classes, -1, dtype=np.int64)
+    column[scored] = np.arange(width)
+    live = counted[ref]
+    right = live & (ref == pred)
     index = np.arange(len(ref))
-    for offset, classes, where in ((0, ref, ref == pred), (width, pred, True), (2 * width, ref, True)):
-        hit = where & (position[classes] >= 0)
-        rows[index[hit], offset + position[classes[hit]]] = 1
-    rows[:, -2] = ref == pred
-    rows[:, -1] = 1
-    rows[~counted[ref]] = 0
-    return rows
+    rows, columns = [index[right], index[live]], [np.full(right.sum(), 3 * width), np.full(live.sum(), 3 * width + 1)]
+    for offset, classes, where in ((0, ref, right), (width, pred, live), (2 * width, ref, live)):
+        hit = where & (column[classes] >= 0)
+        rows.append(index[hit])
+        columns.append(offset + column[classes[hit]])
+    rows, columns = np.concatenate(rows), np.concatenate(columns)
+    return csr_matrix((np.ones(len(rows)), (rows, columns)), shape=(len(ref), 3 * width + 2))
 
 
-def ratios(weights, rows, zero_division=0.0, observed_only=True, headline=False):
-    """Every number for each row of example weights (r, len(rows)) over cell_rows
-    statistics: arrays of shape (r,). observed_only: a class enters the macro and weighted
+def ratios(sums, zero_division=0.0, observed_only=True, headline=False):
+    """Every number for each row of summed statistics (r, 3 * scored + 2), laid out as
+    cell_rows: arrays of shape (r,). observed_only: a class enters the macro and weighted
     means only where it is predicted or gold (sklearn without `labels`: every resample has
     its own observed classes). headline: add JMEE's precision, recall and f1."""
-    sums = np.asarray(np.asarray(weights, dtype=float) @ rows)  # rows may be a scipy sparse matrix
-    width = (rows.shape[1] - 2) // 3
+    width = (sums.shape[1] - 2) // 3
     tp, predicted, gold = sums[:, :width], sums[:, width : 2 * width], sums[:, 2 * width : 3 * width]
     present = (predicted + gold) > 0 if observed_only else True
     out = {"accuracy": divide(sums[:, -2], sums[:, -1], zero_division)}
@@ -368,7 +510,8 @@ def ratios(weights, rows, zero_division=0.0, observed_only=True, headline=False)
     per_class = prf(tp, predicted, gold, zero_division)
     for name, value, values in zip(("precision", "recall", "f1"), micro, per_class):
         out[f"micro_{name}"] = value
-        # no class at all (an empty corpus): the zero-division value, as every family gives
+        # no class at all (an empty corpus, or one with no event): the zero-division value,
+        # as sklearn gives for labels that never occur (MAVEN's evaluate.py on such a split)
         out[f"macro_{name}"] = _average(values, mask=present, empty=zero_division)
         out[f"weighted_{name}"] = _average(values, gold, mask=present, empty=zero_division)
     out = {key: out[key] for key in KEYS}
@@ -381,54 +524,75 @@ def ratios(weights, rows, zero_division=0.0, observed_only=True, headline=False)
 # The metric
 
 
-def _cell_codes(pred, ref, kind, labels):
-    """(classes, the confusion cell ref * len(classes) + pred of each label pair)."""
-    raw_ref, raw_pred, values = _raw_codes(pred, ref, kind)
-    classes, place = _class_order(_pair_counts(raw_ref, raw_pred, len(values)), values, labels)
-    return classes, place[raw_ref] * len(classes) + place[raw_pred]
-
-
 def _resampled(cells, example, n_examples, n_classes, scored, counted):
     """(table, codes): what the bootstrap and paired tests resample, one code per example.
     One label per example (example is None): a row per distinct confusion cell. Sequences
     (token classification): a row per sequence, the sum of its labels' cell rows, so that
-    sentences are resampled, not tokens. Sparse: a cell row has at most five non-zeros."""
+    sentences are resampled, not tokens."""
     from scipy.sparse import csr_matrix
 
     distinct, codes = dense_codes(cells, n_classes**2)
-    rows = csr_matrix(cell_rows(distinct, n_classes, scored, counted))
+    rows = cell_rows(distinct, n_classes, scored, counted)
     if example is None:
         return rows, codes
     members = csr_matrix((np.ones(len(codes)), (example, codes)), shape=(n_examples, len(distinct)))
     return (members @ rows).tocsr(), np.arange(n_examples)
 
 
-def _negatives(convention, negative_labels, kind, classes, labels):
+def _listed(values, limit=20):
+    shown = ", ".join(map(repr, values[:limit]))
+    return shown + (f", ... ({len(values)} in all)" if len(values) > limit else "")
+
+
+def _negatives(convention, negative_labels, kind, classes, labels, observed):
+    """The negative labels. One that occurs in neither predictions, references nor
+    `labels` is refused by name: a misspelt NA ("NA" where the data says "None") would be
+    ignored and the real NA averaged in. A convention's own NA may be absent when `labels`
+    is given (OntoED passes labels=1..dimE-1 whatever the split holds): the averages are
+    then over `labels` either way."""
     if negative_labels is not None:
-        return _check_label_list("negative_labels", negative_labels, kind)
+        negatives = _check_label_list("negative_labels", negative_labels, kind)
+        for index, value in enumerate(negatives):
+            if observed and value not in classes:
+                raise input_error(
+                    "negative_labels", index,
+                    f"{value!r} occurs in neither predictions nor references, which hold {_listed(observed)}; "
+                    "if it is meant, list it in labels= as well",
+                )  # fmt: skip
+        return negatives
     if convention is None:
         return []
     na = DEFAULT_NEGATIVE[convention][0 if kind == "int" else 1]
-    if na not in classes and na not in (labels or []):
+    if observed and labels is None and na not in classes:
         raise ValueError(
             f"convention={convention!r} leaves out the NA label {na!r}, which occurs in neither "
-            "predictions nor references: pass negative_labels=[...] to name your NA label"
+            f"predictions nor references (they hold {_listed(observed)}): pass negative_labels=[...] to name your NA label"
         )
     return [na]
 
 
-def _scoring(classes, kind, labels, negative_labels, convention):
+def _scoring(classes, kind, labels, negative_labels, convention, observed):
     """(indices of the classes in the averages, which reference classes are counted at
     all, the negative labels). JMEE counts only gold-event tokens and keeps NA a class;
-    otherwise NA is counted and left out of the averages."""
-    negatives = _negatives(convention, negative_labels, kind, classes, labels)
+    otherwise NA is counted and left out of the averages. A corpus whose every class is
+    negative (a split with no event) scores nothing: the zero-division values, as MAVEN's
+    evaluate.py and sklearn give."""
+    negatives = _negatives(convention, negative_labels, kind, classes, labels, observed)
     jmee = convention == "jmee"
     counted = np.array([not (jmee and c in negatives) for c in classes], dtype=bool)
     in_labels = set(labels) if labels is not None else set(classes)
     scored = [i for i, c in enumerate(classes) if c in in_labels and (jmee or c not in negatives)]
-    if classes and not scored:
-        raise ValueError("negative_labels: every class is negative, none is left to score")
+    if labels is not None and not scored:  # the user's own lists leave nothing to score
+        problem = "negative_labels: every class in labels is negative" if labels else "labels: is empty (None scores every class)"
+        raise ValueError(f"{problem}, none is left to score")
     return scored, counted, negatives
+
+
+def _statistics(pred, ref, values, kind, labels, negative_labels, convention):
+    """(Pairs, scored, counted, negatives)."""
+    pairs = Pairs(pred, ref, values)
+    classes, observed = pairs.order(labels)
+    return (pairs, *_scoring(classes, kind, labels, negative_labels, convention, observed))
 
 
 def compute(
@@ -455,37 +619,40 @@ def compute(
     labels: the classes scored and their order (default: every observed class).
     negative_labels: classes left out of the micro, macro and weighted averages (an NA
     class); accuracy still counts every example. Both are lists: a bare string
-    ("None") is an error, not its characters.
+    ("None") is an error, not its characters. A negative label that occurs nowhere in the
+    data is an error unless `labels` lists it too.
     convention: "maven" leaves NA (0 or "None") out of the averages; "jmee" scores only
     positions whose reference is not NA (0 or "O"), keeps NA in the averages, and adds
     JMEE's headline `precision` = macro P, `recall` = macro R, `f1` = micro F1.
+    A corpus with no class left to average (every label NA) gives the zero-division value.
     """
     check_choice("convention", convention, CONVENTIONS)
     check_flags(per_class=per_class, confusion_matrix=confusion_matrix, return_signature=return_signature)
     zero_division = check_zero_division(zero_division)
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples, seed)
-    pred, ref, kind, example = _flatten(predictions, references, ignore_index)
+    pred, ref, values, kind, example = _flatten(predictions, references, ignore_index)
     labels = _check_label_list("labels", labels, kind)
-    classes, matrix = confusion(pred, ref, kind, labels)
-    scored, counted, negatives = _scoring(classes, kind, labels, negative_labels, convention)
+    pairs, scored, counted, negatives = _statistics(pred, ref, values, kind, labels, negative_labels, convention)
+    classes = pairs.classes
+    (tp, predicted, gold), (correct, total) = pairs.counts(counted)
+    columns = np.array(scored, dtype=np.int64)
+    sums = np.concatenate([tp[columns], predicted[columns], gold[columns], [correct, total]]).astype(float)
     reduce = _reducer(zero_division, labels, convention)
-    cells = np.flatnonzero(matrix)
-    result = as_floats({key: value[0] for key, value in reduce(matrix.ravel()[cells][None], cell_rows(cells, len(classes), scored, counted)).items()})
+    result = as_floats({key: value[0] for key, value in reduce(sums[None]).items()})
     if confidence_level is not None:
-        table, codes = _resampled(_cell_codes(pred, ref, kind, classes)[1], example, len(references), len(classes), scored, counted)
+        table, codes = _resampled(pairs.cells(), example, len(references), len(classes), scored, counted)
         counts = np.bincount(codes, minlength=table.shape[0])
         result.update(bootstrap_intervals(counts, lambda weights: reduce(weights, table), confidence_level, n_resamples, seed))
-    matrix = np.where(counted[:, None], matrix, 0)
     if per_class:
-        p, r, f = prf(np.diagonal(matrix), matrix.sum(0), matrix.sum(1), zero_division)
+        p, r, f = prf(tp, predicted, gold, zero_division)
         result["per_class"] = {
-            classes[i]: {"precision": float(p[i]), "recall": float(r[i]), "f1": float(f[i]), "support": int(matrix[i].sum())}
+            classes[i]: {"precision": float(p[i]), "recall": float(r[i]), "f1": float(f[i]), "support": int(gold[i])}
             for i in scored
         }
     if confusion_matrix:
         result["labels"] = list(classes)
-        result["confusion_matrix"] = matrix.tolist()
+        result["confusion_matrix"] = pairs.matrix(counted).tolist()
     if return_signature:
         result["signature"] = signature(
             "micro_macro",
@@ -500,10 +667,16 @@ def compute(
 
 
 def _reducer(zero_division, labels, convention):
-    """reduce(weights, table): the numbers of weighted cell_rows statistics."""
+    """reduce(sums) or reduce(weights, table): the numbers of summed cell_rows statistics,
+    or of example weights over a table of them."""
     # JMEE hands sklearn its whole label vocabulary: every class counts, observed or not.
     observed_only = labels is None and convention != "jmee"
-    return lambda weights, table: ratios(weights, table, zero_division, observed_only, convention == "jmee")
+
+    def reduce(weights, table=None):
+        sums = weights if table is None else np.asarray(np.asarray(weights, dtype=float) @ table)
+        return ratios(sums, zero_division, observed_only, convention == "jmee")
+
+    return reduce
 
 
 def headline(**options):
@@ -516,19 +689,22 @@ def paired_statistics(references, system_a, system_b, labels=None, negative_labe
     _resampled: examples are labels, or sequences for token classification)."""
     check_choice("convention", convention, CONVENTIONS)
     zero_division = check_zero_division(zero_division)
-    pred_a, ref, kind, example = _flatten(system_a, references, ignore_index)
-    pred_b, _, kind_b, _ = _flatten(system_b, references, ignore_index)
+    pred_a, ref, values, kind, example = _flatten(system_a, references, ignore_index)
+    pred_b, ref_b, values_b, kind_b, _ = _flatten(system_b, references, ignore_index)
     if kind_b != kind:
         raise ValueError(f"system_a has {kind} labels but system_b has {kind_b} labels")
     labels = _check_label_list("labels", labels, kind)
-    classes, cells = _cell_codes(np.concatenate([pred_a, pred_b]), np.concatenate([ref, ref]), kind, labels)
-    scored, counted, _ = _scoring(classes, kind, labels, negative_labels, convention)
+    (pred_a, pred_b, ref, ref_b), values = _one_coding((pred_a, values), (pred_b, values_b), (ref, values), (ref_b, values_b))
+    pred, ref = np.concatenate([pred_a, pred_b]), np.concatenate([ref, ref_b])
+    pairs, scored, counted, _ = _statistics(pred, ref, values, kind, labels, negative_labels, convention)
+    cells, classes = pairs.cells(), pairs.classes
     n = len(references)
     both = None if example is None else np.concatenate([example, example + n])
     table, codes = _resampled(cells, both, 2 * n, len(classes), scored, counted)
     if example is not None:  # a row per sequence: system A's sequences, then system B's
         return table[:n], codes[:n], table[n:], codes[:n], _reducer(zero_division, labels, convention)
-    return table, codes[: len(ref)], table, codes[len(ref) :], _reducer(zero_division, labels, convention)
+    half = len(cells) // 2
+    return table, codes[:half], table, codes[half:], _reducer(zero_division, labels, convention)
 
 
 # ---------------------------------------------------------------------------------------
@@ -565,10 +741,10 @@ def add_arguments(parser):
 
 def read_labels(path, argument):
     """core.read_values for a label file, with each distinct line parsed once: a file of
-    11M labels has a few hundred distinct lines. Int or str labels come back as one numpy
-    array (int64, or objects), anything else as read_values' list. A file read_values
-    would refuse (an empty line, not UTF-8) goes to read_values for its exact message, and
-    so does standard input (-), which cannot be read twice."""
+    11M labels has a few hundred distinct lines. Int or str labels come back as Coded
+    labels (codes into the distinct labels), anything else as read_values' list. A file
+    read_values would refuse (an empty line, not UTF-8) goes to read_values for its exact
+    message, and so does standard input (-), which cannot be read twice."""
     if str(path) == STDIN:
         return read_values(path, argument)
     distinct = _coder()  # lines one at a time (no list of 11M lines), each coded in C
@@ -588,19 +764,31 @@ def read_labels(path, argument):
         return read_values(path, argument)
     types = set(map(type, values))
     if types == {int} and INT64[0] <= min(values) and max(values) <= INT64[1]:
-        return np.array(values, dtype=np.int64)[codes]
+        return Coded(codes, values, "int")
     if types == {str}:
-        return np.array(values, dtype=object)[codes]
+        return Coded(codes, values, "str")
     return [values[code] for code in codes.tolist()]
 
 
+def _as_labels(read):
+    """A label file's Coded labels as the list compute() reads."""
+    return [read.values[code] for code in read.codes.tolist()] if isinstance(read, Coded) else read
+
+
 def run(args):
+    predictions = read_labels(args.predictions, "--predictions")
+    references = read_labels(args.references, "--references")
+    if isinstance(predictions, Coded) and isinstance(references, Coded) and predictions.kind == references.kind:
+        # both files coded already: one shared coding, not labels expanded and coded again
+        (pred, ref), values = _one_coding((predictions.codes, predictions.values), (references.codes, references.values))
+        predictions, references = Coded(pred, values, predictions.kind), Coded(ref, values, references.kind)
+    else:  # anything else as lists, for compute's own checks and messages
+        predictions, references = _as_labels(predictions), _as_labels(references)
     return compute(
-        read_labels(args.predictions, "--predictions"),
-        read_labels(args.references, "--references"),
+        predictions,
+        references,
         per_class=args.per_class,
         confusion_matrix=args.confusion_matrix,
         **options(args),
         **args.common,
     )
-
