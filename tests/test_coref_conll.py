@@ -21,6 +21,7 @@ from conftest import DATA
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import coref_naive as naive
 from paperscore import coref
 from paperscore.cli import main
 
@@ -512,6 +513,128 @@ def test_conll_text_and_spans_agree(seed):
     spans = _as_lists(k for _, k, _ in documents), _as_lists(reading_order(r) for _, _, r in documents)
     assert coref.compute([r for _, r in texts], [k for k, _ in texts]) == pytest.approx(coref.compute(spans[1], spans[0]), abs=1e-12)
     assert coref.compute(spans[1], [k for k, _ in texts]) == pytest.approx(coref.compute(spans[1], spans[0]), abs=1e-12)
+
+
+# ---------------------------------------------------------------------------------------
+# The plain oracle (tests/coref_naive.py, written from the definitions) against the
+# vectorised path, at users' sizes; CEAF's sparse alignment against the dense one.
+
+
+def test_the_oracle_equals_the_reference_on_its_published_cases():
+    for case, (key, response, figures) in OFFICIAL.items():
+        found = naive.document(key, response)
+        for metric, values in figures.items():
+            assert found[metric] == pytest.approx(values, abs=1e-9, rel=0), (case, metric)
+
+
+def _chain(n_entities, offset=0):
+    """Key {0 1} {2 3} ...; response {1 2} {3 4} ...: one connected component."""
+    key = [[(offset + 2 * i, offset + 2 * i), (offset + 2 * i + 1, offset + 2 * i + 1)] for i in range(n_entities)]
+    response = [[(offset + 2 * i + 1, offset + 2 * i + 1), (offset + 2 * i + 2, offset + 2 * i + 2)] for i in range(n_entities)]
+    return key, response
+
+
+def diverse_documents(seed, n_docs):
+    """[(key, response)] of clusters of (start, end) tuples, as varied as real output:
+    empty documents and sides, all singletons, perfect copies, drops, splits, merges,
+    twinless and repeated spans (perturb), nesting and crossing, a few documents of many
+    entities and a few long chains (one large CEAF component), offsets near 2**63."""
+    rng = random.Random(seed)
+    documents = []
+    for _ in range(n_docs):
+        roll = rng.random()
+        if roll < 0.04:
+            documents.append(rng.choice([([], []), ([], [[(0, 0)]]), ([[(0, 1), (3, 3)]], [])]))
+            continue
+        if roll < 0.06:
+            documents.append(_chain(rng.randint(2, 40), rng.randint(0, 5)))
+            continue
+        large = roll > 0.99
+        n_tokens = rng.randint(300, 900) if large else rng.randint(1, 40)
+        count = rng.randint(150, 400) if large else rng.randint(0, 14)
+        spans = list({(s, min(n_tokens - 1, s + rng.choice((0, 0, 0, 1, 2, 5)))) for s in (rng.randrange(n_tokens) for _ in range(count))})
+        rng.shuffle(spans)
+        key = _partition(rng, spans)
+        if rng.random() < 0.05:
+            key = [[m] for m in spans]
+        response = [list(c) for c in key] if rng.random() < 0.1 else perturb(rng, key, n_tokens)
+        if rng.random() < 0.02:  # offsets near the int64 limit: codes cannot be packed
+            shift = 2**63 - 1 - n_tokens
+            key, response = ([[(s + shift, e + shift) for s, e in c] for c in side] for side in (key, response))
+        documents.append((key, response))
+    return documents
+
+
+def _rows(documents, keep_singletons=True):
+    """The package's per-document statistics, one row per document, ALL's columns."""
+    key, response = coref.read_examples(_as_lists(r for _, r in documents), _as_lists(k for k, _ in documents))
+    stats = coref.statistics(key, response, ALL, keep_singletons)
+    return np.concatenate([stats[m] for m in ALL], 1)
+
+
+# Columns of ALL that hold sums of fractions (B3, LEA); the others are counts, or CEAF's
+# exact (fsum) sums of the same aligned values, and must be equal.
+_WIDTHS = np.cumsum([0] + [coref.WIDTH[m] for m in ALL])
+FRACTIONS = np.zeros(_WIDTHS[-1], dtype=bool)
+for _metric in ("bcub", "lea"):
+    FRACTIONS[_WIDTHS[ALL.index(_metric)] : _WIDTHS[ALL.index(_metric) + 1]] = True
+
+
+@pytest.mark.parametrize("keep_singletons", [True, False])
+def test_thousands_of_documents_equal_the_plain_oracle(keep_singletons):
+    documents = diverse_documents(11 if keep_singletons else 12, 3000)
+    sizes = [sum(map(len, side)) for doc in documents for side in doc]
+    assert sum(sizes[0::2]) > 10_000 and sum(sizes[1::2]) > 10_000
+    rows = _rows(documents, keep_singletons)
+    oracle = np.array([np.concatenate(list(naive.document(k, r, ALL, keep_singletons).values())) for k, r in documents])
+    assert np.array_equal(rows[:, ~FRACTIONS], oracle[:, ~FRACTIONS])
+    np.testing.assert_allclose(rows[:, FRACTIONS], oracle[:, FRACTIONS], rtol=1e-13, atol=0)
+    np.testing.assert_allclose(rows.sum(0), oracle.sum(0), rtol=1e-13, atol=0)
+    # each document's row inside the batch is that document scored alone
+    for number in range(0, len(documents), 7):
+        assert np.array_equal(_rows(documents[number : number + 1], keep_singletons)[0], rows[number])
+
+
+def test_ceaf_in_large_components_equals_the_dense_alignment(monkeypatch):
+    """Components aligned on their sparse pairs (forced here for every component) give the
+    dense optimum: exactly for CEAFm's counts, to rounding for CEAFe (the matching costs
+    are 1 + max - value)."""
+    documents = diverse_documents(13, 600)
+    oracle = np.array([naive.ceafm(*naive.prepare(k, r)) + naive.ceafe(*naive.prepare(k, r)) for k, r in documents])
+    monkeypatch.setattr(coref, "DENSE_CELLS", 0)
+    key, response = coref.read_examples(_as_lists(r for _, r in documents), _as_lists(k for k, _ in documents))
+    stats = coref.statistics(key, response, ("ceafm", "ceafe"))
+    assert np.array_equal(stats["ceafm"], oracle[:, :4])
+    np.testing.assert_allclose(stats["ceafe"], oracle[:, 4:], rtol=1e-14, atol=0)
+
+
+@pytest.mark.parametrize("shape", ["same", "shifted", "chain"])
+def test_ceaf_on_20000_mentions_a_side_stays_small(shape):
+    """20,000 mentions a side in one document: 20,000 singleton entities matching one to one
+    (CEAF = 20,000 of 20,000 both ways), shifted so that none match (0), or one chain of
+    10,000 two-mention entities a side where each key entity shares one mention with one
+    response entity on each side: the best alignment takes 10,000 pairs of overlap 1
+    (CEAFm 10,000 of 20,000) and phi4 = 2*1/(2+2) = 1/2 (CEAFe 5,000 of 10,000). A dense
+    entity matrix would need 3.2 GB (800 MB for the chain)."""
+    import tracemalloc
+
+    n = 20_000
+    if shape == "chain":
+        key, response = _chain(n // 2)
+        expected = {"ceafm": [n / 2, n, n / 2, n], "ceafe": [n / 4, n / 2, n / 4, n / 2]}
+    else:
+        shift = 0 if shape == "same" else n
+        key, response = [[(i, i)] for i in range(n)], [[(i + shift, i + shift)] for i in range(n)]
+        found = n if shape == "same" else 0
+        expected = {"ceafm": [found, n, found, n], "ceafe": [found, n, found, n]}
+    tracemalloc.start()
+    try:
+        result = coref.compute(_as_lists([response]), _as_lists([key]), metrics=["ceafm", "ceafe"], return_counts=True)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert counts(result) == expected
+    assert peak < 64 * 2**20
 
 
 # ---------------------------------------------------------------------------------------

@@ -8,8 +8,8 @@ Statistics: per document, each metric's recall and precision numerators and
 denominators (BLANC: its eight link counts). Totals are sums over documents, as the
 reference aggregates, so shards merge by adding rows and the bootstrap resamples
 documents. Every count comes from a document's key-entity x response-entity overlap
-counts: no mention pair is enumerated, and CEAF's optimal alignment is scipy's
-linear_sum_assignment on each document's overlap matrix.
+counts: no mention pair is enumerated, and CEAF's optimal alignment is solved only on
+the entity pairs that share a mention, one connected component at a time.
 
 The reference's rules, kept here: mentions match by exact (start, end); twinless mentions
 and singletons count; a response mention whose span is a key span already met in an
@@ -20,6 +20,7 @@ precision denominator).
 """
 
 import itertools
+import math
 import re
 import sys
 from collections import Counter, namedtuple
@@ -574,22 +575,102 @@ def _response_links(chains):
 
 def _ceaf(n_docs, pair_doc, pk, pr, overlap, key_size, response_size, show_progress):
     """CEAFm and CEAFe numerators per document: the best one-to-one alignment of key and
-    response entities under |K∩R| and 2|K∩R|/(|K|+|R|)."""
-    from scipy.optimize import linear_sum_assignment
+    response entities under |K∩R| and 2|K∩R|/(|K|+|R|). Only entities that share a mention
+    score above 0, so the alignment is solved on each connected component of the pairs
+    that do (pk, pr: the pairs, sorted by key entity): a pair whose entities share mentions
+    with no other entity is aligned as it is, a component with one entity on a side takes
+    its best pair, and the other components go to scipy. A document's sum is math.fsum of
+    its aligned values (exact, whatever the order the components come in)."""
+    values = overlap, 2 * overlap / (key_size[pk] + response_size[pr])
+    chosen = [np.zeros(len(pk), dtype=bool) for _ in values]
+    key_degree = np.bincount(pk, minlength=len(key_size))[pk]
+    response_degree = np.bincount(pr, minlength=len(response_size))[pr]
+    # A key entity whose pairs' response entities share mentions with it alone (a star
+    # around it; a lone pair is the star of one), and the same the other way round.
+    key_star = np.zeros(len(key_size), dtype=bool)
+    key_star[pk] = True
+    key_star[pk[response_degree > 1]] = False
+    response_star = np.zeros(len(response_size), dtype=bool)
+    response_star[pr] = True
+    response_star[pr[key_degree > 1]] = False
+    for owner, star in ((pk, key_star[pk]), (pr, response_star[pr] & ~key_star[pk])):
+        for value, keep in zip(values, chosen):
+            _best_in_groups(owner, star, value, keep)
+    rest = np.flatnonzero(~(key_star[pk] | response_star[pr]))
+    if len(rest):
+        _align_components(rest, pk, pr, values, chosen, show_progress)
+    sums = []
+    for value, keep in zip(values, chosen):
+        aligned = value[keep].tolist()
+        bounds = np.searchsorted(pair_doc[keep], np.arange(n_docs + 1)).tolist()
+        sums.append(np.array([math.fsum(aligned[low:high]) for low, high in zip(bounds, bounds[1:])], dtype=float))
+    return sums
 
-    mention, entity = np.zeros(n_docs), np.zeros(n_docs)
-    bounds = np.searchsorted(pair_doc, np.arange(n_docs + 1))
-    docs = np.flatnonzero(np.diff(bounds))
-    for d in progress(docs, len(docs), "CEAF") if show_progress else docs:
-        part = slice(bounds[d], bounds[d + 1])
-        rows, row = np.unique(pk[part], return_inverse=True)
-        columns, column = np.unique(pr[part], return_inverse=True)
-        similarity = np.zeros((len(rows), len(columns)))
-        for out, values in ((mention, overlap[part]), (entity, 2 * overlap[part] / (key_size[pk[part]] + response_size[pr[part]]))):
-            similarity[row, column] = values
-            best = linear_sum_assignment(similarity, maximize=True)
-            out[d] = similarity[best].sum()
-    return mention, entity
+
+def _best_in_groups(owner, member, value, keep):
+    """Mark in `keep` the pair of highest value (the first of equal ones) among the member
+    pairs of each owner entity."""
+    at = np.flatnonzero(member)
+    if not len(at):
+        return
+    order = at[np.lexsort((-value[at], owner[at]))]
+    first = np.concatenate(([True], owner[order][1:] != owner[order][:-1]))
+    keep[order[first]] = True
+
+
+# A component with more key x response entity cells than this is aligned on its sparse
+# pairs (scipy's min_weight_full_bipartite_matching) instead of a dense matrix (8 bytes a cell).
+DENSE_CELLS = 4_000_000
+
+
+def _align_components(rest, pk, pr, values, chosen, show_progress):
+    """Align each connected component of the pairs `rest` optimally, marking `chosen`."""
+    from scipy.optimize import linear_sum_assignment
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    keys, row = np.unique(pk[rest], return_inverse=True)
+    responses, column = np.unique(pr[rest], return_inverse=True)
+    row, column = row.reshape(-1), column.reshape(-1)
+    graph = coo_matrix((np.ones(len(rest)), (row, len(keys) + column)), shape=(len(keys) + len(responses),) * 2)
+    _, label = connected_components(graph, directed=False)
+    order = np.argsort(label[row], kind="stable")  # by component, then by key entity
+    bounds = np.flatnonzero(np.diff(np.concatenate(([-1], label[row][order], [-1]))))
+    groups = list(zip(bounds[:-1].tolist(), bounds[1:].tolist()))
+    for low, high in progress(groups, len(groups), "CEAF") if show_progress else groups:
+        pairs = rest[order[low:high]]
+        rows, r = np.unique(pk[pairs], return_inverse=True)
+        columns, c = np.unique(pr[pairs], return_inverse=True)
+        r, c = r.reshape(-1), c.reshape(-1)
+        for value, keep in zip(values, chosen):
+            if len(rows) * len(columns) <= DENSE_CELLS:
+                similarity = np.zeros((len(rows), len(columns)))
+                similarity[r, c] = value[pairs]
+                best = linear_sum_assignment(similarity, maximize=True)
+                picked = np.zeros(similarity.shape, dtype=bool)
+                picked[best] = True
+                keep[pairs[picked[r, c]]] = True
+            else:
+                keep[pairs[_sparse_alignment(r, c, value[pairs], len(rows), len(columns))]] = True
+
+
+def _sparse_alignment(r, c, value, n_rows, n_columns):
+    """Which pairs (r, c) of values in (0, 1] or counts a maximum-weight matching takes, in memory
+    linear in the pairs: each row also gets a column of its own at cost `top` (standing
+    for "unmatched"), a pair costs top - value, and a full matching of least cost is a
+    matching of greatest weight."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import min_weight_full_bipartite_matching
+
+    top = float(value.max()) + 1
+    rows = np.concatenate((r, np.arange(n_rows)))
+    columns = np.concatenate((c, n_columns + np.arange(n_rows)))
+    costs = np.concatenate((top - value, np.full(n_rows, top)))
+    matrix = csr_matrix((costs, (rows, columns)), shape=(n_rows, n_columns + n_rows))
+    match = np.full(n_rows, -1)
+    found_rows, found_columns = min_weight_full_bipartite_matching(matrix)
+    match[found_rows] = found_columns
+    return match[r] == c
 
 
 def statistics(key, response, metrics=METRICS, keep_singletons=True, show_progress=False):
