@@ -693,6 +693,8 @@ BAD_INPUTS = [
     ([[[[2, 1]]]], [[[[0, 1]]]], r"0 <= start <= end"),
     ([[[[-1, 1]]]], [[[[0, 1]]]], r"0 <= start <= end"),
     ([[[[0, 1, 2]]]], [[[[0, 1]]]], r"a \[start, end\] pair"),
+    ([[[[0, 1]], [[0, 2**63]]]], [[[[0, 1]]]], r"predictions\[0\]: cluster 1 holds \[0, 9223372036854775808\]: a token position must be below 2\*\*63"),
+    ([[[[0, 1]]], []], [[], [[[2**64, 2**64]]]], r"references\[1\]: cluster 0 holds \[18446744073709551616, 18446744073709551616\]: a token position must be below 2\*\*63"),
     ([[["a", [0, 1]]]], [[["a"]]], r"predictions\[0\]: cluster 0 mixes mention ids and spans"),
     ([[["a"]], [[[0, 1]]]], [[["a"]], [["a"]]], r"predictions\[1\]: is clusters of \[start, end\] spans, but predictions\[0\] is clusters of mention ids"),
     ([[["a"]]], [[[[0, 1]]]], r"mention ids compare only with mention ids"),
@@ -887,6 +889,7 @@ ONE_KEY = '{"doc_key": "bc/cctv/00/cctv_0000_0", "sentences": [["He", "said"], [
         ('{"doc_key": "d", "sentences": [["a", "b"]], "clusters": [[[1, 0]]]}\n', r"0 <= start <= end"),
         ('{"doc_key": 3, "sentences": [], "clusters": []}\n', r"doc_key is int, not a string"),
         ('{"doc_key": "d", "sentences": "a b", "clusters": []}\n', r"sentences is not a list of lists of tokens"),
+        ('{"doc_key": "d", "sentences": [["a"], ["b", 7]], "clusters": []}\n', r"line 1 \(doc_key 'd'\): token 2 \(counted from 0 over the sentences\) is int 7, not a string"),
         ("\n" + ONE_KEY + "[1]\n", r"line 3: expected a JSON object"),
         (ONE_KEY + "{x\n", r"line 2: not JSON"),
         (ONE_KEY * 2, r"doc_key 'bc/cctv/00/cctv_0000_0' occurs more than once"),
@@ -1182,6 +1185,8 @@ def test_demo_scores_uploaded_files_in_either_form(app, tmp_path):
         ({"predictions": "[" * 100_000 + "]" * 100_000, "references": "[]"}, "predictions: JSON nested too deeply"),
         ({"predictions": " " * 1_000_001, "references": "[]"}, "predictions: the text is longer than the demo's limit of 1,000,000 characters"),
         ({"predictions": "[[[0, 0]]]", "references": "x\t(1)\n"}, None),
+        # 20,000 singleton entities a side, at the limit (once a dense 20,000 x 20,000 CEAF matrix)
+        ({"predictions": json.dumps([[[i, i]] for i in range(20_000)]), "references": json.dumps([[[i, i]] for i in range(20_000)])}, None),
     ],
 )
 def test_demo_limits_are_refused_before_the_work(app, inputs, message):
@@ -1204,6 +1209,14 @@ def test_demo_refuses_a_large_upload_and_escapes_words(app, tmp_path):
     (tmp_path / "k.jsonl").write_text(hostile)
     _, _, key_html, response_html = demo(app, predictions="[[[0, 0], [1, 1]]]", key_file=tmp_path / "k.jsonl")
     assert "<img" not in key_html and "&lt;img src=x" in key_html and "<b>d</b>" not in key_html
+
+
+def test_demo_refuses_jsonlines_tokens_that_are_not_strings(app, tmp_path):
+    import gradio as gr
+
+    (tmp_path / "k.jsonl").write_text('{"doc_key": "d", "sentences": [[1, 2]], "clusters": [[[0, 0], [1, 1]]]}\n')
+    with pytest.raises(gr.Error, match=r"references file k.jsonl line 1 \(doc_key 'd'\): token 0 \(counted from 0 over the sentences\) is int 1, not a string"):
+        demo(app, predictions="[[[0, 0], [1, 1]]]", key_file=tmp_path / "k.jsonl")
 
 
 def test_the_committed_jsonlines_file_is_the_conversion_of_its_conll_file():

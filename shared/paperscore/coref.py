@@ -318,6 +318,9 @@ def _jsonlines_document(value, where):
     if not isinstance(sentences, list) or not all(isinstance(sentence, list) for sentence in sentences):
         raise ValueError(f"{where}: sentences is not a list of lists of tokens")
     words = [token for sentence in sentences for token in sentence]
+    wrong = next((i for i, token in enumerate(words) if not isinstance(token, str)), None)
+    if wrong is not None:
+        raise ValueError(f"{where}: token {wrong} (counted from 0 over the sentences) is {type(words[wrong]).__name__} {words[wrong]!r}, not a string")
     if not isinstance(clusters, list) or _form(clusters, f"{where}: clusters", None) == "ids":
         raise ValueError(f"{where}: clusters is not a list of clusters of [start, end] token spans")
     spans = np.array([m for cluster in clusters for m in cluster], dtype=object).reshape(-1, 2)
@@ -419,6 +422,7 @@ def pair_documents(key, response, key_source="KEY", response_source="RESPONSE"):
 
 FORM_NAMES = {"conll": "a CoNLL document", "ids": "clusters of mention ids", "spans": "clusters of [start, end] spans"}
 _INT = (int, np.integer)
+INT64_MAX = 2**63 - 1  # spans are stored as int64
 
 
 def _form(example, argument, index):
@@ -445,6 +449,8 @@ def _form(example, argument, index):
                 and 0 <= mention[0] <= mention[1]
             ):
                 kind = "spans"
+                if mention[1] > INT64_MAX:
+                    raise input_error(argument, index, f"cluster {number} holds {mention!r}: a token position must be below 2**63")
             else:
                 raise input_error(argument, index, f"cluster {number} holds {mention!r}: a mention is a str id or a [start, end] pair of ints with 0 <= start <= end")
             if form not in (None, kind):
