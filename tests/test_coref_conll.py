@@ -608,10 +608,10 @@ def test_ceaf_in_large_components_equals_the_dense_alignment(monkeypatch):
     np.testing.assert_allclose(stats["ceafe"], oracle[:, 4:], rtol=1e-14, atol=0)
 
 
-@pytest.mark.parametrize("shape", ["same", "shifted", "chain"])
+@pytest.mark.parametrize("shape", ["same", "half", "chain"])
 def test_ceaf_on_20000_mentions_a_side_stays_small(shape):
     """20,000 mentions a side in one document: 20,000 singleton entities matching one to one
-    (CEAF = 20,000 of 20,000 both ways), shifted so that none match (0), or one chain of
+    (CEAF = 20,000 of 20,000 both ways), every other one moved away (10,000), or one chain of
     10,000 two-mention entities a side where each key entity shares one mention with one
     response entity on each side: the best alignment takes 10,000 pairs of overlap 1
     (CEAFm 10,000 of 20,000) and phi4 = 2*1/(2+2) = 1/2 (CEAFe 5,000 of 10,000). A dense
@@ -623,9 +623,9 @@ def test_ceaf_on_20000_mentions_a_side_stays_small(shape):
         key, response = _chain(n // 2)
         expected = {"ceafm": [n / 2, n, n / 2, n], "ceafe": [n / 4, n / 2, n / 4, n / 2]}
     else:
-        shift = 0 if shape == "same" else n
-        key, response = [[(i, i)] for i in range(n)], [[(i + shift, i + shift)] for i in range(n)]
-        found = n if shape == "same" else 0
+        shift = [0 if shape == "same" or i % 2 == 0 else n for i in range(n)]
+        key, response = [[(i, i)] for i in range(n)], [[(i + shift[i], i + shift[i])] for i in range(n)]
+        found = n if shape == "same" else n // 2
         expected = {"ceafm": [found, n, found, n], "ceafe": [found, n, found, n]}
     tracemalloc.start()
     try:
@@ -635,6 +635,112 @@ def test_ceaf_on_20000_mentions_a_side_stays_small(shape):
         tracemalloc.stop()
     assert counts(result) == expected
     assert peak < 64 * 2**20
+
+
+# ---------------------------------------------------------------------------------------
+# The shapes today's systems write: jsonlines lines, predicted_clusters, span conventions
+
+LINE = json.dumps({"doc_key": "x_0", "sentences": [["a", "b", "c"]], "clusters": [[[0, 0], [2, 2]]]})
+# predict.py (e2e-coref, SpanBERT, coref-hoi) keeps the input's gold clusters beside its own
+PREDICTED = json.dumps({"doc_key": "x_0", "sentences": [["a", "b", "c"]], "clusters": [[[0, 0], [2, 2]]], "predicted_clusters": [[[0, 0]], [[2, 2]]]})
+
+
+def test_a_jsonlines_line_given_as_a_string_is_read_as_jsonlines():
+    """Key = response = one entity {a c}: every metric 1 (it once read as an empty CoNLL
+    document and gave 0)."""
+    result = coref.compute(predictions=[LINE], references=[LINE], metrics=ALL)
+    assert result["conll_f1"] == result["mentions_f1"] == result["blanc_f1"] == 1.0
+
+
+def test_a_prediction_line_is_read_from_its_predicted_clusters():
+    """Key {a c}; predicted {a} {c}: MUC recall 0 of 1 link, precision 0 of 0; B3 recall
+    (1/2 + 1/2)/2, precision (1 + 1)/2. (Reading its gold clusters would give 1.)"""
+    result = coref.compute(predictions=[PREDICTED], references=[PREDICTED], metrics=ALL)
+    assert (result["muc_recall"], result["muc_precision"]) == (0.0, 0.0)
+    assert (result["bcub_recall"], result["bcub_precision"]) == (0.5, 1.0)
+
+
+def test_the_command_line_reads_predicted_clusters_in_a_response_file(tmp_path, capsys):
+    (tmp_path / "gold.jsonl").write_text(LINE + "\n")
+    (tmp_path / "predicted.jsonl").write_text(PREDICTED + "\n")
+    assert cli_json(tmp_path / "gold.jsonl", tmp_path / "predicted.jsonl") == 0
+    result = json.loads(capsys.readouterr().out)
+    assert (result["bcub_recall"], result["bcub_precision"], result["muc_recall"]) == (0.5, 1.0, 0.0)
+    # the predict.py file as both key (its gold clusters) and response (its predictions)
+    assert cli_json(tmp_path / "predicted.jsonl", tmp_path / "predicted.jsonl") == 0
+    assert json.loads(capsys.readouterr().out)["bcub_recall"] == 0.5
+    other = json.dumps({"doc_key": "y_0", "sentences": [["a"]], "clusters": [[[0, 0]]]})
+    (tmp_path / "mixed.jsonl").write_text(PREDICTED + "\n" + other + "\n")
+    assert main(["coref", str(tmp_path / "gold.jsonl"), str(tmp_path / "mixed.jsonl")]) == 1
+    assert "line 2: the object has no predicted_clusters, but line 1 has" in capsys.readouterr().err
+
+
+# fastcoref's README: FCoref().predict(texts=[TEXT])[0].get_clusters(as_strings=False),
+# end-exclusive character offsets ("We" = TEXT[0:2], "our coref package" = TEXT[33:50]).
+FASTCOREF_TEXT = "We are so happy to see you using our coref package. This package is very fast!"
+FASTCOREF_TOKENS = ["We", "are", "so", "happy", "to", "see", "you", "using", "our", "coref", "package", ".", "This", "package", "is", "very", "fast", "!"]
+FASTCOREF_CHARS = [[[0, 2], [33, 36]], [[33, 50], [52, 64]]]
+# the same mentions as token positions, end included: We = 0, our = 8, "our coref
+# package" = 8..10, "This package" = 12..13
+FASTCOREF_KEY = [[[0, 0], [8, 8]], [[8, 10], [12, 13]]]
+# Maverick's README: model.predict(TEXT)["clusters_char_offsets"] (end included: "Barack
+# Obama" = (0, 11)) and its clusters_token_offsets over the README's word_tokenized list.
+MAVERICK_TEXT = "Barack Obama is traveling to Rome. The city is sunny and the president plans to visit its most important attractions"
+MAVERICK_TOKENS = ["Barack", "Obama", "is", "traveling", "to", "Rome", ".", "The", "city", "is", "sunny", "and", "the", "president", "plans", "to", "visit", "its", "most", "important", "attractions"]
+MAVERICK_CHARS = [[[29, 32], [35, 42], [86, 88]], [[0, 11], [57, 69]]]
+MAVERICK_TOKEN_OFFSETS = [[[5, 5], [7, 8], [17, 17]], [[0, 1], [12, 13]]]
+
+
+@pytest.mark.parametrize(
+    "chars, convention, key, tokens, text",
+    [
+        (FASTCOREF_CHARS, "char_exclusive", FASTCOREF_KEY, FASTCOREF_TOKENS, FASTCOREF_TEXT),
+        (MAVERICK_CHARS, "char_inclusive", MAVERICK_TOKEN_OFFSETS, MAVERICK_TOKENS, MAVERICK_TEXT),
+    ],
+)
+def test_character_offsets_of_the_readme_examples_meet_their_token_spans(chars, convention, key, tokens, text):
+    result = coref.compute([chars], [key], metrics=ALL, span_convention=(convention, "token_inclusive"), tokens=[tokens], texts=[text])
+    assert {k: v for k, v in result.items() if k.endswith("_f1")} == dict.fromkeys([f"{m}_f1" for m in ALL] + ["conll_f1"], 1.0)
+    other = "char_inclusive" if convention == "char_exclusive" else "char_exclusive"
+    with pytest.raises(ValueError, match=rf"predictions\[0\]: cluster 0 holds \[\d+, \d+\]: characters '.*' do not begin and end at token boundaries of document 0's text \(span_convention='{other}'\)"):
+        coref.compute([chars], [key], span_convention=(other, "token_inclusive"), tokens=[tokens], texts=[text])
+
+
+def test_end_exclusive_token_spans_as_spacy_and_wl_coref_write_them():
+    """spaCy's Span.end and wl-coref's span_clusters end one token after the mention:
+    Maverick's README clusters with every end + 1 are its token offsets."""
+    exclusive = [[[s, e + 1] for s, e in cluster] for cluster in MAVERICK_TOKEN_OFFSETS]
+    result = coref.compute([exclusive], [exclusive], span_convention="token_exclusive", metrics=ALL)
+    assert result == coref.compute([MAVERICK_TOKEN_OFFSETS], [MAVERICK_TOKEN_OFFSETS], metrics=ALL)
+    assert coref.compute([exclusive], [MAVERICK_TOKEN_OFFSETS], span_convention=("token_exclusive", "token_inclusive"))["conll_f1"] == 1.0
+
+
+def test_spans_that_cannot_be_what_the_convention_says_are_refused():
+    conll = "".join(f"w{i}\t-\n" for i in range(21))  # a key document of 21 tokens
+    with pytest.raises(ValueError, match=r"predictions\[0\]: cluster 1 holds \[4, 4\]: an end-exclusive span needs end > start \(span_convention='token_exclusive'\)"):
+        coref.compute([[[[0, 2]], [[4, 4]]]], [conll], span_convention="token_exclusive")
+    with pytest.raises(ValueError, match=r"predictions\[0\]: cluster 1 holds \[86, 88\]: ends beyond the document's 21 tokens \(span_convention='token_inclusive'\)"):
+        coref.compute([[[[0, 1]], [[86, 88]]]], [conll])
+    with pytest.raises(ValueError, match=r"tokens: a character span_convention needs tokens"):
+        coref.compute([FASTCOREF_CHARS], [FASTCOREF_KEY], span_convention=("char_exclusive", "token_inclusive"))
+    with pytest.raises(ValueError, match=r"tokens\[0\]: token 1 'is' is not the next word of the text after character 6"):
+        coref.compute([MAVERICK_CHARS], [MAVERICK_TOKEN_OFFSETS], span_convention=("char_inclusive", "token_inclusive"), tokens=[["Barack", "is"]], texts=[MAVERICK_TEXT])
+    with pytest.raises(ValueError, match=r"span_convention: 'char' is not one of 'token_inclusive', 'token_exclusive', 'char_exclusive', 'char_inclusive'"):
+        coref.compute([FASTCOREF_KEY], [FASTCOREF_KEY], span_convention="char")
+    with pytest.raises(ValueError, match=r"span_convention: expected a name or a \(predictions, references\) pair"):
+        coref.compute([FASTCOREF_KEY], [FASTCOREF_KEY], span_convention=("token_inclusive",))
+
+
+def test_span_predictions_none_of_which_is_a_key_mention_are_refused():
+    """Twelve two-token mentions written end-exclusive but read as the default: none is a
+    key span, all twelve are with every end one less."""
+    key = [[[[4 * i, 4 * i + 1]] for i in range(12)]]
+    exclusive = [[[[4 * i, 4 * i + 2]] for i in range(12)]]
+    with pytest.raises(ValueError, match=r"predictions: none of the 12 predicted mentions is a key mention under span_convention='token_inclusive' \(predictions\[0\] cluster 0 holds \[0, 2\]\); with every end one token less 12 would be, one more 0"):
+        coref.compute(exclusive, key)
+    assert coref.compute(exclusive, key, span_convention=("token_exclusive", "token_inclusive"))["bcub_f1"] == 1.0
+    # nine such mentions stay a score (of 0): a small wrong answer is an answer
+    assert coref.compute([exclusive[0][:9]], key)["bcub_f1"] == 0.0
 
 
 # ---------------------------------------------------------------------------------------

@@ -282,8 +282,10 @@ def _clusters(first, last, entity):
 
 
 def _one_document(text, argument, index=None):
+    """The one document of a CoNLL text or jsonlines line (predictions: predicted_clusters
+    read where they exist)."""
     where = argument if index is None else f"{argument}[{index}]"
-    documents = parse_conll(text, where, whole=True)
+    documents = parse_documents(text, where, whole=True, predicted=argument == "predictions")[1]
     if len(documents) != 1:
         raise input_error(argument, index, f"holds {len(documents)} documents; give one document per example")
     return documents
@@ -304,14 +306,13 @@ def _reading_order(first, last, entity):
     return first[order], last[order], entity[order]
 
 
-def _jsonlines_document(value, where):
-    """One jsonlines object {"doc_key", "sentences", "clusters"} as a Document."""
-    if not isinstance(value, dict):
-        raise ValueError(f"{where}: expected a JSON object with doc_key, sentences and clusters, got {type(value).__name__}")
-    missing = [field for field in ("doc_key", "sentences", "clusters") if field not in value]
+def _jsonlines_document(value, where, field="clusters"):
+    """One jsonlines object {"doc_key", "sentences", "clusters"} as a Document, its
+    clusters read from `field`."""
+    missing = [name for name in ("doc_key", "sentences", field) if name not in value]
     if missing:
         raise ValueError(f"{where}: the object has no {', '.join(missing)}")
-    name, sentences, clusters = value["doc_key"], value["sentences"], value["clusters"]
+    name, sentences, clusters = value["doc_key"], value["sentences"], value[field]
     if not isinstance(name, str):
         raise ValueError(f"{where}: doc_key is {type(name).__name__}, not a string")
     where = f"{where} (doc_key {name!r})"
@@ -321,8 +322,8 @@ def _jsonlines_document(value, where):
     wrong = next((i for i, token in enumerate(words) if not isinstance(token, str)), None)
     if wrong is not None:
         raise ValueError(f"{where}: token {wrong} (counted from 0 over the sentences) is {type(words[wrong]).__name__} {words[wrong]!r}, not a string")
-    if not isinstance(clusters, list) or _form(clusters, f"{where}: clusters", None) == "ids":
-        raise ValueError(f"{where}: clusters is not a list of clusters of [start, end] token spans")
+    if not isinstance(clusters, list) or _form(clusters, f"{where}: {field}", None) == "ids":
+        raise ValueError(f"{where}: {field} is not a list of clusters of [start, end] token spans")
     spans = np.array([m for cluster in clusters for m in cluster], dtype=object).reshape(-1, 2)
     beyond = np.flatnonzero(spans[:, 1] >= len(words)) if len(spans) else []
     if len(beyond):
@@ -332,23 +333,35 @@ def _jsonlines_document(value, where):
     return Document(name, len(words), *_reading_order(spans[:, 0], spans[:, 1], entity), words)
 
 
-def parse_jsonlines(text, source="jsonlines"):
+def parse_jsonlines(text, source="jsonlines", predicted=False):
     """The documents of an OntoNotes jsonlines text, one JSON object a line as the
     e2e-coref family writes it: doc_key, sentences (lists of tokens) and clusters (lists
-    of [start, end] inclusive spans over the document's concatenated tokens)."""
-    documents = []
+    of [start, end] inclusive spans over the document's concatenated tokens).
+
+    predicted=True (a response): where the objects hold "predicted_clusters", as the
+    predict.py of e2e-coref, SpanBERT and coref-hoi writes them beside the gold
+    "clusters" of their input, those are read; every line then needs them."""
+    documents, fields = [], []
     for number, line in enumerate(text.split("\n"), 1):
         if not line.strip():
             continue
         where = f"{source} line {number}"
-        documents.append(_jsonlines_document(load_json(line, where), where))
+        value = load_json(line, where)
+        if not isinstance(value, dict):
+            raise ValueError(f"{where}: expected a JSON object with doc_key, sentences and clusters, got {type(value).__name__}")
+        field = "predicted_clusters" if predicted and "predicted_clusters" in value else "clusters"
+        if fields and field != fields[0][1]:
+            raise ValueError(f"{where}: the object has {'' if field == 'predicted_clusters' else 'no '}predicted_clusters, but {fields[0][0]} has {'' if fields[0][1] == 'predicted_clusters' else 'none'}: a response reads predicted_clusters on every line or on none")
+        fields.append((where.removeprefix(f"{source} "), field))
+        documents.append(_jsonlines_document(value, where, field))
     return documents
 
 
-def parse_documents(data, source, whole=False):
+def parse_documents(data, source, whole=False, predicted=False):
     """(form, documents) of a coreference file's bytes or text: "jsonlines" when its first
     visible character is "{", else "conll". A text without any document is an error
-    naming `source` (with whole=True, CoNLL lines without #begin document are one document)."""
+    naming `source` (with whole=True, CoNLL lines without #begin document are one document).
+    predicted: a response (jsonlines: predicted_clusters read where they exist)."""
     text = data if isinstance(data, str) else None
     head = (data.lstrip()[:1] if text is not None else bytes(data).lstrip()[:1])
     if head in ("{", b"{"):
@@ -357,7 +370,7 @@ def parse_documents(data, source, whole=False):
                 text = bytes(data).decode("utf-8")
             except UnicodeDecodeError as error:
                 raise ValueError(f"{source} is not UTF-8 (byte {error.start}: {error.reason})") from None
-        form, documents = "jsonlines", parse_jsonlines(text, source)
+        form, documents = "jsonlines", parse_jsonlines(text, source, predicted)
     else:
         form, documents = "conll", parse_conll(data, source, whole)
     if not documents:
@@ -370,10 +383,10 @@ def parse_documents(data, source, whole=False):
     return form, documents
 
 
-def read_documents(path, argument):
+def read_documents(path, argument, predicted=False):
     """(form, documents) of a CoNLL or jsonlines file ("-": standard input)."""
     source = "standard input" if str(path) == "-" else str(path)
-    return parse_documents(read_bytes(path, argument), f"{argument}: {source}")
+    return parse_documents(read_bytes(path, argument), f"{argument}: {source}", predicted=predicted)
 
 
 # A CoNLL document name as the e2e-coref family turns it into a doc_key (its minimize.py
@@ -495,9 +508,110 @@ def batch_forms(forms, held=None):
     return held
 
 
-def read_examples(predictions, references):
-    """(key, response) Sides for compute()'s inputs, after check_inputs."""
+# How clusters of [start, end] pairs count: what each convention is, and who writes it.
+SPAN_CONVENTIONS = {
+    "token_inclusive": "token positions, end included (CoNLL, e2e-coref / SpanBERT / coref-hoi jsonlines, Maverick clusters_token_offsets, AllenNLP)",
+    "token_exclusive": "token positions, end excluded (spaCy Span.start / Span.end, wl-coref span_clusters)",
+    "char_exclusive": "character offsets into texts, end excluded (fastcoref and LingMess get_clusters(as_strings=False))",
+    "char_inclusive": "character offsets into texts, end included (Maverick clusters_char_offsets)",
+}
+# Span-list predictions of at least this many mentions, none of them a key mention, are
+# refused: a convention misread, not a system's output.
+MIN_MISSING = 10
+
+
+def _token_offsets(tokens, texts, n_docs):
+    """Per document (the first character, the last character) of each token, found in
+    order in its text (default: the tokens joined by single spaces), and the text."""
+    if tokens is None:
+        raise ValueError("tokens: a character span_convention needs tokens, per document the list of tokens whose positions the key counts")
+    tokens = as_corpus(tokens, "tokens")
+    if len(tokens) != n_docs:
+        raise ValueError(f"tokens: {len(tokens)} documents, the references {n_docs}")
+    if texts is not None:
+        texts = as_corpus(texts, "texts")
+        if len(texts) != n_docs:
+            raise ValueError(f"texts: {len(texts)} documents, the references {n_docs}")
+    out = []
+    for index, words in enumerate(tokens):
+        if not isinstance(words, (list, tuple)) or not all(isinstance(w, str) and w for w in words):
+            raise input_error("tokens", index, "expected a list of non-empty token strings")
+        text = " ".join(words) if texts is None else texts[index]
+        if not isinstance(text, str):
+            raise input_error("texts", index, f"expected a str, got {type(text).__name__}")
+        starts, at = [], 0
+        for number, word in enumerate(words):
+            found = text.find(word, at)
+            if found < 0 or text[at:found].strip():
+                raise input_error("tokens", index, f"token {number} {word!r} is not the next word of the text after character {at} (only white space may come between tokens)")
+            starts.append(found)
+            at = found + len(word)
+        starts = np.array(starts, dtype=np.int64)
+        out.append((starts, starts + [len(w) - 1 for w in words], text))
+    return out
+
+
+def _token_spans(spans, sizes, convention, n_tokens, offsets, argument, index):
+    """(first token, last token) of each span of one document given in `convention`;
+    n_tokens: the document's tokens when known. A span that cannot be what the convention
+    says is an error naming the document and the cluster."""
+    cluster = np.repeat(np.arange(len(sizes)), sizes)
+
+    def refuse(bad, problem):
+        i = int(np.flatnonzero(bad)[0])
+        raise input_error(argument, index, f"cluster {cluster[i]} holds {spans[i].tolist()}: {problem} (span_convention={convention!r})")
+
+    start, end = spans[:, 0], spans[:, 1]
+    if convention.endswith("exclusive"):
+        if (end <= start).any():
+            refuse(end <= start, "an end-exclusive span needs end > start")
+        end = end - 1
+    if offsets is not None:
+        first, last, text = offsets
+        at_start, at_end = np.searchsorted(first, start).clip(0, len(first) - 1), np.searchsorted(last, end).clip(0, len(last) - 1)
+        bad = (first[at_start] != start) | (last[at_end] != end) if len(first) else np.ones(len(start), dtype=bool)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            refuse(bad, f"characters {text[start[i] : end[i] + 1]!r} do not begin and end at token boundaries of document {index}'s text")
+        start, end = at_start, at_end
+    if n_tokens is not None and (end >= n_tokens).any():
+        refuse(end >= n_tokens, f"ends beyond the document's {n_tokens} tokens")
+    return start, end
+
+
+def _check_found(key, response, convention):
+    """Refuse span-list predictions of MIN_MISSING or more mentions of which none is a key
+    mention, saying how many would be with the end read one token off."""
+    if len(response.doc) < MIN_MISSING or not len(key.doc) or np.isin(*_codes(response, key)).any():
+        return
+    second = response.second
+    moved = {-1: np.where(second > 0, second - 1, second), 1: np.where(second < INT64_MAX, second + 1, second)}
+    shifted = {shift: int(np.isin(*_codes(response._replace(second=moved[shift]), key)).sum()) for shift in (-1, 1)}
+    d = int(response.doc[0])
+    cluster = int(response.entity[0] - response.entity[response.doc == d].min())
+    raise ValueError(
+        f"predictions: none of the {len(response.doc)} predicted mentions is a key mention under span_convention={convention!r} "
+        f"(predictions[{d}] cluster {cluster} holds [{response.first[0]}, {response.second[0]}]); with every end one token less "
+        f"{shifted[-1]} would be, one more {shifted[1]}. Give the span_convention the predictions are written in: {', '.join(SPAN_CONVENTIONS)}"
+    )
+
+
+def check_span_convention(span_convention):
+    """{"predictions": convention, "references": convention} from one name for both sides
+    or a (predictions, references) pair of names."""
+    pair = (span_convention,) * 2 if isinstance(span_convention, str) else span_convention
+    if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+        raise ValueError(f"span_convention: expected a name or a (predictions, references) pair of names, got {span_convention!r}")
+    for name in pair:
+        check_choice("span_convention", name, tuple(SPAN_CONVENTIONS))
+    return dict(zip(("predictions", "references"), pair))
+
+
+def read_examples(predictions, references, span_convention="token_inclusive", tokens=None, texts=None):
+    """(key, response) Sides for compute()'s inputs, after check_inputs. Clusters of spans
+    are read in span_convention (character conventions: over `texts`, mapped to `tokens`)."""
     forms = check_inputs(predictions, references)
+    conventions = check_span_convention(span_convention)
     predictions, references = as_corpus(predictions, "predictions"), as_corpus(references, "references")
     sides = {}
     if "ids" in forms:
@@ -511,17 +625,28 @@ def read_examples(predictions, references):
             labels = [list(table) for table in tables]
             sides[argument] = _side(parts, [(argument, i) for i in range(len(examples))], labels)
         return sides["references"], sides["predictions"]
-    for argument, examples in (("references", references), ("predictions", predictions)):
+    arguments = {"references": references, "predictions": predictions}
+    documents = {argument: [_one_document(e, argument, i)[0] if isinstance(e, str) else None for i, e in enumerate(examples)] for argument, examples in arguments.items()}
+    offsets = _token_offsets(tokens, texts, len(references)) if any(c.startswith("char") for c in conventions.values()) else None
+    n_tokens = [d.n_tokens if d else None for d in documents["references"]]
+    n_tokens = [n if n is not None else (d.n_tokens if d else None) for n, d in zip(n_tokens, documents["predictions"])]
+    if tokens is not None:
+        n_tokens = [n if n is not None else len(words) for n, words in zip(n_tokens, as_corpus(tokens, "tokens"))]
+    for argument, examples in arguments.items():
         parts = []
-        for index, example in enumerate(examples):
-            if isinstance(example, str):
-                [document] = _one_document(example, argument, index)
+        for index, (example, document) in enumerate(zip(examples, documents[argument])):
+            if document is not None:
                 parts.append(document[2:5])
             else:
                 spans = np.array([m for cluster in example for m in cluster], dtype=np.int64).reshape(-1, 2)
                 sizes = [len(cluster) for cluster in example]
-                parts.append((spans[:, 0], spans[:, 1], np.repeat(np.arange(len(sizes)), sizes)))
+                convention = conventions[argument]
+                found = offsets[index] if convention.startswith("char") else None
+                first, last = _token_spans(spans, sizes, convention, n_tokens[index], found, argument, index)
+                parts.append((first, last, np.repeat(np.arange(len(sizes)), sizes)))
         sides[argument] = _side(parts, [(argument, i) for i in range(len(examples))])
+    if forms[0] == "spans":
+        _check_found(sides["references"], sides["predictions"], conventions["predictions"])
     return sides["references"], sides["predictions"]
 
 
@@ -900,14 +1025,28 @@ def compute(
     n_resamples=1000,
     seed=None,
     return_signature=False,
+    span_convention="token_inclusive",
+    tokens=None,
+    texts=None,
 ):
     """MUC, B3, CEAFm, CEAFe, BLANC and LEA recall, precision and F1, and conll_f1, with
     numerators and denominators summed over documents as the reference scorer does.
 
     predictions, references: one item per document, each either a CoNLL-2011/2012
-    document as one string, a list of clusters of mention ids (str), or a list of clusters
-    of [start, end] token spans (inclusive). CoNLL strings and spans can be mixed; ids
-    compare only with ids.
+    document or an OntoNotes jsonlines line as one string (a prediction's jsonlines line
+    is read from its predicted_clusters when it has them, as predict.py writes them), a
+    list of clusters of mention ids (str), or a list of clusters of [start, end] spans.
+    Strings and spans can be mixed; ids compare only with ids.
+    span_convention: how [start, end] pairs count (see SPAN_CONVENTIONS): one name for
+    both sides or a (predictions, references) pair: "token_inclusive" (default),
+    "token_exclusive", "char_exclusive", "char_inclusive".
+    A span that cannot be so (an end before its start, beyond the document's tokens, off
+    the token boundaries) is an error naming the document and cluster, and so are span
+    predictions of MIN_MISSING or more mentions none of which is a key mention.
+    tokens: for a character convention, per document the list of tokens the key's token
+    positions count (and the bound of token spans when given).
+    texts: per document the text the character offsets count in (default: the tokens
+    joined by single spaces); each token must be the next word of the text.
     metrics: names among muc, bcub, ceafm, ceafe, blanc, lea and mentions (mention
     identification); default the six metrics. conll_f1 needs muc, bcub and ceafe.
     keep_singletons: False removes entities of one mention from both sides first (coval's
@@ -920,7 +1059,7 @@ def compute(
     keep_singletons = _check_keep_singletons(keep_singletons)
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples)
-    key, response = read_examples(predictions, references)
+    key, response = read_examples(predictions, references, span_convention, tokens, texts)
     return score(key, response, metrics, keep_singletons, zero_division, per_document, return_counts, confidence_level, n_resamples, seed, return_signature)
 
 
@@ -972,7 +1111,7 @@ def _read_files(key, responses, strict):
     key_file = read_documents(key[0], key[1])
     out = []
     for path, argument in responses:
-        out.append(pair_documents(key_file, read_documents(path, argument), key[1], argument))
+        out.append(pair_documents(key_file, read_documents(path, argument, predicted=True), key[1], argument))
     _unmatched([(argument, missing, extra) for (_, argument), (*_, missing, extra) in zip(responses, out)], strict)
     return key_file[1], [o[1] for o in out], [o[2] for o in out], [o[3] for o in out]
 

@@ -70,7 +70,7 @@ def read_side(text, upload, argument):
             refuse(argument, "no document given")
         data, source = text, argument
     if not data.lstrip().startswith("["):
-        return (*package.parse_documents(data, source, whole=True), data)
+        return (*package.parse_documents(data, source, whole=True, predicted=argument == "predictions"), data)
     try:
         clusters = json.loads(data)
     except json.JSONDecodeError as error:
