@@ -811,6 +811,8 @@ BAD_INPUTS = [
     (["a\t(1\nb\t-\n"], ["a\t(1)\n"], r"predictions\[0\]: a mention is opened but not closed: entity 1 \(line 1, token 0\)"),
     (["a\t-\nb\t(1)\nc\t2)\n"], ["a\t(1)\n"], r"predictions\[0\]: a mention is closed but was not opened: entity 2 \(line 3, token 2\)"),
     (["a\t(e0)\n"], ["a\t(1)\n"], r"predictions\[0\]: unreadable coreference cell '\(e0\)' \(line 1, token 0\)"),
+    # the strings of a corpus are read together; an error still names its string, line and token
+    (["a\t(1)\n"] * 3, ["a\t(1)\n", "#begin document x\na\t(1)\n#end document\n", "x\t-\n\ny\t(2\n"], r"references\[2\]: a mention is opened but not closed: entity 2 \(line 3, token 1\)"),
     (["#begin document x\n#end document\n#begin document y\n#end document\n"], ["a\t(1)\n"], r"predictions\[0\]: holds 2 documents"),
     (["#begin document x\na\t-\n#begin document y\n#end document\n"], ["a\t(1)\n"], r"document 'x' has no #end document before the next #begin document"),
 ]

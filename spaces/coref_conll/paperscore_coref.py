@@ -173,9 +173,40 @@ def parse_conll(text, source="conll", whole=False):
     Raises ValueError naming the document, line and token of a mention closed but not
     opened or opened but not closed, or of an unreadable item such as "(e0)"."""
     data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+    return _read_conll(data, _documents(data, _newlines(data), source, whole), source)
+
+
+def _newlines(data):
+    return np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
+
+
+def parse_conll_examples(texts, argument):
+    """One Document per CoNLL string (compute()'s examples, each one document, with or
+    without #begin document), read in one pass over the strings joined, so that each
+    distinct cell of the corpus is read once; an error is worded as the string alone
+    gives it (`predictions[3]: ... (line 2, token 1)`)."""
+    datas = [text.encode("utf-8") for text in texts]
+    alone, joined, offset = [], [], 0
+    for index, data in enumerate(datas):
+        documents = _documents(data, _newlines(data), f"{argument}[{index}]", whole=True)
+        if len(documents) != 1:
+            raise input_error(argument, index, f"holds {len(documents)} documents; give one document per example")
+        alone.append(documents)
+        name, low, high = documents[0]
+        joined.append((name, low + offset, high + offset))
+        offset += data.count(b"\n") + 1
+    try:
+        return _read_conll(b"\n".join(datas), joined, argument)
+    except ValueError:
+        for index, (data, documents) in enumerate(zip(datas, alone)):
+            _read_conll(data, documents, f"{argument}[{index}]")
+        raise
+
+
+def _read_conll(data, documents, source):
+    """parse_conll's Documents of `data` given its [(name, first line, stop line)]."""
     chars = np.frombuffer(data, dtype=np.uint8)
     newline = np.flatnonzero(chars == 10)
-    documents = _documents(data, newline, source, whole)
     names = [name for name, _, _ in documents]
     starts = np.concatenate(([0], newline + 1))
     ends = np.concatenate((newline, [len(chars)]))
@@ -213,7 +244,7 @@ def parse_conll(text, source="conll", whole=False):
     sizes = np.fromiter(map(len, events), dtype=np.int64, count=len(events))
     code = np.fromiter(itertools.chain.from_iterable(events), dtype=np.int64, count=int(sizes.sum()))
     line = np.repeat(lines, sizes)
-    where = (source, names, [n.decode() for n in numbers], line, token[line])
+    where = (source, names, list(numbers), line, token[line])
     found = _mentions(where, code % 3, line_doc[line], code // 3, len(numbers))
     return [Document(name, n, first, last, entity) for (name, first, last, entity), n in zip(found, n_tokens)]
 
@@ -226,7 +257,7 @@ def _mentions(where, kind, doc, number, n_numbers):
 
     def fail(events, problem):
         event = int(events.min())  # the first in reading order
-        raise _error(source, names[doc[event]], int(lines[event]), int(tokens[event]), f"{problem} {numbers[number[event]]}")
+        raise _error(source, names[doc[event]], int(lines[event]), int(tokens[event]), f"{problem} {numbers[number[event]].decode()}")
 
     # Nesting depth of each open and close within its entity, in reading order.
     order = np.flatnonzero(kind != ONE)
@@ -598,6 +629,22 @@ def _check_found(key, response, convention):
     )
 
 
+def _string_documents(examples, argument):
+    """Per example its Document when it is a string (None for clusters): jsonlines lines
+    one by one, CoNLL strings together (parse_conll_examples)."""
+    out = [None] * len(examples)
+    conll = []
+    for index, example in enumerate(examples):
+        if isinstance(example, str):
+            if example.lstrip()[:1] == "{":
+                [out[index]] = _one_document(example, argument, index)
+            else:
+                conll.append(index)
+    for index, document in zip(conll, parse_conll_examples([examples[i] for i in conll], argument)):
+        out[index] = document
+    return out
+
+
 def check_span_convention(span_convention):
     """{"predictions": convention, "references": convention} from one name for both sides
     or a (predictions, references) pair of names."""
@@ -628,7 +675,7 @@ def read_examples(predictions, references, span_convention="token_inclusive", to
             sides[argument] = _side(parts, [(argument, i) for i in range(len(examples))], labels)
         return sides["references"], sides["predictions"]
     arguments = {"references": references, "predictions": predictions}
-    documents = {argument: [_one_document(e, argument, i)[0] if isinstance(e, str) else None for i, e in enumerate(examples)] for argument, examples in arguments.items()}
+    documents = {argument: _string_documents(examples, argument) for argument, examples in arguments.items()}
     offsets = _token_offsets(tokens, texts, len(references)) if any(c.startswith("char") for c in conventions.values()) else None
     n_tokens = [d.n_tokens if d else None for d in documents["references"]]
     n_tokens = [n if n is not None else (d.n_tokens if d else None) for n, d in zip(n_tokens, documents["predictions"])]
