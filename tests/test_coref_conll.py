@@ -1319,6 +1319,27 @@ def test_demo_refuses_a_large_upload_and_escapes_words(app, tmp_path):
     assert "<img" not in key_html and "&lt;img src=x" in key_html and "<b>d</b>" not in key_html
 
 
+def test_demo_says_when_plain_prose_is_no_format_it_reads(app):
+    import gradio as gr
+
+    with pytest.raises(gr.Error, match=r"predictions: the format was not recognised: give CoNLL lines"):
+        demo(app, predictions="The cat sat on the mat. It was happy.", references="x\t(1)\n")
+    # a CoNLL line without tabs that holds a mention is still CoNLL
+    assert demo(app, predictions="(1)\n", references="x\t(1)\n")[0]["bcub_f1"] == 1.0
+
+
+def test_a_tiny_file_is_scored_without_importing_scipy(tmp_path):
+    """Only a component with two entities on each side needs scipy's alignment."""
+    from conftest import run_python
+
+    code = (
+        "import json, sys; from paperscore.cli import main; "
+        "open('tiny.conll', 'w').write('#begin document d\\nw\\t(0)\\nw\\t-\\nw\\t(0\\nw\\t0)\\n#end document\\n'); "
+        "main(['coref', 'tiny.conll', 'tiny.conll', '--json']); print(json.dumps(sorted(m for m in sys.modules if m.startswith('scipy'))))"
+    )
+    assert run_python(code, cwd=tmp_path) == []
+
+
 def test_demo_refuses_jsonlines_tokens_that_are_not_strings(app, tmp_path):
     import gradio as gr
 
