@@ -744,6 +744,73 @@ def test_span_predictions_none_of_which_is_a_key_mention_are_refused():
 
 
 # ---------------------------------------------------------------------------------------
+# convention="e2e_coref": kentonl/e2e-coref's metrics.py (HEAD 9d1ee19), which SpanBERT,
+# coref-hoi, s2e-coref, fastcoref and LingMess copy. Figures: its Evaluator(muc | b_cubed |
+# ceafe | lea) run in place from a scratch copy (sklearn's removed linear_assignment given
+# by scipy's linear_sum_assignment), fed each document's clusters as tuples and its
+# mention-to-cluster dicts, on random_documents(seed, n_docs=6) with repeated response
+# spans removed (e2e-coref has no rule for them), and on LitBank; as
+# [recall num, recall den, precision num, precision den].
+
+E2E = {
+    0: {"muc": [15, 23, 15, 26], "bcub": [22.583333333333336, 34, 17.21428571428571, 36], "ceafe": [7.033333333333333, 17, 7.033333333333333, 10], "lea": [21.0, 34, 14.4, 36]},
+    1: {"muc": [13, 24, 13, 22], "bcub": [19.0, 35, 17.300000000000004, 31], "ceafe": [5.538095238095238, 23, 5.538095238095238, 9], "lea": [17.333333333333332, 35, 14.833333333333334, 31]},
+    2: {"muc": [20, 24, 20, 27], "bcub": [33.58333333333333, 40, 31.642857142857142, 43], "ceafe": [13.580219780219778, 21, 13.580219780219778, 16], "lea": [32.0, 40, 29.666666666666668, 43]},
+    3: {"muc": [13, 18, 13, 21], "bcub": [16.266666666666666, 25, 19.8, 33], "ceafe": [6.5, 15, 6.5, 12], "lea": [14.6, 25, 18.166666666666664, 33]},
+    4: {"muc": [5, 10, 5, 17], "bcub": [7.083333333333333, 15, 8.25, 26], "ceafe": [4.454761904761905, 17, 4.454761904761905, 9], "lea": [5.666666666666666, 15, 6.666666666666666, 26]},
+    5: {"muc": [8, 16, 8, 13], "bcub": [10.933333333333334, 24, 12.833333333333332, 22], "ceafe": [6.916666666666666, 22, 6.916666666666666, 9], "lea": [10.0, 24, 12.0, 22]},
+    "litbank": {"muc": [281, 344, 281, 299], "bcub": [238.7800125926226, 380, 309.01515151515156, 340], "ceafe": [32.38337254419788, 106, 32.38337254419788, 41], "lea": [231.75673958179763, 380, 305.91666666666663, 340]},
+    # the gold against itself: CEAFe recall 36 of 106 (the 70 key singletons find no partner)
+    "litbank_self": {"muc": [344, 344, 344, 344], "bcub": [380.0, 380, 380.0, 380], "ceafe": [36.0, 106, 36.0, 36], "lea": [380.0, 380, 380.0, 380]},
+}
+
+
+def _without_repeats(response):
+    seen = set()
+    return [c for c in ([m for m in cluster if not (m in seen or seen.add(m))] for cluster in response) if c]
+
+
+@pytest.mark.parametrize("case", E2E)
+def test_e2e_coref_convention_equals_its_metrics_py(case):
+    if case in ("litbank", "litbank_self"):
+        texts, responses = litbank()
+        keys = [coref.conll_to_clusters(text) for text in texts]
+        responses = keys if case == "litbank_self" else _as_lists(_without_repeats(r) for r in responses)
+    else:
+        documents = random_documents(case, n_docs=6)
+        keys, responses = _as_lists(k for _, k, _ in documents), _as_lists(_without_repeats(r) for _, _, r in documents)
+    result = coref.compute(responses, keys, convention="e2e_coref", return_counts=True)
+    assert_figures(result, E2E[case])
+    assert set(counts(result)) == {"muc", "bcub", "ceafe", "lea"}
+
+
+def test_e2e_coref_convention_on_the_issue_example_by_hand():
+    """Key = response = {a} {b c}: MUC 1; B3 skips the singleton: 1; CEAFe drops the
+    response singleton: recall 1 of 2 key entities, precision 1 of 1, F1 2/3; CoNLL 8/9
+    (scorer_pl: 1)."""
+    clusters = [[[[0, 0]], [[1, 1], [2, 2]]]]
+    result = coref.compute(clusters, clusters, convention="e2e_coref")
+    assert result["conll_f1"] == pytest.approx(8 / 9, abs=1e-15) and result["ceafe_recall"] == 0.5
+    assert coref.compute(clusters, clusters)["conll_f1"] == 1.0
+    with pytest.raises(ValueError, match=r"metrics: e2e-coref's evaluator has no blanc"):
+        coref.compute(clusters, clusters, convention="e2e_coref", metrics=["muc", "blanc"])
+    with pytest.raises(ValueError, match=r"keep_singletons: convention='e2e_coref' decides per metric"):
+        coref.compute(clusters, clusters, convention="e2e_coref", keep_singletons=False)
+    with pytest.raises(ValueError, match=r"convention: 'e2e' is not one of 'scorer_pl', 'e2e_coref'"):
+        coref.compute(clusters, clusters, convention="e2e")
+
+
+def test_e2e_coref_convention_on_the_command_line(tmp_path, capsys):
+    keys, responses = random_texts(0)
+    (tmp_path / "key").write_text("".join(keys))
+    (tmp_path / "response").write_text("".join(responses))
+    assert main(["coref", str(tmp_path / "key"), str(tmp_path / "response"), "--convention", "e2e_coref", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    alone = coref.compute(responses, keys, convention="e2e_coref")
+    assert {k: result[k] for k in alone} == alone and "blanc_f1" not in result
+
+
+# ---------------------------------------------------------------------------------------
 # Details: per document, counts, bootstrap, signature
 
 

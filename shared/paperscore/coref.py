@@ -850,13 +850,16 @@ def _sparse_alignment(r, c, value, n_rows, n_columns):
 
 
 def statistics(key, response, metrics=METRICS, keep_singletons=True, show_progress=False):
-    """{metric: array (n_docs, WIDTH[metric])} of per-document numerators and denominators."""
+    """{metric: array (n_docs, WIDTH[metric])} of per-document numerators and denominators.
+    keep_singletons: for both sides, or a (key, response) pair."""
     n = key.n_docs
     key_code, response_code = _codes(key, response)
     _check_key(key, key_code)
-    if not keep_singletons:
+    keep_key, keep_response = (keep_singletons, keep_singletons) if isinstance(keep_singletons, bool) else keep_singletons
+    if not keep_key:
         kept = np.bincount(key.entity)[key.entity] > 1
         key, key_code = _keep(key, kept), key_code[kept]
+    if not keep_response:
         kept = np.bincount(response.entity)[response.entity] > 1
         response, response_code = _keep(response, kept), response_code[kept]
     key_order = np.argsort(key_code, kind="stable")
@@ -995,9 +998,35 @@ def check_metrics(metrics):
     return tuple(dict.fromkeys(names))
 
 
-def _document_rows(key, response, metrics, keep_singletons, show_progress=False):
+# kentonl/e2e-coref's metrics.py (copied into SpanBERT, coref-hoi, s2e-coref, fastcoref and
+# LingMess): per metric, whether it keeps the (key, response) singletons. B3 and LEA skip
+# them on both sides, CEAFe drops the response's only, MUC cannot see them.
+E2E_COREF = {"muc": (True, True), "bcub": (False, False), "ceafe": (True, False), "lea": (False, False)}
+CONVENTIONS = ("scorer_pl", "e2e_coref")
+
+
+def check_convention(convention, metrics, keep_singletons):
+    """The metrics to score under `convention` (None: its default set)."""
+    check_choice("convention", convention, CONVENTIONS)
+    if convention == "scorer_pl":
+        return check_metrics(metrics)
+    metrics = tuple(E2E_COREF) if metrics is None else check_metrics(metrics)
+    others = [m for m in metrics if m not in E2E_COREF]
+    if others:
+        raise ValueError(f"metrics: e2e-coref's evaluator has no {', '.join(others)}; convention='e2e_coref' scores {', '.join(E2E_COREF)}")
+    if not keep_singletons:
+        raise ValueError("keep_singletons: convention='e2e_coref' decides per metric which singletons count; leave keep_singletons True")
+    return metrics
+
+
+def _document_rows(key, response, metrics, keep_singletons, show_progress=False, convention="scorer_pl"):
     """statistics() as one row per document, the metrics' columns side by side."""
-    stats = statistics(key, response, metrics, keep_singletons, show_progress)
+    if convention == "e2e_coref":
+        stats = {}
+        for keep in set(E2E_COREF[m] for m in metrics):
+            stats.update(statistics(key, response, [m for m in metrics if E2E_COREF[m] == keep], keep, show_progress))
+    else:
+        stats = statistics(key, response, metrics, keep_singletons, show_progress)
     return np.concatenate([stats[m] for m in metrics], 1)
 
 
@@ -1012,16 +1041,16 @@ def headline(**options):
     return "conll_f1"
 
 
-def paired_statistics(references, system_a, system_b, metrics=None, keep_singletons=True, zero_division=0.0):
+def paired_statistics(references, system_a, system_b, metrics=None, keep_singletons=True, zero_division=0.0, convention="scorer_pl"):
     """For paperscore.compare: each system's per-document rows and the reducer."""
-    metrics = check_metrics(metrics)
     keep_singletons = _check_keep_singletons(keep_singletons)
+    metrics = check_convention(convention, metrics, keep_singletons)
     zero_division = check_zero_division(zero_division)
     key, response_a = read_examples(system_a, references)
     _, response_b = read_examples(system_b, references)
     tables = []
     for response in (response_a, response_b):
-        rows = _document_rows(key, response, metrics, keep_singletons)
+        rows = _document_rows(key, response, metrics, keep_singletons, convention=convention)
         tables += [rows, np.arange(len(rows))]
     return (*tables, lambda weights, rows: scores(weights @ rows, metrics, zero_division))
 
@@ -1040,9 +1069,10 @@ def score(
     return_signature=False,
     names=None,
     show_progress=False,
+    convention="scorer_pl",
 ):
     """compute() on Sides: the numbers, then the details asked for."""
-    rows = _document_rows(key, response, metrics, keep_singletons, show_progress)
+    rows = _document_rows(key, response, metrics, keep_singletons, show_progress, convention)
     totals = rows.sum(0)
     result = as_floats(scores(totals, metrics, zero_division))
     if confidence_level is not None:
@@ -1056,7 +1086,8 @@ def score(
         result["per_document"] = [{"document": label, **{k: float(v[d]) for k, v in values.items()}} for d, label in enumerate(labels)]
     if return_signature:
         options = bootstrap_options(confidence_level, n_resamples, seed)
-        result["signature"] = signature("coref_conll", metrics=list(metrics), keep_singletons=keep_singletons, zero_division=zero_division, **options)
+        named = {"convention": convention} if convention != "scorer_pl" else {}
+        result["signature"] = signature("coref_conll", **named, metrics=list(metrics), keep_singletons=keep_singletons, zero_division=zero_division, **options)
     return result
 
 
@@ -1075,6 +1106,7 @@ def compute(
     span_convention="token_inclusive",
     tokens=None,
     texts=None,
+    convention="scorer_pl",
 ):
     """MUC, B3, CEAFm, CEAFe, BLANC and LEA recall, precision and F1, and conll_f1, with
     numerators and denominators summed over documents as the reference scorer does.
@@ -1094,6 +1126,9 @@ def compute(
     positions count (and the bound of token spans when given).
     texts: per document the text the character offsets count in (default: the tokens
     joined by single spaces); each token must be the next word of the text.
+    convention: "scorer_pl" (default, the reference) or "e2e_coref", the evaluator of
+    kentonl/e2e-coref's metrics.py that neural papers report (E2E_COREF): MUC, B3, CEAFe
+    and LEA only, B3 and LEA without singletons, CEAFe without the response's.
     metrics: names among muc, bcub, ceafm, ceafe, blanc, lea and mentions (mention
     identification); default the six metrics. conll_f1 needs muc, bcub and ceafe.
     keep_singletons: False removes entities of one mention from both sides first (coval's
@@ -1101,13 +1136,13 @@ def compute(
     per_document: add "per_document", the numbers of each document.
     return_counts: add "counts", every numerator and denominator.
     """
-    metrics = check_metrics(metrics)
     zero_division = check_zero_division(zero_division)
     keep_singletons = _check_keep_singletons(keep_singletons)
+    metrics = check_convention(convention, metrics, keep_singletons)
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples)
     key, response = read_examples(predictions, references, span_convention, tokens, texts)
-    return score(key, response, metrics, keep_singletons, zero_division, per_document, return_counts, confidence_level, n_resamples, seed, return_signature)
+    return score(key, response, metrics, keep_singletons, zero_division, per_document, return_counts, confidence_level, n_resamples, seed, return_signature, convention=convention)
 
 
 # ---------------------------------------------------------------------------------------
@@ -1121,11 +1156,13 @@ def add_options(parser):
     """The scoring options, shared by this command and `paperscore compare coref`."""
     parser.add_argument("--metric", choices=METRICS + ("all",), default="all", help="score one metric (default all), as scorer.pl's first argument")
     parser.add_argument("--remove-singletons", action="store_true", help="remove entities of one mention from both files first (coval's option; default: keep them, as scorer.pl)")
+    parser.add_argument("--convention", choices=CONVENTIONS, default="scorer_pl", help="scorer_pl (default): the reference's rules; e2e_coref: kentonl/e2e-coref's metrics.py, which neural papers report (MUC, B3, CEAFe, LEA; B3 and LEA without singletons, CEAFe without the response's)")
     parser.add_argument("--strict", action="store_true", help="make key documents missing from a response, and response documents not in the key, an error (default: list them on standard error; a missing document scores as empty, as in scorer.pl)")
 
 
 def options(args):
-    return dict(metrics=METRICS if args.metric == "all" else (args.metric,), keep_singletons=not args.remove_singletons)
+    everything = METRICS if args.convention == "scorer_pl" else tuple(E2E_COREF)
+    return dict(metrics=everything if args.metric == "all" else (args.metric,), keep_singletons=not args.remove_singletons, convention=args.convention)
 
 
 def add_arguments(parser):
@@ -1170,8 +1207,9 @@ def run(args):
     key = _side([d[2:5] for d in key_documents], [(f"{args.key} document {name!r}", None) for name in names])
     response = _side([d[2:5] for d in response_documents], [(f"{args.response} document {name!r}", None) for name in names])
     chosen = options(args)
-    metrics = ("mentions",) + chosen["metrics"]
-    result = score(key, response, metrics, chosen["keep_singletons"], per_document=args.per_document, return_counts=True, names=names, show_progress=True, **args.common)
+    metrics = check_convention(chosen["convention"], chosen["metrics"], chosen["keep_singletons"])
+    metrics = ("mentions",) + metrics if chosen["convention"] == "scorer_pl" else metrics
+    result = score(key, response, metrics, chosen["keep_singletons"], per_document=args.per_document, return_counts=True, names=names, show_progress=True, convention=chosen["convention"], **args.common)
     return {**result, "missing_documents": missing, "extra_documents": extra}
 
 

@@ -58,6 +58,9 @@ Args:
     tokens: for a character convention, per document the tokens the key counts.
     texts: per document the text the character offsets count in (default: the tokens
         joined by single spaces).
+    convention: "scorer_pl" (default, the reference scorer) or "e2e_coref", the
+        evaluator of kentonl/e2e-coref's metrics.py that neural papers report (MUC, B3,
+        CEAFe, LEA; B3 and LEA without singletons, CEAFe without the response's).
     metrics: a list among "muc", "bcub", "ceafm", "ceafe", "blanc", "lea" and "mentions"
         (mention identification); default the six metrics.
     keep_singletons: False removes entities of one mention from both sides first (coval's
@@ -96,6 +99,7 @@ class CorefConll(SpaceMetric, evaluate.Metric):
         "conll": {"metrics": ["muc", "bcub", "ceafe"]},  # the CoNLL-2012 score and the three it averages
         "scorer_pl": {"metrics": ["mentions", "muc", "bcub", "ceafm", "ceafe", "blanc"]},  # `scorer.pl all`
         "without_singletons": {"keep_singletons": False},  # coval's remove_singletons
+        "e2e_coref": {"convention": "e2e_coref"},  # kentonl/e2e-coref's metrics.py, as neural papers report
     }
 
     def _info(self):
@@ -142,6 +146,7 @@ class CorefConll(SpaceMetric, evaluate.Metric):
         span_convention="token_inclusive",
         tokens=None,
         texts=None,
+        convention="scorer_pl",
     ):
         # Every argument goes to the package unchanged (a test keeps the signatures equal).
         return compute(**{name: value for name, value in locals().items() if name != "self"})
