@@ -811,6 +811,67 @@ def test_e2e_coref_convention_on_the_command_line(tmp_path, capsys):
 
 
 # ---------------------------------------------------------------------------------------
+# scorer.pl's argument form, `paperscore coref METRIC KEY RESPONSE none`: its TOTALS lines.
+# Expected: the stdout of `perl scorer.pl METRIC key response none` (v8.01, f49f3f8; lea:
+# the LEA-scorer branch, 772e5a3) on random_texts(1) written as files, without its first
+# lines "version: ..." and "Repeated mention in the response: ..." (diagnostics).
+
+RULE = "-" * 74
+MENTIONS_LINE = "Identification of Mentions: Recall: (15 / 20) 75%\tPrecision: (15 / 20) 75%\tF1: 75%\n" + RULE + "\n"
+PERL_TOTALS = {
+    "muc": "Coreference: Recall: (9 / 14) 64.28%\tPrecision: (9 / 13) 69.23%\tF1: 66.66%\n" + RULE + "\n",
+    "bcub": "Coreference: Recall: (12.5 / 20) 62.5%\tPrecision: (13.1666666666667 / 21) 62.69%\tF1: 62.59%\n" + RULE + "\n",
+    "blanc": "\nCoreference:\nCoreference links: Recall: (30 / 41) 73.17%\tPrecision: (30 / 35) 85.71%\tF1: 78.94%\n" + RULE + "\n"
+    "Non-coreference links: Recall: (17 / 50) 34%\tPrecision: (17 / 39) 43.58%\tF1: 38.2%\n" + RULE + "\n"
+    "BLANC: Recall: (0.535853658536585 / 1) 53.58%\tPrecision: (0.646520146520146 / 1) 64.65%\tF1: 58.57%\n" + RULE + "\n",
+    "lea": "Coreference: Recall: (11.6666666666667 / 20) 58.33%\tPrecision: (12 / 21) 57.14%\tF1: 57.73%\n" + RULE + "\n",
+}
+# SpanBERT's / coref-hoi's conll.py (and e2e-coref's) read scorer.pl's output with this
+COREF_RESULTS_REGEX = re.compile(r".*Coreference: Recall: \([0-9.]+ / [0-9.]+\) ([0-9.]+)%\tPrecision: \([0-9.]+ / [0-9.]+\) ([0-9.]+)%\tF1: ([0-9.]+)%.*", re.DOTALL)
+
+
+@pytest.fixture
+def random_files(tmp_path):
+    keys, responses = random_texts(1)
+    (tmp_path / "key").write_text("".join(keys))
+    (tmp_path / "response").write_text("".join(responses))
+    return str(tmp_path / "key"), str(tmp_path / "response")
+
+
+@pytest.mark.parametrize("metric", PERL_TOTALS)
+def test_scorer_pl_argument_form_prints_its_totals(metric, random_files, capsys):
+    assert main(["coref", metric, *random_files, "none"]) == 0
+    out = capsys.readouterr().out
+    assert out.lstrip("\n") == "====== TOTALS =======\n" + MENTIONS_LINE + PERL_TOTALS[metric]
+    if metric != "blanc":
+        assert COREF_RESULTS_REGEX.match(out).groups() == re.search(r"Coreference: Recall: \S+ \S+ \S+ ([\d.]+)%\tPrecision: \S+ \S+ \S+ ([\d.]+)%\tF1: ([\d.]+)%", PERL_TOTALS[metric]).groups()
+
+
+def test_scorer_pl_all_and_what_it_scores_rather_than_refuses(random_files, tmp_path, capsys):
+    assert main(["coref", "all", *random_files, "none"]) == 0
+    out = capsys.readouterr().out
+    assert re.findall(r"METRIC (\w+):", out) == ["muc", "bcub", "ceafm", "ceafe", "blanc"]
+    assert "\nMETRIC bcub:\n\n====== TOTALS =======\n" + MENTIONS_LINE + PERL_TOTALS["bcub"] in out
+    # an empty response, or one without #begin document: scorer.pl scores no documents
+    # (recall 0 of the key's 20 mentions and 14 MUC links, precision 0 of 0)
+    for content in ("", "w\t(1)\nw\t-\n"):
+        (tmp_path / "other").write_text(content)
+        assert main(["coref", "muc", random_files[0], str(tmp_path / "other"), "none"]) == 0
+        assert "Coreference: Recall: (0 / 14) 0%\tPrecision: (0 / 0) 0%\tF1: 0%" in capsys.readouterr().out
+    # the usual form still refuses it
+    assert main(["coref", random_files[0], str(tmp_path / "other")]) == 1
+    assert "holds no document" in capsys.readouterr().err
+    # one document by name, as scorer.pl's fourth argument
+    assert main(["coref", "muc", *random_files, "(random_1_0); part 000", "--json"]) == 0
+    alone = coref.compute(*[[t] for t in reversed([random_texts(1)[0][0], random_texts(1)[1][0]])], metrics=["muc"])
+    assert json.loads(capsys.readouterr().out)["muc_f1"] == alone["muc_f1"]
+    assert main(["coref", "muc", *random_files, "nothing"]) == 1
+    assert "KEY: " in capsys.readouterr().err
+    assert main(["coref", *random_files, "extra"]) == 1
+    assert "unexpected arguments 'extra'" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------------------
 # Details: per document, counts, bootstrap, signature
 
 

@@ -388,11 +388,12 @@ def parse_jsonlines(text, source="jsonlines", predicted=False):
     return documents
 
 
-def parse_documents(data, source, whole=False, predicted=False):
+def parse_documents(data, source, whole=False, predicted=False, allow_empty=False):
     """(form, documents) of a coreference file's bytes or text: "jsonlines" when its first
     visible character is "{", else "conll". A text without any document is an error
     naming `source` (with whole=True, CoNLL lines without #begin document are one document).
-    predicted: a response (jsonlines: predicted_clusters read where they exist)."""
+    predicted: a response (jsonlines: predicted_clusters read where they exist).
+    allow_empty: a text without documents is no documents (scorer.pl's reading)."""
     text = data if isinstance(data, str) else None
     head = (data.lstrip()[:1] if text is not None else bytes(data).lstrip()[:1])
     if head in ("{", b"{"):
@@ -404,6 +405,8 @@ def parse_documents(data, source, whole=False, predicted=False):
         form, documents = "jsonlines", parse_jsonlines(text, source, predicted)
     else:
         form, documents = "conll", parse_conll(data, source, whole)
+    if not documents and allow_empty:
+        return "conll", []
     if not documents:
         found = "is empty" if not head else "holds no document: no #begin document line, and not jsonlines"
         raise ValueError(f"{source} {found}")
@@ -414,10 +417,10 @@ def parse_documents(data, source, whole=False, predicted=False):
     return form, documents
 
 
-def read_documents(path, argument, predicted=False):
+def read_documents(path, argument, predicted=False, allow_empty=False):
     """(form, documents) of a CoNLL or jsonlines file ("-": standard input)."""
     source = "standard input" if str(path) == "-" else str(path)
-    return parse_documents(read_bytes(path, argument), f"{argument}: {source}", predicted=predicted)
+    return parse_documents(read_bytes(path, argument), f"{argument}: {source}", predicted=predicted, allow_empty=allow_empty)
 
 
 # A CoNLL document name as the e2e-coref family turns it into a doc_key (its minimize.py
@@ -1170,6 +1173,7 @@ def add_arguments(parser):
     parser.add_argument("response", help="the response (system), CoNLL or jsonlines; documents are matched to the key's by name (a CoNLL name and part against a doc_key, e.g. '(bc/cctv/00/cctv_0000); part 000' is 'bc/cctv/00/cctv_0000_0')")
     add_options(parser)
     parser.add_argument("--per-document", action="store_true", help="add each document's numbers")
+    parser.add_argument("scorer_pl", nargs="*", metavar="", help="scorer.pl's form also works: paperscore coref METRIC KEY RESPONSE [none|DOCNAME] (METRIC: muc, bcub, ceafm, ceafe, blanc, lea or all) prints scorer.pl's TOTALS lines; an empty response, or one without #begin document, then scores as no documents")
 
 
 def _unmatched(found, strict):
@@ -1187,7 +1191,7 @@ def _unmatched(found, strict):
         print(f"paperscore coref: warning: {line}", file=sys.stderr)
 
 
-def _read_files(key, responses, strict):
+def _read_files(key, responses, strict, allow_empty=False):
     """The key's documents and each response's, paired by name (pair_documents), from
     (path, argument) pairs; unmatched documents reported by _unmatched. Returns (key
     documents, [response documents], [missing names], [extra names])."""
@@ -1195,22 +1199,86 @@ def _read_files(key, responses, strict):
     key_file = read_documents(key[0], key[1])
     out = []
     for path, argument in responses:
-        out.append(pair_documents(key_file, read_documents(path, argument, predicted=True), key[1], argument))
+        out.append(pair_documents(key_file, read_documents(path, argument, predicted=True, allow_empty=allow_empty), key[1], argument))
     _unmatched([(argument, missing, extra) for (_, argument), (*_, missing, extra) in zip(responses, out)], strict)
     return key_file[1], [o[1] for o in out], [o[2] for o in out], [o[3] for o in out]
 
 
+def _scorer_pl_form(args):
+    """(metrics, key, response, document name or None) of `METRIC KEY RESPONSE [NAME]`,
+    scorer.pl's arguments; None for the usual `KEY RESPONSE`."""
+    if not args.scorer_pl:
+        return None
+    if args.key not in METRICS + ("all",) or len(args.scorer_pl) > 2:
+        raise ValueError(f"unexpected arguments {' '.join(args.scorer_pl)!r}: give KEY RESPONSE, or scorer.pl's METRIC KEY RESPONSE [none|DOCNAME] with METRIC one of {', '.join(METRICS + ('all',))}")
+    metrics = PERL_ALL if args.key == "all" else (args.key,)
+    name = args.scorer_pl[1] if len(args.scorer_pl) > 1 and args.scorer_pl[1] != "none" else None
+    return metrics, args.response, args.scorer_pl[0], name
+
+
+# What `scorer.pl all` scores (v8.01; LEA is on its LEA-scorer branch only).
+PERL_ALL = ("muc", "bcub", "ceafm", "ceafe", "blanc")
+
+
 def run(args):
     """Score the key's documents, as scorer.pl does."""
-    key_documents, [response_documents], [missing], [extra] = _read_files((args.key, "KEY"), [(args.response, "RESPONSE")], args.strict)
+    form = _scorer_pl_form(args)
+    if form:
+        metrics, args.key, args.response, only = form
+        args.metric, args.convention = "all", "scorer_pl"
+    key_documents, [response_documents], [missing], [extra] = _read_files((args.key, "KEY"), [(args.response, "RESPONSE")], args.strict, allow_empty=bool(form))
+    if form and only is not None:
+        chosen = [i for i, d in enumerate(key_documents) if d.name == only]
+        if not chosen:
+            raise ValueError(f"KEY: {args.key} has no document {only!r}")
+        key_documents, response_documents = [key_documents[i] for i in chosen], [response_documents[i] for i in chosen]
     names = [document.name for document in key_documents]
     key = _side([d[2:5] for d in key_documents], [(f"{args.key} document {name!r}", None) for name in names])
     response = _side([d[2:5] for d in response_documents], [(f"{args.response} document {name!r}", None) for name in names])
     chosen = options(args)
+    if form:
+        chosen["metrics"] = metrics
     metrics = check_convention(chosen["convention"], chosen["metrics"], chosen["keep_singletons"])
     metrics = ("mentions",) + metrics if chosen["convention"] == "scorer_pl" else metrics
     result = score(key, response, metrics, chosen["keep_singletons"], per_document=args.per_document, return_counts=True, names=names, show_progress=True, convention=chosen["convention"], **args.common)
-    return {**result, "missing_documents": missing, "extra_documents": extra}
+    result = {**result, "missing_documents": missing, "extra_documents": extra}
+    if form:
+        result["scorer_pl_report"] = perl_report(result, metrics[1:])
+    return result
+
+
+def _perl(value):
+    """A number as Perl prints it."""
+    return "%.15g" % value
+
+
+def _perl_rpf(recall_counts, precision_counts, f1=None):
+    """scorer.pl's ShowRPF line: counts, percentages truncated to 2 decimals, a rule."""
+    (nr, dr), (np_, dp) = recall_counts, precision_counts
+    recall, precision = (nr / dr if dr else 0), (np_ / dp if dp else 0)
+    if f1 is None:
+        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0
+    percent = [_perl(int(v * 10000) / 100) for v in (recall, precision, f1)]
+    return f"Recall: ({_perl(nr)} / {_perl(dr)}) {percent[0]}%\tPrecision: ({_perl(np_)} / {_perl(dp)}) {percent[1]}%\tF1: {percent[2]}%\n" + "-" * 74 + "\n"
+
+
+def perl_report(result, metrics):
+    """The TOTALS lines `scorer.pl METRIC KEY RESPONSE none` prints for `metrics` (each
+    after a `METRIC name:` line when there are several, as `scorer.pl all`), the lines
+    the training scripts of SpanBERT, coref-hoi and s2e-coref read with their regexes."""
+    counts = result["counts"]
+    out = []
+    for metric in metrics:
+        part = "\n====== TOTALS =======\nIdentification of Mentions: " + _perl_rpf(counts["mentions"]["recall"], counts["mentions"]["precision"])
+        if metric == "blanc":
+            blanc = counts["blanc"]
+            part += "\nCoreference:\nCoreference links: " + _perl_rpf(blanc["coreference_recall"], blanc["coreference_precision"])
+            part += "Non-coreference links: " + _perl_rpf(blanc["non_coreference_recall"], blanc["non_coreference_precision"])
+            part += "BLANC: " + _perl_rpf((result["blanc_recall"], 1), (result["blanc_precision"], 1), result["blanc_f1"])
+        else:
+            part += "Coreference: " + _perl_rpf(counts[metric]["recall"], counts[metric]["precision"])
+        out.append(f"\nMETRIC {metric}:\n" + part if len(metrics) > 1 else part)
+    return "".join(out).rstrip("\n")
 
 
 def read_compare(args):
@@ -1230,7 +1298,10 @@ def _number(value):
 
 def table(result):
     """The numbers with their numerators and denominators at full precision, as scorer.pl
-    prints them (but not truncated), then the CoNLL score and the signature."""
+    prints them (but not truncated), then the CoNLL score and the signature; scorer.pl's
+    own lines when its argument form was used."""
+    if "scorer_pl_report" in result:
+        return result["scorer_pl_report"]
     rows = [("metric", "measure", "value", "numerator", "denominator")]
     for metric, parts in result.get("counts", {}).items():
         for measure, (numerator, denominator) in parts.items():
