@@ -736,7 +736,7 @@ def test_span_predictions_none_of_which_is_a_key_mention_are_refused():
     key span, all twelve are with every end one less."""
     key = [[[[4 * i, 4 * i + 1]] for i in range(12)]]
     exclusive = [[[[4 * i, 4 * i + 2]] for i in range(12)]]
-    with pytest.raises(ValueError, match=r"predictions: none of the 12 predicted mentions is a key mention under span_convention='token_inclusive' \(predictions\[0\] cluster 0 holds \[0, 2\]\); with every end one token less 12 would be, one more 0"):
+    with pytest.raises(ValueError, match=r"predictions: none of the 12 predicted mentions is a key mention under span_convention='token_inclusive' \(predictions\[0\] cluster 0: its first mention reads as tokens \[0, 2\]\); with every end one token less 12 would be, one more 0"):
         coref.compute(exclusive, key)
     assert coref.compute(exclusive, key, span_convention=("token_exclusive", "token_inclusive"))["bcub_f1"] == 1.0
     # nine such mentions stay a score (of 0): a small wrong answer is an answer

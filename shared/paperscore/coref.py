@@ -625,7 +625,7 @@ def _check_found(key, response, convention):
     cluster = int(response.entity[0] - response.entity[response.doc == d].min())
     raise ValueError(
         f"predictions: none of the {len(response.doc)} predicted mentions is a key mention under span_convention={convention!r} "
-        f"(predictions[{d}] cluster {cluster} holds [{response.first[0]}, {response.second[0]}]); with every end one token less "
+        f"(predictions[{d}] cluster {cluster}: its first mention reads as tokens [{response.first[0]}, {response.second[0]}]); with every end one token less "
         f"{shifted[-1]} would be, one more {shifted[1]}. Give the span_convention the predictions are written in: {', '.join(SPAN_CONVENTIONS)}"
     )
 
