@@ -73,7 +73,7 @@ def generate(folder, docs):
 
 def paperscore(key, response):
     """What `paperscore coref KEY RESPONSE` computes: both files parsed, all metrics."""
-    args = argparse.Namespace(key=key, response=response, metric="all", remove_singletons=False, convention="scorer_pl", per_document=False, strict=False, common={})
+    args = argparse.Namespace(key=key, response=response, metric="all", remove_singletons=False, convention="scorer_pl", per_document=False, strict=False, scorer_pl=[], common={})
     return coref.run(args)
 
 
