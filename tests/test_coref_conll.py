@@ -595,6 +595,23 @@ def test_thousands_of_documents_equal_the_plain_oracle(keep_singletons):
         assert np.array_equal(_rows(documents[number : number + 1], keep_singletons)[0], rows[number])
 
 
+def test_thousands_of_conll_strings_are_read_as_their_spans():
+    """compute()'s per-document CoNLL strings, read in one joined pass, against the same
+    documents as clusters of spans (which the test above holds to the oracle)."""
+    documents = random_documents(21, n_docs=2500)
+    layout = random.Random(21)
+    texts = [to_conll(f"d{i}", n, k, layout) for i, (n, k, _) in enumerate(documents)], [to_conll("d", n, r) for n, _, r in documents]
+    spans = _as_lists(k for _, k, _ in documents), _as_lists(reading_order(r) for _, _, r in documents)
+    assert sum(len(m) for doc in spans[0] for m in doc) > 10_000
+    rows = []
+    for key, response in (texts, spans):
+        sides = coref.read_examples(response, key)
+        stats = coref.statistics(*sides, ALL)
+        rows.append(np.concatenate([stats[m] for m in ALL], 1))
+    assert np.array_equal(rows[0][:, ~FRACTIONS], rows[1][:, ~FRACTIONS])
+    np.testing.assert_allclose(rows[0][:, FRACTIONS], rows[1][:, FRACTIONS], rtol=1e-13, atol=0)
+
+
 def test_ceaf_in_large_components_equals_the_dense_alignment(monkeypatch):
     """Components aligned on their sparse pairs (forced here for every component) give the
     dense optimum: exactly for CEAFm's counts, to rounding for CEAFe (the matching costs
