@@ -14,6 +14,7 @@ scorer's "Identification of Mentions" line.
 import json
 import random
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -748,16 +749,18 @@ def test_spans_that_cannot_be_what_the_convention_says_are_refused():
         coref.compute([FASTCOREF_KEY], [FASTCOREF_KEY], span_convention=("token_inclusive",))
 
 
-def test_span_predictions_none_of_which_is_a_key_mention_are_refused():
+def test_span_predictions_none_of_which_is_a_key_mention_are_warned_about():
     """Twelve two-token mentions written end-exclusive but read as the default: none is a
     key span, all twelve are with every end one less."""
     key = [[[[4 * i, 4 * i + 1]] for i in range(12)]]
     exclusive = [[[[4 * i, 4 * i + 2]] for i in range(12)]]
-    with pytest.raises(ValueError, match=r"predictions: none of the 12 predicted mentions is a key mention under span_convention='token_inclusive' \(predictions\[0\] cluster 0: its first mention reads as tokens \[0, 2\]\); with every end one token less 12 would be, one more 0"):
-        coref.compute(exclusive, key)
-    assert coref.compute(exclusive, key, span_convention=("token_exclusive", "token_inclusive"))["bcub_f1"] == 1.0
-    # nine such mentions stay a score (of 0): a small wrong answer is an answer
-    assert coref.compute([exclusive[0][:9]], key)["bcub_f1"] == 0.0
+    with pytest.warns(UserWarning, match=r"predictions: none of the 12 predicted mentions is a key mention under span_convention='token_inclusive' \(predictions\[0\] cluster 0: its first mention reads as tokens \[0, 2\]\); with every end one token less 12 would be, one more 0"):
+        assert coref.compute(exclusive, key)["bcub_f1"] == 0.0  # still scored, as every interface scores it
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert coref.compute(exclusive, key, span_convention=("token_exclusive", "token_inclusive"))["bcub_f1"] == 1.0
+        # nine such mentions: no warning (a small wrong answer is an answer)
+        assert coref.compute([exclusive[0][:9]], key)["bcub_f1"] == 0.0
 
 
 # ---------------------------------------------------------------------------------------

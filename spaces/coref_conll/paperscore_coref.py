@@ -23,6 +23,7 @@ import itertools
 import math
 import re
 import sys
+import warnings
 from collections import Counter, namedtuple
 
 import numpy as np
@@ -552,7 +553,8 @@ SPAN_CONVENTIONS = {
     "char_inclusive": "character offsets into texts, end included (Maverick clusters_char_offsets)",
 }
 # Span-list predictions of at least this many mentions, none of them a key mention, are
-# refused: a convention misread, not a system's output.
+# warned about: most likely a convention misread (still a score: a hopeless system, or
+# random input, is scored as every interface scores it).
 MIN_MISSING = 10
 
 
@@ -616,8 +618,8 @@ def _token_spans(spans, sizes, convention, n_tokens, offsets, argument, index):
 
 
 def _check_found(key, response, convention):
-    """Refuse span-list predictions of MIN_MISSING or more mentions of which none is a key
-    mention, saying how many would be with the end read one token off."""
+    """Warn about span-list predictions of MIN_MISSING or more mentions of which none is a
+    key mention, saying how many would be with the end read one token off."""
     if len(response.doc) < MIN_MISSING or not len(key.doc) or np.isin(*_codes(response, key)).any():
         return
     second = response.second
@@ -625,10 +627,12 @@ def _check_found(key, response, convention):
     shifted = {shift: int(np.isin(*_codes(response._replace(second=moved[shift]), key)).sum()) for shift in (-1, 1)}
     d = int(response.doc[0])
     cluster = int(response.entity[0] - response.entity[response.doc == d].min())
-    raise ValueError(
+    warnings.warn(
         f"predictions: none of the {len(response.doc)} predicted mentions is a key mention under span_convention={convention!r} "
         f"(predictions[{d}] cluster {cluster}: its first mention reads as tokens [{response.first[0]}, {response.second[0]}]); with every end one token less "
-        f"{shifted[-1]} would be, one more {shifted[1]}. Give the span_convention the predictions are written in: {', '.join(SPAN_CONVENTIONS)}"
+        f"{shifted[-1]} would be, one more {shifted[1]}. Give the span_convention the predictions are written in: {', '.join(SPAN_CONVENTIONS)}",
+        UserWarning,
+        stacklevel=4,
     )
 
 
@@ -1125,8 +1129,8 @@ def compute(
     both sides or a (predictions, references) pair: "token_inclusive" (default),
     "token_exclusive", "char_exclusive", "char_inclusive".
     A span that cannot be so (an end before its start, beyond the document's tokens, off
-    the token boundaries) is an error naming the document and cluster, and so are span
-    predictions of MIN_MISSING or more mentions none of which is a key mention.
+    the token boundaries) is an error naming the document and cluster; span predictions
+    of MIN_MISSING or more mentions none of which is a key mention give a UserWarning.
     tokens: for a character convention, per document the list of tokens the key's token
     positions count (and the bound of token spans when given).
     texts: per document the text the character offsets count in (default: the tokens
