@@ -14,6 +14,7 @@ scorer's "Identification of Mentions" line.
 import json
 import random
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -21,6 +22,7 @@ from conftest import DATA
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import coref_naive as naive
 from paperscore import coref
 from paperscore.cli import main
 
@@ -515,6 +517,381 @@ def test_conll_text_and_spans_agree(seed):
 
 
 # ---------------------------------------------------------------------------------------
+# The plain oracle (tests/coref_naive.py, written from the definitions) against the
+# vectorised path, at users' sizes; CEAF's sparse alignment against the dense one.
+
+
+def test_the_oracle_equals_the_reference_on_its_published_cases():
+    for case, (key, response, figures) in OFFICIAL.items():
+        found = naive.document(key, response)
+        for metric, values in figures.items():
+            assert found[metric] == pytest.approx(values, abs=1e-9, rel=0), (case, metric)
+
+
+def _chain(n_entities, offset=0):
+    """Key {0 1} {2 3} ...; response {1 2} {3 4} ...: one connected component."""
+    key = [[(offset + 2 * i, offset + 2 * i), (offset + 2 * i + 1, offset + 2 * i + 1)] for i in range(n_entities)]
+    response = [[(offset + 2 * i + 1, offset + 2 * i + 1), (offset + 2 * i + 2, offset + 2 * i + 2)] for i in range(n_entities)]
+    return key, response
+
+
+def diverse_documents(seed, n_docs):
+    """[(key, response)] of clusters of (start, end) tuples, as varied as real output:
+    empty documents and sides, all singletons, perfect copies, drops, splits, merges,
+    twinless and repeated spans (perturb), nesting and crossing, a few documents of many
+    entities and a few long chains (one large CEAF component), offsets near 2**63."""
+    rng = random.Random(seed)
+    documents = []
+    for _ in range(n_docs):
+        roll = rng.random()
+        if roll < 0.04:
+            documents.append(rng.choice([([], []), ([], [[(0, 0)]]), ([[(0, 1), (3, 3)]], [])]))
+            continue
+        if roll < 0.06:
+            documents.append(_chain(rng.randint(2, 40), rng.randint(0, 5)))
+            continue
+        large = roll > 0.99
+        n_tokens = rng.randint(300, 900) if large else rng.randint(1, 40)
+        count = rng.randint(150, 400) if large else rng.randint(0, 14)
+        spans = list({(s, min(n_tokens - 1, s + rng.choice((0, 0, 0, 1, 2, 5)))) for s in (rng.randrange(n_tokens) for _ in range(count))})
+        rng.shuffle(spans)
+        key = _partition(rng, spans)
+        if rng.random() < 0.05:
+            key = [[m] for m in spans]
+        response = [list(c) for c in key] if rng.random() < 0.1 else perturb(rng, key, n_tokens)
+        if rng.random() < 0.02:  # offsets near the int64 limit: codes cannot be packed
+            shift = 2**63 - 1 - n_tokens
+            key, response = ([[(s + shift, e + shift) for s, e in c] for c in side] for side in (key, response))
+        documents.append((key, response))
+    return documents
+
+
+def _rows(documents, keep_singletons=True):
+    """The package's per-document statistics, one row per document, ALL's columns."""
+    key, response = coref.read_examples(_as_lists(r for _, r in documents), _as_lists(k for k, _ in documents))
+    stats = coref.statistics(key, response, ALL, keep_singletons)
+    return np.concatenate([stats[m] for m in ALL], 1)
+
+
+# Columns of ALL that hold sums of fractions (B3, LEA); the others are counts, or CEAF's
+# exact (fsum) sums of the same aligned values, and must be equal.
+_WIDTHS = np.cumsum([0] + [coref.WIDTH[m] for m in ALL])
+FRACTIONS = np.zeros(_WIDTHS[-1], dtype=bool)
+for _metric in ("bcub", "lea"):
+    FRACTIONS[_WIDTHS[ALL.index(_metric)] : _WIDTHS[ALL.index(_metric) + 1]] = True
+
+
+@pytest.mark.parametrize("keep_singletons", [True, False])
+def test_thousands_of_documents_equal_the_plain_oracle(keep_singletons):
+    documents = diverse_documents(11 if keep_singletons else 12, 3000)
+    sizes = [sum(map(len, side)) for doc in documents for side in doc]
+    assert sum(sizes[0::2]) > 10_000 and sum(sizes[1::2]) > 10_000
+    rows = _rows(documents, keep_singletons)
+    oracle = np.array([np.concatenate(list(naive.document(k, r, ALL, keep_singletons).values())) for k, r in documents])
+    assert np.array_equal(rows[:, ~FRACTIONS], oracle[:, ~FRACTIONS])
+    np.testing.assert_allclose(rows[:, FRACTIONS], oracle[:, FRACTIONS], rtol=1e-13, atol=0)
+    np.testing.assert_allclose(rows.sum(0), oracle.sum(0), rtol=1e-13, atol=0)
+    # each document's row inside the batch is that document scored alone
+    for number in range(0, len(documents), 7):
+        assert np.array_equal(_rows(documents[number : number + 1], keep_singletons)[0], rows[number])
+
+
+def test_thousands_of_conll_strings_are_read_as_their_spans():
+    """compute()'s per-document CoNLL strings, read in one joined pass, against the same
+    documents as clusters of spans (which the test above holds to the oracle)."""
+    documents = random_documents(21, n_docs=2500)
+    layout = random.Random(21)
+    texts = [to_conll(f"d{i}", n, k, layout) for i, (n, k, _) in enumerate(documents)], [to_conll("d", n, r) for n, _, r in documents]
+    spans = _as_lists(k for _, k, _ in documents), _as_lists(reading_order(r) for _, _, r in documents)
+    assert sum(len(m) for doc in spans[0] for m in doc) > 10_000
+    rows = []
+    for key, response in (texts, spans):
+        sides = coref.read_examples(response, key)
+        stats = coref.statistics(*sides, ALL)
+        rows.append(np.concatenate([stats[m] for m in ALL], 1))
+    assert np.array_equal(rows[0][:, ~FRACTIONS], rows[1][:, ~FRACTIONS])
+    np.testing.assert_allclose(rows[0][:, FRACTIONS], rows[1][:, FRACTIONS], rtol=1e-13, atol=0)
+
+
+def test_ceaf_in_large_components_equals_the_dense_alignment(monkeypatch):
+    """Components aligned on their sparse pairs (forced here for every component) give the
+    dense optimum: exactly for CEAFm's counts, to rounding for CEAFe (the matching costs
+    are 1 + max - value)."""
+    documents = diverse_documents(13, 600)
+    oracle = np.array([naive.ceafm(*naive.prepare(k, r)) + naive.ceafe(*naive.prepare(k, r)) for k, r in documents])
+    monkeypatch.setattr(coref, "DENSE_CELLS", 0)
+    key, response = coref.read_examples(_as_lists(r for _, r in documents), _as_lists(k for k, _ in documents))
+    stats = coref.statistics(key, response, ("ceafm", "ceafe"))
+    assert np.array_equal(stats["ceafm"], oracle[:, :4])
+    np.testing.assert_allclose(stats["ceafe"], oracle[:, 4:], rtol=1e-14, atol=0)
+
+
+@pytest.mark.parametrize("shape", ["same", "half", "chain"])
+def test_ceaf_on_20000_mentions_a_side_stays_small(shape):
+    """20,000 mentions a side in one document: 20,000 singleton entities matching one to one
+    (CEAF = 20,000 of 20,000 both ways), every other one moved away (10,000), or one chain of
+    10,000 two-mention entities a side where each key entity shares one mention with one
+    response entity on each side: the best alignment takes 10,000 pairs of overlap 1
+    (CEAFm 10,000 of 20,000) and phi4 = 2*1/(2+2) = 1/2 (CEAFe 5,000 of 10,000). A dense
+    entity matrix would need 3.2 GB (800 MB for the chain)."""
+    import tracemalloc
+
+    n = 20_000
+    if shape == "chain":
+        key, response = _chain(n // 2)
+        expected = {"ceafm": [n / 2, n, n / 2, n], "ceafe": [n / 4, n / 2, n / 4, n / 2]}
+    else:
+        shift = [0 if shape == "same" or i % 2 == 0 else n for i in range(n)]
+        key, response = [[(i, i)] for i in range(n)], [[(i + shift[i], i + shift[i])] for i in range(n)]
+        found = n if shape == "same" else n // 2
+        expected = {"ceafm": [found, n, found, n], "ceafe": [found, n, found, n]}
+    tracemalloc.start()
+    try:
+        result = coref.compute(_as_lists([response]), _as_lists([key]), metrics=["ceafm", "ceafe"], return_counts=True)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert counts(result) == expected
+    assert peak < 64 * 2**20
+
+
+# ---------------------------------------------------------------------------------------
+# The shapes today's systems write: jsonlines lines, predicted_clusters, span conventions
+
+LINE = json.dumps({"doc_key": "x_0", "sentences": [["a", "b", "c"]], "clusters": [[[0, 0], [2, 2]]]})
+# predict.py (e2e-coref, SpanBERT, coref-hoi) keeps the input's gold clusters beside its own
+PREDICTED = json.dumps({"doc_key": "x_0", "sentences": [["a", "b", "c"]], "clusters": [[[0, 0], [2, 2]]], "predicted_clusters": [[[0, 0]], [[2, 2]]]})
+
+
+def test_a_jsonlines_line_given_as_a_string_is_read_as_jsonlines():
+    """Key = response = one entity {a c}: every metric 1 (it once read as an empty CoNLL
+    document and gave 0)."""
+    result = coref.compute(predictions=[LINE], references=[LINE], metrics=ALL)
+    assert result["conll_f1"] == result["mentions_f1"] == result["blanc_f1"] == 1.0
+
+
+def test_a_prediction_line_is_read_from_its_predicted_clusters():
+    """Key {a c}; predicted {a} {c}: MUC recall 0 of 1 link, precision 0 of 0; B3 recall
+    (1/2 + 1/2)/2, precision (1 + 1)/2. (Reading its gold clusters would give 1.)"""
+    result = coref.compute(predictions=[PREDICTED], references=[PREDICTED], metrics=ALL)
+    assert (result["muc_recall"], result["muc_precision"]) == (0.0, 0.0)
+    assert (result["bcub_recall"], result["bcub_precision"]) == (0.5, 1.0)
+
+
+def test_the_command_line_reads_predicted_clusters_in_a_response_file(tmp_path, capsys):
+    (tmp_path / "gold.jsonl").write_text(LINE + "\n")
+    (tmp_path / "predicted.jsonl").write_text(PREDICTED + "\n")
+    assert cli_json(tmp_path / "gold.jsonl", tmp_path / "predicted.jsonl") == 0
+    result = json.loads(capsys.readouterr().out)
+    assert (result["bcub_recall"], result["bcub_precision"], result["muc_recall"]) == (0.5, 1.0, 0.0)
+    # the predict.py file as both key (its gold clusters) and response (its predictions)
+    assert cli_json(tmp_path / "predicted.jsonl", tmp_path / "predicted.jsonl") == 0
+    assert json.loads(capsys.readouterr().out)["bcub_recall"] == 0.5
+    other = json.dumps({"doc_key": "y_0", "sentences": [["a"]], "clusters": [[[0, 0]]]})
+    (tmp_path / "mixed.jsonl").write_text(PREDICTED + "\n" + other + "\n")
+    assert main(["coref", str(tmp_path / "gold.jsonl"), str(tmp_path / "mixed.jsonl")]) == 1
+    assert "line 2: the object has no predicted_clusters, but line 1 has" in capsys.readouterr().err
+
+
+# fastcoref's README: FCoref().predict(texts=[TEXT])[0].get_clusters(as_strings=False),
+# end-exclusive character offsets ("We" = TEXT[0:2], "our coref package" = TEXT[33:50]).
+FASTCOREF_TEXT = "We are so happy to see you using our coref package. This package is very fast!"
+FASTCOREF_TOKENS = ["We", "are", "so", "happy", "to", "see", "you", "using", "our", "coref", "package", ".", "This", "package", "is", "very", "fast", "!"]
+FASTCOREF_CHARS = [[[0, 2], [33, 36]], [[33, 50], [52, 64]]]
+# the same mentions as token positions, end included: We = 0, our = 8, "our coref
+# package" = 8..10, "This package" = 12..13
+FASTCOREF_KEY = [[[0, 0], [8, 8]], [[8, 10], [12, 13]]]
+# Maverick's README: model.predict(TEXT)["clusters_char_offsets"] (end included: "Barack
+# Obama" = (0, 11)) and its clusters_token_offsets over the README's word_tokenized list.
+MAVERICK_TEXT = "Barack Obama is traveling to Rome. The city is sunny and the president plans to visit its most important attractions"
+MAVERICK_TOKENS = ["Barack", "Obama", "is", "traveling", "to", "Rome", ".", "The", "city", "is", "sunny", "and", "the", "president", "plans", "to", "visit", "its", "most", "important", "attractions"]
+MAVERICK_CHARS = [[[29, 32], [35, 42], [86, 88]], [[0, 11], [57, 69]]]
+MAVERICK_TOKEN_OFFSETS = [[[5, 5], [7, 8], [17, 17]], [[0, 1], [12, 13]]]
+
+
+@pytest.mark.parametrize(
+    "chars, convention, key, tokens, text",
+    [
+        (FASTCOREF_CHARS, "char_exclusive", FASTCOREF_KEY, FASTCOREF_TOKENS, FASTCOREF_TEXT),
+        (MAVERICK_CHARS, "char_inclusive", MAVERICK_TOKEN_OFFSETS, MAVERICK_TOKENS, MAVERICK_TEXT),
+    ],
+)
+def test_character_offsets_of_the_readme_examples_meet_their_token_spans(chars, convention, key, tokens, text):
+    result = coref.compute([chars], [key], metrics=ALL, span_convention=(convention, "token_inclusive"), tokens=[tokens], texts=[text])
+    assert {k: v for k, v in result.items() if k.endswith("_f1")} == dict.fromkeys([f"{m}_f1" for m in ALL] + ["conll_f1"], 1.0)
+    other = "char_inclusive" if convention == "char_exclusive" else "char_exclusive"
+    with pytest.raises(ValueError, match=rf"predictions\[0\]: cluster 0 holds \[\d+, \d+\]: characters '.*' do not begin and end at token boundaries of document 0's text \(span_convention='{other}'\)"):
+        coref.compute([chars], [key], span_convention=(other, "token_inclusive"), tokens=[tokens], texts=[text])
+
+
+def test_end_exclusive_token_spans_as_spacy_and_wl_coref_write_them():
+    """spaCy's Span.end and wl-coref's span_clusters end one token after the mention:
+    Maverick's README clusters with every end + 1 are its token offsets."""
+    exclusive = [[[s, e + 1] for s, e in cluster] for cluster in MAVERICK_TOKEN_OFFSETS]
+    result = coref.compute([exclusive], [exclusive], span_convention="token_exclusive", metrics=ALL)
+    assert result == coref.compute([MAVERICK_TOKEN_OFFSETS], [MAVERICK_TOKEN_OFFSETS], metrics=ALL)
+    assert coref.compute([exclusive], [MAVERICK_TOKEN_OFFSETS], span_convention=("token_exclusive", "token_inclusive"))["conll_f1"] == 1.0
+
+
+def test_spans_that_cannot_be_what_the_convention_says_are_refused():
+    conll = "".join(f"w{i}\t-\n" for i in range(21))  # a key document of 21 tokens
+    with pytest.raises(ValueError, match=r"predictions\[0\]: cluster 1 holds \[4, 4\]: an end-exclusive span needs end > start \(span_convention='token_exclusive'\)"):
+        coref.compute([[[[0, 2]], [[4, 4]]]], [conll], span_convention="token_exclusive")
+    with pytest.raises(ValueError, match=r"predictions\[0\]: cluster 1 holds \[86, 88\]: ends beyond the document's 21 tokens \(span_convention='token_inclusive'\)"):
+        coref.compute([[[[0, 1]], [[86, 88]]]], [conll])
+    with pytest.raises(ValueError, match=r"tokens: a character span_convention needs tokens"):
+        coref.compute([FASTCOREF_CHARS], [FASTCOREF_KEY], span_convention=("char_exclusive", "token_inclusive"))
+    with pytest.raises(ValueError, match=r"tokens\[0\]: token 1 'is' is not the next word of the text after character 6"):
+        coref.compute([MAVERICK_CHARS], [MAVERICK_TOKEN_OFFSETS], span_convention=("char_inclusive", "token_inclusive"), tokens=[["Barack", "is"]], texts=[MAVERICK_TEXT])
+    with pytest.raises(ValueError, match=r"span_convention: 'char' is not one of 'token_inclusive', 'token_exclusive', 'char_exclusive', 'char_inclusive'"):
+        coref.compute([FASTCOREF_KEY], [FASTCOREF_KEY], span_convention="char")
+    with pytest.raises(ValueError, match=r"span_convention: expected a name or a \(predictions, references\) pair"):
+        coref.compute([FASTCOREF_KEY], [FASTCOREF_KEY], span_convention=("token_inclusive",))
+
+
+def test_span_predictions_none_of_which_is_a_key_mention_are_warned_about():
+    """Twelve two-token mentions written end-exclusive but read as the default: none is a
+    key span, all twelve are with every end one less."""
+    key = [[[[4 * i, 4 * i + 1]] for i in range(12)]]
+    exclusive = [[[[4 * i, 4 * i + 2]] for i in range(12)]]
+    with pytest.warns(UserWarning, match=r"predictions: none of the 12 predicted mentions is a key mention under span_convention='token_inclusive' \(predictions\[0\] cluster 0: its first mention reads as tokens \[0, 2\]\); with every end one token less 12 would be, one more 0"):
+        assert coref.compute(exclusive, key)["bcub_f1"] == 0.0  # still scored, as every interface scores it
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert coref.compute(exclusive, key, span_convention=("token_exclusive", "token_inclusive"))["bcub_f1"] == 1.0
+        # nine such mentions: no warning (a small wrong answer is an answer)
+        assert coref.compute([exclusive[0][:9]], key)["bcub_f1"] == 0.0
+
+
+# ---------------------------------------------------------------------------------------
+# convention="e2e_coref": kentonl/e2e-coref's metrics.py (HEAD 9d1ee19), which SpanBERT,
+# coref-hoi, s2e-coref, fastcoref and LingMess copy. Figures: its Evaluator(muc | b_cubed |
+# ceafe | lea) run in place from a scratch copy (sklearn's removed linear_assignment given
+# by scipy's linear_sum_assignment), fed each document's clusters as tuples and its
+# mention-to-cluster dicts, on random_documents(seed, n_docs=6) with repeated response
+# spans removed (e2e-coref has no rule for them), and on LitBank; as
+# [recall num, recall den, precision num, precision den].
+
+E2E = {
+    0: {"muc": [15, 23, 15, 26], "bcub": [22.583333333333336, 34, 17.21428571428571, 36], "ceafe": [7.033333333333333, 17, 7.033333333333333, 10], "lea": [21.0, 34, 14.4, 36]},
+    1: {"muc": [13, 24, 13, 22], "bcub": [19.0, 35, 17.300000000000004, 31], "ceafe": [5.538095238095238, 23, 5.538095238095238, 9], "lea": [17.333333333333332, 35, 14.833333333333334, 31]},
+    2: {"muc": [20, 24, 20, 27], "bcub": [33.58333333333333, 40, 31.642857142857142, 43], "ceafe": [13.580219780219778, 21, 13.580219780219778, 16], "lea": [32.0, 40, 29.666666666666668, 43]},
+    3: {"muc": [13, 18, 13, 21], "bcub": [16.266666666666666, 25, 19.8, 33], "ceafe": [6.5, 15, 6.5, 12], "lea": [14.6, 25, 18.166666666666664, 33]},
+    4: {"muc": [5, 10, 5, 17], "bcub": [7.083333333333333, 15, 8.25, 26], "ceafe": [4.454761904761905, 17, 4.454761904761905, 9], "lea": [5.666666666666666, 15, 6.666666666666666, 26]},
+    5: {"muc": [8, 16, 8, 13], "bcub": [10.933333333333334, 24, 12.833333333333332, 22], "ceafe": [6.916666666666666, 22, 6.916666666666666, 9], "lea": [10.0, 24, 12.0, 22]},
+    "litbank": {"muc": [281, 344, 281, 299], "bcub": [238.7800125926226, 380, 309.01515151515156, 340], "ceafe": [32.38337254419788, 106, 32.38337254419788, 41], "lea": [231.75673958179763, 380, 305.91666666666663, 340]},
+    # the gold against itself: CEAFe recall 36 of 106 (the 70 key singletons find no partner)
+    "litbank_self": {"muc": [344, 344, 344, 344], "bcub": [380.0, 380, 380.0, 380], "ceafe": [36.0, 106, 36.0, 36], "lea": [380.0, 380, 380.0, 380]},
+}
+
+
+def _without_repeats(response):
+    seen = set()
+    return [c for c in ([m for m in cluster if not (m in seen or seen.add(m))] for cluster in response) if c]
+
+
+@pytest.mark.parametrize("case", E2E)
+def test_e2e_coref_convention_equals_its_metrics_py(case):
+    if case in ("litbank", "litbank_self"):
+        texts, responses = litbank()
+        keys = [coref.conll_to_clusters(text) for text in texts]
+        responses = keys if case == "litbank_self" else _as_lists(_without_repeats(r) for r in responses)
+    else:
+        documents = random_documents(case, n_docs=6)
+        keys, responses = _as_lists(k for _, k, _ in documents), _as_lists(_without_repeats(r) for _, _, r in documents)
+    result = coref.compute(responses, keys, convention="e2e_coref", return_counts=True)
+    assert_figures(result, E2E[case])
+    assert set(counts(result)) == {"muc", "bcub", "ceafe", "lea"}
+
+
+def test_e2e_coref_convention_on_the_issue_example_by_hand():
+    """Key = response = {a} {b c}: MUC 1; B3 skips the singleton: 1; CEAFe drops the
+    response singleton: recall 1 of 2 key entities, precision 1 of 1, F1 2/3; CoNLL 8/9
+    (scorer_pl: 1)."""
+    clusters = [[[[0, 0]], [[1, 1], [2, 2]]]]
+    result = coref.compute(clusters, clusters, convention="e2e_coref")
+    assert result["conll_f1"] == pytest.approx(8 / 9, abs=1e-15) and result["ceafe_recall"] == 0.5
+    assert coref.compute(clusters, clusters)["conll_f1"] == 1.0
+    with pytest.raises(ValueError, match=r"metrics: e2e-coref's evaluator has no blanc"):
+        coref.compute(clusters, clusters, convention="e2e_coref", metrics=["muc", "blanc"])
+    with pytest.raises(ValueError, match=r"keep_singletons: convention='e2e_coref' decides per metric"):
+        coref.compute(clusters, clusters, convention="e2e_coref", keep_singletons=False)
+    with pytest.raises(ValueError, match=r"convention: 'e2e' is not one of 'scorer_pl', 'e2e_coref'"):
+        coref.compute(clusters, clusters, convention="e2e")
+
+
+def test_e2e_coref_convention_on_the_command_line(tmp_path, capsys):
+    keys, responses = random_texts(0)
+    (tmp_path / "key").write_text("".join(keys))
+    (tmp_path / "response").write_text("".join(responses))
+    assert main(["coref", str(tmp_path / "key"), str(tmp_path / "response"), "--convention", "e2e_coref", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    alone = coref.compute(responses, keys, convention="e2e_coref")
+    assert {k: result[k] for k in alone} == alone and "blanc_f1" not in result
+
+
+# ---------------------------------------------------------------------------------------
+# scorer.pl's argument form, `paperscore coref METRIC KEY RESPONSE none`: its TOTALS lines.
+# Expected: the stdout of `perl scorer.pl METRIC key response none` (v8.01, f49f3f8; lea:
+# the LEA-scorer branch, 772e5a3) on random_texts(1) written as files, without its first
+# lines "version: ..." and "Repeated mention in the response: ..." (diagnostics).
+
+RULE = "-" * 74
+MENTIONS_LINE = "Identification of Mentions: Recall: (15 / 20) 75%\tPrecision: (15 / 20) 75%\tF1: 75%\n" + RULE + "\n"
+PERL_TOTALS = {
+    "muc": "Coreference: Recall: (9 / 14) 64.28%\tPrecision: (9 / 13) 69.23%\tF1: 66.66%\n" + RULE + "\n",
+    "bcub": "Coreference: Recall: (12.5 / 20) 62.5%\tPrecision: (13.1666666666667 / 21) 62.69%\tF1: 62.59%\n" + RULE + "\n",
+    "blanc": "\nCoreference:\nCoreference links: Recall: (30 / 41) 73.17%\tPrecision: (30 / 35) 85.71%\tF1: 78.94%\n" + RULE + "\n"
+    "Non-coreference links: Recall: (17 / 50) 34%\tPrecision: (17 / 39) 43.58%\tF1: 38.2%\n" + RULE + "\n"
+    "BLANC: Recall: (0.535853658536585 / 1) 53.58%\tPrecision: (0.646520146520146 / 1) 64.65%\tF1: 58.57%\n" + RULE + "\n",
+    "lea": "Coreference: Recall: (11.6666666666667 / 20) 58.33%\tPrecision: (12 / 21) 57.14%\tF1: 57.73%\n" + RULE + "\n",
+}
+# SpanBERT's / coref-hoi's conll.py (and e2e-coref's) read scorer.pl's output with this
+COREF_RESULTS_REGEX = re.compile(r".*Coreference: Recall: \([0-9.]+ / [0-9.]+\) ([0-9.]+)%\tPrecision: \([0-9.]+ / [0-9.]+\) ([0-9.]+)%\tF1: ([0-9.]+)%.*", re.DOTALL)
+
+
+@pytest.fixture
+def random_files(tmp_path):
+    keys, responses = random_texts(1)
+    (tmp_path / "key").write_text("".join(keys))
+    (tmp_path / "response").write_text("".join(responses))
+    return str(tmp_path / "key"), str(tmp_path / "response")
+
+
+@pytest.mark.parametrize("metric", PERL_TOTALS)
+def test_scorer_pl_argument_form_prints_its_totals(metric, random_files, capsys):
+    assert main(["coref", metric, *random_files, "none"]) == 0
+    out = capsys.readouterr().out
+    assert out.lstrip("\n") == "====== TOTALS =======\n" + MENTIONS_LINE + PERL_TOTALS[metric]
+    if metric != "blanc":
+        assert COREF_RESULTS_REGEX.match(out).groups() == re.search(r"Coreference: Recall: \S+ \S+ \S+ ([\d.]+)%\tPrecision: \S+ \S+ \S+ ([\d.]+)%\tF1: ([\d.]+)%", PERL_TOTALS[metric]).groups()
+
+
+def test_scorer_pl_all_and_what_it_scores_rather_than_refuses(random_files, tmp_path, capsys):
+    assert main(["coref", "all", *random_files, "none"]) == 0
+    out = capsys.readouterr().out
+    assert re.findall(r"METRIC (\w+):", out) == ["muc", "bcub", "ceafm", "ceafe", "blanc"]
+    assert "\nMETRIC bcub:\n\n====== TOTALS =======\n" + MENTIONS_LINE + PERL_TOTALS["bcub"] in out
+    # an empty response, or one without #begin document: scorer.pl scores no documents
+    # (recall 0 of the key's 20 mentions and 14 MUC links, precision 0 of 0)
+    for content in ("", "w\t(1)\nw\t-\n"):
+        (tmp_path / "other").write_text(content)
+        assert main(["coref", "muc", random_files[0], str(tmp_path / "other"), "none"]) == 0
+        assert "Coreference: Recall: (0 / 14) 0%\tPrecision: (0 / 0) 0%\tF1: 0%" in capsys.readouterr().out
+    # the usual form still refuses it
+    assert main(["coref", random_files[0], str(tmp_path / "other")]) == 1
+    assert "holds no document" in capsys.readouterr().err
+    # one document by name, as scorer.pl's fourth argument
+    assert main(["coref", "muc", *random_files, "(random_1_0); part 000", "--json"]) == 0
+    alone = coref.compute(*[[t] for t in reversed([random_texts(1)[0][0], random_texts(1)[1][0]])], metrics=["muc"])
+    assert json.loads(capsys.readouterr().out)["muc_f1"] == alone["muc_f1"]
+    assert main(["coref", "muc", *random_files, "nothing"]) == 1
+    assert "KEY: " in capsys.readouterr().err
+    assert main(["coref", *random_files, "extra"]) == 1
+    assert "unexpected arguments 'extra'" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------------------
 # Details: per document, counts, bootstrap, signature
 
 
@@ -570,6 +947,8 @@ BAD_INPUTS = [
     ([[[[2, 1]]]], [[[[0, 1]]]], r"0 <= start <= end"),
     ([[[[-1, 1]]]], [[[[0, 1]]]], r"0 <= start <= end"),
     ([[[[0, 1, 2]]]], [[[[0, 1]]]], r"a \[start, end\] pair"),
+    ([[[[0, 1]], [[0, 2**63]]]], [[[[0, 1]]]], r"predictions\[0\]: cluster 1 holds \[0, 9223372036854775808\]: a token position must be below 2\*\*63"),
+    ([[[[0, 1]]], []], [[], [[[2**64, 2**64]]]], r"references\[1\]: cluster 0 holds \[18446744073709551616, 18446744073709551616\]: a token position must be below 2\*\*63"),
     ([[["a", [0, 1]]]], [[["a"]]], r"predictions\[0\]: cluster 0 mixes mention ids and spans"),
     ([[["a"]], [[[0, 1]]]], [[["a"]], [["a"]]], r"predictions\[1\]: is clusters of \[start, end\] spans, but predictions\[0\] is clusters of mention ids"),
     ([[["a"]]], [[[[0, 1]]]], r"mention ids compare only with mention ids"),
@@ -580,6 +959,8 @@ BAD_INPUTS = [
     (["a\t(1\nb\t-\n"], ["a\t(1)\n"], r"predictions\[0\]: a mention is opened but not closed: entity 1 \(line 1, token 0\)"),
     (["a\t-\nb\t(1)\nc\t2)\n"], ["a\t(1)\n"], r"predictions\[0\]: a mention is closed but was not opened: entity 2 \(line 3, token 2\)"),
     (["a\t(e0)\n"], ["a\t(1)\n"], r"predictions\[0\]: unreadable coreference cell '\(e0\)' \(line 1, token 0\)"),
+    # the strings of a corpus are read together; an error still names its string, line and token
+    (["a\t(1)\n"] * 3, ["a\t(1)\n", "#begin document x\na\t(1)\n#end document\n", "x\t-\n\ny\t(2\n"], r"references\[2\]: a mention is opened but not closed: entity 2 \(line 3, token 1\)"),
     (["#begin document x\n#end document\n#begin document y\n#end document\n"], ["a\t(1)\n"], r"predictions\[0\]: holds 2 documents"),
     (["#begin document x\na\t-\n#begin document y\n#end document\n"], ["a\t(1)\n"], r"document 'x' has no #end document before the next #begin document"),
 ]
@@ -764,6 +1145,7 @@ ONE_KEY = '{"doc_key": "bc/cctv/00/cctv_0000_0", "sentences": [["He", "said"], [
         ('{"doc_key": "d", "sentences": [["a", "b"]], "clusters": [[[1, 0]]]}\n', r"0 <= start <= end"),
         ('{"doc_key": 3, "sentences": [], "clusters": []}\n', r"doc_key is int, not a string"),
         ('{"doc_key": "d", "sentences": "a b", "clusters": []}\n', r"sentences is not a list of lists of tokens"),
+        ('{"doc_key": "d", "sentences": [["a"], ["b", 7]], "clusters": []}\n', r"line 1 \(doc_key 'd'\): token 2 \(counted from 0 over the sentences\) is int 7, not a string"),
         ("\n" + ONE_KEY + "[1]\n", r"line 3: expected a JSON object"),
         (ONE_KEY + "{x\n", r"line 2: not JSON"),
         (ONE_KEY * 2, r"doc_key 'bc/cctv/00/cctv_0000_0' occurs more than once"),
@@ -1059,6 +1441,8 @@ def test_demo_scores_uploaded_files_in_either_form(app, tmp_path):
         ({"predictions": "[" * 100_000 + "]" * 100_000, "references": "[]"}, "predictions: JSON nested too deeply"),
         ({"predictions": " " * 1_000_001, "references": "[]"}, "predictions: the text is longer than the demo's limit of 1,000,000 characters"),
         ({"predictions": "[[[0, 0]]]", "references": "x\t(1)\n"}, None),
+        # 20,000 singleton entities a side, at the limit (once a dense 20,000 x 20,000 CEAF matrix)
+        ({"predictions": json.dumps([[[i, i]] for i in range(20_000)]), "references": json.dumps([[[i, i]] for i in range(20_000)])}, None),
     ],
 )
 def test_demo_limits_are_refused_before_the_work(app, inputs, message):
@@ -1081,6 +1465,35 @@ def test_demo_refuses_a_large_upload_and_escapes_words(app, tmp_path):
     (tmp_path / "k.jsonl").write_text(hostile)
     _, _, key_html, response_html = demo(app, predictions="[[[0, 0], [1, 1]]]", key_file=tmp_path / "k.jsonl")
     assert "<img" not in key_html and "&lt;img src=x" in key_html and "<b>d</b>" not in key_html
+
+
+def test_demo_says_when_plain_prose_is_no_format_it_reads(app):
+    import gradio as gr
+
+    with pytest.raises(gr.Error, match=r"predictions: the format was not recognised: give CoNLL lines"):
+        demo(app, predictions="The cat sat on the mat. It was happy.", references="x\t(1)\n")
+    # a CoNLL line without tabs that holds a mention is still CoNLL
+    assert demo(app, predictions="(1)\n", references="x\t(1)\n")[0]["bcub_f1"] == 1.0
+
+
+def test_a_tiny_file_is_scored_without_importing_scipy(tmp_path):
+    """Only a component with two entities on each side needs scipy's alignment."""
+    from conftest import run_python
+
+    code = (
+        "import json, sys; from paperscore.cli import main; "
+        "open('tiny.conll', 'w').write('#begin document d\\nw\\t(0)\\nw\\t-\\nw\\t(0\\nw\\t0)\\n#end document\\n'); "
+        "main(['coref', 'tiny.conll', 'tiny.conll', '--json']); print(json.dumps(sorted(m for m in sys.modules if m.startswith('scipy'))))"
+    )
+    assert run_python(code, cwd=tmp_path) == []
+
+
+def test_demo_refuses_jsonlines_tokens_that_are_not_strings(app, tmp_path):
+    import gradio as gr
+
+    (tmp_path / "k.jsonl").write_text('{"doc_key": "d", "sentences": [[1, 2]], "clusters": [[[0, 0], [1, 1]]]}\n')
+    with pytest.raises(gr.Error, match=r"references file k.jsonl line 1 \(doc_key 'd'\): token 0 \(counted from 0 over the sentences\) is int 1, not a string"):
+        demo(app, predictions="[[[0, 0], [1, 1]]]", key_file=tmp_path / "k.jsonl")
 
 
 def test_the_committed_jsonlines_file_is_the_conversion_of_its_conll_file():

@@ -70,7 +70,10 @@ def read_side(text, upload, argument):
             refuse(argument, "no document given")
         data, source = text, argument
     if not data.lstrip().startswith("["):
-        return (*package.parse_documents(data, source, whole=True), data)
+        form, documents = package.parse_documents(data, source, whole=True, predicted=argument == "predictions")
+        if form == "conll" and "\t" not in data and not any(len(d.first) for d in documents):
+            refuse(argument, "the format was not recognised: give CoNLL lines (tab-separated, coreference in the last column), JSON clusters starting with [, or a jsonlines line starting with {")
+        return form, documents, data
     try:
         clusters = json.loads(data)
     except json.JSONDecodeError as error:

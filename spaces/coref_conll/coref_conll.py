@@ -44,11 +44,23 @@ clusters of [start, end] token spans.
 
 _KWARGS_DESCRIPTION = """
 Args:
-    predictions: the response, one item per document: a CoNLL-2011/2012 document as one
-        string, a list of clusters of mention ids (str), or a list of clusters of
-        [start, end] token spans (inclusive, counted from 0).
-    references: the key, same layout. CoNLL strings and spans may be mixed; ids compare
-        only with ids.
+    predictions: the response, one item per document: a CoNLL-2011/2012 document or an
+        OntoNotes jsonlines line as one string (a jsonlines line's predicted_clusters are
+        read when it has them, as predict.py writes them beside the gold clusters), a list
+        of clusters of mention ids (str), or a list of clusters of [start, end] spans.
+    references: the key, same layout. Strings and spans may be mixed; ids compare only
+        with ids.
+    span_convention: how [start, end] pairs count, one name for both sides or a
+        (predictions, references) pair: "token_inclusive" (default: CoNLL,
+        e2e-coref jsonlines, Maverick clusters_token_offsets), "token_exclusive" (spaCy
+        Span.end, wl-coref), "char_exclusive" (fastcoref, LingMess), "char_inclusive"
+        (Maverick clusters_char_offsets). Spans that cannot be so are refused by name.
+    tokens: for a character convention, per document the tokens the key counts.
+    texts: per document the text the character offsets count in (default: the tokens
+        joined by single spaces).
+    convention: "scorer_pl" (default, the reference scorer) or "e2e_coref", the
+        evaluator of kentonl/e2e-coref's metrics.py that neural papers report (MUC, B3,
+        CEAFe, LEA; B3 and LEA without singletons, CEAFe without the response's).
     metrics: a list among "muc", "bcub", "ceafm", "ceafe", "blanc", "lea" and "mentions"
         (mention identification); default the six metrics.
     keep_singletons: False removes entities of one mention from both sides first (coval's
@@ -87,6 +99,7 @@ class CorefConll(SpaceMetric, evaluate.Metric):
         "conll": {"metrics": ["muc", "bcub", "ceafe"]},  # the CoNLL-2012 score and the three it averages
         "scorer_pl": {"metrics": ["mentions", "muc", "bcub", "ceafm", "ceafe", "blanc"]},  # `scorer.pl all`
         "without_singletons": {"keep_singletons": False},  # coval's remove_singletons
+        "e2e_coref": {"convention": "e2e_coref"},  # kentonl/e2e-coref's metrics.py, as neural papers report
     }
 
     def _info(self):
@@ -130,6 +143,10 @@ class CorefConll(SpaceMetric, evaluate.Metric):
         n_resamples=1000,
         seed=None,
         return_signature=False,
+        span_convention="token_inclusive",
+        tokens=None,
+        texts=None,
+        convention="scorer_pl",
     ):
         # Every argument goes to the package unchanged (a test keeps the signatures equal).
         return compute(**{name: value for name, value in locals().items() if name != "self"})

@@ -8,8 +8,8 @@ Statistics: per document, each metric's recall and precision numerators and
 denominators (BLANC: its eight link counts). Totals are sums over documents, as the
 reference aggregates, so shards merge by adding rows and the bootstrap resamples
 documents. Every count comes from a document's key-entity x response-entity overlap
-counts: no mention pair is enumerated, and CEAF's optimal alignment is scipy's
-linear_sum_assignment on each document's overlap matrix.
+counts: no mention pair is enumerated, and CEAF's optimal alignment is solved only on
+the entity pairs that share a mention, one connected component at a time.
 
 The reference's rules, kept here: mentions match by exact (start, end); twinless mentions
 and singletons count; a response mention whose span is a key span already met in an
@@ -20,8 +20,10 @@ precision denominator).
 """
 
 import itertools
+import math
 import re
 import sys
+import warnings
 from collections import Counter, namedtuple
 
 import numpy as np
@@ -172,9 +174,40 @@ def parse_conll(text, source="conll", whole=False):
     Raises ValueError naming the document, line and token of a mention closed but not
     opened or opened but not closed, or of an unreadable item such as "(e0)"."""
     data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+    return _read_conll(data, _documents(data, _newlines(data), source, whole), source)
+
+
+def _newlines(data):
+    return np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
+
+
+def parse_conll_examples(texts, argument):
+    """One Document per CoNLL string (compute()'s examples, each one document, with or
+    without #begin document), read in one pass over the strings joined, so that each
+    distinct cell of the corpus is read once; an error is worded as the string alone
+    gives it (`predictions[3]: ... (line 2, token 1)`)."""
+    datas = [text.encode("utf-8") for text in texts]
+    alone, joined, offset = [], [], 0
+    for index, data in enumerate(datas):
+        documents = _documents(data, _newlines(data), f"{argument}[{index}]", whole=True)
+        if len(documents) != 1:
+            raise input_error(argument, index, f"holds {len(documents)} documents; give one document per example")
+        alone.append(documents)
+        name, low, high = documents[0]
+        joined.append((name, low + offset, high + offset))
+        offset += data.count(b"\n") + 1
+    try:
+        return _read_conll(b"\n".join(datas), joined, argument)
+    except ValueError:
+        for index, (data, documents) in enumerate(zip(datas, alone)):
+            _read_conll(data, documents, f"{argument}[{index}]")
+        raise
+
+
+def _read_conll(data, documents, source):
+    """parse_conll's Documents of `data` given its [(name, first line, stop line)]."""
     chars = np.frombuffer(data, dtype=np.uint8)
     newline = np.flatnonzero(chars == 10)
-    documents = _documents(data, newline, source, whole)
     names = [name for name, _, _ in documents]
     starts = np.concatenate(([0], newline + 1))
     ends = np.concatenate((newline, [len(chars)]))
@@ -212,7 +245,7 @@ def parse_conll(text, source="conll", whole=False):
     sizes = np.fromiter(map(len, events), dtype=np.int64, count=len(events))
     code = np.fromiter(itertools.chain.from_iterable(events), dtype=np.int64, count=int(sizes.sum()))
     line = np.repeat(lines, sizes)
-    where = (source, names, [n.decode() for n in numbers], line, token[line])
+    where = (source, names, list(numbers), line, token[line])
     found = _mentions(where, code % 3, line_doc[line], code // 3, len(numbers))
     return [Document(name, n, first, last, entity) for (name, first, last, entity), n in zip(found, n_tokens)]
 
@@ -225,7 +258,7 @@ def _mentions(where, kind, doc, number, n_numbers):
 
     def fail(events, problem):
         event = int(events.min())  # the first in reading order
-        raise _error(source, names[doc[event]], int(lines[event]), int(tokens[event]), f"{problem} {numbers[number[event]]}")
+        raise _error(source, names[doc[event]], int(lines[event]), int(tokens[event]), f"{problem} {numbers[number[event]].decode()}")
 
     # Nesting depth of each open and close within its entity, in reading order.
     order = np.flatnonzero(kind != ONE)
@@ -283,8 +316,10 @@ def _clusters(first, last, entity):
 
 
 def _one_document(text, argument, index=None):
+    """The one document of a CoNLL text or jsonlines line (predictions: predicted_clusters
+    read where they exist)."""
     where = argument if index is None else f"{argument}[{index}]"
-    documents = parse_conll(text, where, whole=True)
+    documents = parse_documents(text, where, whole=True, predicted=argument == "predictions")[1]
     if len(documents) != 1:
         raise input_error(argument, index, f"holds {len(documents)} documents; give one document per example")
     return documents
@@ -305,22 +340,24 @@ def _reading_order(first, last, entity):
     return first[order], last[order], entity[order]
 
 
-def _jsonlines_document(value, where):
-    """One jsonlines object {"doc_key", "sentences", "clusters"} as a Document."""
-    if not isinstance(value, dict):
-        raise ValueError(f"{where}: expected a JSON object with doc_key, sentences and clusters, got {type(value).__name__}")
-    missing = [field for field in ("doc_key", "sentences", "clusters") if field not in value]
+def _jsonlines_document(value, where, field="clusters"):
+    """One jsonlines object {"doc_key", "sentences", "clusters"} as a Document, its
+    clusters read from `field`."""
+    missing = [name for name in ("doc_key", "sentences", field) if name not in value]
     if missing:
         raise ValueError(f"{where}: the object has no {', '.join(missing)}")
-    name, sentences, clusters = value["doc_key"], value["sentences"], value["clusters"]
+    name, sentences, clusters = value["doc_key"], value["sentences"], value[field]
     if not isinstance(name, str):
         raise ValueError(f"{where}: doc_key is {type(name).__name__}, not a string")
     where = f"{where} (doc_key {name!r})"
     if not isinstance(sentences, list) or not all(isinstance(sentence, list) for sentence in sentences):
         raise ValueError(f"{where}: sentences is not a list of lists of tokens")
     words = [token for sentence in sentences for token in sentence]
-    if not isinstance(clusters, list) or _form(clusters, f"{where}: clusters", None) == "ids":
-        raise ValueError(f"{where}: clusters is not a list of clusters of [start, end] token spans")
+    wrong = next((i for i, token in enumerate(words) if not isinstance(token, str)), None)
+    if wrong is not None:
+        raise ValueError(f"{where}: token {wrong} (counted from 0 over the sentences) is {type(words[wrong]).__name__} {words[wrong]!r}, not a string")
+    if not isinstance(clusters, list) or _form(clusters, f"{where}: {field}", None) == "ids":
+        raise ValueError(f"{where}: {field} is not a list of clusters of [start, end] token spans")
     spans = np.array([m for cluster in clusters for m in cluster], dtype=object).reshape(-1, 2)
     beyond = np.flatnonzero(spans[:, 1] >= len(words)) if len(spans) else []
     if len(beyond):
@@ -330,23 +367,36 @@ def _jsonlines_document(value, where):
     return Document(name, len(words), *_reading_order(spans[:, 0], spans[:, 1], entity), words)
 
 
-def parse_jsonlines(text, source="jsonlines"):
+def parse_jsonlines(text, source="jsonlines", predicted=False):
     """The documents of an OntoNotes jsonlines text, one JSON object a line as the
     e2e-coref family writes it: doc_key, sentences (lists of tokens) and clusters (lists
-    of [start, end] inclusive spans over the document's concatenated tokens)."""
-    documents = []
+    of [start, end] inclusive spans over the document's concatenated tokens).
+
+    predicted=True (a response): where the objects hold "predicted_clusters", as the
+    predict.py of e2e-coref, SpanBERT and coref-hoi writes them beside the gold
+    "clusters" of their input, those are read; every line then needs them."""
+    documents, fields = [], []
     for number, line in enumerate(text.split("\n"), 1):
         if not line.strip():
             continue
         where = f"{source} line {number}"
-        documents.append(_jsonlines_document(load_json(line, where), where))
+        value = load_json(line, where)
+        if not isinstance(value, dict):
+            raise ValueError(f"{where}: expected a JSON object with doc_key, sentences and clusters, got {type(value).__name__}")
+        field = "predicted_clusters" if predicted and "predicted_clusters" in value else "clusters"
+        if fields and field != fields[0][1]:
+            raise ValueError(f"{where}: the object has {'' if field == 'predicted_clusters' else 'no '}predicted_clusters, but {fields[0][0]} has {'' if fields[0][1] == 'predicted_clusters' else 'none'}: a response reads predicted_clusters on every line or on none")
+        fields.append((where.removeprefix(f"{source} "), field))
+        documents.append(_jsonlines_document(value, where, field))
     return documents
 
 
-def parse_documents(data, source, whole=False):
+def parse_documents(data, source, whole=False, predicted=False, allow_empty=False):
     """(form, documents) of a coreference file's bytes or text: "jsonlines" when its first
     visible character is "{", else "conll". A text without any document is an error
-    naming `source` (with whole=True, CoNLL lines without #begin document are one document)."""
+    naming `source` (with whole=True, CoNLL lines without #begin document are one document).
+    predicted: a response (jsonlines: predicted_clusters read where they exist).
+    allow_empty: a text without documents is no documents (scorer.pl's reading)."""
     text = data if isinstance(data, str) else None
     head = (data.lstrip()[:1] if text is not None else bytes(data).lstrip()[:1])
     if head in ("{", b"{"):
@@ -355,9 +405,11 @@ def parse_documents(data, source, whole=False):
                 text = bytes(data).decode("utf-8")
             except UnicodeDecodeError as error:
                 raise ValueError(f"{source} is not UTF-8 (byte {error.start}: {error.reason})") from None
-        form, documents = "jsonlines", parse_jsonlines(text, source)
+        form, documents = "jsonlines", parse_jsonlines(text, source, predicted)
     else:
         form, documents = "conll", parse_conll(data, source, whole)
+    if not documents and allow_empty:
+        return "conll", []
     if not documents:
         found = "is empty" if not head else "holds no document: no #begin document line, and not jsonlines"
         raise ValueError(f"{source} {found}")
@@ -368,10 +420,10 @@ def parse_documents(data, source, whole=False):
     return form, documents
 
 
-def read_documents(path, argument):
+def read_documents(path, argument, predicted=False, allow_empty=False):
     """(form, documents) of a CoNLL or jsonlines file ("-": standard input)."""
     source = "standard input" if str(path) == "-" else str(path)
-    return parse_documents(read_bytes(path, argument), f"{argument}: {source}")
+    return parse_documents(read_bytes(path, argument), f"{argument}: {source}", predicted=predicted, allow_empty=allow_empty)
 
 
 # A CoNLL document name as the e2e-coref family turns it into a doc_key (its minimize.py
@@ -420,6 +472,7 @@ def pair_documents(key, response, key_source="KEY", response_source="RESPONSE"):
 
 FORM_NAMES = {"conll": "a CoNLL document", "ids": "clusters of mention ids", "spans": "clusters of [start, end] spans"}
 _INT = (int, np.integer)
+INT64_MAX = 2**63 - 1  # spans are stored as int64
 
 
 def _form(example, argument, index):
@@ -446,6 +499,8 @@ def _form(example, argument, index):
                 and 0 <= mention[0] <= mention[1]
             ):
                 kind = "spans"
+                if mention[1] > INT64_MAX:
+                    raise input_error(argument, index, f"cluster {number} holds {mention!r}: a token position must be below 2**63")
             else:
                 raise input_error(argument, index, f"cluster {number} holds {mention!r}: a mention is a str id or a [start, end] pair of ints with 0 <= start <= end")
             if form not in (None, kind):
@@ -490,9 +545,129 @@ def batch_forms(forms, held=None):
     return held
 
 
-def read_examples(predictions, references):
-    """(key, response) Sides for compute()'s inputs, after check_inputs."""
+# How clusters of [start, end] pairs count: what each convention is, and who writes it.
+SPAN_CONVENTIONS = {
+    "token_inclusive": "token positions, end included (CoNLL, e2e-coref / SpanBERT / coref-hoi jsonlines, Maverick clusters_token_offsets, AllenNLP)",
+    "token_exclusive": "token positions, end excluded (spaCy Span.start / Span.end, wl-coref span_clusters)",
+    "char_exclusive": "character offsets into texts, end excluded (fastcoref and LingMess get_clusters(as_strings=False))",
+    "char_inclusive": "character offsets into texts, end included (Maverick clusters_char_offsets)",
+}
+# Span-list predictions of at least this many mentions, none of them a key mention, are
+# warned about: most likely a convention misread (still a score: a hopeless system, or
+# random input, is scored as every interface scores it).
+MIN_MISSING = 10
+
+
+def _token_offsets(tokens, texts, n_docs):
+    """Per document (the first character, the last character) of each token, found in
+    order in its text (default: the tokens joined by single spaces), and the text."""
+    if tokens is None:
+        raise ValueError("tokens: a character span_convention needs tokens, per document the list of tokens whose positions the key counts")
+    tokens = as_corpus(tokens, "tokens")
+    if len(tokens) != n_docs:
+        raise ValueError(f"tokens: {len(tokens)} documents, the references {n_docs}")
+    if texts is not None:
+        texts = as_corpus(texts, "texts")
+        if len(texts) != n_docs:
+            raise ValueError(f"texts: {len(texts)} documents, the references {n_docs}")
+    out = []
+    for index, words in enumerate(tokens):
+        if not isinstance(words, (list, tuple)) or not all(isinstance(w, str) and w for w in words):
+            raise input_error("tokens", index, "expected a list of non-empty token strings")
+        text = " ".join(words) if texts is None else texts[index]
+        if not isinstance(text, str):
+            raise input_error("texts", index, f"expected a str, got {type(text).__name__}")
+        starts, at = [], 0
+        for number, word in enumerate(words):
+            found = text.find(word, at)
+            if found < 0 or text[at:found].strip():
+                raise input_error("tokens", index, f"token {number} {word!r} is not the next word of the text after character {at} (only white space may come between tokens)")
+            starts.append(found)
+            at = found + len(word)
+        starts = np.array(starts, dtype=np.int64)
+        out.append((starts, starts + [len(w) - 1 for w in words], text))
+    return out
+
+
+def _token_spans(spans, sizes, convention, n_tokens, offsets, argument, index):
+    """(first token, last token) of each span of one document given in `convention`;
+    n_tokens: the document's tokens when known. A span that cannot be what the convention
+    says is an error naming the document and the cluster."""
+    cluster = np.repeat(np.arange(len(sizes)), sizes)
+
+    def refuse(bad, problem):
+        i = int(np.flatnonzero(bad)[0])
+        raise input_error(argument, index, f"cluster {cluster[i]} holds {spans[i].tolist()}: {problem} (span_convention={convention!r})")
+
+    start, end = spans[:, 0], spans[:, 1]
+    if convention.endswith("exclusive"):
+        if (end <= start).any():
+            refuse(end <= start, "an end-exclusive span needs end > start")
+        end = end - 1
+    if offsets is not None:
+        first, last, text = offsets
+        at_start, at_end = np.searchsorted(first, start).clip(0, len(first) - 1), np.searchsorted(last, end).clip(0, len(last) - 1)
+        bad = (first[at_start] != start) | (last[at_end] != end) if len(first) else np.ones(len(start), dtype=bool)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            refuse(bad, f"characters {text[start[i] : end[i] + 1]!r} do not begin and end at token boundaries of document {index}'s text")
+        start, end = at_start, at_end
+    if n_tokens is not None and (end >= n_tokens).any():
+        refuse(end >= n_tokens, f"ends beyond the document's {n_tokens} tokens")
+    return start, end
+
+
+def _check_found(key, response, convention):
+    """Warn about span-list predictions of MIN_MISSING or more mentions of which none is a
+    key mention, saying how many would be with the end read one token off."""
+    if len(response.doc) < MIN_MISSING or not len(key.doc) or np.isin(*_codes(response, key)).any():
+        return
+    second = response.second
+    moved = {-1: np.where(second > 0, second - 1, second), 1: np.where(second < INT64_MAX, second + 1, second)}
+    shifted = {shift: int(np.isin(*_codes(response._replace(second=moved[shift]), key)).sum()) for shift in (-1, 1)}
+    d = int(response.doc[0])
+    cluster = int(response.entity[0] - response.entity[response.doc == d].min())
+    warnings.warn(
+        f"predictions: none of the {len(response.doc)} predicted mentions is a key mention under span_convention={convention!r} "
+        f"(predictions[{d}] cluster {cluster}: its first mention reads as tokens [{response.first[0]}, {response.second[0]}]); with every end one token less "
+        f"{shifted[-1]} would be, one more {shifted[1]}. Give the span_convention the predictions are written in: {', '.join(SPAN_CONVENTIONS)}",
+        UserWarning,
+        stacklevel=4,
+    )
+
+
+def _string_documents(examples, argument):
+    """Per example its Document when it is a string (None for clusters): jsonlines lines
+    one by one, CoNLL strings together (parse_conll_examples)."""
+    out = [None] * len(examples)
+    conll = []
+    for index, example in enumerate(examples):
+        if isinstance(example, str):
+            if example.lstrip()[:1] == "{":
+                [out[index]] = _one_document(example, argument, index)
+            else:
+                conll.append(index)
+    for index, document in zip(conll, parse_conll_examples([examples[i] for i in conll], argument)):
+        out[index] = document
+    return out
+
+
+def check_span_convention(span_convention):
+    """{"predictions": convention, "references": convention} from one name for both sides
+    or a (predictions, references) pair of names."""
+    pair = (span_convention,) * 2 if isinstance(span_convention, str) else span_convention
+    if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+        raise ValueError(f"span_convention: expected a name or a (predictions, references) pair of names, got {span_convention!r}")
+    for name in pair:
+        check_choice("span_convention", name, tuple(SPAN_CONVENTIONS))
+    return dict(zip(("predictions", "references"), pair))
+
+
+def read_examples(predictions, references, span_convention="token_inclusive", tokens=None, texts=None):
+    """(key, response) Sides for compute()'s inputs, after check_inputs. Clusters of spans
+    are read in span_convention (character conventions: over `texts`, mapped to `tokens`)."""
     forms = check_inputs(predictions, references)
+    conventions = check_span_convention(span_convention)
     predictions, references = as_corpus(predictions, "predictions"), as_corpus(references, "references")
     sides = {}
     if "ids" in forms:
@@ -506,17 +681,28 @@ def read_examples(predictions, references):
             labels = [list(table) for table in tables]
             sides[argument] = _side(parts, [(argument, i) for i in range(len(examples))], labels)
         return sides["references"], sides["predictions"]
-    for argument, examples in (("references", references), ("predictions", predictions)):
+    arguments = {"references": references, "predictions": predictions}
+    documents = {argument: _string_documents(examples, argument) for argument, examples in arguments.items()}
+    offsets = _token_offsets(tokens, texts, len(references)) if any(c.startswith("char") for c in conventions.values()) else None
+    n_tokens = [d.n_tokens if d else None for d in documents["references"]]
+    n_tokens = [n if n is not None else (d.n_tokens if d else None) for n, d in zip(n_tokens, documents["predictions"])]
+    if tokens is not None:
+        n_tokens = [n if n is not None else len(words) for n, words in zip(n_tokens, as_corpus(tokens, "tokens"))]
+    for argument, examples in arguments.items():
         parts = []
-        for index, example in enumerate(examples):
-            if isinstance(example, str):
-                [document] = _one_document(example, argument, index)
+        for index, (example, document) in enumerate(zip(examples, documents[argument])):
+            if document is not None:
                 parts.append(document[2:5])
             else:
                 spans = np.array([m for cluster in example for m in cluster], dtype=np.int64).reshape(-1, 2)
                 sizes = [len(cluster) for cluster in example]
-                parts.append((spans[:, 0], spans[:, 1], np.repeat(np.arange(len(sizes)), sizes)))
+                convention = conventions[argument]
+                found = offsets[index] if convention.startswith("char") else None
+                first, last = _token_spans(spans, sizes, convention, n_tokens[index], found, argument, index)
+                parts.append((first, last, np.repeat(np.arange(len(sizes)), sizes)))
         sides[argument] = _side(parts, [(argument, i) for i in range(len(examples))])
+    if forms[0] == "spans":
+        _check_found(sides["references"], sides["predictions"], conventions["predictions"])
     return sides["references"], sides["predictions"]
 
 
@@ -574,32 +760,115 @@ def _response_links(chains):
 
 def _ceaf(n_docs, pair_doc, pk, pr, overlap, key_size, response_size, show_progress):
     """CEAFm and CEAFe numerators per document: the best one-to-one alignment of key and
-    response entities under |K∩R| and 2|K∩R|/(|K|+|R|)."""
-    from scipy.optimize import linear_sum_assignment
+    response entities under |K∩R| and 2|K∩R|/(|K|+|R|). Only entities that share a mention
+    score above 0, so the alignment is solved on each connected component of the pairs
+    that do (pk, pr: the pairs, sorted by key entity): a pair whose entities share mentions
+    with no other entity is aligned as it is, a component with one entity on a side takes
+    its best pair, and the other components go to scipy. A document's sum is math.fsum of
+    its aligned values (exact, whatever the order the components come in)."""
+    values = overlap, 2 * overlap / (key_size[pk] + response_size[pr])
+    chosen = [np.zeros(len(pk), dtype=bool) for _ in values]
+    key_degree = np.bincount(pk, minlength=len(key_size))[pk]
+    response_degree = np.bincount(pr, minlength=len(response_size))[pr]
+    # A key entity whose pairs' response entities share mentions with it alone (a star
+    # around it; a lone pair is the star of one), and the same the other way round.
+    key_star = np.zeros(len(key_size), dtype=bool)
+    key_star[pk] = True
+    key_star[pk[response_degree > 1]] = False
+    response_star = np.zeros(len(response_size), dtype=bool)
+    response_star[pr] = True
+    response_star[pr[key_degree > 1]] = False
+    for owner, star in ((pk, key_star[pk]), (pr, response_star[pr] & ~key_star[pk])):
+        for value, keep in zip(values, chosen):
+            _best_in_groups(owner, star, value, keep)
+    rest = np.flatnonzero(~(key_star[pk] | response_star[pr]))
+    if len(rest):
+        _align_components(rest, pk, pr, values, chosen, show_progress)
+    sums = []
+    for value, keep in zip(values, chosen):
+        aligned = value[keep].tolist()
+        bounds = np.searchsorted(pair_doc[keep], np.arange(n_docs + 1)).tolist()
+        sums.append(np.array([math.fsum(aligned[low:high]) for low, high in zip(bounds, bounds[1:])], dtype=float))
+    return sums
 
-    mention, entity = np.zeros(n_docs), np.zeros(n_docs)
-    bounds = np.searchsorted(pair_doc, np.arange(n_docs + 1))
-    docs = np.flatnonzero(np.diff(bounds))
-    for d in progress(docs, len(docs), "CEAF") if show_progress else docs:
-        part = slice(bounds[d], bounds[d + 1])
-        rows, row = np.unique(pk[part], return_inverse=True)
-        columns, column = np.unique(pr[part], return_inverse=True)
-        similarity = np.zeros((len(rows), len(columns)))
-        for out, values in ((mention, overlap[part]), (entity, 2 * overlap[part] / (key_size[pk[part]] + response_size[pr[part]]))):
-            similarity[row, column] = values
-            best = linear_sum_assignment(similarity, maximize=True)
-            out[d] = similarity[best].sum()
-    return mention, entity
+
+def _best_in_groups(owner, member, value, keep):
+    """Mark in `keep` the pair of highest value (the first of equal ones) among the member
+    pairs of each owner entity."""
+    at = np.flatnonzero(member)
+    if not len(at):
+        return
+    order = at[np.lexsort((-value[at], owner[at]))]
+    first = np.concatenate(([True], owner[order][1:] != owner[order][:-1]))
+    keep[order[first]] = True
+
+
+# A component with more key x response entity cells than this is aligned on its sparse
+# pairs (scipy's min_weight_full_bipartite_matching) instead of a dense matrix (8 bytes a cell).
+DENSE_CELLS = 4_000_000
+
+
+def _align_components(rest, pk, pr, values, chosen, show_progress):
+    """Align each connected component of the pairs `rest` optimally, marking `chosen`."""
+    from scipy.optimize import linear_sum_assignment
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    keys, row = np.unique(pk[rest], return_inverse=True)
+    responses, column = np.unique(pr[rest], return_inverse=True)
+    row, column = row.reshape(-1), column.reshape(-1)
+    graph = coo_matrix((np.ones(len(rest)), (row, len(keys) + column)), shape=(len(keys) + len(responses),) * 2)
+    _, label = connected_components(graph, directed=False)
+    order = np.argsort(label[row], kind="stable")  # by component, then by key entity
+    bounds = np.flatnonzero(np.diff(np.concatenate(([-1], label[row][order], [-1]))))
+    groups = list(zip(bounds[:-1].tolist(), bounds[1:].tolist()))
+    for low, high in progress(groups, len(groups), "CEAF") if show_progress else groups:
+        pairs = rest[order[low:high]]
+        rows, r = np.unique(pk[pairs], return_inverse=True)
+        columns, c = np.unique(pr[pairs], return_inverse=True)
+        r, c = r.reshape(-1), c.reshape(-1)
+        for value, keep in zip(values, chosen):
+            if len(rows) * len(columns) <= DENSE_CELLS:
+                similarity = np.zeros((len(rows), len(columns)))
+                similarity[r, c] = value[pairs]
+                best = linear_sum_assignment(similarity, maximize=True)
+                picked = np.zeros(similarity.shape, dtype=bool)
+                picked[best] = True
+                keep[pairs[picked[r, c]]] = True
+            else:
+                keep[pairs[_sparse_alignment(r, c, value[pairs], len(rows), len(columns))]] = True
+
+
+def _sparse_alignment(r, c, value, n_rows, n_columns):
+    """Which pairs (r, c) of values in (0, 1] or counts a maximum-weight matching takes, in memory
+    linear in the pairs: each row also gets a column of its own at cost `top` (standing
+    for "unmatched"), a pair costs top - value, and a full matching of least cost is a
+    matching of greatest weight."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import min_weight_full_bipartite_matching
+
+    top = float(value.max()) + 1
+    rows = np.concatenate((r, np.arange(n_rows)))
+    columns = np.concatenate((c, n_columns + np.arange(n_rows)))
+    costs = np.concatenate((top - value, np.full(n_rows, top)))
+    matrix = csr_matrix((costs, (rows, columns)), shape=(n_rows, n_columns + n_rows))
+    match = np.full(n_rows, -1)
+    found_rows, found_columns = min_weight_full_bipartite_matching(matrix)
+    match[found_rows] = found_columns
+    return match[r] == c
 
 
 def statistics(key, response, metrics=METRICS, keep_singletons=True, show_progress=False):
-    """{metric: array (n_docs, WIDTH[metric])} of per-document numerators and denominators."""
+    """{metric: array (n_docs, WIDTH[metric])} of per-document numerators and denominators.
+    keep_singletons: for both sides, or a (key, response) pair."""
     n = key.n_docs
     key_code, response_code = _codes(key, response)
     _check_key(key, key_code)
-    if not keep_singletons:
+    keep_key, keep_response = (keep_singletons, keep_singletons) if isinstance(keep_singletons, bool) else keep_singletons
+    if not keep_key:
         kept = np.bincount(key.entity)[key.entity] > 1
         key, key_code = _keep(key, kept), key_code[kept]
+    if not keep_response:
         kept = np.bincount(response.entity)[response.entity] > 1
         response, response_code = _keep(response, kept), response_code[kept]
     key_order = np.argsort(key_code, kind="stable")
@@ -738,9 +1007,35 @@ def check_metrics(metrics):
     return tuple(dict.fromkeys(names))
 
 
-def _document_rows(key, response, metrics, keep_singletons, show_progress=False):
+# kentonl/e2e-coref's metrics.py (copied into SpanBERT, coref-hoi, s2e-coref, fastcoref and
+# LingMess): per metric, whether it keeps the (key, response) singletons. B3 and LEA skip
+# them on both sides, CEAFe drops the response's only, MUC cannot see them.
+E2E_COREF = {"muc": (True, True), "bcub": (False, False), "ceafe": (True, False), "lea": (False, False)}
+CONVENTIONS = ("scorer_pl", "e2e_coref")
+
+
+def check_convention(convention, metrics, keep_singletons):
+    """The metrics to score under `convention` (None: its default set)."""
+    check_choice("convention", convention, CONVENTIONS)
+    if convention == "scorer_pl":
+        return check_metrics(metrics)
+    metrics = tuple(E2E_COREF) if metrics is None else check_metrics(metrics)
+    others = [m for m in metrics if m not in E2E_COREF]
+    if others:
+        raise ValueError(f"metrics: e2e-coref's evaluator has no {', '.join(others)}; convention='e2e_coref' scores {', '.join(E2E_COREF)}")
+    if not keep_singletons:
+        raise ValueError("keep_singletons: convention='e2e_coref' decides per metric which singletons count; leave keep_singletons True")
+    return metrics
+
+
+def _document_rows(key, response, metrics, keep_singletons, show_progress=False, convention="scorer_pl"):
     """statistics() as one row per document, the metrics' columns side by side."""
-    stats = statistics(key, response, metrics, keep_singletons, show_progress)
+    if convention == "e2e_coref":
+        stats = {}
+        for keep in set(E2E_COREF[m] for m in metrics):
+            stats.update(statistics(key, response, [m for m in metrics if E2E_COREF[m] == keep], keep, show_progress))
+    else:
+        stats = statistics(key, response, metrics, keep_singletons, show_progress)
     return np.concatenate([stats[m] for m in metrics], 1)
 
 
@@ -755,16 +1050,16 @@ def headline(**options):
     return "conll_f1"
 
 
-def paired_statistics(references, system_a, system_b, metrics=None, keep_singletons=True, zero_division=0.0):
+def paired_statistics(references, system_a, system_b, metrics=None, keep_singletons=True, zero_division=0.0, convention="scorer_pl"):
     """For paperscore.compare: each system's per-document rows and the reducer."""
-    metrics = check_metrics(metrics)
     keep_singletons = _check_keep_singletons(keep_singletons)
+    metrics = check_convention(convention, metrics, keep_singletons)
     zero_division = check_zero_division(zero_division)
     key, response_a = read_examples(system_a, references)
     _, response_b = read_examples(system_b, references)
     tables = []
     for response in (response_a, response_b):
-        rows = _document_rows(key, response, metrics, keep_singletons)
+        rows = _document_rows(key, response, metrics, keep_singletons, convention=convention)
         tables += [rows, np.arange(len(rows))]
     return (*tables, lambda weights, rows: scores(weights @ rows, metrics, zero_division))
 
@@ -783,9 +1078,10 @@ def score(
     return_signature=False,
     names=None,
     show_progress=False,
+    convention="scorer_pl",
 ):
     """compute() on Sides: the numbers, then the details asked for."""
-    rows = _document_rows(key, response, metrics, keep_singletons, show_progress)
+    rows = _document_rows(key, response, metrics, keep_singletons, show_progress, convention)
     totals = rows.sum(0)
     result = as_floats(scores(totals, metrics, zero_division))
     if confidence_level is not None:
@@ -799,7 +1095,8 @@ def score(
         result["per_document"] = [{"document": label, **{k: float(v[d]) for k, v in values.items()}} for d, label in enumerate(labels)]
     if return_signature:
         options = bootstrap_options(confidence_level, n_resamples, seed)
-        result["signature"] = signature("coref_conll", metrics=list(metrics), keep_singletons=keep_singletons, zero_division=zero_division, **options)
+        named = {"convention": convention} if convention != "scorer_pl" else {}
+        result["signature"] = signature("coref_conll", **named, metrics=list(metrics), keep_singletons=keep_singletons, zero_division=zero_division, **options)
     return result
 
 
@@ -815,14 +1112,32 @@ def compute(
     n_resamples=1000,
     seed=None,
     return_signature=False,
+    span_convention="token_inclusive",
+    tokens=None,
+    texts=None,
+    convention="scorer_pl",
 ):
     """MUC, B3, CEAFm, CEAFe, BLANC and LEA recall, precision and F1, and conll_f1, with
     numerators and denominators summed over documents as the reference scorer does.
 
     predictions, references: one item per document, each either a CoNLL-2011/2012
-    document as one string, a list of clusters of mention ids (str), or a list of clusters
-    of [start, end] token spans (inclusive). CoNLL strings and spans can be mixed; ids
-    compare only with ids.
+    document or an OntoNotes jsonlines line as one string (a prediction's jsonlines line
+    is read from its predicted_clusters when it has them, as predict.py writes them), a
+    list of clusters of mention ids (str), or a list of clusters of [start, end] spans.
+    Strings and spans can be mixed; ids compare only with ids.
+    span_convention: how [start, end] pairs count (see SPAN_CONVENTIONS): one name for
+    both sides or a (predictions, references) pair: "token_inclusive" (default),
+    "token_exclusive", "char_exclusive", "char_inclusive".
+    A span that cannot be so (an end before its start, beyond the document's tokens, off
+    the token boundaries) is an error naming the document and cluster; span predictions
+    of MIN_MISSING or more mentions none of which is a key mention give a UserWarning.
+    tokens: for a character convention, per document the list of tokens the key's token
+    positions count (and the bound of token spans when given).
+    texts: per document the text the character offsets count in (default: the tokens
+    joined by single spaces); each token must be the next word of the text.
+    convention: "scorer_pl" (default, the reference) or "e2e_coref", the evaluator of
+    kentonl/e2e-coref's metrics.py that neural papers report (E2E_COREF): MUC, B3, CEAFe
+    and LEA only, B3 and LEA without singletons, CEAFe without the response's.
     metrics: names among muc, bcub, ceafm, ceafe, blanc, lea and mentions (mention
     identification); default the six metrics. conll_f1 needs muc, bcub and ceafe.
     keep_singletons: False removes entities of one mention from both sides first (coval's
@@ -830,13 +1145,13 @@ def compute(
     per_document: add "per_document", the numbers of each document.
     return_counts: add "counts", every numerator and denominator.
     """
-    metrics = check_metrics(metrics)
     zero_division = check_zero_division(zero_division)
     keep_singletons = _check_keep_singletons(keep_singletons)
+    metrics = check_convention(convention, metrics, keep_singletons)
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples)
-    key, response = read_examples(predictions, references)
-    return score(key, response, metrics, keep_singletons, zero_division, per_document, return_counts, confidence_level, n_resamples, seed, return_signature)
+    key, response = read_examples(predictions, references, span_convention, tokens, texts)
+    return score(key, response, metrics, keep_singletons, zero_division, per_document, return_counts, confidence_level, n_resamples, seed, return_signature, convention=convention)
 
 
 # ---------------------------------------------------------------------------------------
@@ -850,11 +1165,13 @@ def add_options(parser):
     """The scoring options, shared by this command and `paperscore compare coref`."""
     parser.add_argument("--metric", choices=METRICS + ("all",), default="all", help="score one metric (default all), as scorer.pl's first argument")
     parser.add_argument("--remove-singletons", action="store_true", help="remove entities of one mention from both files first (coval's option; default: keep them, as scorer.pl)")
+    parser.add_argument("--convention", choices=CONVENTIONS, default="scorer_pl", help="scorer_pl (default): the reference's rules; e2e_coref: kentonl/e2e-coref's metrics.py, which neural papers report (MUC, B3, CEAFe, LEA; B3 and LEA without singletons, CEAFe without the response's)")
     parser.add_argument("--strict", action="store_true", help="make key documents missing from a response, and response documents not in the key, an error (default: list them on standard error; a missing document scores as empty, as in scorer.pl)")
 
 
 def options(args):
-    return dict(metrics=METRICS if args.metric == "all" else (args.metric,), keep_singletons=not args.remove_singletons)
+    everything = METRICS if args.convention == "scorer_pl" else tuple(E2E_COREF)
+    return dict(metrics=everything if args.metric == "all" else (args.metric,), keep_singletons=not args.remove_singletons, convention=args.convention)
 
 
 def add_arguments(parser):
@@ -862,6 +1179,7 @@ def add_arguments(parser):
     parser.add_argument("response", help="the response (system), CoNLL or jsonlines; documents are matched to the key's by name (a CoNLL name and part against a doc_key, e.g. '(bc/cctv/00/cctv_0000); part 000' is 'bc/cctv/00/cctv_0000_0')")
     add_options(parser)
     parser.add_argument("--per-document", action="store_true", help="add each document's numbers")
+    parser.add_argument("scorer_pl", nargs="*", metavar="", help="scorer.pl's form also works: paperscore coref METRIC KEY RESPONSE [none|DOCNAME] (METRIC: muc, bcub, ceafm, ceafe, blanc, lea or all) prints scorer.pl's TOTALS lines; an empty response, or one without #begin document, then scores as no documents")
 
 
 def _unmatched(found, strict):
@@ -879,7 +1197,7 @@ def _unmatched(found, strict):
         print(f"paperscore coref: warning: {line}", file=sys.stderr)
 
 
-def _read_files(key, responses, strict):
+def _read_files(key, responses, strict, allow_empty=False):
     """The key's documents and each response's, paired by name (pair_documents), from
     (path, argument) pairs; unmatched documents reported by _unmatched. Returns (key
     documents, [response documents], [missing names], [extra names])."""
@@ -887,21 +1205,86 @@ def _read_files(key, responses, strict):
     key_file = read_documents(key[0], key[1])
     out = []
     for path, argument in responses:
-        out.append(pair_documents(key_file, read_documents(path, argument), key[1], argument))
+        out.append(pair_documents(key_file, read_documents(path, argument, predicted=True, allow_empty=allow_empty), key[1], argument))
     _unmatched([(argument, missing, extra) for (_, argument), (*_, missing, extra) in zip(responses, out)], strict)
     return key_file[1], [o[1] for o in out], [o[2] for o in out], [o[3] for o in out]
 
 
+def _scorer_pl_form(args):
+    """(metrics, key, response, document name or None) of `METRIC KEY RESPONSE [NAME]`,
+    scorer.pl's arguments; None for the usual `KEY RESPONSE`."""
+    if not args.scorer_pl:
+        return None
+    if args.key not in METRICS + ("all",) or len(args.scorer_pl) > 2:
+        raise ValueError(f"unexpected arguments {' '.join(args.scorer_pl)!r}: give KEY RESPONSE, or scorer.pl's METRIC KEY RESPONSE [none|DOCNAME] with METRIC one of {', '.join(METRICS + ('all',))}")
+    metrics = PERL_ALL if args.key == "all" else (args.key,)
+    name = args.scorer_pl[1] if len(args.scorer_pl) > 1 and args.scorer_pl[1] != "none" else None
+    return metrics, args.response, args.scorer_pl[0], name
+
+
+# What `scorer.pl all` scores (v8.01; LEA is on its LEA-scorer branch only).
+PERL_ALL = ("muc", "bcub", "ceafm", "ceafe", "blanc")
+
+
 def run(args):
     """Score the key's documents, as scorer.pl does."""
-    key_documents, [response_documents], [missing], [extra] = _read_files((args.key, "KEY"), [(args.response, "RESPONSE")], args.strict)
+    form = _scorer_pl_form(args)
+    if form:
+        metrics, args.key, args.response, only = form
+        args.metric, args.convention = "all", "scorer_pl"
+    key_documents, [response_documents], [missing], [extra] = _read_files((args.key, "KEY"), [(args.response, "RESPONSE")], args.strict, allow_empty=bool(form))
+    if form and only is not None:
+        chosen = [i for i, d in enumerate(key_documents) if d.name == only]
+        if not chosen:
+            raise ValueError(f"KEY: {args.key} has no document {only!r}")
+        key_documents, response_documents = [key_documents[i] for i in chosen], [response_documents[i] for i in chosen]
     names = [document.name for document in key_documents]
     key = _side([d[2:5] for d in key_documents], [(f"{args.key} document {name!r}", None) for name in names])
     response = _side([d[2:5] for d in response_documents], [(f"{args.response} document {name!r}", None) for name in names])
     chosen = options(args)
-    metrics = ("mentions",) + chosen["metrics"]
-    result = score(key, response, metrics, chosen["keep_singletons"], per_document=args.per_document, return_counts=True, names=names, show_progress=True, **args.common)
-    return {**result, "missing_documents": missing, "extra_documents": extra}
+    if form:
+        chosen["metrics"] = metrics
+    metrics = check_convention(chosen["convention"], chosen["metrics"], chosen["keep_singletons"])
+    metrics = ("mentions",) + metrics if chosen["convention"] == "scorer_pl" else metrics
+    result = score(key, response, metrics, chosen["keep_singletons"], per_document=args.per_document, return_counts=True, names=names, show_progress=True, convention=chosen["convention"], **args.common)
+    result = {**result, "missing_documents": missing, "extra_documents": extra}
+    if form:
+        result["scorer_pl_report"] = perl_report(result, metrics[1:])
+    return result
+
+
+def _perl(value):
+    """A number as Perl prints it."""
+    return "%.15g" % value
+
+
+def _perl_rpf(recall_counts, precision_counts, f1=None):
+    """scorer.pl's ShowRPF line: counts, percentages truncated to 2 decimals, a rule."""
+    (nr, dr), (np_, dp) = recall_counts, precision_counts
+    recall, precision = (nr / dr if dr else 0), (np_ / dp if dp else 0)
+    if f1 is None:
+        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0
+    percent = [_perl(int(v * 10000) / 100) for v in (recall, precision, f1)]
+    return f"Recall: ({_perl(nr)} / {_perl(dr)}) {percent[0]}%\tPrecision: ({_perl(np_)} / {_perl(dp)}) {percent[1]}%\tF1: {percent[2]}%\n" + "-" * 74 + "\n"
+
+
+def perl_report(result, metrics):
+    """The TOTALS lines `scorer.pl METRIC KEY RESPONSE none` prints for `metrics` (each
+    after a `METRIC name:` line when there are several, as `scorer.pl all`), the lines
+    the training scripts of SpanBERT, coref-hoi and s2e-coref read with their regexes."""
+    counts = result["counts"]
+    out = []
+    for metric in metrics:
+        part = "\n====== TOTALS =======\nIdentification of Mentions: " + _perl_rpf(counts["mentions"]["recall"], counts["mentions"]["precision"])
+        if metric == "blanc":
+            blanc = counts["blanc"]
+            part += "\nCoreference:\nCoreference links: " + _perl_rpf(blanc["coreference_recall"], blanc["coreference_precision"])
+            part += "Non-coreference links: " + _perl_rpf(blanc["non_coreference_recall"], blanc["non_coreference_precision"])
+            part += "BLANC: " + _perl_rpf((result["blanc_recall"], 1), (result["blanc_precision"], 1), result["blanc_f1"])
+        else:
+            part += "Coreference: " + _perl_rpf(counts[metric]["recall"], counts[metric]["precision"])
+        out.append(f"\nMETRIC {metric}:\n" + part if len(metrics) > 1 else part)
+    return "".join(out).rstrip("\n")
 
 
 def read_compare(args):
@@ -921,7 +1304,10 @@ def _number(value):
 
 def table(result):
     """The numbers with their numerators and denominators at full precision, as scorer.pl
-    prints them (but not truncated), then the CoNLL score and the signature."""
+    prints them (but not truncated), then the CoNLL score and the signature; scorer.pl's
+    own lines when its argument form was used."""
+    if "scorer_pl_report" in result:
+        return result["scorer_pl_report"]
     rows = [("metric", "measure", "value", "numerator", "denominator")]
     for metric, parts in result.get("counts", {}).items():
         for measure, (numerator, denominator) in parts.items():

@@ -37,6 +37,15 @@ test_cases = [
         "kwargs": {"metrics": ["muc", "lea"]},
         "result": {"muc_recall": 0.0, "lea_recall": 1 / 4, "lea_precision": 1 / 3},
     },
+    {
+        # OntoNotes jsonlines lines as strings. The prediction is a predict.py line: the
+        # gold clusters of its input ({a c}) beside its predicted_clusters ({a} {c}),
+        # which are read. B3 recall (1/2 + 1/2)/2, precision (1 + 1)/2; MUC recall 0 of 1.
+        "predictions": ['{"doc_key": "x_0", "sentences": [["a", "b", "c"]], "clusters": [[[0, 0], [2, 2]]], "predicted_clusters": [[[0, 0]], [[2, 2]]]}'],
+        "references": ['{"doc_key": "x_0", "sentences": [["a", "b", "c"]], "clusters": [[[0, 0], [2, 2]]]}'],
+        "kwargs": {"metrics": ["muc", "bcub"]},
+        "result": {"bcub_recall": 0.5, "bcub_precision": 1.0, "muc_recall": 0.0},
+    },
 ]
 
 # An input the demo must reject with a message, and keep serving afterwards: an unclosed

@@ -13,11 +13,23 @@ its LEA-scorer branch) and ns-moosavi/coval to time them too. Without them the n
 still checked against the figures the Perl scorer printed for these files (stored below).
 Target: paperscore parses both files and computes all six metrics in <= 0.5 s (median),
 >= 100x faster than scorer.pl and >= 10x faster than coval.
+
+Then the shapes off that path, each against its baseline in alternating rounds (A, B, A,
+B, ...; medians), the machine's load printed first:
+- one document of 3,000 entities (gen_coref.py --docs 1 --clusters 3000): CEAF's sparse
+  alignment against the dense key x response matrix it replaced (target >= 5x);
+- 20,000 singleton entities a side in one document: peak memory (target < 64 MB; the
+  dense matrix needed 3.2 GB);
+- compute() on the 300 documents as per-document CoNLL strings against the file path
+  (target <= 1.2x);
+- the first result of `paperscore coref` on a 4-token file against `python -c "import
+  numpy"` (target <= 1.5x).
 """
 
 import argparse
 import hashlib
 import json
+import math
 import os
 import re
 import statistics
@@ -26,6 +38,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "shared"))
@@ -59,7 +73,7 @@ def generate(folder, docs):
 
 def paperscore(key, response):
     """What `paperscore coref KEY RESPONSE` computes: both files parsed, all metrics."""
-    args = argparse.Namespace(key=key, response=response, metric="all", remove_singletons=False, per_document=False, strict=False, common={})
+    args = argparse.Namespace(key=key, response=response, metric="all", remove_singletons=False, convention="scorer_pl", per_document=False, strict=False, scorer_pl=[], common={})
     return coref.run(args)
 
 
@@ -101,6 +115,73 @@ def run_coval(folder, key, response):
     rows = {m[0]: m[1:] for m in re.findall(r"^(\w+)\s+Recall: ([\d.]+)\s+Precision: ([\d.]+)\s+F1: ([\d.]+)", output, re.M)}
     rows["conll"] = (re.search(r"CoNLL score: ([\d.]+)", output)[1],)
     return seconds, rows
+
+
+def dense_ceaf(key, response):
+    """CEAFm and CEAFe numerators by the former method: per document a dense key entity x
+    response entity matrix and scipy's linear_sum_assignment."""
+    from scipy.optimize import linear_sum_assignment
+
+    out = []
+    for k, r in zip(key, response):
+        owner = {m: j for j, e in enumerate(r) for m in e}
+        overlap = np.zeros((len(k), len(r)))
+        for i, e in enumerate(k):
+            for m in e:
+                if m in owner:
+                    overlap[i, owner[m]] += 1
+        sizes = np.add.outer([len(e) for e in k], [len(e) for e in r])
+        out.append([math.fsum(m[linear_sum_assignment(m, maximize=True)].tolist()) for m in (overlap, 2 * overlap / sizes)])
+    return out
+
+
+def rounds(a, b, repeat):
+    """Medians of a() and b() timed in alternating rounds."""
+    times = ([], [])
+    for _ in range(repeat):
+        for f, t in zip((a, b), times):
+            start = time.perf_counter()
+            f()
+            t.append(time.perf_counter() - start)
+    return statistics.median(times[0]), statistics.median(times[1])
+
+
+def shapes(folder, key, response, repeat):
+    """The rows for the shapes off the benchmarked path (the docstring's list); False when
+    a figure differs (a missed time target is printed, not failed: machines are loaded)."""
+    import tracemalloc
+
+    ok = True
+    print(f"shapes off that path (load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores), alternating rounds, medians of {repeat}:")
+    prefix = Path(folder) / "one"
+    subprocess.run([sys.executable, str(Path(__file__).parent / "gen_coref.py"), str(prefix), "--docs", "1", "--clusters", "3000", "--seed", "1"], check=True, capture_output=True)
+    documents = [coref.read_documents(f"{prefix}.{side}.conll", side)[1] for side in ("key", "response")]
+    clusters = [[[tuple(m) for m in c] for c in coref.document_clusters(d[0])] for d in documents]
+    sides = coref.read_examples([clusters[1]], [clusters[0]])
+    ours, dense = rounds(lambda: coref.statistics(*sides, ("ceafm", "ceafe")), lambda: dense_ceaf([clusters[0]], [clusters[1]]), repeat)
+    stats = coref.statistics(*sides, ("ceafm", "ceafe"))
+    equal = [stats["ceafm"][0, 0], stats["ceafe"][0, 0]] == dense_ceaf([clusters[0]], [clusters[1]])[0]
+    print(f"  3,000 entities ({len(clusters[0])} key / {len(clusters[1])} response): CEAF {ours:.4f} s, dense matrix {dense:.4f} s: {dense / ours:.1f}x (target >= 5x), equal: {equal}")
+    ok &= equal
+    singletons = [[[[i, i]] for i in range(20_000)]]
+    tracemalloc.start()
+    coref.compute(singletons, singletons)
+    peak = tracemalloc.get_traced_memory()[1] / 2**20
+    tracemalloc.stop()
+    print(f"  20,000 singletons a side: peak {peak:.1f} MB traced (target < 64 MB)")
+    texts = [[m[0] for m in re.finditer(r"#begin document .*?#end document\n", Path(p).read_text(), re.S)] for p in (key, response)]
+    strings, files = rounds(lambda: coref.compute(texts[1], texts[0]), lambda: paperscore(key, response), repeat)
+    print(f"  {len(texts[0])} per-document CoNLL strings: compute() {strings:.3f} s, the file path {files:.3f} s: {strings / files:.2f}x (target <= 1.2x)")
+    tiny = Path(folder) / "tiny.conll"
+    tiny.write_text("#begin document d\nw\t(0)\nw\t-\nw\t(0\nw\t0)\n#end document\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "shared")}
+    first, numpy_alone = rounds(
+        lambda: subprocess.run([sys.executable, "-m", "paperscore", "coref", str(tiny), str(tiny)], env=env, check=True, capture_output=True),
+        lambda: subprocess.run([sys.executable, "-c", "import numpy"], check=True, capture_output=True),
+        repeat,
+    )
+    print(f"  4-token file: first result {first:.3f} s, python -c 'import numpy' {numpy_alone:.3f} s: {first / numpy_alone:.2f}x (target <= 1.5x)")
+    return ok
 
 
 def main(argv=None):
@@ -163,6 +244,7 @@ def main(argv=None):
             agree &= equal
         if not references:
             print("  ratio  n/a: give --perl-scorer, --perl-lea-scorer or --coval to time the reference tools in this run")
+        agree &= shapes(folder, key, response, 3 if args.quick else 7)
     return 0 if agree else 1
 
 
