@@ -828,7 +828,7 @@ def test_cli_bootstrap_intervals_follow_the_figures(capsys):
         (["-i", "{result}", "-t", "{truth}", "--predictions", "{result}"], "give either"),
         (["-i", "{unbalanced}", "-t", "{truth}"], r"-i: 1 truth pids missing: 'b'"),
         (["-i", "{result}", "-t", "{bad}"], r"-t line 2: position 'x' \(it is not a positive integer\)"),
-        (["-i", "{result}", "-t", "{blank}"], r"-t: .*blank.txt line 2 is empty"),
+        (["-i", "{result}", "-t", "{blank}"], r"-t line 1: 'x' is not a label line"),  # (line 2, blank, is skipped)
         (["-i", "{result}", "-t", "{truth}", "--version", "2013"], "subtask: None is not 1 or 2"),
         (["-i", "{result}", "-t", "{missing}"], r"-t: cannot read .*missing.txt"),
         (["-i", "{result}", "-t", "{truth}", "-o", "{folder}"], "-o: cannot write"),
