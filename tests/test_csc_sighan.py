@@ -6,6 +6,7 @@ one part ways, properties, every input error and the command line."""
 import json
 import math
 import random
+import re
 
 import numpy as np
 import pytest
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 
 from paperscore import cli
 from paperscore.core import read_lines
-from paperscore.csc import apply_edits, extract_edits, format_label_lines, parse_label_lines, parse_test_input
+from paperscore.csc import LabelFile, apply_edits, extract_edits, format_label_lines, parse_label_lines, parse_test_input
 from paperscore.csc_sighan import COLUMNS, KEYS, compute, jar_number, report
 
 SIGHAN15, SIGHAN13 = DATA / "sighan15", DATA / "sighan13"
@@ -949,3 +950,83 @@ def test_numpy_arrays_of_strings_are_corpora():
     arrays = [np.array(x) for x in (["我們很壞"], ["我們很好"], ["我門很壞"])]
     assert compute(*arrays) == compute(["我們很壞"], ["我們很好"], ["我門很壞"])
     assert space_metric().fresh().compute(predictions=arrays[0], references=arrays[1], sources=arrays[2]) == compute(*arrays)
+
+
+# White space in every field, as the jars read it: tests/data/sighan_spaces/cases.json, from
+# generate.py there (random label pairs with one white space character before or after a pid,
+# a `0`, a position or a correction; what the 2015, 2014 and 2013 jars printed for each).
+SPACE_CASES = json.loads((DATA / "sighan_spaces" / "cases.json").read_text(encoding="utf-8"))
+
+
+def _jar_figures(printed):
+    """The jar's standard output without the 2013 jar's log lines (`\t[Info] ...`) and CRs."""
+    return "".join(line for line in printed.replace("\r", "").splitlines(keepends=True) if not line.startswith("\t["))
+
+
+def test_white_space_in_every_field_is_read_as_the_jars_read_it(tmp_path, capsys):
+    """Every case: paperscore prints the jar's figures line for line, or refuses naming a
+    line (`-t line 2: ...`) or the pids that differ (or, in 2013 subtask 2, a truth pid
+    spaced before its comma: the jar fails on it); never other figures. Where the jar
+    fails (an exception, `Unbalanced!`), paperscore refuses. The list API agrees with the
+    file: the same figures or an error."""
+    outcomes = {"same": 0, "refused": 0}
+    for case in SPACE_CASES:
+        version, _, subtask = case["version"].partition("-")
+        files = {}
+        for name in ("result", "truth"):
+            files[name] = tmp_path / f"{name}.txt"
+            files[name].write_bytes(case[name].encode("utf-8"))
+        options = ["--version", version, "--zero-division", "nan"] + (["--subtask", subtask] if subtask else [])
+        code, out, err = run_cli(["sighan", "-i", str(files["result"]), "-t", str(files["truth"]), *options], capsys)
+        where = f"{case['version']} {case['space']} {case['where']} {case['field']} in {case['side']}"
+        try:
+            lines = [case[name].removeprefix("\ufeff").split("\n")[:-1] for name in ("result", "truth")]  # (a file's byte-order mark is no part of it)
+            listed = compute(*lines, version=version, subtask=subtask or None, zero_division="nan")
+        except ValueError:
+            listed = None
+        if code == 0:
+            assert case["jar"] != "failed", where
+            assert out.split("signature: ")[0] == _jar_figures(case["jar"]), where
+            assert listed is not None and same_figures(listed, compute(LabelFile(files["result"], "-i"), LabelFile(files["truth"], "-t"), version=version, subtask=subtask or None, zero_division="nan")), where
+            outcomes["same"] += 1
+        else:
+            assert re.search(r"error: -[it] line \d+: |error: -i: \d+ (pids not in the truth|truth pids missing)|error: -t: pid .* white space before its comma", err), (where, err)
+            assert listed is None, where
+            outcomes["refused"] += 1
+    # Most cases are read as the jars read them (a space the jars trim, a kept space in a
+    # pid on both sides, a 2013 position read as a string); the rest are refused.
+    assert outcomes["same"] > 300 and outcomes["refused"] > 100, outcomes
+
+
+def same_figures(a, b):
+    return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+
+
+def test_a_unicode_space_after_a_correction_is_refused_by_name(tmp_path, capsys):
+    """Issue 22's files: the 2015 jar keeps U+3000 in the correction `甲\u3000` (it trims only
+    up to U+0020), so the correction does not match, and prints correction accuracy 0.6667,
+    precision 1, recall 0.5, F1 0.6667. paperscore refuses the line by name (a correction
+    is one character), never the 1/1/1/1 that trimming the space would give."""
+    truth = "P1, 2, 甲\nP2, 0\nP3, 1, 乙, 3, 丙\n"
+    (tmp_path / "truth.txt").write_text(truth, encoding="utf-8")
+    (tmp_path / "result.txt").write_text(truth.replace("甲", "甲\u3000"), encoding="utf-8")
+    code, out, err = run_cli(["sighan", "-i", str(tmp_path / "result.txt"), "-t", str(tmp_path / "truth.txt")], capsys)
+    assert code == 1 and out == ""
+    assert "-i line 1: the correction at position 2 is '甲\\u3000', not one character (the jars trim only the characters up to U+0020)" in err
+    with pytest.raises(ValueError, match=r"predictions\[0\]: the correction at position 2 is '甲\\u3000'"):
+        compute(truth.replace("甲", "甲\u3000").splitlines(), truth.splitlines())
+
+
+def test_blank_lines_and_leading_zeros_are_read_as_the_jars_read_them(tmp_path, capsys):
+    """The jars skip lines that are blank once trimmed, anywhere in a file: a file holding
+    a byte-order mark and a line end is empty as an empty file is (the 2015 jar prints
+    NaN (0/0) throughout for two such files); a blank line inside a result changes nothing
+    (`P1, 0` / blank / `P2, 2, 甲` against the same lines without the blank: the 2015 jar
+    prints false positive rate 0 (0/1), detection accuracy 1 (2/2)). A position written with
+    5,000 leading zeros is the Java int after them (the 2015 jar: correction accuracy 1 (1/1))."""
+    for name, data in (("bom_newline", b"\xef\xbb\xbf\n"), ("newlines", b"\n \n\r\n"), ("blank", "P1, 0\n\nP2, 2, 甲\n".encode()), ("plain", "P1, 0\nP2, 2, 甲\n".encode()), ("zeros", ("P1, " + "0" * 5000 + "5, 甲\n").encode()), ("five", "P1, 5, 甲\n".encode())):
+        (tmp_path / f"{name}.txt").write_bytes(data)
+    for result, truth, lines in (("bom_newline", "bom_newline", ["False Positive Rate = NaN (0/0)", "\tAccuracy = NaN (0/0)"]), ("newlines", "bom_newline", ["\tAccuracy = NaN (0/0)"]), ("blank", "plain", ["False Positive Rate = 0 (0/1)", "\tAccuracy = 1 (2/2)"]), ("zeros", "five", ["\tAccuracy = 1 (1/1)", "\tPrecision = 1 (1/1)"])):
+        code, out, err = run_cli(["sighan", "-i", str(tmp_path / f"{result}.txt"), "-t", str(tmp_path / f"{truth}.txt"), "--zero-division", "nan"], capsys)
+        assert code == 0, err
+        assert all(line in out.splitlines() for line in lines), (result, out)

@@ -466,10 +466,15 @@ def corpus(values, argument):
 def label_edits(predictions, references, allow_missing=False, positions_only=False, opaque=None, pid_space_drops_chars=False):
     """(truth pids, predicted Edits, gold Edits) of a result's and a truth's label lines (or
     LabelFiles), the result's sentences put in the truth's pid order (align_pids)."""
-    names = [getattr(side, "argument", name) for side, name in ((predictions, "predictions"), (references, "references"))]
-    pids, gold = _parse_labels(references, names[1], positions_only, False, opaque, False)
+    names = label_names(predictions, references)
+    pids, gold = _parse_labels(references, names[1], positions_only, False, opaque, pid_space_drops_chars)
     result_pids, predicted = _parse_labels(predictions, names[0], positions_only, False, opaque, pid_space_drops_chars)
     return pids, align_pids(pids, result_pids, predicted, allow_missing, argument=names[0]), gold
+
+
+def label_names(predictions, references):
+    """How messages name the two sides: a LabelFile's flag (-i, -t), else the argument."""
+    return [getattr(side, "argument", name) for side, name in ((predictions, "predictions"), (references, "references"))]
 
 
 # The jars trim with Java's String.trim: every character up to U+0020 (control characters
