@@ -669,3 +669,62 @@ def test_label_reader_equals_the_plain_oracle_at_users_sizes(positions_only, opa
             assert outcome == inside
         else:
             assert outcome[0] == inside[0] and [len(s) for s in outcome[1]] == [len(s) for s in inside[1]]
+
+
+def test_pids_longer_than_a_block_are_hashed_and_matched_apart(monkeypatch):
+    """Pids of more than _BLOCK bytes (forced small here) are hashed alone (hashlib) and
+    compared as two slices: matched exactly as a dict would, a change in the last byte
+    found, a repeat found; a file of them reads as the oracle reads it."""
+    import paperscore.csc as csc
+
+    monkeypatch.setattr(csc, "_BLOCK", 64)
+    rng = random.Random(5)
+    pids = [f"{'長' * rng.randint(1, 60)}{k}" for k in range(300)]  # 4 to 183 bytes
+    shuffled = rng.sample(pids, len(pids))
+    order = _same_pids(pids, shuffled)
+    assert [shuffled[i] for i in order] == pids
+    assert _same_pids(pids, shuffled[:-1] + [shuffled[-1][:-1] + "x"]) is None
+    assert csc._pids_of(pids + [pids[7]]).repeated() and not csc._pids_of(pids).repeated()
+    lines = [f"{pid}, {k % 9 + 1}, 甲" for k, pid in enumerate(pids)]
+    assert _batch_outcome(lines, False, None, False) == _naive_outcome(lines)
+    aligned = align_pids(pids, *parse_label_lines([lines[pids.index(pid)] for pid in shuffled], "x"))
+    assert aligned.position.tolist() == [k % 9 + 1 for k in range(300)]
+
+
+def test_a_long_pid_costs_memory_as_its_bytes(tmp_path):
+    """Issue 22: 1,000 short lines and one 1 MB pid took 3.1 GB (every pid was stored as
+    wide as the longest). Reading and matching two such files now peaks (numpy and Python
+    allocations, tracemalloc) below 16 bytes per byte of the files."""
+    import tracemalloc
+
+    from paperscore.csc import label_edits
+
+    lines = [f"P{i}, {i % 50 + 1}, 甲" for i in range(1000)] + ["Q" * (1 << 20) + ", 0"]
+    paths = [tmp_path / "result.txt", tmp_path / "truth.txt"]
+    paths[0].write_text("\n".join(lines[::-1]) + "\n", encoding="utf-8")
+    paths[1].write_text("\n".join(lines) + "\n", encoding="utf-8")
+    files = [LabelFile(path, flag) for path, flag in zip(paths, ("-i", "-t"))]
+    tracemalloc.start()
+    try:
+        pids, predicted, gold = label_edits(*files)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(pids) == 1001 and (predicted.position == gold.position).all()
+    assert peak < 16 * sum(len(file.data) for file in files), peak
+
+
+def test_integer_widths_of_the_label_reader():
+    """Pid offsets are int64 and hashes uint64 (wrapping by design); edits are int64, and a
+    position up to MAX_POSITION keeps its value through the sort key sentence * 2**31 +
+    position (a chunk of _CHUNK bytes holds far fewer than 2**32 lines, so the key stays
+    below 2**63)."""
+    import paperscore.csc as csc
+
+    lines = [f"p{k}, {MAX_POSITION}, 甲, {MAX_POSITION - 1}, 乙" for k in range(3)]
+    text = "\n".join(lines).encode()
+    pids, edits = _scan_text(text, len(text), False, False)
+    assert pids.starts.dtype == pids.ends.dtype == np.int64 and pids.key.dtype == np.uint64
+    assert {array.dtype for array in (edits.sentence, edits.position, edits.char)} == {np.dtype(np.int64)}
+    assert edits.position.tolist() == [MAX_POSITION - 1, MAX_POSITION] * 3
+    assert csc._CHUNK * (MAX_POSITION + 1) < 2**63

@@ -8,6 +8,7 @@ per-sentence statistic is a bincount or a sorted search, never a Python loop per
 """
 
 import codecs
+import hashlib
 import re
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -561,13 +562,17 @@ class Pids(Sequence):
         self.starts = np.concatenate(([0], self.ends[:-1] + 1)).astype(np.int64)
         self._decoded = None
         key = np.empty(len(self.ends), dtype=np.uint64)
-        sizes = self.ends + 1 - self.starts  # with the line end
+        sizes = self.sizes()
         # A polynomial hash, sum over byte j of a pid of byte * _MIX**j (wrapping), in blocks
-        # of pids of about _BLOCK bytes (the temporary arrays take 8 bytes a byte).
-        powers = np.cumprod(np.full(int(sizes.max(initial=1)), _MIX, dtype=np.uint64))
+        # of pids of about _BLOCK bytes (the temporary arrays take 32 bytes a byte); a pid
+        # longer than that alone, by hashlib (equal pids, equal lengths: the same hash).
+        powers = np.cumprod(np.full(min(int(sizes.max(initial=1)), _BLOCK), _MIX, dtype=np.uint64))
         powers = np.concatenate(([np.uint64(1)], powers[:-1]))  # _MIX**j
-        for a, b in _blocks(self.starts, len(data)):
+        for a, b in _blocks(self.starts, sizes):
             low, high = self.starts[a], self.ends[b - 1] + 1
+            if sizes[a] > _BLOCK:  # (a long pid, alone)
+                key[a] = int.from_bytes(hashlib.blake2b(data[low:high], digest_size=8).digest(), "little")
+                continue
             local = self.starts[a:b] - low
             offset = np.arange(high - low) - np.repeat(local, sizes[a:b])
             key[a:b] = np.add.reduceat(powers[offset] * data[low:high].astype(np.uint64), local)
@@ -595,11 +600,12 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)  # an odd multiplier that spreads the bits 
 _BLOCK = 1 << 20  # bytes of pids hashed or compared at once
 
 
-def _blocks(starts, size):
-    """Ranges [a, b) of pids (starting at `starts`, `size` bytes in all) of about _BLOCK
-    bytes each (one pid alone when it is longer)."""
-    cuts = np.unique(np.searchsorted(starts, np.arange(0, size, _BLOCK), side="right") - 1)
-    cuts = np.append(cuts[cuts >= 0], len(starts)).tolist()
+def _blocks(starts, sizes):
+    """Ranges [a, b) of pids (at `starts`, of `sizes` bytes) of at most about 2 * _BLOCK
+    bytes each, a pid longer than _BLOCK alone."""
+    long = np.flatnonzero(sizes > _BLOCK)
+    every = np.searchsorted(starts, np.arange(0, int(starts[-1] + sizes[-1]) if len(starts) else 0, _BLOCK), side="right") - 1
+    cuts = np.unique(np.concatenate([every, long, long + 1, [0, len(starts)]])).tolist()
     return [(a, b) for a, b in zip(cuts[:-1], cuts[1:]) if b > a]
 
 
@@ -842,10 +848,13 @@ def _same_pids(truth_pids, result_pids):
     if (sizes != result.sizes().take(order)).any():
         return None
     shift = result.starts.take(order) - truth.starts  # where each truth pid's bytes lie in the result's
-    for a, b in _blocks(truth.starts, len(truth.data)):
+    for a, b in _blocks(truth.starts, sizes):
         low, high = truth.starts[a], truth.ends[b - 1] + 1
-        at = np.arange(low, high) + np.repeat(shift[a:b], sizes[a:b])
-        if (result.data.take(at) != truth.data[low:high]).any():
+        if b == a + 1:  # one pid (a long one): its two slices
+            same = np.array_equal(result.data[low + shift[a] : high + shift[a]], truth.data[low:high])
+        else:
+            same = np.array_equal(result.data.take(np.arange(low, high) + np.repeat(shift[a:b], sizes[a:b])), truth.data[low:high])
+        if not same:
             return None
     return order
 
