@@ -561,7 +561,7 @@ class Pids(Sequence):
     def __init__(self, data):
         self.data = data
         self.ends = np.flatnonzero(data == ord("\n"))  # int64: pid i is data[starts[i]:ends[i]]
-        self.starts = np.concatenate(([0], self.ends[:-1] + 1)).astype(np.int64)
+        self.starts = np.concatenate(([0], self.ends[:-1] + 1)).astype(np.int64)[: len(self.ends)]
         self._decoded = None
         key = np.empty(len(self.ends), dtype=np.uint64)
         sizes = self.sizes()
