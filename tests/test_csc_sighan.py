@@ -1030,3 +1030,18 @@ def test_blank_lines_and_leading_zeros_are_read_as_the_jars_read_them(tmp_path, 
         code, out, err = run_cli(["sighan", "-i", str(tmp_path / f"{result}.txt"), "-t", str(tmp_path / f"{truth}.txt"), "--zero-division", "nan"], capsys)
         assert code == 0, err
         assert all(line in out.splitlines() for line in lines), (result, out)
+
+
+def test_long_values_are_cut_in_messages(tmp_path, capsys):
+    """A 1 MB correction, a 1 MB line that is no label line, 1 MB pids the truth lacks, a
+    position of 5,000 digits: each error names its line or pids in a few hundred
+    characters, not the megabyte (issue 22 and 28: a 10 MB line was quoted whole)."""
+    big = "甲" * (1 << 20)
+    files = {"truth": "P1, 2, 甲\n", "char": f"P1, 2, {big}\n", "line": big + "\n", "pids": "".join(f"{k}{big[:200_000]}, 0\n" for k in range(12)), "digits": "P1, " + "9" * 5000 + ", 甲\n"}
+    for name, text in files.items():
+        (tmp_path / f"{name}.txt").write_text(text, encoding="utf-8")
+    for name, message in (("char", "-i line 1: the correction at position 2 is '甲甲"), ("line", "-i line 1: '甲甲"), ("pids", "-i: 12 pids not in the truth: '0甲甲"), ("digits", "-i line 1: position '999")):
+        code, out, err = run_cli(["sighan", "-i", str(tmp_path / f"{name}.txt"), "-t", str(tmp_path / "truth.txt")], capsys)
+        assert code == 1 and message in err and len(err) < 1000, (name, err[:300])
+        code, out, err = run_cli(["csc", "--predictions", str(tmp_path / f"{name}.txt"), "--references", str(tmp_path / "truth.txt")], capsys)
+        assert code == 1 and message.replace("-i", "--predictions") in err and len(err) < 1000, (name, err[:300])
