@@ -1045,3 +1045,105 @@ def test_long_values_are_cut_in_messages(tmp_path, capsys):
         assert code == 1 and message in err and len(err) < 1000, (name, err[:300])
         code, out, err = run_cli(["csc", "--predictions", str(tmp_path / f"{name}.txt"), "--references", str(tmp_path / "truth.txt")], capsys)
         assert code == 1 and message.replace("-i", "--predictions") in err and len(err) < 1000, (name, err[:300])
+
+
+# ---------------------------------------------------------------------------------------
+# The Space's demo (spaces/csc_sighan/app.py) and card
+
+
+@pytest.fixture(scope="module")
+def app():
+    import importlib.util
+
+    from conftest import SPACES_DIR
+
+    spec = importlib.util.spec_from_file_location("app_csc_sighan_test", SPACES_DIR / "csc_sighan" / "app.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _demo_inputs(app, **changes):
+    return {**app.EXAMPLE, **changes}
+
+
+def test_the_demo_reads_label_lines_when_the_sources_box_is_empty(app):
+    """The card's promise: with Sources empty, the boxes are the jars' label lines. The
+    SIGHAN15 toy files give the toy evaluation's figures (FPR 1/3, correction F1 0.5455);
+    the 2013 subtask 1 toy files the 2013 toy's (false alarm 0.5, location accuracy 0.6)."""
+    toy = dict(predictions="\n".join(TOY15["predictions"]), references="\n".join(TOY15["references"]), sources="")
+    headline, matrix, table = app.score(**_demo_inputs(app, **toy))
+    assert jar_number(headline["false_positive_rate"]) == "0.3333" and jar_number(headline["correction_f1"]) == "0.5455"
+    assert matrix["data"][0] == ["detection", 4, 1, 2, 3] and "reference edits" in table
+    assert app.compute_kwargs(**_demo_inputs(app, **toy))["sources"] is None
+    sub1 = dict(predictions=(SIGHAN13 / "Toy_SubTask1_Result.txt").read_text(encoding="utf-8"), references=(SIGHAN13 / "Toy_SubTask1_Truth.txt").read_text(encoding="utf-8"), sources="")
+    headline, matrix, table = app.score(**_demo_inputs(app, **sub1, version="2013 subtask 1", zero_division="nan"))
+    assert headline["false_alarm_rate"] == 0.5 and headline["location_accuracy"] == 0.6 and "location correct" in table
+    assert ["clean_sentences", 2] in matrix["data"]
+
+
+def test_the_demo_refuses_empty_boxes(app):
+    import gradio as gr
+
+    for box in ("predictions", "references"):
+        with pytest.raises(gr.Error, match=f"{box}: the box is empty"):
+            app.score(**_demo_inputs(app, **{box: " \n "}))
+
+
+def test_the_demo_offers_what_its_messages_and_card_name(app):
+    """The length error recommends length_mismatch values: the dropdown offers each; the
+    card promises SIGHAN 2013 (two subtasks): the version dropdown offers both."""
+    import gradio as gr
+
+    choices = {block.label.split(" ")[0]: [value for _, value in block.choices] for block in app.demo.blocks.values() if isinstance(block, gr.Dropdown)}
+    with pytest.raises(gr.Error) as error:
+        app.score(**_demo_inputs(app, predictions=app.EXAMPLE["predictions"].replace("我起床的時候，吃早飯。", "我起床的時候吃早飯。")))
+    named = re.findall(r"'(\w+)'", error.value.message.split("pass length_mismatch=")[1])
+    assert named == ["truncate", "whole", "align"] and set(named) <= set(choices["length_mismatch"])
+    assert {"2013 subtask 1", "2013 subtask 2", "2014", "2015"} <= set(choices["version"])
+    headline, _, _ = app.score(**_demo_inputs(app, predictions=app.EXAMPLE["predictions"].replace("我起床的時候，吃早飯。", "我起床的時候吃早飯。"), length_mismatch="align"))
+    assert headline["detection_accuracy"] < 0.6  # the shortened clean sentence is now flagged
+
+
+def test_the_cards_seq2seq_recipe_survives_a_sentence_that_changes_length():
+    """The card's trainer_metrics call, run as written on generated ids where one sentence
+    is one character short of its source (an untrained model writes such sentences):
+    figures, not the error that stopped training; equal to compute with the same option."""
+    from conftest import SPACES_DIR
+
+    from paperscore.trainer import trainer_metrics
+
+    card = (SPACES_DIR / "csc_sighan" / "README.md").read_text(encoding="utf-8")
+    call = re.search(r"`metric\.trainer_metrics\((.*)\)`", card)[1]
+    chars = "<pad>他門们很好今天熱热"
+
+    class Tokenizer:
+        pad_token_id = 0
+
+        def batch_decode(self, rows, skip_special_tokens=True):
+            return [" ".join(chars[i] for i in row if i) for row in rows]
+
+    class Collected:
+        def __init__(self):
+            self.columns = {}
+
+        def add_batch(self, **batch):
+            for key, values in batch.items():
+                self.columns.setdefault(key, []).extend(values)
+
+        def compute(self, **options):
+            return compute(**self.columns, **options)
+
+    options = eval(f"dict({call})", {"tokenizer": Tokenizer()})  # noqa: S307 (the card's own text)
+    compute_metrics = trainer_metrics(Collected(), **options)
+    ids = {text: [chars.index(c) for c in text] for text in ("他門很好", "他们很好", "今天很熱", "今天熱", "今天很热")}
+    padded = lambda texts: np.array([ids[t] + [-100] * (4 - len(ids[t])) for t in texts])  # noqa: E731
+
+    class EvalPrediction(tuple):  # transformers': (predictions, label_ids) with .inputs
+        inputs = padded(["他門很好", "今天很熱"])
+
+    figures = compute_metrics(EvalPrediction((padded(["他们很好", "今天熱"]), padded(["他们很好", "今天很热"]))))
+    expected = compute(["他们很好", "今天熱"], ["他们很好", "今天很热"], sources=["他門很好", "今天很熱"], length_mismatch="whole")
+    # one sentence right, one (shortened) wrong: correction recall 1/2
+    assert figures["correction_recall"] == expected["correction_recall"] == 0.5
+    assert figures == {key: float(value) for key, value in expected.items()}
