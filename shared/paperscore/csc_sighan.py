@@ -489,9 +489,10 @@ def run(args):
 
 
 def read_compare(args):
-    """The inputs of `paperscore compare sighan`: label lines (result files against the
-    truth), or with --sources one sentence per line."""
-    inputs = {name: read_lines(path, flag) for name, path, flag in compared_files(args)}
+    """The inputs of `paperscore compare sighan`: label files (result files against the
+    truth, read as `paperscore sighan` reads them), or with --sources one sentence per line."""
+    read = read_lines if args.sources else LabelFile
+    inputs = {name: read(path, flag) for name, path, flag in compared_files(args)}
     inputs["sources"] = read_sources(args.sources)[1] if args.sources else None
     return inputs
 
