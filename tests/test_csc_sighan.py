@@ -1053,14 +1053,9 @@ def test_long_values_are_cut_in_messages(tmp_path, capsys):
 
 @pytest.fixture(scope="module")
 def app():
-    import importlib.util
+    from test_spaces import load_app
 
-    from conftest import SPACES_DIR
-
-    spec = importlib.util.spec_from_file_location("app_csc_sighan_test", SPACES_DIR / "csc_sighan" / "app.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_app("csc_sighan")
 
 
 def _demo_inputs(app, **changes):

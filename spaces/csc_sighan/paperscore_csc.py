@@ -468,7 +468,9 @@ def corpus(values, argument):
 
 def label_edits(predictions, references, allow_missing=False, positions_only=False, opaque=None, pid_space_drops_chars=False):
     """(truth pids, predicted Edits, gold Edits) of a result's and a truth's label lines (or
-    LabelFiles), the result's sentences put in the truth's pid order (align_pids)."""
+    LabelFiles), the result's sentences put in the truth's pid order (align_pids).
+    pid_space_drops_chars reads both sides so (csc_sighan refuses a truth line it empties:
+    the 2013 jar fails on such a line)."""
     names = label_names(predictions, references)
     pids, gold = _parse_labels(references, names[1], positions_only, False, opaque, pid_space_drops_chars)
     result_pids, predicted = _parse_labels(predictions, names[0], positions_only, False, opaque, pid_space_drops_chars)
