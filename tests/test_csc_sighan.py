@@ -1142,3 +1142,19 @@ def test_the_cards_seq2seq_recipe_survives_a_sentence_that_changes_length():
     # one sentence right, one (shortened) wrong: correction recall 1/2
     assert figures["correction_recall"] == expected["correction_recall"] == 0.5
     assert figures == {key: float(value) for key, value in expected.items()}
+
+
+def test_a_2013_truth_pid_spaced_before_its_comma_is_refused_as_the_jar_fails_on_it(tmp_path, capsys):
+    """sighan7csc.jar -s 2 with the truth `P1 , 2, 甲` / `P2, 3, 甲` against itself stops with
+    a NullPointerException (Eval.S2, run locally): it keys the truth's corrections on the
+    untrimmed pid. The same files are refused here, naming the pid; the 2014/2015 jars trim
+    (the pid_space_2015 case above)."""
+    (tmp_path / "truth.txt").write_text("P1 , 2, 甲\nP2, 3, 甲\n", encoding="utf-8")
+    argv = ["sighan", "-i", str(tmp_path / "truth.txt"), "-t", str(tmp_path / "truth.txt"), "--version", "2013", "--subtask", "2"]
+    code, out, err = run_cli(argv, capsys)
+    assert code == 1 and "-t: pid 'P1' is written with white space before its comma" in err
+    with pytest.raises(ValueError, match="references: pid 'P1' is written with white space"):
+        compute(["P1, 2, 甲", "P2, 3, 甲"], ["P1 , 2, 甲", "P2, 3, 甲"], version="2013", subtask=2)
+    # subtask 1 has no corrections to lose: truth `P1 , 2` / `P2, 3` against `P1, 2` / `P2, 3`,
+    # the jar prints error location accuracy 1 (2/2)
+    assert compute(["P1, 2", "P2, 3"], ["P1 , 2", "P2, 3"], version="2013", subtask=1)["location_accuracy"] == 1.0
