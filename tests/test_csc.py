@@ -536,7 +536,7 @@ def test_label_lines_read_in_chunks_as_at_once(monkeypatch):
 # its field: a pid holding it is another pid).
 TRIMMED = ["", " ", "  ", "\t", "\x0b", "\x0c", "\x1c", "\x1f", "\x00", "\x01", " \t "]
 KEPT = ["\u3000", "\xa0", "\x85", "\u2009", "\u2028", "\u200b", "\ufeff", "\u1680"]
-CORRECTIONS = "甲乙丙丁的地得们园𠀋𪚥あ,Ａ1a"  # "," only inside a kept-space pid, never a field
+CORRECTIONS = "甲乙丙丁的地得们园𠀋𪚥あＡ1a"  # non-BMP, kana, full-width, ASCII too
 
 
 def _pid(rng, k):
@@ -575,7 +575,7 @@ def _diverse_lines(rng, n, positions_only=False, zeros=False):
             text = "0" * rng.choice([0, 0, 0, 1, 3] if zeros else [0]) + str(p)
             fields.append(space() + text + space())
             if not positions_only:
-                fields.append(space() + rng.choice(CORRECTIONS.replace(",", "")) + space())
+                fields.append(space() + rng.choice(CORRECTIONS) + space())
         if not positions:
             fields.append(space() + "0" + space())
         lines.append(",".join(fields) + rng.choice(["", "", "\r"]))
