@@ -3,7 +3,7 @@ paperscore.csc (whose byte scan and line-by-line reader it checks): the jars' re
 (each line and field trimmed of the characters up to U+0020, Java's String.trim; blank
 and `#` lines skipped; `pid, 0` no error; else `pid, pos, char, ...`, SIGHAN 2013 subtask 1
 `pid, pos, ...`) with paperscore's refusals (a malformed line, a repeated pid or
-position, a correction that is not one character, a carriage return inside a line).
+position, a correction that is not one character, a line end (CR or LF) inside a line).
 
 read(lines) gives (pids, [{position: char code}]) or raises Refused(index of the line).
 """
@@ -52,7 +52,7 @@ def read(lines, positions_only=False, opaque=None, pid_space_drops_chars=False):
         line = trim(line)
         if line == "" or line.startswith("#"):
             continue
-        if "\r" in line:
+        if "\r" in line or "\n" in line:
             raise Refused(index)
         parts = line.split(",")
         pid, values = trim(parts[0]), [trim(part) for part in parts[1:]]

@@ -326,6 +326,8 @@ def test_label_lines_round_trip_any_edits(sets):
         (", 0", False, "is not a label line"),
         ("我喜欢唱歌", True, r"is not a label line `pid, 0` or `pid, pos, ...` \(sentences come with their sources\)"),
         ("A2-1, 9999999999, 甲", False, "position 9999999999 is beyond 2147483647"),
+        ("A2-1\nA2-2, 0", False, "holds a line end inside it"),
+        ("A2-1, 2, 甲\rA2-2, 0", False, "holds a line end inside it"),
         ("0022, 43, 歲", True, r"position '歲' \(it is not a positive integer\)"),
     ],
 )
@@ -612,10 +614,10 @@ def _codes(edits):
 def _malformed(rng, lines):
     """The lines with one line spoilt in one of the ways users spoil them: a kept space at
     a position or a correction, a repeated pid, a position given twice or beyond
-    MAX_POSITION or 0 beside others, a missing field, a carriage return inside."""
+    MAX_POSITION or 0 beside others, a missing field, a line end (CR, LF) inside."""
     lines = list(lines)
     k = rng.randrange(len(lines))
-    spoil = rng.choice(["kept_char", "kept_position", "repeat", "twice", "beyond", "zero", "short", "cr", "several", "empty"])
+    spoil = rng.choice(["kept_char", "kept_position", "repeat", "twice", "beyond", "zero", "short", "cr", "lf", "several", "empty"])
     pid = f"M{k}"
     lines[k] = {
         "kept_char": f"{pid}, 3, 甲{rng.choice(KEPT)}",
@@ -626,6 +628,7 @@ def _malformed(rng, lines):
         "zero": f"{pid}, 0, 甲",
         "short": f"{pid}, 3",
         "cr": f"{pid}, 3, 甲\r{pid}x, 0",
+        "lf": f"{pid}\n{pid}x, 0",
         "several": f"{pid}, 3, 甲乙",
         "empty": f"{pid}, , 甲",
     }[spoil]

@@ -736,8 +736,8 @@ def _parse_one_by_one(lines, argument, positions_only, line_numbers, opaque, pid
         trimmed = line.strip(JAVA_SPACE)
         if not trimmed or trimmed.startswith("#"):
             continue
-        if "\r" in trimmed:
-            raise ValueError(f"{where}: {_short(line, 60)} holds a carriage return inside the line (the jars end a line there)")
+        if "\r" in trimmed or "\n" in trimmed:
+            raise ValueError(f"{where}: {_short(line, 60)} holds a line end inside it (the jars end a line at a CR or LF)")
         raw = trimmed.split(",")
         fields = [field.strip(JAVA_SPACE) for field in raw]
         pid = fields[0]
