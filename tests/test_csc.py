@@ -1,6 +1,9 @@
 """The CSC core: vectorised edits against a per-sentence loop, the official file formats
 (the SIGHAN 2015 truth rebuilt line for line), pid alignment and the sentence comparison."""
 
+import random
+import re
+
 import numpy as np
 import pytest
 from conftest import DATA
@@ -8,8 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import csc_align_naive as naive
+import csc_labels_naive
 from paperscore.core import read_lines
 from paperscore.csc import (
+    MAX_POSITION,
     WHOLE,
     Edits,
     LabelFile,
@@ -321,6 +326,8 @@ def test_label_lines_round_trip_any_edits(sets):
         (", 0", False, "is not a label line"),
         ("我喜欢唱歌", True, r"is not a label line `pid, 0` or `pid, pos, ...` \(sentences come with their sources\)"),
         ("A2-1, 9999999999, 甲", False, "position 9999999999 is beyond 2147483647"),
+        ("A2-1\nA2-2, 0", False, "holds a line end inside it"),
+        ("A2-1, 2, 甲\rA2-2, 0", False, "holds a line end inside it"),
         ("0022, 43, 歲", True, r"position '歲' \(it is not a positive integer\)"),
     ],
 )
@@ -363,7 +370,7 @@ def _file_outcome(data, tmp_path, *args):
     path.write_bytes(data)
 
     def by_lines(path, argument, *args):
-        return _parse_one_by_one(read_lines(path, argument), argument, args[0], True, *args[2:])
+        return _parse_one_by_one(read_lines(path, argument, allow_empty=True), argument, args[0], True, *args[2:])
 
     return [_outcome(lambda *a: parse_label_lines(LabelFile(path, "-i"), "ignored", *a), *args), _outcome(by_lines, path, "-i", *args)]
 
@@ -401,16 +408,17 @@ def test_a_label_file_not_utf8_is_named(tmp_path):
 
 
 def test_pids_whose_hashes_collide_are_told_apart(monkeypatch):
-    """Pids whose row hashes collide (forced: with a multiplier of 0 the hash is the length
-    word alone) are not a repeat, and are still matched exactly; a real repeat is found."""
+    """Pids whose hashes collide (forced: with a multiplier of 0 the hash is the first
+    byte alone) are not a repeat, and are still matched exactly; a real repeat is found."""
     import paperscore.csc as csc
 
-    assert csc._pid_rows(["a", "b", "a"]).repeated()
+    assert csc._pids_of(["a", "b", "a"]).repeated()
     monkeypatch.setattr(csc, "_MIX", np.uint64(0))
-    pids = csc._pid_rows(["a", "b", "c"])
+    pids = csc._pids_of(["a", "ab", "ac"])
     assert (pids.key == pids.key[0]).all() and not pids.repeated()
-    order = _same_pids(["a", "b", "c"], ["c", "a", "b"])
-    assert order is None or [["c", "a", "b"][i] for i in order] == ["a", "b", "c"]
+    order = _same_pids(["a", "ab", "ac"], ["ac", "a", "ab"])
+    assert order is None or [["ac", "a", "ab"][i] for i in order] == ["a", "ab", "ac"]
+    assert _same_pids(["a", "ab", "ac"], ["ac", "a", "ad"]) is None
 
 
 @settings(max_examples=300, deadline=None)
@@ -521,3 +529,205 @@ def test_label_lines_read_in_chunks_as_at_once(monkeypatch):
     assert _outcome(parse_label_lines, lines, "x") == whole
     with pytest.raises(ValueError, match=r"x\[4\]: pid 'a' is already on x\[0\]"):
         parse_label_lines(["a, 0", "b, 0", "c, 0", "a pid of some length, 0", "a, 1, 甲"], "x")
+
+
+# ---------------------------------------------------------------------------------------
+# The label reader at users' sizes against a plain per-line oracle (tests/csc_labels_naive.py)
+
+# White space the jars trim (up to U+0020) and white space they keep (which then stays in
+# its field: a pid holding it is another pid).
+TRIMMED = ["", " ", "  ", "\t", "\x0b", "\x0c", "\x1c", "\x1f", "\x00", "\x01", " \t "]
+KEPT = ["\u3000", "\xa0", "\x85", "\u2009", "\u2028", "\u200b", "\ufeff", "\u1680"]
+CORRECTIONS = "甲乙丙丁的地得们园𠀋𪚥あＡ1a"  # non-BMP, kana, full-width, ASCII too
+
+
+def _pid(rng, k):
+    """A pid of one of many widths: short official-like, long, with a kept space or a
+    non-ASCII character inside, now and then very long (tens of kilobytes)."""
+    kind = rng.random()
+    if kind < 0.6:
+        return f"A{k % 7}-{k:05d}-{rng.randint(1, 3)}"
+    if kind < 0.8:
+        return f"p{k}" + "x" * rng.randint(1, 300)
+    if kind < 0.998:
+        return f"句{k}{rng.choice(KEPT)}{rng.choice('甲乙')}"
+    return f"L{k}-" + "長" * rng.randint(10_000, 40_000)
+
+
+def _diverse_lines(rng, n, positions_only=False, zeros=False):
+    """n label lines as diverse as real files: every trimmed space around every field,
+    comments, blank lines, `pid, 0`, up to 6 edits at positions up to MAX_POSITION in any
+    order; with `zeros`, leading zeros now and then (read as numbers by the 2014/2015 jars,
+    as strings by the 2013 jar)."""
+    lines = []
+    for k in range(n):
+        roll = rng.random()
+        if roll < 0.03:
+            lines.append(rng.choice(["", " ", "\t", "\x00 "]))
+            continue
+        if roll < 0.05:
+            lines.append(rng.choice(TRIMMED) + "# note, 3, 甲" + rng.choice(["", ", 2"]))
+            continue
+        space = lambda: rng.choice(TRIMMED)  # noqa: E731
+        positions = rng.sample(range(1, 200), rng.randint(0, 6))
+        if rng.random() < 0.05:
+            positions[: rng.randint(0, len(positions))] = rng.sample(range(MAX_POSITION - 5, MAX_POSITION + 1), 1)
+        fields = [space() + _pid(rng, k) + space()]
+        for p in positions:
+            text = "0" * rng.choice([0, 0, 0, 1, 3] if zeros else [0]) + str(p)
+            fields.append(space() + text + space())
+            if not positions_only:
+                fields.append(space() + rng.choice(CORRECTIONS) + space())
+        if not positions:
+            fields.append(space() + "0" + space())
+        lines.append(",".join(fields) + rng.choice(["", "", "\r"]))
+    return lines
+
+
+def _naive_outcome(lines, *args):
+    try:
+        pids, sentences = csc_labels_naive.read(lines, *args)
+    except csc_labels_naive.Refused as refused:
+        return refused.index
+    return pids, [sorted(s.items()) for s in sentences]
+
+
+def _batch_outcome(lines, positions_only, opaque, drop, file_path=None):
+    try:
+        if file_path is None:
+            pids, edits = parse_label_lines(lines, "x", positions_only, False, opaque, drop)
+        else:
+            pids, edits = parse_label_lines(LabelFile(file_path, "-i"), "ignored", positions_only, False, opaque, drop)
+    except ValueError as error:
+        where = re.match(r"(?:x\[(\d+)\]|-i line (\d+)):", str(error))
+        return int(where[1]) if where[1] else int(where[2]) - 1
+    return pids, [sorted((p, c) for p, c in pairs) for pairs in _codes(edits)]
+
+
+def _codes(edits):
+    """Per sentence, its (position, char code) pairs."""
+    bounds = edits.bounds().tolist()
+    position, char = edits.position.tolist(), edits.char.tolist()
+    return [list(zip(position[a:b], char[a:b])) for a, b in zip(bounds[:-1], bounds[1:])]
+
+
+def _malformed(rng, lines):
+    """The lines with one line spoilt in one of the ways users spoil them: a kept space at
+    a position or a correction, a repeated pid, a position given twice or beyond
+    MAX_POSITION or 0 beside others, a missing field, a line end (CR, LF) inside."""
+    lines = list(lines)
+    k = rng.randrange(len(lines))
+    spoil = rng.choice(["kept_char", "kept_position", "repeat", "twice", "beyond", "zero", "short", "cr", "lf", "several", "empty"])
+    pid = f"M{k}"
+    lines[k] = {
+        "kept_char": f"{pid}, 3, 甲{rng.choice(KEPT)}",
+        "kept_position": f"{pid}, 3{rng.choice(KEPT)}, 甲",
+        "repeat": next(line for line in lines if csc_labels_naive.trim(line)[:1] not in ("", "#")),
+        "twice": f"{pid}, 3, 甲, 03, 乙",
+        "beyond": f"{pid}, {MAX_POSITION + 1}, 甲",
+        "zero": f"{pid}, 0, 甲",
+        "short": f"{pid}, 3",
+        "cr": f"{pid}, 3, 甲\r{pid}x, 0",
+        "lf": f"{pid}\n{pid}x, 0",
+        "several": f"{pid}, 3, 甲乙",
+        "empty": f"{pid}, , 甲",
+    }[spoil]
+    return lines
+
+
+@pytest.mark.parametrize("positions_only, opaque, drop", [(False, False, False), (True, False, False), (False, True, True), (True, True, False)])
+def test_label_reader_equals_the_plain_oracle_at_users_sizes(positions_only, opaque, drop, tmp_path):
+    """11,000 diverse lines (over 10,000 sentences) (2014/2015, and the 2013 subtasks: positions only, positions
+    read as strings, a result's characters dropped after a spaced pid), as a list and as a
+    file (a byte-order mark, CRLF): the byte scan gives the oracle's pids and edits; with
+    one line spoilt, the error names the oracle's line. Then every line read alone gives
+    what it gave inside the file."""
+    rng = random.Random(f"{positions_only}{opaque}{drop}")
+    lines = _diverse_lines(rng, 11_000, positions_only)
+    naive_opaque, opaque_dict = ({} if opaque else None), ({} if opaque else None)
+    expected = _naive_outcome(lines, positions_only, naive_opaque, drop)
+    assert not isinstance(expected, int), f"the generated lines are well-formed (line {expected})"
+    assert len(expected[0]) > 10_000 and sum(map(len, expected[1])) > 20_000
+    text = "\n".join(lines).encode("utf-8")
+    assert _scan_text(text, len(text), positions_only, drop) is not None  # read at once, not line by line
+    assert _batch_outcome(lines, positions_only, opaque_dict, drop) == expected
+    assert opaque_dict == naive_opaque
+    path = tmp_path / "labels.txt"
+    ends = [rng.choice(["\n", "\r\n"]) for _ in lines]
+    path.write_bytes(b"\xef\xbb\xbf" + "".join(line + end for line, end in zip(lines, ends)).encode("utf-8"))
+    assert _batch_outcome(None, positions_only, {} if opaque else None, drop, path) == expected
+    zeros = _diverse_lines(random.Random(1), 2000, positions_only, zeros=True)  # read line by line
+    assert _batch_outcome(zeros, positions_only, {} if opaque else None, drop) == _naive_outcome(zeros, positions_only, {} if opaque else None, drop)
+    for _ in range(3):
+        spoilt = _malformed(rng, lines)
+        wrong = _naive_outcome(spoilt, positions_only, {} if opaque else None, drop)
+        assert _batch_outcome(spoilt, positions_only, {} if opaque else None, drop) == wrong
+    # each line alone (a sample) gives what it gave inside the file (skipped lines: nothing)
+    pids, sentences = expected
+    sentence_of = np.cumsum([csc_labels_naive.trim(line)[:1] not in ("", "#") for line in lines]) - 1
+    for k in rng.sample(range(len(lines)), 1500):
+        outcome = _batch_outcome([lines[k]], positions_only, {} if opaque else None, drop)
+        inside = ([pids[sentence_of[k]]], [sentences[sentence_of[k]]]) if csc_labels_naive.trim(lines[k])[:1] not in ("", "#") else ([], [])
+        if not opaque:  # (opaque codes are numbered per call)
+            assert outcome == inside
+        else:
+            assert outcome[0] == inside[0] and [len(s) for s in outcome[1]] == [len(s) for s in inside[1]]
+
+
+def test_pids_longer_than_a_block_are_hashed_and_matched_apart(monkeypatch):
+    """Pids of more than _BLOCK bytes (forced small here) are hashed alone (hashlib) and
+    compared as two slices: matched exactly as a dict would, a change in the last byte
+    found, a repeat found; a file of them reads as the oracle reads it."""
+    import paperscore.csc as csc
+
+    monkeypatch.setattr(csc, "_BLOCK", 64)
+    rng = random.Random(5)
+    pids = [f"{'長' * rng.randint(1, 60)}{k}" for k in range(300)]  # 4 to 183 bytes
+    shuffled = rng.sample(pids, len(pids))
+    order = _same_pids(pids, shuffled)
+    assert [shuffled[i] for i in order] == pids
+    assert _same_pids(pids, shuffled[:-1] + [shuffled[-1][:-1] + "x"]) is None
+    assert csc._pids_of(pids + [pids[7]]).repeated() and not csc._pids_of(pids).repeated()
+    lines = [f"{pid}, {k % 9 + 1}, 甲" for k, pid in enumerate(pids)]
+    assert _batch_outcome(lines, False, None, False) == _naive_outcome(lines)
+    aligned = align_pids(pids, *parse_label_lines([lines[pids.index(pid)] for pid in shuffled], "x"))
+    assert aligned.position.tolist() == [k % 9 + 1 for k in range(300)]
+
+
+def test_a_long_pid_costs_memory_as_its_bytes(tmp_path):
+    """Issue 22: 1,000 short lines and one 1 MB pid took 3.1 GB (every pid was stored as
+    wide as the longest). Reading and matching two such files now peaks (numpy and Python
+    allocations, tracemalloc) below 16 bytes per byte of the files."""
+    import tracemalloc
+
+    from paperscore.csc import label_edits
+
+    lines = [f"P{i}, {i % 50 + 1}, 甲" for i in range(1000)] + ["Q" * (1 << 20) + ", 0"]
+    paths = [tmp_path / "result.txt", tmp_path / "truth.txt"]
+    paths[0].write_text("\n".join(lines[::-1]) + "\n", encoding="utf-8")
+    paths[1].write_text("\n".join(lines) + "\n", encoding="utf-8")
+    files = [LabelFile(path, flag) for path, flag in zip(paths, ("-i", "-t"))]
+    tracemalloc.start()
+    try:
+        pids, predicted, gold = label_edits(*files)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(pids) == 1001 and (predicted.position == gold.position).all()
+    assert peak < 16 * sum(len(file.data) for file in files), peak
+
+
+def test_integer_widths_of_the_label_reader():
+    """Pid offsets are int64 and hashes uint64 (wrapping by design); edits are int64, and a
+    position up to MAX_POSITION keeps its value through the sort key sentence * 2**31 +
+    position (a chunk of _CHUNK bytes holds far fewer than 2**32 lines, so the key stays
+    below 2**63)."""
+    import paperscore.csc as csc
+
+    lines = [f"p{k}, {MAX_POSITION}, 甲, {MAX_POSITION - 1}, 乙" for k in range(3)]
+    text = "\n".join(lines).encode()
+    pids, edits = _scan_text(text, len(text), False, False)
+    assert pids.starts.dtype == pids.ends.dtype == np.int64 and pids.key.dtype == np.uint64
+    assert {array.dtype for array in (edits.sentence, edits.position, edits.char)} == {np.dtype(np.int64)}
+    assert edits.position.tolist() == [MAX_POSITION - 1, MAX_POSITION] * 3
+    assert csc._CHUNK * (MAX_POSITION + 1) < 2**63

@@ -6,6 +6,7 @@ one part ways, properties, every input error and the command line."""
 import json
 import math
 import random
+import re
 
 import numpy as np
 import pytest
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 
 from paperscore import cli
 from paperscore.core import read_lines
-from paperscore.csc import apply_edits, extract_edits, format_label_lines, parse_label_lines, parse_test_input
+from paperscore.csc import LabelFile, apply_edits, extract_edits, format_label_lines, parse_label_lines, parse_test_input
 from paperscore.csc_sighan import COLUMNS, KEYS, compute, jar_number, report
 
 SIGHAN15, SIGHAN13 = DATA / "sighan15", DATA / "sighan13"
@@ -828,7 +829,7 @@ def test_cli_bootstrap_intervals_follow_the_figures(capsys):
         (["-i", "{result}", "-t", "{truth}", "--predictions", "{result}"], "give either"),
         (["-i", "{unbalanced}", "-t", "{truth}"], r"-i: 1 truth pids missing: 'b'"),
         (["-i", "{result}", "-t", "{bad}"], r"-t line 2: position 'x' \(it is not a positive integer\)"),
-        (["-i", "{result}", "-t", "{blank}"], r"-t: .*blank.txt line 2 is empty"),
+        (["-i", "{result}", "-t", "{blank}"], r"-t line 1: 'x' is not a label line"),  # (line 2, blank, is skipped)
         (["-i", "{result}", "-t", "{truth}", "--version", "2013"], "subtask: None is not 1 or 2"),
         (["-i", "{result}", "-t", "{missing}"], r"-t: cannot read .*missing.txt"),
         (["-i", "{result}", "-t", "{truth}", "-o", "{folder}"], "-o: cannot write"),
@@ -949,3 +950,213 @@ def test_numpy_arrays_of_strings_are_corpora():
     arrays = [np.array(x) for x in (["我們很壞"], ["我們很好"], ["我門很壞"])]
     assert compute(*arrays) == compute(["我們很壞"], ["我們很好"], ["我門很壞"])
     assert space_metric().fresh().compute(predictions=arrays[0], references=arrays[1], sources=arrays[2]) == compute(*arrays)
+
+
+# White space in every field, as the jars read it: tests/data/sighan_spaces/cases.json, from
+# generate.py there (random label pairs with one white space character before or after a pid,
+# a `0`, a position or a correction; what the 2015, 2014 and 2013 jars printed for each).
+SPACE_CASES = json.loads((DATA / "sighan_spaces" / "cases.json").read_text(encoding="utf-8"))
+
+
+def _jar_figures(printed):
+    """The jar's standard output without the 2013 jar's log lines (`\t[Info] ...`) and CRs."""
+    return "".join(line for line in printed.replace("\r", "").splitlines(keepends=True) if not line.startswith("\t["))
+
+
+def test_white_space_in_every_field_is_read_as_the_jars_read_it(tmp_path, capsys):
+    """Every case: paperscore prints the jar's figures line for line, or refuses naming a
+    line (`-t line 2: ...`) or the pids that differ (or, in 2013 subtask 2, a truth pid
+    spaced before its comma: the jar fails on it); never other figures. Where the jar
+    fails (an exception, `Unbalanced!`), paperscore refuses. The list API agrees with the
+    file: the same figures or an error."""
+    outcomes = {"same": 0, "refused": 0}
+    for case in SPACE_CASES:
+        version, _, subtask = case["version"].partition("-")
+        files = {}
+        for name in ("result", "truth"):
+            files[name] = tmp_path / f"{name}.txt"
+            files[name].write_bytes(case[name].encode("utf-8"))
+        options = ["--version", version, "--zero-division", "nan"] + (["--subtask", subtask] if subtask else [])
+        code, out, err = run_cli(["sighan", "-i", str(files["result"]), "-t", str(files["truth"]), *options], capsys)
+        where = f"{case['version']} {case['space']} {case['where']} {case['field']} in {case['side']}"
+        try:
+            lines = [case[name].removeprefix("\ufeff").split("\n")[:-1] for name in ("result", "truth")]  # (a file's byte-order mark is no part of it)
+            listed = compute(*lines, version=version, subtask=subtask or None, zero_division="nan")
+        except ValueError:
+            listed = None
+        if code == 0:
+            assert case["jar"] != "failed", where
+            assert out.split("signature: ")[0] == _jar_figures(case["jar"]), where
+            assert listed is not None and same_figures(listed, compute(LabelFile(files["result"], "-i"), LabelFile(files["truth"], "-t"), version=version, subtask=subtask or None, zero_division="nan")), where
+            outcomes["same"] += 1
+        else:
+            assert re.search(r"error: -[it] line \d+: |error: -i: \d+ (pids not in the truth|truth pids missing)|error: -t: pid .* white space before its comma", err), (where, err)
+            assert listed is None, where
+            outcomes["refused"] += 1
+    # Most cases are read as the jars read them (a space the jars trim, a kept space in a
+    # pid on both sides, a 2013 position read as a string); the rest are refused.
+    assert outcomes["same"] > 300 and outcomes["refused"] > 100, outcomes
+
+
+def same_figures(a, b):
+    return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+
+
+def test_a_unicode_space_after_a_correction_is_refused_by_name(tmp_path, capsys):
+    """Issue 22's files: the 2015 jar keeps U+3000 in the correction `甲\u3000` (it trims only
+    up to U+0020), so the correction does not match, and prints correction accuracy 0.6667,
+    precision 1, recall 0.5, F1 0.6667. paperscore refuses the line by name (a correction
+    is one character), never the 1/1/1/1 that trimming the space would give."""
+    truth = "P1, 2, 甲\nP2, 0\nP3, 1, 乙, 3, 丙\n"
+    (tmp_path / "truth.txt").write_text(truth, encoding="utf-8")
+    (tmp_path / "result.txt").write_text(truth.replace("甲", "甲\u3000"), encoding="utf-8")
+    code, out, err = run_cli(["sighan", "-i", str(tmp_path / "result.txt"), "-t", str(tmp_path / "truth.txt")], capsys)
+    assert code == 1 and out == ""
+    assert "-i line 1: the correction at position 2 is '甲\\u3000', not one character (the jars trim only the characters up to U+0020)" in err
+    with pytest.raises(ValueError, match=r"predictions\[0\]: the correction at position 2 is '甲\\u3000'"):
+        compute(truth.replace("甲", "甲\u3000").splitlines(), truth.splitlines())
+
+
+def test_blank_lines_and_leading_zeros_are_read_as_the_jars_read_them(tmp_path, capsys):
+    """The jars skip lines that are blank once trimmed, anywhere in a file: a file holding
+    a byte-order mark and a line end is empty as an empty file is (the 2015 jar prints
+    NaN (0/0) throughout for two such files); a blank line inside a result changes nothing
+    (`P1, 0` / blank / `P2, 2, 甲` against the same lines without the blank: the 2015 jar
+    prints false positive rate 0 (0/1), detection accuracy 1 (2/2)). A position written with
+    5,000 leading zeros is the Java int after them (the 2015 jar: correction accuracy 1 (1/1))."""
+    for name, data in (("bom_newline", b"\xef\xbb\xbf\n"), ("newlines", b"\n \n\r\n"), ("blank", "P1, 0\n\nP2, 2, 甲\n".encode()), ("plain", "P1, 0\nP2, 2, 甲\n".encode()), ("zeros", ("P1, " + "0" * 5000 + "5, 甲\n").encode()), ("five", "P1, 5, 甲\n".encode())):
+        (tmp_path / f"{name}.txt").write_bytes(data)
+    for result, truth, lines in (("bom_newline", "bom_newline", ["False Positive Rate = NaN (0/0)", "\tAccuracy = NaN (0/0)"]), ("newlines", "bom_newline", ["\tAccuracy = NaN (0/0)"]), ("blank", "plain", ["False Positive Rate = 0 (0/1)", "\tAccuracy = 1 (2/2)"]), ("zeros", "five", ["\tAccuracy = 1 (1/1)", "\tPrecision = 1 (1/1)"])):
+        code, out, err = run_cli(["sighan", "-i", str(tmp_path / f"{result}.txt"), "-t", str(tmp_path / f"{truth}.txt"), "--zero-division", "nan"], capsys)
+        assert code == 0, err
+        assert all(line in out.splitlines() for line in lines), (result, out)
+
+
+def test_long_values_are_cut_in_messages(tmp_path, capsys):
+    """A 1 MB correction, a 1 MB line that is no label line, 1 MB pids the truth lacks, a
+    position of 5,000 digits: each error names its line or pids in a few hundred
+    characters, not the megabyte (issue 22 and 28: a 10 MB line was quoted whole)."""
+    big = "甲" * (1 << 20)
+    files = {"truth": "P1, 2, 甲\n", "char": f"P1, 2, {big}\n", "line": big + "\n", "pids": "".join(f"{k}{big[:200_000]}, 0\n" for k in range(12)), "digits": "P1, " + "9" * 5000 + ", 甲\n"}
+    for name, text in files.items():
+        (tmp_path / f"{name}.txt").write_text(text, encoding="utf-8")
+    for name, message in (("char", "-i line 1: the correction at position 2 is '甲甲"), ("line", "-i line 1: '甲甲"), ("pids", "-i: 12 pids not in the truth: '0甲甲"), ("digits", "-i line 1: position '999")):
+        code, out, err = run_cli(["sighan", "-i", str(tmp_path / f"{name}.txt"), "-t", str(tmp_path / "truth.txt")], capsys)
+        assert code == 1 and message in err and len(err) < 1000, (name, err[:300])
+        code, out, err = run_cli(["csc", "--predictions", str(tmp_path / f"{name}.txt"), "--references", str(tmp_path / "truth.txt")], capsys)
+        assert code == 1 and message.replace("-i", "--predictions") in err and len(err) < 1000, (name, err[:300])
+
+
+# ---------------------------------------------------------------------------------------
+# The Space's demo (spaces/csc_sighan/app.py) and card
+
+
+@pytest.fixture(scope="module")
+def app():
+    from test_spaces import load_app
+
+    return load_app("csc_sighan")
+
+
+def _demo_inputs(app, **changes):
+    return {**app.EXAMPLE, **changes}
+
+
+def test_the_demo_reads_label_lines_when_the_sources_box_is_empty(app):
+    """The card's promise: with Sources empty, the boxes are the jars' label lines. The
+    SIGHAN15 toy files give the toy evaluation's figures (FPR 1/3, correction F1 0.5455);
+    the 2013 subtask 1 toy files the 2013 toy's (false alarm 0.5, location accuracy 0.6)."""
+    toy = dict(predictions="\n".join(TOY15["predictions"]), references="\n".join(TOY15["references"]), sources="")
+    headline, matrix, table = app.score(**_demo_inputs(app, **toy))
+    assert jar_number(headline["false_positive_rate"]) == "0.3333" and jar_number(headline["correction_f1"]) == "0.5455"
+    assert matrix["data"][0] == ["detection", 4, 1, 2, 3] and "reference edits" in table
+    assert app.compute_kwargs(**_demo_inputs(app, **toy))["sources"] is None
+    sub1 = dict(predictions=(SIGHAN13 / "Toy_SubTask1_Result.txt").read_text(encoding="utf-8"), references=(SIGHAN13 / "Toy_SubTask1_Truth.txt").read_text(encoding="utf-8"), sources="")
+    headline, matrix, table = app.score(**_demo_inputs(app, **sub1, version="2013 subtask 1", zero_division="nan"))
+    assert headline["false_alarm_rate"] == 0.5 and headline["location_accuracy"] == 0.6 and "location correct" in table
+    assert ["clean_sentences", 2] in matrix["data"]
+
+
+def test_the_demo_refuses_empty_boxes(app):
+    import gradio as gr
+
+    for box in ("predictions", "references"):
+        with pytest.raises(gr.Error, match=f"{box}: the box is empty"):
+            app.score(**_demo_inputs(app, **{box: " \n "}))
+
+
+def test_the_demo_offers_what_its_messages_and_card_name(app):
+    """The length error recommends length_mismatch values: the dropdown offers each; the
+    card promises SIGHAN 2013 (two subtasks): the version dropdown offers both."""
+    import gradio as gr
+
+    choices = {block.label.split(" ")[0]: [value for _, value in block.choices] for block in app.demo.blocks.values() if isinstance(block, gr.Dropdown)}
+    with pytest.raises(gr.Error) as error:
+        app.score(**_demo_inputs(app, predictions=app.EXAMPLE["predictions"].replace("我起床的時候，吃早飯。", "我起床的時候吃早飯。")))
+    named = re.findall(r"'(\w+)'", error.value.message.split("pass length_mismatch=")[1])
+    assert named == ["truncate", "whole", "align"] and set(named) <= set(choices["length_mismatch"])
+    assert {"2013 subtask 1", "2013 subtask 2", "2014", "2015"} <= set(choices["version"])
+    headline, _, _ = app.score(**_demo_inputs(app, predictions=app.EXAMPLE["predictions"].replace("我起床的時候，吃早飯。", "我起床的時候吃早飯。"), length_mismatch="align"))
+    # The first (clean) sentence, shortened, is a deletion: a flagged clean sentence. One TN
+    # of the toy's three becomes an FP: FPR 2/3 (toy 1/3), detection accuracy 5/10 (toy 6/10).
+    assert (headline["false_positive_rate"], headline["detection_accuracy"]) == (2 / 3, 0.5)
+
+
+def test_the_cards_seq2seq_recipe_survives_a_sentence_that_changes_length():
+    """The card's trainer_metrics call, run as written on generated ids where one sentence
+    is one character short of its source (an untrained model writes such sentences):
+    figures, not the error that stopped training; equal to compute with the same option."""
+    from conftest import SPACES_DIR
+
+    from paperscore.trainer import trainer_metrics
+
+    card = (SPACES_DIR / "csc_sighan" / "README.md").read_text(encoding="utf-8")
+    call = re.search(r"`metric\.trainer_metrics\((.*)\)`", card)[1]
+    chars = "<pad>他門们很好今天熱热"
+
+    class Tokenizer:
+        pad_token_id = 0
+
+        def batch_decode(self, rows, skip_special_tokens=True):
+            return [" ".join(chars[i] for i in row if i) for row in rows]
+
+    class Collected:
+        def __init__(self):
+            self.columns = {}
+
+        def add_batch(self, **batch):
+            for key, values in batch.items():
+                self.columns.setdefault(key, []).extend(values)
+
+        def compute(self, **options):
+            return compute(**self.columns, **options)
+
+    options = eval(f"dict({call})", {"tokenizer": Tokenizer()})  # noqa: S307 (the card's own text)
+    compute_metrics = trainer_metrics(Collected(), **options)
+    ids = {text: [chars.index(c) for c in text] for text in ("他門很好", "他们很好", "今天很熱", "今天熱", "今天很热")}
+    padded = lambda texts: np.array([ids[t] + [-100] * (4 - len(ids[t])) for t in texts])  # noqa: E731
+
+    class EvalPrediction(tuple):  # transformers': (predictions, label_ids) with .inputs
+        inputs = padded(["他門很好", "今天很熱"])
+
+    figures = compute_metrics(EvalPrediction((padded(["他们很好", "今天熱"]), padded(["他们很好", "今天很热"]))))
+    expected = compute(["他们很好", "今天熱"], ["他们很好", "今天很热"], sources=["他門很好", "今天很熱"], length_mismatch="whole")
+    # one sentence right, one (shortened) wrong: correction recall 1/2
+    assert figures["correction_recall"] == expected["correction_recall"] == 0.5
+    assert figures == {key: float(value) for key, value in expected.items()}
+
+
+def test_a_2013_truth_pid_spaced_before_its_comma_is_refused_as_the_jar_fails_on_it(tmp_path, capsys):
+    """sighan7csc.jar -s 2 with the truth `P1 , 2, 甲` / `P2, 3, 甲` against itself stops with
+    a NullPointerException (Eval.S2, run locally): it keys the truth's corrections on the
+    untrimmed pid. The same files are refused here, naming the pid; the 2014/2015 jars trim
+    (the pid_space_2015 case above)."""
+    (tmp_path / "truth.txt").write_text("P1 , 2, 甲\nP2, 3, 甲\n", encoding="utf-8")
+    argv = ["sighan", "-i", str(tmp_path / "truth.txt"), "-t", str(tmp_path / "truth.txt"), "--version", "2013", "--subtask", "2"]
+    code, out, err = run_cli(argv, capsys)
+    assert code == 1 and "-t: pid 'P1' is written with white space before its comma" in err
+    with pytest.raises(ValueError, match="references: pid 'P1' is written with white space"):
+        compute(["P1, 2, 甲", "P2, 3, 甲"], ["P1 , 2, 甲", "P2, 3, 甲"], version="2013", subtask=2)
+    # subtask 1 has no corrections to lose: truth `P1 , 2` / `P2, 3` against `P1, 2` / `P2, 3`,
+    # the jar prints error location accuracy 1 (2/2)
+    assert compute(["P1, 2", "P2, 3"], ["P1 , 2", "P2, 3"], version="2013", subtask=1)["location_accuracy"] == 1.0

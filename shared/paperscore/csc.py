@@ -8,13 +8,14 @@ per-sentence statistic is a bincount or a sorted search, never a Python loop per
 """
 
 import codecs
+import hashlib
 import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
 
-from .core import as_corpus, check_choice, check_same_length, decode, input_error, read_bytes, read_lines, split_lines
+from .core import _short, as_corpus, check_choice, check_same_length, decode, input_error, read_bytes, read_lines, split_lines
 
 # How a sentence whose length differs from its source is treated:
 #   "error"    a ValueError naming the example (the default: positions would not line up);
@@ -449,9 +450,9 @@ class LabelFile:
         except UnicodeDecodeError:
             decode(self.data, path, argument)
 
-    def lines(self):
-        """The lines as read_lines gives them (and its error for an empty line)."""
-        return split_lines(self.data.decode("utf-8"), self.path, self.argument)
+    def lines(self, allow_empty=False):
+        """The lines as read_lines gives them (and its error for an empty line, unless allow_empty)."""
+        return split_lines(self.data.decode("utf-8"), self.path, self.argument, allow_empty)
 
 
 def corpus(values, argument):
@@ -465,21 +466,35 @@ def corpus(values, argument):
 
 def label_edits(predictions, references, allow_missing=False, positions_only=False, opaque=None, pid_space_drops_chars=False):
     """(truth pids, predicted Edits, gold Edits) of a result's and a truth's label lines (or
-    LabelFiles), the result's sentences put in the truth's pid order (align_pids)."""
-    names = [getattr(side, "argument", name) for side, name in ((predictions, "predictions"), (references, "references"))]
-    pids, gold = _parse_labels(references, names[1], positions_only, False, opaque, False)
+    LabelFiles), the result's sentences put in the truth's pid order (align_pids).
+    pid_space_drops_chars reads both sides so (csc_sighan refuses a truth line it empties:
+    the 2013 jar fails on such a line)."""
+    names = label_names(predictions, references)
+    pids, gold = _parse_labels(references, names[1], positions_only, False, opaque, pid_space_drops_chars)
     result_pids, predicted = _parse_labels(predictions, names[0], positions_only, False, opaque, pid_space_drops_chars)
     return pids, align_pids(pids, result_pids, predicted, allow_missing, argument=names[0]), gold
+
+
+def label_names(predictions, references):
+    """How messages name the two sides: a LabelFile's flag (-i, -t), else the argument."""
+    return [getattr(side, "argument", name) for side, name in ((predictions, "predictions"), (references, "references"))]
+
+
+# The jars trim with Java's String.trim: every character up to U+0020 (control characters
+# included), and no other: a U+3000 or U+00A0 stays part of its field.
+JAVA_SPACE = "".join(map(chr, range(0x21)))
 
 
 def parse_label_lines(lines, argument, positions_only=False, line_numbers=False, opaque=None, pid_space_drops_chars=False):
     """(pids, Edits) from the official label lines, one sentence per line, in line order;
     from a LabelFile, its lines (messages then name `-i line N`).
 
-    As the jars read a file, a line whose first non-blank character is `#` is a comment,
-    skipped (its index still counts in messages). Stricter than the jars, which read
-    `pid, 3` as "no error" and let a repeated position overwrite: every malformed line is a
-    ValueError naming it (`argument[i]`, or `argument line i+1` with line_numbers).
+    Read as the jars read a file: each line and each field trimmed of the characters up to
+    U+0020 (JAVA_SPACE), nothing else; a line left empty, or whose first character is `#`,
+    is skipped (its index still counts in messages). Stricter than the jars, which read
+    `pid, 3` as "no error", let a repeated position overwrite and compare a correction of
+    several characters (`甲\\u3000`: the space is kept) as a string: every malformed line is
+    a ValueError naming it (`argument[i]`, or `argument line i+1` with line_numbers).
 
     opaque: a dict shared by the truth and the result to read positions as the SIGHAN 2013
     jar does, as strings: a field that is not a plain positive integer (the official
@@ -500,7 +515,7 @@ def _parse_labels(lines, argument, positions_only, line_numbers, opaque, pid_spa
         size = len(lines.data) - lines.data.endswith(b"\n")  # a final line end is optional
         parsed = _scan_text(lines.data, size, *reading) if lines.data else ([], no_edits(0))
         if parsed is None:  # some line needs a closer look: an error to name, an opaque position
-            return _parse_one_by_one(lines.lines(), lines.argument, positions_only, True, opaque, pid_space_drops_chars)
+            return _parse_one_by_one(lines.lines(allow_empty=True), lines.argument, positions_only, True, opaque, pid_space_drops_chars)
         return parsed
     parsed = None
     if not lines:
@@ -525,35 +540,53 @@ def _scan_text(text, size, positions_only, pid_space_drops_chars):
             return None
         parts.append(parsed)
         start = end + 1
-    pids = Pids(_stack([rows for _, rows, _ in parts]), lambda: [pid for texts, _, _ in parts for pid in texts()])
+    data = [data for data, _ in parts]
+    pids = Pids(np.concatenate(data) if len(data) > 1 else data[0])
     if pids.repeated():
         return None
-    sentences = np.cumsum([0] + [edits.n for _, _, edits in parts])
-    edits = [edits._replace(sentence=edits.sentence + offset) for (_, _, edits), offset in zip(parts, sentences)]
+    sentences = np.cumsum([0] + [edits.n for _, edits in parts])
+    edits = [edits._replace(sentence=edits.sentence + offset) for (_, edits), offset in zip(parts, sentences)]
     if len(edits) == 1:
         return pids, edits[0]
     return pids, Edits(*(np.concatenate([getattr(part, name) for part in edits]) for name in ("sentence", "position", "char")), len(pids))
 
 
 class Pids(Sequence):
-    """Pids read at once (_scan_text): their bytes as rows of words (_rows) with the rows'
-    order by a hash of each, to match two files' pids in numpy (a dict of str, looked up in
-    shuffled order, costs more than all the scoring), decoded into str only when asked."""
+    """Pids read at once (_scan_text): their UTF-8 bytes laid end to end, each followed by a
+    line end (`data`, uint8: as many bytes as the pids, however long one of them is), with a
+    64-bit hash of each and their order by it, to match two files' pids in numpy (a dict of
+    str, looked up in shuffled order, costs more than all the scoring); decoded into str
+    only when asked."""
 
-    def __init__(self, rows, texts):
-        self.rows, self._texts, self._decoded = rows, texts, None
-        key = np.zeros(len(rows), dtype=np.uint64)
-        for column in rows.T:
-            key = key * _MIX + column  # wraps around: a hash
-        self.by_key = np.argsort(key)
+    def __init__(self, data):
+        self.data = data
+        self.ends = np.flatnonzero(data == ord("\n"))  # int64: pid i is data[starts[i]:ends[i]]
+        self.starts = np.concatenate(([0], self.ends[:-1] + 1)).astype(np.int64)[: len(self.ends)]
+        self._decoded = None
+        key = np.empty(len(self.ends), dtype=np.uint64)
+        sizes = self.sizes()
+        # A polynomial hash, sum over byte j of a pid of byte * _MIX**j (wrapping), in blocks
+        # of pids of about _BLOCK bytes (the temporary arrays take 32 bytes a byte); a pid
+        # longer than that alone, by hashlib (equal pids, equal lengths: the same hash).
+        powers = np.cumprod(np.full(min(int(sizes.max(initial=1)), _BLOCK), _MIX, dtype=np.uint64))
+        powers = np.concatenate(([np.uint64(1)], powers[:-1]))  # _MIX**j
+        for a, b in _blocks(self.starts, sizes):
+            low, high = self.starts[a], self.ends[b - 1] + 1
+            if sizes[a] > _BLOCK:  # (a long pid, alone)
+                key[a] = int.from_bytes(hashlib.blake2b(data[low:high], digest_size=8).digest(), "little")
+                continue
+            local = self.starts[a:b] - low
+            offset = np.arange(high - low) - np.repeat(local, sizes[a:b])
+            key[a:b] = np.add.reduceat(powers[offset] * data[low:high].astype(np.uint64), local)
+        self.by_key = np.argsort(key, kind="stable")
         self.key = key[self.by_key]
 
     def __len__(self):
-        return len(self.rows)
+        return len(self.ends)
 
     def __getitem__(self, index):
         if self._decoded is None:
-            self._decoded = self._texts()
+            self._decoded = self.data.tobytes().decode("utf-8", "surrogatepass").split("\n")[:-1]
         return self._decoded[index]
 
     def repeated(self):
@@ -561,45 +594,33 @@ class Pids(Sequence):
         collide) are decided on the str."""
         return bool((self.key[1:] == self.key[:-1]).any()) and len(set(self)) != len(self)
 
-
-_MIX = np.uint64(0x9E3779B97F4A7C15)  # an odd multiplier that spreads the bits of a word
-
-
-def _rows(units, first, length):
-    """The texts units[first:first + length] as rows of 64-bit words, each text's bytes
-    followed by zero bytes, its length in bytes the last word (so equal rows, equal texts).
-    Word j of a row is read where it lies, as the 8 bytes from first + 8j, masked."""
-    windows = np.ndarray((len(units) - 7,), dtype="<u8", buffer=units, strides=(1,))  # the 8 bytes from each index
-    words = -(-int(length.max(initial=0)) // 8)
-    rows = np.empty((len(first), words + 1), dtype=np.uint64)
-    for j in range(words):
-        rows[:, j] = windows[np.minimum(first + 8 * j, len(windows) - 1)] & _LOW_BYTES[np.clip(length - 8 * j, 0, 8)]
-    rows[:, words] = length
-    return rows
+    def sizes(self):
+        return self.ends + 1 - self.starts
 
 
-_LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)  # masks of the k low bytes
+_MIX = np.uint64(0x9E3779B97F4A7C15)  # an odd multiplier that spreads the bits of a byte
+_BLOCK = 1 << 20  # bytes of pids hashed or compared at once
 
 
-def _stack(rows):
-    """Rows of several widths as one array (zero words before each length word)."""
-    words = max(part.shape[1] for part in rows)
-    return np.concatenate([np.insert(part, [part.shape[1] - 1] * (words - part.shape[1]), 0, axis=1) for part in rows])
+def _blocks(starts, sizes):
+    """Ranges [a, b) of pids (at `starts`, of `sizes` bytes) of at most about 2 * _BLOCK
+    bytes each, a pid longer than _BLOCK alone."""
+    long = np.flatnonzero(sizes > _BLOCK)
+    every = np.searchsorted(starts, np.arange(0, int(starts[-1] + sizes[-1]) if len(starts) else 0, _BLOCK), side="right") - 1
+    cuts = np.unique(np.concatenate([every, long, long + 1, [0, len(starts)]])).tolist()
+    return [(a, b) for a, b in zip(cuts[:-1], cuts[1:]) if b > a]
 
 
 def _is_space(byte):
-    """White space as str.strip() sees it, for uint8 bytes, ASCII only (a text holding
-    another white space goes line by line): tab, 11-13, 28-32. The line end (10) is a
-    separator, never white space. (Comparisons: faster than a table here.)"""
-    return (byte == 9) | (byte - np.uint8(11) <= 2) | (byte - np.uint8(28) <= 4)
+    """What Java's String.trim removes (JAVA_SPACE), for uint8 bytes: 0-32, save the line
+    end (10), a separator. A byte of a character beyond ASCII is never one."""
+    return (byte <= 32) & (byte != 10)
 
 
-# The first bytes, in UTF-8, of every white space beyond ASCII lie in this range (U+0085
-# and U+00A0: C2; U+1680: E1; U+2000-U+205F: E2; U+3000: E3).
-_WIDE_SPACE_LEADS = (0xC2, 0xE3)
 _UTF8_LENGTH = np.repeat([1, 0, 2, 3, 4, 0], [128, 64, 32, 16, 8, 8])  # by first byte; 0: not a first byte
 _DIGITS = len(str(MAX_POSITION))
 _CHUNK = 8_000_000  # bytes of lines read at once
+_TRIM_STEPS = 16  # a field with more white space at an end than this is read line by line
 
 
 def _code_points(units, at):
@@ -615,16 +636,17 @@ def _code_points(units, at):
 def _scan(text, positions_only, pid_space_drops_chars):
     """parse_label_lines for lines joined by line ends (UTF-8 bytes, one line at least),
     numpy over the bytes; None when some line is not a plain well-formed label line (an
-    error, an opaque position, ...), which _parse_one_by_one then reads; else the pids
-    (a function decoding them, and their _rows) and Edits. Pids may repeat."""
+    error, an opaque position, a carriage return inside a line, ...), which
+    _parse_one_by_one then reads; else the pids (their bytes, each followed by a line
+    end: Pids) and Edits. Pids may repeat."""
     # A line end before and after the text; zero bytes after, for reads past a field's end.
     units = np.zeros(len(text) + 2 + _DIGITS, dtype=np.uint8)
     units[1 : len(text) + 1] = np.frombuffer(text, dtype=np.uint8)
     units[0] = units[len(text) + 1] = ord("\n")
     inside = units[: len(text) + 2]
-    maybe_wide = np.flatnonzero((inside >= _WIDE_SPACE_LEADS[0]) & (inside <= _WIDE_SPACE_LEADS[1]))
-    if len(maybe_wide) and any(chr(code).isspace() for code in set(_code_points(units, maybe_wide).tolist())):
-        return None
+    returns = np.flatnonzero(inside == ord("\r"))
+    if len(returns) and (inside.take(returns + 1) != ord("\n")).any():
+        return None  # a carriage return not ending a line: the jars end a line there
     # Fields lie between separators (commas and line ends); int32 indices where they fit.
     is_break = inside == ord("\n")
     separators = np.flatnonzero(is_break | (inside == ord(","))).astype(np.int32 if len(units) < 2**31 else np.int64)
@@ -638,22 +660,27 @@ def _scan(text, positions_only, pid_space_drops_chars):
         pid_space = _is_space(units.take(last[pid_field]))
     for cursor, step in ((first, 1), (last, -1)):  # trim every field; a separator stops a cursor
         moving = np.flatnonzero(_is_space(units.take(cursor)))
-        while len(moving):
+        for _ in range(_TRIM_STEPS):
+            if not len(moving):
+                break
             cursor[moving] += step
             moving = moving[_is_space(units.take(cursor.take(moving)))]
+        if len(moving):
+            return None
     length = np.maximum(last - first + 1, 0)
     head = units.take(first)  # each field's first byte (an empty field's: the separator after it)
 
-    comment = head[pid_field] == ord("#")
+    # Comment lines and lines left empty by trimming are skipped, as the jars skip them.
+    skipped = (head[pid_field] == ord("#")) | ((fields == 1) & (length[pid_field] == 0))
     value = pid_field + np.minimum(fields, 2) - 1  # the first value field (the pid's if none)
     zero = (fields == 2) & (length[value] == 1) & (head[value] == ord("0"))
     bad = (length[pid_field] == 0) | (fields < 2) | (~zero & (length[pid_field + fields - 1] == 0))
     if not positions_only:
         bad |= ~zero & (fields % 2 == 0)  # an odd number of values
-    if (bad & ~comment).any():
+    if (bad & ~skipped).any():
         return None
     step = 1 if positions_only else 2  # fields a (position, char) pair takes
-    pairs = np.where(comment | zero, 0, (fields - 1) // step)  # per line
+    pairs = np.where(skipped | zero, 0, (fields - 1) // step)  # per line
     before = np.cumsum(pairs) - pairs
     position_field = np.repeat(pid_field + 1 - step * before, pairs) + step * np.arange(int(before[-1] + pairs[-1]), dtype=pid_field.dtype)
     line = np.repeat(np.arange(len(pairs)), pairs)
@@ -678,24 +705,24 @@ def _scan(text, positions_only, pid_space_drops_chars):
         char = _code_points(units, first[char_field])
         if pid_space_drops_chars:
             char[pid_space[line]] = 0
-    sentence = (np.cumsum(~comment) - 1)[line]  # comment lines are no sentences
+    sentence = (np.cumsum(~skipped) - 1)[line]  # skipped lines are no sentences
     key = sentence * (MAX_POSITION + 1) + position
     if len(key) > 1 and not (key[1:] > key[:-1]).all():
         order = np.argsort(key, kind="stable")
         if (key[order][1:] == key[order][:-1]).any():
             return None  # a position given twice
         sentence, position, char = sentence[order], position[order], char[order]
-    named = pid_field[~comment]
-    first, length = first[named], length[named]
-    return (lambda: _texts(units, first, length)), _rows(units, first, length), Edits(sentence, position, char, len(named))
+    named = pid_field[~skipped]
+    return _pid_bytes(units, first[named], length[named]), Edits(sentence, position, char, len(named))
 
 
-def _texts(units, first, length):
-    """The strings units[first:first + length] (UTF-8, none holding a line end), decoded at once."""
-    ends = np.cumsum(length + 1)  # each text followed by a line end
+def _pid_bytes(units, first, length):
+    """The texts units[first:first + length] (none holding a line end) laid end to end, each
+    followed by a line end: one gather of as many bytes."""
+    ends = np.cumsum(length + 1, dtype=np.int64)  # each text followed by a line end
     chosen = units[np.repeat(first - (ends - length - 1), length + 1) + np.arange(int(ends[-1]) if len(ends) else 0)]
     chosen[ends - 1] = ord("\n")
-    return chosen.tobytes().decode("utf-8", "surrogatepass").split("\n")[:-1]
+    return chosen
 
 
 def _parse_one_by_one(lines, argument, positions_only, line_numbers, opaque, pid_space_drops_chars):
@@ -705,17 +732,20 @@ def _parse_one_by_one(lines, argument, positions_only, line_numbers, opaque, pid
     for index, line in enumerate(lines):
         where = f"{argument} line {index + 1}" if line_numbers else f"{argument}[{index}]"
         if not isinstance(line, str):
-            raise ValueError(f"{where}: expected a label line (str), got {type(line).__name__} {line!r}")
-        if line.strip().startswith("#"):
+            raise ValueError(f"{where}: expected a label line (str), got {type(line).__name__} {_short(line, 60)}")
+        trimmed = line.strip(JAVA_SPACE)
+        if not trimmed or trimmed.startswith("#"):
             continue
-        raw = line.strip().split(",")
-        fields = [field.strip() for field in raw]
+        if "\r" in trimmed or "\n" in trimmed:
+            raise ValueError(f"{where}: {_short(line, 60)} holds a line end inside it (the jars end a line at a CR or LF)")
+        raw = trimmed.split(",")
+        fields = [field.strip(JAVA_SPACE) for field in raw]
         pid = fields[0]
         if not pid or len(fields) < 2:
             shape = "pos, ..." if positions_only else "pos, char, ..."
-            raise ValueError(f"{where}: {line!r} is not a label line `pid, 0` or `pid, {shape}` (sentences come with their sources)")
+            raise ValueError(f"{where}: {_short(line, 60)} is not a label line `pid, 0` or `pid, {shape}` (sentences come with their sources)")
         if pid in first_line:
-            raise ValueError(f"{where}: pid {pid!r} is already on {_line_name(argument, first_line[pid], line_numbers)}")
+            raise ValueError(f"{where}: pid {_short(pid, 60)} is already on {_line_name(argument, first_line[pid], line_numbers)}")
         first_line[pid] = index
         number_of_sentence = len(pids)
         pids.append(pid)
@@ -723,20 +753,21 @@ def _parse_one_by_one(lines, argument, positions_only, line_numbers, opaque, pid
         if values == ["0"]:
             continue
         if values[-1] == "":
-            raise ValueError(f"{where}: {line!r} ends with an empty field")
+            raise ValueError(f"{where}: {_short(line, 60)} ends with an empty field")
         step = 1 if positions_only else 2
         if len(values) % step:
-            raise ValueError(f"{where}: position {values[-1]!r} has no character (a label line is `pid, pos, char, ...`)")
+            raise ValueError(f"{where}: position {_short(values[-1], 30)} has no character (a label line is `pid, pos, char, ...`)")
         drop_chars = pid_space_drops_chars and raw[0] != pid
         seen = set()
         for k in range(0, len(values), step):
             text = values[k]
             number = _position(text, opaque, where)
             if number in seen:
-                raise ValueError(f"{where}: position {text} is given twice")
+                raise ValueError(f"{where}: position {_plain(text)} is given twice")
             seen.add(number)
             if not positions_only and len(values[k + 1]) != 1:
-                raise ValueError(f"{where}: the correction at position {text} is {values[k + 1]!r}, not one character")
+                kept = " (the jars trim only the characters up to U+0020)" if values[k + 1] != values[k + 1].strip() else ""
+                raise ValueError(f"{where}: the correction at position {_plain(text)} is {_short(values[k + 1], 30)}, not one character{kept}")
             sentence.append(number_of_sentence)
             position.append(number)
             char.append(0 if positions_only or drop_chars else ord(values[k + 1]))
@@ -744,16 +775,26 @@ def _parse_one_by_one(lines, argument, positions_only, line_numbers, opaque, pid
 
 
 def _position(text, opaque, where):
+    """A position field as the jars read it: the 2014/2015 jars as a Java int (leading
+    zeros read: 010 is 10), the 2013 jar (opaque) as a string."""
     digits = text.isascii() and text.isdigit()
-    if digits and int(text) == 0:
-        raise ValueError(f"{where}: position {text!r} (a 0 must stand alone: `pid, 0`)")
-    if opaque is not None and not (digits and text[0] != "0" and int(text) <= MAX_POSITION):
+    number = text.lstrip("0") if digits else ""
+    if digits and not number:
+        raise ValueError(f"{where}: position {_short(text, 30)} (a 0 must stand alone: `pid, 0`)")
+    # (compared by length first: int() refuses more than 4300 digits)
+    fits = digits and len(number) <= _DIGITS and int(number) <= MAX_POSITION
+    if opaque is not None and not (fits and number == text):
         return opaque.setdefault(text, MAX_POSITION + 1 + len(opaque))
     if not digits:
-        raise ValueError(f"{where}: position {text!r} (it is not a positive integer)")
-    if int(text) > MAX_POSITION:
-        raise ValueError(f"{where}: position {text} is beyond {MAX_POSITION}")
-    return int(text)
+        raise ValueError(f"{where}: position {_short(text, 30)} (it is not a positive integer)")
+    if not fits:
+        raise ValueError(f"{where}: position {_plain(text)} is beyond {MAX_POSITION}")
+    return int(number)
+
+
+def _plain(text):
+    """A field shown as it is in a message, or cut (core._short) when long."""
+    return text if len(text) <= 30 else _short(text, 30)
 
 
 def _line_name(argument, index, line_numbers):
@@ -786,7 +827,7 @@ def align_pids(truth_pids, result_pids, result, allow_missing=False, argument="r
         problems = []
         for name, pids in (("pids not in the truth", extra), ("truth pids missing", missing if not allow_missing else [])):
             if pids:
-                shown = ", ".join(map(repr, pids[:10])) + (f" and {len(pids) - 10} more" if len(pids) > 10 else "")
+                shown = ", ".join(_short(pid, 40) for pid in pids[:10]) + (f" and {len(pids) - 10} more" if len(pids) > 10 else "")
                 problems.append(f"{len(pids)} {name}: {shown}")
         raise ValueError(f"{argument}: " + "; ".join(problems))
     # A missing pid becomes an empty sentence appended at the end of the result.
@@ -796,26 +837,34 @@ def align_pids(truth_pids, result_pids, result, allow_missing=False, argument="r
 
 def _same_pids(truth_pids, result_pids):
     """When both sides hold the same (unique) pids, where each truth pid is in the result;
-    else None. By their rows (Pids), the k-th in hash order on one side matched with the
-    k-th on the other, each pair then compared whole."""
+    else None. By their Pids, the k-th in hash order on one side matched with the k-th on
+    the other, then each pair's bytes compared."""
     if len(truth_pids) != len(result_pids) or not len(truth_pids):
         return None
-    truth, result = (pids if isinstance(pids, Pids) else _pid_rows(pids) for pids in (truth_pids, result_pids))
-    if truth is None or result is None or truth.rows.shape != result.rows.shape:
+    truth, result = (pids if isinstance(pids, Pids) else _pids_of(pids) for pids in (truth_pids, result_pids))
+    if truth is None or result is None or len(truth.data) != len(result.data):
         return None
     order = np.empty(len(truth), dtype=np.int64)
     order[truth.by_key] = result.by_key
-    return order if (truth.rows == result.rows.take(order, axis=0)).all() else None
-
-
-def _pid_rows(pids):
-    """Pids of a list of str; None if some pid holds a line end."""
-    units = np.frombuffer("\n".join(pids).encode("utf-8", "surrogatepass") + bytes(8), dtype=np.uint8)
-    ends = np.append(np.flatnonzero(units == ord("\n")), len(units) - 8)
-    if len(ends) != len(pids):
+    sizes = truth.sizes()
+    if (sizes != result.sizes().take(order)).any():
         return None
-    first = np.concatenate(([0], ends[:-1] + 1))
-    return Pids(_rows(units, first, ends - first), lambda: pids)
+    shift = result.starts.take(order) - truth.starts  # where each truth pid's bytes lie in the result's
+    for a, b in _blocks(truth.starts, sizes):
+        low, high = truth.starts[a], truth.ends[b - 1] + 1
+        if b == a + 1:  # one pid (a long one): its two slices
+            same = np.array_equal(result.data[low + shift[a] : high + shift[a]], truth.data[low:high])
+        else:
+            same = np.array_equal(result.data.take(np.arange(low, high) + np.repeat(shift[a:b], sizes[a:b])), truth.data[low:high])
+        if not same:
+            return None
+    return order
+
+
+def _pids_of(pids):
+    """Pids of a list of str; None if some pid holds a line end."""
+    data = np.frombuffer(("\n".join(pids) + "\n").encode("utf-8", "surrogatepass"), dtype=np.uint8)
+    return Pids(data) if np.count_nonzero(data == ord("\n")) == len(pids) else None
 
 
 # ---------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from decimal import ROUND_HALF_UP, Decimal
 import numpy as np
 
 from .core import (
+    _short,
     as_floats,
     bootstrap_intervals,
     bootstrap_options,
@@ -37,6 +38,7 @@ from .csc import (
     extract_edits,
     label_edits,
     label_input,
+    label_names,
     match,
     read_sources,
 )
@@ -111,6 +113,11 @@ def edits(predictions, references, sources, kind, length_mismatch="error"):
     if label_input(sources):
         opaque = {} if kind != "2015" else None
         pids, predicted, gold = label_edits(predictions, references, kind != "2015", kind == "2013-1", opaque, kind == "2013-2")
+        if kind == "2013-2" and (gold.char == 0).any():
+            # where the 2013 jar fails (a NullPointerException in subtask 2) instead of scoring
+            pid = pids[int(gold.sentence[np.argmax(gold.char == 0)])]
+            name = label_names(predictions, references)[1]
+            raise ValueError(f"{name}: pid {_short(pid, 40)} is written with white space before its comma, on which the SIGHAN 2013 jar fails in subtask 2")
         return pids, predicted, gold, opaque or {}
     check_same_length(predictions, references)
     predicted, gold = extract_edits(sources, predictions, references, length_mismatch=length_mismatch)
@@ -482,9 +489,10 @@ def run(args):
 
 
 def read_compare(args):
-    """The inputs of `paperscore compare sighan`: label lines (result files against the
-    truth), or with --sources one sentence per line."""
-    inputs = {name: read_lines(path, flag) for name, path, flag in compared_files(args)}
+    """The inputs of `paperscore compare sighan`: label files (result files against the
+    truth, read as `paperscore sighan` reads them), or with --sources one sentence per line."""
+    read = read_lines if args.sources else LabelFile
+    inputs = {name: read(path, flag) for name, path, flag in compared_files(args)}
     inputs["sources"] = read_sources(args.sources)[1] if args.sources else None
     return inputs
 

@@ -40,11 +40,9 @@ EXAMPLE = dict(
     length_mismatch="error",
     zero_division="0",
 )
-HEADLINE = (
-    "false_positive_rate",
-    "detection_accuracy", "detection_precision", "detection_recall", "detection_f1",
-    "correction_accuracy", "correction_precision", "correction_recall", "correction_f1",
-)  # fmt: skip
+# The definitions the page offers: the jars' versions (2014 and 2015 share one), and the
+# metric's keyword arguments for each.
+VERSIONS = {"2015": dict(version="2015"), "2014": dict(version="2014"), "2013 subtask 1": dict(version="2013", subtask=1), "2013 subtask 2": dict(version="2013", subtask=2)}
 CLASS_COLOURS = {"TP": "#2e7d32", "FP": "#c62828", "TN": "#757575", "FN": "#ef6c00"}
 EDIT_COLOURS = {"right": "#c8e6c9", "wrong char": "#ffe0b2", "wrong place": "#ffcdd2", "gold": "#c8e6c9", "source": "#eeeeee"}
 
@@ -65,17 +63,21 @@ def check_limits(**boxes):
 
 
 def sentence_lines(text):
-    """One sentence per line; blank lines are ignored."""
+    """One sentence (or label line) per line; blank lines are ignored."""
     return [line.removesuffix("\r") for line in text.split("\n") if line.strip()]
 
 
 def compute_kwargs(predictions, sources, references, version, correction_match, length_mismatch, zero_division):
-    """The metric's keyword arguments for the demo's inputs."""
+    """The metric's keyword arguments for the demo's inputs: an empty Sources box means
+    label lines (sources=None); an empty Predictions or References box is an error."""
+    for name, text in (("predictions", predictions), ("references", references)):
+        if not sentence_lines(text):
+            raise ValueError(f"{name}: the box is empty (one sentence per line, or with Sources empty, one label line `pid, pos, char, ...` per line)")
     return dict(
         predictions=sentence_lines(predictions),
-        sources=sentence_lines(sources),
+        sources=sentence_lines(sources) or None,
         references=sentence_lines(references),
-        version=version,
+        **VERSIONS[version],
         correction_match=correction_match,
         length_mismatch=length_mismatch,
         zero_division="nan" if zero_division == "nan" else float(zero_division),
@@ -97,24 +99,47 @@ def badge(cell):
     return f'<span style="color:white;background:{CLASS_COLOURS[cell]};padding:1px 6px;border-radius:4px">{cell}</span>'
 
 
+# Per-sentence outcomes the metric returns (per_sentence=True), by definition.
+OUTCOMES = ("detection_classes", "correction_classes", "location_correct", "correction_correct")
+
+
+def outcome(value):
+    """A class as a badge; a 2013 yes/no as a mark (None: a sentence subtask 2 does not score)."""
+    if isinstance(value, str):
+        return badge(value)
+    return {True: "✓", False: "✗", None: "–"}[value]
+
+
+def edits_text(pairs):
+    return html.escape(", ".join(f"{p} {c}".strip() for p, c in pairs) or "0")
+
+
 def sentence_table(kwargs, result):
+    """One row per sentence: with sources, the three sentences with the edits highlighted;
+    for label lines (no sources), the edits of the truth and of the result, in truth order."""
+    outcomes = [key for key in OUTCOMES if key in result]
     rows = []
-    columns = zip(kwargs["sources"], kwargs["references"], kwargs["predictions"], result["reference_edits"], result["predicted_edits"])
-    for number, (source, reference, prediction, gold, predicted) in enumerate(columns, 1):
-        gold_chars = dict(map(tuple, gold))
-        prediction_marks = {p: "right" if gold_chars.get(p) == c else "wrong char" if p in gold_chars else "wrong place" for p, c in predicted}
-        cells = [
-            str(number),
-            marked(source, {p: "source" for p in gold_chars.keys() | prediction_marks.keys()}),
-            marked(reference, dict.fromkeys(gold_chars, "gold")),
-            marked(prediction, prediction_marks),
-            badge(result["detection_classes"][number - 1]),
-            badge(result["correction_classes"][number - 1]),
-        ]
+    for k, (gold, predicted) in enumerate(zip(result["reference_edits"], result["predicted_edits"])):
+        cells = [str(k + 1)]
+        if kwargs["sources"] is None:
+            cells += [edits_text(gold), edits_text(predicted)]
+        else:
+            source, reference, prediction = kwargs["sources"][k], kwargs["references"][k], kwargs["predictions"][k]
+            gold_chars = dict(map(tuple, gold))
+            prediction_marks = {p: "right" if gold_chars.get(p) == c else "wrong char" if p in gold_chars else "wrong place" for p, c in predicted}
+            cells += [
+                marked(source, {p: "source" for p in gold_chars.keys() | prediction_marks.keys()}),
+                marked(reference, dict.fromkeys(gold_chars, "gold")),
+                marked(prediction, prediction_marks),
+            ]
+        cells += [outcome(result[key][k]) for key in outcomes]
         rows.append("<tr>" + "".join(f'<td style="padding:2px 8px">{cell}</td>' for cell in cells) + "</tr>")
-    header = "".join(f'<th style="padding:2px 8px;text-align:left">{name}</th>' for name in ("#", "source", "reference", "prediction", "detection", "correction"))
+    names = ["#"] + (["reference edits", "predicted edits"] if kwargs["sources"] is None else ["source", "reference", "prediction"])
+    names += [key.replace("_", " ") for key in outcomes]
+    header = "".join(f'<th style="padding:2px 8px;text-align:left">{name}</th>' for name in names)
     legend = " ".join(f'<span style="background:{EDIT_COLOURS[k]};padding:0 4px">{k}</span>' for k in ("right", "wrong char", "wrong place"))
-    return f'<p>Predicted edits: {legend}</p><table style="border-collapse:collapse"><tr>{header}</tr>{"".join(rows)}</table>'
+    intro = f"<p>Predicted edits: {legend}</p>" if kwargs["sources"] is not None else "<p>Label lines: the sentences in the truth's order, each edit `position character`.</p>"
+    return f'{intro}<table style="border-collapse:collapse"><tr>{header}</tr>{"".join(rows)}</table>'
 
 
 def score(predictions, sources, references, version, correction_match, length_mismatch, zero_division):
@@ -125,34 +150,41 @@ def score(predictions, sources, references, version, correction_match, length_mi
         result = metric.fresh().compute(**kwargs, return_counts=True, per_sentence=True, return_signature=True)
     except ValueError as error:  # the toast renders HTML: the message may quote user text
         raise gr.Error(html.escape(str(error), quote=False), print_exception=False) from None
-    headline = {key: result[key] for key in HEADLINE}
+    # The figures of the chosen definition (floats; the counts are ints), in the jar's order.
+    headline = {key: value for key, value in result.items() if isinstance(value, float)}
     headline["signature"] = result["signature"]
-    matrix = {
-        "headers": ["level", "TP", "FP", "TN", "FN"],
-        "data": [[level] + [result[f"{level}_{cell}"] for cell in ("tp", "fp", "tn", "fn")] for level in ("detection", "correction")],
-    }
+    counts = {key: value for key, value in result.items() if isinstance(value, int) and not isinstance(value, bool)}
+    if "detection_tp" in counts:  # 2014/2015: the confusion matrix
+        matrix = {
+            "headers": ["level", "TP", "FP", "TN", "FN"],
+            "data": [[level] + [counts[f"{level}_{cell}"] for cell in ("tp", "fp", "tn", "fn")] for level in ("detection", "correction")],
+        }
+    else:  # 2013: the counts its figures are ratios of
+        matrix = {"headers": ["count", "sentences"], "data": [[key, value] for key, value in counts.items()]}
     return headline, matrix, sentence_table(kwargs, result)
 
 
 with gr.Blocks(title="csc_sighan") as demo:
     gr.Markdown(
         "# csc_sighan\n"
-        "The official SIGHAN 2014/2015 Chinese spelling check evaluation, as the bake-off jar computes it. "
+        "The official SIGHAN 2013/2014/2015 Chinese spelling check evaluation, as the bake-off jars compute it. "
         "One sentence per line, the three boxes in the same order; an edit is a position where a sentence "
         "differs from its source. A false positive is a flagged **error-free** sentence; a wrong correction "
-        "of an erroneous sentence is a false negative. Preloaded: the SIGHAN15 toy result's outcomes on ten "
-        "SIGHAN15 test sentences (the figures of `SIGHAN15_Toy_Evaluation.txt`).\n\n"
+        "of an erroneous sentence is a false negative. With the Sources box empty, the other two boxes hold "
+        "the jars' label lines (`pid, 0` or `pid, pos, char, ...`; 2013 subtask 1: `pid, pos, ...`), matched "
+        "by pid. Preloaded: the SIGHAN15 toy result's outcomes on ten SIGHAN15 test sentences (the figures "
+        "of `SIGHAN15_Toy_Evaluation.txt`).\n\n"
         f"**Limits:** at most {MAX_LINES:,} lines and {MAX_CHARACTERS:,} characters per box; "
         "larger inputs are refused (score them with the package or the `paperscore sighan` command)."
     )
     with gr.Row():
-        sources = gr.Textbox(value=EXAMPLE["sources"], label="Sources (input sentences)", lines=10, elem_id="sources")
+        sources = gr.Textbox(value=EXAMPLE["sources"], label="Sources (input sentences; empty: label lines)", lines=10, elem_id="sources")
         references = gr.Textbox(value=EXAMPLE["references"], label="References (gold corrections)", lines=10, elem_id="references")
         predictions = gr.Textbox(value=EXAMPLE["predictions"], label="Predictions (system output)", lines=10, elem_id="predictions")
     with gr.Row():
-        version = gr.Dropdown(["2015", "2014"], value=EXAMPLE["version"], label="version (the same definition)")
+        version = gr.Dropdown(list(VERSIONS), value=EXAMPLE["version"], label="version (2014 and 2015: the same definition)")
         correction_match = gr.Dropdown(["subset", "exact"], value=EXAMPLE["correction_match"], label="correction_match (subset: the jar)")
-        length_mismatch = gr.Dropdown(["error", "truncate", "whole"], value=EXAMPLE["length_mismatch"], label="length_mismatch")
+        length_mismatch = gr.Dropdown(["error", "truncate", "whole", "align"], value=EXAMPLE["length_mismatch"], label="length_mismatch")
         zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division (nan: the jar)")
     button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
     with gr.Row():

@@ -6,6 +6,7 @@ sighan15csc.jar run in the same session. Prints the times and the ratios.
     python tests/benchmarks/bench_sighan_cli.py --jar /tmp/sighan8csc_release1.0/Tool/sighan15csc.jar
     python tests/benchmarks/bench_sighan_cli.py            # no jar: checks the figures it printed
     python tests/benchmarks/bench_sighan_cli.py --quick    # 11,000 lines, to check it runs
+    python tests/benchmarks/bench_sighan_cli.py --long-pid [--jar PATH]   # one long pid: time, memory
 
 The jar: onebula/sighan_raw, raw_data/sighan8csc_release1.0.zip, Tool/sighan15csc.jar
 (unzip it anywhere; java on PATH). Data (seeded, the same on every machine): pids
@@ -113,22 +114,53 @@ def realise_figures(truth, result):
     return figures
 
 
-def run(commands, repeat):
+def run(commands, repeat, memory=None):
     """{name: (median wall time, stdout of the last run)} of whole processes, run in
     interleaved rounds (one of each command per round), so that a machine whose speed
-    drifts during the benchmark weighs on every command alike."""
+    drifts during the benchmark weighs on every command alike. `memory`, a dict, gets each
+    command's largest peak resident size (bytes, from os.wait4)."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "shared"), os.environ.get("PYTHONPATH", "")])}
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed package has its .pyc files
     times, printed = {name: [] for name in commands}, {}
     for _ in range(repeat):
         for name, command in commands.items():
             start = time.perf_counter()
-            done = subprocess.run(command, capture_output=True, text=True, env=env)
-            times[name].append(time.perf_counter() - start)
-            if done.returncode:
-                raise SystemExit(f"{command[:4]} failed: {done.stderr[-2000:]}")
-            printed[name] = done.stdout
+            with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+                process = subprocess.Popen(command, stdout=out, stderr=err, env=env)
+                _, status, usage = os.wait4(process.pid, 0)
+                process.returncode = os.waitstatus_to_exitcode(status)
+                times[name].append(time.perf_counter() - start)
+                out.seek(0), err.seek(0)
+                if process.returncode:
+                    raise SystemExit(f"{command[:4]} failed: {err.read()[-2000:].decode(errors='replace')}")
+                printed[name] = out.read().decode("utf-8")
+            if memory is not None:
+                memory[name] = max(memory.get(name, 0), usage.ru_maxrss * 1024)  # (KiB on Linux)
     return {name: (statistics.median(times[name]), printed[name]) for name in commands}
+
+
+def long_pid(args):
+    """Issue 22: 1,000 short lines and one long pid (256 KB, 1 MB; the truth in order, the
+    result reversed): time and peak memory of `paperscore sighan` against the jar. Targets:
+    memory that grows with the file's bytes (a peak far below lines x longest pid, which
+    was 3.1 GB for 1 MB), and no slower than the jar."""
+    repeat = 1 if args.quick else 5
+    for size in (256 << 10, 1 << 20):
+        lines = [f"P{i}, {i % 50 + 1}, 甲" for i in range(1000)] + ["Q" * size + ", 0"]
+        with tempfile.TemporaryDirectory() as folder:
+            paths = {name: Path(folder) / f"{name}.txt" for name in ("truth", "result")}
+            paths["truth"].write_text("\n".join(lines) + "\n", encoding="utf-8")
+            paths["result"].write_text("\n".join(lines[::-1]) + "\n", encoding="utf-8")
+            commands = {"sighan": [sys.executable, "-m", "paperscore", "sighan", "-i", str(paths["result"]), "-t", str(paths["truth"])]}
+            if args.jar:
+                commands["jar"] = ["java", "-jar", args.jar, "-i", str(paths["result"]), "-t", str(paths["truth"])]
+            memory = {}
+            timed = run(commands, repeat, memory)
+            print(f"1,000 lines and one {size >> 10} KB pid (medians of {repeat} interleaved rounds; peak resident memory)")
+            for name, (seconds, _) in timed.items():
+                print(f"  {name:8s} {seconds * 1e3:9.1f} ms  {memory[name] / 2**20:7.1f} MiB")
+            if args.jar:
+                print(f"  ratio (jar / sighan) {timed['jar'][0] / timed['sighan'][0]:6.1f}x   (target >= 1x)")
 
 
 def main(argv=None):
@@ -136,7 +168,10 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true", help="11,000 lines, one run each: check that it runs")
     parser.add_argument("--jar", help="path of sighan15csc.jar: time it and compare its output")
     parser.add_argument("--lines", type=int, help="another size (no stored jar figures)")
+    parser.add_argument("--long-pid", action="store_true", help="1,000 lines and one long pid instead (time and memory)")
     args = parser.parse_args(argv)
+    if args.long_pid:
+        return long_pid(args)
     n = args.lines or (11_000 if args.quick else 110_000)
     repeat = 1 if args.quick else 9
     truth, result = label_pair(n)
