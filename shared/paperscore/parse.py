@@ -1,0 +1,288 @@
+"""Parsers from what a generative model writes to the structures a family's compute() takes.
+
+Every repository turns generated text into tuples with its own decoding function, and the
+choice moves the numbers as much as the metric does. Each parser here restates one
+published decoder, exactly (checked against the repository's own function on thousands of
+random and malformed strings, tests/data/parse/), under a name and a version that go into
+the signature: `asqp_paraphrase@1`.
+
+A text is never dropped: the pieces a parser cannot read become what the source repository
+makes of them (each parser says which), usually a quad of empty strings, which
+quad_match.compute counts as a predicted quad that matches nothing. The report beside the
+structures counts the texts with such a piece (`parse_failures`, with the first 0-based
+indices); `strict=True` makes the first one a ValueError instead.
+
+Quads come back as lists of strings in the parser's `tuple_len` order (quad.py's codes:
+0 target, 1 opinion, 2 aspect category, 3 polarity), ready for quad_match.compute(...,
+tuple_len=parser.tuple_len). Element strings are exactly as the decoder leaves them (the
+ASQP template's polarity is its sentiment word "great"/"bad"/"ok"; MvP writes an implicit
+target "null"), so references must go through the same parser, as the papers' scripts do.
+"""
+
+import ast
+import json
+import re
+import warnings
+from collections import namedtuple
+
+from .core import input_error
+
+Parser = namedtuple("Parser", "name version family tuple_len read source")
+FAILURE_EXAMPLES = 5  # how many failing example indices the report lists
+
+
+def parser_id(parser):
+    return f"{parser.name}@{parser.version}"
+
+
+def _unread(width):
+    """What an unreadable piece becomes: a quad of empty strings, malformed in quad_match
+    (an empty aspect or polarity) for every tuple_len except "01"."""
+    return [""] * width
+
+
+# ---------------------------------------------------------------------------------------
+# ASQP paraphrase: "food quality is great because pizza is delicious [SSEP] ..."
+# (IsakZhang/ABSA-QUAD eval_utils.extract_spans_para, task "asqp")
+
+
+def read_asqp_paraphrase(text):
+    """Pieces split on "[SSEP]" and stripped; each must split into exactly two parts on
+    " because " and each part into exactly two on " is " (category is sentiment word,
+    aspect term is opinion term), else the piece is an empty quad. An aspect term "it" (any
+    case) is the implicit "NULL". A blank text is one unreadable piece, as in ABSA-QUAD."""
+    quads, problems = [], []
+    for number, piece in enumerate(text.split("[SSEP]"), 1):
+        piece = piece.strip()
+        halves = piece.split(" because ")
+        parts = [half.split(" is ") for half in halves]
+        if len(halves) != 2 or any(len(part) != 2 for part in parts):
+            quads.append(_unread(4))
+            problems.append(f"piece {number} {piece!r} is not 'category is sentiment because aspect is opinion'")
+            continue
+        (category, sentiment), (aspect, opinion) = parts
+        if aspect.lower() == "it":
+            aspect = "NULL"
+        quads.append([aspect, opinion, category, sentiment])
+    return quads, problems
+
+
+# ---------------------------------------------------------------------------------------
+# GAS extraction tuples: "(pizza, delicious, positive); (service, slow, negative)"
+# (IsakZhang/Generative-ABSA eval_utils.extract_spans_extraction)
+
+
+def _read_gas(text, width, none_is_empty):
+    """Pieces split on "; ", each losing its first and last character (the parentheses,
+    whatever they are) and splitting on ", " into exactly `width` elements, else an empty
+    tuple. Only UABSA reads "none" (any case, the whole text) as no tuples; a blank text is
+    one unreadable piece."""
+    if none_is_empty and text.lower() == "none":
+        return [], []
+    tuples, problems = [], []
+    for number, piece in enumerate(text.split("; "), 1):
+        elements = piece[1:-1].split(", ")
+        if len(elements) != width:
+            tuples.append(_unread(width))
+            problems.append(f"piece {number} {piece!r} does not hold {width} elements joined by ', '")
+            continue
+        tuples.append(elements)
+    return tuples, problems
+
+
+def read_gas_uabsa(text):
+    """(aspect term, sentiment), tuple_len "03"."""
+    return _read_gas(text, 2, True)
+
+
+def read_gas_aope(text):
+    """(aspect term, opinion term), tuple_len "01"; an unreadable piece is ("", ""), which
+    quad_match reads as an implicit pair."""
+    return _read_gas(text, 2, False)
+
+
+def read_gas_aste(text):
+    """(aspect term, opinion term, sentiment), tuple_len "013"."""
+    return _read_gas(text, 3, False)
+
+
+def read_gas_tasd(text):
+    """(aspect term, aspect category, sentiment), tuple_len "023"."""
+    return _read_gas(text, 3, False)
+
+
+# ---------------------------------------------------------------------------------------
+# MvP element markers in any order: "[A] pizza [O] delicious [C] food quality [S] great"
+# (ZubinGou/multi-view-prompting src/eval_utils.extract_spans_para)
+
+MVP_MARKERS = ("[C]", "[S]", "[A]", "[O]")  # the order MvP appends missing ones in
+
+
+def read_mvp(text):
+    """Pieces split on "[SSEP]" and stripped. A marker a piece lacks is appended with the
+    value "null" (so every piece is a quad; the report counts such pieces). Each element
+    runs from 4 characters after its marker's first occurrence (the marker and one space:
+    a character glued to the marker is lost, as in MvP) to the next marker, stripped. An
+    aspect term "it" (any case) is the implicit "null"."""
+    quads, problems = [], []
+    for number, piece in enumerate(text.split("[SSEP]"), 1):
+        piece = piece.strip()
+        missing = [marker for marker in MVP_MARKERS if marker not in piece]
+        if missing:
+            problems.append(f"piece {number} {piece!r} lacks {' '.join(missing)}")
+        piece += "".join(f" {marker} null" for marker in missing)
+        starts = {marker: piece.index(marker) for marker in MVP_MARKERS}
+        ends = sorted(starts.values()) + [len(piece)]
+        value = {marker: piece[start + 4 : ends[ends.index(start) + 1]].strip() for marker, start in starts.items()}
+        aspect = "null" if value["[A]"].lower() == "it" else value["[A]"]
+        quads.append([aspect, value["[O]"], value["[C]"], value["[S]"]])
+    return quads, problems
+
+
+# ---------------------------------------------------------------------------------------
+# LLM replies as Python literals (ZubinGou/multi-view-prompting src/llms/eval.py)
+
+
+def _read_literal(text, width):
+    """The stripped text read by ast.literal_eval; if that fails there are no quads, as in
+    MvP. A list or tuple gives one quad per item: a tuple of strings as it is (a wrong
+    width is malformed in quad_match, as it can never equal a gold tuple in MvP); any other
+    item is an empty quad (MvP counts it and it never matches). Our choice where MvP would
+    crash or count characters or keys: any other value (a string, dict, number) is no quads."""
+    try:
+        with warnings.catch_warnings():  # a reply such as "1st" warns on stderr; nothing is printed
+            warnings.simplefilter("ignore")
+            value = ast.literal_eval(text.strip())
+    except Exception as error:  # MvP's bare except: any failure is no quads
+        return [], [f"not a Python literal ({type(error).__name__})"]
+    if not isinstance(value, (list, tuple)):
+        return [], [f"a {type(value).__name__}, not a list of tuples"]
+    quads, problems = [], []
+    for number, item in enumerate(value, 1):
+        if isinstance(item, tuple) and all(isinstance(element, str) for element in item):
+            quads.append(list(item))
+        else:
+            quads.append(_unread(width))
+            problems.append(f"item {number} {item!r} is not a tuple of strings")
+    return quads, problems
+
+
+def read_mvp_llm(text):
+    """[('aspect term', 'opinion term', 'aspect category', 'sentiment polarity'), ...]"""
+    return _read_literal(text, 4)
+
+
+def read_mvp_llm_triplets(text):
+    """ASTE [('aspect term', 'opinion term', 'sentiment polarity'), ...] or TASD
+    [('aspect term', 'aspect category', 'sentiment polarity'), ...]."""
+    return _read_literal(text, 3)
+
+
+# ---------------------------------------------------------------------------------------
+# LLM JSON: a list of objects, possibly in a ``` fenced block (our convention, no paper's)
+
+FENCE = re.compile(r"```[^\n`]*\n?(.*?)(?:```|\Z)", re.S)
+JSON_KEYS = {
+    "llm_json": ("target", "opinion", "aspect", "polarity"),
+    "llm_json_absa": ("aspect term", "opinion term", "aspect category", "sentiment polarity"),
+    "llm_json_zh": ("对象", "观点", "方面", "极性"),
+}
+
+
+def _read_json(text, keys):
+    """The first ``` fenced block (its info string such as "json" skipped; an unclosed
+    block runs to the end), else the whole text, read as JSON; if that fails, or it is not
+    a list, there are no quads. Each item must be an object holding the four keys with
+    string values (null allowed for target and opinion: implicit, quad_match's NULL); keys
+    beyond the four are ignored. Any other item is an empty quad (matches nothing)."""
+    fenced = FENCE.search(text)
+    try:
+        value = json.loads(fenced.group(1) if fenced else text)
+    except (ValueError, RecursionError) as error:
+        return [], [f"not JSON ({type(error).__name__})"]
+    if not isinstance(value, list):
+        return [], [f"JSON {type(value).__name__}, not a list of objects"]
+    quads, problems = [], []
+    for number, item in enumerate(value, 1):
+        problem = None
+        if not isinstance(item, dict):
+            problem = f"is a JSON {type(item).__name__}, not an object"
+        elif any(key not in item for key in keys):
+            problem = f"lacks the key {next(key for key in keys if key not in item)!r}"
+        else:
+            bad = [key for code, key in enumerate(keys) if not (isinstance(item[key], str) or (item[key] is None and code < 2))]
+            if bad:
+                problem = f"has {bad[0]!r}: {item[bad[0]]!r}, not a string"
+        if problem:
+            quads.append(_unread(4))
+            problems.append(f"item {number} {problem}")
+        else:
+            quads.append([item[key] for key in keys])
+    return quads, problems
+
+
+def _json_reader(preset):
+    def read(text):
+        return _read_json(text, JSON_KEYS[preset])
+
+    read.__doc__ = f"JSON objects with the keys {', '.join(JSON_KEYS[preset])}: see _read_json."
+    return read
+
+
+# ---------------------------------------------------------------------------------------
+# The registry
+
+ABSA_QUAD = "IsakZhang/ABSA-QUAD@ce4d4a5 eval_utils.extract_spans_para(task='asqp')"
+GAS = "IsakZhang/Generative-ABSA@8f4671b eval_utils.extract_spans_extraction"
+MVP = "ZubinGou/multi-view-prompting@549a2b7"
+
+PARSERS = {
+    parser_id(parser): parser
+    for parser in (
+        Parser("asqp_paraphrase", 1, "quad_match", "0123", read_asqp_paraphrase, ABSA_QUAD),
+        Parser("gas_uabsa", 1, "quad_match", "03", read_gas_uabsa, GAS + "(task='uabsa')"),
+        Parser("gas_aope", 1, "quad_match", "01", read_gas_aope, GAS + "(task='aope')"),
+        Parser("gas_aste", 1, "quad_match", "013", read_gas_aste, GAS + "(task='aste')"),
+        Parser("gas_tasd", 1, "quad_match", "023", read_gas_tasd, GAS + "(task='tasd')"),
+        Parser("mvp", 1, "quad_match", "0123", read_mvp, MVP + " src/eval_utils.extract_spans_para"),
+        Parser("mvp_llm", 1, "quad_match", "0123", read_mvp_llm, MVP + " src/llms/eval.py (asqp, acos)"),
+        Parser("mvp_llm_aste", 1, "quad_match", "013", read_mvp_llm_triplets, MVP + " src/llms/eval.py (aste)"),
+        Parser("mvp_llm_tasd", 1, "quad_match", "023", read_mvp_llm_triplets, MVP + " src/llms/eval.py (tasd)"),
+        *(Parser(preset, 1, "quad_match", "0123", _json_reader(preset), "paperscore") for preset in JSON_KEYS),
+    )
+}
+
+
+def get_parser(name, family=None):
+    """The parser called `name` ("asqp_paraphrase" or "asqp_paraphrase@1"); an unknown
+    name or version, or one of another family, is a ValueError listing the names."""
+    if not isinstance(name, str):
+        raise ValueError(f"parse: {name!r} is not a parser name")
+    wanted = name if "@" in name else next((key for key in PARSERS if key.split("@")[0] == name), name)
+    parser = PARSERS.get(wanted)
+    if parser is None or (family is not None and parser.family != family):
+        known = sorted(key for key, p in PARSERS.items() if family is None or p.family == family)
+        raise ValueError(f"parse: unknown parser {name!r}{f' for {family}' if family else ''}; known: {', '.join(known)}")
+    return parser
+
+
+def parse(texts, parser, strict=False, argument="predictions"):
+    """(structures, report): each text read by `parser` (a name or a Parser), one structure
+    per text, and {"parser": "name@version", "parse_failures": how many texts had a piece
+    the parser could not read, "parse_failure_examples": the first few of their 0-based
+    indices}. strict=True: a ValueError naming `argument`[index] and the piece instead."""
+    parser = parser if isinstance(parser, Parser) else get_parser(parser)
+    if isinstance(texts, str) or not hasattr(texts, "__iter__"):
+        raise ValueError(f"{argument}: expected a list of model texts, got {type(texts).__name__}")
+    structures, failed = [], []
+    for index, text in enumerate(texts):
+        if not isinstance(text, str):
+            raise input_error(argument, index, f"is a {type(text).__name__}, not a model text for the parser {parser_id(parser)}")
+        structure, problems = parser.read(text)
+        if problems:
+            if strict:
+                raise input_error(argument, index, f"{parser_id(parser)} cannot read it: {problems[0]}")
+            failed.append(index)
+        structures.append(structure)
+    report = {"parser": parser_id(parser), "parse_failures": len(failed), "parse_failure_examples": failed[:FAILURE_EXAMPLES]}
+    return structures, report
