@@ -49,8 +49,10 @@ def test_registry_names_versions_and_unknown_names():
     with pytest.raises(ValueError, match="not a parser name"):
         P.get_parser(None)
     for key, parser in P.PARSERS.items():
-        assert key == f"{parser.name}@{parser.version}" and parser.family == "quad_match"
-        assert set(parser.tuple_len) <= set("0123") and parser.read.__doc__
+        assert key == f"{parser.name}@{parser.version}" and parser.read.__doc__
+        assert set(parser.tuple_len) <= set("0123") if parser.family == "quad_match" else parser.family == "csc" and parser.tuple_len is None
+    with pytest.raises(ValueError, match=r"unknown parser 'mvp' for csc; known: csc_first_line@1, csc_label@1, csc_quotes@1, csc_reply@1$"):
+        P.get_parser("mvp", family="csc")
 
 
 def test_parse_checks_its_texts():
@@ -264,3 +266,31 @@ def test_parsed_quads_scored_by_quad_match():
     # one-to-one: 2 hits of 4 predictions and 3 gold: P 1/2, R 2/3, F1 4/7
     multiset = compute(preds, refs, tuple_len=parser.tuple_len, similarity="exact")
     assert multiset["exact_f1"] == pytest.approx(4 / 7)
+
+
+# ---------------------------------------------------------------------------------------
+# CSC replies (our conventions, hand-derived cases)
+
+
+def test_csc_wrappers_one_by_one():
+    assert P.parse(["修改后：我很好。", "纠正后的句子 : 我很好。", "CORRECTED:\n我很好。", "我很好。修改后：", "修改后：", "答案是：好"], "csc_label")[0] == [
+        "我很好。", "我很好。", "我很好。", "我很好。修改后：", "", "答案是：好",
+    ]  # only a leading label, with its colon; "答案是" is not one
+    assert P.parse(["\n 我很好。 \n解释：……", "我很好。", " \n "], "csc_first_line") == (
+        ["我很好。", "我很好。", ""], {"parser": "csc_first_line@1", "parse_failures": 1, "parse_failure_examples": [2]})
+    assert P.parse(["“我很好。”", " 「我很好。」 ", "“我很好。", '"a"', "“”", "“a”“b”"], "csc_quotes")[0] == [
+        "我很好。", "我很好。", "“我很好。", "a", "", "a”“b",
+    ]  # one pair around the whole text only (the last keeps its inner quotes)
+
+
+def test_csc_reply_and_scoring():
+    replies = ["修改后：“我今天很高兴。”\n解释：“搞”应为“高”。", "纠正后的句子:\n\n「他去学校。」", "修改后：\n"]
+    sentences, report = P.parse(replies, "csc_reply")
+    assert sentences == ["我今天很高兴。", "他去学校。", ""] and report["parse_failure_examples"] == [2]
+    with pytest.raises(ValueError, match=r"predictions\[2\]: csc_reply@1 cannot read it: nothing is left once the label is removed"):
+        P.parse(replies, "csc_reply", strict=True)
+    from paperscore.csc_common import compute as csc
+
+    # both read sentences equal their references: the one with an edit is a true positive
+    result = csc(predictions=sentences[:2], references=["我今天很高兴。", "他去学校。"], sources=["我今天很搞兴。", "他去学校。"])
+    assert result["sentence_correction_f1"] == 1.0

@@ -12,11 +12,13 @@ quad_match.compute counts as a predicted quad that matches nothing. The report b
 structures counts the texts with such a piece (`parse_failures`, with the first 0-based
 indices); `strict=True` makes the first one a ValueError instead.
 
-Quads come back as lists of strings in the parser's `tuple_len` order (quad.py's codes:
+Quads (family quad_match) come back as lists of strings in the parser's `tuple_len` order (quad.py's codes:
 0 target, 1 opinion, 2 aspect category, 3 polarity), ready for quad_match.compute(...,
 tuple_len=parser.tuple_len). Element strings are exactly as the decoder leaves them (the
 ASQP template's polarity is its sentiment word "great"/"bad"/"ok"; MvP writes an implicit
 target "null"), so references must go through the same parser, as the papers' scripts do.
+CSC replies (family csc) come back as the corrected sentence; a reply with nothing left is
+the empty string, reported.
 """
 
 import ast
@@ -230,6 +232,55 @@ def _json_reader(preset):
 
 
 # ---------------------------------------------------------------------------------------
+# CSC: a chat model's reply turned into the corrected sentence (our conventions, opt-in;
+# then csc's own length_mismatch="align"). Nothing else is normalised (no width, no OpenCC).
+
+REPLY_LABEL = re.compile(
+    r"\A\s*(?:修改后的?句子|修改后|改正后的?句子|改正后|纠正后的?句子|纠正后|正确的?句子|更正后|"
+    r"输出|答案|结果|corrected sentence|correction|corrected|output|answer)\s*[：:]\s*",
+    re.I,
+)
+QUOTES = ("“”", "「」", "『』", '""', "''", "‘’")
+
+
+def _reply_text(text, problem):
+    """(text, problems): a blank result is "" and a failure."""
+    return (text, []) if text.strip() else ("", [problem])
+
+
+def read_csc_label(text):
+    """A leading label such as "修改后：", "纠正后的句子:", "输出：" or "Corrected:" (any
+    case; full- or half-width colon) removed with the white space around it."""
+    return _reply_text(REPLY_LABEL.sub("", text, count=1), "nothing is left once the label is removed")
+
+
+def read_csc_first_line(text):
+    """The first non-blank line, stripped: what follows (an explanation) is dropped."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return _reply_text(lines[0] if lines else "", "the reply is blank")
+
+
+def read_csc_quotes(text):
+    """One pair of quotes around the whole stripped text (“” 「」 『』 "" '' ‘’) removed."""
+    stripped = text.strip()
+    for opening, closing in QUOTES:
+        if len(stripped) >= 2 and stripped[0] == opening and stripped[-1] == closing:
+            stripped = stripped[1:-1]
+            break
+    return _reply_text(stripped, "nothing is left inside the quotes")
+
+
+def read_csc_reply(text):
+    """read_csc_label, then read_csc_first_line, then read_csc_quotes:
+    "修改后：“我今天很高兴。”\n解释：…" -> "我今天很高兴。"."""
+    for read in (read_csc_label, read_csc_first_line, read_csc_quotes):
+        text, problems = read(text)
+        if problems:
+            return text, problems
+    return text, []
+
+
+# ---------------------------------------------------------------------------------------
 # The registry
 
 ABSA_QUAD = "IsakZhang/ABSA-QUAD@ce4d4a5 eval_utils.extract_spans_para(task='asqp')"
@@ -249,6 +300,10 @@ PARSERS = {
         Parser("mvp_llm_aste", 1, "quad_match", "013", read_mvp_llm_triplets, MVP + " src/llms/eval.py (aste)"),
         Parser("mvp_llm_tasd", 1, "quad_match", "023", read_mvp_llm_triplets, MVP + " src/llms/eval.py (tasd)"),
         *(Parser(preset, 1, "quad_match", "0123", _json_reader(preset), "paperscore") for preset in JSON_KEYS),
+        Parser("csc_label", 1, "csc", None, read_csc_label, "paperscore"),
+        Parser("csc_first_line", 1, "csc", None, read_csc_first_line, "paperscore"),
+        Parser("csc_quotes", 1, "csc", None, read_csc_quotes, "paperscore"),
+        Parser("csc_reply", 1, "csc", None, read_csc_reply, "paperscore"),
     )
 }
 
