@@ -50,7 +50,7 @@ def test_registry_names_versions_and_unknown_names():
         P.get_parser(None)
     for key, parser in P.PARSERS.items():
         assert key == f"{parser.name}@{parser.version}" and parser.read.__doc__
-        assert set(parser.tuple_len) <= set("0123") if parser.family == "quad_match" else parser.family == "csc" and parser.tuple_len is None
+        assert set(parser.tuple_len) <= set("0123") if parser.family == "quad_match" else parser.family in ("csc", "micro_macro") and parser.tuple_len is None
     with pytest.raises(ValueError, match=r"unknown parser 'mvp' for csc; known: csc_first_line@1, csc_label@1, csc_quotes@1, csc_reply@1$"):
         P.get_parser("mvp", family="csc")
 
@@ -294,3 +294,55 @@ def test_csc_reply_and_scoring():
     # both read sentences equal their references: the one with an edit is a true positive
     result = csc(predictions=sentences[:2], references=["我今天很高兴。", "他去学校。"], sources=["我今天很搞兴。", "他去学校。"])
     assert result["sentence_correction_f1"] == 1.0
+
+
+# ---------------------------------------------------------------------------------------
+# Event detection: OmniEvent's seq2seq triggers and their candidates
+
+OMNIEVENT = json.loads((DATA / "parse" / "omnievent_s2s.json").read_text(encoding="utf-8"))
+
+
+def test_omnievent_reading_agrees_with_extract_argument():
+    cases = OMNIEVENT["texts"]
+    pairs, report = P.parse([case["text"] for case in cases], "omnievent_s2s")
+    assert pairs == [case["repository_output"] for case in cases]
+    assert 0.2 * len(cases) < report["parse_failures"] < 0.8 * len(cases)
+
+
+def test_omnievent_candidates_agree_with_get_trigger_detection_s2s():
+    cases = OMNIEVENT["candidates"]
+    for case in cases:  # each example alone, then all in one call
+        alone = P.omnievent_candidates([case["pairs"]], [case["text"]], [case["positions"]], [case["labels"]], case["types"])
+        assert alone == [case["repository_output"]], case
+    same_types = [case for case in cases if set(case["types"]) == set(cases[0]["types"])]
+    assert P.omnievent_candidates(*([c[key] for c in same_types] for key in ("pairs", "text", "positions", "labels")), cases[0]["types"]) == [
+        c["repository_output"] for c in same_types
+    ]
+
+
+def test_omnievent_by_hand_and_scored():
+    text = "troops fired and fired again ; two died"
+    reply = "<extra_id_0> attack: fired <extra_id_1><extra_id_0> attack : fired<extra_id_1><extra_id_0> die: two died <extra_id_1> junk</s><pad>"
+    (pairs,), report = P.parse([reply], "omnievent_s2s")
+    # "junk" is no "type: trigger" piece (skipped, reported); "two died" loses its space
+    assert pairs == [["fired", "attack"], ["fired", "attack"], ["twodied", "die"]] and report["parse_failures"] == 1
+    positions = [[7, 12], [17, 22], [35, 39], [0, 6]]  # fired, fired, died, troops
+    gold = ["attack", "attack", "die", "NA"]
+    predicted = P.omnievent_candidates([pairs], [text], [positions], [gold], ["attack", "die"])[0]
+    # each "fired" consumes one attack pair; "died" matches no pair ("twodied"); troops none
+    assert predicted == ["attack", "attack", "NA", "NA"]
+    from paperscore.micro_macro import compute as micro_macro
+
+    # NA left out: 2 hits of 2 predicted, 3 gold events: P 1, R 2/3, F1 0.8
+    result = micro_macro(predicted, gold, negative_labels=["NA"])
+    assert result["micro_precision"] == 1.0 and result["micro_recall"] == pytest.approx(2 / 3) and result["micro_f1"] == pytest.approx(0.8)
+    assert [P.plain_label(label) for label in ("Conflict.Attack", "Life.Be-Born", "Movement.Transport_Person", "NA")] == ["attack", "beborn", "transportperson", "NA"]
+
+
+def test_omnievent_candidates_refuse_bad_input():
+    with pytest.raises(ValueError, match="texts: 2 examples, but 1 parsed predictions"):
+        P.omnievent_candidates([[]], ["a", "b"], [[]], [[]], ["x"])
+    with pytest.raises(ValueError, match=r"labels\[0\]: 1 labels for 2 candidates"):
+        P.omnievent_candidates([[]], ["ab"], [[[0, 1], [1, 2]]], [["x"]], ["x"])
+    with pytest.raises(ValueError, match=r"positions\[0\]\[1\]: \(1, 3\) is not inside the text of 2 characters"):
+        P.omnievent_candidates([[]], ["ab"], [[[0, 1], [1, 3]]], [["x", "NA"]], ["x"])

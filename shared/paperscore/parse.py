@@ -281,6 +281,71 @@ def read_csc_reply(text):
 
 
 # ---------------------------------------------------------------------------------------
+# Event detection: OmniEvent's seq2seq triggers ("<extra_id_0> attack: fired <extra_id_1>")
+# (THU-KEG/OmniEvent input_engineering/seq2seq_processor.extract_argument, after
+# evaluation/utils.get_pred_s2s's clean-up), then put onto candidates as
+# evaluation/convert_format.get_trigger_detection_s2s does
+
+S2S_MARKERS = re.compile("<extra_id_0>|<extra_id_1>")
+T5_SPECIAL = ("</s>", "<pad>")  # the eos and pad tokens get_pred_s2s removes (T5's)
+
+
+def read_omnievent_s2s(text):
+    """[trigger, type] pairs. T5's "</s>" and "<pad>" removed and the text stripped; the
+    pieces between the markers, stripped, each split on ":" into exactly a type and a
+    trigger, each stripped and with every " " removed; a piece that is not two non-empty
+    parts is skipped, as in OmniEvent (and reported), a blank piece silently."""
+    for token in T5_SPECIAL:
+        text = text.replace(token, "")
+    pairs, problems = [], []
+    for number, piece in enumerate(S2S_MARKERS.split(text.strip()), 1):
+        if not piece.strip():
+            continue
+        parts = [part.strip().replace(" ", "") for part in piece.strip().split(":")]
+        if len(parts) != 2 or not all(parts):
+            problems.append(f"piece {number} {piece.strip()!r} is not 'type: trigger'")
+            continue
+        pairs.append([parts[1], parts[0]])
+    return pairs, problems
+
+
+def plain_label(label):
+    """OmniEvent's get_plain_label: "Conflict.Attack" -> "attack", "Life.Be-Born" ->
+    "beborn" (the part after the last ".", without "-" and "_", lower case); "NA" stays."""
+    return label if label == "NA" else label.split(".")[-1].replace("-", "").replace("_", "").lower()
+
+
+def omnievent_candidates(pairs, texts, positions, labels, types):
+    """Per example, the label each candidate gets from that example's generated [trigger,
+    type] pairs: the candidate's word is texts[i][start:end] (character offsets); of the
+    pairs with that trigger and a type in `types`, the gold label (labels[i][j], as
+    OmniEvent compares them: plain_label) if one has it, else the first, else "NA"; the
+    pair used is then consumed. Exactly OmniEvent's rule, gold preference included, so the
+    numbers are its numbers. A candidate outside its text is a ValueError."""
+    types = set(types)
+    for argument, values in (("texts", texts), ("positions", positions), ("labels", labels)):
+        if len(values) != len(pairs):
+            raise ValueError(f"{argument}: {len(values)} examples, but {len(pairs)} parsed predictions")
+    result = []
+    for index, (left, text, spans, gold) in enumerate(zip(pairs, texts, positions, labels)):
+        if len(spans) != len(gold):
+            raise input_error("labels", index, f"{len(gold)} labels for {len(spans)} candidates")
+        left = [tuple(pair) for pair in left]
+        predicted = []
+        for number, ((start, end), label) in enumerate(zip(spans, gold)):
+            if not 0 <= start <= end <= len(text):
+                raise input_error("positions", f"{index}][{number}", f"({start}, {end}) is not inside the text of {len(text)} characters")
+            word = text[start:end]
+            found = [kind for trigger, kind in left if trigger == word and kind in types]
+            choice = label if label in found else (found[0] if found else "NA")
+            if (word, choice) in left:
+                left.remove((word, choice))
+            predicted.append(choice)
+        result.append(predicted)
+    return result
+
+
+# ---------------------------------------------------------------------------------------
 # The registry
 
 ABSA_QUAD = "IsakZhang/ABSA-QUAD@ce4d4a5 eval_utils.extract_spans_para(task='asqp')"
@@ -300,6 +365,7 @@ PARSERS = {
         Parser("mvp_llm_aste", 1, "quad_match", "013", read_mvp_llm_triplets, MVP + " src/llms/eval.py (aste)"),
         Parser("mvp_llm_tasd", 1, "quad_match", "023", read_mvp_llm_triplets, MVP + " src/llms/eval.py (tasd)"),
         *(Parser(preset, 1, "quad_match", "0123", _json_reader(preset), "paperscore") for preset in JSON_KEYS),
+        Parser("omnievent_s2s", 1, "micro_macro", None, read_omnievent_s2s, "THU-KEG/OmniEvent@ec72e72 seq2seq_processor.extract_argument"),
         Parser("csc_label", 1, "csc", None, read_csc_label, "paperscore"),
         Parser("csc_first_line", 1, "csc", None, read_csc_first_line, "paperscore"),
         Parser("csc_quotes", 1, "csc", None, read_csc_quotes, "paperscore"),
