@@ -238,10 +238,11 @@ def test_llm_json_failures():
         '{"target": "a", "opinion": "b", "aspect": "c", "polarity": "d"}',  # an object, not a list
         "```json\n[{\"target\": \"a\",",  # cut off
         "[]",
+        '```[{"target": "a", "opinion": "b", "aspect": "c", "polarity": "d"}]``` and more',  # one line
     ]
     structures, report = P.parse(texts, "llm_json")
     empty = ["", "", "", ""]
-    assert structures == [[["pizza", None, "food", "positive"], empty], [empty, empty, empty], [], [], []]
+    assert structures == [[["pizza", None, "food", "positive"], empty], [empty, empty, empty], [], [], [], [["a", "b", "c", "d"]]]
     assert report["parse_failures"] == 4
     with pytest.raises(ValueError, match=r"predictions\[0\]: llm_json@1 cannot read it: item 2 lacks the key 'polarity'"):
         P.parse(texts, "llm_json", strict=True)
@@ -340,6 +341,8 @@ def test_omnievent_by_hand_and_scored():
 
 
 def test_omnievent_candidates_refuse_bad_input():
+    with pytest.raises(ValueError, match="types: 'attack' is a string; give a list of type names"):
+        P.omnievent_candidates([[]], ["a"], [[]], [[]], "attack")
     with pytest.raises(ValueError, match="texts: 2 examples, but 1 parsed predictions"):
         P.omnievent_candidates([[]], ["a", "b"], [[]], [[]], ["x"])
     with pytest.raises(ValueError, match=r"labels\[0\]: 1 labels for 2 candidates"):

@@ -12,9 +12,9 @@ quad_match.compute counts as a predicted quad that matches nothing. The report b
 structures counts the texts with such a piece (`parse_failures`, with the first 0-based
 indices); `strict=True` makes the first one a ValueError instead.
 
-Quads (family quad_match) come back as lists of strings in the parser's `tuple_len` order (quad.py's codes:
-0 target, 1 opinion, 2 aspect category, 3 polarity), ready for quad_match.compute(...,
-tuple_len=parser.tuple_len). Element strings are exactly as the decoder leaves them (the
+Quads (family quad_match) come back as lists of strings in the parser's `tuple_len` order
+(quad.py's codes: 0 target, 1 opinion, 2 aspect category, 3 polarity), ready for
+quad_match.compute(..., tuple_len=parser.tuple_len). Element strings are exactly as the decoder leaves them (the
 ASQP template's polarity is its sentiment word "great"/"bad"/"ok"; MvP writes an implicit
 target "null"), so references must go through the same parser, as the papers' scripts do.
 CSC replies (family csc) come back as the corrected sentence; a reply with nothing left is
@@ -183,7 +183,7 @@ def read_mvp_llm_triplets(text):
 # ---------------------------------------------------------------------------------------
 # LLM JSON: a list of objects, possibly in a ``` fenced block (our convention, no paper's)
 
-FENCE = re.compile(r"```[^\n`]*\n?(.*?)(?:```|\Z)", re.S)
+FENCE = re.compile(r"```[\w+-]*\n?(.*?)(?:```|\Z)", re.S)  # an info string such as "json"
 JSON_KEYS = {
     "llm_json": ("target", "opinion", "aspect", "polarity"),
     "llm_json_absa": ("aspect term", "opinion term", "aspect category", "sentiment polarity"),
@@ -322,6 +322,8 @@ def omnievent_candidates(pairs, texts, positions, labels, types):
     OmniEvent compares them: plain_label) if one has it, else the first, else "NA"; the
     pair used is then consumed. Exactly OmniEvent's rule, gold preference included, so the
     numbers are its numbers. A candidate outside its text is a ValueError."""
+    if isinstance(types, str):
+        raise ValueError(f"types: {types!r} is a string; give a list of type names")
     types = set(types)
     for argument, values in (("texts", texts), ("positions", positions), ("labels", labels)):
         if len(values) != len(pairs):
@@ -393,7 +395,7 @@ def parse(texts, parser, strict=False, argument="predictions"):
     the parser could not read, "parse_failure_examples": the first few of their 0-based
     indices}. strict=True: a ValueError naming `argument`[index] and the piece instead."""
     parser = parser if isinstance(parser, Parser) else get_parser(parser)
-    if isinstance(texts, str) or not hasattr(texts, "__iter__"):
+    if isinstance(texts, (str, bytes, dict)) or not hasattr(texts, "__iter__"):
         raise ValueError(f"{argument}: expected a list of model texts, got {type(texts).__name__}")
     structures, failed = [], []
     for index, text in enumerate(texts):
