@@ -16,9 +16,10 @@ FIXTURES = json.loads((DATA / "parse" / "quad_decoders.json").read_text(encoding
 
 # Each repository's output tuple, in its element order, as quad.py's positions (tuple_len order):
 # ABSA-QUAD and MvP decode (category, aspect term, sentiment, opinion term); quad.py wants
-# target (aspect term), opinion, aspect category, polarity. GAS and MvP's LLM tuples are
-# already in their tuple_len order.
-ORDER = {"asqp_paraphrase": (1, 3, 0, 2), "mvp": (1, 3, 0, 2)}
+# target (aspect term), opinion, aspect category, polarity. ABSA-QUAD's TASD decodes
+# (category, aspect term, sentiment), tuple_len "023" wants aspect term, category,
+# sentiment. GAS, ABSA-QUAD's ASTE and MvP's LLM tuples are already in tuple_len order.
+ORDER = {"asqp_paraphrase": (1, 3, 0, 2), "mvp": (1, 3, 0, 2), "asqp_paraphrase_tasd": (1, 0, 2)}
 
 
 def expected_structure(name, output):
@@ -78,7 +79,7 @@ def test_agrees_with_the_repository_function(name):
 def test_fixtures_cover_malformed_text():
     for name, cases in FIXTURES.items():
         _, report = P.parse([case["text"] for case in cases], name)
-        assert 0.25 * len(cases) < report["parse_failures"] < 0.75 * len(cases), name
+        assert 0.25 * len(cases) < report["parse_failures"] < 0.9 * len(cases), name
 
 
 # ---------------------------------------------------------------------------------------
@@ -110,6 +111,31 @@ def test_asqp_paraphrase_round_trip():
     texts = [" [SSEP] ".join(f"{c} is {s} because {'it' if t == 'NULL' else t} is {o}" for t, o, c, s in g) for g in golds]
     structures, report = P.parse(texts, "asqp_paraphrase")
     assert structures == golds and report == {"parser": "asqp_paraphrase@1", "parse_failures": 0, "parse_failure_examples": []}
+
+
+def test_asqp_paraphrase_aste_and_tasd_round_trip():
+    # ABSA-QUAD data_utils.get_para_aste_targets: "It is {great|bad|ok} because {a} is {b}";
+    # get_para_tasd_targets: "{ac} is {word} because {at} is {word}", "it" for NULL.
+    rng = random.Random(6)
+    words = {"positive": "great", "negative": "bad", "neutral": "ok"}
+    golds = [gold(rng, list(words), "NULL") for _ in range(400)]
+    aste = [[[t, o, s] for t, o, c, s in g if t != "NULL"] or [[element(rng), element(rng), "neutral"]] for g in golds]
+    texts = [" [SSEP] ".join(f"It is {words[s]} because {t} is {o}" for t, o, s in g) for g in aste]
+    assert P.parse(texts, "asqp_paraphrase_aste") == (aste, {"parser": "asqp_paraphrase_aste@1", "parse_failures": 0, "parse_failure_examples": []})
+    tasd = [[[t, c, s] for t, o, c, s in g] for g in golds]
+    texts = [" [SSEP] ".join(f"{c} is {words[s]} because {'it' if t == 'NULL' else t} is {words[s]}" for t, c, s in g) for g in tasd]
+    structures, report = P.parse(texts, "asqp_paraphrase_tasd")
+    assert structures == tasd and report["parse_failures"] == 0
+
+
+def test_asqp_paraphrase_aste_and_tasd_failures():
+    # aste: the first 6 characters go whatever they are; an unknown word is "nope"
+    structures, report = P.parse(["XXXXXXgreat because a is b", "It is good because a is b", "It is ok because a is b is c"], "asqp_paraphrase_aste")
+    assert structures == [[["a", "b", "positive"]], [["a", "b", "nope"]], [["", "", ""]]] and report["parse_failure_examples"] == [1, 2]
+    # tasd: the first word decides; disagreeing words and unknown words are reported
+    structures, report = P.parse(["c is great because It is bad", "c is great because x is great", "c is fine because x is fine", "c is ok"], "asqp_paraphrase_tasd")
+    assert structures == [[["NULL", "c", "positive"]], [["x", "c", "positive"]], [["x", "c", "nope"]], [["", "", ""]]]
+    assert report["parse_failure_examples"] == [0, 2, 3]
 
 
 def test_mvp_round_trip_in_any_marker_order():

@@ -69,6 +69,55 @@ def read_asqp_paraphrase(text):
     return quads, problems
 
 
+SENTIMENT_WORDS = {"great": "positive", "bad": "negative", "ok": "neutral"}  # ABSA-QUAD's opinion2word
+
+
+def _sentiment(word, number, problems):
+    if word not in SENTIMENT_WORDS:
+        problems.append(f"piece {number}: {word!r} is not one of {', '.join(SENTIMENT_WORDS)} (read as 'nope')")
+    return SENTIMENT_WORDS.get(word, "nope")
+
+
+def read_asqp_paraphrase_aste(text):
+    """ABSA-QUAD's task "aste": "It is {great|bad|ok} because {aspect} is {opinion}". The
+    first 6 characters before " because " are dropped whatever they are; the sentiment word
+    becomes positive/negative/neutral, any other word "nope" (reported). A piece that does
+    not split into exactly two on " because " and then on " is " is an empty triplet."""
+    triplets, problems = [], []
+    for number, piece in enumerate(text.split("[SSEP]"), 1):
+        piece = piece.strip()
+        halves = piece.split(" because ")
+        pair = halves[-1].split(" is ")
+        if len(halves) != 2 or len(pair) != 2:
+            triplets.append(_unread(3))
+            problems.append(f"piece {number} {piece!r} is not 'It is sentiment because aspect is opinion'")
+            continue
+        triplets.append([*pair, _sentiment(halves[0][6:], number, problems)])
+    return triplets, problems
+
+
+def read_asqp_paraphrase_tasd(text):
+    """ABSA-QUAD's task "tasd": "{category} is {word} because {aspect} is {word}", read as
+    (aspect, category, sentiment of the first word: positive/negative/neutral, else "nope",
+    reported; a second word that disagrees is reported, as ABSA-QUAD prints it, and
+    ignored). An aspect "it" (any case) is "NULL". Unreadable pieces are empty triplets."""
+    triplets, problems = [], []
+    for number, piece in enumerate(text.split("[SSEP]"), 1):
+        piece = piece.strip()
+        halves = piece.split(" because ")
+        parts = [half.split(" is ") for half in halves]
+        if len(halves) != 2 or any(len(part) != 2 for part in parts):
+            triplets.append(_unread(3))
+            problems.append(f"piece {number} {piece!r} is not 'category is sentiment because aspect is sentiment'")
+            continue
+        (category, first), (aspect, second) = parts
+        sentiment = _sentiment(first, number, problems)
+        if SENTIMENT_WORDS.get(second, "nope") != sentiment:
+            problems.append(f"piece {number}: the sentiment words {first!r} and {second!r} disagree (the first is used)")
+        triplets.append(["NULL" if aspect.lower() == "it" else aspect, category, sentiment])
+    return triplets, problems
+
+
 # ---------------------------------------------------------------------------------------
 # GAS extraction tuples: "(pizza, delicious, positive); (service, slow, negative)"
 # (IsakZhang/Generative-ABSA eval_utils.extract_spans_extraction)
@@ -350,14 +399,16 @@ def omnievent_candidates(pairs, texts, positions, labels, types):
 # ---------------------------------------------------------------------------------------
 # The registry
 
-ABSA_QUAD = "IsakZhang/ABSA-QUAD@ce4d4a5 eval_utils.extract_spans_para(task='asqp')"
+ABSA_QUAD = "IsakZhang/ABSA-QUAD@ce4d4a5 eval_utils.extract_spans_para"
 GAS = "IsakZhang/Generative-ABSA@8f4671b eval_utils.extract_spans_extraction"
 MVP = "ZubinGou/multi-view-prompting@549a2b7"
 
 PARSERS = {
     parser_id(parser): parser
     for parser in (
-        Parser("asqp_paraphrase", 1, "quad_match", "0123", read_asqp_paraphrase, ABSA_QUAD),
+        Parser("asqp_paraphrase", 1, "quad_match", "0123", read_asqp_paraphrase, ABSA_QUAD + "(task='asqp')"),
+        Parser("asqp_paraphrase_aste", 1, "quad_match", "013", read_asqp_paraphrase_aste, ABSA_QUAD + "(task='aste')"),
+        Parser("asqp_paraphrase_tasd", 1, "quad_match", "023", read_asqp_paraphrase_tasd, ABSA_QUAD + "(task='tasd')"),
         Parser("gas_uabsa", 1, "quad_match", "03", read_gas_uabsa, GAS + "(task='uabsa')"),
         Parser("gas_aope", 1, "quad_match", "01", read_gas_aope, GAS + "(task='aope')"),
         Parser("gas_aste", 1, "quad_match", "013", read_gas_aste, GAS + "(task='aste')"),
