@@ -14,9 +14,10 @@ indices); `strict=True` makes the first one a ValueError instead.
 
 Quads (family quad_match) come back as lists of strings in the parser's `tuple_len` order
 (quad.py's codes: 0 target, 1 opinion, 2 aspect category, 3 polarity), ready for
-quad_match.compute(..., tuple_len=parser.tuple_len). Element strings are exactly as the decoder leaves them (the
-ASQP template's polarity is its sentiment word "great"/"bad"/"ok"; MvP writes an implicit
-target "null"), so references must go through the same parser, as the papers' scripts do.
+quad_match.compute(..., tuple_len=parser.tuple_len). Element strings are exactly as the
+decoder leaves them (MvP writes an implicit target "null"; ABSA-QUAD's ASQP keeps its
+sentiment words "great"/"bad"/"ok"), so references must go through the same parser, as the
+papers' scripts do.
 CSC replies (family csc) come back as the corrected sentence; a reply with nothing left is
 the empty string, reported.
 """
@@ -160,6 +161,54 @@ def read_gas_aste(text):
 def read_gas_tasd(text):
     """(aspect term, aspect category, sentiment), tuple_len "023"."""
     return _read_gas(text, 3, False)
+
+
+# GAS annotation: the sentence with "[aspect|sentiment]" / "[aspect|opinion, opinion]" /
+# "[aspect|sentiment|opinion, ...]" / "[aspect|category, ...|sentiment]" in place
+# (IsakZhang/Generative-ABSA eval_utils.extract_spans_annotation)
+
+SENTIMENTS = ("positive", "negative", "neutral")
+ANNOTATION = re.compile(r"\[.*?\]")
+
+
+def _read_annotation(text, width):
+    """Every "[...]" (shortest, on one line) split on "|" into exactly `width` parts, else an
+    empty tuple (reported). Pairs: a second part holding "," is split on ", " into one pair
+    each. Triplets: if the middle part is a sentiment word (ASTE: aspect|sentiment|opinions)
+    the last part, else (TASD: aspect|categories|sentiment) the middle part, is split so."""
+    tuples, problems = [], []
+    for number, found in enumerate(ANNOTATION.findall(text), 1):
+        parts = found[1:-1].split("|")
+        if len(parts) != width:
+            tuples.append(_unread(width))
+            problems.append(f"annotation {number} {found!r} does not hold {width} parts joined by '|'")
+            continue
+        many = width - 1 if width == 2 or parts[1] in SENTIMENTS else 1
+        values = parts[many].split(", ") if "," in parts[many] else [parts[many]]
+        tuples.extend(parts[:many] + [value] + parts[many + 1 :] for value in values)
+    return tuples, problems
+
+
+def read_gas_annotation_uabsa(text):
+    """"[aspect|sentiment]", tuple_len "03"."""
+    return _read_annotation(text, 2)
+
+
+def read_gas_annotation_aope(text):
+    """"[aspect|opinion, opinion]", tuple_len "01"."""
+    return _read_annotation(text, 2)
+
+
+def read_gas_annotation_aste(text):
+    """"[aspect|sentiment|opinion, opinion]" as (aspect, opinion, sentiment), tuple_len
+    "013" (GAS's own tuple is (aspect, sentiment, opinion); every tuple is reordered)."""
+    tuples, problems = _read_annotation(text, 3)
+    return [[a, c, b] for a, b, c in tuples], problems
+
+
+def read_gas_annotation_tasd(text):
+    """"[aspect|category, category|sentiment]", tuple_len "023"."""
+    return _read_annotation(text, 3)
 
 
 # ---------------------------------------------------------------------------------------
@@ -401,6 +450,7 @@ def omnievent_candidates(pairs, texts, positions, labels, types):
 
 ABSA_QUAD = "IsakZhang/ABSA-QUAD@ce4d4a5 eval_utils.extract_spans_para"
 GAS = "IsakZhang/Generative-ABSA@8f4671b eval_utils.extract_spans_extraction"
+GAS_ANNOTATION = "IsakZhang/Generative-ABSA@8f4671b eval_utils.extract_spans_annotation"
 MVP = "ZubinGou/multi-view-prompting@549a2b7"
 
 PARSERS = {
@@ -413,6 +463,10 @@ PARSERS = {
         Parser("gas_aope", 1, "quad_match", "01", read_gas_aope, GAS + "(task='aope')"),
         Parser("gas_aste", 1, "quad_match", "013", read_gas_aste, GAS + "(task='aste')"),
         Parser("gas_tasd", 1, "quad_match", "023", read_gas_tasd, GAS + "(task='tasd')"),
+        Parser("gas_annotation_uabsa", 1, "quad_match", "03", read_gas_annotation_uabsa, GAS_ANNOTATION + "(task='uabsa')"),
+        Parser("gas_annotation_aope", 1, "quad_match", "01", read_gas_annotation_aope, GAS_ANNOTATION + "(task='aope')"),
+        Parser("gas_annotation_aste", 1, "quad_match", "013", read_gas_annotation_aste, GAS_ANNOTATION + "(task='aste')"),
+        Parser("gas_annotation_tasd", 1, "quad_match", "023", read_gas_annotation_tasd, GAS_ANNOTATION + "(task='tasd')"),
         Parser("mvp", 1, "quad_match", "0123", read_mvp, MVP + " src/eval_utils.extract_spans_para"),
         Parser("mvp_llm", 1, "quad_match", "0123", read_mvp_llm, MVP + " src/llms/eval.py (asqp, acos)"),
         Parser("mvp_llm_aste", 1, "quad_match", "013", read_mvp_llm_triplets, MVP + " src/llms/eval.py (aste)"),
