@@ -49,25 +49,44 @@ def _unread(width):
 # (IsakZhang/ABSA-QUAD eval_utils.extract_spans_para, task "asqp")
 
 
-def read_asqp_paraphrase(text):
-    """Pieces split on "[SSEP]" and stripped; each must split into exactly two parts on
-    " because " and each part into exactly two on " is " (category is sentiment word,
-    aspect term is opinion term), else the piece is an empty quad. An aspect term "it" (any
-    case) is the implicit "NULL". A blank text is one unreadable piece, as in ABSA-QUAD."""
-    quads, problems = [], []
+def _read_pieces(text, width, read_piece, template):
+    """Pieces split on "[SSEP]" and stripped, each read by read_piece(piece, number,
+    problems), or an empty tuple (reported) where that gives None: a blank text is one
+    unreadable piece, as in ABSA-QUAD."""
+    tuples, problems = [], []
     for number, piece in enumerate(text.split("[SSEP]"), 1):
         piece = piece.strip()
-        halves = piece.split(" because ")
-        parts = [half.split(" is ") for half in halves]
-        if len(halves) != 2 or any(len(part) != 2 for part in parts):
-            quads.append(_unread(4))
-            problems.append(f"piece {number} {piece!r} is not 'category is sentiment because aspect is opinion'")
-            continue
-        (category, sentiment), (aspect, opinion) = parts
-        if aspect.lower() == "it":
-            aspect = "NULL"
-        quads.append([aspect, opinion, category, sentiment])
-    return quads, problems
+        read = read_piece(piece, number, problems)
+        if read is None:
+            read = _unread(width)
+            problems.append(f"piece {number} {piece!r} is not '{template}'")
+        tuples.append(read)
+    return tuples, problems
+
+
+def _because_is(piece):
+    """"a is b because c is d" -> [[a, b], [c, d]]: exactly two parts on " because ", each
+    exactly two on " is "; else None."""
+    halves = piece.split(" because ")
+    parts = [half.split(" is ") for half in halves]
+    return parts if len(halves) == 2 and all(len(part) == 2 for part in parts) else None
+
+
+def _implicit(aspect):
+    return "NULL" if aspect.lower() == "it" else aspect
+
+
+def read_asqp_paraphrase(text):
+    """"{category} is {sentiment word} because {aspect term} is {opinion term}" pieces (see
+    _read_pieces, _because_is); an aspect term "it" (any case) is the implicit "NULL"."""
+
+    def piece_quad(piece, number, problems):
+        parts = _because_is(piece)
+        if parts:
+            (category, sentiment), (aspect, opinion) = parts
+            return [_implicit(aspect), opinion, category, sentiment]
+
+    return _read_pieces(text, 4, piece_quad, "category is sentiment because aspect is opinion")
 
 
 SENTIMENT_WORDS = {"great": "positive", "bad": "negative", "ok": "neutral"}  # ABSA-QUAD's opinion2word
@@ -84,17 +103,14 @@ def read_asqp_paraphrase_aste(text):
     first 6 characters before " because " are dropped whatever they are; the sentiment word
     becomes positive/negative/neutral, any other word "nope" (reported). A piece that does
     not split into exactly two on " because " and then on " is " is an empty triplet."""
-    triplets, problems = [], []
-    for number, piece in enumerate(text.split("[SSEP]"), 1):
-        piece = piece.strip()
+
+    def piece_triplet(piece, number, problems):
         halves = piece.split(" because ")
         pair = halves[-1].split(" is ")
-        if len(halves) != 2 or len(pair) != 2:
-            triplets.append(_unread(3))
-            problems.append(f"piece {number} {piece!r} is not 'It is sentiment because aspect is opinion'")
-            continue
-        triplets.append([*pair, _sentiment(halves[0][6:], number, problems)])
-    return triplets, problems
+        if len(halves) == 2 and len(pair) == 2:
+            return [*pair, _sentiment(halves[0][6:], number, problems)]
+
+    return _read_pieces(text, 3, piece_triplet, "It is sentiment because aspect is opinion")
 
 
 def read_asqp_paraphrase_tasd(text):
@@ -102,21 +118,17 @@ def read_asqp_paraphrase_tasd(text):
     (aspect, category, sentiment of the first word: positive/negative/neutral, else "nope",
     reported; a second word that disagrees is reported, as ABSA-QUAD prints it, and
     ignored). An aspect "it" (any case) is "NULL". Unreadable pieces are empty triplets."""
-    triplets, problems = [], []
-    for number, piece in enumerate(text.split("[SSEP]"), 1):
-        piece = piece.strip()
-        halves = piece.split(" because ")
-        parts = [half.split(" is ") for half in halves]
-        if len(halves) != 2 or any(len(part) != 2 for part in parts):
-            triplets.append(_unread(3))
-            problems.append(f"piece {number} {piece!r} is not 'category is sentiment because aspect is sentiment'")
-            continue
-        (category, first), (aspect, second) = parts
-        sentiment = _sentiment(first, number, problems)
-        if SENTIMENT_WORDS.get(second, "nope") != sentiment:
-            problems.append(f"piece {number}: the sentiment words {first!r} and {second!r} disagree (the first is used)")
-        triplets.append(["NULL" if aspect.lower() == "it" else aspect, category, sentiment])
-    return triplets, problems
+
+    def piece_triplet(piece, number, problems):
+        parts = _because_is(piece)
+        if parts:
+            (category, first), (aspect, second) = parts
+            sentiment = _sentiment(first, number, problems)
+            if SENTIMENT_WORDS.get(second, "nope") != sentiment:
+                problems.append(f"piece {number}: the sentiment words {first!r} and {second!r} disagree (the first is used)")
+            return [_implicit(aspect), category, sentiment]
+
+    return _read_pieces(text, 3, piece_triplet, "category is sentiment because aspect is sentiment")
 
 
 # ---------------------------------------------------------------------------------------
