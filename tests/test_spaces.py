@@ -159,17 +159,6 @@ def test_vendor_check_notices_edits_and_strays(tmp_path):
 # ---------------------------------------------------------------------------------------
 # Loading: from the Space, from a copy elsewhere, through the Hub, in two processes
 
-RUN_CASES = """
-import json, runpy, sys
-import evaluate
-where, tests = sys.argv[1], sys.argv[2]
-metric = evaluate.load(where)
-out = []
-for case in runpy.run_path(tests)["test_cases"]:
-    out.append(metric.compute(predictions=case["predictions"], references=case["references"], **case["kwargs"]))
-print(json.dumps(out))
-"""
-
 
 def test_metric_class_mixes_in_space_metric(space):
     import evaluate
