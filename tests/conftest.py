@@ -105,10 +105,10 @@ CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def in_chromium():
-    """run(function, *args) -> function(browser, *args), on one headless Chromium that the
-    session starts once. Playwright's sync API runs an event loop in the thread that
+    """run(function, *args) -> function(browser, *args), on one headless Chromium that each
+    test module using it starts once (and closes after its tests). Playwright's sync API runs an event loop in the thread that
     started it (asyncio.run would then fail there), so the browser lives in a thread of its
     own and every function using it runs in that thread; its exceptions reach the caller."""
     from concurrent.futures import ThreadPoolExecutor
