@@ -6,6 +6,7 @@ and HF_ENDPOINT pointed at a 127.0.0.1 stand-in that serves spaces/ as org "pape
 """
 
 import atexit
+import importlib.util
 import json
 import os
 import shutil
@@ -79,3 +80,49 @@ def run_python(code, *args, env=None, cwd=None, timeout=600):
 @pytest.fixture(scope="session")
 def hub():
     return HUB
+
+
+def load_app(space):
+    """The Space's app.py imported as a fresh module (its demo built, not launched)."""
+    spec = importlib.util.spec_from_file_location(f"app_{space}", SPACES_DIR / space / "app.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session", params=SPACES)
+def served(request):
+    """(space, its app module, url): the Space's demo launched once for the whole session in
+    this process on a free port, for every gradio_client and browser test to share."""
+    app = load_app(request.param)
+    port = free_port()
+    app.demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True)
+    yield request.param, app, f"http://127.0.0.1:{port}/"
+    app.demo.close()
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"]
+
+
+@pytest.fixture(scope="module")
+def in_chromium():
+    """run(function, *args) -> function(browser, *args), on one headless Chromium that each
+    test module using it starts once (and closes after its tests). Playwright's sync API runs an event loop in the thread that
+    started it (asyncio.run would then fail there), so the browser lives in a thread of its
+    own and every function using it runs in that thread; its exceptions reach the caller."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    assert CHROMIUM.exists(), "browser tests need Chromium at /usr/bin/chromium (apt-get install -y chromium)"
+    thread = ThreadPoolExecutor(1, thread_name_prefix="chromium")
+
+    def start():
+        from playwright.sync_api import sync_playwright
+
+        playwright = sync_playwright().start()
+        return playwright, playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+
+    playwright, browser = thread.submit(start).result()
+    yield lambda function, *args: thread.submit(function, browser, *args).result()
+    thread.submit(lambda: (browser.close(), playwright.stop())).result()
+    thread.shutdown()

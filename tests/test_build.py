@@ -6,12 +6,13 @@ runs app.py. These tests check, per Space: every distribution that install pulls
 accepts the card's Python (installed metadata, no network); the metric script names every
 third-party package its vendored code imports (evaluate checks only the script's imports
 when loading, to tell the user what to install); and a real build in a fresh uv
-environment (Spaces whose requirements are the same share one) imports app.py from a copy
-of the Space and scores the demo's example and the tests.py cases, with and without a
+environment (Spaces whose requirements are the same share one, and one process per
+environment takes its Spaces in turn) imports app.py from a copy of the Space and scores the demo's example and the tests.py cases, with and without a
 confidence interval. Last, the package's sdist and wheel build and the wheel runs alone.
 """
 
 import ast
+import functools
 import importlib.util
 import json
 import os
@@ -155,6 +156,7 @@ def uv():
     return [sys.executable, "-m", "uv"]
 
 
+@functools.cache
 def pip_index_options(constraint="--constraint"):
     """pip's index configuration (pip.conf and PIP_* variables) as uv options: uv reads
     no pip.conf, and this machine's packages come from PyPI plus local folders. (`uv
@@ -172,43 +174,69 @@ def pip_index_options(constraint="--constraint"):
     return options + ["--index-strategy", "unsafe-best-match"]
 
 
-BUILT = {}  # the Hub's requirement list -> a venv's python: Spaces that ask for the same share one
-
-
-def build_venv(space, tmp_path_factory):
-    """A fresh environment with exactly what the Hub installs for `space`; its python."""
-    assert card_python(space) == RUNNING_PYTHON, "the build runs on this interpreter: the card must name it"
-    requirements = tuple(sorted(hub_requirements(space)))
-    if requirements in BUILT:
-        return BUILT[requirements]
+def build_venv(requirements, venv):
+    """A fresh environment at `venv` with exactly `requirements` installed as the Hub
+    installs them; its python."""
     command = uv()
     env = {**os.environ, "UV_PYTHON_DOWNLOADS": "never"}
-    venv = tmp_path_factory.mktemp("hub-build") / "venv"
     subprocess.run([*command, "venv", "-q", "--python", sys.executable, str(venv)], check=True, env=env)
     python = venv / "bin" / "python"
     install = [*command, "pip", "install", "-q", "--python", str(python), *pip_index_options(), *requirements]
     done = subprocess.run(install, env=env, capture_output=True, text=True)
-    assert done.returncode == 0, f"{space}: the Hub's install fails:\n{done.stderr[-4000:]}"
-    BUILT[requirements] = python
+    assert done.returncode == 0, f"the Hub's install of {requirements} fails:\n{done.stderr[-4000:]}"
     return python
 
 
 SCORE_IN_BUILD = """
-import importlib, importlib.util, json, runpy, sys
-sys.path.insert(0, ".")
-app = importlib.import_module("app")
-assert importlib.util.find_spec("paperscore") is None, "the repository package leaked into the build"
-def score(kwargs):
+import importlib, importlib.util, json, os, runpy, sys, traceback
+def score(app, kwargs):
     return app.metric.fresh().compute(**kwargs)
-demo = app.compute_kwargs(**app.EXAMPLE)
-cases = runpy.run_path("tests.py")["test_cases"]
-out = {"demo": score(demo), "demo_ci": score({**demo, "confidence_level": 0.9, "seed": 0}), "cases": [], "cases_ci": []}
-for case in cases:
-    kwargs = {"predictions": case["predictions"], "references": case["references"], **case["kwargs"]}
-    out["cases"].append(score(kwargs))
-    out["cases_ci"].append(score({**kwargs, "confidence_level": 0.9, "seed": 0}))
+out = {}
+for copy in sys.argv[1:]:
+    os.chdir(copy)
+    sys.path[0] = copy
+    sys.modules.pop("app", None)  # each Space's own app.py
+    try:
+        app = importlib.import_module("app")
+        assert importlib.util.find_spec("paperscore") is None, "the repository package leaked into the build"
+        demo = app.compute_kwargs(**app.EXAMPLE)
+        cases = runpy.run_path("tests.py")["test_cases"]
+        found = {"demo": score(app, demo), "demo_ci": score(app, {**demo, "confidence_level": 0.9, "seed": 0}), "cases": [], "cases_ci": []}
+        for case in cases:
+            kwargs = {"predictions": case["predictions"], "references": case["references"], **case["kwargs"]}
+            found["cases"].append(score(app, kwargs))
+            found["cases_ci"].append(score(app, {**kwargs, "confidence_level": 0.9, "seed": 0}))
+    except Exception:
+        found = {"error": traceback.format_exc()}
+    out[os.path.basename(copy)] = found
+    for name, module in list(sys.modules.items()):  # the next Space cannot lean on this one's files
+        if (getattr(module, "__file__", None) or "").startswith(copy + os.sep):
+            del sys.modules[name]
 print(json.dumps(out))
 """
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """{space: what app.py and the tests.py cases gave in the Hub's environment for the
+    Space}, from copies of the Spaces: one environment per distinct requirement list, and
+    one process per environment importing each of its Spaces' app.py in turn."""
+    root = tmp_path_factory.mktemp("hub-builds")
+    groups = {}
+    for space in SPACES:
+        assert card_python(space) == RUNNING_PYTHON, f"{space}: the build runs on this interpreter: the card must name it"
+        groups.setdefault(tuple(sorted(hub_requirements(space))), []).append(space)
+    found = {}
+    for number, (requirements, spaces) in enumerate(groups.items()):
+        python = build_venv(requirements, root / f"venv{number}")
+        copies = [shutil.copytree(SPACES_DIR / space, root / f"copies{number}" / space, ignore=shutil.ignore_patterns("__pycache__")) for space in spaces]
+        # The repository's package stays out; bytecode is written so a shared venv's next import is quick.
+        env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
+        env.update(HF_HOME=str(root / f"hf{number}"), VIRTUAL_ENV=str(python.parent.parent))
+        done = subprocess.run([str(python), "-c", SCORE_IN_BUILD, *map(str, copies)], cwd=root, env=env, capture_output=True, text=True, timeout=1200)
+        assert done.returncode == 0, f"{spaces}: the scoring process fails in the Hub's environment:\n{done.stderr[-4000:]}"
+        found.update(json.loads(done.stdout.strip().splitlines()[-1]))
+    return found
 
 
 def in_process(space):
@@ -226,15 +254,9 @@ def assert_same(got, expected, where):
     assert {k: got.get(k) for k in numbers} == pytest.approx(numbers, abs=1e-12, nan_ok=True), where
 
 
-def test_space_builds_and_scores_as_on_the_hub(space, tmp_path, tmp_path_factory):
-    python = build_venv(space, tmp_path_factory)
-    copy = shutil.copytree(SPACES_DIR / space, tmp_path / space, ignore=shutil.ignore_patterns("__pycache__"))
-    # The repository's package stays out; bytecode is written so a shared venv's next import is quick.
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
-    env.update(HF_HOME=str(tmp_path / "hf"), VIRTUAL_ENV=str(python.parent.parent))
-    done = subprocess.run([str(python), "-c", SCORE_IN_BUILD], cwd=copy, env=env, capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, f"{space}: app.py fails in the Hub's environment:\n{done.stderr[-4000:]}"
-    built = json.loads(done.stdout.strip().splitlines()[-1])
+def test_space_builds_and_scores_as_on_the_hub(space, built):
+    built = built[space]
+    assert "error" not in built, f"{space}: app.py fails in the Hub's environment:\n{built.get('error')}"
 
     cases = [case["result"] for case in runpy.run_path(str(SPACES_DIR / space / "tests.py"))["test_cases"]]
     for number, (result, result_ci, expected) in enumerate(zip(built["cases"], built["cases_ci"], cases)):

@@ -12,7 +12,6 @@ input #predictions and its first output #result.
 """
 
 import doctest
-import importlib.util
 import json
 import re
 import runpy
@@ -22,13 +21,11 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import HUB, ORG, OUTBOUND, ROOT, SPACES, SPACES_DIR, free_port, run_python
+from conftest import HUB, ORG, OUTBOUND, ROOT, SPACES, SPACES_DIR, run_python
 
 sys.path.insert(0, str(ROOT / "shared"))
 import vendor  # noqa: E402
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"]
 CARD_KEYS = {"title", "emoji", "colorFrom", "colorTo", "sdk", "sdk_version", "app_file", "pinned", "tags", "description"}
 CARD_SECTIONS = [
     "# Metric Card for",
@@ -162,17 +159,6 @@ def test_vendor_check_notices_edits_and_strays(tmp_path):
 # ---------------------------------------------------------------------------------------
 # Loading: from the Space, from a copy elsewhere, through the Hub, in two processes
 
-RUN_CASES = """
-import json, runpy, sys
-import evaluate
-where, tests = sys.argv[1], sys.argv[2]
-metric = evaluate.load(where)
-out = []
-for case in runpy.run_path(tests)["test_cases"]:
-    out.append(metric.compute(predictions=case["predictions"], references=case["references"], **case["kwargs"]))
-print(json.dumps(out))
-"""
-
 
 def test_metric_class_mixes_in_space_metric(space):
     import evaluate
@@ -271,96 +257,148 @@ def test_loads_from_the_space_directory(space):
         assert_results(result, case["result"], f"case {number}")
 
 
-def test_loads_from_a_copy_elsewhere_with_a_fresh_cache(space, tmp_path):
-    copy = tmp_path / "elsewhere" / "deep" / space
-    shutil.copytree(SPACES_DIR / space, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    results = run_python(RUN_CASES, copy, copy / "tests.py", env={"HF_HOME": str(tmp_path / "hf")}, cwd=tmp_path)
-    for number, (result, case) in enumerate(zip(results, space_tests(space)["test_cases"])):
-        assert_results(result, case["result"], f"case {number}")
-    assert list((tmp_path / "hf").rglob(f"{space}.py")), "the module cache was not used"
+LOAD_EVERYWHERE = """
+import json, runpy, sys, traceback
+import evaluate
+out = {}
+for where, tests in zip(sys.argv[1::2], sys.argv[2::2]):
+    try:
+        metric = evaluate.load(where)
+        cases = runpy.run_path(tests)["test_cases"]
+        out[where] = [metric.compute(predictions=c["predictions"], references=c["references"], **c["kwargs"]) for c in cases]
+    except Exception:
+        out[where] = traceback.format_exc()
+print(json.dumps(out))
+"""
 
 
-def test_loads_as_org_name_through_the_hub(space, tmp_path):
+@pytest.fixture(scope="module")
+def loaded_in_a_fresh_process(tmp_path_factory):
+    """Every Space loaded by one fresh interpreter with an empty Hugging Face cache, from a
+    copy of its directory elsewhere and as `paperscore/<name>` through the Hub stand-in
+    (one process for all: each import of evaluate costs seconds). Returns
+    {(way, space): the tests.py results or a traceback}, the cache and the Hub requests."""
+    root = tmp_path_factory.mktemp("loading")
+    where, arguments = {}, []
+    for space in SPACES:
+        copy = root / "elsewhere" / "deep" / space
+        shutil.copytree(SPACES_DIR / space, copy, ignore=shutil.ignore_patterns("__pycache__"))
+        where[("copy", space)], where[("hub", space)] = str(copy), f"{ORG}/{space}"
+        arguments += [copy, copy / "tests.py", f"{ORG}/{space}", SPACES_DIR / space / "tests.py"]
     before = len(HUB.requests)
-    results = run_python(RUN_CASES, f"{ORG}/{space}", SPACES_DIR / space / "tests.py", env={"HF_HOME": str(tmp_path / "hf")})
-    for number, (result, case) in enumerate(zip(results, space_tests(space)["test_cases"])):
-        assert_results(result, case["result"], f"case {number}")
-    fetched = {path.rsplit("/", 1)[-1] for method, path in HUB.requests[before:] if method == "GET" and f"/{space}/" in path}
+    out = run_python(LOAD_EVERYWHERE, *arguments, env={"HF_HOME": str(root / "hf")}, cwd=root)
+    return {key: out[value] for key, value in where.items()}, root / "hf", HUB.requests[before:]
+
+
+def assert_cases(results, space, where):
+    assert isinstance(results, list), f"{space} {where}:\n{results}"
+    cases = space_tests(space)["test_cases"]
+    assert len(results) == len(cases)
+    for number, (result, case) in enumerate(zip(results, cases)):
+        assert_results(result, case["result"], f"{where} case {number}")
+
+
+def test_loads_from_a_copy_elsewhere_with_a_fresh_cache(space, loaded_in_a_fresh_process):
+    results, cache, _ = loaded_in_a_fresh_process
+    assert_cases(results[("copy", space)], space, "from a copy")
+    # the copy's module directory (a hub load's is named <org>--<name>)
+    assert [p for p in cache.rglob(f"{space}.py") if p.parent.parent.name == space], "the module cache was not used"
+
+
+def test_loads_as_org_name_through_the_hub(space, loaded_in_a_fresh_process):
+    results, _, requests = loaded_in_a_fresh_process
+    assert_cases(results[("hub", space)], space, "through the Hub")
+    fetched = {path.rsplit("/", 1)[-1] for method, path in requests if method == "GET" and f"/{ORG}/{space}/" in path}
     vendored = {p.name for p in (SPACES_DIR / space).glob("paperscore_*.py")}
     assert fetched == {f"{space}.py"} | vendored
 
 
 TWO_PROCESSES = """
-import json, runpy, sys
+import json, runpy, sys, traceback
+from pathlib import Path
 import evaluate
-space, tests, rank, cache = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
-out = []
-for number, case in enumerate(runpy.run_path(tests)["test_cases"]):
-    metric = evaluate.load(space, num_process=2, process_id=rank, experiment_id=f"case{number}", cache_dir=cache, timeout=120)
-    half = (len(case["references"]) + 1) // 2
-    part = slice(0, half) if rank == 0 else slice(half, None)
-    metric.add_batch(predictions=case["predictions"][part], references=case["references"][part])
-    out.append(metric.compute(**case["kwargs"]))
+rank, cache = int(sys.argv[1]), sys.argv[2]
+out = {}
+for space, tests in zip(sys.argv[3::2], sys.argv[4::2]):
+    name = Path(space).name
+    try:
+        out[name] = []
+        for number, case in enumerate(runpy.run_path(tests)["test_cases"]):
+            metric = evaluate.load(space, num_process=2, process_id=rank, experiment_id=f"{name}-case{number}", cache_dir=cache, timeout=120)
+            half = (len(case["references"]) + 1) // 2
+            part = slice(0, half) if rank == 0 else slice(half, None)
+            metric.add_batch(predictions=case["predictions"][part], references=case["references"][part])
+            out[name].append(metric.compute(**case["kwargs"]))
+    except Exception:
+        out[name] = traceback.format_exc()
 print(json.dumps(out))
 """
 
 
-def test_two_processes_give_what_one_gives(space, tmp_path):
+@pytest.fixture(scope="module")
+def two_processes(tmp_path_factory):
+    """Ranks 0 and 1 of `num_process=2`, two processes that score every Space's tests.py
+    cases, each rank adding its half of each case: {space: rank 0's results}, {space: rank 1's}."""
     import subprocess
 
-    cases = space_tests(space)["test_cases"]
-    assert all(len(c["references"]) >= 2 for c in cases), "each case needs an example per process"
-    script = tmp_path / "rank.py"
+    root = tmp_path_factory.mktemp("two-processes")
+    script = root / "rank.py"
     script.write_text(TWO_PROCESSES)
-    tests = SPACES_DIR / space / "tests.py"
+    spaces = [str(part) for space in SPACES for part in (SPACES_DIR / space, SPACES_DIR / space / "tests.py")]
     ranks = [
-        subprocess.Popen([sys.executable, str(script), str(SPACES_DIR / space), str(tests), str(rank), str(tmp_path / "cache")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        subprocess.Popen([sys.executable, str(script), str(rank), str(root / "cache"), *spaces], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         for rank in (0, 1)
     ]
-    outputs = [rank.communicate(timeout=600) for rank in ranks]
+    outputs = [rank.communicate(timeout=1200) for rank in ranks]
     for rank, (out, err) in zip(ranks, outputs):
         assert rank.returncode == 0, err[-3000:]
-    merged, other = (json.loads(out.strip().splitlines()[-1]) for out, _ in outputs)
-    assert other == [None] * len(cases)
-    for number, (result, case) in enumerate(zip(merged, cases)):
-        assert_results(result, case["result"], f"case {number}")
+    return [json.loads(out.strip().splitlines()[-1]) for out, _ in outputs]
+
+
+def test_two_processes_give_what_one_gives(space, two_processes):
+    cases = space_tests(space)["test_cases"]
+    assert all(len(c["references"]) >= 2 for c in cases), "each case needs an example per process"
+    merged, other = (rank[space] for rank in two_processes)
+    assert other == [None] * len(cases), other
+    assert_cases(merged, space, "two processes")
 
 
 # ---------------------------------------------------------------------------------------
 # The demo
 
 BUILD_OFFLINE = """
-import json, runpy, sys
+import json, os, runpy, sys, traceback
 hosts = []
 sys.addaudithook(lambda event, args: hosts.append(str(args[0])) if event == "socket.getaddrinfo" else None)
-namespace = runpy.run_path(sys.argv[1], run_name="app")
-import gradio
-demo = namespace["demo"]
-print(json.dumps({"blocks": isinstance(demo, gradio.Blocks), "running": bool(demo.is_running), "hosts": hosts}))
+out = {}
+for app in sys.argv[1:]:
+    hosts.clear()  # the first app also pays for importing gradio: its look-ups count there
+    os.chdir(os.path.dirname(app))
+    try:
+        namespace = runpy.run_path(app, run_name="app")
+        import gradio
+        demo = namespace["demo"]
+        out[app] = {"blocks": isinstance(demo, gradio.Blocks), "running": bool(demo.is_running), "hosts": list(hosts)}
+    except Exception:
+        out[app] = {"error": traceback.format_exc()}
+print(json.dumps(out))
 """
 
 
-def test_demo_builds_offline_without_launching(space):
-    built = run_python(BUILD_OFFLINE, SPACES_DIR / space / "app.py", cwd=SPACES_DIR / space)
+@pytest.fixture(scope="module")
+def built_offline():
+    """Every app.py run (not as __main__) by one fresh interpreter, in its own directory,
+    with the host names each one looked up: {space: what was built}."""
+    apps = {space: str(SPACES_DIR / space / "app.py") for space in SPACES}
+    out = run_python(BUILD_OFFLINE, *apps.values(), cwd=ROOT)
+    return {space: out[app] for space, app in apps.items()}
+
+
+def test_demo_builds_offline_without_launching(space, built_offline):
+    built = built_offline[space]
+    assert "error" not in built, built.get("error")
     assert built["blocks"] and not built["running"]
     assert [h for h in built["hosts"] if h not in ("127.0.0.1", "localhost")] == []
-
-
-def load_app(space):
-    spec = importlib.util.spec_from_file_location(f"app_{space}", SPACES_DIR / space / "app.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.fixture(scope="module", params=SPACES)
-def served(request):
-    """The Space's demo, imported and launched in this process on a free port."""
-    app = load_app(request.param)
-    port = free_port()
-    app.demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True)
-    yield request.param, app, f"http://127.0.0.1:{port}/"
-    app.demo.close()
 
 
 def expected_headline(app):
@@ -385,11 +423,11 @@ def _headline(output):
     return output[0] if isinstance(output, (tuple, list)) else output
 
 
-def test_demo_requests_are_independent_and_thread_safe(space, monkeypatch):
+def test_demo_requests_are_independent_and_thread_safe(served, monkeypatch):
     import gradio as gr
     from concurrent.futures import ThreadPoolExecutor
 
-    app = load_app(space)
+    space, app, _ = served
     checks = space_tests(space)
     monkeypatch.setattr(app, "metric", SharedMetricGuard(app.metric))
     expected = _headline(app.score(**app.EXAMPLE))
@@ -436,17 +474,23 @@ INJECTED = """Array.from(document.querySelectorAll('#pwned, script, img, [onerro
     .filter(e => (e.outerHTML || '').includes('pwned')).map(e => e.outerHTML)"""
 
 
-def test_demo_in_headless_chromium(served, tmp_path_factory):
-    from playwright.sync_api import expect, sync_playwright
-
-    assert CHROMIUM.exists(), "browser tests need Chromium at /usr/bin/chromium (apt-get install -y chromium)"
+def test_demo_in_headless_chromium(served, in_chromium, tmp_path_factory):
     space, app, url = served
     checks = space_tests(space)
     numbers = {k: v for k, v in expected_headline(app).items() if isinstance(v, float)}
     shots = tmp_path_factory.mktemp(f"screenshots-{space}")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1200, "height": 1400})
+    requested = in_chromium(_drive_the_demo, url, checks, numbers, shots)
+    hosts = {re.match(r"\w+://([^/:]+)", u)[1] for u in requested if u.startswith("http")}
+    assert hosts == {"127.0.0.1"}, hosts
+
+
+def _drive_the_demo(browser, url, checks, numbers, shots):
+    """The browser test's steps (run in the browser's thread); the URLs the page requested."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport={"width": 1200, "height": 1400})
+    try:
+        page = context.new_page()
         requested = []
         page.on("request", lambda request: requested.append(request.url))
         page.goto(url, wait_until="networkidle")
@@ -494,6 +538,6 @@ def test_demo_in_headless_chromium(served, tmp_path_factory):
         page.reload(wait_until="networkidle")  # the server keeps serving
         page.click("#compute-btn")
         expect(page.locator("#result")).to_contain_text(first_key, timeout=30_000)
-        browser.close()
-    hosts = {re.match(r"\w+://([^/:]+)", u)[1] for u in requested if u.startswith("http")}
-    assert hosts == {"127.0.0.1"}, hosts
+        return requested
+    finally:
+        context.close()
