@@ -375,10 +375,13 @@ for app in sys.argv[1:]:
     hosts.clear()  # the first app also pays for importing gradio: its look-ups count there
     os.chdir(os.path.dirname(app))
     try:
-        namespace = runpy.run_path(app, run_name="app")
         import gradio
+        launched = []  # run as a script, with launch() only recording how it was called
+        gradio.Blocks.launch = lambda self, **kwargs: launched.append((bool(self.is_running), kwargs))
+        namespace = runpy.run_path(app, run_name="__main__")
         demo = namespace["demo"]
-        out[app] = {"blocks": isinstance(demo, gradio.Blocks), "running": bool(demo.is_running), "hosts": list(hosts)}
+        out[app] = {"blocks": isinstance(demo, gradio.Blocks), "running": launched[0][0], "launch": launched[0][1],
+                    "sessions": namespace.get("SESSIONS"), "hosts": list(hosts)}
     except Exception:
         out[app] = {"error": traceback.format_exc()}
 print(json.dumps(out))
@@ -387,7 +390,7 @@ print(json.dumps(out))
 
 @pytest.fixture(scope="module")
 def built_offline():
-    """Every app.py run (not as __main__) by one fresh interpreter, in its own directory,
+    """Every app.py run as a script (its launch() recorded, not run) by one fresh interpreter, in its own directory,
     with the host names each one looked up: {space: what was built}."""
     apps = {space: str(SPACES_DIR / space / "app.py") for space in SPACES}
     out = run_python(BUILD_OFFLINE, *apps.values(), cwd=ROOT)
@@ -399,6 +402,14 @@ def test_demo_builds_offline_without_launching(space, built_offline):
     assert "error" not in built, built.get("error")
     assert built["blocks"] and not built["running"]
     assert [h for h in built["hosts"] if h not in ("127.0.0.1", "localhost")] == []
+
+
+def test_demo_launched_as_a_script_keeps_few_sessions(space, built_offline):
+    """Gradio keeps each visitor session's page state, 10,000 sessions by default: memory
+    grew without bound under load (tests/test_rationale_f1.py drives one demo through it)."""
+    built = built_offline[space]
+    assert "error" not in built, built.get("error")
+    assert built["launch"].get("state_session_capacity") == built["sessions"] <= 100
 
 
 def expected_headline(app):
