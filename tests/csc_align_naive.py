@@ -80,3 +80,17 @@ def realise(sources, predictions, references):
         out[f"sentence_{level}_accuracy"] = ratio(right, len(sources))
         out.update({f"sentence_{level}_precision": p, f"sentence_{level}_recall": r, f"sentence_{level}_f1": 2 * p * r / (p + r) if p + r else 0.0})
     return out
+
+
+def from_groups(pairs):
+    """A sentence's edits as paperscore lists them (Edits.groups(): (position, char), an
+    insertion's char "<insert before: ...>", a deletion's "<delete: ...>") in this module's form."""
+    out = set()
+    for position, char in pairs:
+        for kind, label in (("insert", "<insert before: "), ("delete", "<delete: ")):
+            if char.startswith(label):
+                out.add((kind, position, char[len(label) : -1]))
+                break
+        else:
+            out.add(("sub", position, char))
+    return out

@@ -14,14 +14,19 @@ raises ZeroDivisionError the expected value is the zero-division policy's.
 
 import json
 import math
+import os
+import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
-from conftest import DATA
+import csc_align_naive as naive
+from conftest import DATA, ROOT
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from paperscore import cli, compare
+from paperscore import cli, compare, csc, csc_common
 from paperscore.core import read_lines
 from paperscore.csc import apply_edits, extract_edits, format_label_lines, parse_label_lines, parse_test_input
 from paperscore.csc_common import COLUMNS, VARIANTS, compute
@@ -333,6 +338,96 @@ def test_align_a_sentence_with_an_insertion_is_never_corrected_unless_it_is_the_
     for variant in VARIANTS:
         assert result[f"{variant}/corrected_sentences"] == 1, variant
         assert result[f"{variant}/correction_hits"] == 1, variant
+
+
+def rewritten_corpus(n, seed):
+    """n (sources, predictions, references) as an LLM might rewrite them: sources of 0 to
+    60 characters from 300 CJK characters plus punctuation, Latin and a space (many
+    distinct strings, some repeated); each prediction 10 random character operations
+    (insert, delete, substitute) away from its source; each reference 0 to 2 away."""
+    rng = random.Random(seed)
+    alphabet = [chr(c) for c in range(0x4E00, 0x4E00 + 300)] + list("，。a1 ")
+
+    def changed(text, times):
+        text = list(text)
+        for _ in range(times):
+            op, i = rng.random(), rng.randrange(len(text) + 1)
+            if op < 0.35 or i == len(text):
+                text.insert(i, rng.choice(alphabet))
+            elif op < 0.6:
+                del text[i]
+            else:
+                text[i] = rng.choice(alphabet)
+        return "".join(text)
+
+    sources, predictions, references = [], [], []
+    for _ in range(n):
+        source = sources[rng.randrange(len(sources))] if sources and rng.random() < 0.05 else "".join(rng.choices(alphabet, k=rng.choice([0, 1, 5, 20, 40, 60])))
+        sources.append(source)
+        predictions.append(changed(source, 10))
+        references.append(changed(source, rng.choice([0, 1, 2])))
+    return dict(sources=sources, predictions=predictions, references=references)
+
+
+# Run alone in a fresh interpreter: the growth of its peak resident memory while every
+# preset scores the corpus under "align".
+PEAK_GROWTH = """
+import json, resource, sys
+from paperscore.csc_common import compute
+data = json.load(open(sys.argv[1], encoding="utf-8"))
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+compute(**data, variant="all", length_mismatch="align")
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)
+"""
+
+
+def test_align_ten_thousand_rewritten_sentences_in_bounded_memory(tmp_path):
+    """Issue 28: 10,000 sentences with 10 changed characters each once needed gigabytes.
+    The alignment keeps one byte per cell of a batch of at most csc.ALIGN_CELLS cells and
+    one row of distances, so its peak does not grow with the corpus: every preset on this
+    corpus stays below the peak the interpreter reached loading it (growth 0; the code
+    before the bound: 55 MB more).
+    Its edits equal the plain-loop alignment (tests/csc_align_naive.py) on the first 1,000
+    sentences, and each sentence's row of counts in the batch equals that sentence scored alone."""
+    data = rewritten_corpus(10_000, seed=28)
+    path = tmp_path / "corpus.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "shared")}
+    growth_kib = int(subprocess.run([sys.executable, "-c", PEAK_GROWTH, str(path)], capture_output=True, text=True, env=env, check=True).stdout)
+    assert growth_kib < 40 * 1024, growth_kib
+    rows, blocks, edits = csc_common._table(data["predictions"], data["references"], data["sources"], VARIANTS, "align", False)
+    predicted, gold = edits["realise"]
+    for k, (source, prediction, reference, found, expected) in enumerate(zip(data["sources"], data["predictions"], data["references"], predicted.groups(), gold.groups())):
+        if k == 1000:
+            break
+        assert naive.from_groups(found) == naive.aligned_edits(source, prediction), k
+        assert naive.from_groups(expected) == naive.aligned_edits(source, reference), k
+    for k in random.Random(0).sample(range(10_000), 40):
+        alone, alone_blocks, _ = csc_common._table(*([data[name][k]] for name in ("predictions", "references", "sources")), VARIANTS, "align", False)
+        for start, alone_start in zip(blocks, alone_blocks):
+            assert (rows[k, start : start + len(COLUMNS)] == alone[0, alone_start : alone_start + len(COLUMNS)]).all(), k
+
+
+def test_align_refuses_a_rewrite_beyond_its_limit_by_name(monkeypatch):
+    """A 20,000-character sentence whose middle 10,000 characters are rewritten (10,001
+    against 10,000 after the common prefix and suffix: 10,002 x 10,001 cells, more than
+    ALIGN_LIMIT) is refused before any work, naming the sentence; once took 38 s and
+    2.2 GB. At the limit itself (lowered here to 12 x 11 cells) a middle goes through,
+    one cell more is refused."""
+    source = "甲" * 5000 + "乙" * 10_000 + "甲" * 5000
+    rewritten = "甲" * 5000 + "丙" * 10_001 + "甲" * 5000
+    data = dict(sources=["我門去", source], predictions=["我們去了", rewritten], references=["我們去", source])
+    message = (
+        r"predictions\[1\]: differs from sources\[1\] in 10,001 characters against 10,000 \(after their common prefix "
+        r"and suffix\): length_mismatch='align' aligns at most 67,108,864 cells, here 100,030,002; split the text into sentences"
+    )
+    with pytest.raises(ValueError, match=message):
+        compute(**data, length_mismatch="align")
+    monkeypatch.setattr(csc, "ALIGN_LIMIT", 12 * 11)
+    fits = dict(sources=["甲" * 10], predictions=["乙" * 11], references=["甲" * 10])
+    assert compute(**fits, length_mismatch="align", return_counts=True)["predicted_chars"] == 10 + 1  # 10 substitutions, 1 insertion
+    with pytest.raises(ValueError, match=r"predictions\[0\]: differs from sources\[0\] in 12 characters against 10 .* here 143"):
+        compute(**{**fits, "predictions": ["乙" * 12]}, length_mismatch="align")
 
 
 def test_references_of_another_length():

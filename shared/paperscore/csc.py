@@ -190,7 +190,7 @@ def _aligned_side(sources, texts, name, source_points, source_starts, source_len
     for i in differ.tolist():
         same[i] = sources[i]
     edits = _same_length_edits(source_points, source_starts, _points(same))
-    return _add_aligned(edits, differ, sources, texts, indels)
+    return _add_aligned(edits, differ, sources, texts, indels, name)
 
 
 def _same_length_edits(source_points, source_starts, points):
@@ -228,22 +228,37 @@ def _add_whole(edits, sentences, texts, text_ids):
 
 SUB, DELETE, INSERT = 0, 1, 2
 KEEP, STOP = 3, 4  # moves of the trace that make no edit
-ALIGN_CELLS = 2**22  # dynamic-programming cells per batch of sentences (int32: 16 MB)
+ALIGN_CELLS = 2**23  # dynamic-programming cells per batch of sentences (a byte each: 8 MB)
+# The most cells one sentence's middle may take, (len + 1) x (len + 1) of the two middles
+# (64 MB, about a second): a longer rewrite is refused by name, never left to exhaust memory.
+ALIGN_LIMIT = 2**26
 
 
-def align_edits(sources, texts):
+def align_edits(sources, texts, argument="texts", index=None):
     """The character operations of each text's alignment with its source, as arrays
     (sentence, kind, position, char) in sentence then text order: kind SUB (the source
     character at 1-based `position` becomes `char`), DELETE (it goes) or INSERT (`char`
-    comes before source character `position`; len(source) + 1: at the end)."""
+    comes before source character `position`; len(source) + 1: at the end). A middle of
+    more than ALIGN_LIMIT cells is a ValueError naming `argument`[index[k]] (index: the
+    texts' example numbers; None: 0, 1, ...)."""
     source_points, n = _encode(sources, "sources")
-    points, m = _encode(texts, "texts")
+    points, m = _encode(texts, argument)
     source_starts, starts = np.cumsum(n) - n, np.cumsum(m) - m
     prefix, suffix = _common_ends(source_points, source_starts, n, points, starts, m)
     n, m = n - prefix - suffix, m - prefix - suffix  # the middles
     parts = []
     # A middle with one side empty (the common case) is all insertions or all deletions.
     one_sided = (n == 0) | (m == 0)
+    cells = np.where(one_sided, 0, (n + 1) * (m + 1))
+    if len(cells) and cells.max() > ALIGN_LIMIT:
+        k = int(np.argmax(cells))
+        i = k if index is None else int(index[k])
+        raise input_error(
+            argument, i,
+            f"differs from sources[{i}] in {m[k]:,} characters against {n[k]:,} (after their common "
+            f"prefix and suffix): length_mismatch='align' aligns at most {ALIGN_LIMIT:,} cells, "
+            f"here {cells[k]:,}; split the text into sentences",
+        )  # fmt: skip
     for side_points, side_starts, lengths, kind in ((points, starts, m, INSERT), (source_points, source_starts, n, DELETE)):
         sentence, offset = _segments(np.where(one_sided, lengths, 0))
         position = offset + 1 if kind == DELETE else np.ones_like(offset)
@@ -312,26 +327,30 @@ def _gathered(points, starts, lengths, fill):
 
 def _align_batch(source, text, n, m):
     """align_edits over a batch of padded rows (lengths n and m), the dynamic programme run
-    for every pair at once: cost[i] holds, per pair, the distances of source[:i] to each
-    prefix of the text. Returns (pair, kind, position in the source row, char, trace step)."""
+    for every pair at once, one source character (row) at a time: only the previous row of
+    distances is kept, and each cell's move back (one byte). Returns (pair, kind, position
+    in the source row, char, trace step)."""
     rows, width = len(n), text.shape[1] + 1
-    column = np.arange(width)
-    cost = np.empty((int(n.max()) + 1, rows, width), dtype=np.int32)
-    cost[0] = column
-    differ = source.T[: len(cost) - 1, :, None] != text  # (source character, pair, text character)
-    for i in range(1, len(cost)):
+    column = np.arange(width, dtype=np.int32)
+    move = np.empty((int(n.max()) + 1, rows, width), dtype=np.int8)
+    move[0] = INSERT
+    move[0, :, 0] = STOP
+    previous = np.tile(column, (rows, 1))  # distances of source[:i - 1] to each prefix of the text
+    for i in range(1, len(move)):
+        differ = source[:, i - 1, None] != text
+        diagonal = previous[:, :-1] + differ
         step = np.empty((rows, width), dtype=np.int32)
         step[:, 0] = i
-        np.minimum(cost[i - 1][:, :-1] + differ[i - 1], cost[i - 1][:, 1:] + 1, out=step[:, 1:])
-        # an insertion costs 1 per character: cost[i][j] = min over k <= j of step[k] + j - k
-        cost[i] = np.minimum.accumulate(step - column, axis=1) + column
-    # Each cell's move back, by the tie-break: keep or substitute, else delete, else insert.
-    move = np.full(cost.shape, INSERT, dtype=np.int8)
-    move[1:][cost[1:] == cost[:-1] + 1] = DELETE
-    diagonal = np.zeros(cost.shape, dtype=bool)
-    diagonal[1:, :, 1:] = cost[1:, :, 1:] == cost[:-1, :, :-1] + differ
-    move[diagonal] = np.where(differ, SUB, KEEP)[diagonal[1:, :, 1:]]
-    move[0, :, 0] = STOP
+        np.minimum(diagonal, previous[:, 1:] + 1, out=step[:, 1:])
+        # an insertion costs 1 per character: cost[j] = min over k <= j of step[k] + j - k
+        cost = np.minimum.accumulate(step - column, axis=1) + column
+        # The cell's move back, by the tie-break: keep or substitute, else delete, else insert.
+        here = move[i]
+        here[...] = INSERT
+        here[cost == previous + 1] = DELETE
+        keep = cost[:, 1:] == diagonal
+        here[:, 1:][keep] = np.where(differ, SUB, KEEP)[keep]
+        previous = cost
     # Trace every pair back at once, STOP holding the finished ones in place.
     pair, i, j = np.arange(rows), n.copy(), m.copy()
     trace = []
@@ -349,11 +368,11 @@ def _align_batch(source, text, n, m):
     return pair, kind, np.where(kind == INSERT, i + 1, i), char, step
 
 
-def _add_aligned(edits, differ, sources, texts, indels):
+def _add_aligned(edits, differ, sources, texts, indels, name):
     """`edits` plus the aligned edits of the sentences `differ`: substitutions as they
     are, each deleted source character an edit, each run of characters inserted at one
     place an edit; insertions and deletions numbered in `indels` (shared by the sides)."""
-    local, kind, position, char = align_edits([sources[i] for i in differ.tolist()], [texts[i] for i in differ.tolist()])
+    local, kind, position, char = align_edits([sources[i] for i in differ.tolist()], [texts[i] for i in differ.tolist()], name, differ)
     sentence = differ[local]
     sub = kind == SUB
     keys, previous = [], None  # ((sentence, kind, position), chars) per edit
