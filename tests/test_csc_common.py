@@ -29,11 +29,12 @@ from hypothesis import strategies as st
 from paperscore import cli, compare, csc, csc_common
 from paperscore.core import read_lines
 from paperscore.csc import apply_edits, extract_edits, format_label_lines, parse_label_lines, parse_test_input
-from paperscore.csc_common import COLUMNS, VARIANTS, compute
+from paperscore.csc_common import COLUMNS, ERRANT, PRESETS, VARIANTS, compute
 
 SIGHAN15 = DATA / "sighan15"
 NAN = math.nan
 ZD = "policy"  # the original divides by zero here
+POSITIONAL = tuple(v for v in VARIANTS if PRESETS[v].length not in ERRANT)  # the presets that read label lines too
 
 
 def lines(path):
@@ -181,6 +182,17 @@ EXPECTED = {
         "char_detection_precision": 0.71429, "char_detection_recall": 0.625, "char_detection_f1": 0.66667,
         "char_correction_precision": 0.28571, "char_correction_recall": 0.25, "char_correction_f1": 0.26666,
     },
+    # simple-csc and MSLLM calculate_metric (run in place on these triples; every
+    # alignment here is the positional one): CSCD-NS's figures, plus "sentence fpr" 50.0
+    # (1 flagged of 2 error-free).
+    "simple_csc": (LLM_FIGURES := {
+        "sentence_detection_precision": 0.5, "sentence_detection_recall": 0.5, "sentence_detection_f1": 0.5,
+        "sentence_correction_precision": 0.16667, "sentence_correction_recall": 0.16667, "sentence_correction_f1": 0.16667,
+        "char_detection_precision": 0.71429, "char_detection_recall": 0.625, "char_detection_f1": 0.66667,
+        "char_correction_precision": 0.28571, "char_correction_recall": 0.25, "char_correction_f1": 0.26666,
+        "sentence_false_positive_rate": 0.5,
+    }),
+    "msllm": LLM_FIGURES,
     # pycorrector: whole strings; TP 1 (row 1), FP 1 (row 4 only), FN 5: P 1/2, R 1/6, Acc 2/8.
     "pycorrector": {
         "sentence_correction_accuracy": 0.25, "sentence_correction_precision": 0.5,
@@ -335,7 +347,7 @@ def test_align_a_sentence_with_an_insertion_is_never_corrected_unless_it_is_the_
     insertion) and 我們去 (the insertion missing) are never corrected; 我們去了 is."""
     data = triples([("我門去", "我們去了", "我們去啊"), ("我門去", "我們去了", "我們去"), ("我門去", "我們去了", "我們去了")])
     result = compute(**data, variant="all", length_mismatch="align", return_counts=True)
-    for variant in VARIANTS:
+    for variant in POSITIONAL:  # (simple_csc and msllm align by their own rule, tested with them)
         assert result[f"{variant}/corrected_sentences"] == 1, variant
         assert result[f"{variant}/correction_hits"] == 1, variant
 
@@ -395,7 +407,7 @@ def test_align_ten_thousand_rewritten_sentences_in_bounded_memory(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT / "shared")}
     growth_kib = int(subprocess.run([sys.executable, "-c", PEAK_GROWTH, str(path)], capture_output=True, text=True, env=env, check=True).stdout)
     assert growth_kib < 40 * 1024, growth_kib
-    rows, blocks, edits = csc_common._table(data["predictions"], data["references"], data["sources"], VARIANTS, "align", False)
+    rows, blocks, edits = csc_common._table(data["predictions"], data["references"], data["sources"], POSITIONAL, "align", False)
     predicted, gold = edits["realise"]
     for k, (source, prediction, reference, found, expected) in enumerate(zip(data["sources"], data["predictions"], data["references"], predicted.groups(), gold.groups())):
         if k == 1000:
@@ -403,7 +415,7 @@ def test_align_ten_thousand_rewritten_sentences_in_bounded_memory(tmp_path):
         assert naive.from_groups(found) == naive.aligned_edits(source, prediction), k
         assert naive.from_groups(expected) == naive.aligned_edits(source, reference), k
     for k in random.Random(0).sample(range(10_000), 40):
-        alone, alone_blocks, _ = csc_common._table(*([data[name][k]] for name in ("predictions", "references", "sources")), VARIANTS, "align", False)
+        alone, alone_blocks, _ = csc_common._table(*([data[name][k]] for name in ("predictions", "references", "sources")), POSITIONAL, "align", False)
         for start, alone_start in zip(blocks, alone_blocks):
             assert (rows[k, start : start + len(COLUMNS)] == alone[0, alone_start : alone_start + len(COLUMNS)]).all(), k
 
@@ -419,15 +431,114 @@ def test_align_refuses_a_rewrite_beyond_its_limit_by_name(monkeypatch):
     data = dict(sources=["我門去", source], predictions=["我們去了", rewritten], references=["我們去", source])
     message = (
         r"predictions\[1\]: differs from sources\[1\] in 10,001 characters against 10,000 \(after their common prefix "
-        r"and suffix\): length_mismatch='align' aligns at most 67,108,864 cells, here 100,030,002; split the text into sentences"
+        r"and suffix\): aligning them takes 100,030,002 cells, more than the 67,108,864 allowed; split the text into sentences"
     )
     with pytest.raises(ValueError, match=message):
         compute(**data, length_mismatch="align")
     monkeypatch.setattr(csc, "ALIGN_LIMIT", 12 * 11)
     fits = dict(sources=["甲" * 10], predictions=["乙" * 11], references=["甲" * 10])
     assert compute(**fits, length_mismatch="align", return_counts=True)["predicted_chars"] == 10 + 1  # 10 substitutions, 1 insertion
-    with pytest.raises(ValueError, match=r"predictions\[0\]: differs from sources\[0\] in 12 characters against 10 .* here 143"):
+    with pytest.raises(ValueError, match=r"predictions\[0\]: differs from sources\[0\] in 12 characters against 10 .* takes 143 cells"):
         compute(**{**fits, "predictions": ["乙" * 12]}, length_mismatch="align")
+
+
+LLM = json.loads((DATA / "csc_common" / "llm_presets.json").read_text(encoding="utf-8"))
+PRINTED = {"p": "precision", "r": "recall", "f1": "f1"}
+
+
+def printed_figures(printed):
+    """simple-csc's printed keys ("sentence detection p", ..., "sentence fpr", in percent) as ours."""
+    out = {}
+    for key, value in printed.items():
+        if key == "sentence fpr":
+            out["sentence_false_positive_rate"] = value / 100
+        else:
+            level, kind, measure = key.split(" ")
+            out[f"{level}_{kind}_{PRINTED[measure]}"] = value / 100
+    return out
+
+
+@pytest.mark.parametrize("case", LLM["corpora"], ids=lambda case: case["variant"])
+def test_llm_presets_equal_their_calculate_metric(case):
+    """tests/data/csc_common/README.md: simple-csc's and MSLLM's calculate_metric, run in
+    place, on random unequal-length corpora (normalize=(): calculate_metric itself, without
+    main's preprocessing)."""
+    result = compute(case["predictions"], case["references"], case["sources"], variant=case["variant"], normalize=())
+    expected = printed_figures(case["printed"])
+    assert {key: result[key] for key in expected} == pytest.approx(expected, abs=1e-12)
+    assert set(result) == set(expected)
+
+
+@pytest.mark.parametrize("case", LLM["main"], ids=lambda case: case["variant"])
+def test_llm_presets_equal_their_main_with_run_sh_flags(case):
+    """Raw lines through main() with each run.sh's flags (clean_text, half-width, spaces;
+    MSLLM: also unequal gold pairs dropped, punctuation and Latin letters ignored) = the
+    preset's defaults."""
+    result = compute(case["predictions"], case["references"], case["sources"], variant=case["variant"])
+    expected = printed_figures(case["printed"])
+    assert {key: result[key] for key in expected} == pytest.approx(expected, abs=1e-12)
+
+
+def test_errant_alignment_equals_simple_csc_alignment():
+    """csc.align_edits(errant=True) against simple-csc's Alignment.align_seq (fixture): each
+    non-match [op, b, e, b', e'] in order."""
+    pairs = LLM["alignments"]
+    sentence, kind, position, char, text_start = csc.align_edits([p["source"] for p in pairs], [p["text"] for p in pairs], errant=True)
+    found = [[] for _ in pairs]
+    for k, op, b1, start in zip(sentence.tolist(), kind.tolist(), position.tolist(), text_start.tolist()):
+        name = {csc.SUB: "S", csc.DELETE: "D", csc.INSERT: "I"}[op]
+        found[k].append([name, b1 - 1, b1 - (op == csc.INSERT), start, start + (op != csc.DELETE)])
+    assert found == [p["edits"] for p in pairs]
+
+
+def test_llm_presets_worked_by_hand():
+    """我很好 -> 我很很好: simple-csc's alignment keeps the first 我 and, at 很, prefers the
+    diagonal (the first cheapest of keep, insert, delete from the end), so the insertion is
+    the first 很: span (1, 1) (align's keeps the prefix 我很 and inserts before 好: (2, 2));
+    the reference is the same sentence, so the prediction is corrected. Sentence 2: 他门 -> 他们 gold, the
+    prediction deletes 门 (span (1, 2), no new text) against the gold substitution (1, 2,
+    们): detected (same source span), not corrected. simple_csc: flagged 2, gold 2,
+    detected 2, corrected 1: detection P = R = 100, correction P = R = 50; characters: 2
+    predicted, 2 gold, 2 span hits, 1 exact. MSLLM keys the target span too: sentence 2's
+    deletion spans (1, 1) in the prediction, the substitution (1, 2): not detected, so
+    sentence detection P = R = 50 and character detection P = R = 50 (normalize=(): MSLLM's
+    run.sh would drop sentence 1, whose reference changes length)."""
+    data = dict(sources=["我很好", "他门"], references=["我很很好", "他们"], predictions=["我很很好", "他"])
+    simple = compute(**data, variant="simple_csc", return_counts=True, per_sentence=True)
+    assert (simple["sentence_detection_precision"], simple["sentence_detection_recall"]) == (1.0, 1.0)
+    assert (simple["sentence_correction_precision"], simple["sentence_correction_recall"]) == (0.5, 0.5)
+    assert (simple["position_hits"], simple["exact_hits"], simple["predicted_chars"], simple["gold_chars"]) == (2, 1, 2, 2)
+    assert simple["predicted_edits"] == [[[2, "<insert before: 很>"]], [[2, "<delete: 门>"]]]
+    msllm = compute(**data, variant="msllm", normalize=())
+    assert (msllm["sentence_detection_precision"], msllm["char_detection_precision"]) == (0.5, 0.5)
+
+
+def test_llm_presets_options_are_named_and_refused_where_they_do_not_apply():
+    data = dict(sources=["我很好"], references=["我很好"], predictions=["我很好"])
+    with pytest.raises(ValueError, match="length_mismatch: variant 'simple_csc' aligns every sentence"):
+        compute(**data, variant="simple_csc", length_mismatch="align")
+    with pytest.raises(ValueError, match="remove_de: variant 'msllm'"):
+        compute(**data, variant="msllm", remove_de=True)
+    with pytest.raises(ValueError, match="sources: variant 'simple_csc' aligns sentences, it cannot read label lines"):
+        compute(["1, 0"], ["1, 0"], variant="simple_csc")
+    with pytest.raises(ValueError, match="normalize: 'lower' is not one of"):
+        compute(**data, normalize=("lower",))
+    assert "simple_csc/sentence_correction_f1" not in compute(["1, 0"], ["1, 0"], variant="all")
+    signed = compute(**data, variant="msllm", return_signature=True)["signature"]
+    assert "|normalize:preset|" in signed
+    signed = compute(**data, variant="msllm", normalize=["halfwidth", "clean"], return_signature=True)["signature"]
+    assert "|normalize:clean+halfwidth|" in signed
+
+
+def test_normalize_applies_to_every_preset_and_drops_sentences_by_row():
+    """Full-width ＡＢ and a space: after clean + halfwidth + no_spaces the prediction equals
+    the reference (realise: corrected); drop_unequal leaves out the pair whose reference
+    changes length (its row all zeros: 1 sentence scored)."""
+    data = dict(sources=["甲乙ＡＢ", "丙丁"], references=["甲丙AB", "丙丁戊"], predictions=["甲丙 ＡＢ", "丙丁"])
+    result = compute(**data, normalize=["clean", "halfwidth", "no_spaces"], length_mismatch="whole", return_counts=True)
+    assert (result["sentence_correction_precision"], result["sentence_correction_recall"]) == (1.0, 0.5)
+    dropped = compute(**data, normalize=["clean", "halfwidth", "no_spaces", "drop_unequal"], return_counts=True)
+    assert (dropped["sentences"], dropped["sentence_correction_f1"]) == (1, 1.0)
 
 
 def test_references_of_another_length():
@@ -646,12 +757,13 @@ def test_all_equals_each_preset_alone(corpus, remove_de):
     sources, predictions, references = corpus
     together = compute(predictions, references, sources, variant="all", remove_de=remove_de)
     for variant in VARIANTS:
-        alone = compute(predictions, references, sources, variant=variant, remove_de=remove_de)
+        # remove_de applies to the positional presets only (the LLM ones refuse it alone)
+        alone = compute(predictions, references, sources, variant=variant, remove_de=remove_de and variant in POSITIONAL)
         assert alone == {key.split("/")[1]: v for key, v in together.items() if key.startswith(variant + "/")}
 
 
 @settings(max_examples=60, deadline=None)
-@given(corpora(), st.sampled_from(VARIANTS))
+@given(corpora(), st.sampled_from(POSITIONAL))
 def test_label_lines_give_what_sentences_give(corpus, variant):
     sources, predictions, references = corpus
     pids = [f"{i:05d}" for i in range(len(sources))]
@@ -683,9 +795,9 @@ def test_bootstrap_intervals_are_reproducible_and_bracket_the_estimate():
 
 def test_signature_names_the_convention():
     signed = compute(**TOY15, return_signature=True)["signature"]
-    assert signed.startswith("csc_common|variant:realise|char_subset:preset|length_mismatch:preset|remove_de:no|input:labels|zero_division:0|paperscore:")
+    assert signed.startswith("csc_common|variant:realise|char_subset:preset|length_mismatch:preset|remove_de:no|normalize:preset|input:labels|zero_division:0|paperscore:")
     signed = compute(**triples(MIXED), variant="all", char_subset="all", length_mismatch="whole", remove_de=True, zero_division="nan", return_signature=True)["signature"]
-    assert signed.startswith("csc_common|variant:all|char_subset:all|length_mismatch:whole|remove_de:yes|input:sentences|zero_division:nan|")
+    assert signed.startswith("csc_common|variant:all|char_subset:all|length_mismatch:whole|remove_de:yes|normalize:preset|input:sentences|zero_division:nan|")
 
 
 @pytest.mark.parametrize(
@@ -810,7 +922,7 @@ def test_cli_prints_every_preset_side_by_side(capsys):
     code, out, _ = run_cli(["csc", "--predictions", str(SIGHAN15 / "SIGHAN15_Toy_Result.txt"), "--references", str(SIGHAN15 / "SIGHAN15_Toy_Truth.txt"), "--variant", "all"], capsys)
     assert code == 0
     header, *rows = out.split("\n\nsignature: ")[0].split("\n")
-    assert header.split() == list(VARIANTS)
+    assert header.split() == [v for v in VARIANTS if v not in ("simple_csc", "msllm")]  # label lines: the LLM presets need sentences
     cells = {row.split()[0]: row.split()[1:] for row in rows}
     assert cells["sentence_detection_precision"][0] == "0.6667" and cells["sentence_detection_precision"][VARIANTS.index("paddle")] == "0.8000"
     assert cells["sentence_detection_accuracy"][VARIANTS.index("spellgcn")] == "-"

@@ -236,17 +236,27 @@ ALIGN_CELLS = 2**23  # dynamic-programming cells per batch of sentences (a byte 
 ALIGN_LIMIT = 2**26
 
 
-def align_edits(sources, texts, argument="texts", index=None):
+def align_edits(sources, texts, argument="texts", index=None, errant=False):
     """The character operations of each text's alignment with its source, as arrays
-    (sentence, kind, position, char) in sentence then text order: kind SUB (the source
-    character at 1-based `position` becomes `char`), DELETE (it goes) or INSERT (`char`
-    comes before source character `position`; len(source) + 1: at the end). A middle of
-    more than ALIGN_LIMIT cells is a ValueError naming `argument`[index[k]] (index: the
-    texts' example numbers; None: 0, 1, ...)."""
+    (sentence, kind, position, char, text_start) in sentence then text order: kind SUB
+    (the source character at 1-based `position` becomes `char`), DELETE (it goes) or
+    INSERT (`char` comes before source character `position`; len(source) + 1: at the
+    end); text_start: the 0-based index of `char` in the text (DELETE: of the text
+    character that follows). A middle of more than ALIGN_LIMIT cells is a ValueError
+    naming `argument`[index[k]] (index: the texts' example numbers; None: 0, 1, ...).
+
+    errant: the alignment of simple-csc's eval/utils.py `Alignment` (after ERRANT): the
+    whole sentence through the programme (only the common suffix kept: a match at the end
+    is always taken), each cell's move the first cheapest of keep or substitute, insert,
+    delete, traced back from the end."""
     source_points, n = _encode(sources, "sources")
     points, m = _encode(texts, argument)
     source_starts, starts = np.cumsum(n) - n, np.cumsum(m) - m
     prefix, suffix = _common_ends(source_points, source_starts, n, points, starts, m)
+    if errant:
+        prefix = np.zeros_like(prefix)
+    else:
+        suffix = np.minimum(suffix, np.minimum(n, m) - prefix)  # of what follows the prefix
     n, m = n - prefix - suffix, m - prefix - suffix  # the middles
     parts = []
     # A middle with one side empty (the common case) is all insertions or all deletions.
@@ -258,14 +268,15 @@ def align_edits(sources, texts, argument="texts", index=None):
         raise input_error(
             argument, i,
             f"differs from sources[{i}] in {m[k]:,} characters against {n[k]:,} (after their common "
-            f"prefix and suffix): length_mismatch='align' aligns at most {ALIGN_LIMIT:,} cells, "
-            f"here {cells[k]:,}; split the text into sentences",
+            f"prefix and suffix): aligning them takes {cells[k]:,} cells, more than the {ALIGN_LIMIT:,} "
+            "allowed; split the text into sentences",
         )  # fmt: skip
     for side_points, side_starts, lengths, kind in ((points, starts, m, INSERT), (source_points, source_starts, n, DELETE)):
         sentence, offset = _segments(np.where(one_sided, lengths, 0))
         position = offset + 1 if kind == DELETE else np.ones_like(offset)
         char = side_points[side_starts[sentence] + prefix[sentence] + offset].astype(np.int64)
-        parts.append((sentence, np.full(len(sentence), kind), position, char, -offset))  # step: backwards
+        text_start = offset if kind == INSERT else np.zeros_like(offset)
+        parts.append((sentence, np.full(len(sentence), kind), position, char, text_start, -offset))  # step: backwards
     # The others through the programme, in batches of similar sizes (so that padding costs
     # little): by the longer side, each batch's at most twice its first's.
     longest = np.maximum(n, m)
@@ -285,15 +296,15 @@ def align_edits(sources, texts, argument="texts", index=None):
         found = _align_batch(
             _gathered(source_points, source_starts[batch] + prefix[batch], n[batch], -1),
             _gathered(points, starts[batch] + prefix[batch], m[batch], -2),
-            n[batch], m[batch],
+            n[batch], m[batch], errant,
         )  # fmt: skip
         parts.append((batch[found[0]], *found[1:]))
         first = stop
-    sentence, kind, position, char, step = (np.concatenate(column) for column in zip(*parts))
-    position = position + prefix[sentence]
+    sentence, kind, position, char, text_start, step = (np.concatenate(column) for column in zip(*parts))
+    position, text_start = position + prefix[sentence], text_start + prefix[sentence]
     # The trace runs from the end: sort by sentence, then backwards by step.
     last = np.lexsort((-step, sentence))
-    return sentence[last], kind[last], position[last], char[last]
+    return sentence[last], kind[last], position[last], char[last], text_start[last]
 
 
 def _segments(lengths):
@@ -303,8 +314,7 @@ def _segments(lengths):
 
 
 def _common_ends(source_points, source_starts, n, points, starts, m):
-    """Per pair, the lengths of the longest common prefix and of the longest common suffix
-    of what follows it."""
+    """Per pair, the lengths of the longest common prefix and of the longest common suffix."""
     shortest = np.minimum(n, m)
     segment, offset = _segments(shortest)
     ends = []
@@ -316,7 +326,7 @@ def _common_ends(source_points, source_starts, n, points, starts, m):
         end = shortest.copy()
         end[which] = offset[mismatch[at]]
         ends.append(end)
-    return ends[0], np.minimum(ends[1], shortest - ends[0])
+    return ends
 
 
 def _gathered(points, starts, lengths, fill):
@@ -327,7 +337,7 @@ def _gathered(points, starts, lengths, fill):
     return out
 
 
-def _align_batch(source, text, n, m):
+def _align_batch(source, text, n, m, errant=False):
     """align_edits over a batch of padded rows (lengths n and m), the dynamic programme run
     for every pair at once, one source character (row) at a time: only the previous row of
     distances is kept, and each cell's move back (one byte). Returns (pair, kind, position
@@ -346,10 +356,15 @@ def _align_batch(source, text, n, m):
         np.minimum(diagonal, previous[:, 1:] + 1, out=step[:, 1:])
         # an insertion costs 1 per character: cost[j] = min over k <= j of step[k] + j - k
         cost = np.minimum.accumulate(step - column, axis=1) + column
-        # The cell's move back, by the tie-break: keep or substitute, else delete, else insert.
+        # The cell's move back, by the tie-break: keep or substitute, else delete, else insert
+        # (errant: keep or substitute, else insert, else delete).
         here = move[i]
-        here[...] = INSERT
-        here[cost == previous + 1] = DELETE
+        if errant:
+            here[...] = DELETE
+            here[:, 1:][cost[:, 1:] == cost[:, :-1] + 1] = INSERT
+        else:
+            here[...] = INSERT
+            here[cost == previous + 1] = DELETE
         keep = cost[:, 1:] == diagonal
         here[:, 1:][keep] = np.where(differ, SUB, KEEP)[keep]
         previous = cost
@@ -366,15 +381,16 @@ def _align_batch(source, text, n, m):
     step, pair = np.nonzero((kind != KEEP) & (kind != STOP))
     kind, i, j = kind[step, pair].astype(np.int64), i[step, pair], j[step, pair]
     char = np.where(kind == DELETE, source[pair, i - 1], text[pair, j - 1])
-    # positions: the source character (SUB, DELETE), or the one an insertion precedes
-    return pair, kind, np.where(kind == INSERT, i + 1, i), char, step
+    # positions: the source character (SUB, DELETE), or the one an insertion precedes;
+    # in the text, the character taken (SUB, INSERT) or the one after a deletion
+    return pair, kind, np.where(kind == INSERT, i + 1, i), char, np.where(kind == DELETE, j, j - 1), step
 
 
 def _add_aligned(edits, differ, sources, texts, indels, name):
     """`edits` plus the aligned edits of the sentences `differ`: substitutions as they
     are, each deleted source character an edit, each run of characters inserted at one
     place an edit; insertions and deletions numbered in `indels` (shared by the sides)."""
-    local, kind, position, char = align_edits([sources[i] for i in differ.tolist()], [texts[i] for i in differ.tolist()], name, differ)
+    local, kind, position, char, _ = align_edits([sources[i] for i in differ.tolist()], [texts[i] for i in differ.tolist()], name, differ)
     sentence = differ[local]
     sub = kind == SUB
     keys, previous = [], None  # ((sentence, kind, position), chars) per edit
