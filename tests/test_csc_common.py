@@ -352,9 +352,9 @@ def test_align_a_sentence_with_an_insertion_is_never_corrected_unless_it_is_the_
         assert result[f"{variant}/correction_hits"] == 1, variant
 
 
-def rewritten_corpus(n, seed):
-    """n (sources, predictions, references) as an LLM might rewrite them: sources of 0 to
-    60 characters from 300 CJK characters plus punctuation, Latin and a space (many
+def rewritten_corpus(n, seed, lengths=(0, 1, 5, 20, 40, 60)):
+    """n (sources, predictions, references) as an LLM might rewrite them: sources of
+    `lengths` characters (0 to 60) from 300 CJK characters plus punctuation, Latin and a space (many
     distinct strings, some repeated); each prediction 10 random character operations
     (insert, delete, substitute) away from its source; each reference 0 to 2 away."""
     rng = random.Random(seed)
@@ -374,7 +374,7 @@ def rewritten_corpus(n, seed):
 
     sources, predictions, references = [], [], []
     for _ in range(n):
-        source = sources[rng.randrange(len(sources))] if sources and rng.random() < 0.05 else "".join(rng.choices(alphabet, k=rng.choice([0, 1, 5, 20, 40, 60])))
+        source = sources[rng.randrange(len(sources))] if sources and rng.random() < 0.05 else "".join(rng.choices(alphabet, k=rng.choice(lengths)))
         sources.append(source)
         predictions.append(changed(source, 10))
         references.append(changed(source, rng.choice([0, 1, 2])))
@@ -489,6 +489,31 @@ def test_errant_alignment_equals_simple_csc_alignment():
         name = {csc.SUB: "S", csc.DELETE: "D", csc.INSERT: "I"}[op]
         found[k].append([name, b1 - 1, b1 - (op == csc.INSERT), start, start + (op != csc.DELETE)])
     assert found == [p["edits"] for p in pairs]
+
+
+@pytest.mark.parametrize("variant", ["simple_csc", "msllm"])
+def test_llm_presets_at_users_sizes_equal_a_plain_per_sentence_reading(variant):
+    """10,000 rewritten sentences (rewritten_corpus: many distinct strings, empty and
+    repeated ones, 0 to 25 characters, 10 operations away: a plain-loop table stays quick)
+    score as csc_align_naive.llm_counts (plain loops, from the rule) summed, and each of 40
+    sentences scores alone as its row in the batch."""
+    data = rewritten_corpus(10_000, seed=22, lengths=(0, 1, 3, 8, 15))
+    ignore = PRESETS[variant].ignore
+    result = compute(**data, variant=variant, normalize=(), return_counts=True)
+    expected = {}
+    for source, reference, prediction in zip(data["sources"], data["references"], data["predictions"]):
+        for key, value in naive.llm_counts(source, reference, prediction, variant == "msllm", ignore).items():
+            expected[key] = expected.get(key, 0) + value
+    assert {key: result[key] for key in expected} == expected
+    rows, blocks, _ = csc_common._table(data["predictions"], data["references"], data["sources"], (variant,), None, False, normalize=())
+    for k in random.Random(1).sample(range(10_000), 40):
+        alone = compute(**{name: [values[k]] for name, values in data.items()}, variant=variant, normalize=(), return_counts=True)
+        assert [alone[name] for name in COLUMNS] == rows[k, blocks[0] : blocks[0] + len(COLUMNS)].tolist(), k
+
+
+def test_the_plain_errant_alignment_is_simple_csc_s():
+    """The oracle itself against simple-csc's Alignment (fixture)."""
+    assert [list(map(list, naive.errant_edits(p["source"], p["text"]))) for p in LLM["alignments"]] == [p["edits"] for p in LLM["alignments"]]
 
 
 def test_llm_presets_worked_by_hand():
