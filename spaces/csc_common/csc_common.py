@@ -102,7 +102,9 @@ class CscCommon(SpaceMetric, evaluate.Metric):
 
     optional_inputs = ("sources",)  # label lines come without
     # evaluate.load(..., config_name="scope"): a preset where no compute arguments can be passed
-    configs = {**{name: {"variant": name} for name in VARIANTS}, "all": {"variant": "all"}}
+    # (evaluate.combine and the evaluator pass no sources either: the LLM presets, which
+    # need them, are reached by variant=)
+    configs = {**{name: {"variant": name} for name in VARIANTS if name not in ("simple_csc", "msllm")}, "all": {"variant": "all"}}
 
     def check_batch(self, columns):
         return checked_columns({**columns, **corpora(**{name: columns.get(name) for name in ("predictions", "references", "sources")})})

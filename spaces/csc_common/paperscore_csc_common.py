@@ -531,10 +531,17 @@ def add_options(parser):
     parser.add_argument("--char-subset", choices=CHAR_SUBSETS, help="character level over all sentences or the erroneous ones (default: the preset's)")
     parser.add_argument("--length-mismatch", choices=LENGTH_MISMATCH, help="sentences of another length than their source (default: as each preset's code)")
     parser.add_argument("--remove-de", action="store_true", help="drop predicted edits into 地/得 (ReaLiSe's SIGHAN13 post-processing)")
+    parser.add_argument(
+        "--normalize", nargs="+", choices=csc_llm.NORMALIZATIONS + ("none",),
+        help="sentence normalisation before scoring, for every preset (default: none, the LLM presets their own; none: none at all)",
+    )  # fmt: skip
 
 
 def options(args):
-    return dict(variant=args.variant, char_subset=args.char_subset, length_mismatch=args.length_mismatch, remove_de=args.remove_de)
+    out = dict(variant=args.variant, char_subset=args.char_subset, length_mismatch=args.length_mismatch, remove_de=args.remove_de)
+    if args.normalize is not None:  # (not given: as the Python call without it)
+        out["normalize"] = tuple(step for step in args.normalize if step != "none")
+    return out
 
 
 def add_arguments(parser):
