@@ -26,15 +26,16 @@ from conftest import DATA, ROOT
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from paperscore import cli, compare, csc, csc_common
+from paperscore import cli, compare, csc, csc_common, csc_llm
 from paperscore.core import read_lines
 from paperscore.csc import apply_edits, extract_edits, format_label_lines, parse_label_lines, parse_test_input
-from paperscore.csc_common import COLUMNS, ERRANT, PRESETS, VARIANTS, compute
+from paperscore.csc_common import ALIGNING, COLUMNS, ERRANT, PRESETS, VARIANTS, compute
 
 SIGHAN15 = DATA / "sighan15"
 NAN = math.nan
 ZD = "policy"  # the original divides by zero here
-POSITIONAL = tuple(v for v in VARIANTS if PRESETS[v].length not in ERRANT)  # the presets that read label lines too
+READS_LABELS = tuple(v for v in VARIANTS if PRESETS[v].length not in ERRANT)  # simple_csc and msllm need sentences
+POSITIONAL = tuple(v for v in VARIANTS if PRESETS[v].length not in ALIGNING)  # and C-LLM projects every sentence
 
 
 def lines(path):
@@ -193,6 +194,14 @@ EXPECTED = {
         "sentence_false_positive_rate": 0.5,
     }),
     "msllm": LLM_FIGURES,
+    # C-LLM chuli + calculate_metric (run in place): difflib leaves every prediction here as
+    # it is (its replacements are of one Chinese character each), so CSCD-NS's figures.
+    "cllm": {
+        "sentence_detection_precision": 0.5, "sentence_detection_recall": 0.5, "sentence_detection_f1": 0.5,
+        "sentence_correction_precision": 0.16667, "sentence_correction_recall": 0.16667, "sentence_correction_f1": 0.16667,
+        "char_detection_precision": 0.71429, "char_detection_recall": 0.625, "char_detection_f1": 0.66667,
+        "char_correction_precision": 0.28571, "char_correction_recall": 0.25, "char_correction_f1": 0.26666,
+    },
     # pycorrector: whole strings; TP 1 (row 1), FP 1 (row 4 only), FN 5: P 1/2, R 1/6, Acc 2/8.
     "pycorrector": {
         "sentence_correction_accuracy": 0.25, "sentence_correction_precision": 0.5,
@@ -479,6 +488,26 @@ def test_llm_presets_equal_their_main_with_run_sh_flags(case):
     assert {key: result[key] for key in expected} == pytest.approx(expected, abs=1e-12)
 
 
+CLLM = json.loads((DATA / "csc_common" / "cllm.json").read_text(encoding="utf-8"))
+CLLM_KEYS = {"S_D_": "sentence_detection_", "S_C_": "sentence_correction_", "C_D_": "char_detection_", "C_C_": "char_correction_"}
+
+
+@pytest.mark.parametrize("case", CLLM)
+def test_cllm_equals_its_chuli_and_calculate_metric(case):
+    """tests/data/csc_common/README.md: C-LLM's input_process (chuli: difflib projection)
+    and calculate_metric run in place on random corpora whose predictions change length."""
+    result = compute(case["predictions"], case["references"], case["sources"], variant="cllm")
+    expected = {CLLM_KEYS[key[:4]] + PRINTED[key[4:]]: value / 100 for key, value in case["printed"].items()}
+    assert result == pytest.approx(expected, abs=1e-12)
+
+
+def test_cllm_projection_worked_by_hand():
+    """甲乙丙 -> 乙丙丁: difflib deletes 甲 and inserts 丁 (no replacement): read as the
+    source, no edit. 他門很好 -> 他們很好啊: 門 -> 們 replaced, 啊 inserted and dropped. 今天ab
+    -> 今天cd: Latin letters are not replaced."""
+    assert csc_llm.projected(["甲乙丙", "他門很好", "今天ab"], ["乙丙丁", "他們很好啊", "今天cd"]) == ["甲乙丙", "他們很好", "今天ab"]
+
+
 def test_errant_alignment_equals_simple_csc_alignment():
     """csc.align_edits(errant=True) against simple-csc's Alignment.align_seq (fixture): each
     non-match [op, b, e, b', e'] in order."""
@@ -540,7 +569,7 @@ def test_llm_presets_worked_by_hand():
 
 def test_llm_presets_options_are_named_and_refused_where_they_do_not_apply():
     data = dict(sources=["我很好"], references=["我很好"], predictions=["我很好"])
-    with pytest.raises(ValueError, match="length_mismatch: variant 'simple_csc' aligns every sentence"):
+    with pytest.raises(ValueError, match="length_mismatch: variant 'simple_csc' reads every sentence"):
         compute(**data, variant="simple_csc", length_mismatch="align")
     with pytest.raises(ValueError, match="remove_de: variant 'msllm'"):
         compute(**data, variant="msllm", remove_de=True)
@@ -745,6 +774,8 @@ def test_perfect_predictions(corpus):
     result = compute(references, references, sources, variant="all")
     for key, value in result.items():
         variant, name = key.split("/")
+        if variant in ("cllm", "msllm"):
+            continue  # their code skips edits of some characters (non-Chinese; punctuation, Latin letters): tested with them
         if name == "sentence_false_positive_rate":
             assert value == 0.0
         elif variant in ("realise", "scope", "pointer", "faspell", "cscd_ns", "pycorrector"):
@@ -783,12 +814,12 @@ def test_all_equals_each_preset_alone(corpus, remove_de):
     together = compute(predictions, references, sources, variant="all", remove_de=remove_de)
     for variant in VARIANTS:
         # remove_de applies to the positional presets only (the LLM ones refuse it alone)
-        alone = compute(predictions, references, sources, variant=variant, remove_de=remove_de and variant in POSITIONAL)
+        alone = compute(predictions, references, sources, variant=variant, remove_de=remove_de and variant in READS_LABELS)
         assert alone == {key.split("/")[1]: v for key, v in together.items() if key.startswith(variant + "/")}
 
 
 @settings(max_examples=60, deadline=None)
-@given(corpora(), st.sampled_from(POSITIONAL))
+@given(corpora(), st.sampled_from(POSITIONAL))  # (C-LLM projects sentences)
 def test_label_lines_give_what_sentences_give(corpus, variant):
     sources, predictions, references = corpus
     pids = [f"{i:05d}" for i in range(len(sources))]
@@ -1064,7 +1095,7 @@ def test_numpy_and_tuples_are_corpora():
     assert compute(np.array(predictions), tuple(references), np.array(sources)) == expected
 
 
-@pytest.mark.parametrize("name", [*POSITIONAL, "all"])  # (the LLM presets need sources: variant=)
+@pytest.mark.parametrize("name", [*READS_LABELS, "all"])  # (simple_csc, msllm need sources: variant=)
 def test_a_config_name_is_the_variant(name):
     import evaluate
     from conftest import SPACES_DIR
@@ -1082,7 +1113,7 @@ def test_an_unknown_config_name_lists_the_variants():
 
     with pytest.raises(ValueError, match="config_name: 'sighan' is not a configuration of this metric") as raised:
         evaluate.load(str(SPACES_DIR / "csc_common"), config_name="sighan")
-    for name in (*POSITIONAL, "all"):
+    for name in (*READS_LABELS, "all"):
         assert repr(name) in str(raised.value)
 
 

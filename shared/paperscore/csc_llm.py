@@ -150,3 +150,25 @@ def normalized(sources, predictions, references, steps):
     if "no_spaces" in steps:
         texts = [[text.replace(" ", "") for text in side] for side in texts]
     return (*texts, scored)
+
+
+# ---------------------------------------------------------------------------------------
+# C-LLM (Li et al., EMNLP 2024; ktlKTL/C-LLM calcuate_metric.py `chuli`): the prediction
+# projected onto its source before the CSCD-NS metric
+
+
+def projected(sources, predictions):
+    """Each prediction as C-LLM reads it: the source, with each span that difflib's
+    SequenceMatcher (autojunk on, as its default) reports as a `replace` of as many
+    characters, every one of them in U+4E00-U+9FA5 in the source, taken from the
+    prediction; insertions, deletions and other replacements dropped."""
+    import difflib
+
+    out = []
+    for source, prediction in zip(sources, predictions):
+        chars = list(source)
+        for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, source, prediction).get_opcodes():
+            if tag == "replace" and i2 - i1 == j2 - j1 and all("\u4e00" <= c <= "\u9fa5" for c in source[i1:i2]):
+                chars[i1:i2] = prediction[j1:j2]
+        out.append("".join(chars))
+    return out

@@ -15,7 +15,7 @@ HERE = Path(__file__).resolve().parent
 # By file path: on a Space the directory is `app/`, and evaluate would take app.py for the metric.
 metric = evaluate.load(str(HERE / "csc_common.py"), keep_in_memory=True)
 
-VARIANTS = ["realise", "scope", "spellgcn", "plome", "craspell", "pointer", "faspell", "cscd_ns", "pycorrector", "paddle", "lemon", "simple_csc", "msllm"]
+VARIANTS = ["realise", "scope", "spellgcn", "plome", "craspell", "pointer", "faspell", "cscd_ns", "pycorrector", "paddle", "lemon", "cllm", "simple_csc", "msllm"]
 # Eight sentences where the conventions part ways (source, reference, prediction).
 MIXED = [
     ("他門很好", "他們很好", "他們很好"),  # corrected
@@ -176,7 +176,7 @@ with gr.Blocks(title="csc_common") as demo:
         "# csc_common\n"
         "Chinese spelling check scored as papers score it: each column is one project's released evaluation code "
         "(ReaLiSe, SCOPE, SpellGCN, PLOME, CRASpell, Pointer Networks, FASPell, CSCD-NS, pycorrector, PaddleNLP, LEMON; "
-        "for LLM correctors simple-csc and MSLLM, which align every sentence). "
+        "for LLM correctors C-LLM, simple-csc and MSLLM, which read every sentence in their own way). "
         "One sentence per line, the three boxes in the same order; an edit is a position where a sentence differs "
         "from its source. Preloaded: eight sentences on which the conventions disagree. For the official SIGHAN "
         "figures see the `csc_sighan` Space. Predictions of another length than their source (an LLM corrector's): "

@@ -53,7 +53,7 @@ Args:
     (evaluate.load(..., config_name=NAME) with NAME a variant, or "all", sets the default variant.)
     variant: "realise" (default; also SCOPE's and CCL2022's sentence level), "scope",
         "spellgcn", "plome", "craspell", "pointer", "faspell", "cscd_ns", "pycorrector",
-        "paddle", "lemon", "simple_csc", "msllm" (LLM correctors: every sentence aligned), or "all" (every one, keys prefixed "<variant>/").
+        "paddle", "lemon", "cllm", "simple_csc", "msllm" (LLM correctors), or "all" (every one, keys prefixed "<variant>/").
     char_subset: "all" or "erroneous" (character level over the sentences with a gold
         edit only); default: the preset's own (SpellGCN and PLOME: "erroneous").
     length_mismatch: "error", "truncate", "whole" or "align" (a minimal-edit alignment:

@@ -93,9 +93,12 @@ PRESETS = {
     "lemon": Preset("change", sentence_epsilon=1e-12, f1_epsilon=1e-12, length="whole", quirks=frozenset({"false_positive_rate"})),
     # LLM correctors: every sentence aligned (csc_llm); "errant_target" keys an edit on its target span too
     "simple_csc": Preset("paper", char="all_edits", f1_epsilon=1e-10, length="errant", normalize=csc_llm.OWN_NORMALIZATION, quirks=frozenset({"rounding", "false_positive_rate"})),
+    # C-LLM calcuate_metric.py: difflib's equal-length replacements of Chinese characters projected onto the source, then CSCD-NS
+    "cllm": Preset("paper", char="all_edits", f1_epsilon=1e-10, length="project", quirks=frozenset({"rounding"})),
     "msllm": Preset("paper", char="all_edits", f1_epsilon=1e-10, length="errant_target", normalize=csc_llm.OWN_NORMALIZATION + ("drop_unequal",), ignore=csc_llm.PUNCTUATION | csc_llm.LETTERS, quirks=frozenset({"rounding", "false_positive_rate"})),
 }  # fmt: skip
 ERRANT = ("errant", "errant_target")  # the length rules of presets that align every sentence
+ALIGNING = ERRANT + ("project",)  # length rules that rewrite equal-length sentences too
 VARIANTS = tuple(PRESETS)
 
 # The per-sentence counts every figure is a ratio of.
@@ -132,10 +135,10 @@ def check_options(variant, char_subset, length_mismatch, remove_de, labels=False
     read sentence pairs)."""
     check_choice("variant", variant, VARIANTS + ("all",))
     if variant != "all" and PRESETS[variant].length in ERRANT:
+        if length_mismatch is not None:
+            raise ValueError(f"length_mismatch: variant {variant!r} reads every sentence as its code does; it takes no length_mismatch")
         if labels:
             raise ValueError(f"sources: variant {variant!r} aligns sentences, it cannot read label lines (pass sources)")
-        if length_mismatch is not None:
-            raise ValueError(f"length_mismatch: variant {variant!r} aligns every sentence as its code does; it takes no length_mismatch")
         if remove_de:
             raise ValueError(f"remove_de: variant {variant!r} is not scored with ReaLiSe's SIGHAN13 post-processing")
     if char_subset is not None:
@@ -156,8 +159,14 @@ def check_options(variant, char_subset, length_mismatch, remove_de, labels=False
 
 
 def _view(preset, length_mismatch):
-    """What sets a preset's edits apart: its length rule and SpellGCN's punctuation drop."""
-    return (length_mismatch or preset.length, "first_punctuation" in preset.quirks)
+    """What sets a preset's edits apart: its length rule and SpellGCN's punctuation drop.
+    C-LLM always projects the predictions (equal-length ones too); length_mismatch, if
+    given, is then the rule for its references ("project/<rule>", by default its assert)."""
+    if preset.length == "project":
+        rule = f"project/{length_mismatch or 'error'}"
+    else:
+        rule = length_mismatch or preset.length
+    return (rule, "first_punctuation" in preset.quirks)
 
 
 def _edit_views(predictions, references, sources, views, remove_de):
@@ -182,7 +191,11 @@ def _edit_views(predictions, references, sources, views, remove_de):
         differ = np.flatnonzero((lengths[1] != lengths[0]) | (lengths[2] != lengths[0]))
         by_rule = {}
         for rule in sorted(rules):
-            if not len(differ) or rule == "align":
+            if rule.startswith("project/"):  # C-LLM: every prediction projected onto its source first
+                (projected,) = extract_edits(sources, csc_llm.projected(sources, predictions), names=("predictions",))
+                (reference,) = extract_edits(sources, references, names=("references",), length_mismatch=rule.split("/")[1])
+                by_rule[rule] = (projected, reference, None)
+            elif not len(differ) or rule == "align":
                 by_rule[rule] = (predicted, gold, None)
             else:
                 by_rule[rule] = _length_rule(rule, predictions, references, sources, lengths, differ, (predicted, gold))
