@@ -323,6 +323,8 @@ def figures(variant, sums, zero_division=0.0, char_subset=None):
             out["sentence_false_positive_rate"] = _round3(100 * c["clean_flagged"] / (n - gold + 1e-10)) / 100
         else:
             out["sentence_false_positive_rate"] = c["clean_flagged"] / (n - gold + eps)
+    else:  # the code prints none: flagged error-free / error-free sentences (0/0: the policy)
+        out["sentence_false_positive_rate"] = divide(c["clean_flagged"], n - gold, zd)
     if preset.char:
         predicted = c["predicted_chars_erroneous" if (char_subset or preset.char_subset) == "erroneous" else "predicted_chars"]
         hits, exact, gold_chars = c["position_hits"], c["exact_hits"], c["gold_chars"]
@@ -468,10 +470,11 @@ def compute(
     remove_de: drop predicted edits into 地 or 得 (ReaLiSe's and SCOPE's SIGHAN13
     post-processing). normalize: csc_llm.NORMALIZATIONS to apply to the sentences before
     scoring, for every preset; None: none, except the LLM presets' own (simple_csc and
-    msllm: clean, halfwidth, no_spaces, as their run.sh does). The LLM presets align every
-    sentence (csc_llm) and take neither length_mismatch nor remove_de (under "all" those
-    apply to the others); from label lines "all" leaves them out. zero_division: the value of a ratio its code would divide by zero
-    (presets that add an epsilon keep it).
+    msllm, as their run.sh does). simple_csc and msllm align every sentence (csc_llm) and
+    take neither length_mismatch nor remove_de (under "all" those apply to the others);
+    from label lines "all" leaves them out. cllm projects every prediction (csc_llm.projected);
+    length_mismatch then reads its references. zero_division: the value of a ratio its code
+    would divide by zero (presets that add an epsilon keep it).
     """
     predictions, references, sources = corpora(predictions=predictions, references=references, sources=sources).values()
     labels = label_input(sources)
