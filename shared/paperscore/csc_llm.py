@@ -35,7 +35,10 @@ def aligned_spans(sources, texts, name, target_span, ignore):
     if longest >= 2**21:
         i = [len(source) for source in sources].index(longest)
         raise ValueError(f"sources[{i}]: has {longest:,} characters; the LLM presets take fewer than {2**21:,}")
-    sentence, kind, position, char, text_start = align_edits(sources, texts, name, errant=True)
+    # A text equal to its source aligns with no edit: only the others go through the programme.
+    changed = np.flatnonzero([text != source for text, source in zip(texts, sources)])
+    sentence, kind, position, char, text_start = align_edits([sources[i] for i in changed.tolist()], [texts[i] for i in changed.tolist()], name, changed, errant=True)
+    sentence = changed[sentence]
     start = position - 1  # 0-based: the source character, or the one an insertion precedes
     if ignore:
         lengths = np.fromiter(map(len, sources), dtype=np.int64, count=len(sources))
@@ -121,6 +124,8 @@ def check_normalize(normalize):
 
 
 def _clean(text):
+    if text.isprintable() and "\ufffd" not in text:  # no control character, no white space but U+0020: only the ends change
+        return text.strip()
     import unicodedata
 
     out = []
@@ -166,6 +171,9 @@ def projected(sources, predictions):
 
     out = []
     for source, prediction in zip(sources, predictions):
+        if prediction == source:
+            out.append(source)
+            continue
         chars = list(source)
         for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, source, prediction).get_opcodes():
             if tag == "replace" and i2 - i1 == j2 - j1 and all("\u4e00" <= c <= "\u9fa5" for c in source[i1:i2]):
