@@ -6,6 +6,8 @@ middle, traced back from the end preferring keep/substitute, then delete, then i
 The benchmark's baseline and the tests' second opinion on the vectorised alignment.
 """
 
+import functools
+
 
 def distance(a, b):
     """The Levenshtein distance (unit costs), by the textbook two-row recurrence."""
@@ -80,3 +82,84 @@ def realise(sources, predictions, references):
         out[f"sentence_{level}_accuracy"] = ratio(right, len(sources))
         out.update({f"sentence_{level}_precision": p, f"sentence_{level}_recall": r, f"sentence_{level}_f1": 2 * p * r / (p + r) if p + r else 0.0})
     return out
+
+
+def from_groups(pairs):
+    """A sentence's edits as paperscore lists them (Edits.groups(): (position, char), an
+    insertion's char "<insert before: ...>", a deletion's "<delete: ...>") in this module's form."""
+    out = set()
+    for position, char in pairs:
+        for kind, label in (("insert", "<insert before: "), ("delete", "<delete: ")):
+            if char.startswith(label):
+                out.add((kind, position, char[len(label) : -1]))
+                break
+        else:
+            out.add(("sub", position, char))
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def errant_edits(source, text):
+    """simple-csc's alignment as its docs state it, the plain way: the full Levenshtein
+    table (unit costs) where each cell records a keep when the characters are equal, else
+    the first cheapest of substitute, insert, delete; traced back from the end. Returns the
+    non-keeps, left to right, as (op, b, e, b', e'): source span [b, e), text span [b', e')."""
+    rows, columns = len(source) + 1, len(text) + 1
+    cost = [[0] * columns for _ in range(rows)]
+    move = [[""] * columns for _ in range(rows)]
+    for i in range(rows):
+        for j in range(columns):
+            if i == 0 and j == 0:
+                continue
+            if i == 0:
+                cost[i][j], move[i][j] = j, "I"
+            elif j == 0:
+                cost[i][j], move[i][j] = i, "D"
+            elif source[i - 1] == text[j - 1]:
+                cost[i][j], move[i][j] = cost[i - 1][j - 1], "M"
+            else:
+                options = [(cost[i - 1][j - 1] + 1, "S"), (cost[i][j - 1] + 1, "I"), (cost[i - 1][j] + 1, "D")]
+                cost[i][j], move[i][j] = min(options, key=lambda option: option[0])  # min keeps the first of equals
+    out, i, j = [], rows - 1, columns - 1
+    while i or j:
+        op = move[i][j]
+        if op in "MS":
+            if op == "S":
+                out.append(("S", i - 1, i, j - 1, j))
+            i, j = i - 1, j - 1
+        elif op == "D":
+            out.append(("D", i - 1, i, j, j))
+            i -= 1
+        else:
+            out.append(("I", i, i, j - 1, j))
+            j -= 1
+    return out[::-1]
+
+
+def llm_counts(source, reference, prediction, target_span=False, ignore=frozenset()):
+    """One sentence's counts under the simple-csc comparison (target_span: MSLLM's): an
+    edit's key is its source span (and text span), its identity the key plus its new text;
+    edits of an ignored source character skipped."""
+    sides = []
+    for text in (reference, prediction):
+        keys, identities = [], []
+        for op, b, e, b2, e2 in errant_edits(source, text):
+            if op != "I" and source[b] in ignore:
+                continue
+            key = (b, e, b2, e2) if target_span else (b, e)
+            keys.append(key)
+            identities.append((key, text[b2:e2]))
+        sides.append((keys, identities))
+    (gold_keys, gold_edits), (keys, edits) = sides
+    flagged, erroneous = bool(keys), bool(gold_keys)
+    return {
+        "gold_sentences": int(erroneous),
+        "predicted_sentences": int(flagged),
+        "detected_sentences": int(flagged and set(keys) == set(gold_keys)),
+        "corrected_sentences": int(flagged and set(edits) == set(gold_edits)),
+        "clean_flagged": int(flagged and not erroneous),
+        "gold_chars": len(gold_keys),
+        "predicted_chars": len(keys),
+        "position_hits": sum(key in set(gold_keys) for key in keys),
+        "exact_hits": sum(edit in set(gold_edits) for edit in edits),
+    }

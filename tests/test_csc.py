@@ -207,7 +207,8 @@ def test_align_scores_substitution_only_data_as_today_under_every_preset_and_yea
     sources, predictions, references = substitution_only(rng, int(rng.integers(1, 40)))
     data = dict(predictions=predictions, references=references, sources=sources)
     extras = dict(return_counts=True, per_sentence=True)
-    for variant in (*csc_common.VARIANTS, "all"):
+    positional = [v for v in csc_common.VARIANTS if csc_common.PRESETS[v].length not in csc_common.ALIGNING]  # the LLM presets read sentences by their own rule
+    for variant in (*positional, "all"):
         for remove_de in (False, True):
             today = csc_common.compute(**data, variant=variant, remove_de=remove_de, **extras)
             aligned = csc_common.compute(**data, variant=variant, remove_de=remove_de, length_mismatch="align", **extras)

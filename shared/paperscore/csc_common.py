@@ -40,6 +40,7 @@ from .csc import (
     match,
     read_sources,
 )
+from . import csc_llm
 
 CHAR_SUBSETS = ("all", "erroneous")
 SPACE = "csc_common"
@@ -72,6 +73,8 @@ class Preset(NamedTuple):
     f1_epsilon: float = 0.0
     length: str = "error"
     quirks: frozenset = frozenset()
+    normalize: tuple = ()  # csc_llm.NORMALIZATIONS the code applies before scoring
+    ignore: frozenset = frozenset()  # source characters whose edits it skips (LLM presets)
 
 
 PRESETS = {
@@ -86,7 +89,14 @@ PRESETS = {
     "pycorrector": Preset("string", accuracy=True, length="whole"),
     "paddle": Preset("official", f1_epsilon=1e-9),
     "lemon": Preset("change", sentence_epsilon=1e-12, f1_epsilon=1e-12, length="whole", quirks=frozenset({"false_positive_rate"})),
+    # LLM correctors: every sentence aligned (csc_llm); "errant_target" keys an edit on its target span too
+    "simple_csc": Preset("paper", char="all_edits", f1_epsilon=1e-10, length="errant", normalize=csc_llm.OWN_NORMALIZATION, quirks=frozenset({"rounding", "false_positive_rate"})),
+    # C-LLM calcuate_metric.py: difflib's equal-length replacements of Chinese characters projected onto the source, then CSCD-NS
+    "cllm": Preset("paper", char="all_edits", f1_epsilon=1e-10, length="project", quirks=frozenset({"rounding"})),
+    "msllm": Preset("paper", char="all_edits", f1_epsilon=1e-10, length="errant_target", normalize=csc_llm.OWN_NORMALIZATION + ("drop_unequal",), ignore=csc_llm.PUNCTUATION | csc_llm.LETTERS, quirks=frozenset({"rounding", "false_positive_rate"})),
 }  # fmt: skip
+ERRANT = ("errant", "errant_target")  # the length rules of presets that align every sentence
+ALIGNING = ERRANT + ("project",)  # length rules that rewrite equal-length sentences too
 VARIANTS = tuple(PRESETS)
 
 # The per-sentence counts every figure is a ratio of.
@@ -118,9 +128,17 @@ def corpora(**corpora):
     return {name: values if values is None and name == "sources" else corpus(values, name) for name, values in corpora.items()}
 
 
-def check_options(variant, char_subset, length_mismatch, remove_de):
-    """The presets a call scores: all of them for "all"."""
+def check_options(variant, char_subset, length_mismatch, remove_de, labels=False):
+    """The presets a call scores: all of them for "all" (from label lines, those that
+    read sentence pairs)."""
     check_choice("variant", variant, VARIANTS + ("all",))
+    if variant != "all" and PRESETS[variant].length in ERRANT:
+        if length_mismatch is not None:
+            raise ValueError(f"length_mismatch: variant {variant!r} reads every sentence as its code does; it takes no length_mismatch")
+        if labels:
+            raise ValueError(f"sources: variant {variant!r} aligns sentences, it cannot read label lines (pass sources)")
+        if remove_de:
+            raise ValueError(f"remove_de: variant {variant!r} is not scored with ReaLiSe's SIGHAN13 post-processing")
     if char_subset is not None:
         check_choice("char_subset", char_subset, CHAR_SUBSETS)
         if variant != "all" and PRESETS[variant].char is None:
@@ -129,7 +147,9 @@ def check_options(variant, char_subset, length_mismatch, remove_de):
         check_choice("length_mismatch", length_mismatch, LENGTH_MISMATCH)
     if not isinstance(remove_de, bool):
         raise ValueError(f"remove_de: {remove_de!r} is not True or False")
-    return VARIANTS if variant == "all" else (variant,)
+    if variant != "all":
+        return (variant,)
+    return tuple(v for v in VARIANTS if not labels or PRESETS[v].length not in ERRANT)
 
 
 # ---------------------------------------------------------------------------------------
@@ -137,8 +157,14 @@ def check_options(variant, char_subset, length_mismatch, remove_de):
 
 
 def _view(preset, length_mismatch):
-    """What sets a preset's edits apart: its length rule and SpellGCN's punctuation drop."""
-    return (length_mismatch or preset.length, "first_punctuation" in preset.quirks)
+    """What sets a preset's edits apart: its length rule and SpellGCN's punctuation drop.
+    C-LLM always projects the predictions (equal-length ones too); length_mismatch, if
+    given, is then the rule for its references ("project/<rule>", by default its assert)."""
+    if preset.length == "project":
+        rule = f"project/{length_mismatch or 'error'}"
+    else:
+        rule = length_mismatch or preset.length
+    return (rule, "first_punctuation" in preset.quirks)
 
 
 def _edit_views(predictions, references, sources, views, remove_de):
@@ -163,7 +189,11 @@ def _edit_views(predictions, references, sources, views, remove_de):
         differ = np.flatnonzero((lengths[1] != lengths[0]) | (lengths[2] != lengths[0]))
         by_rule = {}
         for rule in sorted(rules):
-            if not len(differ) or rule == "align":
+            if rule.startswith("project/"):  # C-LLM: every prediction projected onto its source first
+                (projected,) = extract_edits(sources, csc_llm.projected(sources, predictions), names=("predictions",))
+                (reference,) = extract_edits(sources, references, names=("references",), length_mismatch=rule.split("/")[1])
+                by_rule[rule] = (projected, reference, None)
+            elif not len(differ) or rule == "align":
                 by_rule[rule] = (predicted, gold, None)
             else:
                 by_rule[rule] = _length_rule(rule, predictions, references, sources, lengths, differ, (predicted, gold))
@@ -289,7 +319,12 @@ def figures(variant, sums, zero_division=0.0, char_subset=None):
         tp = c["corrected_sentences"]
         _level(out, "sentence_correction", accuracy("correction_hits"), _prf(tp, tp + c["clean_flagged"], gold, preset, eps, zd))
     if "false_positive_rate" in preset.quirks:
-        out["sentence_false_positive_rate"] = c["clean_flagged"] / (n - gold + eps)
+        if "rounding" in preset.quirks:  # simple-csc: in percent to 3 decimals, over clean + 1e-10
+            out["sentence_false_positive_rate"] = _round3(100 * c["clean_flagged"] / (n - gold + 1e-10)) / 100
+        else:
+            out["sentence_false_positive_rate"] = c["clean_flagged"] / (n - gold + eps)
+    else:  # the code prints none: flagged error-free / error-free sentences (0/0: the policy)
+        out["sentence_false_positive_rate"] = divide(c["clean_flagged"], n - gold, zd)
     if preset.char:
         predicted = c["predicted_chars_erroneous" if (char_subset or preset.char_subset) == "erroneous" else "predicted_chars"]
         hits, exact, gold_chars = c["position_hits"], c["exact_hits"], c["gold_chars"]
@@ -319,22 +354,64 @@ def ratios(sums, variants, blocks, zero_division=0.0, char_subset=None):
     return out
 
 
-def _table(predictions, references, sources, variants, length_mismatch, remove_de, shared=True):
-    """(per-sentence table, each variant's block start, {variant: (predicted, gold)}).
-    shared: presets whose edits came out alike share one block of COLUMNS; otherwise one
-    block per way of reading them, so that two systems' tables line up (paired tests)."""
-    views = {variant: _view(PRESETS[variant], length_mismatch) for variant in variants}
-    edits = _edit_views(predictions, references, sources, set(views.values()), remove_de)
-    tables, blocks = {}, []
-    for variant in variants:
-        view = edits[views[variant]]
-        key = id(view) if shared else views[variant]
+def _table(predictions, references, sources, variants, length_mismatch, remove_de, shared=True, normalize=None):
+    """(per-sentence table, each variant's block start, {variant: (predicted, gold)}: Edits,
+    or for the LLM presets lists of edits). shared: presets whose edits came out alike
+    share one block of COLUMNS; otherwise one block per way of reading them, so that two
+    systems' tables line up (paired tests). normalize: the csc_llm steps for every preset
+    (None: none, and the LLM presets' own); a sentence dropped scores a row of zeros."""
+    tables, blocks, edits = {}, [], {}
+
+    def add(key, make):
         if key not in tables:
-            tables[key] = (len(tables) * len(COLUMNS), statistics(*view))
+            tables[key] = (len(tables) * len(COLUMNS), *make())
         blocks.append(tables[key][0])
-    parts = [table for _, table in tables.values()]
+        return tables[key][2]
+
+    old = [variant for variant in variants if PRESETS[variant].length not in ERRANT]
+    if old:
+        texts = _normalized(predictions, references, sources, normalize or ())
+        views = {variant: _view(PRESETS[variant], length_mismatch) for variant in old}
+        found = _edit_views(*texts[:3], set(views.values()), remove_de)
+    for variant in variants:
+        preset = PRESETS[variant]
+        if preset.length in ERRANT:
+            steps = preset.normalize if normalize is None else normalize
+            p, r, s, scored = _normalized(predictions, references, sources, steps)
+            target = preset.length == "errant_target"
+
+            def make():
+                rows, groups = csc_llm.statistics(p, r, s, COLUMNS, target, preset.ignore)
+                return _dropped(rows, scored, groups)
+
+            edits[variant] = add(("errant", target, preset.ignore, steps), make)
+        else:
+            view = found[views[variant]]
+            key = id(view) if shared else views[variant]
+            add(key, lambda: _dropped(statistics(*view), texts[3], view[:2]))
+            edits[variant] = view[:2]
+    parts = [table for _, table, _ in tables.values()]
     rows = np.hstack(parts) if len(parts) > 1 else parts[0]
-    return rows, blocks, {variant: edits[views[variant]][:2] for variant in variants}
+    return rows, blocks, edits
+
+
+def _normalized(predictions, references, sources, steps):
+    """(predictions, references, sources, scored) after csc_llm.normalized."""
+    if not steps:
+        return predictions, references, sources, None
+    if label_input(sources):
+        raise ValueError("normalize: label lines are not sentences (pass sources to normalize)")
+    s, p, r, scored = csc_llm.normalized(sources, predictions, references, steps)
+    if scored is not None:  # a dropped sentence is read as three empty strings (then its row zeroed)
+        s, p, r = ([text if keep else "" for text, keep in zip(side, scored.tolist())] for side in (s, p, r))
+    return p, r, s, scored
+
+
+def _dropped(rows, scored, edits=None):
+    """The rows with those of unscored sentences zero, and the edits."""
+    if scored is not None:
+        rows = rows * scored[:, None]
+    return rows, edits
 
 
 # ---------------------------------------------------------------------------------------
@@ -372,6 +449,7 @@ def compute(
     char_subset=None,
     length_mismatch=None,
     remove_de=False,
+    normalize=None,
     zero_division=0.0,
     return_counts=False,
     per_sentence=False,
@@ -390,16 +468,22 @@ def compute(
     with a gold edit only); None: the preset's own. length_mismatch: "error", "truncate",
     "whole" or "align" for every preset (see paperscore.csc); None: each preset as its code does.
     remove_de: drop predicted edits into 地 or 得 (ReaLiSe's and SCOPE's SIGHAN13
-    post-processing). zero_division: the value of a ratio its code would divide by zero
-    (presets that add an epsilon keep it).
+    post-processing). normalize: csc_llm.NORMALIZATIONS to apply to the sentences before
+    scoring, for every preset; None: none, except the LLM presets' own (simple_csc and
+    msllm, as their run.sh does). simple_csc and msllm align every sentence (csc_llm) and
+    take neither length_mismatch nor remove_de (under "all" those apply to the others);
+    from label lines "all" leaves them out. cllm projects every prediction (csc_llm.projected);
+    length_mismatch then reads its references. zero_division: the value of a ratio its code
+    would divide by zero (presets that add an epsilon keep it).
     """
     predictions, references, sources = corpora(predictions=predictions, references=references, sources=sources).values()
-    variants = check_options(variant, char_subset, length_mismatch, remove_de)
+    labels = label_input(sources)
+    variants = check_options(variant, char_subset, length_mismatch, remove_de, labels)
+    steps = None if normalize is None else csc_llm.check_normalize(normalize)
     zd = check_zero_division(zero_division)
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples)
-    labels = label_input(sources)
-    rows, blocks, edits = _table(predictions, references, sources, variants, length_mismatch, remove_de)
+    rows, blocks, edits = _table(predictions, references, sources, variants, length_mismatch, remove_de, normalize=steps)
     sums = rows.sum(0)
     result = as_floats(ratios(sums, variants, blocks, zd, char_subset))
     if confidence_level is not None:
@@ -413,12 +497,12 @@ def compute(
         first = variants[0]
         if PRESETS[first].sentence:
             result.update(_classes(rows[:, blocks[0] : blocks[0] + len(COLUMNS)], PRESETS[first]))
-        predicted, gold = edits[first]
-        result["predicted_edits"] = [[list(pair) for pair in pairs] for pairs in predicted.groups()]
-        result["reference_edits"] = [[list(pair) for pair in pairs] for pairs in gold.groups()]
+        for key, side in zip(("predicted_edits", "reference_edits"), edits[first]):
+            result[key] = side if isinstance(side, list) else [[list(pair) for pair in pairs] for pairs in side.groups()]
     if return_signature:
         options = {"variant": variant, "char_subset": char_subset or "preset", "length_mismatch": length_mismatch or "preset"}
-        options.update(remove_de=remove_de, input="labels" if labels else "sentences", zero_division=zd)
+        options.update(remove_de=remove_de, normalize="+".join(steps) if steps else ("none" if steps is not None else "preset"))
+        options.update(input="labels" if labels else "sentences", zero_division=zd)
         result["signature"] = signature("csc_common", **options, **bootstrap_options(confidence_level, n_resamples, seed))
     return result
 
@@ -431,14 +515,15 @@ def headline(variant="realise", **options):
     return "char_correction_f1" if variant in ("craspell", "pointer") else "sentence_correction_f1"
 
 
-def paired_statistics(references, system_a, system_b, sources=None, variant="realise", char_subset=None, length_mismatch=None, remove_de=False, zero_division=0.0):
+def paired_statistics(references, system_a, system_b, sources=None, variant="realise", char_subset=None, length_mismatch=None, remove_de=False, normalize=None, zero_division=0.0):
     """For paperscore.compare: each system's per-sentence rows and the reducer."""
     references, system_a, system_b, sources = corpora(references=references, system_a=system_a, system_b=system_b, sources=sources).values()
-    variants = check_options(variant, char_subset, length_mismatch, remove_de)
+    variants = check_options(variant, char_subset, length_mismatch, remove_de, label_input(sources))
+    normalize = None if normalize is None else csc_llm.check_normalize(normalize)
     zd = check_zero_division(zero_division)
     tables = []
     for system in (system_a, system_b):
-        rows, blocks, _ = _table(system, references, sources, variants, length_mismatch, remove_de, shared=False)
+        rows, blocks, _ = _table(system, references, sources, variants, length_mismatch, remove_de, shared=False, normalize=normalize)
         tables += encode_rows(rows)
     return (*tables, lambda weights, rows: ratios(weights @ rows, variants, blocks, zd, char_subset))
 
@@ -460,10 +545,17 @@ def add_options(parser):
     parser.add_argument("--char-subset", choices=CHAR_SUBSETS, help="character level over all sentences or the erroneous ones (default: the preset's)")
     parser.add_argument("--length-mismatch", choices=LENGTH_MISMATCH, help="sentences of another length than their source (default: as each preset's code)")
     parser.add_argument("--remove-de", action="store_true", help="drop predicted edits into 地/得 (ReaLiSe's SIGHAN13 post-processing)")
+    parser.add_argument(
+        "--normalize", nargs="+", choices=csc_llm.NORMALIZATIONS + ("none",),
+        help="sentence normalisation before scoring, for every preset (default: none, the LLM presets their own; none: none at all)",
+    )  # fmt: skip
 
 
 def options(args):
-    return dict(variant=args.variant, char_subset=args.char_subset, length_mismatch=args.length_mismatch, remove_de=args.remove_de)
+    out = dict(variant=args.variant, char_subset=args.char_subset, length_mismatch=args.length_mismatch, remove_de=args.remove_de)
+    if args.normalize is not None:  # (not given: as the Python call without it)
+        out["normalize"] = tuple(step for step in args.normalize if step != "none")
+    return out
 
 
 def add_arguments(parser):

@@ -20,7 +20,7 @@ HERE = Path(__file__).resolve().parent
 # By file path: on a Space the directory is `app/`, and evaluate would take app.py for the metric.
 metric = evaluate.load(str(HERE / "csc_common.py"), keep_in_memory=True)
 
-VARIANTS = ["realise", "scope", "spellgcn", "plome", "craspell", "pointer", "faspell", "cscd_ns", "pycorrector", "paddle", "lemon"]
+VARIANTS = ["realise", "scope", "spellgcn", "plome", "craspell", "pointer", "faspell", "cscd_ns", "pycorrector", "paddle", "lemon", "cllm", "simple_csc", "msllm"]
 # Eight sentences where the conventions part ways (source, reference, prediction).
 MIXED = [
     ("他門很好", "他們很好", "他們很好"),  # corrected
@@ -42,12 +42,14 @@ EXAMPLE = dict(
     remove_de=False,
     zero_division="0",
 )
-# Stated on the page and checked before any work (the alignment is quadratic in a sentence's length).
-MAX_BOX_CHARACTERS = 20_000
-MAX_SENTENCE_CHARACTERS = 1_000
+# Stated on the page and checked before any work, in sentences (the standard test sets go
+# through: SIGHAN15 has 1,100 sentences of at most 124 characters); the alignment is
+# quadratic in a sentence's length, so a sentence is bounded too.
+MAX_SENTENCES = 5_000
+MAX_SENTENCE_CHARACTERS = 300
 LIMITS = (
-    f"Limits: at most {MAX_BOX_CHARACTERS:,} characters in each box and {MAX_SENTENCE_CHARACTERS:,} characters "
-    "in a sentence; for more, use the package or `paperscore csc` (no limits)."
+    f"Limits: at most {MAX_SENTENCES:,} sentences in each box and {MAX_SENTENCE_CHARACTERS:,} characters "
+    "in a sentence; for more, use the package or `paperscore csc`."
 )
 CLASS_COLOURS = {"TP": "#2e7d32", "FP": "#c62828", "TN": "#757575", "FN": "#ef6c00", "FP+FN": "#6a1b9a"}
 EDIT_COLOURS = {"right": "#c8e6c9", "wrong char": "#ffe0b2", "wrong place": "#ffcdd2", "gold": "#c8e6c9", "source": "#eeeeee"}
@@ -59,11 +61,15 @@ def sentence_lines(text):
 
 
 def check_limits(**boxes):
-    """A ValueError naming the box when a text is beyond the page's limits."""
+    """A ValueError naming the box when a text is beyond the page's limits, or when the
+    predictions or references box is empty (Sources may be: label lines)."""
     for name, text in boxes.items():
-        if len(text) > MAX_BOX_CHARACTERS:
-            raise ValueError(f"{name}: {len(text):,} characters, more than the {MAX_BOX_CHARACTERS:,} this page takes")
-        for number, line in enumerate(sentence_lines(text), 1):
+        lines = sentence_lines(text)
+        if not lines and name != "sources":
+            raise ValueError(f"{name}: the box is empty (one sentence, or one label line, per line)")
+        if len(lines) > MAX_SENTENCES:
+            raise ValueError(f"{name}: {len(lines):,} sentences, more than the {MAX_SENTENCES:,} this page takes")
+        for number, line in enumerate(lines, 1):
             if len(line) > MAX_SENTENCE_CHARACTERS:
                 raise ValueError(f"{name}: sentence {number} has {len(line):,} characters, more than the {MAX_SENTENCE_CHARACTERS:,} this page takes")
 
@@ -72,7 +78,7 @@ def compute_kwargs(predictions, sources, references, variant, char_subset, lengt
     """The metric's keyword arguments for the demo's inputs."""
     return dict(
         predictions=sentence_lines(predictions),
-        sources=sentence_lines(sources),
+        sources=sentence_lines(sources) or None,  # an empty box: label lines
         references=sentence_lines(references),
         variant=variant,
         char_subset=None if char_subset == "preset" else char_subset,
@@ -91,12 +97,13 @@ def headline(result, variant):
     out = {key: value for key, value in result.items() if key.startswith("realise/") and isinstance(value, float)}
     for name in VARIANTS[1:]:
         key = f"{name}/sentence_correction_f1" if f"{name}/sentence_correction_f1" in result else f"{name}/char_correction_f1"
-        out[key] = result[key]
+        if key in result:  # label lines: the LLM presets need sentences
+            out[key] = result[key]
     return out
 
 
 def side_by_side(result, variant):
-    names = VARIANTS if variant == "all" else [variant]
+    names = [name for name in VARIANTS if any(key.startswith(f"{name}/") for key in result)] if variant == "all" else [variant]
     figures = list(dict.fromkeys(k.split("/")[-1] for k, v in result.items() if isinstance(v, float)))
     figures.sort(key=lambda name: not name.startswith("sentence"))
 
@@ -132,15 +139,17 @@ def sentence_table(kwargs, result, official):
     counts = [(f"{kwargs['variant'] if kwargs['variant'] != 'all' else 'realise'}", result)] + ([("paddle", official)] if official else [])
     counts = [(name, r["sentence_correction_classes"]) for name, r in counts if "sentence_correction_classes" in r]
     rows = []
-    columns = zip(kwargs["sources"], kwargs["references"], kwargs["predictions"], result["reference_edits"], result["predicted_edits"])
+    labels = kwargs["sources"] is None  # label lines: the lines as they are, nothing to highlight
+    sources = [""] * len(kwargs["predictions"]) if labels else kwargs["sources"]
+    columns = zip(sources, kwargs["references"], kwargs["predictions"], result["reference_edits"], result["predicted_edits"])
     for number, (source, reference, prediction, gold, predicted) in enumerate(columns, 1):
         gold_chars = dict(map(tuple, gold))
         prediction_marks = {p: "right" if gold_chars.get(p) == c else "wrong char" if p in gold_chars else "wrong place" for p, c in predicted}
         cells = [
             str(number),
             marked(source, {p: "source" for p in gold_chars.keys() | prediction_marks.keys()}),
-            marked(reference, dict.fromkeys(gold_chars, "gold")),
-            marked(prediction, prediction_marks),
+            marked(reference, {} if labels else dict.fromkeys(gold_chars, "gold")),
+            marked(prediction, {} if labels else prediction_marks),
             html.escape(", ".join(f"{p} {c}" for p, c in predicted)),
             str(sum(p in gold_chars for p, _ in predicted)),
         ] + [badge(classes[number - 1]) for _, classes in counts]
@@ -171,7 +180,8 @@ with gr.Blocks(title="csc_common") as demo:
     gr.Markdown(
         "# csc_common\n"
         "Chinese spelling check scored as papers score it: each column is one project's released evaluation code "
-        "(ReaLiSe, SCOPE, SpellGCN, PLOME, CRASpell, Pointer Networks, FASPell, CSCD-NS, pycorrector, PaddleNLP, LEMON). "
+        "(ReaLiSe, SCOPE, SpellGCN, PLOME, CRASpell, Pointer Networks, FASPell, CSCD-NS, pycorrector, PaddleNLP, LEMON; "
+        "for LLM correctors C-LLM, simple-csc and MSLLM, which read every sentence in their own way). "
         "One sentence per line, the three boxes in the same order; an edit is a position where a sentence differs "
         "from its source. Preloaded: eight sentences on which the conventions disagree. For the official SIGHAN "
         "figures see the `csc_sighan` Space. Predictions of another length than their source (an LLM corrector's): "

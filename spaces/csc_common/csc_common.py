@@ -12,6 +12,7 @@ import numpy
 from .paperscore_core import VERSION
 from .paperscore_csc import checked_columns, stored_sources
 from .paperscore_csc_common import VARIANTS, compute, corpora
+from .paperscore_csc_llm import NORMALIZATIONS
 from .paperscore_space import SpaceMetric
 from .paperscore_trainer import trainer_metrics
 
@@ -52,13 +53,16 @@ Args:
     (evaluate.load(..., config_name=NAME) with NAME a variant, or "all", sets the default variant.)
     variant: "realise" (default; also SCOPE's and CCL2022's sentence level), "scope",
         "spellgcn", "plome", "craspell", "pointer", "faspell", "cscd_ns", "pycorrector",
-        "paddle", "lemon", or "all" (every one, keys prefixed "<variant>/").
+        "paddle", "lemon", "cllm", "simple_csc", "msllm" (LLM correctors), or "all" (every one, keys prefixed "<variant>/").
     char_subset: "all" or "erroneous" (character level over the sentences with a gold
         edit only); default: the preset's own (SpellGCN and PLOME: "erroneous").
     length_mismatch: "error", "truncate", "whole" or "align" (a minimal-edit alignment:
         insertions and deletions are edits) for every preset; default: each preset as its
         code treats a sentence whose length differs from its source.
     remove_de: drop predicted edits into 地/得 (ReaLiSe's and SCOPE's SIGHAN13 post-processing).
+    normalize: steps applied to the sentences before scoring, any of NORMALIZATIONS;
+        default: none, except the
+        LLM presets' own (simple_csc, msllm: as their run.sh).
     zero_division: value of a ratio the original divides by zero: 0.0 (default), 1.0 or
         "nan". Presets whose code adds an epsilon keep it.
     return_counts: add the per-sentence counts summed (sentences, gold_sentences, ...).
@@ -76,6 +80,8 @@ Examples:
     >>> print(result["sentence_detection_precision"], result["sentence_correction_precision"])
     1.0 0.5
 """
+
+_KWARGS_DESCRIPTION = _KWARGS_DESCRIPTION.replace("NORMALIZATIONS", ", ".join(map(repr, NORMALIZATIONS)))
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
@@ -96,7 +102,9 @@ class CscCommon(SpaceMetric, evaluate.Metric):
 
     optional_inputs = ("sources",)  # label lines come without
     # evaluate.load(..., config_name="scope"): a preset where no compute arguments can be passed
-    configs = {**{name: {"variant": name} for name in VARIANTS}, "all": {"variant": "all"}}
+    # (evaluate.combine and the evaluator pass no sources either: the LLM presets, which
+    # need them, are reached by variant=)
+    configs = {**{name: {"variant": name} for name in VARIANTS if name not in ("simple_csc", "msllm")}, "all": {"variant": "all"}}
 
     def check_batch(self, columns):
         return checked_columns({**columns, **corpora(**{name: columns.get(name) for name in ("predictions", "references", "sources")})})
@@ -110,6 +118,7 @@ class CscCommon(SpaceMetric, evaluate.Metric):
         char_subset=None,
         length_mismatch=None,
         remove_de=False,
+        normalize=None,
         zero_division=0.0,
         return_counts=False,
         per_sentence=False,

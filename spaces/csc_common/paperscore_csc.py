@@ -193,7 +193,7 @@ def _aligned_side(sources, texts, name, source_points, source_starts, source_len
     for i in differ.tolist():
         same[i] = sources[i]
     edits = _same_length_edits(source_points, source_starts, _points(same))
-    return _add_aligned(edits, differ, sources, texts, indels)
+    return _add_aligned(edits, differ, sources, texts, indels, name)
 
 
 def _same_length_edits(source_points, source_starts, points):
@@ -231,27 +231,53 @@ def _add_whole(edits, sentences, texts, text_ids):
 
 SUB, DELETE, INSERT = 0, 1, 2
 KEEP, STOP = 3, 4  # moves of the trace that make no edit
-ALIGN_CELLS = 2**22  # dynamic-programming cells per batch of sentences (int32: 16 MB)
+ALIGN_CELLS = 2**23  # dynamic-programming cells per batch of sentences (a byte each: 8 MB)
+# The most cells one sentence's middle may take, (len + 1) x (len + 1) of the two middles
+# (64 MB, about a second): a longer rewrite is refused by name, never left to exhaust memory.
+ALIGN_LIMIT = 2**26
 
 
-def align_edits(sources, texts):
+def align_edits(sources, texts, argument="texts", index=None, errant=False):
     """The character operations of each text's alignment with its source, as arrays
-    (sentence, kind, position, char) in sentence then text order: kind SUB (the source
-    character at 1-based `position` becomes `char`), DELETE (it goes) or INSERT (`char`
-    comes before source character `position`; len(source) + 1: at the end)."""
+    (sentence, kind, position, char, text_start) in sentence then text order: kind SUB
+    (the source character at 1-based `position` becomes `char`), DELETE (it goes) or
+    INSERT (`char` comes before source character `position`; len(source) + 1: at the
+    end); text_start: the 0-based index of `char` in the text (DELETE: of the text
+    character that follows). A middle of more than ALIGN_LIMIT cells is a ValueError
+    naming `argument`[index[k]] (index: the texts' example numbers; None: 0, 1, ...).
+
+    errant: the alignment of simple-csc's eval/utils.py `Alignment` (after ERRANT): the
+    whole sentence through the programme (only the common suffix kept: a match at the end
+    is always taken), each cell's move the first cheapest of keep or substitute, insert,
+    delete, traced back from the end."""
     source_points, n = _encode(sources, "sources")
-    points, m = _encode(texts, "texts")
+    points, m = _encode(texts, argument)
     source_starts, starts = np.cumsum(n) - n, np.cumsum(m) - m
     prefix, suffix = _common_ends(source_points, source_starts, n, points, starts, m)
+    if errant:
+        prefix = np.zeros_like(prefix)
+    else:
+        suffix = np.minimum(suffix, np.minimum(n, m) - prefix)  # of what follows the prefix
     n, m = n - prefix - suffix, m - prefix - suffix  # the middles
     parts = []
     # A middle with one side empty (the common case) is all insertions or all deletions.
     one_sided = (n == 0) | (m == 0)
+    cells = np.where(one_sided, 0, (n + 1) * (m + 1))
+    if len(cells) and cells.max() > ALIGN_LIMIT:
+        k = int(np.argmax(cells))
+        i = k if index is None else int(index[k])
+        raise input_error(
+            argument, i,
+            f"differs from sources[{i}] in {m[k]:,} characters against {n[k]:,} (after their common "
+            f"prefix and suffix): aligning them takes {cells[k]:,} cells, more than the {ALIGN_LIMIT:,} "
+            "allowed; split the text into sentences",
+        )  # fmt: skip
     for side_points, side_starts, lengths, kind in ((points, starts, m, INSERT), (source_points, source_starts, n, DELETE)):
         sentence, offset = _segments(np.where(one_sided, lengths, 0))
         position = offset + 1 if kind == DELETE else np.ones_like(offset)
         char = side_points[side_starts[sentence] + prefix[sentence] + offset].astype(np.int64)
-        parts.append((sentence, np.full(len(sentence), kind), position, char, -offset))  # step: backwards
+        text_start = offset if kind == INSERT else np.zeros_like(offset)
+        parts.append((sentence, np.full(len(sentence), kind), position, char, text_start, -offset))  # step: backwards
     # The others through the programme, in batches of similar sizes (so that padding costs
     # little): by the longer side, each batch's at most twice its first's.
     longest = np.maximum(n, m)
@@ -271,15 +297,15 @@ def align_edits(sources, texts):
         found = _align_batch(
             _gathered(source_points, source_starts[batch] + prefix[batch], n[batch], -1),
             _gathered(points, starts[batch] + prefix[batch], m[batch], -2),
-            n[batch], m[batch],
+            n[batch], m[batch], errant,
         )  # fmt: skip
         parts.append((batch[found[0]], *found[1:]))
         first = stop
-    sentence, kind, position, char, step = (np.concatenate(column) for column in zip(*parts))
-    position = position + prefix[sentence]
+    sentence, kind, position, char, text_start, step = (np.concatenate(column) for column in zip(*parts))
+    position, text_start = position + prefix[sentence], text_start + prefix[sentence]
     # The trace runs from the end: sort by sentence, then backwards by step.
     last = np.lexsort((-step, sentence))
-    return sentence[last], kind[last], position[last], char[last]
+    return sentence[last], kind[last], position[last], char[last], text_start[last]
 
 
 def _segments(lengths):
@@ -289,8 +315,7 @@ def _segments(lengths):
 
 
 def _common_ends(source_points, source_starts, n, points, starts, m):
-    """Per pair, the lengths of the longest common prefix and of the longest common suffix
-    of what follows it."""
+    """Per pair, the lengths of the longest common prefix and of the longest common suffix."""
     shortest = np.minimum(n, m)
     segment, offset = _segments(shortest)
     ends = []
@@ -302,7 +327,7 @@ def _common_ends(source_points, source_starts, n, points, starts, m):
         end = shortest.copy()
         end[which] = offset[mismatch[at]]
         ends.append(end)
-    return ends[0], np.minimum(ends[1], shortest - ends[0])
+    return ends
 
 
 def _gathered(points, starts, lengths, fill):
@@ -313,28 +338,37 @@ def _gathered(points, starts, lengths, fill):
     return out
 
 
-def _align_batch(source, text, n, m):
+def _align_batch(source, text, n, m, errant=False):
     """align_edits over a batch of padded rows (lengths n and m), the dynamic programme run
-    for every pair at once: cost[i] holds, per pair, the distances of source[:i] to each
-    prefix of the text. Returns (pair, kind, position in the source row, char, trace step)."""
+    for every pair at once, one source character (row) at a time: only the previous row of
+    distances is kept, and each cell's move back (one byte). Returns (pair, kind, position
+    in the source row, char, trace step)."""
     rows, width = len(n), text.shape[1] + 1
-    column = np.arange(width)
-    cost = np.empty((int(n.max()) + 1, rows, width), dtype=np.int32)
-    cost[0] = column
-    differ = source.T[: len(cost) - 1, :, None] != text  # (source character, pair, text character)
-    for i in range(1, len(cost)):
+    column = np.arange(width, dtype=np.int32)
+    move = np.empty((int(n.max()) + 1, rows, width), dtype=np.int8)
+    move[0] = INSERT
+    move[0, :, 0] = STOP
+    previous = np.tile(column, (rows, 1))  # distances of source[:i - 1] to each prefix of the text
+    for i in range(1, len(move)):
+        differ = source[:, i - 1, None] != text
+        diagonal = previous[:, :-1] + differ
         step = np.empty((rows, width), dtype=np.int32)
         step[:, 0] = i
-        np.minimum(cost[i - 1][:, :-1] + differ[i - 1], cost[i - 1][:, 1:] + 1, out=step[:, 1:])
-        # an insertion costs 1 per character: cost[i][j] = min over k <= j of step[k] + j - k
-        cost[i] = np.minimum.accumulate(step - column, axis=1) + column
-    # Each cell's move back, by the tie-break: keep or substitute, else delete, else insert.
-    move = np.full(cost.shape, INSERT, dtype=np.int8)
-    move[1:][cost[1:] == cost[:-1] + 1] = DELETE
-    diagonal = np.zeros(cost.shape, dtype=bool)
-    diagonal[1:, :, 1:] = cost[1:, :, 1:] == cost[:-1, :, :-1] + differ
-    move[diagonal] = np.where(differ, SUB, KEEP)[diagonal[1:, :, 1:]]
-    move[0, :, 0] = STOP
+        np.minimum(diagonal, previous[:, 1:] + 1, out=step[:, 1:])
+        # an insertion costs 1 per character: cost[j] = min over k <= j of step[k] + j - k
+        cost = np.minimum.accumulate(step - column, axis=1) + column
+        # The cell's move back, by the tie-break: keep or substitute, else delete, else insert
+        # (errant: keep or substitute, else insert, else delete).
+        here = move[i]
+        if errant:
+            here[...] = DELETE
+            here[:, 1:][cost[:, 1:] == cost[:, :-1] + 1] = INSERT
+        else:
+            here[...] = INSERT
+            here[cost == previous + 1] = DELETE
+        keep = cost[:, 1:] == diagonal
+        here[:, 1:][keep] = np.where(differ, SUB, KEEP)[keep]
+        previous = cost
     # Trace every pair back at once, STOP holding the finished ones in place.
     pair, i, j = np.arange(rows), n.copy(), m.copy()
     trace = []
@@ -348,15 +382,16 @@ def _align_batch(source, text, n, m):
     step, pair = np.nonzero((kind != KEEP) & (kind != STOP))
     kind, i, j = kind[step, pair].astype(np.int64), i[step, pair], j[step, pair]
     char = np.where(kind == DELETE, source[pair, i - 1], text[pair, j - 1])
-    # positions: the source character (SUB, DELETE), or the one an insertion precedes
-    return pair, kind, np.where(kind == INSERT, i + 1, i), char, step
+    # positions: the source character (SUB, DELETE), or the one an insertion precedes;
+    # in the text, the character taken (SUB, INSERT) or the one after a deletion
+    return pair, kind, np.where(kind == INSERT, i + 1, i), char, np.where(kind == DELETE, j, j - 1), step
 
 
-def _add_aligned(edits, differ, sources, texts, indels):
+def _add_aligned(edits, differ, sources, texts, indels, name):
     """`edits` plus the aligned edits of the sentences `differ`: substitutions as they
     are, each deleted source character an edit, each run of characters inserted at one
     place an edit; insertions and deletions numbered in `indels` (shared by the sides)."""
-    local, kind, position, char = align_edits([sources[i] for i in differ.tolist()], [texts[i] for i in differ.tolist()])
+    local, kind, position, char, _ = align_edits([sources[i] for i in differ.tolist()], [texts[i] for i in differ.tolist()], name, differ)
     sentence = differ[local]
     sub = kind == SUB
     keys, previous = [], None  # ((sentence, kind, position), chars) per edit

@@ -62,6 +62,6 @@ test_cases = [
 demo_bad_input = {"predictions": "我起床的時候。"}
 demo_error = "differ in length"
 
-# Beyond the limit stated on the page (20,000 characters in a box): refused before any work.
-demo_over_limit = {"predictions": "我" * 20_001}
-demo_limit_error = "more than the 20,000 this page takes"
+# Beyond the limit stated on the page (5,000 sentences in a box): refused before any work.
+demo_over_limit = {"predictions": "\n".join(["我"] * 5_001)}
+demo_limit_error = "5,001 sentences, more than the 5,000 this page takes"

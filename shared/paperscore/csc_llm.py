@@ -1,0 +1,182 @@
+"""CSC as the LLM-corrector papers score it: every sentence aligned with its source by the
+ERRANT-style Levenshtein alignment of Jacob-Zhou/simple-csc `eval/utils.py` (see
+csc.align_edits, errant=True), each one-character substitution, insertion or deletion an
+edit, compared as the projects' `eval/evaluate.py` `calculate_metric` compares them:
+
+- simple-csc (Zhou et al., EMNLP 2024; C2EC, ACL 2025): an edit is detected where its
+  source span (b, e) is a gold edit's, corrected where (b, e, new text) is a gold edit;
+- MSLLM (Qiao et al., ACL 2025): the same with the edit's target span as well.
+
+A sentence is detected (corrected) when its sets of spans (edits) equal the gold ones;
+the character level counts every edit, duplicates included. Edits of a source character in
+`ignore` (the scripts' `--ignore_chars`, `--ignore_punct`, `--ignore_letter`) are skipped.
+The rows are csc_common's COLUMNS, so its figures (the CSCD-NS rounding) apply unchanged.
+"""
+
+from string import ascii_letters, punctuation
+
+import numpy as np
+
+from .csc import DELETE, INSERT, align_edits, isin_sentence
+
+# simple-csc / MSLLM `--ignore_punct`: its Chinese punctuation string plus string.punctuation.
+PUNCTUATION = frozenset(
+    "！？｡＂＃＄％＆＇（）＊＋，－／：；＜＝＞＠［＼］＾＿｀｛｜｝～｟｠｢｣､、〃》「」『』【】〔〕〖〗〘〙〚〛〜〝〞〟〰〾〿–—‘'‛“”„‟…‧﹏"
+    + punctuation
+)
+LETTERS = frozenset(ascii_letters)  # MSLLM `--ignore_letter`
+
+
+def aligned_spans(sources, texts, name, target_span, ignore):
+    """The edits of one side: (sentence, span key, new char or -1 for a deletion, and for
+    reports the 1-based source position, kind, char). The span key numbers (b, e) (and
+    (b', e') with target_span) of each edit."""
+    longest = max(map(len, sources), default=0)
+    if longest >= 2**21:
+        i = [len(source) for source in sources].index(longest)
+        raise ValueError(f"sources[{i}]: has {longest:,} characters; the LLM presets take fewer than {2**21:,}")
+    # A text equal to its source aligns with no edit: only the others go through the programme.
+    changed = np.flatnonzero([text != source for text, source in zip(texts, sources)])
+    sentence, kind, position, char, text_start = align_edits([sources[i] for i in changed.tolist()], [texts[i] for i in changed.tolist()], name, changed, errant=True)
+    sentence = changed[sentence]
+    start = position - 1  # 0-based: the source character, or the one an insertion precedes
+    if ignore:
+        lengths = np.fromiter(map(len, sources), dtype=np.int64, count=len(sources))
+        points = np.frombuffer("".join(sources).encode("utf-32-le", "surrogatepass"), dtype="<u4")
+        ignored = np.array(sorted(map(ord, ignore)), dtype=np.int64)
+        source_char = np.where(kind == INSERT, -1, points[np.minimum((np.cumsum(lengths) - lengths)[sentence] + start, len(points) - 1)] if len(points) else -1)
+        keep = ~np.isin(source_char, ignored)
+        sentence, kind, position, char, text_start, start = (a[keep] for a in (sentence, kind, position, char, text_start, start))
+    span = 2 * start + (kind != INSERT)  # (b, e): e = b + 1 unless an insertion
+    if target_span:
+        span = (span << 32) | (2 * text_start + (kind != DELETE))  # (b, e) < 2**22 (csc.INDEL), (b', e') < 2**32
+    new = np.where(kind == DELETE, -1, char)
+    return sentence, span, new, (position, kind, char)
+
+
+def statistics(predictions, references, sources, columns, target_span=False, ignore=frozenset()):
+    """The (n, len(columns)) counts of each sentence under the simple-csc (target_span:
+    MSLLM) comparison, and each side's edits for reports."""
+    n = len(sources)
+    (p_sentence, p_span, p_new, p_report), (g_sentence, g_span, g_new, g_report) = (
+        aligned_spans(sources, texts, name, target_span, ignore) for texts, name in ((predictions, "predictions"), (references, "references"))
+    )
+    # (span, new) as one integer: the spans numbered first (new + 1 < 2**21).
+    codes = np.unique(np.concatenate([p_span, g_span]), return_inverse=True)[1].astype(np.int64)
+    p_edit, g_edit = (codes[: len(p_span)] << 21) | (p_new + 1), (codes[len(p_span) :] << 21) | (g_new + 1)
+    span_hit = isin_sentence(p_sentence, p_span, g_sentence, g_span)
+    edit_hit = isin_sentence(p_sentence, p_edit, g_sentence, g_edit)
+    span_found = isin_sentence(g_sentence, g_span, p_sentence, p_span)
+    edit_found = isin_sentence(g_sentence, g_edit, p_sentence, p_edit)
+
+    def count(sentence, mask=None):
+        return np.bincount(sentence if mask is None else sentence[mask], minlength=n)
+
+    predicted, gold = count(p_sentence), count(g_sentence)
+    flagged, erroneous = predicted > 0, gold > 0
+    same_spans = (count(p_sentence, ~span_hit) == 0) & (count(g_sentence, ~span_found) == 0)
+    same_edits = (count(p_sentence, ~edit_hit) == 0) & (count(g_sentence, ~edit_found) == 0)
+    values = {
+        "sentences": np.ones(n, dtype=bool), "gold_sentences": erroneous, "predicted_sentences": flagged,
+        "detected_sentences": flagged & same_spans, "corrected_sentences": flagged & same_edits,
+        "detection_hits": same_spans, "correction_hits": same_edits, "clean_flagged": flagged & ~erroneous,
+        "untouched_erroneous": erroneous & ~flagged, "gold_chars": gold, "predicted_chars": predicted,
+        "predicted_chars_erroneous": predicted * erroneous, "position_hits": count(p_sentence, span_hit),
+        "exact_hits": count(p_sentence, edit_hit), "membership_misses": np.zeros(n, dtype=np.int64),
+    }  # fmt: skip
+    rows = np.stack([values[name] for name in columns], axis=1, dtype=np.int64)
+    return rows, (_groups(p_sentence, p_report, n), _groups(g_sentence, g_report, n))
+
+
+def _groups(sentence, report, n):
+    """Per sentence, its edits as (1-based source position, text) pairs, as
+    length_mismatch="align" lists them: an insertion "<insert before: X>", a deletion
+    "<delete: X>"."""
+    out = [[] for _ in range(n)]
+    for k, (position, kind, char) in zip(sentence.tolist(), zip(*(a.tolist() for a in report))):
+        text = f"<insert before: {chr(char)}>" if kind == INSERT else f"<delete: {chr(char)}>" if kind == DELETE else chr(char)
+        out[k].append([position, text])
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# The scripts' pre-scoring normalisation (simple-csc / MSLLM `eval/evaluate.py` `main`)
+
+NORMALIZATIONS = ("clean", "halfwidth", "no_spaces", "drop_unequal")
+# clean: drop NUL, U+FFFD and control characters (tab, line ends kept), every white space
+#   (Zs, tab, line ends) made a space, then the ends stripped (`clean_text(...).strip()`);
+# halfwidth: U+FF01-U+FF5E to U+0021-U+007E (`--to_halfwidth`);
+# no_spaces: every U+0020 removed (`--ignore_space`);
+# drop_unequal: a sentence whose reference differs in length from its source (after
+#   "clean") is not scored (`--ignore_unmatch_length`).
+OWN_NORMALIZATION = ("clean", "halfwidth", "no_spaces")  # both projects' run.sh, every dataset
+
+
+def check_normalize(normalize):
+    """The steps named, in NORMALIZATIONS order; a ValueError names an unknown one."""
+    if isinstance(normalize, str):
+        normalize = (normalize,)
+    steps = tuple(normalize)
+    for step in steps:
+        if step not in NORMALIZATIONS:
+            raise ValueError(f"normalize: {step!r} is not one of {', '.join(map(repr, NORMALIZATIONS))}")
+    return tuple(step for step in NORMALIZATIONS if step in steps)
+
+
+def _clean(text):
+    if text.isprintable() and "\ufffd" not in text:  # no control character, no white space but U+0020: only the ends change
+        return text.strip()
+    import unicodedata
+
+    out = []
+    for char in text:
+        category = unicodedata.category(char)
+        if char in "\t\n\r" or category == "Zs":
+            out.append(" ")
+        elif not (char in "\x00\ufffd" or category.startswith("C")):
+            out.append(char)
+    return "".join(out).strip()
+
+
+HALFWIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
+
+
+def normalized(sources, predictions, references, steps):
+    """(sources, predictions, references, scored) after the steps: scored is None, or a
+    bool array (False: dropped by drop_unequal)."""
+    texts = [sources, predictions, references]
+    if "clean" in steps:
+        texts = [[_clean(text) for text in side] for side in texts]
+    scored = None
+    if "drop_unequal" in steps:
+        scored = np.array([len(s) == len(t) for s, t in zip(texts[0], texts[2])], dtype=bool)
+    if "halfwidth" in steps:
+        texts = [[text.translate(HALFWIDTH) for text in side] for side in texts]
+    if "no_spaces" in steps:
+        texts = [[text.replace(" ", "") for text in side] for side in texts]
+    return (*texts, scored)
+
+
+# ---------------------------------------------------------------------------------------
+# C-LLM (Li et al., EMNLP 2024; ktlKTL/C-LLM calcuate_metric.py `chuli`): the prediction
+# projected onto its source before the CSCD-NS metric
+
+
+def projected(sources, predictions):
+    """Each prediction as C-LLM reads it: the source, with each span that difflib's
+    SequenceMatcher (autojunk on, as its default) reports as a `replace` of as many
+    characters, every one of them in U+4E00-U+9FA5 in the source, taken from the
+    prediction; insertions, deletions and other replacements dropped."""
+    import difflib
+
+    out = []
+    for source, prediction in zip(sources, predictions):
+        if prediction == source:
+            out.append(source)
+            continue
+        chars = list(source)
+        for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, source, prediction).get_opcodes():
+            if tag == "replace" and i2 - i1 == j2 - j1 and all("\u4e00" <= c <= "\u9fa5" for c in source[i1:i2]):
+                chars[i1:i2] = prediction[j1:j2]
+        out.append("".join(chars))
+    return out
