@@ -1053,7 +1053,7 @@ def test_long_values_are_cut_in_messages(tmp_path, capsys):
 
 @pytest.fixture(scope="module")
 def app():
-    from test_spaces import load_app
+    from conftest import load_app
 
     return load_app("csc_sighan")
 
