@@ -38,13 +38,21 @@ test_cases = [
         "result": {"muc_recall": 0.0, "lea_recall": 1 / 4, "lea_precision": 1 / 3},
     },
     {
-        # OntoNotes jsonlines lines as strings. The prediction is a predict.py line: the
-        # gold clusters of its input ({a c}) beside its predicted_clusters ({a} {c}),
-        # which are read. B3 recall (1/2 + 1/2)/2, precision (1 + 1)/2; MUC recall 0 of 1.
-        "predictions": ['{"doc_key": "x_0", "sentences": [["a", "b", "c"]], "clusters": [[[0, 0], [2, 2]]], "predicted_clusters": [[[0, 0]], [[2, 2]]]}'],
-        "references": ['{"doc_key": "x_0", "sentences": [["a", "b", "c"]], "clusters": [[[0, 0], [2, 2]]]}'],
+        # OntoNotes jsonlines lines as strings, two documents (one for each of two
+        # processes). x_0's prediction is a predict.py line: the gold clusters of its input
+        # ({a c}) beside its predicted_clusters ({a} {c}), which are read; y_0 is perfect.
+        # MUC recall (0 + 1)/(1 + 1), precision 1/1 (x_0's singletons add 0/0).
+        # B3 recall (1/2 + 1/2 + 1 + 1)/4, precision 4/4.
+        "predictions": [
+            '{"doc_key": "x_0", "sentences": [["a", "b", "c"]], "clusters": [[[0, 0], [2, 2]]], "predicted_clusters": [[[0, 0]], [[2, 2]]]}',
+            '{"doc_key": "y_0", "sentences": [["d", "e"]], "clusters": [[[0, 0], [1, 1]]], "predicted_clusters": [[[0, 0], [1, 1]]]}',
+        ],
+        "references": [
+            '{"doc_key": "x_0", "sentences": [["a", "b", "c"]], "clusters": [[[0, 0], [2, 2]]]}',
+            '{"doc_key": "y_0", "sentences": [["d", "e"]], "clusters": [[[0, 0], [1, 1]]]}',
+        ],
         "kwargs": {"metrics": ["muc", "bcub"]},
-        "result": {"bcub_recall": 0.5, "bcub_precision": 1.0, "muc_recall": 0.0},
+        "result": {"bcub_recall": 0.75, "bcub_precision": 1.0, "muc_recall": 0.5, "muc_precision": 1.0},
     },
 ]
 
