@@ -349,7 +349,13 @@ def two_processes(tmp_path_factory):
         subprocess.Popen([sys.executable, str(script), str(rank), str(root / "cache"), *spaces], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         for rank in (0, 1)
     ]
-    outputs = [rank.communicate(timeout=1200) for rank in ranks]
+    try:  # a rank that fails leaves the other waiting for it: both are ended, not waited on
+        outputs = [rank.communicate(timeout=300) for rank in ranks]
+    except subprocess.TimeoutExpired:
+        for rank in ranks:
+            rank.kill()
+        outputs = [rank.communicate() for rank in ranks]
+        raise AssertionError("the two ranks did not finish in 300 s:\n" + "\n".join(err[-3000:] for _, err in outputs)) from None
     for rank, (out, err) in zip(ranks, outputs):
         assert rank.returncode == 0, err[-3000:]
     return [json.loads(out.strip().splitlines()[-1]) for out, _ in outputs]
