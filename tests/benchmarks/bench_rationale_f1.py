@@ -30,7 +30,7 @@ sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "tests")]
 
 from paperscore.rationale import compute, example_auprc, scored_tokens  # noqa: E402
 from rationale_naive import numbers, sklearn_auprc, unpad  # noqa: E402
-from timing import timed  # noqa: E402
+from timing import interleaved, report_load  # noqa: E402
 
 
 def corpus(n, width=100, seed=0):
@@ -50,19 +50,6 @@ def corpus(n, width=100, seed=0):
 
 
 
-def alternating(functions, rounds):
-    """{name: (median time, last result)} of functions called in turn, round after round
-    (so that a machine whose speed drifts weighs on each alike); rounds: {name: count}."""
-    times = {name: [] for name in functions}
-    results = {}
-    for round_number in range(max(rounds.values())):
-        for name, function in functions.items():
-            if round_number < rounds[name]:
-                seconds, results[name] = timed(function, 1)
-                times[name].append(seconds)
-    return {name: (float(np.median(times[name])), results[name]) for name in functions}
-
-
 def auprc_rows(sizes):
     """AUPRC alone per size of the corpus (examples of 100 positions, 60-100 scored)."""
     for tokens_wanted in sizes:
@@ -74,7 +61,7 @@ def auprc_rows(sizes):
             return np.array([sklearn_auprc(values[i], truth[i]) for i in examples])
 
         slow_rounds = 1 if len(values) > 5e5 else 3  # sklearn: 95 s a round at 1e6 tokens
-        times = alternating({"paperscore": lambda: example_auprc(values, truth, lengths), "sklearn": theirs}, {"paperscore": 7, "sklearn": slow_rounds})
+        times = interleaved({"paperscore": lambda: example_auprc(values, truth, lengths), "sklearn": theirs}, {"paperscore": 7, "sklearn": slow_rounds})
         (ours, areas), (reference, expected) = times["paperscore"], times["sklearn"]
         yield len(values), ours, reference, float(np.abs(areas - expected).max())
 
@@ -89,21 +76,25 @@ def main(argv=None):
     parser.add_argument("--large", action="store_true", help="AUPRC over 1e7 tokens too (sklearn takes minutes)")
     args = parser.parse_args(argv)
     n, repeat = (500, 3) if args.quick else (10_000, 15)
-    print(f"machine load at start: {' '.join(f'{x:.2f}' for x in __import__('os').getloadavg())}")
+    report_load()
 
     scores, gold = corpus(n)
     score_lists, gold_lists = scores.tolist(), gold.tolist()
     compute(scores[:10], gold[:10], auprc=True)  # warm up
 
-    fast, without = timed(lambda: compute(scores, gold, auprc=False), repeat)
-    fast_all, with_auprc = timed(lambda: compute(scores, gold), repeat)
-    from_lists, listed = timed(lambda: compute(score_lists, gold_lists), max(3, repeat // 3))
-    slow, plain = timed(lambda: numbers(unpad(score_lists, gold_lists)), 1)
-    slow_all, plain_all = timed(lambda: numbers(unpad(score_lists, gold_lists), with_auprc=True), 1)
+    times = interleaved({
+        "fast": lambda: compute(scores, gold, auprc=False),
+        "fast_all": lambda: compute(scores, gold),
+        "from_lists": lambda: compute(score_lists, gold_lists),
+        "slow": lambda: numbers(unpad(score_lists, gold_lists)),
+        "slow_all": lambda: numbers(unpad(score_lists, gold_lists), with_auprc=True),
+    }, {"fast": repeat, "fast_all": repeat, "from_lists": max(3, repeat // 3), "slow": 3, "slow_all": 3})
+    (fast, without), (fast_all, with_auprc), (from_lists, listed) = times["fast"], times["fast_all"], times["from_lists"]
+    (slow, plain), (slow_all, plain_all) = times["slow"], times["slow_all"]
 
     differences = [gap(without, plain), gap(with_auprc, plain_all), gap(listed, plain_all)]
     tokens = int((gold != -100).sum())
-    print(f"rationale_f1, {n:,} examples x 100 positions ({tokens:,} scored tokens), soft scores, 2-D arrays with -100 padding")
+    print(f"rationale_f1, {n:,} examples x 100 positions ({tokens:,} scored tokens), soft scores, 2-D arrays with -100 padding (alternating rounds, medians)")
     print(f"  every number but auprc   paperscore {fast * 1e3:8.1f} ms   plain Python {slow * 1e3:9.1f} ms   ratio {slow / fast:7.1f}x   (target <= 50 ms)")
     print(f"  auprc included           paperscore {fast_all * 1e3:8.1f} ms   plain Python {slow_all * 1e3:9.1f} ms   ratio {slow_all / fast_all:7.1f}x   (target <= 500 ms; AUPRC by its definition)")
     print(f"  auprc included, from Python lists   {from_lists * 1e3:8.1f} ms")
@@ -116,7 +107,6 @@ def main(argv=None):
         differences.append(difference)
         print(f"  {tokens:>10,} tokens   paperscore {ours * 1e3:9.1f} ms ({ours / tokens * 1e9:5.0f} ns a token)   sklearn {reference * 1e3:10.1f} ms   ratio {reference / ours:7.1f}x   max |difference| {difference:.1e}")
     print(f"  cost a token, largest size / {sizes[1]:,.0f} tokens: {per_token[-1] / per_token[1]:.2f}x (target: within 1.5x from 1e5 tokens)")
-    print(f"machine load at end: {' '.join(f'{x:.2f}' for x in __import__('os').getloadavg())}")
     return 0 if max(differences) <= 1e-12 else 1
 
 
