@@ -165,10 +165,10 @@ def shapes(folder, key, response, repeat, perl_scorer=None):
     env = {**os.environ, "PYTHONPATH": str(ROOT / "shared")}
     functions = {"paperscore": command([sys.executable, "-m", "paperscore", "coref", str(tiny), str(tiny)], env=env), "numpy": command([sys.executable, "-c", "import numpy"])}
     if perl_scorer:
-        functions["scorer.pl"] = perl_command(perl_scorer, ("muc",), str(tiny), str(tiny))
+        functions["scorer.pl"] = perl_command(perl_scorer, PERL_METRICS, str(tiny), str(tiny))
     times = interleaved(functions, repeat)
     first, numpy_alone = times["paperscore"][0], times["numpy"][0]
-    perl = f", scorer.pl muc {times['scorer.pl'][0]:.3f} s ({times['scorer.pl'][0] / first:.2f}x ours)" if perl_scorer else ""
+    perl = f", scorer.pl all {times['scorer.pl'][0]:.3f} s ({times['scorer.pl'][0] / first:.2f}x ours)" if perl_scorer else ""
     print(f"  4-token file: first result {first:.3f} s, python -c 'import numpy' {numpy_alone:.3f} s: {first / numpy_alone:.2f}x (target <= 1.5x){perl}")
     return ok
 
