@@ -35,24 +35,9 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "shared"))
 
 from paperscore.micro_macro import compute  # noqa: E402
-from timing import interleaved, report_load  # noqa: E402
+from timing import evaluate_floor, interleaved, report_load  # noqa: E402
 
-FLOOR_SCRIPT = '''
-import datasets
-import evaluate
-
-
-class Floor(evaluate.Metric):
-    """The framework's floor: micro_macro's features, a _compute that does nothing."""
-
-    def _info(self):
-        values = (datasets.Value("string"), datasets.Value("int64"), datasets.Sequence(datasets.Value("string")), datasets.Sequence(datasets.Value("int64")))
-        return evaluate.MetricInfo(description="", citation="", inputs_description="",
-            features=[datasets.Features({"predictions": v, "references": v}) for v in values])
-
-    def _compute(self, predictions, references):
-        return {"n": len(predictions)}
-'''
+FEATURES = "[datasets.Features({'predictions': v, 'references': v}) for v in (datasets.Value('string'), datasets.Value('int64'), datasets.Sequence(datasets.Value('string')), datasets.Sequence(datasets.Value('int64')))]"
 
 
 def labels(n, seed=0):
@@ -155,10 +140,7 @@ def against_floor(n, repeat):
 
     predictions, references = (a.tolist() for a in labels(n, seed=1))
     with tempfile.TemporaryDirectory() as folder:
-        floor_dir = Path(folder) / "floor"
-        floor_dir.mkdir()
-        (floor_dir / "floor.py").write_text(FLOOR_SCRIPT)
-        floor = evaluate.load(str(floor_dir), keep_in_memory=True)
+        floor = evaluate_floor(folder, FEATURES)
         metric = evaluate.load(str(ROOT / "spaces" / "micro_macro"), keep_in_memory=True)
         floor.compute(predictions=predictions[:10], references=references[:10])  # warm up
         metric.compute(predictions=predictions[:10], references=references[:10])

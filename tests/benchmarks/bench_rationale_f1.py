@@ -30,7 +30,7 @@ sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "tests")]
 
 from paperscore.rationale import compute, example_auprc, scored_tokens  # noqa: E402
 from rationale_naive import numbers, sklearn_auprc, unpad  # noqa: E402
-from timing import interleaved, report_load  # noqa: E402
+from timing import evaluate_floor, interleaved, report_load  # noqa: E402
 
 
 def corpus(n, width=100, seed=0):
@@ -64,6 +64,25 @@ def auprc_rows(sizes):
         times = interleaved({"paperscore": lambda: example_auprc(values, truth, lengths), "sklearn": theirs}, {"paperscore": 7, "sklearn": slow_rounds})
         (ours, areas), (reference, expected) = times["paperscore"], times["sklearn"]
         yield len(values), ours, reference, float(np.abs(areas - expected).max())
+
+
+def against_floor(n, rounds):
+    """evaluate compute() of the Space against a no-op metric with its features, n examples
+    as Python lists and as numpy arrays: {kind: (Space seconds, floor seconds, equal to
+    the direct call)}."""
+    import tempfile
+
+    import evaluate
+
+    scores, gold = corpus(n, seed=1)
+    out = {}
+    with tempfile.TemporaryDirectory() as folder:
+        floor = evaluate_floor(folder, "datasets.Features({'predictions': datasets.Sequence(datasets.Value('float64')), 'references': datasets.Sequence(datasets.Value('int64'))})")
+        metric = evaluate.load(str(ROOT / "spaces" / "rationale_f1"), keep_in_memory=True)
+        for kind, (p, r) in (("lists", (scores.tolist(), gold.tolist())), ("arrays", (scores, gold))):
+            times = interleaved({"space": lambda: metric.compute(predictions=p, references=r), "floor": lambda: floor.compute(predictions=p, references=r)}, rounds)
+            out[kind] = times["space"][0], times["floor"][0], times["space"][1] == compute(p, r)
+    return out
 
 
 def gap(ours, theirs):
@@ -109,7 +128,13 @@ def main(argv=None):
         differences.append(difference)
         print(f"  {tokens:>10,} tokens   paperscore {ours * 1e3:9.1f} ms ({ours / tokens * 1e9:5.0f} ns a token)   sklearn {reference * 1e3:10.1f} ms   ratio {reference / ours:7.1f}x   max |difference| {difference:.1e}")
     print(f"  cost a token, largest size / {sizes[1]:,.0f} tokens: {per_token[-1] / per_token[1]:.2f}x (target: within 1.5x from 1e5 tokens)")
-    return 0 if max(differences) <= 1e-12 else 1
+    n_floor = 200 if args.quick else 2_000
+    same = True
+    print(f"evaluate compute(), {n_floor:,} examples x 100 positions, keep_in_memory=True, against a no-op metric with the same features (alternating rounds, medians)")
+    for kind, (space, floor, equal) in against_floor(n_floor, 3 if args.quick else 11).items():
+        same &= equal
+        print(f"  as {kind:<6}  rationale_f1 {space * 1e3:8.1f} ms   floor {floor * 1e3:8.1f} ms   ratio {space / floor:5.2f}   (target <= 1.2)   equal to the direct call: {equal}")
+    return 0 if max(differences) <= 1e-12 and same else 1
 
 
 if __name__ == "__main__":
