@@ -1,4 +1,5 @@
-"""Every benchmark script runs in its --quick mode and agrees with its reference (exit 0).
+"""Every benchmark script runs in its --quick mode and agrees with its reference (exit 0),
+printing the machine's load first and last (so that a reader can weigh its figures).
 The timing targets themselves are checked by running the scripts in full (README).
 The shared timing helpers (tests/benchmarks/timing.py) alternate their rounds and take
 medians as they say, on a fake clock."""
@@ -19,6 +20,9 @@ def test_benchmark_runs_and_agrees_with_its_reference(script):
     done = subprocess.run([sys.executable, str(script), "--quick"], capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stdout + done.stderr[-3000:]
     assert "ratio" in done.stdout
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("machine load at start: load average "), lines[0]
+    assert lines[-1].startswith("machine load at end: load average "), lines[-1]
 
 
 class FakeClock:

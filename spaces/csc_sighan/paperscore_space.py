@@ -26,6 +26,8 @@ And `metric.trainer_metrics(...)`: a compute_metrics function for transformers' 
 import inspect
 from contextlib import contextmanager
 
+import numpy as np
+
 from .paperscore_core import INT64, as_corpus
 from .paperscore_trainer import trainer_metrics
 
@@ -61,6 +63,16 @@ def _unstorable(columns):
             if found:
                 return f"{name}[{index}]: {found}"
     return None
+
+
+def _as_lists(values):
+    """A checked column as Python lists for evaluate to encode: the same values (int64 and
+    float64 items convert exactly), which evaluate encodes 1.1-3x faster than numpy arrays."""
+    if isinstance(values, np.ndarray):
+        return values.tolist()
+    if isinstance(values, list) and any(isinstance(value, np.ndarray) for value in values):
+        return [value.tolist() if isinstance(value, np.ndarray) else value for value in values]
+    return values
 
 
 class SpaceMetric:
@@ -123,6 +135,7 @@ class SpaceMetric:
             columns = self.check_batch(columns)
             if not len(columns["predictions"]):
                 return
+        columns = {name: _as_lists(values) for name, values in columns.items()}
         with self._storing(columns):
             super().add_batch(**columns)
 

@@ -14,7 +14,6 @@ Exit status 1 when the vectorised and re-run differences disagree.
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +24,7 @@ sys.path.insert(0, str(BENCHMARKS))
 
 from bench_csc_sighan import corpus  # noqa: E402
 from bench_micro_macro import labels  # noqa: E402
-from timing import timed  # noqa: E402
+from timing import interleaved, report_load  # noqa: E402
 
 from paperscore import csc_sighan, micro_macro  # noqa: E402
 from paperscore.compare import compare  # noqa: E402
@@ -66,19 +65,20 @@ def main(argv=None):
     args = parser.parse_args(argv)
     copies, n_labels, slow = (5, 20_000, 3) if args.quick else (91, 1_000_000, 5)
     agree = True
+    report_load()
     for name, compute, key, references, system_a, system_b, options in (spelling(copies), classification(n_labels)):
-        print(f"{name}: {len(references):,} examples, 1,000 resamples, {key}")
+        print(f"{name}: {len(references):,} examples, 1,000 resamples, {key} (alternating rounds, medians)")
         observed = compute(system_b, references, **options)[key] - compute(system_a, references, **options)[key]
-        times = {}
+        functions = {method: (lambda method=method: compare(name, references, system_a, system_b, method=method, seed=0, **options)) for method in ("bootstrap", "randomization")}
+        functions["rerun"] = lambda: rerun(compute, key, references, system_a, system_b, options, slow)
+        times = interleaved(functions, {"bootstrap": 3, "randomization": 3, "rerun": 1 if args.quick else 3})
         for method in ("bootstrap", "randomization"):
-            times[method], result = timed(lambda: compare(name, references, system_a, system_b, method=method, seed=0, **options), 3)
+            seconds, result = times[method]
             agree &= abs(observed - result["difference"]) <= 1e-12
             interval = f"[{result['difference_low']:+.4f}, {result['difference_high']:+.4f}]"
-            print(f"  {method:<14} {times[method]:7.3f} s   difference {result['difference']:+.4f} {interval}  p = {result['p_value']:.4f}   (target <= 1 s)")
-        start = time.perf_counter()
-        deltas = rerun(compute, key, references, system_a, system_b, options, slow)
-        per_resample = (time.perf_counter() - start) / slow
-        print(f"  re-running the metric per resample: {per_resample * 1000:7.1f} s for 1,000 (timed on {slow})   ratio {per_resample * 1000 / times['bootstrap']:,.0f}x the bootstrap")
+            print(f"  {method:<14} {seconds:7.3f} s   difference {result['difference']:+.4f} {interval}  p = {result['p_value']:.4f}   (target <= 1 s)")
+        per_resample, deltas = times["rerun"][0] / slow, times["rerun"][1]
+        print(f"  re-running the metric per resample: {per_resample * 1000:7.1f} s for 1,000 (timed on {slow})   ratio {per_resample * 1000 / times['bootstrap'][0]:,.0f}x the bootstrap")
         print(f"  its resampled differences: mean {deltas.mean():+.4f}, inside the interval above")
     return 0 if agree else 1
 

@@ -32,11 +32,9 @@ import json
 import math
 import os
 import re
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
@@ -45,6 +43,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "shared"))
 
 from paperscore import coref  # noqa: E402
+from timing import command, interleaved, report_load  # noqa: E402
 
 # Printed by `perl scorer.pl <metric> KEY RESPONSE none` (v8.01; LEA: the LEA-scorer branch)
 # on the generated files; per metric [recall num, recall den, precision num, precision den]
@@ -85,14 +84,6 @@ def close(a, b):
     return len(a) == len(b) and all(abs(x - y) <= 1e-9 for x, y in zip(a, b))
 
 
-def timed(command, **kwargs):
-    start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, **kwargs)
-    if done.returncode:
-        raise SystemExit(f"{command[0]} failed: {done.stderr[-2000:]}")
-    return time.perf_counter() - start, done.stdout
-
-
 def perl_totals(output, metric):
     """The counts of scorer.pl's TOTALS section for one metric."""
     totals = output.split("====== TOTALS =======")[-1]
@@ -103,18 +94,20 @@ def perl_totals(output, metric):
     return [float(x) for part in parts for x in re.findall(NUMBER, part) for x in x]
 
 
-def run_perl(folder, metrics, key, response):
-    seconds, output = timed(["perl", str(Path(folder) / "scorer.pl"), "all" if len(metrics) > 1 else metrics[0], key, response, "none"])
+def perl_command(folder, metrics, key, response):
+    return command(["perl", str(Path(folder) / "scorer.pl"), "all" if len(metrics) > 1 else metrics[0], key, response, "none"])
+
+
+def perl_counts(output, metrics):
     sections = re.split(r"\nMETRIC (\w+):", output)
     found = dict(zip(sections[1::2], sections[2::2])) if len(metrics) > 1 else {metrics[0]: output}
-    return seconds, {m: perl_totals(found[m], m) for m in metrics}
+    return {m: perl_totals(found[m], m) for m in metrics}
 
 
-def run_coval(folder, key, response):
-    seconds, output = timed([sys.executable, str(Path(folder) / "scorer.py"), key, response])
+def coval_rows(output):
     rows = {m[0]: m[1:] for m in re.findall(r"^(\w+)\s+Recall: ([\d.]+)\s+Precision: ([\d.]+)\s+F1: ([\d.]+)", output, re.M)}
     rows["conll"] = (re.search(r"CoNLL score: ([\d.]+)", output)[1],)
-    return seconds, rows
+    return rows
 
 
 def dense_ceaf(key, response):
@@ -137,22 +130,17 @@ def dense_ceaf(key, response):
 
 def rounds(a, b, repeat):
     """Medians of a() and b() timed in alternating rounds."""
-    times = ([], [])
-    for _ in range(repeat):
-        for f, t in zip((a, b), times):
-            start = time.perf_counter()
-            f()
-            t.append(time.perf_counter() - start)
-    return statistics.median(times[0]), statistics.median(times[1])
+    times = interleaved({"a": a, "b": b}, repeat)
+    return times["a"][0], times["b"][0]
 
 
-def shapes(folder, key, response, repeat):
+def shapes(folder, key, response, repeat, perl_scorer=None):
     """The rows for the shapes off the benchmarked path (the docstring's list); False when
     a figure differs (a missed time target is printed, not failed: machines are loaded)."""
     import tracemalloc
 
     ok = True
-    print(f"shapes off that path (load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores), alternating rounds, medians of {repeat}:")
+    print(f"shapes off that path, alternating rounds, medians of {repeat}:")
     prefix = Path(folder) / "one"
     subprocess.run([sys.executable, str(Path(__file__).parent / "gen_coref.py"), str(prefix), "--docs", "1", "--clusters", "3000", "--seed", "1"], check=True, capture_output=True)
     documents = [coref.read_documents(f"{prefix}.{side}.conll", side)[1] for side in ("key", "response")]
@@ -175,12 +163,13 @@ def shapes(folder, key, response, repeat):
     tiny = Path(folder) / "tiny.conll"
     tiny.write_text("#begin document d\nw\t(0)\nw\t-\nw\t(0\nw\t0)\n#end document\n")
     env = {**os.environ, "PYTHONPATH": str(ROOT / "shared")}
-    first, numpy_alone = rounds(
-        lambda: subprocess.run([sys.executable, "-m", "paperscore", "coref", str(tiny), str(tiny)], env=env, check=True, capture_output=True),
-        lambda: subprocess.run([sys.executable, "-c", "import numpy"], check=True, capture_output=True),
-        repeat,
-    )
-    print(f"  4-token file: first result {first:.3f} s, python -c 'import numpy' {numpy_alone:.3f} s: {first / numpy_alone:.2f}x (target <= 1.5x)")
+    functions = {"paperscore": command([sys.executable, "-m", "paperscore", "coref", str(tiny), str(tiny)], env=env), "numpy": command([sys.executable, "-c", "import numpy"])}
+    if perl_scorer:
+        functions["scorer.pl"] = perl_command(perl_scorer, PERL_METRICS, str(tiny), str(tiny))
+    times = interleaved(functions, repeat)
+    first, numpy_alone = times["paperscore"][0], times["numpy"][0]
+    perl = f", scorer.pl all {times['scorer.pl'][0]:.3f} s ({times['scorer.pl'][0] / first:.2f}x ours)" if perl_scorer else ""
+    print(f"  4-token file: first result {first:.3f} s, python -c 'import numpy' {numpy_alone:.3f} s: {first / numpy_alone:.2f}x (target <= 1.5x){perl}")
     return ok
 
 
@@ -191,10 +180,12 @@ def main(argv=None):
     parser.add_argument("--perl-scorer", help="folder of conll/reference-coreference-scorers (master, v8.01)")
     parser.add_argument("--perl-lea-scorer", help="folder of its LEA-scorer branch")
     parser.add_argument("--coval", help="folder of ns-moosavi/coval")
+    parser.add_argument("--reference-rounds", type=int, default=3, help="rounds for each reference tool (scorer.pl: about 40 s a round; default 3, quick 1)")
     args = parser.parse_args(argv)
     size = "quick" if args.quick else "full"
     repeat = args.repeat or (3 if args.quick else 9)
     agree = True
+    report_load()
     with tempfile.TemporaryDirectory() as folder:
         key, response = generate(folder, 20 if args.quick else 300)
         digests = tuple(hashlib.md5(Path(p).read_bytes()).hexdigest() for p in (key, response))
@@ -205,17 +196,20 @@ def main(argv=None):
             agree = False
 
         paperscore(key, response)  # warm up: imports scipy
-        times = []
-        for _ in range(repeat):
-            start = time.perf_counter()
-            result = paperscore(key, response)
-            times.append(time.perf_counter() - start)
-        ours = statistics.median(times)
-        counts = flat(result)
         env = {**os.environ, "PYTHONPATH": str(ROOT / "shared")}
-        cold, output = timed([sys.executable, "-m", "paperscore", "coref", key, response, "--json"], env=env)
+        functions = {"paperscore": lambda: paperscore(key, response), "process": command([sys.executable, "-m", "paperscore", "coref", key, response, "--json"], env=env)}
+        if args.perl_scorer:
+            functions["scorer.pl all (muc bcub ceafm ceafe blanc)"] = perl_command(args.perl_scorer, PERL_METRICS, key, response)
+        if args.perl_lea_scorer:
+            functions["scorer.pl lea (LEA-scorer branch)"] = perl_command(args.perl_lea_scorer, ("lea",), key, response)
+        if args.coval:
+            functions["coval scorer.py (mentions muc bcub ceafe lea)"] = command([sys.executable, str(Path(args.coval) / "scorer.py"), key, response])
+        slow = 1 if args.quick else args.reference_rounds
+        times = interleaved(functions, {name: repeat if name in ("paperscore", "process") else slow for name in functions})
+        (ours, result), (cold, output) = times["paperscore"], times["process"]
+        counts = flat(result)
         same_cli = flat(json.loads(output)) == counts
-        print(f"  paperscore  {ours:8.3f} s   median of {repeat}, parse both files + all metrics (target <= 0.5 s)")
+        print(f"  paperscore  {ours:8.3f} s   median of {repeat} alternating rounds, parse both files + all metrics (target <= 0.5 s)")
         print(f"  paperscore  {cold:8.3f} s   `paperscore coref KEY RESPONSE` as a new process (interpreter, numpy and scipy imports)")
         for metric, values in counts.items():
             print(f"    {metric:9s} " + "  ".join(f"{v:.15g}" for v in values))
@@ -223,28 +217,24 @@ def main(argv=None):
         print(f"  equal to the stored scorer.pl figures (1e-9): {stored}   command line gives the same counts: {same_cli}")
         agree &= stored and same_cli
 
-        references = []
-        if args.perl_scorer:
-            seconds, perl = run_perl(args.perl_scorer, PERL_METRICS, key, response)
-            equal = all(close(perl[m], counts[m]) for m in PERL_METRICS)
-            references.append(("scorer.pl all (muc bcub ceafm ceafe blanc)", seconds, equal, 100))
-        if args.perl_lea_scorer:
-            seconds, perl = run_perl(args.perl_lea_scorer, ("lea",), key, response)
-            references.append(("scorer.pl lea (LEA-scorer branch)", seconds, close(perl["lea"], counts["lea"]), None))
-        if args.coval:
-            seconds, rows = run_coval(args.coval, key, response)
-            mine = {m: [result[f"{m}_{p}"] for p in ("recall", "precision", "f1")] for m in COVAL_METRICS}
-            mine["conll"] = [result["conll_f1"]]
-            equal = all(abs(100 * a - float(b)) <= 0.0051 for m, values in mine.items() for a, b in zip(values, rows[m]))
-            references.append(("coval scorer.py (mentions muc bcub ceafe lea)", seconds, equal, 10))
-        for name, seconds, equal, target in references:
-            print(f"  {name}: {seconds:.2f} s, equal: {equal}")
+        for name, (seconds, output) in list(times.items())[2:]:
+            if name.startswith("scorer.pl all"):
+                perl = perl_counts(output, PERL_METRICS)
+                equal, target = all(close(perl[m], counts[m]) for m in PERL_METRICS), 100
+            elif name.startswith("scorer.pl lea"):
+                equal, target = close(perl_counts(output, ("lea",))["lea"], counts["lea"]), None
+            else:
+                rows = coval_rows(output)
+                mine = {m: [result[f"{m}_{p}"] for p in ("recall", "precision", "f1")] for m in COVAL_METRICS}
+                mine["conll"] = [result["conll_f1"]]
+                equal, target = all(abs(100 * a - float(b)) <= 0.0051 for m, values in mine.items() for a, b in zip(values, rows[m])), 10
+            print(f"  {name}: {seconds:.2f} s (median of {slow} rounds), equal: {equal}")
             goal = f"   (target >= {target}x)" if target else ""
             print(f"    ratio {seconds / ours:8.1f}x the median, {seconds / cold:6.1f}x the new process{goal}")
             agree &= equal
-        if not references:
+        if len(times) == 2:
             print("  ratio  n/a: give --perl-scorer, --perl-lea-scorer or --coval to time the reference tools in this run")
-        agree &= shapes(folder, key, response, 3 if args.quick else 7)
+        agree &= shapes(folder, key, response, 3 if args.quick else 7, args.perl_scorer)
     return 0 if agree else 1
 
 

@@ -22,7 +22,6 @@ import argparse
 import json
 import os
 import resource
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -36,24 +35,9 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "shared"))
 
 from paperscore.micro_macro import compute  # noqa: E402
-from timing import timed  # noqa: E402
+from timing import evaluate_floor, interleaved, report_load  # noqa: E402
 
-FLOOR_SCRIPT = '''
-import datasets
-import evaluate
-
-
-class Floor(evaluate.Metric):
-    """The framework's floor: micro_macro's features, a _compute that does nothing."""
-
-    def _info(self):
-        values = (datasets.Value("string"), datasets.Value("int64"), datasets.Sequence(datasets.Value("string")), datasets.Sequence(datasets.Value("int64")))
-        return evaluate.MetricInfo(description="", citation="", inputs_description="",
-            features=[datasets.Features({"predictions": v, "references": v}) for v in values])
-
-    def _compute(self, predictions, references):
-        return {"n": len(predictions)}
-'''
+FEATURES = "[datasets.Features({'predictions': v, 'references': v}) for v in (datasets.Value('string'), datasets.Value('int64'), datasets.Sequence(datasets.Value('string')), datasets.Sequence(datasets.Value('int64')))]"
 
 
 def labels(n, seed=0):
@@ -77,24 +61,17 @@ def against_sklearn(n, repeat):
             warnings.simplefilter("ignore")
             return [precision_recall_fscore_support(references, predictions, labels=events, average=a, zero_division=0)[:3] for a in ("micro", "macro")]
 
-    ours, result = timed(lambda: compute(predictions, references, negative_labels=[0]), repeat)
-    theirs, (micro, macro) = timed(with_sklearn, max(1, repeat // 3))
+    (ours, result), (theirs, (micro, macro)) = alternating(lambda: compute(predictions, references, negative_labels=[0]), with_sklearn, {"A": repeat, "B": max(1, repeat // 3)})
     ours_values = [result[f"{a}_{m}"] for a in ("micro", "macro") for m in ("precision", "recall", "f1")]
     gap = max(abs(a - b) for a, b in zip(ours_values, list(micro) + list(macro)))
     return ours, theirs, gap
 
 
 def alternating(first, second, rounds):
-    """(median seconds of first, of second, first's last result): the two timed in
-    alternating rounds A, B, A, B, ... so that a busy machine weighs on both alike."""
-    times = ([], [])
-    for _ in range(rounds):
-        for function, spent in zip((first, second), times):
-            start = time.perf_counter()
-            value = function()
-            spent.append(time.perf_counter() - start)
-            result = value if function is first else result
-    return statistics.median(times[0]), statistics.median(times[1]), result
+    """((median seconds, last result) of first, of second), timed in alternating rounds
+    A, B, A, B, ... so that a busy machine weighs on both alike."""
+    times = interleaved({"A": first, "B": second}, rounds)
+    return times["A"], times["B"]
 
 
 def many_classes(n, n_classes, rounds):
@@ -112,7 +89,7 @@ def many_classes(n, n_classes, rounds):
             warnings.simplefilter("ignore")
             return [v for a in ("micro", "macro") for v in precision_recall_fscore_support(references, predictions, average=a, zero_division=0)[:3]]
 
-    ours, theirs, result = alternating(lambda: compute(predictions, references), with_sklearn, rounds)
+    (ours, result), (theirs, _) = alternating(lambda: compute(predictions, references), with_sklearn, rounds)
     gap = max(abs(a - b) for a, b in zip([result[k] for k in SIX], with_sklearn()))
     return ours, theirs, gap
 
@@ -142,7 +119,7 @@ def maven_scale(n, rounds):
     predictions = np.where(rng.random(n) < 0.8, references, rng.integers(0, 169, n))
     references, predictions = references.tolist(), predictions.tolist()
     events = list(range(1, 169))
-    ours, theirs, result = alternating(lambda: compute(predictions, references, convention="maven", labels=events), lambda: maven_scoring(references, predictions), rounds)
+    (ours, result), (theirs, _) = alternating(lambda: compute(predictions, references, convention="maven", labels=events), lambda: maven_scoring(references, predictions), rounds)
     gap = max(abs(a - b) for a, b in zip([result[k] for k in SIX], maven_scoring(references, predictions)))
     return ours, theirs, gap
 
@@ -154,7 +131,7 @@ def string_labels(n, rounds):
     names = np.array(["None"] + [f"Event{i:03d}" for i in range(1, 34)], dtype=object)
     as_str = names[predictions].tolist(), names[references].tolist()
     as_int = predictions.tolist(), references.tolist()
-    strings, ints, result = alternating(lambda: compute(*as_str, negative_labels=["None"]), lambda: compute(*as_int, negative_labels=[0]), rounds)
+    (strings, result), (ints, _) = alternating(lambda: compute(*as_str, negative_labels=["None"]), lambda: compute(*as_int, negative_labels=[0]), rounds)
     return strings, ints, result == compute(*as_int, negative_labels=[0])
 
 
@@ -163,15 +140,11 @@ def against_floor(n, repeat):
 
     predictions, references = (a.tolist() for a in labels(n, seed=1))
     with tempfile.TemporaryDirectory() as folder:
-        floor_dir = Path(folder) / "floor"
-        floor_dir.mkdir()
-        (floor_dir / "floor.py").write_text(FLOOR_SCRIPT)
-        floor = evaluate.load(str(floor_dir), keep_in_memory=True)
+        floor = evaluate_floor(folder, FEATURES)
         metric = evaluate.load(str(ROOT / "spaces" / "micro_macro"), keep_in_memory=True)
         floor.compute(predictions=predictions[:10], references=references[:10])  # warm up
         metric.compute(predictions=predictions[:10], references=references[:10])
-        ours, result = timed(lambda: metric.compute(predictions=predictions, references=references, negative_labels=[0]), repeat)
-        base, _ = timed(lambda: floor.compute(predictions=predictions, references=references), repeat)
+        (ours, result), (base, _) = alternating(lambda: metric.compute(predictions=predictions, references=references, negative_labels=[0]), lambda: floor.compute(predictions=predictions, references=references), repeat)
     direct = compute(predictions, references, negative_labels=[0])
     return ours, base, result == direct
 
@@ -225,19 +198,22 @@ def command_line_on_files(n):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="small sizes: check that it runs")
+    parser.add_argument("--no-files", action="store_true", help="leave out the command line on two label files (sklearn takes minutes on them)")
     args = parser.parse_args(argv)
     n_labels, n_evaluate, n_lines, repeat = (10_000, 2_000, 20_000, 3) if args.quick else (1_000_000, 100_000, 11_000_000, 9)
 
-    print(f"load average {' '.join(f'{v:.2f}' for v in os.getloadavg())} on {os.cpu_count()} cores")
+    report_load()
     # first: the command line must be this process's only child for its peak memory
-    seconds, cpu, peak, sklearn_seconds, file_gap, size = command_line_on_files(n_lines)
-    print(f"paperscore micro_macro on two files of {n_lines:,} string labels ({size:.0f} MB each), convention maven")
-    print(f"  command line {seconds:8.2f} s    CPU {cpu:.2f} s   peak RSS {peak / 2**30:.2f} GB   (targets <= 15 s, <= 1 GB)")
-    print(f"  sklearn      {sklearn_seconds:8.2f} s    (reading the lines, accuracy + micro + macro)")
-    print(f"  ratio        {sklearn_seconds / seconds:8.1f}x   max |difference| {file_gap:.1e}")
+    file_gap = 0.0
+    if not args.no_files:
+        seconds, cpu, peak, sklearn_seconds, file_gap, size = command_line_on_files(n_lines)
+        print(f"paperscore micro_macro on two files of {n_lines:,} string labels ({size:.0f} MB each), convention maven")
+        print(f"  command line {seconds:8.2f} s    CPU {cpu:.2f} s   peak RSS {peak / 2**30:.2f} GB   (targets <= 15 s, <= 1 GB)")
+        print(f"  sklearn      {sklearn_seconds:8.2f} s    (reading the lines, accuracy + micro + macro)")
+        print(f"  ratio        {sklearn_seconds / seconds:8.1f}x   max |difference| {file_gap:.1e}")
 
     ours, theirs, gap = against_sklearn(n_labels, repeat)
-    print(f"micro_macro, {n_labels:,} labels, 34 classes, NA excluded, micro + macro")
+    print(f"micro_macro, {n_labels:,} labels, 34 classes, NA excluded, micro + macro (alternating rounds, medians)")
     print(f"  paperscore  {ours * 1e3:9.2f} ms")
     print(f"  sklearn     {theirs * 1e3:9.2f} ms   (precision_recall_fscore_support, micro and macro)")
     print(f"  ratio       {theirs / ours:9.1f}x   (target >= 40x)   max |difference| {gap:.1e}")
@@ -263,7 +239,7 @@ def main(argv=None):
     print(f"  ratio       {strings / ints:9.2f}    (target: close to 1)   equal results: {same_strings}")
 
     through, floor, same = against_floor(n_evaluate, max(3, repeat // 2))
-    print(f"evaluate compute(), {n_evaluate:,} labels as Python lists, keep_in_memory=True")
+    print(f"evaluate compute(), {n_evaluate:,} labels as Python lists, keep_in_memory=True (alternating rounds, medians)")
     print(f"  micro_macro {through * 1e3:9.2f} ms")
     print(f"  floor       {floor * 1e3:9.2f} ms   (same features, _compute returns len)")
     print(f"  ratio       {through / floor:9.2f}    (target <= 1.2)   equal to the direct call: {same}")

@@ -32,8 +32,6 @@ equal to the rouge-score path's.
 
 import argparse
 import itertools
-import os
-import statistics
 import sys
 import time
 import warnings
@@ -47,7 +45,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import diaasq  # noqa: E402
 from paperscore import quad  # noqa: E402
-from timing import timed  # noqa: E402
+from timing import interleaved, report_load, timed  # noqa: E402
 
 
 def shorten(text, rng):
@@ -153,15 +151,19 @@ def rouge_score_pairs(strings, a, b):
 
 def compare_rouge_paths(n_samples, repeat):
     predictions, references = random_chinese(n_samples)
-    ours, result = timed(lambda: quad.compute(predictions, references), repeat, before=cold_caches)
     batched = quad.rouge_l_pairs
-    quad.rouge_l_pairs = rouge_score_pairs
-    try:
-        theirs, expected = timed(lambda: quad.compute(predictions, references), 1, before=cold_caches)
-    finally:
-        quad.rouge_l_pairs = batched
+
+    def with_rouge_score():
+        quad.rouge_l_pairs = rouge_score_pairs
+        try:
+            return quad.compute(predictions, references)
+        finally:
+            quad.rouge_l_pairs = batched
+
+    times = interleaved({"batched": lambda: quad.compute(predictions, references), "rouge-score": with_rouge_score}, {"batched": repeat, "rouge-score": min(repeat, 3)}, before=cold_caches)
+    (ours, result), (theirs, expected) = times["batched"], times["rouge-score"]
     same = result == expected
-    print(f"quad_match, {n_samples:,} samples of random short Chinese strings, 1-8 quads a side")
+    print(f"quad_match, {n_samples:,} samples of random short Chinese strings, 1-8 quads a side (alternating rounds, medians, caches cold)")
     print(f"  batched ROUGE-L   {ours * 1e3:9.1f} ms   (target <= 500 ms for 10,000 samples)")
     print(f"  rouge-score path  {theirs * 1e3:9.1f} ms   (one rouge-score call per distinct pair)")
     print(f"  ratio             {theirs / ours:9.1f}x   every number equal: {same}")
@@ -188,36 +190,24 @@ def asqp_scores(pred_pt, gold_pt):
     return {"exact_precision": precision, "exact_recall": recall, "exact_f1": 2 * precision * recall / (precision + recall) if precision or recall else 0}
 
 
-def alternating(functions, rounds):
-    """Median time of each function over `rounds` rounds, run in turn within each round
-    (A, B, A, B, ...), so that a change in the machine's load hits both alike; and the
-    last results."""
-    times, results = [[] for _ in functions], [None] * len(functions)
-    for _ in range(rounds):
-        for k, function in enumerate(functions):
-            start = time.perf_counter()
-            results[k] = function()
-            times[k].append(time.perf_counter() - start)
-    return [statistics.median(t) for t in times], results
-
-
 def compare_exact_match(predictions, references, rounds):
     warnings.simplefilter("ignore")  # the list rule's warning about repeated quads, once per call
     decoded_p, decoded_r = [asqp_decode(t) for t in predictions], [asqp_decode(t) for t in references]
     lists_p, lists_r = [[list(q) for q in s] for s in decoded_p], [[list(q) for q in s] for s in decoded_r]
-    (ours, theirs, ours_data, loop, full), results = alternating(
-        [
-            lambda: quad.compute(predictions, references, duplicates="list", exact_only=True),
-            lambda: asqp_scores([asqp_decode(t) for t in predictions], [asqp_decode(t) for t in references]),
-            lambda: quad.compute(lists_p, lists_r, duplicates="list", exact_only=True),
-            lambda: asqp_scores(decoded_p, decoded_r),
-            lambda: quad.compute(predictions, references, duplicates="list"),
-        ],
+    times = interleaved(
+        {
+            "strings": lambda: quad.compute(predictions, references, duplicates="list", exact_only=True),
+            "ASQP decode + loop": lambda: asqp_scores([asqp_decode(t) for t in predictions], [asqp_decode(t) for t in references]),
+            "lists": lambda: quad.compute(lists_p, lists_r, duplicates="list", exact_only=True),
+            "ASQP loop": lambda: asqp_scores(decoded_p, decoded_r),
+            "full": lambda: quad.compute(predictions, references, duplicates="list"),
+        },
         rounds,
     )
+    (ours, theirs, ours_data, loop, full), results = zip(*times.values())
     expected = results[1]
     same = all(abs(r[k] - expected[k]) <= 1e-12 for r in (results[0], results[2], results[3], results[4]) for k in expected)
-    print(f"exact match alone, {len(predictions):,} DiaASQ samples, alternating rounds (median of {rounds}); load average {os.getloadavg()[0]:.2f}")
+    print(f"exact match alone, {len(predictions):,} DiaASQ samples, alternating rounds (median of {rounds})")
     print(f"  from strings   exact_only {ours * 1e3:8.1f} ms   ASQP decode + loop {theirs * 1e3:8.1f} ms   ratio {theirs / ours:5.2f}x (target >= 1)")
     print(f"  from lists     exact_only {ours_data * 1e3:8.1f} ms   ASQP loop alone    {loop * 1e3:8.1f} ms   ratio {loop / ours_data:5.2f}x")
     print(f"  the full metric (soft match too) from strings: {full * 1e3:.1f} ms   figures equal: {same}")
@@ -229,6 +219,7 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true", help="small sizes: check that it runs")
     args = parser.parse_args(argv)
     n_samples, n_large, repeat = (1_000, 20, 2) if args.quick else (10_000, None, 5)
+    report_load()
     predictions, references = corpus(n_samples)
 
     start = time.perf_counter()
@@ -249,11 +240,11 @@ def main(argv=None):
     def hungarian():
         return [block[quad.best_assignment(block)].sum() for block in blocks]
 
-    ours, totals = timed(hungarian, repeat)
-    theirs, enumerated = timed(lambda: [enumerate_matchings(block) for block in blocks], 1)
+    times = interleaved({"hungarian": hungarian, "enumeration": lambda: [enumerate_matchings(block) for block in blocks]}, {"hungarian": repeat, "enumeration": 1})
+    (ours, totals), (theirs, enumerated) = times["hungarian"], times["enumeration"]
     details = quad.compute([predictions[i] for i in large], [references[i] for i in large], details=True)["samples"]
     gap = max(max(abs(a - b), abs(a - d["matched"])) for a, b, d in zip(totals, enumerated, details))
-    print(f"optimal assignment, {len(large)} samples with 7-8 quads on both sides")
+    print(f"optimal assignment, {len(large)} samples with 7-8 quads on both sides (alternating rounds, medians)")
     print(f"  Hungarian    {ours * 1e3:9.2f} ms   (scipy linear_sum_assignment)")
     print(f"  enumeration  {theirs * 1e3:9.2f} ms   (all m!/(m-n)! matchings, numpy-vectorised)")
     print(f"  ratio        {theirs / ours:9.1f}x   max |difference| of the totals (and of compute's) {gap:.1e}")

@@ -30,7 +30,7 @@ sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "tests")]
 
 from paperscore.rationale import compute, example_auprc, scored_tokens  # noqa: E402
 from rationale_naive import numbers, sklearn_auprc, unpad  # noqa: E402
-from timing import timed  # noqa: E402
+from timing import evaluate_floor, interleaved, report_load  # noqa: E402
 
 
 def corpus(n, width=100, seed=0):
@@ -50,19 +50,6 @@ def corpus(n, width=100, seed=0):
 
 
 
-def alternating(functions, rounds):
-    """{name: (median time, last result)} of functions called in turn, round after round
-    (so that a machine whose speed drifts weighs on each alike); rounds: {name: count}."""
-    times = {name: [] for name in functions}
-    results = {}
-    for round_number in range(max(rounds.values())):
-        for name, function in functions.items():
-            if round_number < rounds[name]:
-                seconds, results[name] = timed(function, 1)
-                times[name].append(seconds)
-    return {name: (float(np.median(times[name])), results[name]) for name in functions}
-
-
 def auprc_rows(sizes):
     """AUPRC alone per size of the corpus (examples of 100 positions, 60-100 scored)."""
     for tokens_wanted in sizes:
@@ -74,9 +61,28 @@ def auprc_rows(sizes):
             return np.array([sklearn_auprc(values[i], truth[i]) for i in examples])
 
         slow_rounds = 1 if len(values) > 5e5 else 3  # sklearn: 95 s a round at 1e6 tokens
-        times = alternating({"paperscore": lambda: example_auprc(values, truth, lengths), "sklearn": theirs}, {"paperscore": 7, "sklearn": slow_rounds})
+        times = interleaved({"paperscore": lambda: example_auprc(values, truth, lengths), "sklearn": theirs}, {"paperscore": 7, "sklearn": slow_rounds})
         (ours, areas), (reference, expected) = times["paperscore"], times["sklearn"]
         yield len(values), ours, reference, float(np.abs(areas - expected).max())
+
+
+def against_floor(n, rounds):
+    """evaluate compute() of the Space against a no-op metric with its features, n examples
+    as Python lists and as numpy arrays: {kind: (Space seconds, floor seconds, equal to
+    the direct call)}."""
+    import tempfile
+
+    import evaluate
+
+    scores, gold = corpus(n, seed=1)
+    out = {}
+    with tempfile.TemporaryDirectory() as folder:
+        floor = evaluate_floor(folder, "datasets.Features({'predictions': datasets.Sequence(datasets.Value('float64')), 'references': datasets.Sequence(datasets.Value('int64'))})")
+        metric = evaluate.load(str(ROOT / "spaces" / "rationale_f1"), keep_in_memory=True)
+        for kind, (p, r) in (("lists", (scores.tolist(), gold.tolist())), ("arrays", (scores, gold))):
+            times = interleaved({"space": lambda: metric.compute(predictions=p, references=r), "floor": lambda: floor.compute(predictions=p, references=r)}, rounds)
+            out[kind] = times["space"][0], times["floor"][0], times["space"][1] == compute(p, r)
+    return out
 
 
 def gap(ours, theirs):
@@ -87,28 +93,34 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="500 examples: check that it runs")
     parser.add_argument("--large", action="store_true", help="AUPRC over 1e7 tokens too (sklearn takes minutes)")
+    parser.add_argument("--sizes", help="the AUPRC sizes in scored tokens, e.g. 1e4,1e5 (sklearn: 95 s a round at 1e6)")
     args = parser.parse_args(argv)
     n, repeat = (500, 3) if args.quick else (10_000, 15)
-    print(f"machine load at start: {' '.join(f'{x:.2f}' for x in __import__('os').getloadavg())}")
+    report_load()
 
     scores, gold = corpus(n)
     score_lists, gold_lists = scores.tolist(), gold.tolist()
     compute(scores[:10], gold[:10], auprc=True)  # warm up
 
-    fast, without = timed(lambda: compute(scores, gold, auprc=False), repeat)
-    fast_all, with_auprc = timed(lambda: compute(scores, gold), repeat)
-    from_lists, listed = timed(lambda: compute(score_lists, gold_lists), max(3, repeat // 3))
-    slow, plain = timed(lambda: numbers(unpad(score_lists, gold_lists)), 1)
-    slow_all, plain_all = timed(lambda: numbers(unpad(score_lists, gold_lists), with_auprc=True), 1)
+    times = interleaved({
+        "fast": lambda: compute(scores, gold, auprc=False),
+        "fast_all": lambda: compute(scores, gold),
+        "from_lists": lambda: compute(score_lists, gold_lists),
+        "slow": lambda: numbers(unpad(score_lists, gold_lists)),
+        "slow_all": lambda: numbers(unpad(score_lists, gold_lists), with_auprc=True),
+    }, {"fast": repeat, "fast_all": repeat, "from_lists": max(3, repeat // 3), "slow": 3, "slow_all": 3})
+    (fast, without), (fast_all, with_auprc), (from_lists, listed) = times["fast"], times["fast_all"], times["from_lists"]
+    (slow, plain), (slow_all, plain_all) = times["slow"], times["slow_all"]
 
     differences = [gap(without, plain), gap(with_auprc, plain_all), gap(listed, plain_all)]
     tokens = int((gold != -100).sum())
-    print(f"rationale_f1, {n:,} examples x 100 positions ({tokens:,} scored tokens), soft scores, 2-D arrays with -100 padding")
+    print(f"rationale_f1, {n:,} examples x 100 positions ({tokens:,} scored tokens), soft scores, 2-D arrays with -100 padding (alternating rounds, medians)")
     print(f"  every number but auprc   paperscore {fast * 1e3:8.1f} ms   plain Python {slow * 1e3:9.1f} ms   ratio {slow / fast:7.1f}x   (target <= 50 ms)")
     print(f"  auprc included           paperscore {fast_all * 1e3:8.1f} ms   plain Python {slow_all * 1e3:9.1f} ms   ratio {slow_all / fast_all:7.1f}x   (target <= 500 ms; AUPRC by its definition)")
     print(f"  auprc included, from Python lists   {from_lists * 1e3:8.1f} ms")
     print(f"  max |difference| from the plain implementation: {max(differences):.1e}")
     sizes = (1e3, 1e4) if args.quick else (1e4, 1e5, 1e6, 1e7) if args.large else (1e4, 1e5, 1e6)
+    sizes = tuple(map(float, args.sizes.split(","))) if args.sizes else sizes
     print("AUPRC alone (per-example areas), alternating rounds against sklearn per example:")
     per_token = []
     for tokens, ours, reference, difference in auprc_rows(sizes):
@@ -116,8 +128,13 @@ def main(argv=None):
         differences.append(difference)
         print(f"  {tokens:>10,} tokens   paperscore {ours * 1e3:9.1f} ms ({ours / tokens * 1e9:5.0f} ns a token)   sklearn {reference * 1e3:10.1f} ms   ratio {reference / ours:7.1f}x   max |difference| {difference:.1e}")
     print(f"  cost a token, largest size / {sizes[1]:,.0f} tokens: {per_token[-1] / per_token[1]:.2f}x (target: within 1.5x from 1e5 tokens)")
-    print(f"machine load at end: {' '.join(f'{x:.2f}' for x in __import__('os').getloadavg())}")
-    return 0 if max(differences) <= 1e-12 else 1
+    n_floor = 200 if args.quick else 2_000
+    same = True
+    print(f"evaluate compute(), {n_floor:,} examples x 100 positions, keep_in_memory=True, against a no-op metric with the same features (alternating rounds, medians)")
+    for kind, (space, floor, equal) in against_floor(n_floor, 3 if args.quick else 11).items():
+        same &= equal
+        print(f"  as {kind:<6}  rationale_f1 {space * 1e3:8.1f} ms   floor {floor * 1e3:8.1f} ms   ratio {space / floor:5.2f}   (target <= 1.2)   equal to the direct call: {equal}")
+    return 0 if max(differences) <= 1e-12 and same else 1
 
 
 if __name__ == "__main__":

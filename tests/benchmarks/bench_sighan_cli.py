@@ -30,6 +30,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
+from timing import report_load  # noqa: E402
+
 # What sighan15csc.jar printed (Part 1) on the two generated pairs, run locally:
 # java -jar sighan15csc.jar -i result.txt -t truth.txt
 HEADING = "SIGHAN 2015 Bakeoff: Chinese Spelling Check Task\n\n" + "=" * 58 + "\nPart 1: Overall Performance\n" + "=" * 58 + "\n\n"
@@ -170,6 +172,7 @@ def main(argv=None):
     parser.add_argument("--lines", type=int, help="another size (no stored jar figures)")
     parser.add_argument("--long-pid", action="store_true", help="1,000 lines and one long pid instead (time and memory)")
     args = parser.parse_args(argv)
+    report_load()
     if args.long_pid:
         return long_pid(args)
     n = args.lines or (11_000 if args.quick else 110_000)

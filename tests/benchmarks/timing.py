@@ -23,6 +23,7 @@ import os
 import statistics
 import subprocess
 import time
+from pathlib import Path
 
 
 def timed(function, repeat, before=None):
@@ -79,6 +80,33 @@ def machine_load():
     one, five, fifteen = os.getloadavg()
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     return f"load average {one:.2f} {five:.2f} {fifteen:.2f} on {cores} cores (nproc)"
+
+
+FLOOR_SCRIPT = '''
+import datasets
+import evaluate
+
+
+class Floor(evaluate.Metric):
+    """The framework's floor: a Space's features, a _compute that does nothing."""
+
+    def _info(self):
+        return evaluate.MetricInfo(description="", citation="", inputs_description="", features={features})
+
+    def _compute(self, predictions, references):
+        return {{"n": len(predictions)}}
+'''
+
+
+def evaluate_floor(folder, features):
+    """evaluate.load of a no-op metric with `features` (Python source, datasets imported),
+    written under `folder`: what a Space's compute() costs in evaluate alone."""
+    import evaluate
+
+    path = Path(folder) / "floor"
+    path.mkdir()
+    (path / "floor.py").write_text(FLOOR_SCRIPT.format(features=features))
+    return evaluate.load(str(path), keep_in_memory=True)
 
 
 _REPORTING = []
