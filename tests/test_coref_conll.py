@@ -11,6 +11,7 @@ as its coreference-link four, then its non-coreference-link four. "mentions" is 
 scorer's "Identification of Mentions" line.
 """
 
+import html
 import json
 import random
 import re
@@ -1450,8 +1451,8 @@ def app():
     return module
 
 
-def demo(app, predictions="", references="", key_file=None, response_file=None):
-    return app.score(predictions, references, key_file and str(key_file), response_file and str(response_file), True, "0")
+def demo(app, predictions="", references="", key_file=None, response_file=None, document=1):
+    return app.score(predictions, references, key_file and str(key_file), response_file and str(response_file), True, "0", document)
 
 
 def test_demo_scores_uploaded_files_in_either_form(app, tmp_path):
@@ -1476,6 +1477,27 @@ def test_demo_scores_uploaded_files_in_either_form(app, tmp_path):
     # a file in a text box works too (one document a side is a pair, whatever the names)
     one = demo(app, predictions=lines[1] + "\n", references=texts[1])[0]
     assert one["missing_documents"] == [] and 0 < one["muc_recall"] < 1
+
+
+def test_demo_draws_the_document_picked(app, tmp_path):
+    """Two LitBank documents uploaded: document 2 draws the second one (its name, its first
+    words, its entities), the scores still cover both; a number outside 1..2 is refused."""
+    import gradio as gr
+
+    texts, _ = litbank()
+    (tmp_path / "key.conll").write_text("".join(texts))
+    names = [E2E_BEGIN.match(text)[0].removeprefix("#begin document ") for text in texts]
+    words = [[line.split("\t")[3] for line in text.splitlines()[1:6] if line.strip()] for text in texts]
+    first = demo(app, key_file=tmp_path / "key.conll", response_file=tmp_path / "key.conll")
+    second = demo(app, key_file=tmp_path / "key.conll", response_file=tmp_path / "key.conll", document=2.0)
+    assert first[0] == second[0] and second[0]["conll_f1"] == 1.0
+    assert f"document {names[1]} (2 of 2)" in second[2] and f"document {names[1]} (2 of 2)" in second[3]
+    assert names[0] not in second[2] and names[0] in first[2]
+    drawn = re.sub(r"<[^>]*>|\[|\]", " ", second[2].split("</h3>", 1)[1]).split()
+    assert [w for w in drawn if not w.isdigit()][:4] == [html.escape(w) for w in words[1] if not w.isdigit()][:4] != words[0][:4]
+    for bad in (0, 3, 1.5, None):
+        with pytest.raises(gr.Error, match=r"document: .* is not a document number from 1 to 2"):
+            demo(app, key_file=tmp_path / "key.conll", response_file=tmp_path / "key.conll", document=bad)
 
 
 @pytest.mark.parametrize(
