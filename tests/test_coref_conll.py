@@ -11,6 +11,7 @@ as its coreference-link four, then its non-coreference-link four. "mentions" is 
 scorer's "Identification of Mentions" line.
 """
 
+import html
 import json
 import random
 import re
@@ -792,16 +793,60 @@ def _without_repeats(response):
 
 @pytest.mark.parametrize("case", E2E)
 def test_e2e_coref_convention_equals_its_metrics_py(case):
-    if case in ("litbank", "litbank_self"):
-        texts, responses = litbank()
-        keys = [coref.conll_to_clusters(text) for text in texts]
-        responses = keys if case == "litbank_self" else _as_lists(_without_repeats(r) for r in responses)
-    else:
-        documents = random_documents(case, n_docs=6)
-        keys, responses = _as_lists(k for _, k, _ in documents), _as_lists(_without_repeats(r) for _, _, r in documents)
+    keys, responses = _e2e_case(case)
     result = coref.compute(responses, keys, convention="e2e_coref", return_counts=True)
     assert_figures(result, E2E[case])
     assert set(counts(result)) == {"muc", "bcub", "ceafe", "lea"}
+
+
+# convention="maverick": SapienzaNLP/maverick-coref (0dc6554) maverick/common/metrics.py,
+# its OfficialEvaluator(muc | b_cubed | ceafe | lea) run in place from a scratch copy on the
+# same cases as E2E, fed the same way. Its B3 and CEAFe keep singletons (the reference's
+# figures), its LEA skips them (e2e-coref's). fastcoref (8888e51) fastcoref/utilities/
+# metrics.py run the same way gave exactly the E2E figures above: it is e2e-coref's copy.
+MAVERICK = {
+    0: {"muc": [15, 23, 15, 26], "bcub": [27.416666666666668, 40, 22.797619047619047, 47], "ceafe": [9.6, 17, 9.6, 21], "lea": [21.0, 34, 14.4, 36]},
+    1: {"muc": [13, 24, 13, 22], "bcub": [30.333333333333332, 47, 27.366666666666667, 42], "ceafe": [13.37142857142857, 23, 13.37142857142857, 20], "lea": [17.333333333333332, 35, 14.833333333333334, 31]},
+    2: {"muc": [20, 24, 20, 27], "bcub": [38.083333333333336, 45, 36.14285714285714, 53], "ceafe": [17.246886446886446, 21, 17.246886446886446, 26], "lea": [32.0, 40, 29.666666666666668, 43]},
+    3: {"muc": [13, 18, 13, 21], "bcub": [22.6, 33, 25.0, 40], "ceafe": [9.999999999999998, 15, 9.999999999999998, 19], "lea": [14.6, 25, 18.166666666666664, 33]},
+    4: {"muc": [5, 10, 5, 17], "bcub": [18.583333333333332, 27, 16.0, 37], "ceafe": [10.12142857142857, 17, 10.12142857142857, 20], "lea": [5.666666666666666, 15, 6.666666666666666, 26]},
+    5: {"muc": [8, 16, 8, 13], "bcub": [26.76666666666667, 38, 29.166666666666668, 37], "ceafe": [18.150000000000002, 22, 18.150000000000002, 24], "lea": [10.0, 24, 12.0, 22]},
+    "litbank": {"muc": [281, 344, 281, 299], "bcub": [301.9189014815115, 450, 365.1540404040404, 391], "ceafe": [75.61670587753122, 106, 75.61670587753122, 92], "lea": [231.75673958179763, 380, 305.91666666666663, 340]},
+    "litbank_self": {"muc": [344, 344, 344, 344], "bcub": [450.0, 450, 450.0, 450], "ceafe": [106.0, 106, 106.0, 106], "lea": [380.0, 380, 380.0, 380]},
+}
+
+
+def _e2e_case(case):
+    if case in ("litbank", "litbank_self"):
+        texts, responses = litbank()
+        keys = [coref.conll_to_clusters(text) for text in texts]
+        return keys, (keys if case == "litbank_self" else _as_lists(_without_repeats(r) for r in responses))
+    documents = random_documents(case, n_docs=6)
+    return _as_lists(k for _, k, _ in documents), _as_lists(_without_repeats(r) for _, _, r in documents)
+
+
+@pytest.mark.parametrize("case", MAVERICK)
+def test_maverick_convention_equals_its_metrics_py(case):
+    keys, responses = _e2e_case(case)
+    result = coref.compute(responses, keys, convention="maverick", return_counts=True)
+    assert_figures(result, MAVERICK[case])
+    assert set(counts(result)) == {"muc", "bcub", "ceafe", "lea"}
+
+
+def test_maverick_convention_on_the_issue_example_by_hand():
+    """Key = response = {a} {b c}: B3 and CEAFe keep the singleton (1, as the reference);
+    LEA skips it: 2 of 2 (1); CoNLL 1. A response singleton {x} twinless: B3 precision
+    3/4 (a 1, b 1, c 1, x 0); LEA untouched (1)."""
+    clusters = [[[[0, 0]], [[1, 1], [2, 2]]]]
+    result = coref.compute(clusters, clusters, convention="maverick", return_counts=True)
+    assert result["conll_f1"] == 1.0 and counts(result)["lea"] == [2, 2, 2, 2]
+    spurious = [[[[0, 0]], [[1, 1], [2, 2]], [[3, 3]]]]
+    result = coref.compute(spurious, clusters, convention="maverick")
+    assert result["bcub_precision"] == 0.75 and result["lea_precision"] == 1.0 and result["ceafe_precision"] == pytest.approx(2 / 3)
+    with pytest.raises(ValueError, match=r"metrics: convention='maverick' has no blanc"):
+        coref.compute(clusters, clusters, convention="maverick", metrics=["blanc"])
+    with pytest.raises(ValueError, match=r"keep_singletons: convention='maverick' decides per metric"):
+        coref.compute(clusters, clusters, convention="maverick", keep_singletons=False)
 
 
 def test_e2e_coref_convention_on_the_issue_example_by_hand():
@@ -812,21 +857,22 @@ def test_e2e_coref_convention_on_the_issue_example_by_hand():
     result = coref.compute(clusters, clusters, convention="e2e_coref")
     assert result["conll_f1"] == pytest.approx(8 / 9, abs=1e-15) and result["ceafe_recall"] == 0.5
     assert coref.compute(clusters, clusters)["conll_f1"] == 1.0
-    with pytest.raises(ValueError, match=r"metrics: e2e-coref's evaluator has no blanc"):
+    with pytest.raises(ValueError, match=r"metrics: convention='e2e_coref' has no blanc"):
         coref.compute(clusters, clusters, convention="e2e_coref", metrics=["muc", "blanc"])
     with pytest.raises(ValueError, match=r"keep_singletons: convention='e2e_coref' decides per metric"):
         coref.compute(clusters, clusters, convention="e2e_coref", keep_singletons=False)
-    with pytest.raises(ValueError, match=r"convention: 'e2e' is not one of 'scorer_pl', 'e2e_coref'"):
+    with pytest.raises(ValueError, match=r"convention: 'e2e' is not one of 'scorer_pl', 'e2e_coref', 'maverick'"):
         coref.compute(clusters, clusters, convention="e2e")
 
 
-def test_e2e_coref_convention_on_the_command_line(tmp_path, capsys):
+@pytest.mark.parametrize("convention", ["e2e_coref", "maverick"])
+def test_e2e_coref_convention_on_the_command_line(tmp_path, capsys, convention):
     keys, responses = random_texts(0)
     (tmp_path / "key").write_text("".join(keys))
     (tmp_path / "response").write_text("".join(responses))
-    assert main(["coref", str(tmp_path / "key"), str(tmp_path / "response"), "--convention", "e2e_coref", "--json"]) == 0
+    assert main(["coref", str(tmp_path / "key"), str(tmp_path / "response"), "--convention", convention, "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
-    alone = coref.compute(responses, keys, convention="e2e_coref")
+    alone = coref.compute(responses, keys, convention=convention)
     assert {k: result[k] for k in alone} == alone and "blanc_f1" not in result
 
 
@@ -1405,8 +1451,8 @@ def app():
     return module
 
 
-def demo(app, predictions="", references="", key_file=None, response_file=None):
-    return app.score(predictions, references, key_file and str(key_file), response_file and str(response_file), True, "0")
+def demo(app, predictions="", references="", key_file=None, response_file=None, document=1):
+    return app.score(predictions, references, key_file and str(key_file), response_file and str(response_file), True, "0", document)
 
 
 def test_demo_scores_uploaded_files_in_either_form(app, tmp_path):
@@ -1431,6 +1477,27 @@ def test_demo_scores_uploaded_files_in_either_form(app, tmp_path):
     # a file in a text box works too (one document a side is a pair, whatever the names)
     one = demo(app, predictions=lines[1] + "\n", references=texts[1])[0]
     assert one["missing_documents"] == [] and 0 < one["muc_recall"] < 1
+
+
+def test_demo_draws_the_document_picked(app, tmp_path):
+    """Two LitBank documents uploaded: document 2 draws the second one (its name, its first
+    words, its entities), the scores still cover both; a number outside 1..2 is refused."""
+    import gradio as gr
+
+    texts, _ = litbank()
+    (tmp_path / "key.conll").write_text("".join(texts))
+    names = [E2E_BEGIN.match(text)[0].removeprefix("#begin document ") for text in texts]
+    words = [[line.split("\t")[3] for line in text.splitlines()[1:6] if line.strip()] for text in texts]
+    first = demo(app, key_file=tmp_path / "key.conll", response_file=tmp_path / "key.conll")
+    second = demo(app, key_file=tmp_path / "key.conll", response_file=tmp_path / "key.conll", document=2.0)
+    assert first[0] == second[0] and second[0]["conll_f1"] == 1.0
+    assert f"document {names[1]} (2 of 2)" in second[2] and f"document {names[1]} (2 of 2)" in second[3]
+    assert names[0] not in second[2] and names[0] in first[2]
+    drawn = re.sub(r"<[^>]*>|\[|\]", " ", second[2].split("</h3>", 1)[1]).split()
+    assert [w for w in drawn if not w.isdigit()][:4] == [html.escape(w) for w in words[1] if not w.isdigit()][:4] != words[0][:4]
+    for bad in (0, 3, 1.5, None):
+        with pytest.raises(gr.Error, match=r"document: .* is not a document number from 1 to 2"):
+            demo(app, key_file=tmp_path / "key.conll", response_file=tmp_path / "key.conll", document=bad)
 
 
 @pytest.mark.parametrize(

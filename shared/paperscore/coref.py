@@ -1009,7 +1009,12 @@ def check_metrics(metrics):
 # LingMess): per metric, whether it keeps the (key, response) singletons. B3 and LEA skip
 # them on both sides, CEAFe drops the response's only, MUC cannot see them.
 E2E_COREF = {"muc": (True, True), "bcub": (False, False), "ceafe": (True, False), "lea": (False, False)}
-CONVENTIONS = ("scorer_pl", "e2e_coref")
+# Maverick's copy (SapienzaNLP/maverick-coref maverick/common/metrics.py): B3 and CEAFe keep
+# singletons as the reference does, its LEA still skips them.
+MAVERICK = {"muc": (True, True), "bcub": (True, True), "ceafe": (True, True), "lea": (False, False)}
+# convention: which singletons each metric keeps (scorer_pl: keep_singletons for all).
+SINGLETON_RULES = {"e2e_coref": E2E_COREF, "maverick": MAVERICK}
+CONVENTIONS = ("scorer_pl", *SINGLETON_RULES)
 
 
 def check_convention(convention, metrics, keep_singletons):
@@ -1017,21 +1022,22 @@ def check_convention(convention, metrics, keep_singletons):
     check_choice("convention", convention, CONVENTIONS)
     if convention == "scorer_pl":
         return check_metrics(metrics)
-    metrics = tuple(E2E_COREF) if metrics is None else check_metrics(metrics)
-    others = [m for m in metrics if m not in E2E_COREF]
+    rules = SINGLETON_RULES[convention]
+    metrics = tuple(rules) if metrics is None else check_metrics(metrics)
+    others = [m for m in metrics if m not in rules]
     if others:
-        raise ValueError(f"metrics: e2e-coref's evaluator has no {', '.join(others)}; convention='e2e_coref' scores {', '.join(E2E_COREF)}")
+        raise ValueError(f"metrics: convention={convention!r} has no {', '.join(others)}; it scores {', '.join(rules)}")
     if not keep_singletons:
-        raise ValueError("keep_singletons: convention='e2e_coref' decides per metric which singletons count; leave keep_singletons True")
+        raise ValueError(f"keep_singletons: convention={convention!r} decides per metric which singletons count; leave keep_singletons True")
     return metrics
 
 
 def _document_rows(key, response, metrics, keep_singletons, show_progress=False, convention="scorer_pl"):
     """statistics() as one row per document, the metrics' columns side by side."""
-    if convention == "e2e_coref":
-        stats = {}
-        for keep in set(E2E_COREF[m] for m in metrics):
-            stats.update(statistics(key, response, [m for m in metrics if E2E_COREF[m] == keep], keep, show_progress))
+    if convention in SINGLETON_RULES:
+        rules, stats = SINGLETON_RULES[convention], {}
+        for keep in set(rules[m] for m in metrics):
+            stats.update(statistics(key, response, [m for m in metrics if rules[m] == keep], keep, show_progress))
     else:
         stats = statistics(key, response, metrics, keep_singletons, show_progress)
     return np.concatenate([stats[m] for m in metrics], 1)
@@ -1133,9 +1139,11 @@ def compute(
     positions count (and the bound of token spans when given).
     texts: per document the text the character offsets count in (default: the tokens
     joined by single spaces); each token must be the next word of the text.
-    convention: "scorer_pl" (default, the reference) or "e2e_coref", the evaluator of
+    convention: "scorer_pl" (default, the reference), "e2e_coref", the evaluator of
     kentonl/e2e-coref's metrics.py that neural papers report (E2E_COREF): MUC, B3, CEAFe
-    and LEA only, B3 and LEA without singletons, CEAFe without the response's.
+    and LEA only, B3 and LEA without singletons, CEAFe without the response's; or
+    "maverick", Maverick's copy (MAVERICK): MUC, B3, CEAFe as the reference, LEA without
+    singletons.
     metrics: names among muc, bcub, ceafm, ceafe, blanc, lea and mentions (mention
     identification); default the six metrics. conll_f1 needs muc, bcub and ceafe.
     keep_singletons: False removes entities of one mention from both sides first (coval's
@@ -1163,12 +1171,12 @@ def add_options(parser):
     """The scoring options, shared by this command and `paperscore compare coref`."""
     parser.add_argument("--metric", choices=METRICS + ("all",), default="all", help="score one metric (default all), as scorer.pl's first argument")
     parser.add_argument("--remove-singletons", action="store_true", help="remove entities of one mention from both files first (coval's option; default: keep them, as scorer.pl)")
-    parser.add_argument("--convention", choices=CONVENTIONS, default="scorer_pl", help="scorer_pl (default): the reference's rules; e2e_coref: kentonl/e2e-coref's metrics.py, which neural papers report (MUC, B3, CEAFe, LEA; B3 and LEA without singletons, CEAFe without the response's)")
+    parser.add_argument("--convention", choices=CONVENTIONS, default="scorer_pl", help="scorer_pl (default): the reference's rules; e2e_coref: kentonl/e2e-coref's metrics.py, which neural papers report (MUC, B3, CEAFe, LEA; B3 and LEA without singletons, CEAFe without the response's); maverick: Maverick's copy (MUC, B3, CEAFe as the reference, LEA without singletons)")
     parser.add_argument("--strict", action="store_true", help="make key documents missing from a response, and response documents not in the key, an error (default: list them on standard error; a missing document scores as empty, as in scorer.pl)")
 
 
 def options(args):
-    everything = METRICS if args.convention == "scorer_pl" else tuple(E2E_COREF)
+    everything = METRICS if args.convention == "scorer_pl" else tuple(SINGLETON_RULES[args.convention])
     return dict(metrics=everything if args.metric == "all" else (args.metric,), keep_singletons=not args.remove_singletons, convention=args.convention)
 
 

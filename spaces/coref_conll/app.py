@@ -103,9 +103,9 @@ def check_limits(form, documents, argument):
         refuse(argument, f"{n_mentions:,} mentions, beyond the demo's limit of {MAX_MENTIONS:,}")
 
 
-def prepare(predictions, references, key_file, response_file, keep_singletons, zero_division):
+def prepare(predictions, references, key_file, response_file, keep_singletons, zero_division, document=1):
     """(metric keyword arguments, unmatched documents, what to draw: per side the shown
-    document's (name, clusters, words))."""
+    document's (name, clusters, words); `document`: which one, 1-based in the key's order)."""
     sides = [read_side(references, key_file, "references"), read_side(predictions, response_file, "predictions")]
     for (form, documents, _), argument in zip(sides, ("references", "predictions")):
         check_limits(form, documents, argument)
@@ -127,10 +127,15 @@ def prepare(predictions, references, key_file, response_file, keep_singletons, z
     def clusters(form, documents):
         return [documents] if form == "clusters" else [package.document_clusters(d) for d in documents]
 
+    n_documents = 1 if key_form == "clusters" else len(key)
+    if not (isinstance(document, (int, float)) and float(document).is_integer() and 1 <= document <= n_documents):
+        refuse("document", f"{document!r} is not a document number from 1 to {n_documents} (the key's documents, in order)")
+    index = int(document) - 1
+
     def shown(form, documents, text):
         if form == "clusters":
             return None, documents, None
-        document = documents[0]
+        document = documents[index]
         words = document.words if form == "jsonlines" else conll_words(text, document.name)
         return document.name, package.document_clusters(document), words
 
@@ -210,10 +215,10 @@ def render(clusters, words, palette, title):
     return head + f'<div style="line-height:2;font-size:15px">{"".join(out)}</div>'
 
 
-def score(predictions, references, key_file=None, response_file=None, keep_singletons=True, zero_division="0"):
+def score(predictions, references, key_file=None, response_file=None, keep_singletons=True, zero_division="0", document=1):
     try:
         kwargs, unmatched, ((key_name, key, key_words), (response_name, response, response_words)) = prepare(
-            predictions, references, key_file, response_file, keep_singletons, zero_division
+            predictions, references, key_file, response_file, keep_singletons, zero_division, document
         )
         result = metric.fresh().compute(**kwargs, metrics=METRICS, return_counts=True, return_signature=True)
     except ValueError as error:
@@ -231,7 +236,7 @@ def score(predictions, references, key_file=None, response_file=None, keep_singl
     table = {"headers": ["metric", "recall", "precision", "f1", "recall counts", "precision counts"], "data": rows}
     key_colour, response_colour = colours(key, response)
     words = key_words or response_words
-    shown = f" — document {key_name}" + (f" (1 of {len(kwargs['references'])})" if len(kwargs["references"]) > 1 else "") if key_name else ""
+    shown = f" — document {key_name}" + (f" ({int(document)} of {len(kwargs['references'])})" if len(kwargs["references"]) > 1 else "") if key_name else ""
     return (
         headline,
         table,
@@ -265,6 +270,7 @@ with gr.Blocks(title="coref_conll") as demo:
     with gr.Row():
         keep_singletons = gr.Checkbox(value=EXAMPLE["keep_singletons"], label="keep_singletons (the reference keeps them)")
         zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division")
+        document = gr.Number(value=1, precision=0, minimum=1, label="Document to draw (1-based, in the key's order; all are scored)", elem_id="document")
     button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
     result = gr.JSON(label="Result", elem_id="result")
     metrics_table = gr.Dataframe(label="Metrics, with the counts the reference prints (BLANC: coreference links · non-coreference links)", elem_id="metrics")
@@ -275,7 +281,7 @@ with gr.Blocks(title="coref_conll") as demo:
     example.change(pick, example, [predictions, references], api_name=False)
     button.click(
         score,
-        [predictions, references, key_file, response_file, keep_singletons, zero_division],
+        [predictions, references, key_file, response_file, keep_singletons, zero_division, document],
         [result, metrics_table, key_text, response_text],
         api_name="compute",
     )

@@ -58,9 +58,11 @@ Args:
     tokens: for a character convention, per document the tokens the key counts.
     texts: per document the text the character offsets count in (default: the tokens
         joined by single spaces).
-    convention: "scorer_pl" (default, the reference scorer) or "e2e_coref", the
+    convention: "scorer_pl" (default, the reference scorer), "e2e_coref", the
         evaluator of kentonl/e2e-coref's metrics.py that neural papers report (MUC, B3,
-        CEAFe, LEA; B3 and LEA without singletons, CEAFe without the response's).
+        CEAFe, LEA; B3 and LEA without singletons, CEAFe without the response's; fastcoref's
+        copy too), or "maverick", Maverick's copy (MUC, B3, CEAFe as the reference, LEA
+        without singletons).
     metrics: a list among "muc", "bcub", "ceafm", "ceafe", "blanc", "lea" and "mentions"
         (mention identification); default the six metrics.
     keep_singletons: False removes entities of one mention from both sides first (coval's
@@ -100,6 +102,7 @@ class CorefConll(SpaceMetric, evaluate.Metric):
         "scorer_pl": {"metrics": ["mentions", "muc", "bcub", "ceafm", "ceafe", "blanc"]},  # `scorer.pl all`
         "without_singletons": {"keep_singletons": False},  # coval's remove_singletons
         "e2e_coref": {"convention": "e2e_coref"},  # kentonl/e2e-coref's metrics.py, as neural papers report
+        "maverick": {"convention": "maverick"},  # Maverick's copy: reference MUC/B3/CEAFe, LEA without singletons
     }
 
     def _info(self):
