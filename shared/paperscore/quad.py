@@ -789,15 +789,22 @@ def _parsed(predictions, references, parse, parse_references, strict, tuple_len)
     predictions = as_corpus(predictions, "predictions")
     structures, report = parse_texts(predictions, parser, strict)
     if parse_references:
-        references = as_corpus(references, "references")
-        parsed = []
-        for index, reference in enumerate(references):
+        texts, where, shape = [], [], []  # every gold text, its place, each sample's count (None: one)
+        for index, reference in enumerate(as_corpus(references, "references")):
             options, several = reference_options(reference)
             if not all(isinstance(option, str) for option in options) or (several and not options):
                 raise input_error("references", index, f"is not model text (a string, or a list of strings) for the parser {parser_id(parser)}; references given as quads in its order and spelling: parse_references=False")
-            read = parse_texts(options, parser, strict=True, argument=f"references[{index}]" if several else "references")[0]
-            parsed.append(read if several else read[0])
-        references = parsed
+            texts += options
+            where += [f"{index}][{number}" if several else index for number in range(len(options))]
+            shape.append(len(options) if several else None)
+        gold, gold_report = parse_texts(texts, parser)
+        if gold_report["parse_failures"]:
+            first = gold_report["parse_failure_examples"][0]
+            raise input_error("references", where[first], f"{parser_id(parser)} cannot read it: {parser.read(texts[first])[1][0]}")
+        references, start = [], 0
+        for count in shape:
+            references.append(gold[start] if count is None else gold[start : start + count])
+            start += count or 1
     return structures, references, parser.tuple_len, report
 
 

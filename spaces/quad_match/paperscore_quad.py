@@ -43,7 +43,7 @@ from .paperscore_core import (
     split_lines,
     split_values,
 )
-from .paperscore_parse import get_parser, parse as parse_texts, parser_id
+from .paperscore_parse import PARSERS, get_parser, parse as parse_texts, parser_id
 
 QUAD_SEP, ELEMENT_SEP = " & ", " | "
 ELEMENTS = ("target", "opinion", "aspect", "polarity")
@@ -791,15 +791,22 @@ def _parsed(predictions, references, parse, parse_references, strict, tuple_len)
     predictions = as_corpus(predictions, "predictions")
     structures, report = parse_texts(predictions, parser, strict)
     if parse_references:
-        references = as_corpus(references, "references")
-        parsed = []
-        for index, reference in enumerate(references):
+        texts, where, shape = [], [], []  # every gold text, its place, each sample's count (None: one)
+        for index, reference in enumerate(as_corpus(references, "references")):
             options, several = reference_options(reference)
             if not all(isinstance(option, str) for option in options) or (several and not options):
                 raise input_error("references", index, f"is not model text (a string, or a list of strings) for the parser {parser_id(parser)}; references given as quads in its order and spelling: parse_references=False")
-            read = parse_texts(options, parser, strict=True, argument=f"references[{index}]" if several else "references")[0]
-            parsed.append(read if several else read[0])
-        references = parsed
+            texts += options
+            where += [f"{index}][{number}" if several else index for number in range(len(options))]
+            shape.append(len(options) if several else None)
+        gold, gold_report = parse_texts(texts, parser)
+        if gold_report["parse_failures"]:
+            first = gold_report["parse_failure_examples"][0]
+            raise input_error("references", where[first], f"{parser_id(parser)} cannot read it: {parser.read(texts[first])[1][0]}")
+        references, start = [], 0
+        for count in shape:
+            references.append(gold[start] if count is None else gold[start : start + count])
+            start += count or 1
     return structures, references, parser.tuple_len, report
 
 
@@ -929,6 +936,7 @@ def compute(
 # Command line: paperscore quad --predictions FILE --references FILE
 
 COMMAND = "quad"
+QUAD_PARSERS = sorted({parser.name for parser in PARSERS.values() if parser.family == "quad_match"})
 HELP = "sentiment quads: optimal soft match (ROUGE-L over CJK characters) and exact-match P/R/F1"
 
 
@@ -977,7 +985,7 @@ def json_sample(sample):
 
 def add_options(parser):
     """The scoring options, shared by this command and `paperscore compare quad`."""
-    parser.add_argument("--tuple-len", default="0123", help="which elements the strings hold, in order: distinct digits of 0 target, 1 opinion, 2 aspect, 3 polarity (default 0123)")
+    parser.add_argument("--tuple-len", help="which elements the strings hold, in order: distinct digits of 0 target, 1 opinion, 2 aspect, 3 polarity (default 0123)")
     parser.add_argument("--weights", default="1,1,1,1", help="weights of target, opinion, aspect, polarity (default 1,1,1,1)")
     parser.add_argument("--sep-token1", default=QUAD_SEP, help="between quads (default ' & ')")
     parser.add_argument("--sep-token2", default=ELEMENT_SEP, help="between elements (default ' | ')")
@@ -990,7 +998,7 @@ def options(args):
     """The scoring options of compute() (the file format is not one)."""
     return dict(
         weights=tuple(split_values(args.weights)),
-        tuple_len=args.tuple_len,
+        tuple_len=args.tuple_len or "0123",
         sep_token1=args.sep_token1,
         sep_token2=args.sep_token2,
         similarity=args.similarity,
@@ -1006,6 +1014,9 @@ def add_arguments(parser):
     parser.add_argument("--implicit-split", action="store_true", help="add ACOS's exact figures by implicit target/opinion (EA&EO, IA&EO, EA&IO, IA&IO)")
     parser.add_argument("--legacy-keys", action="store_true", help="add the original Space's three keys")
     parser.add_argument("--details", action="store_true", help="add each sample's alignment")
+    parser.add_argument("--parse", choices=QUAD_PARSERS, metavar="NAME", help=f"the files hold model text, one per line (--format json: JSON strings), read by this parser: {', '.join(QUAD_PARSERS)}")
+    parser.add_argument("--references-as-quads", action="store_true", help="with --parse: the references are quads in the parser's order and spelling, not model text")
+    parser.add_argument("--strict", action="store_true", help="with --parse: a prediction the parser cannot read is an error")
 
 
 def read_references(path, argument, format="text"):
@@ -1019,15 +1030,30 @@ def read_references(path, argument, format="text"):
     return references
 
 
+def read_model_texts(path, argument, format):
+    """--parse: one model text a line, as it is (text), or the samples of a JSON file."""
+    return read_samples(path, argument, format) if format == "json" else read_lines(path, argument, allow_empty=True)
+
+
 def run(args):
+    scoring = options(args)
+    if args.parse is None:
+        if args.strict or args.references_as_quads:
+            raise ValueError(f"{'--strict' if args.strict else '--references-as-quads'}: applies with --parse NAME only")
+        predictions = read_samples(args.predictions, "--predictions", args.format)
+        references = read_references(args.references, "--references", args.format)
+    else:
+        scoring.update(tuple_len=args.tuple_len, parse=args.parse, parse_references=not args.references_as_quads, strict=args.strict)
+        predictions = read_model_texts(args.predictions, "--predictions", args.format)
+        references = read_references(args.references, "--references", args.format) if args.references_as_quads else read_model_texts(args.references, "--references", args.format)
     return compute(
-        read_samples(args.predictions, "--predictions", args.format),
-        read_references(args.references, "--references", args.format),
+        predictions,
+        references,
         exact_only=args.exact_only,
         implicit_split=args.implicit_split,
         legacy_keys=args.legacy_keys,
         details=args.details,
-        **options(args),
+        **scoring,
         **args.common,
     )
 
