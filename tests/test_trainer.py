@@ -299,6 +299,66 @@ def test_quad_match_on_generated_text(tmp_path, mode):
     assert metrics["eval_exact_f1"] < 0.5
 
 
+PARAPHRASE_WORDS = "food quality service general price level is great bad ok because it pizza staff slow cheap rude good [SSEP]".split()
+
+
+def paraphrase_data(seed=4):
+    """Targets in ABSA-QUAD's ASQP paraphrase template, "{category} is {sentiment word}
+    because {aspect} is {opinion}", pieces joined by " [SSEP] "."""
+    rng = np.random.default_rng(seed)
+    tokenizer = tokenizer_for(PARAPHRASE_WORDS + ["review"] + [f"r{i}" for i in range(20)])
+    data = []
+    for _ in range(24):
+        pieces = [
+            f"{rng.choice(['food quality', 'service general', 'price level'])} is {rng.choice(['great', 'bad', 'ok'])} because "
+            f"{rng.choice(['pizza', 'staff', 'it'])} is {rng.choice(['good', 'slow', 'cheap', 'rude'])}"
+            for _ in range(int(rng.integers(1, 3)))
+        ]
+        source = " ".join(["review"] + list(rng.choice([f"r{i}" for i in range(20)], 6)))
+        data.append({
+            "input_ids": tokenizer(source)["input_ids"] + [tokenizer.eos_token_id],
+            "labels": tokenizer(" [SSEP] ".join(pieces))["input_ids"] + [tokenizer.eos_token_id],
+        })  # fmt: skip
+    config = T5Config(
+        vocab_size=len(tokenizer), d_model=32, d_ff=64, d_kv=16, num_layers=1, num_decoder_layers=1, num_heads=2,
+        pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id, decoder_start_token_id=tokenizer.pad_token_id,
+    )  # fmt: skip
+    torch.manual_seed(seed)
+    return tokenizer, T5ForConditionalGeneration(config), data
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_quad_match_parses_generated_paraphrases(tmp_path, mode):
+    """trainer_metrics(tokenizer=..., parse=...): the generated text and the decoded labels
+    read by ABSA-QUAD's decoder; the parse report among the Trainer's numbers."""
+    tokenizer, model, data = paraphrase_data()
+    collator = DataCollatorForSeq2Seq(tokenizer, model=model)
+    metric = load("quad_match")
+    generation = dict(predict_with_generate=True, generation_max_length=24)
+    compute_metrics = metric.trainer_metrics(tokenizer=tokenizer, parse="asqp_paraphrase")
+    trainer, metrics, ours = run(Seq2SeqTrainer, Seq2SeqTrainingArguments, tmp_path, model, data, collator, compute_metrics, mode, **generation)
+    assert ours == []
+    assert_plain_floats(metrics, quad.KEYS)
+    prediction = predict(trainer, data)
+
+    def decode(ids):
+        ids = np.where(ids == -100, tokenizer.pad_token_id, ids)
+        return tokenizer.batch_decode(ids.tolist(), skip_special_tokens=True)
+
+    predictions, references = decode(prediction.predictions), decode(prediction.label_ids)
+    assert " because " in references[0] and len(data) == len(predictions)
+    expected = quad.compute(predictions, references, parse="asqp_paraphrase")
+    for key in (*quad.KEYS, "parse_failures"):
+        assert metrics[f"eval_{key}"] == pytest.approx(expected[key], abs=1e-12), key
+    # an untrained model writes word soup: most of it does not read as a paraphrase
+    assert metrics["eval_parse_failures"] > len(data) / 2
+
+
+def test_trainer_metrics_refuses_an_unknown_parser_at_once():
+    with pytest.raises(ValueError, match="parse: unknown parser 'nope' for quad_match"):
+        load("quad_match").trainer_metrics(parse="nope")
+
+
 def test_trainer_metrics_takes_bfloat16_tensors():
     """batch_eval_metrics hands over the model's tensors as they are: bf16 under bf16
     mixed precision. Argmax of the logits: 0, 1, 2 against 0, 1, 1."""

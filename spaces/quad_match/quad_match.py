@@ -13,7 +13,7 @@ import scipy.optimize
 
 # evaluate copies only the sibling files this script imports: a line for each vendored module.
 from .paperscore_core import VERSION, as_corpus
-from .paperscore_parse import PARSERS
+from .paperscore_parse import PARSERS, get_parser
 from .paperscore_quad import ELEMENT_SEP, QUAD_SEP, check_inputs, compute
 from .paperscore_space import SpaceMetric
 from .paperscore_trainer import trainer_metrics
@@ -126,6 +126,13 @@ class QuadMatch(SpaceMetric, evaluate.Metric):
         check_inputs(predictions, references)
         encode = lambda values: [json.dumps(value, ensure_ascii=False, default=lambda array: array.tolist()) for value in values]  # noqa: E731
         return {**columns, "predictions": encode(predictions), "references": encode(references)}
+
+    def trainer_metrics(self, *arguments, **options):
+        """SpaceMetric.trainer_metrics, with the parser's name checked now, not at the end
+        of the first evaluation."""
+        if options.get("parse") is not None:
+            get_parser(options["parse"], "quad_match")
+        return super().trainer_metrics(*arguments, **options)
 
     def _compute(
         self,
