@@ -253,19 +253,18 @@ def test_a_label_id_outside_label_names_names_the_example(tmp_path, mode):
 QUAD_WORDS = "food service staff price good bad slow cheap rude great | & food#quality service#general price#level pos neg neu".split()
 
 
-def quad_data(seed=2):
+def seq2seq_data(words, target, seed):
+    """(tokenizer, an untrained tiny T5, 24 examples): random sources, targets written by
+    target(rng)."""
     rng = np.random.default_rng(seed)
-    tokenizer = tokenizer_for(QUAD_WORDS + ["review"] + [f"r{i}" for i in range(20)])
+    tokenizer = tokenizer_for(words + ["review"] + [f"r{i}" for i in range(20)])
     data = []
     for _ in range(24):
-        quads = []
-        for _ in range(int(rng.integers(1, 3))):
-            target, opinion = rng.choice(["food", "service", "staff", "price"]), rng.choice(["good", "bad", "slow", "cheap", "rude", "great"])
-            quads.append(f"{target} | {opinion} | {rng.choice(['food#quality', 'service#general', 'price#level'])} | {rng.choice(['pos', 'neg', 'neu'])}")
+        text = target(rng)
         source = " ".join(["review"] + list(rng.choice([f"r{i}" for i in range(20)], 6)))
         data.append({
             "input_ids": tokenizer(source)["input_ids"] + [tokenizer.eos_token_id],
-            "labels": tokenizer(" & ".join(quads))["input_ids"] + [tokenizer.eos_token_id],
+            "labels": tokenizer(text)["input_ids"] + [tokenizer.eos_token_id],
         })  # fmt: skip
     config = T5Config(
         vocab_size=len(tokenizer), d_model=32, d_ff=64, d_kv=16, num_layers=1, num_decoder_layers=1, num_heads=2,
@@ -273,6 +272,17 @@ def quad_data(seed=2):
     )  # fmt: skip
     torch.manual_seed(seed)
     return tokenizer, T5ForConditionalGeneration(config), data
+
+
+def quad_data(seed=2):
+    def target(rng):
+        quads = []
+        for _ in range(int(rng.integers(1, 3))):
+            target, opinion = rng.choice(["food", "service", "staff", "price"]), rng.choice(["good", "bad", "slow", "cheap", "rude", "great"])
+            quads.append(f"{target} | {opinion} | {rng.choice(['food#quality', 'service#general', 'price#level'])} | {rng.choice(['pos', 'neg', 'neu'])}")
+        return " & ".join(quads)
+
+    return seq2seq_data(QUAD_WORDS, target, seed)
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -305,26 +315,16 @@ PARAPHRASE_WORDS = "food quality service general price level is great bad ok bec
 def paraphrase_data(seed=4):
     """Targets in ABSA-QUAD's ASQP paraphrase template, "{category} is {sentiment word}
     because {aspect} is {opinion}", pieces joined by " [SSEP] "."""
-    rng = np.random.default_rng(seed)
-    tokenizer = tokenizer_for(PARAPHRASE_WORDS + ["review"] + [f"r{i}" for i in range(20)])
-    data = []
-    for _ in range(24):
+
+    def target(rng):
         pieces = [
             f"{rng.choice(['food quality', 'service general', 'price level'])} is {rng.choice(['great', 'bad', 'ok'])} because "
             f"{rng.choice(['pizza', 'staff', 'it'])} is {rng.choice(['good', 'slow', 'cheap', 'rude'])}"
             for _ in range(int(rng.integers(1, 3)))
         ]
-        source = " ".join(["review"] + list(rng.choice([f"r{i}" for i in range(20)], 6)))
-        data.append({
-            "input_ids": tokenizer(source)["input_ids"] + [tokenizer.eos_token_id],
-            "labels": tokenizer(" [SSEP] ".join(pieces))["input_ids"] + [tokenizer.eos_token_id],
-        })  # fmt: skip
-    config = T5Config(
-        vocab_size=len(tokenizer), d_model=32, d_ff=64, d_kv=16, num_layers=1, num_decoder_layers=1, num_heads=2,
-        pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id, decoder_start_token_id=tokenizer.pad_token_id,
-    )  # fmt: skip
-    torch.manual_seed(seed)
-    return tokenizer, T5ForConditionalGeneration(config), data
+        return " [SSEP] ".join(pieces)
+
+    return seq2seq_data(PARAPHRASE_WORDS, target, seed)
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -25,9 +25,10 @@ HERE = Path(__file__).resolve().parent
 # By file path: on a Space the directory is `app/`, and evaluate would take app.py for the metric.
 metric = evaluate.load(str(HERE / "quad_match.py"), keep_in_memory=True)
 # The parsers from model text (the metric's vendored copy of paperscore.parse).
-parsing = importlib.import_module(type(metric).__module__.rpartition(".")[0] + ".paperscore_parse")
+package = type(metric).__module__.rpartition(".")[0]
+parsing = importlib.import_module(package + ".paperscore_parse")
 NO_PARSER = "none: quad strings"
-PARSERS = [NO_PARSER, *sorted({p.name for p in parsing.PARSERS.values() if p.family == "quad_match"})]
+PARSERS = [NO_PARSER, *importlib.import_module(package + ".paperscore_quad").QUAD_PARSERS]
 
 EXAMPLE = dict(
     predictions="\n".join(

@@ -13,8 +13,8 @@ import scipy.optimize
 
 # evaluate copies only the sibling files this script imports: a line for each vendored module.
 from .paperscore_core import VERSION, as_corpus
-from .paperscore_parse import PARSERS, get_parser
-from .paperscore_quad import ELEMENT_SEP, QUAD_SEP, check_inputs, compute
+from .paperscore_parse import get_parser
+from .paperscore_quad import ELEMENT_SEP, QUAD_SEP, QUAD_PARSERS, check_inputs, compute
 from .paperscore_space import SpaceMetric
 from .paperscore_trainer import trainer_metrics
 
@@ -64,7 +64,7 @@ Args:
     tuple_len: which elements the strings hold, in order: distinct digits of 0 target,
         1 opinion, 2 aspect, 3 polarity ("0123" default; "013", "12", "0", ...).
     parse: predictions (and references) are what a generative model writes, read by this
-        parser: {", ".join(sorted({p.name for p in PARSERS.values() if p.family == "quad_match"}))}
+        parser: {", ".join(QUAD_PARSERS)}
         (tuple_len is the parser's). Adds parse_failures (how many predictions had a piece
         the parser could not read: a predicted quad that matches nothing, as in the
         parser's repository) and parse_failure_examples (their first 0-based indices).
