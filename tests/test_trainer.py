@@ -285,6 +285,12 @@ def quad_data(seed=2):
     return seq2seq_data(QUAD_WORDS, target, seed)
 
 
+def decoded(tokenizer, ids):
+    """Generated or label ids as text, the Trainer's -100 padding first made pad."""
+    ids = np.where(ids == -100, tokenizer.pad_token_id, ids)
+    return tokenizer.batch_decode(ids.tolist(), skip_special_tokens=True)
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_quad_match_on_generated_text(tmp_path, mode):
     tokenizer, model, data = quad_data()
@@ -296,13 +302,9 @@ def test_quad_match_on_generated_text(tmp_path, mode):
     assert_plain_floats(metrics, quad.KEYS)
     prediction = predict(trainer, data)
 
-    def decode(ids):
-        ids = np.where(ids == -100, tokenizer.pad_token_id, ids)
-        return tokenizer.batch_decode(ids.tolist(), skip_special_tokens=True)
-
-    references = decode(prediction.label_ids)
+    references = decoded(tokenizer, prediction.label_ids)
     assert references[0] == tokenizer.decode(data[0]["labels"], skip_special_tokens=True) and " | " in references[0]
-    expected = quad.compute(decode(prediction.predictions), references)
+    expected = quad.compute(decoded(tokenizer, prediction.predictions), references)
     for key in quad.KEYS:
         assert metrics[f"eval_{key}"] == pytest.approx(expected[key], abs=1e-12), key
     # an untrained model writes no well-formed quad: the numbers are finite, and low
@@ -341,11 +343,7 @@ def test_quad_match_parses_generated_paraphrases(tmp_path, mode):
     assert_plain_floats(metrics, quad.KEYS)
     prediction = predict(trainer, data)
 
-    def decode(ids):
-        ids = np.where(ids == -100, tokenizer.pad_token_id, ids)
-        return tokenizer.batch_decode(ids.tolist(), skip_special_tokens=True)
-
-    predictions, references = decode(prediction.predictions), decode(prediction.label_ids)
+    predictions, references = decoded(tokenizer, prediction.predictions), decoded(tokenizer, prediction.label_ids)
     assert " because " in references[0] and len(data) == len(predictions)
     expected = quad.compute(predictions, references, parse="asqp_paraphrase")
     for key in (*quad.KEYS, "parse_failures"):
