@@ -1213,3 +1213,174 @@ def test_implicit_split_equals_acos_measure_quad_imp():
             close(r, {f"exact_precision_{kind}": p, f"exact_recall_{kind}": rec, f"exact_f1_{kind}": 2 * p * rec / (p + rec) if p + rec else 0})
     with pytest.raises(ValueError, match="implicit_split: tuple_len '023' must hold the target \\(0\\) and the opinion \\(1\\)"):
         compute(predictions, references, implicit_split=True, tuple_len="023")
+
+
+# ---------------------------------------------------------------------------------------
+# parse=: model text read by a named parser (paperscore.parse), at every entry point
+
+# MvP's output (ZubinGou/multi-view-prompting's element markers). Sample 1: the second
+# piece lacks [C] and [S], which MvP fills with "null" (reported); sample 2 has no marker
+# at all, so every element is "null" (reported); its reference's aspect "it" is implicit,
+# "null" too.
+MVP_PRED = ["[A] pizza [O] delicious [C] food quality [S] great [SSEP] [A] service [O] slow", "garbage"]
+MVP_REF = ["[A] pizza [O] delicious [C] food quality [S] great [SSEP] [A] staff [O] rude [C] service general [S] bad", "[A] it [O] nice [C] ambience general [S] great"]
+# Quads: sample 1 predicts (pizza, delicious, food quality, great) and (service, slow, null,
+# null) against (pizza, ...) and (staff, rude, service general, bad); sample 2 predicts
+# (null, null, null, null) against (null, nice, ambience general, great).
+# Soft: pizza = pizza, degree 1; service/staff share nothing, degree 0; sample 2: only
+# the targets agree, degree 1/4. Matched 1.25 of 3 predicted and 3 gold quads.
+# Exact: 1 hit of 3 and 3. optimal_score: mean of 1/2 and 0.25/1.
+MVP_EXPECTED = {
+    "optimal_precision": 1.25 / 3, "optimal_recall": 1.25 / 3, "optimal_f1": 1.25 / 3, "optimal_score": (1 / 2 + 0.25) / 2,
+    "exact_precision": 1 / 3, "exact_recall": 1 / 3, "exact_f1": 1 / 3, "parse_failures": 2, "parse_failure_examples": [0, 1],
+}  # fmt: skip
+
+
+def test_parse_mvp_model_text_hand_derivation():
+    result = compute(MVP_PRED, MVP_REF, parse="mvp", return_signature=True)
+    signature = result.pop("signature")
+    assert result == pytest.approx(MVP_EXPECTED, abs=1e-12)
+    assert signature.startswith("quad_match|parse:mvp@1|tuple_len:0123|")
+
+
+def test_parse_in_the_signature_and_references_as_quads():
+    # ABSA-QUAD's ASTE template: "It is {great|bad|ok} because {aspect} is {opinion}",
+    # read as (aspect, opinion, positive/negative/neutral), tuple_len "013".
+    texts = ["It is great because pizza is delicious [SSEP] It is bad because staff is rude", "It is ok because"]
+    gold = [[["pizza", "delicious", "positive"]], [["view", "fine", "neutral"]]]
+    result = compute(texts, gold, parse="asqp_paraphrase_aste", parse_references=False, exact_only=True, return_signature=True)
+    # sample 1: 1 hit, 2 predicted, 1 gold; sample 2: one empty triplet (unread), 1 gold
+    assert result["exact_precision"] == pytest.approx(1 / 3) and result["exact_recall"] == pytest.approx(1 / 2)
+    assert (result["parse_failures"], result["parse_failure_examples"]) == (1, [1])
+    assert result["signature"].startswith("quad_match|parse:asqp_paraphrase_aste@1|parse_references:no|tuple_len:013|")
+    assert "parse" not in compute(["a | b | c | d"], ["a | b | c | d"], return_signature=True)["signature"]
+    assert "parse_failures" not in compute(["a | b | c | d"], ["a | b | c | d"])
+
+
+def test_parse_refuses_what_would_silently_score_zero():
+    with pytest.raises(ValueError, match=r"references\[0\]: is not model text .* parse_references=False"):
+        compute(["It is great because pizza is delicious"], [[["pizza", "delicious", "positive"]]], parse="asqp_paraphrase_aste")
+    with pytest.raises(ValueError, match="tuple_len: '0123', but the parser asqp_paraphrase_aste@1 writes '013' tuples"):
+        compute(["x"], ["x"], parse="asqp_paraphrase_aste", tuple_len="0123")
+    with pytest.raises(ValueError, match="parse: unknown parser 'csc_reply' for quad_match"):
+        compute(["x"], ["x"], parse="csc_reply")
+    # a gold text the parser cannot read is a broken reference: an error, never a quad matching nothing
+    with pytest.raises(ValueError, match=r"references\[1\]: mvp@1 cannot read it: piece 1 '\[A\] it' lacks \[C\] \[S\] \[O\]"):
+        compute(MVP_PRED, [MVP_REF[0], "[A] it"], parse="mvp")
+    with pytest.raises(ValueError, match=r"references\[0\]\[1\]: mvp@1 cannot read it"):
+        compute(MVP_PRED[:1], [[MVP_REF[0], "oops"]], parse="mvp")
+    for option in (dict(strict=True), dict(parse_references=False)):
+        with pytest.raises(ValueError, match=f"{next(iter(option))}: applies to model texts read by a parser; pass parse=NAME"):
+            compute(["a | b | c | d"], ["a | b | c | d"], **option)
+
+
+def test_parse_strict_makes_a_failure_an_error():
+    with pytest.raises(ValueError, match=r"predictions\[0\]: mvp@1 cannot read it: piece 2 '\[A\] service \[O\] slow' lacks \[C\] \[S\]"):
+        compute(MVP_PRED, MVP_REF, parse="mvp", strict=True)
+    assert compute(MVP_PRED[:1] * 0 + [MVP_REF[0]], MVP_REF[:1], parse="mvp", strict=True)["exact_f1"] == 1.0
+
+
+def test_parse_several_references_each_read():
+    # sample 1's second reference equals its prediction: exact F1 1, chosen over the first
+    result = compute(["[A] it [O] nice [C] ambience general [S] great"], [["[A] x [O] y [C] z [S] bad", MVP_REF[1]]], parse="mvp", details=True)
+    assert result["exact_f1"] == 1.0 and result["samples"][0]["reference"] == 1
+
+
+def mvp_corpus(n, seed):
+    """Model texts as an MvP model writes them, mutated and broken, with gold texts."""
+    rng = random.Random(seed)
+    words = ["pizza", "service", "staff", "服务", "价格", "it", "null", "food quality", "great", "bad", "ok", "很好", "slow", ""]
+
+    def render(k):
+        pieces = []
+        for _ in range(k):
+            markers = ["[A]", "[O]", "[C]", "[S]"]
+            rng.shuffle(markers)
+            pieces.append(" ".join(f"{m} {rng.choice(words)}" for m in markers if rng.random() < 0.9))
+        return " [SSEP] ".join(pieces)
+
+    predictions, references = [], []
+    for _ in range(n):
+        text = render(rng.randint(0, 3))
+        roll = rng.random()
+        if roll < 0.2:
+            text = text[: rng.randint(0, len(text))]
+        elif roll < 0.3:
+            text = rng.choice(["", "garbage", "[SSEP]", "[A]", " [O] [C] ", text * 3])
+        predictions.append(text)
+        gold = " [SSEP] ".join(f"[A] {rng.choice(words[:8])} [O] {rng.choice(words[8:13])} [C] {rng.choice(words[:-1])} [S] {rng.choice(words[8:11])}" for _ in range(rng.randint(1, 3)))
+        references.append(gold)
+    return predictions, references
+
+
+def naive_parse(texts, read):
+    """The per-text oracle: each text read alone, the failing indices listed."""
+    structures, failed = [], []
+    for index, text in enumerate(texts):
+        quads, problems = read(text)
+        structures.append(quads)
+        if problems:
+            failed.append(index)
+    return structures, failed
+
+
+def test_parse_equals_each_text_read_alone_at_users_sizes():
+    from paperscore.parse import read_mvp
+
+    predictions, references = mvp_corpus(10_000, 4)
+    result = compute(predictions, references, parse="mvp", exact_only=True)
+    parsed, failed = naive_parse(predictions, read_mvp)
+    gold, gold_failed = naive_parse(references, read_mvp)
+    assert gold_failed == [] and len(failed) > 1000
+    expected = compute(parsed, gold, exact_only=True)
+    assert result == pytest.approx({**expected, "parse_failures": len(failed), "parse_failure_examples": failed[:5]}, abs=1e-12)
+    # each sample alone reports its own failure
+    for index in range(40):
+        alone = compute(predictions[index : index + 1], references[index : index + 1], parse="mvp", exact_only=True)
+        assert alone["parse_failures"] == (index in failed)
+        assert alone["exact_f1"] == compute(parsed[index : index + 1], gold[index : index + 1], exact_only=True)["exact_f1"]
+
+
+def test_parse_through_the_space_compute_and_add_batch(space_metric):
+    result = space_metric.compute(predictions=MVP_PRED, references=MVP_REF, parse="mvp", return_signature=True)
+    assert result.pop("signature").startswith("quad_match|parse:mvp@1|")
+    assert result == pytest.approx(MVP_EXPECTED, abs=1e-12)
+    for prediction, reference in zip(MVP_PRED, MVP_REF):
+        space_metric.add_batch(predictions=[prediction], references=[reference])
+    assert space_metric.compute(parse="mvp") == pytest.approx(MVP_EXPECTED, abs=1e-12)
+    with pytest.raises(ValueError, match=r"predictions\[0\]: mvp@1 cannot read it"):
+        space_metric.compute(predictions=MVP_PRED, references=MVP_REF, parse="mvp", strict=True)
+
+
+def test_parse_on_the_command_line(tmp_path, capsys):
+    p, r = write(tmp_path / "p.txt", MVP_PRED), write(tmp_path / "r.txt", MVP_REF)
+    code, out, _ = run_cli(["quad", "--predictions", p, "--references", r, "--parse", "mvp", "--json"], capsys)
+    result = json.loads(out)
+    assert code == 0 and result.pop("signature").startswith("quad_match|parse:mvp@1|")
+    assert result == pytest.approx(MVP_EXPECTED, abs=1e-12)
+    # JSON strings: a reply over several lines, and references as quads in the parser's spelling
+    reply = '```json\n[{"target": "pizza", "opinion": "delicious", "aspect": "food quality", "polarity": "positive"}]\n```'
+    pj, rj = tmp_path / "p.json", tmp_path / "r.json"
+    pj.write_text(json.dumps([reply]), encoding="utf-8")
+    rj.write_text(json.dumps([[["pizza", "delicious", "food quality", "positive"]]]), encoding="utf-8")
+    code, out, _ = run_cli(["quad", "--format", "json", "--predictions", str(pj), "--references", str(rj), "--parse", "llm_json", "--references-as-quads", "--json"], capsys)
+    assert code == 0 and json.loads(out)["exact_f1"] == 1.0 and json.loads(out)["parse_failures"] == 0
+    code, _, err = run_cli(["quad", "--predictions", p, "--references", r, "--parse", "mvp", "--strict"], capsys)
+    assert code != 0 and "predictions[0]: mvp@1 cannot read it" in err
+    code, _, err = run_cli(["quad", "--predictions", p, "--references", r, "--strict"], capsys)
+    assert code != 0 and "--strict: applies with --parse NAME only" in err
+
+
+def test_demo_scores_model_text_with_a_chosen_parser():
+    import gradio as gr
+
+    app = load_app()
+    result, table = app.score(**{**app.EXAMPLE, **app.MVP_EXAMPLE})
+    assert result.pop("signature").startswith("quad_match|parse:mvp@1|")
+    assert result == pytest.approx(MVP_EXPECTED, abs=1e-12)
+    assert table["data"][1][1] == "service | slow | null | null"
+    with pytest.raises(gr.Error, match="parse: 'nope' is not one of"):
+        app.score(**{**app.EXAMPLE, "parse": "nope"})
+    many = "; ".join(["(a, b, positive)"] * 60)  # 60 quads once parsed, though no " & " in sight
+    with pytest.raises(gr.Error, match="predictions line 1: 60 quads; this demo takes at most 50"):
+        app.score(**{**app.EXAMPLE, "predictions": many, "references": "(a, b, positive)", "parse": "gas_aste"})

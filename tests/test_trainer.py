@@ -253,19 +253,18 @@ def test_a_label_id_outside_label_names_names_the_example(tmp_path, mode):
 QUAD_WORDS = "food service staff price good bad slow cheap rude great | & food#quality service#general price#level pos neg neu".split()
 
 
-def quad_data(seed=2):
+def seq2seq_data(words, target, seed):
+    """(tokenizer, an untrained tiny T5, 24 examples): random sources, targets written by
+    target(rng)."""
     rng = np.random.default_rng(seed)
-    tokenizer = tokenizer_for(QUAD_WORDS + ["review"] + [f"r{i}" for i in range(20)])
+    tokenizer = tokenizer_for(words + ["review"] + [f"r{i}" for i in range(20)])
     data = []
     for _ in range(24):
-        quads = []
-        for _ in range(int(rng.integers(1, 3))):
-            target, opinion = rng.choice(["food", "service", "staff", "price"]), rng.choice(["good", "bad", "slow", "cheap", "rude", "great"])
-            quads.append(f"{target} | {opinion} | {rng.choice(['food#quality', 'service#general', 'price#level'])} | {rng.choice(['pos', 'neg', 'neu'])}")
+        text = target(rng)
         source = " ".join(["review"] + list(rng.choice([f"r{i}" for i in range(20)], 6)))
         data.append({
             "input_ids": tokenizer(source)["input_ids"] + [tokenizer.eos_token_id],
-            "labels": tokenizer(" & ".join(quads))["input_ids"] + [tokenizer.eos_token_id],
+            "labels": tokenizer(text)["input_ids"] + [tokenizer.eos_token_id],
         })  # fmt: skip
     config = T5Config(
         vocab_size=len(tokenizer), d_model=32, d_ff=64, d_kv=16, num_layers=1, num_decoder_layers=1, num_heads=2,
@@ -273,6 +272,23 @@ def quad_data(seed=2):
     )  # fmt: skip
     torch.manual_seed(seed)
     return tokenizer, T5ForConditionalGeneration(config), data
+
+
+def quad_data(seed=2):
+    def target(rng):
+        quads = []
+        for _ in range(int(rng.integers(1, 3))):
+            target, opinion = rng.choice(["food", "service", "staff", "price"]), rng.choice(["good", "bad", "slow", "cheap", "rude", "great"])
+            quads.append(f"{target} | {opinion} | {rng.choice(['food#quality', 'service#general', 'price#level'])} | {rng.choice(['pos', 'neg', 'neu'])}")
+        return " & ".join(quads)
+
+    return seq2seq_data(QUAD_WORDS, target, seed)
+
+
+def decoded(tokenizer, ids):
+    """Generated or label ids as text, the Trainer's -100 padding first made pad."""
+    ids = np.where(ids == -100, tokenizer.pad_token_id, ids)
+    return tokenizer.batch_decode(ids.tolist(), skip_special_tokens=True)
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -286,17 +302,59 @@ def test_quad_match_on_generated_text(tmp_path, mode):
     assert_plain_floats(metrics, quad.KEYS)
     prediction = predict(trainer, data)
 
-    def decode(ids):
-        ids = np.where(ids == -100, tokenizer.pad_token_id, ids)
-        return tokenizer.batch_decode(ids.tolist(), skip_special_tokens=True)
-
-    references = decode(prediction.label_ids)
+    references = decoded(tokenizer, prediction.label_ids)
     assert references[0] == tokenizer.decode(data[0]["labels"], skip_special_tokens=True) and " | " in references[0]
-    expected = quad.compute(decode(prediction.predictions), references)
+    expected = quad.compute(decoded(tokenizer, prediction.predictions), references)
     for key in quad.KEYS:
         assert metrics[f"eval_{key}"] == pytest.approx(expected[key], abs=1e-12), key
     # an untrained model writes no well-formed quad: the numbers are finite, and low
     assert metrics["eval_exact_f1"] < 0.5
+
+
+PARAPHRASE_WORDS = "food quality service general price level is great bad ok because it pizza staff slow cheap rude good [SSEP]".split()
+
+
+def paraphrase_data(seed=4):
+    """Targets in ABSA-QUAD's ASQP paraphrase template, "{category} is {sentiment word}
+    because {aspect} is {opinion}", pieces joined by " [SSEP] "."""
+
+    def target(rng):
+        pieces = [
+            f"{rng.choice(['food quality', 'service general', 'price level'])} is {rng.choice(['great', 'bad', 'ok'])} because "
+            f"{rng.choice(['pizza', 'staff', 'it'])} is {rng.choice(['good', 'slow', 'cheap', 'rude'])}"
+            for _ in range(int(rng.integers(1, 3)))
+        ]
+        return " [SSEP] ".join(pieces)
+
+    return seq2seq_data(PARAPHRASE_WORDS, target, seed)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_quad_match_parses_generated_paraphrases(tmp_path, mode):
+    """trainer_metrics(tokenizer=..., parse=...): the generated text and the decoded labels
+    read by ABSA-QUAD's decoder; the parse report among the Trainer's numbers."""
+    tokenizer, model, data = paraphrase_data()
+    collator = DataCollatorForSeq2Seq(tokenizer, model=model)
+    metric = load("quad_match")
+    generation = dict(predict_with_generate=True, generation_max_length=24)
+    compute_metrics = metric.trainer_metrics(tokenizer=tokenizer, parse="asqp_paraphrase")
+    trainer, metrics, ours = run(Seq2SeqTrainer, Seq2SeqTrainingArguments, tmp_path, model, data, collator, compute_metrics, mode, **generation)
+    assert ours == []
+    assert_plain_floats(metrics, quad.KEYS)
+    prediction = predict(trainer, data)
+
+    predictions, references = decoded(tokenizer, prediction.predictions), decoded(tokenizer, prediction.label_ids)
+    assert " because " in references[0] and len(data) == len(predictions)
+    expected = quad.compute(predictions, references, parse="asqp_paraphrase")
+    for key in (*quad.KEYS, "parse_failures"):
+        assert metrics[f"eval_{key}"] == pytest.approx(expected[key], abs=1e-12), key
+    # an untrained model writes word soup: most of it does not read as a paraphrase
+    assert metrics["eval_parse_failures"] > len(data) / 2
+
+
+def test_trainer_metrics_refuses_an_unknown_parser_at_once():
+    with pytest.raises(ValueError, match="parse: unknown parser 'nope' for quad_match"):
+        load("quad_match").trainer_metrics(parse="nope")
 
 
 def test_trainer_metrics_takes_bfloat16_tensors():

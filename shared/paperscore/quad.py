@@ -41,6 +41,7 @@ from .core import (
     split_lines,
     split_values,
 )
+from .parse import PARSERS, get_parser, parse as parse_texts, parser_id
 
 QUAD_SEP, ELEMENT_SEP = " & ", " | "
 ELEMENTS = ("target", "opinion", "aspect", "polarity")
@@ -773,11 +774,45 @@ def paired_statistics(references, system_a, system_b, weights=(1, 1, 1, 1), tupl
     return (*tables, lambda weights, rows: ratios(weights @ rows, zero_division))
 
 
+def _parsed(predictions, references, parse, parse_references, strict, tuple_len):
+    """(predictions, references, tuple_len, report) with the model texts read by the
+    parser `parse`: every prediction, and with parse_references each reference (a string,
+    or a list of strings: several references), strictly, since a gold text the parser
+    cannot read is a broken reference. A parser's elements are in its own tuple_len order
+    and spelling (MvP's "null", ASQP's "great"), so references given as quads are refused
+    unless parse_references=False says they are written so."""
+    parser = get_parser(parse, "quad_match")
+    if tuple_len is not None and tuple_len != parser.tuple_len:
+        raise ValueError(f"tuple_len: {tuple_len!r}, but the parser {parser_id(parser)} writes {parser.tuple_len!r} tuples; leave tuple_len out")
+    if not isinstance(parse_references, (bool, np.bool_)):
+        raise ValueError(f"parse_references: {parse_references!r} is not True or False")
+    predictions = as_corpus(predictions, "predictions")
+    structures, report = parse_texts(predictions, parser, strict)
+    if parse_references:
+        texts, where, shape = [], [], []  # every gold text, its place, each sample's count (None: one)
+        for index, reference in enumerate(as_corpus(references, "references")):
+            options, several = reference_options(reference)
+            if not all(isinstance(option, str) for option in options) or (several and not options):
+                raise input_error("references", index, f"is not model text (a string, or a list of strings) for the parser {parser_id(parser)}; references given as quads in its order and spelling: parse_references=False")
+            texts += options
+            where += [f"{index}][{number}" if several else index for number in range(len(options))]
+            shape.append(len(options) if several else None)
+        gold, gold_report = parse_texts(texts, parser)
+        if gold_report["parse_failures"]:
+            first = gold_report["parse_failure_examples"][0]
+            raise input_error("references", where[first], f"{parser_id(parser)} cannot read it: {parser.read(texts[first])[1][0]}")
+        references, start = [], 0
+        for count in shape:
+            references.append(gold[start] if count is None else gold[start : start + count])
+            start += count or 1
+    return structures, references, parser.tuple_len, report
+
+
 def compute(
     predictions,
     references,
     weights=(1, 1, 1, 1),
-    tuple_len="0123",
+    tuple_len=None,
     sep_token1=QUAD_SEP,
     sep_token2=ELEMENT_SEP,
     similarity="rouge_l",
@@ -791,6 +826,9 @@ def compute(
     n_resamples=1000,
     seed=None,
     return_signature=False,
+    parse=None,
+    parse_references=True,
+    strict=False,
 ):
     """Optimal soft-match and exact-match precision, recall and F1 of sentiment quads.
 
@@ -801,8 +839,8 @@ def compute(
     whose sample score is highest is counted, ties to the first). A malformed reference
     quad is an error.
     weights: of target, opinion, aspect, polarity in a pair's degree (0 drops an element).
-    tuple_len: which elements the strings hold, in order ("0123" = all four; "013" =
-    target | opinion | polarity; any string of distinct digits 0-3, in any order).
+    tuple_len: which elements the strings hold, in order ("0123" = all four, the default;
+    "013" = target | opinion | polarity; any string of distinct digits 0-3, in any order).
     similarity: "rouge_l" (target and opinion by ROUGE-L F1 over CJK characters and
     letter/digit runs; aspect and polarity exact) or "exact" (every element exact).
     duplicates: exact-match counting: "multiset" (one-to-one), "list" (ASQP/MvP/ACOS: each
@@ -816,8 +854,25 @@ def compute(
     details: add "samples": per sample the reference used, its score, the alignment of
     quads (each element's similarity and the pair's degree; unmatched and malformed quads
     marked).
+    parse: a parser name of paperscore.parse ("mvp", "asqp_paraphrase", "llm_json", ...):
+    predictions are model texts, read by it; tuple_len is the parser's. The result adds
+    "parse_failures" (how many predictions had a piece the parser could not read: it
+    counts as a predicted quad that matches nothing, as in the parser's repository) and
+    "parse_failure_examples" (the first 0-based indices); the signature names the parser.
+    parse_references: references are model text too (the gold target texts), read by the
+    same parser, strictly (default True); False: references are quads already written in
+    the parser's order and spelling.
+    strict: a prediction the parser cannot read is a ValueError instead.
     """
     zero_division = check_zero_division(zero_division)
+    if not isinstance(strict, (bool, np.bool_)):
+        raise ValueError(f"strict: {strict!r} is not True or False")
+    report = None
+    if parse is not None:
+        predictions, references, tuple_len, report = _parsed(predictions, references, parse, parse_references, strict, tuple_len)
+    elif strict or parse_references is not True:
+        raise ValueError(f"{'strict' if strict else 'parse_references'}: applies to model texts read by a parser; pass parse=NAME")
+    tuple_len = "0123" if tuple_len is None else tuple_len
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples)
     for name, value in (("exact_only", exact_only), ("implicit_split", implicit_split)):
@@ -856,9 +911,15 @@ def compute(
             }
             for c in chosen.tolist()
         ]
+    if report:
+        result.update(parse_failures=report["parse_failures"], parse_failure_examples=report["parse_failure_examples"])
     if return_signature:
+        parsing = {"parse": report["parser"]} if report else {}
+        if report and not parse_references:
+            parsing["parse_references"] = False
         result["signature"] = signature(
             "quad_match",
+            **parsing,
             tuple_len=tuple_len,
             weights=list(weights),
             similarity=f"{similarity}+cjk_char" if similarity == "rouge_l" else similarity,
@@ -873,6 +934,7 @@ def compute(
 # Command line: paperscore quad --predictions FILE --references FILE
 
 COMMAND = "quad"
+QUAD_PARSERS = sorted({parser.name for parser in PARSERS.values() if parser.family == "quad_match"})
 HELP = "sentiment quads: optimal soft match (ROUGE-L over CJK characters) and exact-match P/R/F1"
 
 
@@ -921,7 +983,7 @@ def json_sample(sample):
 
 def add_options(parser):
     """The scoring options, shared by this command and `paperscore compare quad`."""
-    parser.add_argument("--tuple-len", default="0123", help="which elements the strings hold, in order: distinct digits of 0 target, 1 opinion, 2 aspect, 3 polarity (default 0123)")
+    parser.add_argument("--tuple-len", help="which elements the strings hold, in order: distinct digits of 0 target, 1 opinion, 2 aspect, 3 polarity (default 0123)")
     parser.add_argument("--weights", default="1,1,1,1", help="weights of target, opinion, aspect, polarity (default 1,1,1,1)")
     parser.add_argument("--sep-token1", default=QUAD_SEP, help="between quads (default ' & ')")
     parser.add_argument("--sep-token2", default=ELEMENT_SEP, help="between elements (default ' | ')")
@@ -934,7 +996,7 @@ def options(args):
     """The scoring options of compute() (the file format is not one)."""
     return dict(
         weights=tuple(split_values(args.weights)),
-        tuple_len=args.tuple_len,
+        tuple_len=args.tuple_len or "0123",
         sep_token1=args.sep_token1,
         sep_token2=args.sep_token2,
         similarity=args.similarity,
@@ -950,6 +1012,9 @@ def add_arguments(parser):
     parser.add_argument("--implicit-split", action="store_true", help="add ACOS's exact figures by implicit target/opinion (EA&EO, IA&EO, EA&IO, IA&IO)")
     parser.add_argument("--legacy-keys", action="store_true", help="add the original Space's three keys")
     parser.add_argument("--details", action="store_true", help="add each sample's alignment")
+    parser.add_argument("--parse", choices=QUAD_PARSERS, metavar="NAME", help=f"the files hold model text, one per line (--format json: JSON strings), read by this parser: {', '.join(QUAD_PARSERS)}")
+    parser.add_argument("--references-as-quads", action="store_true", help="with --parse: the references are quads in the parser's order and spelling, not model text")
+    parser.add_argument("--strict", action="store_true", help="with --parse: a prediction the parser cannot read is an error")
 
 
 def read_references(path, argument, format="text"):
@@ -963,15 +1028,30 @@ def read_references(path, argument, format="text"):
     return references
 
 
+def read_model_texts(path, argument, format):
+    """--parse: one model text a line, as it is (text), or the samples of a JSON file."""
+    return read_samples(path, argument, format) if format == "json" else read_lines(path, argument, allow_empty=True)
+
+
 def run(args):
+    scoring = options(args)
+    if args.parse is None:
+        if args.strict or args.references_as_quads:
+            raise ValueError(f"{'--strict' if args.strict else '--references-as-quads'}: applies with --parse NAME only")
+        predictions = read_samples(args.predictions, "--predictions", args.format)
+        references = read_references(args.references, "--references", args.format)
+    else:
+        scoring.update(tuple_len=args.tuple_len, parse=args.parse, parse_references=not args.references_as_quads, strict=args.strict)
+        predictions = read_model_texts(args.predictions, "--predictions", args.format)
+        references = read_references(args.references, "--references", args.format) if args.references_as_quads else read_model_texts(args.references, "--references", args.format)
     return compute(
-        read_samples(args.predictions, "--predictions", args.format),
-        read_references(args.references, "--references", args.format),
+        predictions,
+        references,
         exact_only=args.exact_only,
         implicit_split=args.implicit_split,
         legacy_keys=args.legacy_keys,
         details=args.details,
-        **options(args),
+        **scoring,
         **args.common,
     )
 

@@ -1,9 +1,11 @@
-"""Gradio demo of quad_match: prediction and reference strings in, one sample per line;
+"""Gradio demo of quad_match: prediction and reference strings in, one sample per line
+(quad strings, or raw model text read by a parser chosen from a list);
 the headline numbers and an alignment table (each predicted quad, its matched reference
 quad, each element's similarity and the pair's degree) out. Builds `demo` on import;
 launches only as a script."""
 
 import html
+import importlib
 import json
 import os
 import re
@@ -22,6 +24,11 @@ SESSIONS = 50
 HERE = Path(__file__).resolve().parent
 # By file path: on a Space the directory is `app/`, and evaluate would take app.py for the metric.
 metric = evaluate.load(str(HERE / "quad_match.py"), keep_in_memory=True)
+# The parsers from model text (the metric's vendored copy of paperscore.parse).
+package = type(metric).__module__.rpartition(".")[0]
+parsing = importlib.import_module(package + ".paperscore_parse")
+NO_PARSER = "none: quad strings"
+PARSERS = [NO_PARSER, *importlib.import_module(package + ".paperscore_quad").QUAD_PARSERS]
 
 EXAMPLE = dict(
     predictions="\n".join(
@@ -43,6 +50,14 @@ EXAMPLE = dict(
     similarity="rouge_l",
     duplicates="multiset",
     legacy_keys=False,
+    parse=NO_PARSER,
+)
+# One generative example: MvP's output, what the parser dropdown is for.
+MVP_EXAMPLE = dict(
+    predictions="[A] pizza [O] delicious [C] food quality [S] great [SSEP] [A] service [O] slow\ngarbage",
+    references="[A] pizza [O] delicious [C] food quality [S] great [SSEP] [A] staff [O] rude [C] service general [S] bad\n"
+    "[A] it [O] nice [C] ambience general [S] great",
+    parse="mvp",
 )
 # Limits of a request, stated on the page and checked before any work: the pairs compared
 # grow with the product of the quad counts (600 x 600 quads in 50 KB took 36 s).
@@ -69,11 +84,15 @@ def parse_weights(text):
     return tuple(json.loads(item) for item in items)
 
 
-def check_limits(name, text):
-    """Refuse a box beyond the demo's limits, before any work."""
+def check_limits(name, text, parse=NO_PARSER):
+    """Refuse a box beyond the demo's limits, before any work (a parser's quads counted
+    by running it: it is cheap beside the matching)."""
     if len(text) > MAX_CHARACTERS:
         raise ValueError(f"{name}: {len(text):,} characters; this demo takes at most {MAX_CHARACTERS:,}")
-    counts = [line.count(" & ") + 1 if line.strip() else 0 for line in text.split("\n")]
+    if parse == NO_PARSER:
+        counts = [line.count(" & ") + 1 if line.strip() else 0 for line in text.split("\n")]
+    else:
+        counts = list(map(len, parsing.parse(text.rstrip("\n").split("\n"), parse, argument=name)[0]))
     for number, count in enumerate(counts, 1):
         if count > MAX_QUADS_PER_SAMPLE:
             raise ValueError(f"{name} line {number}: {count} quads; this demo takes at most {MAX_QUADS_PER_SAMPLE} per sample")
@@ -81,14 +100,19 @@ def check_limits(name, text):
         raise ValueError(f"{name}: {sum(counts):,} quads; this demo takes at most {MAX_QUADS:,}")
 
 
-def compute_kwargs(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys):
-    """The metric's keyword arguments for the demo's inputs: one sample per line."""
-    check_limits("predictions", predictions)
-    check_limits("references", references)
+def compute_kwargs(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse=NO_PARSER):
+    """The metric's keyword arguments for the demo's inputs: one sample per line. With a
+    parser, both boxes hold model text and tuple_len is the parser's."""
+    if parse not in PARSERS:
+        raise ValueError(f"parse: {parse!r} is not one of {', '.join(PARSERS)}")
+    check_limits("predictions", predictions, parse)
+    check_limits("references", references, parse)
+    parsing = {} if parse == NO_PARSER else {"parse": parse}
     return dict(
         predictions=predictions.rstrip("\n").split("\n"),
         references=references.rstrip("\n").split("\n"),
-        tuple_len=tuple_len,
+        **parsing,
+        tuple_len=None if parsing else tuple_len,
         weights=parse_weights(weights),
         similarity=similarity,
         duplicates=duplicates,
@@ -114,9 +138,9 @@ def alignment_table(samples):
     return {"headers": HEADERS, "data": rows}
 
 
-def score(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys):
+def score(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse=NO_PARSER):
     try:
-        kwargs = compute_kwargs(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys)
+        kwargs = compute_kwargs(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse)
         # a fresh metric per request: one request cannot leave state for the next, or another thread
         result = metric.fresh().compute(**kwargs, details=True, return_signature=True)
     except ValueError as error:
@@ -132,7 +156,9 @@ with gr.Blocks(title="quad_match") as demo:
         "Each predicted quad is matched one-to-one to the reference quad that maximises the total match "
         "degree (target and opinion by ROUGE-L over Chinese characters and words, aspect and polarity "
         "exactly); a pair of degree 0.75 counts as 0.75 of a true positive. The exact-match F1 is the "
-        "papers' number."
+        "papers' number. Or paste what a generative model writes (one text per line, references as "
+        "the gold target texts) and choose its decoding convention under parser: the result counts "
+        "the texts it could not fully read (parse_failures)."
     )
     gr.Markdown(LIMITS)
     with gr.Row():
@@ -144,15 +170,17 @@ with gr.Blocks(title="quad_match") as demo:
         similarity = gr.Dropdown(["rouge_l", "exact"], value=EXAMPLE["similarity"], label="similarity")
         duplicates = gr.Dropdown(["multiset", "list", "set"], value=EXAMPLE["duplicates"], label="duplicates (exact match)")
         legacy_keys = gr.Checkbox(value=EXAMPLE["legacy_keys"], label="add the original Space's keys")
+        parse = gr.Dropdown(PARSERS, value=EXAMPLE["parse"], label="parser (model text in; tuple_len is the parser's)", elem_id="parse")
     button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
     result = gr.JSON(label="Result", elem_id="result")
     alignment = gr.Dataframe(label="Alignment: matched pairs, then unmatched quads (degree 0)", elem_id="alignment", headers=HEADERS, column_widths=WIDTHS, wrap=True)
     button.click(
         score,
-        [predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys],
+        [predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse],
         [result, alignment],
         api_name="compute",
     )
+    gr.Examples([[MVP_EXAMPLE[name] for name in ("predictions", "references", "parse")]], [predictions, references, parse], label="Model text (MvP)")
 
 if __name__ == "__main__":
     demo.launch(state_session_capacity=SESSIONS)

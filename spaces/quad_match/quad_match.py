@@ -13,7 +13,8 @@ import scipy.optimize
 
 # evaluate copies only the sibling files this script imports: a line for each vendored module.
 from .paperscore_core import VERSION, as_corpus
-from .paperscore_quad import ELEMENT_SEP, QUAD_SEP, check_inputs, compute
+from .paperscore_parse import get_parser
+from .paperscore_quad import ELEMENT_SEP, QUAD_SEP, QUAD_PARSERS, check_inputs, compute
 from .paperscore_space import SpaceMetric
 from .paperscore_trainer import trainer_metrics
 
@@ -62,6 +63,14 @@ Args:
     weights: of target, opinion, aspect, polarity in a pair's degree (default (1, 1, 1, 1)).
     tuple_len: which elements the strings hold, in order: distinct digits of 0 target,
         1 opinion, 2 aspect, 3 polarity ("0123" default; "013", "12", "0", ...).
+    parse: predictions (and references) are what a generative model writes, read by this
+        parser: {", ".join(QUAD_PARSERS)}
+        (tuple_len is the parser's). Adds parse_failures (how many predictions had a piece
+        the parser could not read: a predicted quad that matches nothing, as in the
+        parser's repository) and parse_failure_examples (their first 0-based indices).
+    parse_references: references are model text too, read by the same parser strictly
+        (default True); False: references are quads in the parser's order and spelling.
+    strict: a prediction the parser cannot read is a ValueError.
     sep_token1, sep_token2: the separators between quads and between elements.
     similarity: "rouge_l" (default) or "exact" (every element by exact match).
     duplicates: exact-match counting: "multiset" (one-to-one, default), "list" (ASQP, MvP,
@@ -118,12 +127,19 @@ class QuadMatch(SpaceMetric, evaluate.Metric):
         encode = lambda values: [json.dumps(value, ensure_ascii=False, default=lambda array: array.tolist()) for value in values]  # noqa: E731
         return {**columns, "predictions": encode(predictions), "references": encode(references)}
 
+    def trainer_metrics(self, *arguments, **options):
+        """SpaceMetric.trainer_metrics, with the parser's name checked now, not at the end
+        of the first evaluation."""
+        if options.get("parse") is not None:
+            get_parser(options["parse"], "quad_match")
+        return super().trainer_metrics(*arguments, **options)
+
     def _compute(
         self,
         predictions,
         references,
         weights=(1, 1, 1, 1),
-        tuple_len="0123",
+        tuple_len=None,
         sep_token1=QUAD_SEP,
         sep_token2=ELEMENT_SEP,
         similarity="rouge_l",
@@ -137,6 +153,9 @@ class QuadMatch(SpaceMetric, evaluate.Metric):
         n_resamples=1000,
         seed=None,
         return_signature=False,
+        parse=None,
+        parse_references=True,
+        strict=False,
     ):
         # Every argument goes to the package unchanged (a test keeps the signatures equal);
         # the examples come back from their JSON text.
