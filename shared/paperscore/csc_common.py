@@ -356,7 +356,7 @@ def ratios(sums, variants, blocks, zero_division=0.0, char_subset=None):
 
 def _table(predictions, references, sources, variants, length_mismatch, remove_de, shared=True, normalize=None):
     """(per-sentence table, each variant's block start, {variant: (predicted, gold)}: Edits,
-    or for the LLM presets lists of edits). shared: presets whose edits came out alike
+    or for the LLM presets functions giving lists of edits). shared: presets whose edits came out alike
     share one block of COLUMNS; otherwise one block per way of reading them, so that two
     systems' tables line up (paired tests). normalize: the csc_llm steps for every preset
     (None: none, and the LLM presets' own); a sentence dropped scores a row of zeros."""
@@ -498,7 +498,7 @@ def compute(
         if PRESETS[first].sentence:
             result.update(_classes(rows[:, blocks[0] : blocks[0] + len(COLUMNS)], PRESETS[first]))
         for key, side in zip(("predicted_edits", "reference_edits"), edits[first]):
-            result[key] = side if isinstance(side, list) else [[list(pair) for pair in pairs] for pairs in side.groups()]
+            result[key] = side() if callable(side) else [[list(pair) for pair in pairs] for pairs in side.groups()]
     if return_signature:
         options = {"variant": variant, "char_subset": char_subset or "preset", "length_mismatch": length_mismatch or "preset"}
         options.update(remove_de=remove_de, normalize="+".join(steps) if steps else ("none" if steps is not None else "preset"))
