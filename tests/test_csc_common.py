@@ -544,6 +544,29 @@ def _errant_lists(sources, texts):
     return found
 
 
+def test_clean_equals_its_rule_character_by_character():
+    """clean (simple-csc's clean_text, then strip) on 2,000 texts of tricky characters
+    against the rule read one character at a time: tab and line ends and Zs white space
+    to a space, NUL, U+FFFD and every C* character gone, the rest (U+2028 too) kept."""
+    import unicodedata
+
+    def plain(text):
+        out = ""
+        for char in text:
+            category = unicodedata.category(char)
+            if char in "\t\n\r" or category == "Zs":
+                out += " "
+            elif not (char in "\x00\ufffd" or category.startswith("C")):
+                out += char
+        return out.strip()
+
+    rng = random.Random(5)
+    tricky = list("甲a，。 \t\n\r\x00\x7f\ufffd\u3000\u00a0\u2028\u2029\u200b\ufeff\ud800\ue000\U000e0001")
+    texts = ["".join(rng.choices(tricky, k=rng.randrange(8))) for _ in range(2000)] + ["甲 乙", " 甲乙 "]
+    assert csc_llm._cleaned(texts) == [plain(text) for text in texts]
+    assert csc_llm._cleaned(["甲 乙", " 甲乙 "]) == ["甲 乙", "甲乙"]
+
+
 def test_errant_alignment_of_every_short_pair_equals_the_plain_one():
     """Every pair of strings of 1 to 4 characters from 甲, 乙, a of equal length, and of 0
     to 3 characters of any lengths, each pair twice (the second read from the first), equals

@@ -126,25 +126,21 @@ def check_normalize(normalize):
 
 
 def _cleaned(texts):
-    whole = "".join(texts)
-    if whole.isprintable() and "\ufffd" not in whole:  # no control character, no white space but U+0020: only the ends change
-        return [text.strip() for text in texts]
-    return [_clean(text) for text in texts]
-
-
-def _clean(text):
-    if text.isprintable() and "\ufffd" not in text:
-        return text.strip()
+    """clean, each text: what becomes of a character depends on it alone, and a printable
+    one other than U+FFFD stays (U+0020 is the only printable white space, no control
+    character is printable), so one table of the corpus's other characters serves all."""
     import unicodedata
 
-    out = []
-    for char in text:
-        category = unicodedata.category(char)
-        if char in "\t\n\r" or category == "Zs":
-            out.append(" ")
-        elif not (char in "\x00\ufffd" or category.startswith("C")):
-            out.append(char)
-    return "".join(out).strip()
+    odd = [not text.isprintable() or "\ufffd" in text for text in texts]  # the others only lose their ends' spaces
+    table = {}
+    for char in set("".join(text for text, change in zip(texts, odd) if change)):
+        if not char.isprintable() or char == "\ufffd":
+            category = unicodedata.category(char)
+            if char in "\t\n\r" or category == "Zs":
+                table[ord(char)] = " "
+            elif char in "\x00\ufffd" or category.startswith("C"):
+                table[ord(char)] = None
+    return [(text.translate(table) if change else text).strip() for text, change in zip(texts, odd)]
 
 
 def _halfwidth(texts):
