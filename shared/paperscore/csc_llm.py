@@ -153,19 +153,29 @@ def _halfwidth(texts):
     return [whole[start:end] for start, end in zip([0] + ends, ends)]
 
 
-def normalized(sources, predictions, references, steps):
+STEPS = {
+    "clean": _cleaned,
+    "halfwidth": _halfwidth,
+    "no_spaces": lambda texts: [text.replace(" ", "") for text in texts],
+}
+
+
+def normalized(sources, predictions, references, steps, cache=None):
     """(sources, predictions, references, scored) after the steps: scored is None, or a
-    bool array (False: dropped by drop_unequal)."""
-    texts = [sources, predictions, references]
-    if "clean" in steps:
-        texts = [_cleaned(side) for side in texts]
-    scored = None
-    if "drop_unequal" in steps:
-        scored = np.array([len(s) == len(t) for s, t in zip(texts[0], texts[2])], dtype=bool)
-    if "halfwidth" in steps:
-        texts = [_halfwidth(side) for side in texts]
-    if "no_spaces" in steps:
-        texts = [[text.replace(" ", "") for text in side] for side in texts]
+    bool array (False: dropped by drop_unequal). cache: a dict shared by calls on the same
+    sentences, holding the texts after each run of steps (computed once)."""
+    cache = {} if cache is None else cache
+    texts, done, scored = [sources, predictions, references], (), None
+    for step in ("clean", "drop_unequal", "halfwidth", "no_spaces"):  # lengths compared after clean only
+        if step not in steps:
+            continue
+        if step == "drop_unequal":
+            scored = np.array([len(s) == len(t) for s, t in zip(texts[0], texts[2])], dtype=bool)
+            continue
+        done += (step,)
+        if done not in cache:
+            cache[done] = [STEPS[step](side) for side in texts]
+        texts = cache[done]
     return (*texts, scored)
 
 
