@@ -526,12 +526,8 @@ def test_errant_alignment_equals_simple_csc_alignment():
     """csc.align_edits(errant=True) against simple-csc's Alignment.align_seq (fixture): each
     non-match [op, b, e, b', e'] in order."""
     pairs = LLM["alignments"]
-    sentence, kind, position, char, text_start = csc.align_edits([p["source"] for p in pairs], [p["text"] for p in pairs], errant=True)
-    found = [[] for _ in pairs]
-    for k, op, b1, start in zip(sentence.tolist(), kind.tolist(), position.tolist(), text_start.tolist()):
-        name = {csc.SUB: "S", csc.DELETE: "D", csc.INSERT: "I"}[op]
-        found[k].append([name, b1 - 1, b1 - (op == csc.INSERT), start, start + (op != csc.DELETE)])
-    assert found == [p["edits"] for p in pairs]
+    found = _errant_lists([p["source"] for p in pairs], [p["text"] for p in pairs])
+    assert [list(map(list, edits)) for edits in found] == [p["edits"] for p in pairs]
 
 
 def _errant_lists(sources, texts):

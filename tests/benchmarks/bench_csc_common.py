@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import numpy as np  # noqa: E402
 from bench_csc_sighan import ROOT, corpus  # noqa: E402
-from timing import timed  # noqa: E402
+from timing import interleaved, report_load  # noqa: E402
 
 sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "tests")]
 
@@ -65,11 +65,18 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true", help="small sizes: check that it runs")
     args = parser.parse_args(argv)
     copies, repeat = (10, 3) if args.quick else (100, 9)
+    report_load()
     sources, predictions, references = corpus(copies)
 
-    ours, result = timed(lambda: compute(predictions, references, sources, variant="all"), repeat)
-    single, _ = timed(lambda: compute(predictions, references, sources), repeat)
-    theirs, expected = timed(lambda: per_sentence(predictions, references, sources), max(1, repeat // 3))
+    times = interleaved(
+        {
+            "all": lambda: compute(predictions, references, sources, variant="all"),
+            "realise": lambda: compute(predictions, references, sources),
+            "per_sentence": lambda: per_sentence(predictions, references, sources),
+        },
+        {"all": repeat, "realise": repeat, "per_sentence": max(1, repeat // 3)},
+    )  # fmt: skip
+    (ours, result), (single, _), (theirs, expected) = times["all"], times["realise"], times["per_sentence"]
     gap = max(abs(result[f"realise/{key}"] - expected[key]) for key in expected)
     print(f"csc_common, {len(sources):,} SIGHAN15 triples as Python lists")
     print(f"  paperscore, all {len(VARIANTS)} presets  {ours * 1e3:9.1f} ms   (target <= 1000 ms)")
@@ -78,8 +85,14 @@ def main(argv=None):
     print(f"  ratio                         {theirs / ours:9.1f}x   (all presets against one, per sentence; target > 1x)   max |difference| {gap:.1e}")
 
     changed = length_changed(predictions)
-    aligned, result = timed(lambda: compute(changed, references, sources, variant="all", length_mismatch="align"), repeat)
-    plain, _ = timed(lambda: compute(predictions, references, sources, variant="all"), repeat)
+    times = interleaved(
+        {
+            "align": lambda: compute(changed, references, sources, variant="all", length_mismatch="align"),
+            "plain": lambda: compute(predictions, references, sources, variant="all"),
+        },
+        repeat,
+    )  # fmt: skip
+    (aligned, result), (plain, _) = times["align"], times["plain"]
     expected = csc_align_naive.realise(sources, changed, references)
     align_gap = max(abs(result[f"realise/{key}"] - expected[key]) for key in expected)
     share = sum(len(a) != len(b) for a, b in zip(changed, sources)) / len(sources)
