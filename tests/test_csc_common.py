@@ -526,12 +526,95 @@ def test_errant_alignment_equals_simple_csc_alignment():
     """csc.align_edits(errant=True) against simple-csc's Alignment.align_seq (fixture): each
     non-match [op, b, e, b', e'] in order."""
     pairs = LLM["alignments"]
-    sentence, kind, position, char, text_start = csc.align_edits([p["source"] for p in pairs], [p["text"] for p in pairs], errant=True)
-    found = [[] for _ in pairs]
+    found = _errant_lists([p["source"] for p in pairs], [p["text"] for p in pairs])
+    assert [list(map(list, edits)) for edits in found] == [p["edits"] for p in pairs]
+
+
+def _errant_lists(sources, texts):
+    """csc.align_edits(errant=True) as the oracle's (op, b, e, b', e') lists, per pair."""
+    sentence, kind, position, char, text_start = csc.align_edits(sources, texts, errant=True)
+    found = [[] for _ in sources]
     for k, op, b1, start in zip(sentence.tolist(), kind.tolist(), position.tolist(), text_start.tolist()):
         name = {csc.SUB: "S", csc.DELETE: "D", csc.INSERT: "I"}[op]
-        found[k].append([name, b1 - 1, b1 - (op == csc.INSERT), start, start + (op != csc.DELETE)])
-    assert found == [p["edits"] for p in pairs]
+        found[k].append((name, b1 - 1, b1 - (op == csc.INSERT), start, start + (op != csc.DELETE)))
+    return found
+
+
+def test_clean_equals_its_rule_character_by_character():
+    """clean (simple-csc's clean_text, then strip) on 2,000 texts of tricky characters
+    against the rule read one character at a time: tab and line ends and Zs white space
+    to a space, NUL, U+FFFD and every C* character gone, the rest (U+2028 too) kept."""
+    import unicodedata
+
+    def plain(text):
+        out = ""
+        for char in text:
+            category = unicodedata.category(char)
+            if char in "\t\n\r" or category == "Zs":
+                out += " "
+            elif not (char in "\x00\ufffd" or category.startswith("C")):
+                out += char
+        return out.strip()
+
+    rng = random.Random(5)
+    tricky = list("甲a，。 \t\n\r\x00\x7f\ufffd\u3000\u00a0\u2028\u2029\u200b\ufeff\ud800\ue000\U000e0001")
+    texts = ["".join(rng.choices(tricky, k=rng.randrange(8))) for _ in range(2000)] + ["甲 乙", " 甲乙 "]
+    assert csc_llm._cleaned(texts) == [plain(text) for text in texts]
+    assert csc_llm._cleaned(["甲 乙", " 甲乙 "]) == ["甲 乙", "甲乙"]
+
+
+def test_errant_alignment_of_every_short_pair_equals_the_plain_one():
+    """Every pair of strings of 1 to 4 characters from 甲, 乙, a of equal length, and of 0
+    to 3 characters of any lengths, each pair twice (the second read from the first), equals
+    csc_align_naive.errant_edits: equal lengths one or two places apart (aligned as
+    substitutions without the programme) and three or more (甲乙a -> 乙a甲 costs 2, not 3),
+    ties such as 甲乙 -> 乙甲 (2 substitutions, or an insertion and a deletion) included."""
+    import itertools
+
+    def strings(n):
+        return ["".join(chars) for chars in itertools.product("甲乙a", repeat=n)]
+
+    pairs = [(a, b) for n in range(1, 5) for a in strings(n) for b in strings(n)]
+    pairs += [(a, b) for n in range(4) for m in range(4) if n != m for a in strings(n) for b in strings(m)]
+    sources, texts = [a for a, _ in pairs] * 2, [b for _, b in pairs] * 2
+    found = _errant_lists(sources, texts)
+    assert found[: len(pairs)] == found[len(pairs) :]
+    assert found[: len(pairs)] == [naive.errant_edits(a, b) for a, b in pairs]
+    assert found[pairs.index(("甲乙", "乙甲"))] == [("S", 0, 1, 0, 1), ("S", 1, 2, 1, 2)]
+
+
+def _plain_projection(source, prediction):
+    """C-LLM's chuli, the plain way: every opcode of difflib's SequenceMatcher (defaults)."""
+    import difflib
+
+    chars = list(source)
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, source, prediction).get_opcodes():
+        if tag == "replace" and i2 - i1 == j2 - j1 and all("\u4e00" <= c <= "\u9fa5" for c in source[i1:i2]):
+            chars[i1:i2] = prediction[j1:j2]
+    return "".join(chars)
+
+
+def test_cllm_projection_of_one_changed_character_equals_difflib():
+    """A prediction one character away from its source is projected without difflib when
+    the old character is not in the prediction nor the new one in the source: every such
+    pair of 1 to 5 characters from 甲乙a (new ones 丙, b) and its difflib reading agree, and
+    so do those excluded (甲甲 -> 乙甲: difflib inserts 乙, deletes the last 甲). At 200
+    characters difflib's autojunk junks a character in more than 1% of them: 丙 + 199 a ->
+    乙 + 199 a is one replacement of the whole (a is not Chinese: kept); at 199 only 丙."""
+    import itertools
+
+    sources, predictions = [], []
+    for n in range(1, 6):
+        for chars in itertools.product("甲乙a", repeat=n):
+            for p in range(n):
+                for new in "甲乙a丙b":
+                    if new != chars[p]:
+                        sources.append("".join(chars))
+                        predictions.append("".join(chars[:p]) + new + "".join(chars[p + 1 :]))
+    assert csc_llm.projected(sources, predictions) == [_plain_projection(a, b) for a, b in zip(sources, predictions)]
+    assert csc_llm.projected(["甲甲"], ["乙甲"]) == ["甲甲"]
+    long = ["丙" + "a" * 198, "丙" + "a" * 199]
+    assert csc_llm.projected(long, ["乙" + text[1:] for text in long]) == ["乙" + "a" * 198, "丙" + "a" * 199]
 
 
 @pytest.mark.parametrize("variant", ["simple_csc", "msllm"])

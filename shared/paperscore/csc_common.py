@@ -356,11 +356,11 @@ def ratios(sums, variants, blocks, zero_division=0.0, char_subset=None):
 
 def _table(predictions, references, sources, variants, length_mismatch, remove_de, shared=True, normalize=None):
     """(per-sentence table, each variant's block start, {variant: (predicted, gold)}: Edits,
-    or for the LLM presets lists of edits). shared: presets whose edits came out alike
+    or for the LLM presets functions giving lists of edits). shared: presets whose edits came out alike
     share one block of COLUMNS; otherwise one block per way of reading them, so that two
     systems' tables line up (paired tests). normalize: the csc_llm steps for every preset
     (None: none, and the LLM presets' own); a sentence dropped scores a row of zeros."""
-    tables, blocks, edits = {}, [], {}
+    tables, blocks, edits, cache = {}, [], {}, {}  # cache: the sentences normalised (csc_llm.normalized)
 
     def add(key, make):
         if key not in tables:
@@ -370,14 +370,14 @@ def _table(predictions, references, sources, variants, length_mismatch, remove_d
 
     old = [variant for variant in variants if PRESETS[variant].length not in ERRANT]
     if old:
-        texts = _normalized(predictions, references, sources, normalize or ())
+        texts = _normalized(predictions, references, sources, normalize or (), cache)
         views = {variant: _view(PRESETS[variant], length_mismatch) for variant in old}
         found = _edit_views(*texts[:3], set(views.values()), remove_de)
     for variant in variants:
         preset = PRESETS[variant]
         if preset.length in ERRANT:
             steps = preset.normalize if normalize is None else normalize
-            p, r, s, scored = _normalized(predictions, references, sources, steps)
+            p, r, s, scored = _normalized(predictions, references, sources, steps, cache)
             target = preset.length == "errant_target"
 
             def make():
@@ -395,13 +395,13 @@ def _table(predictions, references, sources, variants, length_mismatch, remove_d
     return rows, blocks, edits
 
 
-def _normalized(predictions, references, sources, steps):
+def _normalized(predictions, references, sources, steps, cache=None):
     """(predictions, references, sources, scored) after csc_llm.normalized."""
     if not steps:
         return predictions, references, sources, None
     if label_input(sources):
         raise ValueError("normalize: label lines are not sentences (pass sources to normalize)")
-    s, p, r, scored = csc_llm.normalized(sources, predictions, references, steps)
+    s, p, r, scored = csc_llm.normalized(sources, predictions, references, steps, cache)
     if scored is not None:  # a dropped sentence is read as three empty strings (then its row zeroed)
         s, p, r = ([text if keep else "" for text, keep in zip(side, scored.tolist())] for side in (s, p, r))
     return p, r, s, scored
@@ -498,7 +498,7 @@ def compute(
         if PRESETS[first].sentence:
             result.update(_classes(rows[:, blocks[0] : blocks[0] + len(COLUMNS)], PRESETS[first]))
         for key, side in zip(("predicted_edits", "reference_edits"), edits[first]):
-            result[key] = side if isinstance(side, list) else [[list(pair) for pair in pairs] for pairs in side.groups()]
+            result[key] = side() if callable(side) else [[list(pair) for pair in pairs] for pairs in side.groups()]
     if return_signature:
         options = {"variant": variant, "char_subset": char_subset or "preset", "length_mismatch": length_mismatch or "preset"}
         options.update(remove_de=remove_de, normalize="+".join(steps) if steps else ("none" if steps is not None else "preset"))

@@ -13,6 +13,7 @@ the character level counts every edit, duplicates included. Edits of a source ch
 The rows are csc_common's COLUMNS, so its figures (the CSCD-NS rounding) apply unchanged.
 """
 
+from functools import partial
 from string import ascii_letters, punctuation
 
 import numpy as np
@@ -85,7 +86,8 @@ def statistics(predictions, references, sources, columns, target_span=False, ign
         "exact_hits": count(p_sentence, edit_hit), "membership_misses": np.zeros(n, dtype=np.int64),
     }  # fmt: skip
     rows = np.stack([values[name] for name in columns], axis=1, dtype=np.int64)
-    return rows, (_groups(p_sentence, p_report, n), _groups(g_sentence, g_report, n))
+    # the reports are written only when asked for (per_sentence)
+    return rows, (partial(_groups, p_sentence, p_report, n), partial(_groups, g_sentence, g_report, n))
 
 
 def _groups(sentence, report, n):
@@ -123,37 +125,57 @@ def check_normalize(normalize):
     return tuple(step for step in NORMALIZATIONS if step in steps)
 
 
-def _clean(text):
-    if text.isprintable() and "\ufffd" not in text:  # no control character, no white space but U+0020: only the ends change
-        return text.strip()
+def _cleaned(texts):
+    """clean, each text: what becomes of a character depends on it alone, and a printable
+    one other than U+FFFD stays (U+0020 is the only printable white space, no control
+    character is printable), so one table of the corpus's other characters serves all."""
     import unicodedata
 
-    out = []
-    for char in text:
-        category = unicodedata.category(char)
-        if char in "\t\n\r" or category == "Zs":
-            out.append(" ")
-        elif not (char in "\x00\ufffd" or category.startswith("C")):
-            out.append(char)
-    return "".join(out).strip()
+    odd = [not text.isprintable() or "\ufffd" in text for text in texts]  # the others only lose their ends' spaces
+    table = {}
+    for char in set("".join(text for text, change in zip(texts, odd) if change)):
+        if not char.isprintable() or char == "\ufffd":
+            category = unicodedata.category(char)
+            if char in "\t\n\r" or category == "Zs":
+                table[ord(char)] = " "
+            elif char in "\x00\ufffd" or category.startswith("C"):
+                table[ord(char)] = None
+    return [(text.translate(table) if change else text).strip() for text, change in zip(texts, odd)]
 
 
-HALFWIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
+def _halfwidth(texts):
+    """Each text with U+FF01-U+FF5E moved to U+0021-U+007E (as str.translate would), all
+    texts at once as code points."""
+    points = np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), dtype="<u4").copy()
+    points[(points >= 0xFF01) & (points <= 0xFF5E)] -= 0xFEE0
+    whole = points.tobytes().decode("utf-32-le", "surrogatepass")
+    ends = np.cumsum([len(text) for text in texts]).tolist()
+    return [whole[start:end] for start, end in zip([0] + ends, ends)]
 
 
-def normalized(sources, predictions, references, steps):
+STEPS = {
+    "clean": _cleaned,
+    "halfwidth": _halfwidth,
+    "no_spaces": lambda texts: [text.replace(" ", "") for text in texts],
+}
+
+
+def normalized(sources, predictions, references, steps, cache=None):
     """(sources, predictions, references, scored) after the steps: scored is None, or a
-    bool array (False: dropped by drop_unequal)."""
-    texts = [sources, predictions, references]
-    if "clean" in steps:
-        texts = [[_clean(text) for text in side] for side in texts]
-    scored = None
-    if "drop_unequal" in steps:
-        scored = np.array([len(s) == len(t) for s, t in zip(texts[0], texts[2])], dtype=bool)
-    if "halfwidth" in steps:
-        texts = [[text.translate(HALFWIDTH) for text in side] for side in texts]
-    if "no_spaces" in steps:
-        texts = [[text.replace(" ", "") for text in side] for side in texts]
+    bool array (False: dropped by drop_unequal). cache: a dict shared by calls on the same
+    sentences, holding the texts after each run of steps (computed once)."""
+    cache = {} if cache is None else cache
+    texts, done, scored = [sources, predictions, references], (), None
+    for step in ("clean", "drop_unequal", "halfwidth", "no_spaces"):  # lengths compared after clean only
+        if step not in steps:
+            continue
+        if step == "drop_unequal":
+            scored = np.array([len(s) == len(t) for s, t in zip(texts[0], texts[2])], dtype=bool)
+            continue
+        done += (step,)
+        if done not in cache:
+            cache[done] = [STEPS[step](side) for side in texts]
+        texts = cache[done]
     return (*texts, scored)
 
 
@@ -166,17 +188,37 @@ def projected(sources, predictions):
     """Each prediction as C-LLM reads it: the source, with each span that difflib's
     SequenceMatcher (autojunk on, as its default) reports as a `replace` of as many
     characters, every one of them in U+4E00-U+9FA5 in the source, taken from the
-    prediction; insertions, deletions and other replacements dropped."""
-    import difflib
-
-    out = []
+    prediction; insertions, deletions and other replacements dropped. Identical pairs
+    are read once."""
+    out, done = [], {}
     for source, prediction in zip(sources, predictions):
         if prediction == source:
             out.append(source)
             continue
-        chars = list(source)
-        for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, source, prediction).get_opcodes():
-            if tag == "replace" and i2 - i1 == j2 - j1 and all("\u4e00" <= c <= "\u9fa5" for c in source[i1:i2]):
-                chars[i1:i2] = prediction[j1:j2]
-        out.append("".join(chars))
+        key = source, prediction
+        if key not in done:
+            done[key] = _projected(source, prediction)
+        out.append(done[key])
     return out
+
+
+def _projected(source, prediction):
+    if len(source) == len(prediction) < 200:
+        # One character changed, the old one absent from the prediction and the new one from
+        # the source: no common run holds position p, and a run of the prefix found
+        # elsewhere is no longer than the prefix nor starts earlier in it (nor the suffix's).
+        # So find_longest_match (the longest run, then the earliest in the source, then in
+        # the prediction) takes the prefix or the suffix whole, then the other: the opcodes
+        # are equal, replace (p, p + 1), equal. (Shorter than 200: autojunk junks nothing.)
+        changed = [i for i, (a, b) in enumerate(zip(source, prediction)) if a != b]
+        if len(changed) == 1:
+            p = changed[0]
+            if source[p] not in prediction and prediction[p] not in source:
+                return source[:p] + prediction[p] + source[p + 1 :] if "\u4e00" <= source[p] <= "\u9fa5" else source
+    import difflib
+
+    chars = list(source)
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, source, prediction).get_opcodes():
+        if tag == "replace" and i2 - i1 == j2 - j1 and all("\u4e00" <= c <= "\u9fa5" for c in source[i1:i2]):
+            chars[i1:i2] = prediction[j1:j2]
+    return "".join(chars)

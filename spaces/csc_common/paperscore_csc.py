@@ -249,7 +249,18 @@ def align_edits(sources, texts, argument="texts", index=None, errant=False):
     errant: the alignment of simple-csc's eval/utils.py `Alignment` (after ERRANT): the
     whole sentence through the programme (only the common suffix kept: a match at the end
     is always taken), each cell's move the first cheapest of keep or substitute, insert,
-    delete, traced back from the end."""
+    delete, traced back from the end. A pair met again is aligned once."""
+    check_texts(sources, "sources")
+    check_texts(texts, argument)
+    distinct = {}
+    which = np.array([distinct.setdefault(pair, len(distinct)) for pair in zip(sources, texts)], dtype=np.int64)
+    if len(distinct) < len(which):
+        first = np.unique(which, return_index=True)[1]  # each distinct pair's first sentence
+        found = align_edits(*zip(*distinct), argument, first if index is None else np.asarray(index)[first], errant)
+        counts = np.bincount(found[0], minlength=len(distinct))
+        sentence, offset = _segments(counts[which])
+        take = (np.cumsum(counts) - counts)[which[sentence]] + offset
+        return (sentence, *(column[take] for column in found[1:]))
     source_points, n = _encode(sources, "sources")
     points, m = _encode(texts, argument)
     source_starts, starts = np.cumsum(n) - n, np.cumsum(m) - m
@@ -258,8 +269,23 @@ def align_edits(sources, texts, argument="texts", index=None, errant=False):
         prefix = np.zeros_like(prefix)
     else:
         suffix = np.minimum(suffix, np.minimum(n, m) - prefix)  # of what follows the prefix
+    # Equal lengths differing in one or two places align as substitutions there (no
+    # programme): with k insertions (so k deletions) and s substitutions an alignment costs
+    # s + 2k, so one costing 0 or 1 has no insertion; the Hamming distance H (1 or 2) is then
+    # the edit distance D. Aligning the first i characters optimally and the rest in place
+    # gives D <= D_i + (H - H_i), so D_i = H_i for every prefix: at each diagonal cell keeping
+    # or substituting is the cheapest move, and both tie-breaks take it first.
+    segment, offset = _segments(np.where(n == m, n, 0))
+    at = source_starts[segment] + offset, starts[segment] + offset
+    differ = np.flatnonzero(source_points[at[0]] != points[at[1]])
+    hamming = np.bincount(segment[differ], minlength=len(n))
+    substituted = (n == m) & (hamming > 0) & (hamming <= 2)
+    differ = differ[substituted[segment[differ]]]
+    sentence, offset = segment[differ], offset[differ]
+    char = points[at[1][differ]].astype(np.int64)
+    # (position and text_start relative to the prefix, added back below; step: left to right)
+    parts = [(sentence, np.full(len(sentence), SUB), offset + 1 - prefix[sentence], char, offset - prefix[sentence], -offset)]
     n, m = n - prefix - suffix, m - prefix - suffix  # the middles
-    parts = []
     # A middle with one side empty (the common case) is all insertions or all deletions.
     one_sided = (n == 0) | (m == 0)
     cells = np.where(one_sided, 0, (n + 1) * (m + 1))
@@ -282,7 +308,7 @@ def align_edits(sources, texts, argument="texts", index=None, errant=False):
     # little): by the longer side, each batch's at most twice its first's.
     longest = np.maximum(n, m)
     order = np.lexsort((m, n, longest))
-    order = order[~one_sided[order]].tolist()
+    order = order[~(one_sided | substituted)[order]].tolist()
     sizes = list(zip(longest.tolist(), n.tolist(), m.tolist()))
     first = 0
     while first < len(order):

@@ -65,9 +65,9 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true", help="small sizes: check that it runs")
     args = parser.parse_args(argv)
     copies, repeat = (10, 3) if args.quick else (100, 9)
+    report_load()
     sources, predictions, references = corpus(copies)
 
-    report_load()
     changed = length_changed(predictions)
     times = interleaved({
         "all": lambda: compute(predictions, references, sources, variant="all"),
