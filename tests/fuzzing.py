@@ -540,7 +540,7 @@ def call_cli(family, corpus, options, **how):
         code, result, err = run_cli([family.command, *family.write_files(corpus, folder, **how), *cli_options(options)])
     if code != 0:
         raise ValueError(err.strip())  # the message the user reads, judged as a ValueError's
-    return {k: (math.nan if v is None and k.endswith(("precision", "recall", "f1", "accuracy")) else v) for k, v in result.items()}
+    return {k: (math.nan if v is None and k.endswith(("precision", "recall", "f1", "accuracy", "rate")) else v) for k, v in result.items()}
 
 
 INTERFACES = {

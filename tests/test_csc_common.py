@@ -1226,3 +1226,17 @@ def test_align_from_the_command_line_and_in_compare(tmp_path, capsys):
     assert "|length_mismatch:align|" in result["signature"]
     compared = compare.compare("csc_common", data["references"], data["predictions"], data["predictions"], sources=data["sources"], length_mismatch="align", n_resamples=10, seed=0)
     assert compared["score_a"] == compared["score_b"] == pytest.approx(4 / 7, abs=1e-15)
+
+
+def test_the_demo_takes_sighan15_and_refuses_more_sentences_than_its_limit():
+    """The page's stated limits count sentences (5,000 a box), not characters: SIGHAN15's
+    1,100 test sentences go through; 5,001 are refused by name before any work."""
+    from conftest import load_app
+
+    app = load_app("csc_common")
+    sources = [line.split("\t", 1)[1] for line in (DATA / "sighan15" / "SIGHAN15_CSC_TestInput.txt").read_text(encoding="utf-8").splitlines() if line]
+    boxes = {"predictions": "\n".join(sources), "sources": "\n".join(sources), "references": "\n".join(sources)}
+    assert len(app.sentence_lines(boxes["predictions"])) >= 1_099
+    app.check_limits(**boxes)
+    with pytest.raises(ValueError, match="predictions: 5,001 sentences, more than the 5,000 this page takes"):
+        app.check_limits(**{**boxes, "predictions": "\n".join(["我"] * 5_001)})
