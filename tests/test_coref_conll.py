@@ -1568,3 +1568,138 @@ def test_the_committed_jsonlines_file_is_the_conversion_of_its_conll_file():
     conll_to_jsonlines of the LitBank file beside it."""
     text = (LITBANK / "158_emma_brat.conll").read_text(encoding="utf-8")
     assert (LITBANK / "158_emma_brat.jsonlines").read_text(encoding="utf-8") == conll_to_jsonlines(text)
+
+
+# ---------------------------------------------------------------------------------------
+# coval's remove_nested, NP_only and min_span. Figures: ns-moosavi/coval (87071a6) run in
+# place from a scratch copy by tests/coref_coval_fixtures.py on its inputs (see
+# tests/data/coref_coval/README.md).
+
+COVAL = json.loads((DATA / "coref_coval" / "expected.json").read_text())
+COVAL_CASES = [(name, label) for name, figures in COVAL["figures"].items() for label in figures]
+
+
+@pytest.fixture(scope="module")
+def coval_inputs():
+    """{set name: (key texts, response clusters)} of the fixture's inputs."""
+    import coref_coval_fixtures as fixtures
+
+    parsed = COVAL["inputs"]["parsed"]
+    documents = fixtures.parsed_documents()
+    keys = [fixtures.conll_document(name, sentences, parsed["keys"][name]) for name, sentences, _, _ in documents]
+    litbank = fixtures.litbank_documents()
+    return {
+        "parsed": (keys, [parsed["responses"][name] for name, *_ in documents], documents),
+        "litbank": ([text for _, text, _ in litbank], [COVAL["inputs"]["litbank"]["responses"][name] for name, _, _ in litbank], None),
+    }
+
+
+def _coval_options(label):
+    names = label.split(",")
+    return dict(keep_singletons="remove_singletons" not in names, **{name: name in names for name in coref.MENTION_OPTIONS})
+
+
+@pytest.mark.parametrize("name, label", COVAL_CASES)
+def test_coval_options_equal_coval_run_in_place(coval_inputs, name, label):
+    keys, responses, _ = coval_inputs[name]
+    result = coref.compute(responses, keys, metrics=["mentions", "muc", "bcub", "ceafe", "lea"], return_counts=True, **_coval_options(label))
+    assert_figures(result, COVAL["figures"][name][label])
+
+
+def test_coval_options_change_the_figures_they_are_checked_on(coval_inputs):
+    """The fixture exercises each option: each changes the parsed set's figures."""
+    keys, responses, _ = coval_inputs["parsed"]
+    plain = counts(coref.compute(responses, keys, metrics=["mentions", "muc"], return_counts=True))
+    for label in ("remove_nested", "NP_only", "min_span"):
+        assert plain != {m: COVAL["figures"]["parsed"][label][m] for m in ("mentions", "muc")}, label
+
+
+def test_coval_options_on_the_command_line(coval_inputs, tmp_path, capsys):
+    import coref_coval_fixtures as fixtures
+
+    keys, responses, documents = coval_inputs["parsed"]
+    (tmp_path / "key").write_text("".join(keys))
+    (tmp_path / "response").write_text("".join(fixtures.conll_document(name, sentences, r) for (name, sentences, _, _), r in zip(documents, responses)))
+    paths = [str(tmp_path / "key"), str(tmp_path / "response")]
+    assert main(["coref", *paths, "--remove-nested", "--min-span", "--np-only", "--remove-singletons", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert_figures(result, COVAL["figures"]["parsed"]["remove_nested,NP_only,min_span,remove_singletons"])
+    assert result["signature"].startswith("coref_conll|metrics:mentions,muc,bcub,ceafm,ceafe,blanc,lea|keep_singletons:no|remove_nested:yes|NP_only:yes|min_span:yes|")
+    # LitBank has no parse trees: refused, naming the document and the line
+    litbank = str(LITBANK / LITBANK_FILES[0])
+    assert main(["coref", litbank, litbank, "--np-only"]) == 1
+    assert "document '(158_emma_brat); part 0': NP_only and min_span need the key's parse trees (CoNLL column 6, such as '(NP*'); line 2 has '_'" in capsys.readouterr().err
+
+
+# "The dog of the king barked ." with its parse: by coval's rules (mention.py) the minimum
+# span of [0, 4] "The dog of the king" is the terminal "The dog" at 1 (the NP inside the
+# outer NP; the PP is not searched), the same as that of [0, 1] "The dog"; [3, 4] "the
+# king" is itself; [5, 5] "barked" is a VP.
+KING = ([("The", "DT", "(TOP(S(NP(NP*"), ("dog", "NN", "*)"), ("of", "IN", "(PP*"), ("the", "DT", "(NP*"), ("king", "NN", "*)))"), ("barked", "VBD", "(VP*)"), (".", ".", "*))")],)
+
+
+def king(clusters):
+    import coref_coval_fixtures as fixtures
+
+    return fixtures.conll_document("king", [tuple(map(list, zip(*sentence))) for sentence in KING], clusters)
+
+
+def coval_counts(predictions, references, metrics, **options):
+    return counts(coref.compute(predictions, references, metrics=metrics, return_counts=True, **options))
+
+
+def test_min_span_and_np_only_by_hand():
+    key = king([[[0, 4]], [[3, 4]], [[5, 5]]])
+    response = [[[0, 1]], [[3, 4]], [[5, 5]]]
+    # spans: [3, 4] and [5, 5] found of 3 each way
+    assert coval_counts([response], [key], metrics=["mentions"])["mentions"] == [2, 3, 2, 3]
+    # min_span: [0, 1] is [0, 4]
+    assert coval_counts([response], [key], metrics=["mentions"], min_span=True)["mentions"] == [3, 3, 3, 3]
+    # NP_only: the VP singleton goes from both sides
+    assert coval_counts([response], [key], metrics=["mentions"], NP_only=True)["mentions"] == [1, 2, 1, 2]
+    # a chain that loses its VP keeps the rest when two or more are left (the key's
+    # [0, 4], [3, 4]: 2 mentions, 1 MUC link), else goes (the response's [0, 4]: nothing left)
+    key = king([[[0, 4], [3, 4], [5, 5]]])
+    assert coval_counts([[[[0, 4], [5, 5]]]], [key], metrics=["mentions", "muc"], NP_only=True) == {"mentions": [0, 2, 0, 0], "muc": [0, 1, 0, 0]}
+
+
+def test_remove_nested_by_hand():
+    # [1, 2] inside [0, 3] in one entity: removing it would leave one mention, so the
+    # entity stays whole (keep_singletons) or goes (keep_singletons=False)
+    nested = [[[0, 3], [1, 2]]]
+    assert coval_counts([nested], [nested], metrics=["mentions", "muc"], remove_nested=True) == {"mentions": [2, 2, 2, 2], "muc": [1, 1, 1, 1]}
+    assert coval_counts([nested], [nested], metrics=["mentions", "muc"], remove_nested=True, keep_singletons=False) == {"mentions": [0, 0, 0, 0], "muc": [0, 0, 0, 0]}
+    # A=[0,5] > B=[1,4] > C=[2,3], D=[7,7]: pairs mark B (in A), C (in A), C (in B): three
+    # marks on four mentions "leave one", so the key stays whole: against {A, D} MUC recall
+    # (4 - 3 parts) / 3 = 1/3, precision 1/1
+    key = [[[0, 5], [1, 4], [2, 3], [7, 7]]]
+    assert coval_counts([[[[0, 5], [7, 7]]]], [key], metrics=["muc"], remove_nested=True)["muc"] == [1, 3, 1, 1]
+    # A > B > C alone: three marks on three mentions; B and C go and A stays, a singleton
+    # even under keep_singletons=False (coval removes singletons before nested mentions)
+    three = [[[0, 5], [1, 4], [2, 3]]]
+    assert coval_counts([three], [three], metrics=["mentions", "bcub"], remove_nested=True, keep_singletons=False) == {"mentions": [1, 1, 1, 1], "bcub": [1, 1, 1, 1]}
+
+
+@pytest.mark.parametrize(
+    "predictions, references, options, message",
+    [
+        ([[[[0, 1]]]], [[[[0, 1]]]], {"NP_only": True}, r"references\[0\]: NP_only and min_span need the key's parse trees: give each reference as a CoNLL document string"),
+        ([LINE], [LINE], {"min_span": True}, r"references\[0\]: NP_only and min_span need the key's parse trees"),
+        ([[[[0, 1]]]], ["#begin document (x); part 0\nx\t0\t0\tw\t_\t_\t(0\nx\t0\t1\tw\t_\t_\t0)\n#end document\n"], {"NP_only": True}, r"references\[0\] document '\(x\); part 0': NP_only and min_span need the key's parse trees \(CoNLL column 6, such as '\(NP\*'\); line 2 has '_'"),
+        ([[[[0, 1]]]], [king([[[0, 4]], [[0, 1]]])], {"min_span": True}, r"references\[0\]: mentions \[0, 4\] and \[0, 1\] have the same minimum span"),
+        ([[[[0, 1]]]], [king([[[0, 4]]])], {"remove_nested": "yes"}, r"remove_nested: 'yes' is not True or False"),
+        ([[[[0, 1]]]], [king([[[0, 4]]])], {"remove_nested": True, "convention": "e2e_coref"}, r"remove_nested: coval's options apply to convention='scorer_pl' only"),
+    ],
+)
+def test_coval_options_refuse_what_they_cannot_read(predictions, references, options, message):
+    with pytest.raises(ValueError, match=message):
+        coref.compute(predictions, references, **options)
+
+
+def test_np_only_refuses_a_mention_across_sentences():
+    import coref_coval_fixtures as fixtures
+
+    sentence = tuple(map(list, zip(*KING[0])))
+    key = fixtures.conll_document("two", [sentence, sentence], [[[5, 8]]])
+    with pytest.raises(ValueError, match=r"references\[0\]: cluster 0 holds \[5, 8\], which crosses a sentence boundary"):
+        coref.compute([[[[5, 8]]]], [key], NP_only=True)

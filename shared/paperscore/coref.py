@@ -22,7 +22,7 @@ import math
 import re
 import sys
 import warnings
-from collections import Counter, namedtuple
+from collections import Counter, deque, namedtuple
 
 import numpy as np
 
@@ -159,7 +159,8 @@ def _error(source, name, line, token, problem):
 # One document of a file: its name (None for a CoNLL text without #begin document), its
 # number of tokens, and per mention its first and last token and its entity (numbered
 # from 0 in the reference's order); words: a jsonlines document's tokens (None for CoNLL).
-Document = namedtuple("Document", "name n_tokens first last entity words", defaults=(None,))
+# parse: a CoNLL key's Parse, read only for NP_only and min_span.
+Document = namedtuple("Document", "name n_tokens first last entity words parse", defaults=(None, None))
 
 
 def parse_conll(text, source="conll", whole=False):
@@ -389,12 +390,13 @@ def parse_jsonlines(text, source="jsonlines", predicted=False):
     return documents
 
 
-def parse_documents(data, source, whole=False, predicted=False, allow_empty=False):
+def parse_documents(data, source, whole=False, predicted=False, allow_empty=False, parse=False):
     """(form, documents) of a coreference file's bytes or text: "jsonlines" when its first
     visible character is "{", else "conll". A text without any document is an error
     naming `source` (with whole=True, CoNLL lines without #begin document are one document).
     predicted: a response (jsonlines: predicted_clusters read where they exist).
-    allow_empty: a text without documents is no documents (scorer.pl's reading)."""
+    allow_empty: a text without documents is no documents (scorer.pl's reading).
+    parse: read each CoNLL document's Parse (NP_only, min_span); jsonlines is an error."""
     text = data if isinstance(data, str) else None
     head = (data.lstrip()[:1] if text is not None else bytes(data).lstrip()[:1])
     if head in ("{", b"{"):
@@ -404,8 +406,13 @@ def parse_documents(data, source, whole=False, predicted=False, allow_empty=Fals
             except UnicodeDecodeError as error:
                 raise ValueError(f"{source} is not UTF-8 (byte {error.start}: {error.reason})") from None
         form, documents = "jsonlines", parse_jsonlines(text, source, predicted)
+        if parse:
+            raise ValueError(f"{source}: NP_only and min_span need the key's parse trees, which jsonlines does not hold; give the key as CoNLL with its parse column (column 6)")
     else:
         form, documents = "conll", parse_conll(data, source, whole)
+        if parse:
+            parses = conll_parses(data, source, whole)
+            documents = [d._replace(parse=parses[d.name]) for d in documents]
     if not documents and allow_empty:
         return "conll", []
     if not documents:
@@ -418,10 +425,10 @@ def parse_documents(data, source, whole=False, predicted=False, allow_empty=Fals
     return form, documents
 
 
-def read_documents(path, argument, predicted=False, allow_empty=False):
+def read_documents(path, argument, predicted=False, allow_empty=False, parse=False):
     """(form, documents) of a CoNLL or jsonlines file ("-": standard input)."""
     source = "standard input" if str(path) == "-" else str(path)
-    return parse_documents(read_bytes(path, argument), f"{argument}: {source}", predicted=predicted, allow_empty=allow_empty)
+    return parse_documents(read_bytes(path, argument), f"{argument}: {source}", predicted=predicted, allow_empty=allow_empty, parse=parse)
 
 
 # A CoNLL document name as the e2e-coref family turns it into a doc_key (its minimize.py
@@ -702,6 +709,296 @@ def read_examples(predictions, references, span_convention="token_inclusive", to
     if forms[0] == "spans":
         _check_found(sides["references"], sides["predictions"], conventions["predictions"])
     return sides["references"], sides["predictions"]
+
+
+# ---------------------------------------------------------------------------------------
+# coval's mention options (ns-moosavi/coval 87071a6, conll/reader.py and conll/mention.py),
+# applied to both sides before scoring, in coval's order: singletons removed first (when
+# keep_singletons is False), then NP_only and min_span, then remove_nested. NP_only and
+# min_span read the key's gold parse: CoNLL columns 4 to 6 (word, part of speech, parse bit).
+
+MENTION_OPTIONS = ("remove_nested", "NP_only", "min_span")
+# Per token of a key document: its sentence (groups of non-blank lines), its position
+# there, its word, part of speech and parse bit.
+Parse = namedtuple("Parse", "sentence index words tags bits")
+
+
+def document_parse(lines, where):
+    """A key document's Parse from its body [(1-based line number, line)]; a line without a
+    parse bit (a sixth column holding "*") is an error naming it."""
+    sentence, index, words, tags, bits = [], [], [], [], []
+    number, at = 0, 0
+    for line_number, line in lines:
+        fields = line.split()
+        if not fields:
+            number, at = number + (at > 0), 0
+            continue
+        if len(fields) < 7 or "*" not in fields[5]:
+            found = repr(fields[5]) if len(fields) > 5 else f"{len(fields)} columns"
+            raise ValueError(f"{where}: NP_only and min_span need the key's parse trees (CoNLL column 6, such as '(NP*'); line {line_number} has {found}")
+        sentence.append(number)
+        index.append(at)
+        words.append(fields[3])
+        tags.append(fields[4])
+        bits.append(fields[5])
+        at += 1
+    return Parse(sentence, index, words, tags, bits)
+
+
+def conll_parses(text, source, whole=False):
+    """{document name: Parse} of a CoNLL text's documents (None names a text without
+    #begin document when whole=True)."""
+    data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+    lines = data.decode("utf-8", "replace").split("\n")
+    out = {}
+    for name, low, high in _documents(data, _newlines(data), source, whole):
+        where = source if name is None else f"{source} document {name!r}"
+        out[name] = document_parse([(i + 1, lines[i]) for i in range(low, min(high, len(lines)))], where)
+    return out
+
+
+class _Node:
+    """A node of the tree coval builds from a mention's parse bits: a phrase (tag) or
+    terminal words (tag: the words joined by spaces, pos: their parts of speech)."""
+
+    __slots__ = ("tag", "pos", "index", "terminal", "children")
+
+    def __init__(self, tag, pos, index, terminal):
+        self.tag, self.pos, self.index, self.terminal, self.children = tag, pos, index, terminal, []
+
+
+def _span_tree(words, tags, bits, start):
+    """The tree coval reads from the parse bits of a mention's own tokens (its
+    extract_annotated_parse): start is the mention's first position in its sentence.
+    Words met since the last bracket make one terminal node; before an opening bracket
+    they are kept only if one of them is all letters or all digits."""
+    stack, roots, root = [], [], None
+    name, named, pending, pending_tags = "", False, [], []
+
+    def add(node, push):
+        had = bool(stack)
+        if had:
+            stack[-1].children.append(node)
+        if push or not had:
+            stack.append(node)
+
+    def flush(i, filtered):
+        nonlocal pending, pending_tags
+        if pending and (not filtered or any(w.isalpha() or w.isdigit() for w in pending)):
+            add(_Node(" ".join(pending), pending_tags, start + i, True), False)
+        pending, pending_tags = [], []
+
+    for i, bit in enumerate(bits):
+        for j, c in enumerate(bit):
+            if c == "(":
+                if named:
+                    add(_Node(name, None, start + i, False), True)
+                    name = ""
+                flush(i, True)
+                named = True
+            elif c == "*":
+                pending.append(words[i])
+                pending_tags.append(tags[i])
+                node = _Node(name, None, start + i, False)
+                if named:
+                    add(node, True)
+                    name, named = "", False
+                elif name:
+                    roots.append(node)
+            elif c == ")":
+                flush(i, False)
+                if stack:
+                    root = stack.pop()
+                    if not stack:
+                        roots.append(root)
+                named = False
+            elif c.isalpha():
+                name += c
+            if i == len(bits) - 1 and j == len(bit) - 1:
+                flush(i, False)
+    while stack:  # phrases left open by the span's end
+        root = stack.pop()
+        if not stack:
+            roots.append(root)
+    if len(roots) > 1:
+        root = _Node("NP", None, start, False)
+        root.children = roots
+    return root
+
+
+_NP_TAGS = ("NP", "NM", "QP", "NX")
+
+
+def _valid_word(tag, pos):
+    """A terminal that can be a minimum span: a word with a letter or digit (or "%"), not
+    a bracket, not a conjunction, determiner or preposition; of several words, any one."""
+    words = tag.split()
+    if len(words) != 1:
+        return any(_valid_word(word, [p]) for word, p in zip(words, pos))
+    return (any(c.isalpha() or c.isdigit() for c in tag) or tag == "%") and tag not in ("-LRB-", "-RRB-") and pos[0] not in ("CC", "DT", "IN")
+
+
+def _phrase_tags(root):
+    """The phrase tags a minimum span is searched through: VP under a verb phrase, the
+    NP-like ones otherwise (coval's get_valid_tags); None for a tree of one node."""
+    head = root.tag[:2]
+    if head == "VP":
+        return ("VP",)
+    if head in ("NP", "NM"):
+        return _NP_TAGS
+    if not root.children:
+        return None
+    heads = {node.tag[:2] for node in root.children}
+    return ("VP",) if "VP" in heads and not heads & {"NP", "NM"} else _NP_TAGS
+
+
+def _shallowest(root, tags, spans):
+    """Add to `spans` the valid terminals at the least depth, breadth first, descending
+    only through phrases of `tags` (None: the tags of the first NP- or VP-like node met)."""
+    learn = tags is None
+    best, queue = math.inf, deque([(root, 0)])
+    while queue:
+        node, depth = queue.popleft()
+        if learn and not tags:
+            tags = _NP_TAGS if node.tag[:2] in ("NP", "NM") else ("VP",) if node.tag[:2] == "VP" else None
+        if node.terminal and depth <= best:
+            if _valid_word(node.tag, node.pos):
+                spans.add((node.tag, node.index))
+                best = min(best, depth)
+        elif (not spans or depth < best) and node.children and (depth == 0 or not tags or node.tag[:2] in tags):
+            inside = bool(tags) and node.tag[:2] in tags
+            queue.extend((child, depth + 1) for child in node.children if not child.terminal or inside)
+
+
+def _min_span(root, words):
+    """coval's minimum span of a mention (Mention.set_min_span): a set of (terminal words,
+    position in the sentence); when no word qualifies, the mention's words with their
+    positions in the mention, as coval has it. None without a tree."""
+    if root is None:
+        return None
+    spans, tags = set(), _phrase_tags(root)
+    phrases = []
+    if root.terminal and _valid_word(root.tag, root.pos):
+        spans.add((root.tag, root.index))
+    elif root.children:
+        spans.update((node.tag, node.index) for node in root.children if node.terminal and _valid_word(node.tag, node.pos))
+        if not spans:
+            phrases = [node for node in root.children if node.children and node.tag[:2] in tags]
+    if spans:
+        return spans
+    if phrases:
+        for node in phrases:
+            _shallowest(node, tags, spans)
+    else:
+        _shallowest(root, None, spans)
+    return spans or {(word, i) for i, word in enumerate(words)}
+
+
+def _cover(first, last, parse, where, cluster):
+    """(tree, sentence, position) of a mention over the key's parse."""
+    if last >= len(parse.sentence):
+        raise ValueError(f"{where}: cluster {cluster} holds [{first}, {last}], beyond the key's {len(parse.sentence)} parsed tokens")
+    if parse.sentence[first] != parse.sentence[last]:
+        raise ValueError(f"{where}: cluster {cluster} holds [{first}, {last}], which crosses a sentence boundary; NP_only and min_span read a mention's tree within its sentence")
+    start = parse.index[first]
+    return _span_tree(parse.words[first : last + 1], parse.tags[first : last + 1], parse.bits[first : last + 1], start), parse.sentence[first]
+
+
+def _coval_clusters(clusters, parse, options, keep_singletons, where):
+    """One side of one document under coval's options: clusters of (first, last) in, clusters
+    of (first, last, identity) out; identity is the span, or under min_span the sentence
+    and the minimum span."""
+    if not keep_singletons:
+        clusters = [c for c in clusters if len(c) > 1]
+    out = []
+    for number, cluster in enumerate(clusters):
+        kept, lost = [], False
+        for first, last in cluster:
+            identity = (first, last)
+            if options["NP_only"] or options["min_span"]:
+                tree, sentence = _cover(first, last, parse, where, number)
+                if options["min_span"]:
+                    found = _min_span(tree, parse.words[first : last + 1])
+                    identity = identity if found is None else (sentence, frozenset(found))
+                if options["NP_only"] and tree is not None and tree.tag == "VP":
+                    lost = True
+                    continue
+            kept.append((first, last, identity))
+        if lost and len(kept) <= 1:  # a chain that lost a verb phrase goes if it has no link left
+            continue
+        out.append(kept)
+    if options["remove_nested"]:
+        out = [c for c in (_without_nested(c, keep_singletons) for c in out) if c]
+    return out
+
+
+def _without_nested(cluster, keep_singletons):
+    """coval's remove_nested on one cluster: each pair of different mentions, one inside the
+    other, marks the inner one (a mention can be marked more than once). When the marks
+    would leave exactly one mention, the cluster stays as it is (keep_singletons) or goes;
+    otherwise every marked mention goes. Nesting is by token positions in the document
+    (coval's within a sentence: the same unless a mention crosses a sentence boundary)."""
+    marks = []
+    for i, (s, e, a) in enumerate(cluster):
+        for t, f, b in cluster[i + 1 :]:
+            if a == b:
+                continue
+            if t <= s and e <= f:
+                marks.append(a)
+            elif s <= t and f <= e:
+                marks.append(b)
+    if len(cluster) != 1 and len(cluster) - len(marks) == 1:
+        return cluster if keep_singletons else []
+    return [m for m in cluster if m[2] not in marks]
+
+
+def _by_document(side):
+    """Per document, its clusters of (first, second) as lists."""
+    bounds = np.searchsorted(side.doc, np.arange(side.n_docs + 1)).tolist()
+    out = []
+    for low, high in zip(bounds, bounds[1:]):
+        entity, first, second = side.entity[low:high].tolist(), side.first[low:high].tolist(), side.second[low:high].tolist()
+        clusters = {}
+        for e, f, s in zip(entity, first, second):
+            clusters.setdefault(e, []).append((f, s))
+        out.append(list(clusters.values()))
+    return out
+
+
+def apply_mention_options(key, response, parses, keep_singletons=True, remove_nested=False, NP_only=False, min_span=False):
+    """(key, response) Sides under coval's options, singletons already removed when
+    keep_singletons is False (score them with keep_singletons=True). parses: per document
+    the key's Parse (needed for NP_only and min_span). Under min_span a mention is its
+    sentence and minimum span: two key mentions with the same one are an error naming them."""
+    options = dict(remove_nested=remove_nested, NP_only=NP_only, min_span=min_span)
+    parts = {"key": [], "response": []}
+    for d, (key_clusters, response_clusters) in enumerate(zip(_by_document(key), _by_document(response))):
+        table = {}
+        for side, clusters in (("key", key_clusters), ("response", response_clusters)):
+            where = _where(key if side == "key" else response, d)
+            found = _coval_clusters(clusters, parses[d] if parses else None, options, keep_singletons, where)
+            first, second, entity = [], [], []
+            for number, cluster in enumerate(found):
+                for s, e, identity in cluster:
+                    code = table.setdefault(identity, len(table)) if min_span else None
+                    first.append(s if code is None else code)
+                    second.append(e if code is None else 0)
+                    entity.append(number)
+            if side == "key" and min_span:
+                spans = {}
+                for cluster in found:
+                    for s, e, identity in cluster:
+                        other = spans.setdefault(identity, (s, e))
+                        if other != (s, e):
+                            raise ValueError(f"{where}: mentions {list(other)} and {[s, e]} have the same minimum span under min_span, so the key would hold one mention twice")
+            parts[side].append(tuple(np.array(values, dtype=np.int64) for values in (first, second, entity)))
+    return _side(parts["key"], key.where, key.labels), _side(parts["response"], response.where, response.labels)
+
+
+def _where(side, d):
+    """The words naming document d of a side in errors."""
+    argument, index = side.where[d]
+    return argument if index is None else f"{argument}[{index}]"
 
 
 # ---------------------------------------------------------------------------------------
@@ -1083,9 +1380,12 @@ def score(
     names=None,
     show_progress=False,
     convention="scorer_pl",
+    mention_options=None,
 ):
-    """compute() on Sides: the numbers, then the details asked for."""
-    rows = _document_rows(key, response, metrics, keep_singletons, show_progress, convention)
+    """compute() on Sides: the numbers, then the details asked for. mention_options: the
+    coval options apply_mention_options applied (singletons then already removed)."""
+    mention_options = mention_options or {}
+    rows = _document_rows(key, response, metrics, keep_singletons or bool(mention_options), show_progress, convention)
     totals = rows.sum(0)
     result = as_floats(scores(totals, metrics, zero_division))
     if confidence_level is not None:
@@ -1100,7 +1400,7 @@ def score(
     if return_signature:
         options = bootstrap_options(confidence_level, n_resamples, seed)
         named = {"convention": convention} if convention != "scorer_pl" else {}
-        result["signature"] = signature("coref_conll", **named, metrics=list(metrics), keep_singletons=keep_singletons, zero_division=zero_division, **options)
+        result["signature"] = signature("coref_conll", **named, metrics=list(metrics), keep_singletons=keep_singletons, **mention_options, zero_division=zero_division, **options)
     return result
 
 
@@ -1120,6 +1420,9 @@ def compute(
     tokens=None,
     texts=None,
     convention="scorer_pl",
+    remove_nested=False,
+    NP_only=False,
+    min_span=False,
 ):
     """MUC, B3, CEAFm, CEAFe, BLANC and LEA recall, precision and F1, and conll_f1, with
     numerators and denominators summed over documents as the reference scorer does.
@@ -1148,16 +1451,46 @@ def compute(
     identification); default the six metrics. conll_f1 needs muc, bcub and ceafe.
     keep_singletons: False removes entities of one mention from both sides first (coval's
     option); the reference keeps them.
+    remove_nested, NP_only, min_span: coval's options (ns-moosavi/coval, as evaluate's
+    coval names them), on both sides: remove_nested drops a mention nested in another
+    mention of its cluster; NP_only drops verb-phrase mentions; min_span matches mentions
+    by their minimum span. NP_only and min_span read the parse trees of the references,
+    which must be CoNLL documents with their parse column (column 6).
     per_document: add "per_document", the numbers of each document.
     return_counts: add "counts", every numerator and denominator.
     """
     zero_division = check_zero_division(zero_division)
     keep_singletons = _check_keep_singletons(keep_singletons)
     metrics = check_convention(convention, metrics, keep_singletons)
+    chosen = check_mention_options(convention, remove_nested=remove_nested, NP_only=NP_only, min_span=min_span)
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples)
     key, response = read_examples(predictions, references, span_convention, tokens, texts)
-    return score(key, response, metrics, keep_singletons, zero_division, per_document, return_counts, confidence_level, n_resamples, seed, return_signature, convention=convention)
+    if chosen:
+        parses = _reference_parses(references) if NP_only or min_span else None
+        key, response = apply_mention_options(key, response, parses, keep_singletons, **chosen)
+    return score(key, response, metrics, keep_singletons, zero_division, per_document, return_counts, confidence_level, n_resamples, seed, return_signature, convention=convention, mention_options=chosen)
+
+
+def check_mention_options(convention, **options):
+    """{name: True} of coval's mention options asked for (each True or False)."""
+    for name, value in options.items():
+        if not isinstance(value, (bool, np.bool_)):
+            raise ValueError(f"{name}: {value!r} is not True or False")
+    chosen = {name: True for name, value in options.items() if value}
+    if chosen and convention != "scorer_pl":
+        raise ValueError(f"{', '.join(chosen)}: coval's options apply to convention='scorer_pl' only, not {convention!r}")
+    return chosen
+
+
+def _reference_parses(references):
+    """Per reference its Parse: each must be a CoNLL document string with a parse column."""
+    parses = []
+    for index, reference in enumerate(as_corpus(references, "references")):
+        if not isinstance(reference, str) or reference.lstrip()[:1] == "{":
+            raise input_error("references", index, "NP_only and min_span need the key's parse trees: give each reference as a CoNLL document string with its parse column (column 6)")
+        parses.extend(conll_parses(reference, f"references[{index}]", whole=True).values())
+    return parses
 
 
 # ---------------------------------------------------------------------------------------
@@ -1185,6 +1518,9 @@ def add_arguments(parser):
     parser.add_argument("response", help="the response (system), CoNLL or jsonlines; documents are matched to the key's by name (a CoNLL name and part against a doc_key, e.g. '(bc/cctv/00/cctv_0000); part 000' is 'bc/cctv/00/cctv_0000_0')")
     add_options(parser)
     parser.add_argument("--per-document", action="store_true", help="add each document's numbers")
+    parser.add_argument("--remove-nested", action="store_true", help="coval's remove_nested: drop a mention nested in another mention of its entity, on both sides")
+    parser.add_argument("--np-only", action="store_true", help="coval's NP_only: drop verb-phrase mentions (by the key's parse column, column 6), on both sides")
+    parser.add_argument("--min-span", action="store_true", help="coval's min_span: match mentions by their minimum span (from the key's parse column, column 6)")
     parser.add_argument("scorer_pl", nargs="*", metavar="", help="scorer.pl's form also works: paperscore coref METRIC KEY RESPONSE [none|DOCNAME] (METRIC: muc, bcub, ceafm, ceafe, blanc, lea or all) prints scorer.pl's TOTALS lines; an empty response, or one without #begin document, then scores as no documents")
 
 
@@ -1203,12 +1539,12 @@ def _unmatched(found, strict):
         print(f"paperscore coref: warning: {line}", file=sys.stderr)
 
 
-def _read_files(key, responses, strict, allow_empty=False):
+def _read_files(key, responses, strict, allow_empty=False, parse=False):
     """The key's documents and each response's, paired by name (pair_documents), from
     (path, argument) pairs; unmatched documents reported by _unmatched. Returns (key
     documents, [response documents], [missing names], [extra names])."""
     check_stdin_once(*[(argument, path) for path, argument in (key, *responses)])
-    key_file = read_documents(key[0], key[1])
+    key_file = read_documents(key[0], key[1], parse=parse)
     out = []
     for path, argument in responses:
         out.append(pair_documents(key_file, read_documents(path, argument, predicted=True, allow_empty=allow_empty), key[1], argument))
@@ -1238,7 +1574,9 @@ def run(args):
     if form:
         metrics, args.key, args.response, only = form
         args.metric, args.convention = "all", "scorer_pl"
-    key_documents, [response_documents], [missing], [extra] = _read_files((args.key, "KEY"), [(args.response, "RESPONSE")], args.strict, allow_empty=bool(form))
+    mention_options = check_mention_options(args.convention, remove_nested=args.remove_nested, NP_only=args.np_only, min_span=args.min_span)
+    parse = bool(args.np_only or args.min_span)
+    key_documents, [response_documents], [missing], [extra] = _read_files((args.key, "KEY"), [(args.response, "RESPONSE")], args.strict, allow_empty=bool(form), parse=parse)
     if form and only is not None:
         chosen = [i for i, d in enumerate(key_documents) if d.name == only]
         if not chosen:
@@ -1247,12 +1585,15 @@ def run(args):
     names = [document.name for document in key_documents]
     key = _side([d[2:5] for d in key_documents], [(f"{args.key} document {name!r}", None) for name in names])
     response = _side([d[2:5] for d in response_documents], [(f"{args.response} document {name!r}", None) for name in names])
+    if mention_options:
+        parses = [d.parse for d in key_documents] if parse else None
+        key, response = apply_mention_options(key, response, parses, not args.remove_singletons, **mention_options)
     chosen = options(args)
     if form:
         chosen["metrics"] = metrics
     metrics = check_convention(chosen["convention"], chosen["metrics"], chosen["keep_singletons"])
     metrics = ("mentions",) + metrics if chosen["convention"] == "scorer_pl" else metrics
-    result = score(key, response, metrics, chosen["keep_singletons"], per_document=args.per_document, return_counts=True, names=names, show_progress=True, convention=chosen["convention"], **args.common)
+    result = score(key, response, metrics, chosen["keep_singletons"], per_document=args.per_document, return_counts=True, names=names, show_progress=True, convention=chosen["convention"], mention_options=mention_options, **args.common)
     result = {**result, "missing_documents": missing, "extra_documents": extra}
     if form:
         result["scorer_pl_report"] = perl_report(result, metrics[1:])

@@ -67,6 +67,11 @@ Args:
         (mention identification); default the six metrics.
     keep_singletons: False removes entities of one mention from both sides first (coval's
         option; the reference keeps them).
+    remove_nested, NP_only, min_span: coval's options (ns-moosavi/coval, named as
+        evaluate's coval names them), on both sides: drop mentions nested in another
+        mention of their entity; drop verb-phrase mentions; match mentions by their minimum
+        span. NP_only and min_span read the parse trees of the references, which must then
+        be CoNLL documents with a parse column (column 6).
     zero_division: the value of a 0/0 ratio: 0.0 (default, as the reference), 1.0 or "nan".
     per_document: add "per_document", the numbers of each document.
     return_counts: add "counts", every numerator and denominator.
@@ -150,6 +155,9 @@ class CorefConll(SpaceMetric, evaluate.Metric):
         tokens=None,
         texts=None,
         convention="scorer_pl",
+        remove_nested=False,
+        NP_only=False,
+        min_span=False,
     ):
         # Every argument goes to the package unchanged (a test keeps the signatures equal).
         return compute(**{name: value for name, value in locals().items() if name != "self"})
