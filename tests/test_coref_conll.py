@@ -1186,7 +1186,7 @@ ONE_KEY = '{"doc_key": "bc/cctv/00/cctv_0000_0", "sentences": [["He", "said"], [
     "content, message",
     [
         ('{"doc_key": "d", "sentences": [["a"]]}\n', r"line 1: the object has no clusters"),
-        ('{"doc_key": "d", "sentences": [["a"]], "clusters": [[[0, 1]]]}\n', r"line 1 \(doc_key 'd'\): span \[0, 1\] ends beyond the document's 1 tokens"),
+        ('{"doc_key": "d", "sentences": [["a"]], "clusters": [[[0, 1]]]}\n', r"line 1 \(doc_key 'd'\): cluster 0 holds \[0, 1\]: ends beyond the document's 1 tokens \(span_convention='token_inclusive'\)"),
         ('{"doc_key": "d", "sentences": [["a"]], "clusters": [["a"]]}\n', r"clusters is not a list of clusters of \[start, end\] token spans"),
         ('{"doc_key": "d", "sentences": [["a", "b"]], "clusters": [[[1, 0]]]}\n', r"0 <= start <= end"),
         ('{"doc_key": 3, "sentences": [], "clusters": []}\n', r"doc_key is int, not a string"),
@@ -1477,6 +1477,52 @@ def test_demo_scores_uploaded_files_in_either_form(app, tmp_path):
     # a file in a text box works too (one document a side is a pair, whatever the names)
     one = demo(app, predictions=lines[1] + "\n", references=texts[1])[0]
     assert one["missing_documents"] == [] and 0 < one["muc_recall"] < 1
+
+
+def test_demo_reads_jsonlines_spans_in_the_chosen_convention(app, tmp_path):
+    """The Masque document's key as CoNLL, its own clusters as an end-exclusive jsonlines
+    response (wl-coref's shape): token_exclusive reads the key itself (every figure 1);
+    the default reads every end one token later (mention F1 below 1); the check follows
+    the convention: [e, e] is no end-exclusive span, [s, n_tokens] no inclusive one."""
+    import gradio as gr
+
+    text = (LITBANK / LITBANK_FILES[1]).read_text(encoding="utf-8")
+    line = json.loads(conll_to_jsonlines(text))
+    line["clusters"] = [[[s, e + 1] for s, e in cluster] for cluster in line["clusters"]]
+    (tmp_path / "key.conll").write_text(text)
+    (tmp_path / "response.jsonl").write_text(json.dumps(line) + "\n")
+    files = dict(key_file=str(tmp_path / "key.conll"), response_file=str(tmp_path / "response.jsonl"))
+    exclusive = app.score("", "", **files, span_convention="token_exclusive")
+    assert all(v == 1.0 for k, v in exclusive[0].items() if isinstance(v, float)) and exclusive[0]["conll_f1"] == 1.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        inclusive = app.score("", "", **files)
+    assert inclusive[0]["muc_recall"] < 1
+    n_tokens = sum(map(len, line["sentences"]))
+    for clusters, convention, message in [
+        ([[[3, 3]]], "token_exclusive", "cluster 0 holds [3, 3]: an end-exclusive span needs end &gt; start (span_convention='token_exclusive')"),
+        ([[[0, 0]], [[5, n_tokens]]], "token_inclusive", f"cluster 1 holds [5, {n_tokens}]: ends beyond the document's {n_tokens} tokens (span_convention='token_inclusive')"),
+    ]:
+        (tmp_path / "response.jsonl").write_text(json.dumps({**line, "clusters": clusters}) + "\n")
+        with pytest.raises(gr.Error, match=re.escape(message)):
+            app.score("", "", **files, span_convention=convention)
+    (tmp_path / "response.jsonl").write_text(json.dumps({**line, "clusters": [[[5, n_tokens]]]}) + "\n")
+    assert app.score("", "", **files, span_convention="token_exclusive")[0]["conll_f1"] < 1  # the last token: accepted
+    # JSON clusters in a text box are token_inclusive: another choice is refused
+    with pytest.raises(gr.Error, match=re.escape("references: span_convention='token_exclusive' applies to jsonlines input")):
+        app.score("[[[0, 1]]]", "[[[0, 0]]]", span_convention="token_exclusive")
+
+
+def test_jsonlines_strings_follow_span_convention():
+    """compute()'s jsonlines lines: [0, 2] end-exclusive and [0, 12] characters of
+    "Barack Obama is here" are the tokens [0, 1]."""
+    words = ["Barack", "Obama", "is", "here"]
+    key = json.dumps({"doc_key": "d", "sentences": [words], "clusters": [[[0, 1], [3, 3]]]})
+    for convention, clusters in [("token_exclusive", [[[0, 2], [3, 4]]]), ("char_exclusive", [[[0, 12], [16, 20]]]), ("char_inclusive", [[[0, 11], [16, 19]]])]:
+        response = json.dumps({"doc_key": "d", "sentences": [words], "clusters": clusters})
+        assert coref.compute([response], [key], span_convention=(convention, "token_inclusive"))["conll_f1"] == 1.0
+    with pytest.raises(ValueError, match=re.escape("predictions[0] line 1 (doc_key 'd'): cluster 0 holds [0, 10]: characters 'Barack Obam' do not begin and end at token boundaries")):
+        coref.compute([json.dumps({"doc_key": "d", "sentences": [words], "clusters": [[[0, 10]]]})], [key], span_convention=("char_inclusive", "token_inclusive"))
 
 
 def test_demo_draws_the_document_picked(app, tmp_path):

@@ -314,11 +314,11 @@ def _clusters(first, last, entity):
     return [np.stack((first, last), 1)[entity == e].tolist() for e in range(int(entity.max(initial=-1)) + 1)]
 
 
-def _one_document(text, argument, index=None):
+def _one_document(text, argument, index=None, span_convention="token_inclusive"):
     """The one document of a CoNLL text or jsonlines line (predictions: predicted_clusters
-    read where they exist)."""
+    read where they exist; a jsonlines line's spans in span_convention)."""
     where = argument if index is None else f"{argument}[{index}]"
-    documents = parse_documents(text, where, whole=True, predicted=argument == "predictions")[1]
+    documents = parse_documents(text, where, whole=True, predicted=argument == "predictions", span_convention=span_convention)[1]
     if len(documents) != 1:
         raise input_error(argument, index, f"holds {len(documents)} documents; give one document per example")
     return documents
@@ -339,9 +339,10 @@ def _reading_order(first, last, entity):
     return first[order], last[order], entity[order]
 
 
-def _jsonlines_document(value, where, field="clusters"):
+def _jsonlines_document(value, where, field="clusters", span_convention="token_inclusive"):
     """One jsonlines object {"doc_key", "sentences", "clusters"} as a Document, its
-    clusters read from `field`."""
+    clusters read from `field` in span_convention (characters: of the tokens joined by
+    single spaces)."""
     missing = [name for name in ("doc_key", "sentences", field) if name not in value]
     if missing:
         raise ValueError(f"{where}: the object has no {', '.join(missing)}")
@@ -357,23 +358,26 @@ def _jsonlines_document(value, where, field="clusters"):
         raise ValueError(f"{where}: token {wrong} (counted from 0 over the sentences) is {type(words[wrong]).__name__} {words[wrong]!r}, not a string")
     if not isinstance(clusters, list) or _form(clusters, f"{where}: {field}", None) == "ids":
         raise ValueError(f"{where}: {field} is not a list of clusters of [start, end] token spans")
-    spans = np.array([m for cluster in clusters for m in cluster], dtype=object).reshape(-1, 2)
-    beyond = np.flatnonzero(spans[:, 1] >= len(words)) if len(spans) else []
-    if len(beyond):
-        raise ValueError(f"{where}: span {spans[beyond[0]].tolist()} ends beyond the document's {len(words)} tokens")
-    spans = spans.astype(np.int64)
-    entity = np.repeat(np.arange(len(clusters)), [len(cluster) for cluster in clusters])
-    return Document(name, len(words), *_reading_order(spans[:, 0], spans[:, 1], entity), words)
+    spans = np.array([m for cluster in clusters for m in cluster], dtype=np.int64).reshape(-1, 2)
+    sizes = [len(cluster) for cluster in clusters]
+    offsets = _token_offsets([words], None, 1)[0] if span_convention.startswith("char") else None
+    first, last = _token_spans(spans, sizes, span_convention, len(words), offsets, where, None)
+    entity = np.repeat(np.arange(len(clusters)), sizes)
+    return Document(name, len(words), *_reading_order(first, last, entity), words)
 
 
-def parse_jsonlines(text, source="jsonlines", predicted=False):
+def parse_jsonlines(text, source="jsonlines", predicted=False, span_convention="token_inclusive"):
     """The documents of an OntoNotes jsonlines text, one JSON object a line as the
     e2e-coref family writes it: doc_key, sentences (lists of tokens) and clusters (lists
     of [start, end] inclusive spans over the document's concatenated tokens).
 
     predicted=True (a response): where the objects hold "predicted_clusters", as the
     predict.py of e2e-coref, SpanBERT and coref-hoi writes them beside the gold
-    "clusters" of their input, those are read; every line then needs them."""
+    "clusters" of their input, those are read; every line then needs them.
+    span_convention: how the spans count (SPAN_CONVENTIONS; characters: of each line's
+    tokens joined by single spaces); a span that cannot be so is an error naming the line,
+    document and cluster."""
+    check_choice("span_convention", span_convention, tuple(SPAN_CONVENTIONS))
     documents, fields = [], []
     for number, line in enumerate(text.split("\n"), 1):
         if not line.strip():
@@ -386,17 +390,18 @@ def parse_jsonlines(text, source="jsonlines", predicted=False):
         if fields and field != fields[0][1]:
             raise ValueError(f"{where}: the object has {'' if field == 'predicted_clusters' else 'no '}predicted_clusters, but {fields[0][0]} has {'' if fields[0][1] == 'predicted_clusters' else 'none'}: a response reads predicted_clusters on every line or on none")
         fields.append((where.removeprefix(f"{source} "), field))
-        documents.append(_jsonlines_document(value, where, field))
+        documents.append(_jsonlines_document(value, where, field, span_convention))
     return documents
 
 
-def parse_documents(data, source, whole=False, predicted=False, allow_empty=False, parse=False):
+def parse_documents(data, source, whole=False, predicted=False, allow_empty=False, parse=False, span_convention="token_inclusive"):
     """(form, documents) of a coreference file's bytes or text: "jsonlines" when its first
     visible character is "{", else "conll". A text without any document is an error
     naming `source` (with whole=True, CoNLL lines without #begin document are one document).
     predicted: a response (jsonlines: predicted_clusters read where they exist).
     allow_empty: a text without documents is no documents (scorer.pl's reading).
-    parse: read each CoNLL document's Parse (NP_only, min_span); jsonlines is an error."""
+    parse: read each CoNLL document's Parse (NP_only, min_span); jsonlines is an error.
+    span_convention: of jsonlines spans (parse_jsonlines)."""
     text = data if isinstance(data, str) else None
     head = (data.lstrip()[:1] if text is not None else bytes(data).lstrip()[:1])
     if head in ("{", b"{"):
@@ -405,7 +410,7 @@ def parse_documents(data, source, whole=False, predicted=False, allow_empty=Fals
                 text = bytes(data).decode("utf-8")
             except UnicodeDecodeError as error:
                 raise ValueError(f"{source} is not UTF-8 (byte {error.start}: {error.reason})") from None
-        form, documents = "jsonlines", parse_jsonlines(text, source, predicted)
+        form, documents = "jsonlines", parse_jsonlines(text, source, predicted, span_convention)
         if parse:
             raise ValueError(f"{source}: NP_only and min_span need the key's parse trees, which jsonlines does not hold; give the key as CoNLL with its parse column (column 6)")
     else:
@@ -641,15 +646,15 @@ def _check_found(key, response, convention):
     )
 
 
-def _string_documents(examples, argument):
+def _string_documents(examples, argument, span_convention="token_inclusive"):
     """Per example its Document when it is a string (None for clusters): jsonlines lines
-    one by one, CoNLL strings together (parse_conll_examples)."""
+    one by one (their spans in span_convention), CoNLL strings together (parse_conll_examples)."""
     out = [None] * len(examples)
     conll = []
     for index, example in enumerate(examples):
         if isinstance(example, str):
             if example.lstrip()[:1] == "{":
-                [out[index]] = _one_document(example, argument, index)
+                [out[index]] = _one_document(example, argument, index, span_convention)
             else:
                 conll.append(index)
     for index, document in zip(conll, parse_conll_examples([examples[i] for i in conll], argument)):
@@ -687,7 +692,7 @@ def read_examples(predictions, references, span_convention="token_inclusive", to
             sides[argument] = _side(parts, [(argument, i) for i in range(len(examples))], labels)
         return sides["references"], sides["predictions"]
     arguments = {"references": references, "predictions": predictions}
-    documents = {argument: _string_documents(examples, argument) for argument, examples in arguments.items()}
+    documents = {argument: _string_documents(examples, argument, conventions[argument]) for argument, examples in arguments.items()}
     offsets = _token_offsets(tokens, texts, len(references)) if any(c.startswith("char") for c in conventions.values()) else None
     n_tokens = [d.n_tokens if d else None for d in documents["references"]]
     n_tokens = [n if n is not None else (d.n_tokens if d else None) for n, d in zip(n_tokens, documents["predictions"])]
@@ -1434,7 +1439,8 @@ def compute(
     Strings and spans can be mixed; ids compare only with ids.
     span_convention: how [start, end] pairs count (see SPAN_CONVENTIONS): one name for
     both sides or a (predictions, references) pair: "token_inclusive" (default),
-    "token_exclusive", "char_exclusive", "char_inclusive".
+    "token_exclusive", "char_exclusive", "char_inclusive"; it applies to clusters of
+    spans and to jsonlines lines (whose characters count in their tokens joined by spaces).
     A span that cannot be so (an end before its start, beyond the document's tokens, off
     the token boundaries) is an error naming the document and cluster; span predictions
     of MIN_MISSING or more mentions none of which is a key mention give a UserWarning.
