@@ -695,7 +695,9 @@ def read_examples(predictions, references, span_convention="token_inclusive", to
         return sides["references"], sides["predictions"]
     arguments = {"references": references, "predictions": predictions}
     documents = {argument: _string_documents(examples, argument, conventions[argument]) for argument, examples in arguments.items()}
-    offsets = _token_offsets(tokens, texts, len(references)) if any(c.startswith("char") for c in conventions.values()) else None
+    # Character offsets of clusters need tokens (a jsonlines line has its own).
+    clustered = [a for a, examples in arguments.items() if conventions[a].startswith("char") and any(d is None for d in documents[a])]
+    offsets = _token_offsets(tokens, texts, len(references)) if clustered else None
     n_tokens = [d.n_tokens if d else None for d in documents["references"]]
     n_tokens = [n if n is not None else (d.n_tokens if d else None) for n, d in zip(n_tokens, documents["predictions"])]
     if tokens is not None:
