@@ -750,18 +750,44 @@ def test_spans_that_cannot_be_what_the_convention_says_are_refused():
         coref.compute([FASTCOREF_KEY], [FASTCOREF_KEY], span_convention=("token_inclusive",))
 
 
-def test_span_predictions_none_of_which_is_a_key_mention_are_warned_about():
-    """Twelve two-token mentions written end-exclusive but read as the default: none is a
-    key span, all twelve are with every end one less."""
-    key = [[[[4 * i, 4 * i + 1]] for i in range(12)]]
-    exclusive = [[[[4 * i, 4 * i + 2]] for i in range(12)]]
-    with pytest.warns(UserWarning, match=r"predictions: none of the 12 predicted mentions is a key mention under span_convention='token_inclusive' \(predictions\[0\] cluster 0: its first mention reads as tokens \[0, 2\]\); with every end one token less 12 would be, one more 0"):
-        assert coref.compute(exclusive, key)["bcub_f1"] == 0.0  # still scored, as every interface scores it
+KEY_PAIRS = [[[[4 * i, 4 * i + 1]] for i in range(12)]]  # twelve two-token mentions
+
+
+@pytest.mark.parametrize(
+    "predictions, options, fits",
+    [
+        # written end-exclusive, read as the default: every end one token late
+        ([[[[4 * i, 4 * i + 2]] for i in range(12)]], {}, "token_exclusive"),
+        # written end-inclusive, read as end-exclusive: every end one token early
+        (KEY_PAIRS, {"span_convention": ("token_exclusive", "token_inclusive")}, "token_inclusive"),
+        # character offsets of one-letter tokens "a b c ..." (token i at character 2i), end
+        # excluded, read as token positions: [8i, 8i + 3) is tokens [4i, 4i + 1]
+        ([[[[8 * i, 8 * i + 3]] for i in range(12)]], {"tokens": [[chr(97 + t % 26) for t in range(96)]]}, "char_exclusive"),
+        # a jsonlines line (wl-coref's end-exclusive spans) read as the default
+        ([json.dumps({"doc_key": "d", "sentences": [["w"] * 48], "clusters": [[[4 * i, 4 * i + 2]] for i in range(12)]})], {}, "token_exclusive"),
+    ],
+)
+def test_span_predictions_in_another_convention_are_refused(predictions, options, fits):
+    """None of twelve predicted mentions is a key mention, all twelve are under the
+    convention that fits: refused, naming it and a document and cluster."""
+    with pytest.raises(ValueError, match=rf"predictions: none of the 12 predicted mentions is a key mention under span_convention='\w+', but 12 are under span_convention='{fits}' \(predictions\[0\] cluster 0 is one\): give span_convention='{fits}'"):
+        coref.compute(predictions, KEY_PAIRS, **options)
+    convention = (fits, "token_inclusive")
+    assert coref.compute(predictions, KEY_PAIRS, **{**options, "span_convention": convention})["bcub_f1"] == 1.0
+
+
+def test_span_predictions_that_miss_the_key_otherwise_are_warned_about_and_scored():
+    """An honest weak model is scored: twelve mentions none of which is a key mention, and
+    fewer than half (5) would be with every end one less; nine that all would be."""
+    weak = [[[[4 * i, 4 * i + 2]] for i in range(5)] + [[[4 * i + 2, 4 * i + 2]] for i in range(5, 12)]]
+    with pytest.warns(UserWarning, match=r"predictions: none of the 12 predicted mentions is a key mention under span_convention='token_inclusive' \(predictions\[0\] cluster 0: its first mention reads as tokens \[0, 2\]\); with every end one token less 5 would be, one more 0"):
+        assert coref.compute(weak, KEY_PAIRS)["bcub_f1"] == 0.0  # still scored, as every interface scores it
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert coref.compute(exclusive, key, span_convention=("token_exclusive", "token_inclusive"))["bcub_f1"] == 1.0
-        # nine such mentions: no warning (a small wrong answer is an answer)
-        assert coref.compute([exclusive[0][:9]], key)["bcub_f1"] == 0.0
+        # nine end-exclusive mentions: no warning (a small wrong answer is an answer)
+        assert coref.compute([[[[4 * i, 4 * i + 2]] for i in range(9)]], KEY_PAIRS)["bcub_f1"] == 0.0
+        # one key mention found: no warning
+        assert coref.compute([[[[4 * i, 4 * i + 2]] for i in range(11)] + [[[44, 45]]]], KEY_PAIRS)["bcub_recall"] == pytest.approx(1 / 12)
 
 
 # ---------------------------------------------------------------------------------------

@@ -562,10 +562,14 @@ SPAN_CONVENTIONS = {
     "char_exclusive": "character offsets into texts, end excluded (fastcoref and LingMess get_clusters(as_strings=False))",
     "char_inclusive": "character offsets into texts, end included (Maverick clusters_char_offsets)",
 }
-# Span-list predictions of at least this many mentions, none of them a key mention, are
-# warned about: most likely a convention misread (still a score: a hopeless system, or
-# random input, is scored as every interface scores it).
+# Span predictions of at least MIN_MISSING mentions, none of them a key mention, are read
+# again under the other span conventions. When MISREAD_SHARE of them or more would be key
+# mentions under one, the input is refused, naming it: a system that misses every mention
+# while half its spans are key spans one token or character convention away wrote that
+# convention. Otherwise a warning: a hopeless system, or random input, is still scored as
+# every interface scores it.
 MIN_MISSING = 10
+MISREAD_SHARE = 0.5
 
 
 def _token_offsets(tokens, texts, n_docs):
@@ -627,18 +631,62 @@ def _token_spans(spans, sizes, convention, n_tokens, offsets, argument, index):
     return start, end
 
 
-def _check_found(key, response, convention):
-    """Warn about span-list predictions of MIN_MISSING or more mentions of which none is a
-    key mention, saying how many would be with the end read one token off."""
+def _readings(response, convention, tokens, texts):
+    """{other span convention: (first, last, readable)} of the response's spans as written
+    (token conventions: the end one less or more; characters: when tokens are given)."""
+    if not convention.startswith("token"):
+        return {}  # character spans off the token boundaries were refused already
+    first, written = response.first, response.second + (convention == "token_exclusive")
+    other = "token_exclusive" if convention == "token_inclusive" else "token_inclusive"
+    last = written - (other == "token_exclusive")
+    out = {other: (first, last, last >= first)}
+    if tokens is None:
+        return out
+    try:
+        offsets = _token_offsets(tokens, texts, response.n_docs)
+    except ValueError:
+        return out
+    for name in ("char_exclusive", "char_inclusive"):
+        end = written - (name == "char_exclusive")
+        at_start, at_end, readable = np.zeros_like(first), np.zeros_like(first), np.zeros(len(first), dtype=bool)
+        for d, (starts, ends, _) in enumerate(offsets):
+            mine = np.flatnonzero(response.doc == d)
+            if not len(mine) or not len(starts):
+                continue
+            i = np.searchsorted(starts, first[mine]).clip(0, len(starts) - 1)
+            j = np.searchsorted(ends, end[mine]).clip(0, len(ends) - 1)
+            at_start[mine], at_end[mine] = i, j
+            readable[mine] = (starts[i] == first[mine]) & (ends[j] == end[mine]) & (j >= i)
+        out[name] = (at_start, at_end, readable)
+    return out
+
+
+def _check_found(key, response, convention, tokens=None, texts=None):
+    """Refuse span predictions of MIN_MISSING or more mentions of which none is a key
+    mention when MISREAD_SHARE of them would be under another span convention; else warn,
+    saying how many would be with the end read one token off."""
     if len(response.doc) < MIN_MISSING or not len(key.doc) or np.isin(*_codes(response, key)).any():
         return
+    n = len(response.doc)
+    found = {}
+    for name, (first, last, readable) in _readings(response, convention, tokens, texts).items():
+        found[name] = np.isin(*_codes(response._replace(first=np.where(readable, first, 0), second=np.where(readable, last, 0)), key)) & readable  # unreadable: masked
+    best = max(found, key=lambda name: found[name].sum(), default=None)
+    if best is not None and found[best].sum() >= MISREAD_SHARE * n:
+        i = int(np.flatnonzero(found[best])[0])
+        d = int(response.doc[i])
+        cluster = int(response.entity[i] - response.entity[response.doc == d].min())
+        raise ValueError(
+            f"predictions: none of the {n} predicted mentions is a key mention under span_convention={convention!r}, but {int(found[best].sum())} are under "
+            f"span_convention={best!r} (predictions[{d}] cluster {cluster} is one): give span_convention={best!r}, the convention the predictions are written in"
+        )
     second = response.second
     moved = {-1: np.where(second > 0, second - 1, second), 1: np.where(second < INT64_MAX, second + 1, second)}
     shifted = {shift: int(np.isin(*_codes(response._replace(second=moved[shift]), key)).sum()) for shift in (-1, 1)}
     d = int(response.doc[0])
     cluster = int(response.entity[0] - response.entity[response.doc == d].min())
     warnings.warn(
-        f"predictions: none of the {len(response.doc)} predicted mentions is a key mention under span_convention={convention!r} "
+        f"predictions: none of the {n} predicted mentions is a key mention under span_convention={convention!r} "
         f"(predictions[{d}] cluster {cluster}: its first mention reads as tokens [{response.first[0]}, {response.second[0]}]); with every end one token less "
         f"{shifted[-1]} would be, one more {shifted[1]}. Give the span_convention the predictions are written in: {', '.join(SPAN_CONVENTIONS)}",
         UserWarning,
@@ -713,8 +761,8 @@ def read_examples(predictions, references, span_convention="token_inclusive", to
                 first, last = _token_spans(spans, sizes, convention, n_tokens[index], found, argument, index)
                 parts.append((first, last, np.repeat(np.arange(len(sizes)), sizes)))
         sides[argument] = _side(parts, [(argument, i) for i in range(len(examples))])
-    if forms[0] == "spans":
-        _check_found(sides["references"], sides["predictions"], conventions["predictions"])
+    if forms[0] == "spans" or any(d is not None and d.words is not None for d in documents["predictions"]):  # spans, or jsonlines
+        _check_found(sides["references"], sides["predictions"], conventions["predictions"], tokens, texts)
     return sides["references"], sides["predictions"]
 
 
@@ -1445,7 +1493,8 @@ def compute(
     spans and to jsonlines lines (whose characters count in their tokens joined by spaces).
     A span that cannot be so (an end before its start, beyond the document's tokens, off
     the token boundaries) is an error naming the document and cluster; span predictions
-    of MIN_MISSING or more mentions none of which is a key mention give a UserWarning.
+    of MIN_MISSING or more mentions none of which is a key mention are an error when
+    MISREAD_SHARE of them would be under another convention, else a UserWarning.
     tokens: for a character convention, per document the list of tokens the key's token
     positions count (and the bound of token spans when given).
     texts: per document the text the character offsets count in (default: the tokens
