@@ -1422,6 +1422,22 @@ def test_the_metric_script_takes_exactly_the_package_arguments(metric):
     assert parameters == list(inspect.signature(coref.compute).parameters.values())
 
 
+def test_the_space_reads_jsonlines_lines_their_conventions_and_coval_options(metric, coval_inputs):
+    """Through evaluate: a jsonlines line against itself gives 1 (it once gave 0); a
+    predict.py line is read from predicted_clusters (B3 recall 1/2, precision 1, as by
+    hand above); end-exclusive jsonlines with span_convention; coval's options equal to
+    coval run in place."""
+    assert metric.compute(predictions=[LINE], references=[LINE])["conll_f1"] == 1.0
+    result = metric.compute(predictions=[PREDICTED], references=[PREDICTED])
+    assert (result["bcub_recall"], result["bcub_precision"]) == (0.5, 1.0)
+    exclusive = json.dumps({"doc_key": "x_0", "sentences": [["a", "b", "c"]], "clusters": [[[0, 1], [2, 3]]]})
+    assert metric.compute(predictions=[exclusive], references=[LINE], span_convention=("token_exclusive", "token_inclusive"))["conll_f1"] == 1.0
+    keys, responses, _ = coval_inputs["parsed"]
+    label = "remove_nested,NP_only,min_span"
+    result = metric.compute(predictions=responses, references=keys, metrics=["mentions", "muc", "bcub", "ceafe", "lea"], return_counts=True, **_coval_options(label))
+    assert_figures(result, COVAL["figures"]["parsed"][label])
+
+
 @pytest.mark.parametrize("predictions", [[[[[0, 1.5]]]], [[["a", 1]]], [[[[0, True]]]]])
 def test_evaluate_rejects_what_it_would_coerce(metric, predictions):
     with pytest.raises(ValueError, match=r"predictions\[0\]: cluster 0"):
