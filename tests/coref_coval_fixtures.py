@@ -122,6 +122,17 @@ def _clusters(rng, mentions):
     return clusters
 
 
+def merge(rng, clusters):
+    """The clusters with some (one in five) merged into an earlier one."""
+    merged = []
+    for cluster in clusters:
+        if merged and rng.random() < 0.2:
+            rng.choice(merged).extend(cluster)
+        else:
+            merged.append(list(cluster))
+    return merged
+
+
 def _response(rng, key, candidates):
     """The key with mentions dropped or their first token cut off, entities split and
     merged, and spurious mentions added."""
@@ -139,12 +150,7 @@ def _response(rng, key, candidates):
             response += [kept[:cut], kept[cut:]]
         elif kept:
             response.append(kept)
-    merged = []
-    for cluster in response:
-        if merged and rng.random() < 0.2:
-            rng.choice(merged).extend(cluster)
-        else:
-            merged.append(list(cluster))
+    merged = merge(rng, response)
     for span in rng.sample(candidates, min(len(candidates), rng.randint(0, 3))):
         if rng.random() < 0.5 and merged:
             rng.choice(merged).append(span)

@@ -24,6 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import coref_naive as naive
+from coref_coval_fixtures import merge
 from paperscore import coref
 from paperscore.cli import main
 
@@ -91,13 +92,7 @@ def perturb(rng, key, n_tokens):
             response.remove(cluster)
             response += [cluster[:cut], cluster[cut:]]
     rng.shuffle(response)
-    merged = []
-    for cluster in response:
-        if merged and rng.random() < 0.2:
-            rng.choice(merged).extend(cluster)
-        else:
-            merged.append(list(cluster))
-    response = merged
+    response = merge(rng, response)
     key_spans = [m for c in key for m in c]
     for span in _spans(rng, n_tokens, rng.randint(0, 4), key_spans):
         if response and rng.random() < 0.5:
