@@ -1771,6 +1771,7 @@ def test_remove_nested_by_hand():
         ([[[[0, 1]]]], ["#begin document (x); part 0\nx\t0\t0\tw\t_\t_\t(0\nx\t0\t1\tw\t_\t_\t0)\n#end document\n"], {"NP_only": True}, r"references\[0\] document '\(x\); part 0': NP_only and min_span need the key's parse trees \(CoNLL column 6, such as '\(NP\*'\); line 2 has '_'"),
         ([[[[0, 1]]]], [king([[[0, 4]], [[0, 1]]])], {"min_span": True}, r"references\[0\]: mentions \[0, 4\] and \[0, 1\] have the same minimum span"),
         ([[[[0, 1]]]], [king([[[0, 4]]])], {"remove_nested": "yes"}, r"remove_nested: 'yes' is not True or False"),
+        ([[["a", "b"]]], [[["a", "b"]]], {"remove_nested": True}, r"remove_nested: coval's options read mentions as token spans, not mention ids"),
         ([[[[0, 1]]]], [king([[[0, 4]]])], {"remove_nested": True, "convention": "e2e_coref"}, r"remove_nested: coval's options apply to convention='scorer_pl' only"),
     ],
 )

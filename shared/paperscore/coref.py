@@ -1026,6 +1026,8 @@ def apply_mention_options(key, response, parses, keep_singletons=True, remove_ne
     the key's Parse (needed for NP_only and min_span). Under min_span a mention is its
     sentence and minimum span: two key mentions with the same one are an error naming them."""
     options = dict(remove_nested=remove_nested, NP_only=NP_only, min_span=min_span)
+    if key.labels is not None:
+        raise ValueError(f"{', '.join(name for name, value in options.items() if value)}: coval's options read mentions as token spans, not mention ids")
     parts = {"key": [], "response": []}
     for d, (key_clusters, response_clusters) in enumerate(zip(_by_document(key), _by_document(response))):
         table = {}
