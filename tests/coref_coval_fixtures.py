@@ -200,10 +200,11 @@ def conll_document(name, sentences, clusters):
 
 
 def parsed_documents(n_docs=300, seed=27, identity=None):
-    """[(key CoNLL text, key clusters, response clusters)] of random parsed documents.
-    identity(sentences, span) -> coval's min_span identity, used to keep each side free of
-    two mentions with one minimum span (the script passes coval's; the tests read the
-    kept inputs from the fixture's spans, so they need not)."""
+    """[(name, sentences [(words, tags, parse bits)], key clusters, response clusters)] of
+    random parsed documents (each document's sentences come from its own seed).
+    identity(sentences, sentence of each token, span) -> coval's min_span identity, used to
+    keep each side free of two mentions with one minimum span (the script passes coval's;
+    the tests take the kept clusters from the fixture, so they need not)."""
     out = []
     for number in range(n_docs):
         rng = random.Random(seed * 100_000 + number)  # the sentences do not depend on `identity`
