@@ -54,7 +54,7 @@ def test_registry_names_versions_and_unknown_names():
     for key, parser in P.PARSERS.items():
         assert key == f"{parser.name}@{parser.version}" and parser.read.__doc__
         assert set(parser.tuple_len) <= set("0123") if parser.family == "quad_match" else parser.family in ("csc", "micro_macro") and parser.tuple_len is None
-    with pytest.raises(ValueError, match=r"unknown parser 'mvp' for csc; known: csc_first_line@1, csc_label@1, csc_quotes@1, csc_reply@1$"):
+    with pytest.raises(ValueError, match=r"unknown parser 'mvp' for csc; known: cllm_reply@1, csc_first_line@1, csc_label@1, csc_quotes@1, csc_reply@1, pycorrector_gpt@1, simple_csc_line@1$"):
         P.get_parser("mvp", family="csc")
 
 
@@ -363,6 +363,72 @@ def test_csc_reply_and_scoring():
     # both read sentences equal their references: the one with an edit is a true positive
     result = csc(predictions=sentences[:2], references=["我今天很高兴。", "他去学校。"], sources=["我今天很搞兴。", "他去学校。"])
     assert result["sentence_correction_f1"] == 1.0
+
+
+# The CSC parsers equal to a repository's code: its outputs on 150 replies each (null: the
+# code stops on an assertion; ours gives "" and reports it), tests/data/parse/README.md.
+CSC_REPLIES = json.loads((DATA / "parse" / "csc_replies.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("name", sorted(CSC_REPLIES))
+def test_csc_parser_agrees_with_the_repository_code(name):
+    cases = CSC_REPLIES[name]
+    assert len(cases) == 150 and P.get_parser(name).source.split("@")[0] in ("ktlKTL/C-LLM", "shibing624/pycorrector", "Jacob-Zhou/simple-csc")
+    sentences, report = P.parse([case["text"] for case in cases], name)
+    for case, sentence in zip(cases, sentences):
+        assert sentence == (case["repository_output"] or ""), case["text"]
+    # a failure is reported exactly where the code asserts or leaves nothing but white space
+    blank = [i for i, case in enumerate(cases) if not (case["repository_output"] or "").strip()]
+    assert report["parse_failures"] == len(blank) > 0 and report["parse_failure_examples"] == blank[:5]
+
+
+def test_csc_repository_parsers_by_hand():
+    # C-LLM: after the first "纠错后的句子：" (unstripped, explanation kept); else the first
+    # line; a reply starting with a line end loses that one line end only
+    assert P.parse(["纠错后的句子：我很好。\n解释", "我很好。\n解释：无", "\n我很好。\n解释", "修改后：我很好。", ""], "cllm_reply") == (
+        ["我很好。\n解释", "我很好。", "我很好。\n解释", "修改后：我很好。", ""], {"parser": "cllm_reply@1", "parse_failures": 1, "parse_failure_examples": [4]})
+    # pycorrector: stripped; an empty think block first removes every empty think block
+    assert P.parse([" <think>\n\n</think>\n\n我很好。", "我<think>\n\n</think>很好", "<think>想</think>我"], "pycorrector_gpt")[0] == [
+        "我很好。", "我<think>\n\n</think>很好", "<think>想</think>我"]
+    # simple-csc: stripped, line ends made spaces
+    assert P.parse([" 我很好。\n解释\n"], "simple_csc_line")[0] == ["我很好。 解释"]
+
+
+def gold_sentences(n, seed):
+    """Random gold sentences: Chinese characters, full-width punctuation, ASCII letters and
+    digits; none blank, none with a line end or white space at its ends."""
+    rng = random.Random(seed)
+    chars = "我你他们的是在有不了人这中大为上个国到说时要就出会也子后以生年得作地于家成学下对起过能很好高兴今天" + "，。！？、；（）《》…abcXYZ019"
+    return ["".join(rng.choice(chars) for _ in range(rng.randint(1, 40))) for _ in range(n)]
+
+
+# Each parser, the wrappers its source writes around a sentence (the repositories': C-LLM's
+# few-shot label, Qwen3's empty think block, a generated line end).
+WRAPPERS = {
+    "csc_label": lambda s, rng: rng.choice(["修改后：", "修改后的句子: ", "纠正后的句子：\n", "输出：", "Corrected: ", "ANSWER:"]) + s,
+    "csc_first_line": lambda s, rng: rng.choice(["", "\n", " \n\n"]) + s + rng.choice(["", "\n解释：“搞”应为“高”。", "\r\n\n(no errors)"]),
+    "csc_quotes": lambda s, rng: rng.choice(["", " "]) + s.join(rng.choice(P.QUOTES)) + rng.choice(["", " \n"]),
+    "csc_reply": lambda s, rng: rng.choice(["", "修改后："]) + rng.choice(["", "\n"]) + s.join(rng.choice(P.QUOTES)) + rng.choice(["", "\n解释：……"]),
+    "cllm_reply": lambda s, rng: rng.choice(["纠错后的句子：" + s, s + "\n解释：……", "\n" + s, s]),
+    "pycorrector_gpt": lambda s, rng: rng.choice(["", "<think>\n\n</think>\n\n", " "]) + s + rng.choice(["", "\n", " "]),
+    "simple_csc_line": lambda s, rng: rng.choice(["", " ", "\n"]) + s + rng.choice(["", "\n"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WRAPPERS))
+def test_csc_round_trip(name):
+    rng = random.Random(name)
+    gold = gold_sentences(2000, 5)
+    sentences, report = P.parse([WRAPPERS[name](s, rng) for s in gold], name)
+    assert sentences == gold and report["parse_failures"] == 0
+
+
+def test_csc_strict_names_the_example():
+    replies = ["修改后：我很好。", "  \n", "纠错后的句子："]
+    for name, index in (("csc_reply", 1), ("pycorrector_gpt", 1), ("simple_csc_line", 1), ("cllm_reply", 1)):
+        with pytest.raises(ValueError, match=rf"predictions\[{index}\]: {name}@1 cannot read it: "):
+            P.parse(replies, name, strict=True)
+    assert P.parse(replies[:1], "csc_reply", strict=True) == (["我很好。"], {"parser": "csc_reply@1", "parse_failures": 0, "parse_failure_examples": []})
 
 
 # ---------------------------------------------------------------------------------------

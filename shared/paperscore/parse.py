@@ -4,7 +4,8 @@ Every repository turns generated text into tuples with its own decoding function
 choice moves the numbers as much as the metric does. Each parser here restates one
 published decoder, exactly (checked against the repository's own function on thousands of
 random and malformed strings, tests/data/parse/), under a name and a version that go into
-the signature: `asqp_paraphrase@1`.
+the signature: `asqp_paraphrase@1`. The parsers whose source is "paperscore" are this
+project's own conventions, for model text no repository decodes (LLM JSON, chat replies).
 
 A text is never dropped: the pieces a parser cannot read become what the source repository
 makes of them (each parser says which), usually a quad of empty strings, which
@@ -342,8 +343,12 @@ def _json_reader(preset):
 
 
 # ---------------------------------------------------------------------------------------
-# CSC: a chat model's reply turned into the corrected sentence (our conventions, opt-in;
-# then csc's own length_mismatch="align"). Nothing else is normalised (no width, no OpenCC).
+# CSC: a chat model's reply turned into the corrected sentence, then scored by csc_common or
+# csc_sighan under any length rule or preset. Nothing else is normalised (no width, no OpenCC).
+# Three parsers equal a repository's own clean-up (cllm_reply, pycorrector_gpt,
+# simple_csc_line: tests/data/parse/csc_replies.json); csc_label, csc_first_line,
+# csc_quotes and csc_reply are this project's own conventions (source "paperscore"), for
+# chat models no repository cleans: opt-in, by name.
 
 REPLY_LABEL = re.compile(
     r"\A\s*(?:修改后的?句子|修改后|改正后的?句子|改正后|纠正后的?句子|纠正后|正确的?句子|更正后|"
@@ -388,6 +393,46 @@ def read_csc_reply(text):
         if problems:
             return text, problems
     return text, []
+
+
+CLLM_LABEL = "纠错后的句子："
+
+
+def read_cllm_reply(text):
+    """ktlKTL/C-LLM's reading of a reply before ChERRANT (calcuate_metric.process_txt):
+    what follows the first "纠错后的句子：" (label-less: the text before its first line
+    end, or, when the text starts with one, everything after that line end), not
+    stripped. An empty reply is reported (C-LLM stops on an assertion), and so is a
+    blank result, kept as C-LLM keeps it."""
+    if not text:
+        return "", ["the reply is empty (C-LLM's process_txt asserts)"]
+    label, line_end = text.find(CLLM_LABEL), text.find("\n")
+    if label != -1:
+        text = text[label + len(CLLM_LABEL) :]
+    elif line_end != -1:
+        text = text[:line_end] if line_end else text[1:]
+    return text, [] if text.strip() else ["nothing but white space is left of the reply (kept as it is)"]
+
+
+THINK = "<think>\n\n</think>"  # an empty reasoning block (Qwen3 without thinking)
+
+
+def read_pycorrector_gpt(text):
+    """shibing624/pycorrector's GptModel.predict: the reply stripped; one that then starts
+    with an empty "<think>\n\n</think>" block loses every such block and is stripped
+    again. (pycorrector's GptCorrector then aligns it with the source by difflib, which
+    is no reading of the text: not done here.)"""
+    text = text.strip()
+    if text.startswith(THINK):
+        text = text.replace(THINK, "").strip()
+    return _reply_text(text, "the reply is blank")
+
+
+def read_simple_csc_line(text):
+    """Jacob-Zhou/simple-csc's run.py writing a hypothesis as its prediction line:
+    stripped, each "\n" made a space (MSLLM's run.py writes its lines alike, after steps
+    that need the source)."""
+    return _reply_text(text.strip().replace("\n", " "), "the reply is blank")
 
 
 # ---------------------------------------------------------------------------------------
@@ -489,6 +534,9 @@ PARSERS = {
         Parser("csc_first_line", 1, "csc", None, read_csc_first_line, "paperscore"),
         Parser("csc_quotes", 1, "csc", None, read_csc_quotes, "paperscore"),
         Parser("csc_reply", 1, "csc", None, read_csc_reply, "paperscore"),
+        Parser("cllm_reply", 1, "csc", None, read_cllm_reply, "ktlKTL/C-LLM@7cd0d8c calcuate_metric.process_txt"),
+        Parser("pycorrector_gpt", 1, "csc", None, read_pycorrector_gpt, "shibing624/pycorrector@fc8aa56 pycorrector/gpt/gpt_model.GptModel.predict"),
+        Parser("simple_csc_line", 1, "csc", None, read_simple_csc_line, "Jacob-Zhou/simple-csc@7701e46 run.py"),
     )
 }
 
