@@ -29,7 +29,7 @@ import re
 import warnings
 from collections import namedtuple
 
-from .core import input_error
+from .core import check_flags, input_error, load_json, read_lines, read_text, split_lines
 
 Parser = namedtuple("Parser", "name version family tuple_len read source")
 FAILURE_EXAMPLES = 5  # how many failing example indices the report lists
@@ -435,6 +435,57 @@ def read_simple_csc_line(text):
     return _reply_text(text.strip().replace("\n", " "), "the reply is blank")
 
 
+def read_replies(predictions, parse_name, strict, labels):
+    """csc_common's and csc_sighan's parse= and strict=: (predictions, report), each
+    prediction a corrector's reply read by the csc parser `parse_name` before any scoring
+    rule (report None, predictions untouched, without one). labels: the corpus is label
+    lines (no sources), which no parser reads."""
+    check_flags(strict=strict)
+    if parse_name is None:
+        if strict:
+            raise ValueError("strict: applies to model replies read by a parser; pass parse=NAME")
+        return predictions, None
+    parser = get_parser(parse_name, "csc")
+    if labels:
+        raise ValueError(f"parse: {parser_id(parser)} reads a corrector's replies, which are sentences: pass sources (label lines are read as they are)")
+    return parse(predictions, parser, strict)
+
+
+REPLY_FORMATS = ("lines", "json")
+
+
+def add_reply_arguments(parser):
+    """`paperscore csc` and `paperscore sighan`: --parse NAME, --strict, --replies-format."""
+    parser.add_argument("--parse", choices=CSC_PARSERS, metavar="NAME", help=f"--predictions holds a corrector's replies, read by this parser into sentences: {', '.join(CSC_PARSERS)}")
+    parser.add_argument("--strict", action="store_true", help="with --parse: a reply the parser cannot read is an error")
+    parser.add_argument("--replies-format", choices=REPLY_FORMATS, help="with --parse: lines (one reply a line, as it is; the default) or json (a JSON array of strings, or JSON lines of strings: replies over several lines)")
+
+
+def read_reply_file(args, argument="--predictions"):
+    """The replies of --predictions under --parse (None without it: an error if --strict
+    or --replies-format is given)."""
+    if args.parse is None:
+        for flag, value in (("--strict", args.strict), ("--replies-format", args.replies_format)):
+            if value:
+                raise ValueError(f"{flag}: applies with --parse NAME only")
+        return None
+    path = args.predictions
+    if args.replies_format != "json":
+        return read_lines(path, argument, allow_empty=True)
+    text = read_text(path, argument)
+    try:  # a whole file that is one JSON array; otherwise JSON lines
+        replies = load_json(text, f"{argument}: {path}") if text.lstrip().startswith("[") else None
+    except ValueError:
+        replies = None
+    if not isinstance(replies, list):
+        numbered = [(number, line) for number, line in enumerate(split_lines(text, path, argument, allow_empty=True), 1) if line.strip(" \t\r")]
+        replies = [load_json(line, f"{argument}: {path} line {number}") for number, line in numbered]
+    for index, reply in enumerate(replies):
+        if not isinstance(reply, str):
+            raise ValueError(f"{argument}: {path} reply {index + 1} is a JSON {type(reply).__name__}, not a string")
+    return replies
+
+
 # ---------------------------------------------------------------------------------------
 # Event detection: OmniEvent's seq2seq triggers ("<extra_id_0> attack: fired <extra_id_1>")
 # (THU-KEG/OmniEvent input_engineering/seq2seq_processor.extract_argument, after
@@ -574,3 +625,6 @@ def parse(texts, parser, strict=False, argument="predictions"):
         structures.append(structure)
     report = {"parser": parser_id(parser), "parse_failures": len(failed), "parse_failure_examples": failed[:FAILURE_EXAMPLES]}
     return structures, report
+
+
+CSC_PARSERS = sorted(parser.name for parser in PARSERS.values() if parser.family == "csc")
