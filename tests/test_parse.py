@@ -7,7 +7,7 @@ import json
 import random
 
 import pytest
-from conftest import DATA
+from conftest import DATA, SPACES_DIR
 
 from paperscore import parse as P
 from paperscore.quad import compute
@@ -429,6 +429,179 @@ def test_csc_strict_names_the_example():
         with pytest.raises(ValueError, match=rf"predictions\[{index}\]: {name}@1 cannot read it: "):
             P.parse(replies, name, strict=True)
     assert P.parse(replies[:1], "csc_reply", strict=True) == (["我很好。"], {"parser": "csc_reply@1", "parse_failures": 0, "parse_failure_examples": []})
+
+
+# ---------------------------------------------------------------------------------------
+# CSC replies at every entry point: csc_common and csc_sighan, package, Space, CLI
+
+SOURCES = ["我今天很搞兴。", "他门去学校了。", "今天很热。"]
+GOLD = ["我今天很高兴。", "他们去学校了。", "今天很热。"]
+REPLIES = ["修改后：“我今天很高兴。”\n解释：“搞”应为“高”。", "纠正后的句子：他们去学校了。", "修改后："]
+# csc_reply reads 我今天很高兴。, 他们去学校了。 and "" (nothing left: reported, index 2).
+# Under length_mismatch="align" that "" deletes the 5 characters of a clean sentence: a
+# false positive; the other two make exactly the gold edits. TP 2, FP 1, FN 0, TN 0:
+# FPR 1/1; accuracy (TP+TN)/N 2/3; P 2/3, R 2/2, F1 2PR/(P+R) = 0.8, at both levels.
+PARSED = {"parse_failures": 1, "parse_failure_examples": [2]}
+SIGHAN_EXPECTED = {
+    "false_positive_rate": 1.0, **{f"{level}_{key}": value for level in ("detection", "correction") for key, value in (("accuracy", 2 / 3), ("precision", 2 / 3), ("recall", 1.0), ("f1", 0.8))}, **PARSED,
+}  # fmt: skip
+# ReaLiSe's sentence level: P = TP / sentences with an edit 2/3, R = TP / gold-positive 2/2, accuracy 2/3.
+REALISE_EXPECTED = {f"sentence_{level}_{key}": value for level in ("detection", "correction") for key, value in (("accuracy", 2 / 3), ("precision", 2 / 3), ("recall", 1.0), ("f1", 0.8))}
+
+
+def test_csc_computes_read_replies_hand_derivation():
+    from paperscore import csc_common, csc_sighan
+
+    result = csc_sighan.compute(REPLIES, GOLD, SOURCES, parse="csc_reply", length_mismatch="align", return_signature=True)
+    assert result.pop("signature").startswith("csc_sighan|parse:csc_reply@1|version:2015|")
+    assert result == pytest.approx(SIGHAN_EXPECTED, abs=1e-12)
+    result = csc_common.compute(REPLIES, GOLD, SOURCES, parse="csc_reply", length_mismatch="align", return_signature=True)
+    assert result.pop("signature").startswith("csc_common|parse:csc_reply@1|variant:realise|")
+    assert {key: result[key] for key in (*REALISE_EXPECTED, *PARSED)} == pytest.approx({**REALISE_EXPECTED, **PARSED}, abs=1e-12)
+    # without parse: no report, no parser in the signature
+    plain = csc_common.compute(GOLD, GOLD, SOURCES, return_signature=True)
+    assert "parse_failures" not in plain and "parse" not in plain["signature"]
+
+
+def test_csc_parse_refuses_what_it_cannot_do():
+    from paperscore import csc_common, csc_sighan
+
+    for compute in (csc_common.compute, csc_sighan.compute):
+        with pytest.raises(ValueError, match=r"predictions\[2\]: csc_reply@1 cannot read it: nothing is left once the label is removed"):
+            compute(REPLIES, GOLD, SOURCES, parse="csc_reply", strict=True, length_mismatch="align")
+        with pytest.raises(ValueError, match="strict: applies to model replies read by a parser; pass parse=NAME"):
+            compute(GOLD, GOLD, SOURCES, strict=True)
+        with pytest.raises(ValueError, match="strict: expected True or False, got str"):
+            compute(REPLIES, GOLD, SOURCES, parse="csc_reply", strict="yes")
+        with pytest.raises(ValueError, match="parse: unknown parser 'mvp' for csc; known: cllm_reply@1"):
+            compute(REPLIES, GOLD, SOURCES, parse="mvp")
+        with pytest.raises(ValueError, match="parse: csc_reply@1 reads a corrector's replies, which are sentences: pass sources"):
+            compute(["1, 0"], ["1, 0"], parse="csc_reply")
+
+
+def reply_corpus(n, seed):
+    """Replies as chat correctors write them around sentences that fix, miss or break the
+    source's errors (many distinct sentences, repeats, empty and blank replies, long and
+    short ones), with their sources and gold sentences."""
+    rng = random.Random(seed)
+    pool = "我你他们的是在有不了人这中大为上个国到说时要就出会也子后以生年得作地于家成学下对起过能很好高兴今天，。！？"
+    sources, gold, replies = [], [], []
+    for _ in range(n):
+        if sources and rng.random() < 0.05:  # a repeat
+            k = rng.randrange(len(sources))
+            sources.append(sources[k]), gold.append(gold[k]), replies.append(replies[k])
+            continue
+        target = "".join(rng.choice(pool) for _ in range(rng.choice([1, 3, 8, 15, 30, 60])))
+        source = "".join(rng.choice(pool) if rng.random() < 0.08 else c for c in target)
+        sentence = rng.choice([target, source, source, "".join(rng.choice(pool) if rng.random() < 0.1 else c for c in target), target[:-1], target + "了"])
+        wrapped = WRAPPERS["csc_reply"](sentence, rng)
+        reply = rng.choice([wrapped, wrapped, wrapped, sentence, "修改后：", "", " \n ", "修改后：\n“" + sentence + "”\n\n解释：……", wrapped[: rng.randint(0, len(wrapped))]])
+        sources.append(source), gold.append(target), replies.append(reply)
+    return sources, gold, replies
+
+
+def naive_read(texts, read):
+    """The per-reply oracle: each reply read alone, the failing indices listed."""
+    sentences, failed = [], []
+    for index, text in enumerate(texts):
+        sentence, problems = read(text)
+        sentences.append(sentence)
+        if problems:
+            failed.append(index)
+    return sentences, failed
+
+
+def test_csc_parse_equals_each_reply_read_alone_at_users_sizes():
+    from paperscore import csc_common, csc_sighan
+
+    sources, gold, replies = reply_corpus(10_000, 7)
+    sentences, failed = naive_read(replies, P.read_csc_reply)
+    assert 300 < len(failed) < 5000 and len(set(replies)) > 5000
+    report = {"parse_failures": len(failed), "parse_failure_examples": failed[:5]}
+    for compute, options in ((csc_sighan.compute, dict(length_mismatch="align")), (csc_common.compute, dict(variant="realise", length_mismatch="align"))):
+        expected = compute(sentences, gold, sources, **options)
+        assert compute(replies, gold, sources, parse="csc_reply", **options) == {**expected, **report}
+    # each sample alone reports its own failure and counts as in the batch
+    batch = csc_sighan.compute(replies, gold, sources, parse="csc_reply", length_mismatch="align", per_sentence=True)
+    for index in range(60):
+        alone = csc_sighan.compute(replies[index : index + 1], gold[index : index + 1], sources[index : index + 1], parse="csc_reply", length_mismatch="align", per_sentence=True)
+        assert alone["parse_failures"] == (index in failed)
+        for key in ("detection_classes", "correction_classes", "predicted_edits"):
+            assert alone[key] == batch[key][index : index + 1], (index, key)
+
+
+@pytest.mark.parametrize("variant", ["simple_csc", "msllm", "cllm", "pycorrector", "all"])
+def test_csc_parse_composes_with_every_preset(variant):
+    """parse reads first; then the preset's own normalisation and length rule, as for sentences."""
+    from paperscore import csc_common
+
+    sources, gold, replies = reply_corpus(400, 8)
+    sentences, failed = naive_read(replies, P.read_csc_reply)
+    options = {} if variant in ("simple_csc", "msllm", "cllm") else dict(length_mismatch="align")
+    expected = csc_common.compute(sentences, gold, sources, variant=variant, **options)
+    result = csc_common.compute(replies, gold, sources, variant=variant, parse="csc_reply", return_signature=True, **options)
+    assert result.pop("signature").startswith(f"csc_common|parse:csc_reply@1|variant:{variant}|")
+    assert result == {**expected, "parse_failures": len(failed), "parse_failure_examples": failed[:5]}
+
+
+@pytest.fixture(scope="module")
+def csc_spaces():
+    import evaluate
+
+    return {space: evaluate.load(str(SPACES_DIR / space), keep_in_memory=True) for space in ("csc_common", "csc_sighan")}
+
+
+def test_csc_parse_through_the_spaces_compute_add_batch_and_trainer_metrics(csc_spaces):
+    expected = {"csc_sighan": SIGHAN_EXPECTED, "csc_common": {**REALISE_EXPECTED, **PARSED}}
+    for space, metric in csc_spaces.items():
+        result = metric.compute(predictions=REPLIES, references=GOLD, sources=SOURCES, parse="csc_reply", length_mismatch="align", return_signature=True)
+        assert result.pop("signature").startswith(f"{space}|parse:csc_reply@1|")
+        assert {key: result[key] for key in expected[space]} == pytest.approx(expected[space], abs=1e-12)
+        for reply, gold, source in zip(REPLIES, GOLD, SOURCES):
+            metric.add_batch(predictions=[reply], references=[gold], sources=[source])
+        batched = metric.compute(parse="csc_reply", length_mismatch="align")
+        assert {key: batched[key] for key in expected[space]} == pytest.approx(expected[space], abs=1e-12)
+        with pytest.raises(ValueError, match=r"predictions\[2\]: csc_reply@1 cannot read it"):
+            metric.compute(predictions=REPLIES, references=GOLD, sources=SOURCES, parse="csc_reply", strict=True, length_mismatch="align")
+        with pytest.raises(ValueError, match="parse: unknown parser 'nope' for csc"):
+            metric.trainer_metrics(parse="nope")
+
+
+def test_csc_parse_on_the_command_line(tmp_path, capsys):
+    from paperscore import cli
+
+    def run(argv):
+        code = cli.main(argv)
+        captured = capsys.readouterr()
+        return code, captured.out, captured.err
+
+    replies, json_replies = tmp_path / "replies.txt", tmp_path / "replies.json"
+    replies.write_text("\n".join(reply.split("\n")[0] for reply in REPLIES) + "\n", encoding="utf-8")  # one line each
+    json_replies.write_text(json.dumps(REPLIES, ensure_ascii=False), encoding="utf-8")  # over several lines
+    pairs, sources, gold = tmp_path / "gold.tsv", tmp_path / "src.txt", tmp_path / "tgt.txt"
+    pairs.write_text("".join(f"{s}\t{g}\n" for s, g in zip(SOURCES, GOLD)), encoding="utf-8")
+    sources.write_text("\n".join(SOURCES) + "\n", encoding="utf-8")
+    gold.write_text("\n".join(GOLD) + "\n", encoding="utf-8")
+    for path, extra in ((replies, []), (json_replies, ["--replies-format", "json"])):
+        code, out, _ = run(["sighan", "--sources", str(sources), "--predictions", str(path), "--references", str(gold), "--parse", "csc_reply", "--length-mismatch", "align", "--json", *extra])
+        result = json.loads(out)
+        assert code == 0 and result.pop("signature").startswith("csc_sighan|parse:csc_reply@1|")
+        assert {key: result[key] for key in SIGHAN_EXPECTED} == pytest.approx(SIGHAN_EXPECTED, abs=1e-12)
+        code, out, _ = run(["csc", "--predictions", str(path), "--references", str(pairs), "--parse", "csc_reply", "--length-mismatch", "align", "--json", *extra])
+        result = json.loads(out)
+        assert code == 0 and result.pop("signature").startswith("csc_common|parse:csc_reply@1|")
+        assert {key: result[key] for key in (*REALISE_EXPECTED, *PARSED)} == pytest.approx({**REALISE_EXPECTED, **PARSED}, abs=1e-12)
+    code, _, err = run(["csc", "--predictions", str(replies), "--references", str(pairs), "--parse", "csc_reply", "--strict", "--length-mismatch", "align"])
+    assert code == 1 and "predictions[2]: csc_reply@1 cannot read it" in err
+    for flags in (["--strict"], ["--replies-format", "json"]):
+        code, _, err = run(["csc", "--predictions", str(replies), "--references", str(pairs), *flags])
+        assert code == 1 and f"{flags[0]}: applies with --parse NAME only" in err
+    code, _, err = run(["csc", "--predictions", str(replies), "--references", str(gold), "--parse", "csc_reply"])
+    assert code == 1 and "pass sources" in err
+    bad = tmp_path / "bad.json"
+    bad.write_text('["a", 3]', encoding="utf-8")
+    code, _, err = run(["sighan", "--sources", str(sources), "--predictions", str(bad), "--references", str(gold), "--parse", "csc_reply", "--replies-format", "json"])
+    assert code == 1 and "reply 2 is a JSON int, not a string" in err
 
 
 # ---------------------------------------------------------------------------------------
