@@ -604,6 +604,26 @@ def test_csc_parse_on_the_command_line(tmp_path, capsys):
     assert code == 1 and "reply 2 is a JSON int, not a string" in err
 
 
+@pytest.mark.parametrize("space", ["csc_common", "csc_sighan"])
+def test_csc_demos_score_replies_with_a_chosen_parser(space):
+    import gradio as gr
+    from conftest import load_app
+
+    app = load_app(space)
+    assert app.PARSERS == [app.NO_PARSER, *P.CSC_PARSERS]
+    # the page's generative example is this module's REPLIES, one a line (its explanation left out)
+    assert app.REPLY_EXAMPLE["predictions"].split("\n") == [REPLIES[0].split("\n")[0], *REPLIES[1:]]
+    assert app.REPLY_EXAMPLE["sources"].split("\n") == SOURCES and app.REPLY_EXAMPLE["references"].split("\n") == GOLD
+    chosen = {"variant": "realise"} if space == "csc_common" else {}
+    headline, _, table = app.score(**{**app.EXAMPLE, **app.REPLY_EXAMPLE, **chosen})
+    assert headline.pop("signature").startswith(f"{space}|parse:csc_reply@1|")
+    expected = {**REALISE_EXPECTED, **PARSED} if space == "csc_common" else SIGHAN_EXPECTED
+    assert {key: headline[key] for key in expected} == pytest.approx(expected, abs=1e-12)
+    assert "去学校了。" in table and "修" not in table and "纠" not in table  # the table shows the sentences read
+    with pytest.raises(gr.Error, match="parse: 'nope' is not one of"):
+        app.score(**{**app.EXAMPLE, "parse": "nope"})
+
+
 # ---------------------------------------------------------------------------------------
 # Event detection: OmniEvent's seq2seq triggers and their candidates
 
