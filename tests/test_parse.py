@@ -5,6 +5,7 @@ strict mode, and the structures scored by quad_match."""
 
 import json
 import random
+import re
 
 import pytest
 from conftest import DATA, SPACES_DIR
@@ -602,6 +603,25 @@ def test_csc_parse_on_the_command_line(tmp_path, capsys):
     bad.write_text('["a", 3]', encoding="utf-8")
     code, _, err = run(["sighan", "--sources", str(sources), "--predictions", str(bad), "--references", str(gold), "--parse", "csc_reply", "--replies-format", "json"])
     assert code == 1 and "reply 2 is a JSON int, not a string" in err
+
+
+def test_csc_readme_example_prints_what_the_readme_shows(capsys):
+    """The README's `$ paperscore csc ... --parse csc_reply` block, run: the same lines."""
+    import shlex
+
+    from conftest import ROOT
+
+    from paperscore import cli
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = next(b for b in re.findall(r"```text\n(.*?)```", readme, re.S) if b.startswith("$ paperscore csc ") and "--parse" in b)
+    command, shown = block.split("\n", 1)
+    with open(ROOT / "tests/data/csc_common/chat_replies.json", encoding="utf-8") as handle:
+        assert json.load(handle) == REPLIES  # the figures derived above
+    assert [line.split("\t") for line in (ROOT / "tests/data/csc_common/chat_gold.tsv").read_text(encoding="utf-8").splitlines()] == [list(pair) for pair in zip(SOURCES, GOLD)]
+    argv = [str(ROOT / arg) if arg.startswith("tests/") else arg for arg in shlex.split(command)[2:]]
+    assert cli.main(argv) == 0
+    assert capsys.readouterr().out == shown
 
 
 @pytest.mark.parametrize("space", ["csc_common", "csc_sighan"])
