@@ -89,9 +89,9 @@ def check_limits(**boxes):
                 raise ValueError(f"{name}: sentence {number} has {len(line):,} characters, more than the {MAX_SENTENCE_CHARACTERS:,} this page takes")
 
 
-def compute_kwargs(predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division):
+def compute_kwargs(predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division, parse=NO_PARSER):
     """The metric's keyword arguments for the demo's inputs."""
-    return dict(
+    kwargs = dict(
         predictions=sentence_lines(predictions),
         sources=sentence_lines(sources) or None,  # an empty box: label lines
         references=sentence_lines(references),
@@ -101,6 +101,8 @@ def compute_kwargs(predictions, sources, references, variant, char_subset, lengt
         remove_de=bool(remove_de),
         zero_division="nan" if zero_division == "nan" else float(zero_division),
     )
+    return read_replies(kwargs, predictions, parse)
+
 
 def read_replies(kwargs, predictions, parse):
     """With a parser, every line of the Predictions box is a reply (a blank one too);
@@ -187,7 +189,7 @@ def sentence_table(kwargs, result, official):
 def score(predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division, parse=NO_PARSER):
     try:
         check_limits(predictions=predictions, sources=sources, references=references)
-        kwargs = read_replies(compute_kwargs(predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division), predictions, parse)
+        kwargs = compute_kwargs(predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division, parse)
         # each request on its own empty metric: one request cannot affect another
         result = metric.fresh().compute(**kwargs, per_sentence=True, return_signature=True)
         official = None

@@ -87,13 +87,13 @@ def sentence_lines(text):
     return [line.removesuffix("\r") for line in text.split("\n") if line.strip()]
 
 
-def compute_kwargs(predictions, sources, references, version, correction_match, length_mismatch, zero_division):
+def compute_kwargs(predictions, sources, references, version, correction_match, length_mismatch, zero_division, parse=NO_PARSER):
     """The metric's keyword arguments for the demo's inputs: an empty Sources box means
     label lines (sources=None); an empty Predictions or References box is an error."""
     for name, text in (("predictions", predictions), ("references", references)):
         if not sentence_lines(text):
             raise ValueError(f"{name}: the box is empty (one sentence per line, or with Sources empty, one label line `pid, pos, char, ...` per line)")
-    return dict(
+    kwargs = dict(
         predictions=sentence_lines(predictions),
         sources=sentence_lines(sources) or None,
         references=sentence_lines(references),
@@ -102,6 +102,8 @@ def compute_kwargs(predictions, sources, references, version, correction_match, 
         length_mismatch=length_mismatch,
         zero_division="nan" if zero_division == "nan" else float(zero_division),
     )
+    return read_replies(kwargs, predictions, parse)
+
 
 def read_replies(kwargs, predictions, parse):
     """With a parser, every line of the Predictions box is a reply (a blank one too);
@@ -175,7 +177,7 @@ def sentence_table(kwargs, result):
 def score(predictions, sources, references, version, correction_match, length_mismatch, zero_division, parse=NO_PARSER):
     try:
         check_limits(predictions=predictions, sources=sources, references=references)
-        kwargs = read_replies(compute_kwargs(predictions, sources, references, version, correction_match, length_mismatch, zero_division), predictions, parse)
+        kwargs = compute_kwargs(predictions, sources, references, version, correction_match, length_mismatch, zero_division, parse)
         # A fresh metric per request: nothing of one request (or thread) reaches another.
         result = metric.fresh().compute(**kwargs, return_counts=True, per_sentence=True, return_signature=True)
     except ValueError as error:  # the toast renders HTML: the message may quote user text
