@@ -9,6 +9,7 @@ import re
 
 import pytest
 from conftest import DATA, SPACES_DIR
+from test_quad_match import naive_parse  # the per-text oracle: each text read alone, the failing indices listed
 
 from paperscore import parse as P
 from paperscore.quad import compute
@@ -501,22 +502,11 @@ def reply_corpus(n, seed):
     return sources, gold, replies
 
 
-def naive_read(texts, read):
-    """The per-reply oracle: each reply read alone, the failing indices listed."""
-    sentences, failed = [], []
-    for index, text in enumerate(texts):
-        sentence, problems = read(text)
-        sentences.append(sentence)
-        if problems:
-            failed.append(index)
-    return sentences, failed
-
-
 def test_csc_parse_equals_each_reply_read_alone_at_users_sizes():
     from paperscore import csc_common, csc_sighan
 
     sources, gold, replies = reply_corpus(10_000, 7)
-    sentences, failed = naive_read(replies, P.read_csc_reply)
+    sentences, failed = naive_parse(replies, P.read_csc_reply)
     assert 300 < len(failed) < 5000 and len(set(replies)) > 5000
     report = {"parse_failures": len(failed), "parse_failure_examples": failed[:5]}
     for compute, options in ((csc_sighan.compute, dict(length_mismatch="align")), (csc_common.compute, dict(variant="realise", length_mismatch="align"))):
@@ -524,7 +514,7 @@ def test_csc_parse_equals_each_reply_read_alone_at_users_sizes():
         assert compute(replies, gold, sources, parse="csc_reply", **options) == {**expected, **report}
     # each sample alone reports its own failure and counts as in the batch
     batch = csc_sighan.compute(replies, gold, sources, parse="csc_reply", length_mismatch="align", per_sentence=True)
-    for index in range(60):
+    for index in range(30):
         alone = csc_sighan.compute(replies[index : index + 1], gold[index : index + 1], sources[index : index + 1], parse="csc_reply", length_mismatch="align", per_sentence=True)
         assert alone["parse_failures"] == (index in failed)
         for key in ("detection_classes", "correction_classes", "predicted_edits"):
@@ -537,7 +527,7 @@ def test_csc_parse_composes_with_every_preset(variant):
     from paperscore import csc_common
 
     sources, gold, replies = reply_corpus(400, 8)
-    sentences, failed = naive_read(replies, P.read_csc_reply)
+    sentences, failed = naive_parse(replies, P.read_csc_reply)
     options = {} if variant in ("simple_csc", "msllm", "cllm") else dict(length_mismatch="align")
     expected = csc_common.compute(sentences, gold, sources, variant=variant, **options)
     result = csc_common.compute(replies, gold, sources, variant=variant, parse="csc_reply", return_signature=True, **options)

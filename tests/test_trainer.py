@@ -465,11 +465,7 @@ def test_csc_spaces_read_generated_replies(tmp_path, mode, space):
     assert ours == []
     prediction = predict(trainer, data)
 
-    def decode(ids):
-        ids = np.where(ids == -100, tokenizer.pad_token_id, ids)
-        return [no_spaces(text) for text in tokenizer.batch_decode(ids.tolist(), skip_special_tokens=True)]
-
-    replies, references = decode(prediction.predictions), decode(prediction.label_ids)
+    replies, references = ([no_spaces(text) for text in decoded(tokenizer, ids)] for ids in (prediction.predictions, prediction.label_ids))
     assert all(reply.startswith(LABEL) for reply in replies) and not any(LABEL in reference for reference in references)
     sources = [no_spaces(tokenizer.decode(example["input_ids"], skip_special_tokens=True)) for example in data]
     expected = package.compute(replies, references, sources=sources, **options)
