@@ -582,6 +582,10 @@ def test_csc_parse_on_the_command_line(tmp_path, capsys):
         result = json.loads(out)
         assert code == 0 and result.pop("signature").startswith("csc_common|parse:csc_reply@1|")
         assert {key: result[key] for key in (*REALISE_EXPECTED, *PARSED)} == pytest.approx({**REALISE_EXPECTED, **PARSED}, abs=1e-12)
+    # the jar's report lists the sentences read (TP 2 of 3 flagged)
+    report = tmp_path / "report.txt"
+    code, _, _ = run(["sighan", "--sources", str(sources), "--predictions", str(replies), "--references", str(gold), "--parse", "csc_reply", "--length-mismatch", "align", "-o", str(report)])
+    assert code == 0 and "\tPrecision = 0.6667 (2/3)\n" in report.read_text(encoding="utf-8")
     code, _, err = run(["csc", "--predictions", str(replies), "--references", str(pairs), "--parse", "csc_reply", "--strict", "--length-mismatch", "align"])
     assert code == 1 and "predictions[2]: csc_reply@1 cannot read it" in err
     for flags in (["--strict"], ["--replies-format", "json"]):

@@ -114,7 +114,6 @@ def read_replies(kwargs, predictions, parse):
     return {**kwargs, "predictions": [line.removesuffix("\r") for line in predictions.removesuffix("\n").split("\n")], "parse": parse}
 
 
-
 def headline(result, variant):
     """A single variant's every figure; for "all", realise's (the default) and each other
     convention's headline (sentence correction F1, or character correction F1 where there

@@ -115,7 +115,6 @@ def read_replies(kwargs, predictions, parse):
     return {**kwargs, "predictions": [line.removesuffix("\r") for line in predictions.removesuffix("\n").split("\n")], "parse": parse}
 
 
-
 def marked(text, marks):
     """The sentence with the characters at the 1-based positions of `marks` highlighted
     (position 0: the whole sentence, a length-changed prediction)."""
@@ -184,7 +183,7 @@ def score(predictions, sources, references, version, correction_match, length_mi
         raise gr.Error(html.escape(str(error), quote=False), print_exception=False) from None
     # The figures of the chosen definition (floats; the counts are ints), in the jar's order.
     headline = {key: value for key, value in result.items() if isinstance(value, float)}
-    if "parse" in kwargs:  # the report, and the table shows the sentences read
+    if "parse" in kwargs:  # the report (taken out of the counts below), and the table shows the sentences read
         headline.update(parse_failures=result.pop("parse_failures"), parse_failure_examples=result.pop("parse_failure_examples"))
         kwargs["predictions"] = parsing.parse(kwargs["predictions"], parse)[0]
     headline["signature"] = result["signature"]
