@@ -403,7 +403,8 @@ def read_cllm_reply(text):
     what follows the first "纠错后的句子：" (label-less: the text before its first line
     end, or, when the text starts with one, everything after that line end), not
     stripped. An empty reply is reported (C-LLM stops on an assertion), and so is a
-    blank result, kept as C-LLM keeps it."""
+    blank result, kept as C-LLM keeps it. (This is C-LLM's ChERRANT path; its difflib
+    scoring, csc_common's "cllm" preset, reads the replies as they are.)"""
     if not text:
         return "", ["the reply is empty (C-LLM's process_txt asserts)"]
     label, line_end = text.find(CLLM_LABEL), text.find("\n")
