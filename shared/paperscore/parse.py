@@ -4,7 +4,8 @@ Every repository turns generated text into tuples with its own decoding function
 choice moves the numbers as much as the metric does. Each parser here restates one
 published decoder, exactly (checked against the repository's own function on thousands of
 random and malformed strings, tests/data/parse/), under a name and a version that go into
-the signature: `asqp_paraphrase@1`.
+the signature: `asqp_paraphrase@1`. The parsers whose source is "paperscore" are this
+project's own conventions, for model text no repository decodes (LLM JSON, chat replies).
 
 A text is never dropped: the pieces a parser cannot read become what the source repository
 makes of them (each parser says which), usually a quad of empty strings, which
@@ -28,7 +29,7 @@ import re
 import warnings
 from collections import namedtuple
 
-from .core import input_error
+from .core import check_flags, input_error, load_json, read_lines, read_text, split_lines
 
 Parser = namedtuple("Parser", "name version family tuple_len read source")
 FAILURE_EXAMPLES = 5  # how many failing example indices the report lists
@@ -342,8 +343,12 @@ def _json_reader(preset):
 
 
 # ---------------------------------------------------------------------------------------
-# CSC: a chat model's reply turned into the corrected sentence (our conventions, opt-in;
-# then csc's own length_mismatch="align"). Nothing else is normalised (no width, no OpenCC).
+# CSC: a chat model's reply turned into the corrected sentence, then scored by csc_common or
+# csc_sighan under any length rule or preset. Nothing else is normalised (no width, no OpenCC).
+# Three parsers equal a repository's own clean-up (cllm_reply, pycorrector_gpt,
+# simple_csc_line: tests/data/parse/csc_replies.json); csc_label, csc_first_line,
+# csc_quotes and csc_reply are this project's own conventions (source "paperscore"), for
+# chat models no repository cleans: opt-in, by name.
 
 REPLY_LABEL = re.compile(
     r"\A\s*(?:修改后的?句子|修改后|改正后的?句子|改正后|纠正后的?句子|纠正后|正确的?句子|更正后|"
@@ -388,6 +393,98 @@ def read_csc_reply(text):
         if problems:
             return text, problems
     return text, []
+
+
+CLLM_LABEL = "纠错后的句子："
+
+
+def read_cllm_reply(text):
+    """ktlKTL/C-LLM's reading of a reply before ChERRANT (calcuate_metric.process_txt):
+    what follows the first "纠错后的句子：" (label-less: the text before its first line
+    end, or, when the text starts with one, everything after that line end), not
+    stripped. An empty reply is reported (C-LLM stops on an assertion), and so is a
+    blank result, kept as C-LLM keeps it. (This is C-LLM's ChERRANT path; its difflib
+    scoring, csc_common's "cllm" preset, reads the replies as they are.)"""
+    if not text:
+        return "", ["the reply is empty (C-LLM's process_txt asserts)"]
+    label, line_end = text.find(CLLM_LABEL), text.find("\n")
+    if label != -1:
+        text = text[label + len(CLLM_LABEL) :]
+    elif line_end != -1:
+        text = text[:line_end] if line_end else text[1:]
+    return text, [] if text.strip() else ["nothing but white space is left of the reply (kept as it is)"]
+
+
+THINK = "<think>\n\n</think>"  # an empty reasoning block (Qwen3 without thinking)
+
+
+def read_pycorrector_gpt(text):
+    """shibing624/pycorrector's GptModel.predict: the reply stripped; one that then starts
+    with an empty "<think>\n\n</think>" block loses every such block and is stripped
+    again. (pycorrector's GptCorrector then aligns it with the source by difflib, which
+    is no reading of the text: not done here.)"""
+    text = text.strip()
+    if text.startswith(THINK):
+        text = text.replace(THINK, "").strip()
+    return _reply_text(text, "the reply is blank")
+
+
+def read_simple_csc_line(text):
+    """Jacob-Zhou/simple-csc's run.py writing a hypothesis as its prediction line:
+    stripped, each "\n" made a space (MSLLM's run.py writes its lines alike, after steps
+    that need the source)."""
+    return _reply_text(text.strip().replace("\n", " "), "the reply is blank")
+
+
+def read_replies(predictions, parse_name, strict, labels):
+    """csc_common's and csc_sighan's parse= and strict=: (predictions, report), each
+    prediction a corrector's reply read by the csc parser `parse_name` before any scoring
+    rule (report None, predictions untouched, without one). labels: the corpus is label
+    lines (no sources), which no parser reads."""
+    check_flags(strict=strict)
+    if parse_name is None:
+        if strict:
+            raise ValueError("strict: applies to model replies read by a parser; pass parse=NAME")
+        return predictions, None
+    parser = get_parser(parse_name, "csc")
+    if labels:
+        raise ValueError(f"parse: {parser_id(parser)} reads a corrector's replies, which are sentences: pass sources (label lines are read as they are)")
+    return parse(predictions, parser, strict)
+
+
+REPLY_FORMATS = ("lines", "json")
+
+
+def add_reply_arguments(parser):
+    """`paperscore csc` and `paperscore sighan`: --parse NAME, --strict, --replies-format."""
+    parser.add_argument("--parse", choices=CSC_PARSERS, metavar="NAME", help=f"--predictions holds a corrector's replies, read by this parser into sentences: {', '.join(CSC_PARSERS)}")
+    parser.add_argument("--strict", action="store_true", help="with --parse: a reply the parser cannot read is an error")
+    parser.add_argument("--replies-format", choices=REPLY_FORMATS, help="with --parse: lines (one reply a line, as it is; the default) or json (a JSON array of strings, or JSON lines of strings: replies over several lines)")
+
+
+def read_reply_file(args, argument="--predictions"):
+    """The replies of --predictions under --parse (None without it: an error if --strict
+    or --replies-format is given)."""
+    if args.parse is None:
+        for flag, value in (("--strict", args.strict), ("--replies-format", args.replies_format)):
+            if value:
+                raise ValueError(f"{flag}: applies with --parse NAME only")
+        return None
+    path = args.predictions
+    if args.replies_format != "json":
+        return read_lines(path, argument, allow_empty=True)
+    text = read_text(path, argument)
+    try:  # a whole file that is one JSON array; otherwise JSON lines
+        replies = load_json(text, f"{argument}: {path}") if text.lstrip().startswith("[") else None
+    except ValueError:
+        replies = None
+    if not isinstance(replies, list):
+        numbered = [(number, line) for number, line in enumerate(split_lines(text, path, argument, allow_empty=True), 1) if line.strip(" \t\r")]
+        replies = [load_json(line, f"{argument}: {path} line {number}") for number, line in numbered]
+    for index, reply in enumerate(replies):
+        if not isinstance(reply, str):
+            raise ValueError(f"{argument}: {path} reply {index + 1} is a JSON {type(reply).__name__}, not a string")
+    return replies
 
 
 # ---------------------------------------------------------------------------------------
@@ -489,6 +586,9 @@ PARSERS = {
         Parser("csc_first_line", 1, "csc", None, read_csc_first_line, "paperscore"),
         Parser("csc_quotes", 1, "csc", None, read_csc_quotes, "paperscore"),
         Parser("csc_reply", 1, "csc", None, read_csc_reply, "paperscore"),
+        Parser("cllm_reply", 1, "csc", None, read_cllm_reply, "ktlKTL/C-LLM@7cd0d8c calcuate_metric.process_txt"),
+        Parser("pycorrector_gpt", 1, "csc", None, read_pycorrector_gpt, "shibing624/pycorrector@fc8aa56 pycorrector/gpt/gpt_model.GptModel.predict"),
+        Parser("simple_csc_line", 1, "csc", None, read_simple_csc_line, "Jacob-Zhou/simple-csc@7701e46 run.py"),
     )
 }
 
@@ -526,3 +626,6 @@ def parse(texts, parser, strict=False, argument="predictions"):
         structures.append(structure)
     report = {"parser": parser_id(parser), "parse_failures": len(failed), "parse_failure_examples": failed[:FAILURE_EXAMPLES]}
     return structures, report
+
+
+CSC_PARSERS = sorted(parser.name for parser in PARSERS.values() if parser.family == "csc")

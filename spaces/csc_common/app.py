@@ -3,6 +3,7 @@ convention side by side, and each sentence's edits with how the conventions coun
 Builds `demo` on import; launches only as a script."""
 
 import html
+import importlib
 import os
 from pathlib import Path
 
@@ -19,6 +20,19 @@ SESSIONS = 50
 HERE = Path(__file__).resolve().parent
 # By file path: on a Space the directory is `app/`, and evaluate would take app.py for the metric.
 metric = evaluate.load(str(HERE / "csc_common.py"), keep_in_memory=True)
+# The parsers from a corrector's replies (the metric's vendored copy of paperscore.parse).
+parsing = importlib.import_module(type(metric).__module__.rpartition(".")[0] + ".paperscore_parse")
+NO_PARSER = "none: sentences"
+PARSERS = [NO_PARSER, *parsing.CSC_PARSERS]
+# One generative example: a chat model's replies, read by csc_reply (the third has nothing
+# left once its label is removed: a parse failure, scored as the empty sentence).
+REPLY_EXAMPLE = dict(
+    sources="我今天很搞兴。\n他门去学校了。\n今天很热。",
+    references="我今天很高兴。\n他们去学校了。\n今天很热。",
+    predictions="修改后：“我今天很高兴。”\n纠正后的句子：他们去学校了。\n修改后：",
+    length_mismatch="align",
+    parse="csc_reply",
+)
 
 VARIANTS = ["realise", "scope", "spellgcn", "plome", "craspell", "pointer", "faspell", "cscd_ns", "pycorrector", "paddle", "lemon", "cllm", "simple_csc", "msllm"]
 # Eight sentences where the conventions part ways (source, reference, prediction).
@@ -41,6 +55,7 @@ EXAMPLE = dict(
     length_mismatch="preset",
     remove_de=False,
     zero_division="0",
+    parse=NO_PARSER,
 )
 # Stated on the page and checked before any work, in sentences (the standard test sets go
 # through: SIGHAN15 has 1,100 sentences of at most 124 characters); the alignment is
@@ -74,9 +89,9 @@ def check_limits(**boxes):
                 raise ValueError(f"{name}: sentence {number} has {len(line):,} characters, more than the {MAX_SENTENCE_CHARACTERS:,} this page takes")
 
 
-def compute_kwargs(predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division):
+def compute_kwargs(predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division, parse=NO_PARSER):
     """The metric's keyword arguments for the demo's inputs."""
-    return dict(
+    kwargs = dict(
         predictions=sentence_lines(predictions),
         sources=sentence_lines(sources) or None,  # an empty box: label lines
         references=sentence_lines(references),
@@ -86,6 +101,17 @@ def compute_kwargs(predictions, sources, references, variant, char_subset, lengt
         remove_de=bool(remove_de),
         zero_division="nan" if zero_division == "nan" else float(zero_division),
     )
+    return read_replies(kwargs, predictions, parse)
+
+
+def read_replies(kwargs, predictions, parse):
+    """With a parser, every line of the Predictions box is a reply (a blank one too);
+    without, kwargs as they are."""
+    if parse not in PARSERS:
+        raise ValueError(f"parse: {parse!r} is not one of {', '.join(PARSERS)}")
+    if parse == NO_PARSER:
+        return kwargs
+    return {**kwargs, "predictions": [line.removesuffix("\r") for line in predictions.removesuffix("\n").split("\n")], "parse": parse}
 
 
 def headline(result, variant):
@@ -159,10 +185,10 @@ def sentence_table(kwargs, result, official):
     return f'<p>Predicted edits: {legend}</p><table style="border-collapse:collapse"><tr>{header}</tr>{"".join(rows)}</table>'
 
 
-def score(predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division):
+def score(predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division, parse=NO_PARSER):
     try:
         check_limits(predictions=predictions, sources=sources, references=references)
-        kwargs = compute_kwargs(predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division)
+        kwargs = compute_kwargs(predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division, parse)
         # each request on its own empty metric: one request cannot affect another
         result = metric.fresh().compute(**kwargs, per_sentence=True, return_signature=True)
         official = None
@@ -172,6 +198,9 @@ def score(predictions, sources, references, variant, char_subset, length_mismatc
         # Gradio renders the message as HTML: the user's text in it must stay text
         raise gr.Error(html.escape(str(error), quote=False), print_exception=False) from None
     top = headline(result, variant)
+    if "parse" in kwargs:  # the report, and the table shows the sentences read
+        top.update(parse_failures=result["parse_failures"], parse_failure_examples=result["parse_failure_examples"])
+        kwargs["predictions"] = parsing.parse(kwargs["predictions"], parse)[0]
     top["signature"] = result["signature"]
     return top, side_by_side(result, variant), sentence_table(kwargs, result, official)
 
@@ -197,6 +226,7 @@ with gr.Blocks(title="csc_common") as demo:
         length_mismatch = gr.Dropdown(["preset", "error", "truncate", "whole", "align"], value=EXAMPLE["length_mismatch"], label="length_mismatch")
         remove_de = gr.Checkbox(value=EXAMPLE["remove_de"], label="remove_de (SIGHAN13 地/得)")
         zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division")
+        parse = gr.Dropdown(PARSERS, value=EXAMPLE["parse"], label="parser (Predictions: a chat model's replies, one a line)", elem_id="parse")
     button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
     result = gr.JSON(label="Headline", elem_id="result")
     table = gr.Dataframe(label="Every figure, side by side", elem_id="side-by-side")
@@ -204,7 +234,7 @@ with gr.Blocks(title="csc_common") as demo:
     # predictions first: the contract's first input
     button.click(
         score,
-        [predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division],
+        [predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division, parse],
         [result, table, details],
         api_name="compute",
     )
