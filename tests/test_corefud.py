@@ -201,3 +201,37 @@ def test_misaligned_files_refused():
         corefud.compute(RESPONSE.replace("\tran\t", "\twalked\t"), KEY)
     with pytest.raises(ValueError, match="matching"):
         corefud.compute(RESPONSE, KEY, matching="fuzzy")
+
+
+def test_coref_compute_hook():
+    """coref.compute takes CoNLL-U and matching=; exact is its default, singletons kept as
+    the family keeps them (the hand example: head matching finds "big dog" = "the big dog")."""
+    from paperscore import coref
+
+    assert coref.compute([RESPONSE], [KEY])["muc_f1"] == 0.0
+    assert coref.compute([RESPONSE], [KEY], matching="head")["muc_f1"] == 1.0
+    both = coref.compute([RESPONSE], [KEY], matching="head", keep_singletons=False, metrics=["muc", "bcub", "ceafe"], return_signature=True)
+    assert set(both) == {"muc_recall", "muc_precision", "muc_f1", "bcub_recall", "bcub_precision", "bcub_f1", "ceafe_recall", "ceafe_precision", "ceafe_f1", "conll_f1", "signature"}
+    assert "matching:head" in both["signature"] and "keep_singletons:no" in both["signature"]
+    with pytest.raises(ValueError, match="matching='head' needs CoNLL-U"):
+        coref.compute([[[[0, 1]]]], [[[[0, 1]]]], matching="head")
+    with pytest.raises(ValueError, match="mixed"):
+        coref.compute([RESPONSE], [[[[0, 1]]]])
+    with pytest.raises(ValueError, match="convention"):
+        coref.compute([RESPONSE], [KEY], convention="e2e_coref")
+
+
+def test_cli(tmp_path):
+    import subprocess
+    import sys
+
+    key, response = tmp_path / "key.conllu", tmp_path / "response.conllu"
+    key.write_text(KEY, encoding="utf-8")
+    response.write_text(RESPONSE, encoding="utf-8")
+    run = [sys.executable, "-m", "paperscore", "coref", str(key), str(response), "--format", "conllu", "--json"]
+    head = json.loads(subprocess.run(run + ["--matching", "head"], capture_output=True, text=True, check=True).stdout)
+    exact = json.loads(subprocess.run(run, capture_output=True, text=True, check=True).stdout)
+    assert (head["muc_f1"], exact["muc_f1"]) == (1.0, 0.0)
+    assert head["counts"]["muc"] == {"recall": [1.0, 1.0], "precision": [1.0, 1.0]}
+    refused = subprocess.run(run[:6] + ["--matching", "head"], capture_output=True, text=True)
+    assert refused.returncode != 0 and "--format conllu" in refused.stderr

@@ -40,6 +40,7 @@ from .core import (
     divide,
     harmonic_mean,
     input_error,
+    read_text,
     signature,
 )
 
@@ -593,6 +594,7 @@ def compute(
     matching="head",
     keep_singletons=False,
     zero_matching="dependent",
+    metrics=None,
     zero_division=0.0,
     per_document=False,
     return_counts=False,
@@ -609,7 +611,9 @@ def compute(
     i-th response file against the i-th key file; every document of every file is a row).
     matching: "exact", "partial" or "head". keep_singletons: the scorer's -s.
     zero_matching: "dependent" (default) or "linear" (the scorer's -z).
+    metrics: None (all six) or names among METRICS; conll_f1 comes with muc, bcub, ceafe.
     """
+    chosen = _check_metrics(metrics)
     zero_division = check_zero_division(zero_division)
     if not isinstance(keep_singletons, (bool, np.bool_)):
         raise ValueError(f"keep_singletons: {keep_singletons!r} is not True or False")
@@ -637,8 +641,84 @@ def compute(
         result["per_document"] = [{"document": name, **{k: float(v[d]) for k, v in values.items()}} for d, name in enumerate(names)]
     if return_signature:
         options = bootstrap_options(confidence_level, n_resamples, seed)
-        result["signature"] = signature("coref_conll", format="conllu", matching=matching, keep_singletons=bool(keep_singletons), zero_matching=zero_matching, zero_division=zero_division, **options)
-    return result
+        named = {"metrics": list(chosen)} if metrics is not None else {}
+        result["signature"] = signature("coref_conll", format="conllu", matching=matching, zero_matching=zero_matching, **named, keep_singletons=bool(keep_singletons), zero_division=zero_division, **options)
+    return _only(result, chosen)
+
+
+def _check_metrics(metrics):
+    if metrics is None or (isinstance(metrics, str) and metrics == "all"):
+        return METRICS
+    names = [metrics] if isinstance(metrics, str) else list(metrics) if isinstance(metrics, (list, tuple)) else None
+    if not names:
+        raise ValueError(f"metrics: expected metric names among {', '.join(METRICS)}, got {metrics!r}")
+    for name in names:
+        check_choice("metrics", name, METRICS)
+    return tuple(dict.fromkeys(names))
+
+
+def _only(result, metrics):
+    """result restricted to `metrics` (and conll_f1 when its three metrics are there)."""
+    if metrics == METRICS:
+        return result
+    keep = set(metrics) | ({"conll"} if {"muc", "bcub", "ceafe"} <= set(metrics) else set())
+
+    def wanted(key):
+        return key.split("_")[0] in keep or key in ("counts", "per_document", "signature", "document")
+
+    out = {k: v for k, v in result.items() if wanted(k)}
+    if "counts" in out:
+        out["counts"] = {m: v for m, v in out["counts"].items() if m in keep}
+    if "per_document" in out:
+        out["per_document"] = [{k: v for k, v in entry.items() if wanted(k)} for entry in out["per_document"]]
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# The hooks of paperscore.coref: its compute() and `paperscore coref` hand CoNLL-U input,
+# and matching other than exact, to this module.
+
+
+def is_conllu(value):
+    """A CoNLL-U text with CorefUD markup (a newdoc or global.Entity comment), not a CoNLL-2012 one."""
+    return isinstance(value, str) and "#begin document" not in value and re.search(r"^# (?:global\.Entity|newdoc)", value, re.M) is not None
+
+
+def takes(predictions, references, matching):
+    """Whether coref.compute hands these inputs here: every document a CoNLL-U text (a
+    mix is an error), or matching "partial" / "head", which only CoNLL-U (with heads) has."""
+    check_choice("matching", matching, MATCHING)
+    items = [x for side in (predictions, references) for x in (side if isinstance(side, (list, tuple)) else [side])]
+    conllu = [is_conllu(x) for x in items]
+    if any(conllu) and not all(conllu):
+        raise ValueError("predictions, references: CoNLL-U texts (CorefUD) mixed with other documents; give CoNLL-U on both sides")
+    if matching != "exact" and not (conllu and all(conllu)):
+        raise ValueError(f"matching={matching!r} needs CoNLL-U texts with CorefUD Entity= annotations (mention heads); other inputs match exact spans only")
+    return bool(conllu) and all(conllu)
+
+
+def compute_for_coref(predictions, references, matching, zero_matching, convention, span_convention, tokens, texts, **options):
+    """coref.compute() on CoNLL-U: its options that have no meaning here must be left alone."""
+    for name, value, default in (("convention", convention, "scorer_pl"), ("span_convention", span_convention, "token_inclusive"), ("tokens", tokens, None), ("texts", texts, None)):
+        if value != default:
+            raise ValueError(f"{name}: {value!r} does not apply to CoNLL-U input, scored as corefud-scorer scores it; leave it {default!r}")
+    return compute(predictions, references, matching=matching, zero_matching=zero_matching, **options)
+
+
+def add_arguments(parser):
+    """`paperscore coref`'s CoNLL-U options."""
+    parser.add_argument("--format", choices=("auto", "conllu"), default="auto", help="auto (default): CoNLL-2011/2012 or jsonlines; conllu: CorefUD CoNLL-U (Entity= in MISC), scored as ufal/corefud-scorer v1.2")
+    parser.add_argument("--matching", choices=MATCHING, default="exact", help="how CoNLL-U mentions match (default exact): partial (a response mention inside the key mention holding its head) or head (the same head word), as corefud-scorer's -a; CRAC 2023-2025 report head with --remove-singletons")
+    parser.add_argument("--zero-matching", choices=ZERO_MATCHING, default="dependent", help="how CoNLL-U zeros (empty nodes) are aligned (default dependent: by their DEPS), as corefud-scorer's -z")
+
+
+def run(args):
+    """`paperscore coref KEY RESPONSE --format conllu`."""
+    if args.scorer_pl or args.convention != "scorer_pl":
+        raise ValueError("--format conllu: scorer.pl's argument form and --convention do not apply to CoNLL-U input")
+    key, response = read_text(args.key, "KEY"), read_text(args.response, "RESPONSE")
+    metrics = None if args.metric == "all" else (args.metric,)
+    return compute(response, key, matching=args.matching, keep_singletons=not args.remove_singletons, zero_matching=args.zero_matching, metrics=metrics, per_document=args.per_document, return_counts=True, **args.common)
 
 
 def macro_average(results, keys=("conll_f1",)):
