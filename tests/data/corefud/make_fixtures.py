@@ -4,10 +4,13 @@
     pip install udapi==0.5.2 scipy
     python tests/data/corefud/make_fixtures.py /tmp/corefud-refs/corefud-scorer
 
+    python tests/data/corefud/make_fixtures.py /tmp/corefud-refs/corefud-scorer --check 3000
+
 Writes scorer_tests.json.gz (the scorer's own CorefUD test files, MIT) and reference.json.gz:
 per public test pair and each of the 12 settings, and per random case (tests/corefud_cases.py)
 one setting, the raw numerators and denominators the scorer's evaluator sums, or "fails"
-where the scorer raises.
+where the scorer raises. With --check N it writes nothing and instead compares
+paperscore.corefud with the scorer on random cases 0..N-1 under all 12 settings each.
 """
 
 import gc
@@ -82,5 +85,39 @@ def main(scorer):
     print(f"{len(public)} public runs, {len(random_cases)} random cases, scorer {commit}")
 
 
+def check(scorer, n_cases):
+    """Print every random case and setting where paperscore.corefud and the scorer differ."""
+    sys.path.insert(0, scorer)
+    sys.path.insert(0, str(HERE.parent.parent.parent / "shared"))
+    gc.collect = lambda *a, **k: 0
+    logging.disable(logging.CRITICAL)
+    import corefud_cases
+    import numpy as np
+    from paperscore import corefud
+
+    differ = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for number in range(n_cases):
+            texts = corefud_cases.case(number)
+            paths = [Path(tmp) / "key.conllu", Path(tmp) / "response.conllu"]
+            for path, text in zip(paths, texts):
+                path.write_text(text, encoding="utf-8")
+            for setting in SETTINGS:
+                theirs = reference(scorer, *map(str, paths), *setting)
+                try:
+                    ours = corefud.statistics(*texts, *setting)[1].sum(0)
+                except ValueError as error:
+                    ours = error
+                same = theirs == "fails" and isinstance(ours, ValueError) or (not isinstance(ours, ValueError) and theirs != "fails" and np.allclose(ours, [v for m in ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea") for v in theirs[m]], rtol=1e-9, atol=1e-9))
+                if not same:
+                    differ += 1
+                    print(f"case {number} {setting}: scorer {theirs} paperscore {ours}")
+    print(f"{n_cases} cases x {len(SETTINGS)} settings: {differ} differ")
+
+
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "/tmp/corefud-refs/corefud-scorer")
+    scorer = sys.argv[1] if len(sys.argv) > 1 else "/tmp/corefud-refs/corefud-scorer"
+    if "--check" in sys.argv:
+        check(scorer, int(sys.argv[sys.argv.index("--check") + 1]))
+    else:
+        main(scorer)
