@@ -28,6 +28,7 @@ from collections import Counter, deque, namedtuple
 
 import numpy as np
 
+from . import paperscore_corefud as corefud
 from .paperscore_core import (
     as_corpus,
     as_floats,
@@ -1482,6 +1483,8 @@ def compute(
     remove_nested=False,
     NP_only=False,
     min_span=False,
+    matching="exact",
+    zero_matching="dependent",
 ):
     """MUC, B3, CEAFm, CEAFe, BLANC and LEA recall, precision and F1, and conll_f1, with
     numerators and denominators summed over documents as the reference scorer does.
@@ -1519,7 +1522,12 @@ def compute(
     which must be CoNLL documents with their parse column (column 6).
     per_document: add "per_document", the numbers of each document.
     return_counts: add "counts", every numerator and denominator.
+    matching, zero_matching: for CorefUD CoNLL-U texts (Entity= in MISC), read and scored as
+    ufal/corefud-scorer v1.2 scores them (paperscore.corefud): matching "exact" (default),
+    "partial" or "head"; zeros aligned "dependent" (default) or "linear".
     """
+    if corefud.takes(predictions, references, matching):  # CorefUD CoNLL-U: paperscore.corefud
+        return corefud.compute_for_coref(predictions, references, matching, zero_matching, convention, span_convention, tokens, texts, remove_nested=remove_nested, NP_only=NP_only, min_span=min_span, metrics=metrics, keep_singletons=keep_singletons, zero_division=zero_division, per_document=per_document, return_counts=return_counts, confidence_level=confidence_level, n_resamples=n_resamples, seed=seed, return_signature=return_signature)
     zero_division = check_zero_division(zero_division)
     keep_singletons = _check_keep_singletons(keep_singletons)
     metrics = check_convention(convention, metrics, keep_singletons)
@@ -1582,6 +1590,7 @@ def add_arguments(parser):
     parser.add_argument("--remove-nested", action="store_true", help="coval's remove_nested: drop a mention nested in another mention of its entity, on both sides")
     parser.add_argument("--np-only", action="store_true", help="coval's NP_only: drop verb-phrase mentions (by the key's parse column, column 6), on both sides")
     parser.add_argument("--min-span", action="store_true", help="coval's min_span: match mentions by their minimum span (from the key's parse column, column 6)")
+    corefud.add_arguments(parser)  # --format conllu, --matching, --zero-matching
     parser.add_argument("scorer_pl", nargs="*", metavar="", help="scorer.pl's form also works: paperscore coref METRIC KEY RESPONSE [none|DOCNAME] (METRIC: muc, bcub, ceafm, ceafe, blanc, lea or all) prints scorer.pl's TOTALS lines; an empty response, or one without #begin document, then scores as no documents")
 
 
@@ -1631,6 +1640,10 @@ PERL_ALL = ("muc", "bcub", "ceafm", "ceafe", "blanc")
 
 def run(args):
     """Score the key's documents, as scorer.pl does."""
+    if args.format == "conllu":  # CorefUD CoNLL-U: paperscore.corefud
+        return corefud.run(args)
+    if args.matching != "exact":
+        raise ValueError(f"--matching {args.matching} needs --format conllu (CorefUD mention heads)")
     form = _scorer_pl_form(args)
     if form:
         metrics, args.key, args.response, only = form
