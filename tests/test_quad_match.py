@@ -1384,3 +1384,151 @@ def test_demo_scores_model_text_with_a_chosen_parser():
     many = "; ".join(["(a, b, positive)"] * 60)  # 60 quads once parsed, though no " & " in sight
     with pytest.raises(gr.Error, match="predictions line 1: 60 quads; this demo takes at most 50"):
         app.score(**{**app.EXAMPLE, "predictions": many, "references": "(a, b, positive)", "parse": "gas_aste"})
+
+
+# ---------------------------------------------------------------------------------------
+# convention="diaasq": DiaASQ's own table, against its run_eval.py run in place
+# (tests/diaasq_reference.py wrote its figures; see tests/data/quad_match/README.md)
+
+from paperscore.quad import DIAASQ_ROWS, diaasq_counts  # noqa: E402
+
+DIAASQ_FIGURES = json.loads((diaasq.DATA / "diaasq_reference.json").read_text(encoding="utf-8"))
+
+
+def diaasq_table(result):
+    """A result's rows as run_eval.py's [P, R, F1] list, None for a row not scored."""
+    return [[result[f"{row}_{f}"] for f in ("precision", "recall", "f1")] if f"{row}_f1" in result else None for row in DIAASQ_ROWS]
+
+
+@pytest.mark.parametrize("seed, language", [(0, "zh"), (1, "en")])
+def test_diaasq_table_equals_run_eval_on_the_released_test_sets(seed, language):
+    import diaasq_reference
+
+    gold = diaasq.released(language)
+    for name, predictions in diaasq_reference.released_predictions(gold, seed).items():
+        expected = DIAASQ_FIGURES["released"][language][name]
+        assert diaasq_table(compute(predictions, gold, convention="diaasq")) == expected, name
+    # what issue 23 measured: the explicit gold quads alone are DiaASQ's perfect score
+    assert DIAASQ_FIGURES["released"][language]["explicit"][DIAASQ_ROWS.index("micro")] == [1.0, 1.0, 1.0]
+    assert DIAASQ_FIGURES["released"][language]["nudged"][DIAASQ_ROWS.index("micro")][2] < 0.6
+
+
+def test_diaasq_table_equals_run_eval_on_random_dialogues():
+    """4,000 random dialogues (tests/diaasq.py: replies of any shape, implicit elements,
+    lone -1s, repeats, near misses, predictions in another order) in 249 corpora; a corpus
+    without element and pair lists has only the seven quad rows, run_eval.py's there."""
+    corpora = diaasq.random_corpora(DIAASQ_FIGURES["random"]["seed"], DIAASQ_FIGURES["random"]["dialogues"])
+    assert len(corpora) == len(DIAASQ_FIGURES["random"]["corpora"]) == 249
+    without = 0
+    for (gold, predictions), expected in zip(corpora, DIAASQ_FIGURES["random"]["corpora"]):
+        table = diaasq_table(compute(predictions, gold, convention="diaasq"))
+        if expected["lists"]:
+            assert table == expected["scores"]
+        else:
+            without += 1
+            assert table[:6] == [None] * 6 and table[6:] == expected["scores"][6:]
+    assert 20 < without < 100
+
+
+def test_diaasq_each_dialogue_counts_as_scored_alone():
+    gold, predictions = diaasq.random_corpora(7, 30)[0]
+    result = compute(predictions, gold, convention="diaasq")
+    by_id = {p["doc_id"]: p for p in predictions}
+    sums = sum(diaasq_counts(by_id[g["doc_id"]], g, DIAASQ_ROWS) for g in gold)
+    alone = [compute([by_id[g["doc_id"]]], [g], convention="diaasq") for g in gold]
+    for j, row in enumerate(DIAASQ_ROWS):
+        hits, predicted, gold_count = sums[j]
+        assert result[f"{row}_precision"] == (hits / predicted if predicted else 0.0)
+        assert result[f"{row}_recall"] == (hits / gold_count if gold_count else 0.0)
+    # a dialogue scored alone: its recall is its own count's
+    for g, r in zip(gold, alone):
+        counts = diaasq_counts(by_id[g["doc_id"]], g, DIAASQ_ROWS)
+        assert r["micro_recall"] == (counts[6][0] / counts[6][2] if counts[6][2] else 0.0)
+
+
+def _dialogue(triplets, replies=(-1, 0, 1, 0), **lists):
+    """Four utterances of three tokens each (tokens 0-2, 3-5, 6-8, 9-11)."""
+    return {"doc_id": "d", "sentences": ["a b c"] * 4, "replies": list(replies), "triplets": triplets, **lists}
+
+
+def test_diaasq_hand_cases():
+    full = [0, 1, 3, 5, 6, 7, "pos", "t", "a", "o"]
+    implicit_aspect = [0, 1, -1, -1, 9, 11, "neg", "t", "", "o"]
+    # issue 23: an implicit triplet is no quad of DiaASQ's; neu and doubt are both "other"
+    r = compute([_dialogue([full])], [_dialogue([full, implicit_aspect])], convention="diaasq")
+    assert (r["micro_precision"], r["micro_recall"]) == (1.0, 1.0)
+    r = compute([_dialogue([full[:6] + ["doubt"] + full[7:]])], [_dialogue([full[:6] + ["neu"] + full[7:]])], convention="diaasq")
+    assert r["micro_f1"] == 1.0
+    # spans, not texts: the same text one token over is a miss; iden ignores the polarity
+    r = compute([_dialogue([[1, 2] + full[2:]])], [_dialogue([full])], convention="diaasq")
+    assert r["micro_f1"] == 0.0 and r["iden_f1"] == 0.0
+    r = compute([_dialogue([full[:6] + ["neg"] + full[7:]])], [_dialogue([full])], convention="diaasq")
+    assert (r["micro_f1"], r["iden_f1"]) == (0.0, 1.0)
+    # replies (-1, 0, 1, 0): get_token_thread's threads are [0], [1, 2], [3]. Distances:
+    # 0-1: 0 + 0 + 1 = 1; 0-2: 0 + 1 + 1 = 2; 1-2: |0 - 1| = 1; 2-3: 1 + 0 + 2 = 3.
+    cases = {
+        "intra": [0, 1, 1, 2, 2, 3],  # all in utterance 0
+        "cross_1": [0, 1, 3, 4, 4, 5],  # utterances 0, 1, 1
+        "cross_2": [0, 1, 3, 4, 6, 7],  # 0, 1, 2: max(1, 1, 2)
+        "cross_3": [3, 4, 6, 7, 9, 10],  # 1, 2, 3: max(1, 3, 3 (1-3: 0 + 0 + 2))
+    }
+    for row, spans in cases.items():
+        t = spans + ["pos", "t", "a", "o"]
+        r = compute([_dialogue([t])], [_dialogue([t])], convention="diaasq")
+        scored = {name for name in ("intra", "inter", "cross_1", "cross_2", "cross_3") if r[f"{name}_recall"] == 1.0}
+        assert scored == ({row} if row == "intra" else {"inter", row}), row
+    # duplicates collapse (sets); the element and pair rows read the lists
+    gold = _dialogue([full, full], targets=[[0, 1, "t"]], aspects=[[3, 5, "a"]], opinions=[[6, 7, "o", "pos"]])
+    pred = _dialogue([full], targets=[[0, 1], [0, 1], [4, 5]], aspects=[], opinions=[[6, 7]], ta=[[0, 1, 3, 5]], to=[[0, 1, 6, 8]], ao=[[3, 5, 6, 7], [3, 5, 6, 7, "x"]])
+    r = compute([pred], [gold], convention="diaasq")
+    assert (r["micro_precision"], r["micro_recall"]) == (1.0, 1.0)
+    assert (r["target_precision"], r["target_recall"]) == (0.5, 1.0)
+    assert (r["aspect_precision"], r["aspect_recall"], r["aspect_f1"]) == (0.0, 0.0, 0.0)
+    assert (r["ta_f1"], r["to_f1"], r["ao_f1"]) == (1.0, 0.0, 1.0)
+
+
+def test_diaasq_refuses_what_its_code_cannot_read():
+    full = [0, 1, 3, 5, 6, 7, "pos", "t", "a", "o"]
+    gold = _dialogue([full])
+    cases = [
+        ([{"triplets": [full]}], [gold], r"predictions\[0\]: is \{'triplets'.*not a DiaASQ dialogue"),
+        ([dict(gold, doc_id="e")], [gold], r"predictions\[0\]: doc_id 'e' is not among the references'"),
+        ([gold, gold], [gold, dict(gold, doc_id="e")], r"predictions\[1\]: doc_id 'd' is also that of predictions\[0\]"),
+        ([gold, gold], [gold, gold], r"references\[1\]: doc_id 'd' is also that of references\[0\]"),
+        ([_dialogue([[0, 1, 3, 5, 12, 13, "pos", "", "", ""]])], [gold], r"predictions\[0\]: triplet 1 starts a span at token 12, past the 12 tokens"),
+        ([_dialogue([[True, 1, 3, 5, 6, 7, "pos", "", "", ""]])], [gold], r"predictions\[0\]: triplet 1 has the span index True"),
+        ([_dialogue([[0, 1, 3, 5, 6, -2, "pos", "", "", ""]])], [gold], r"span index -2"),
+        ([_dialogue([full[:6] + [1] + full[7:]])], [gold], r"triplet 1 has the polarity 1, not a string"),
+        ([_dialogue([full[:7]])], [gold], r"triplet 1 \[0, 1, 3, 5, 6, 7, 'pos'\] is not a list of 10 entries"),
+        ([{"doc_id": "d", "triplets": []}], [{"doc_id": "d", "triplets": []}], r"references\[0\]: \(doc_id 'd'\) has no 'sentences'"),
+        ([_dialogue([], replies=[-1])], [_dialogue([], replies=[-1])], r"references\[0\]: replies is not a list of integers, one per sentence \(4\)"),
+        ([_dialogue([], targets=[[0]])], [_dialogue([], targets=[])], r"predictions\[0\]: targets entry 1 \[0\] does not start with 2 integer"),
+        ([_dialogue([], ta=[]), _dialogue([]) | {"doc_id": "e"}], [gold, gold | {"doc_id": "e"}], r"predictions\[0\]: gives 'ta' but predictions\[1\] does not"),
+        ([_dialogue([], targets=[])], [_dialogue([])], r"references\[0\]: has no 'targets', which DiaASQ's target row reads"),
+    ]
+    for predictions, references, message in cases:
+        with pytest.raises(ValueError, match=message):
+            compute(predictions, references, convention="diaasq")
+    with pytest.raises(ValueError, match="duplicates: does not apply with convention='diaasq'"):
+        compute([gold], [gold], convention="diaasq", duplicates="set")
+    with pytest.raises(ValueError, match="convention"):
+        compute([gold], [gold], convention="DiaASQ")
+    with pytest.raises(ValueError, match=r'predictions\[0\]: is a DiaASQ dialogue: its own table is convention="diaasq"'):
+        compute([gold], [gold])
+
+
+def test_diaasq_signature_bootstrap_command_line_and_space(tmp_path, capsys, space_metric):
+    gold = diaasq.released("zh")
+    predictions = [diaasq.with_pairs(g) | {"triplets": g["triplets"][1:]} for g in gold]
+    result = compute(predictions, gold, convention="diaasq", confidence_level=0.9, seed=3, return_signature=True)
+    assert result["signature"].startswith("quad_match|convention:diaasq|zero_division:0|bootstrap:1000@0.9|seed:3|")
+    assert result["micro_f1_low"] < result["micro_f1"] < result["micro_f1_high"]
+    paths = {}
+    for name, data in (("pred", predictions), ("gold", gold)):
+        paths[name] = tmp_path / f"{name}.json"
+        paths[name].write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    code, out, _ = run_cli(["quad", "--convention", "diaasq", "--predictions", str(paths["pred"]), "--references", str(paths["gold"]), "--json"], capsys)
+    assert code == 0 and json.loads(out) == compute(predictions, gold, convention="diaasq", return_signature=True)
+    code, _, err = run_cli(["quad", "--convention", "diaasq", "--format", "json", "--predictions", str(paths["pred"]), "--references", str(paths["gold"])], capsys)
+    assert code == 1 and "--format: does not apply with --convention diaasq" in err
+    assert space_metric.compute(predictions=predictions, references=gold, convention="diaasq") == compute(predictions, gold, convention="diaasq")
