@@ -1532,3 +1532,125 @@ def test_diaasq_signature_bootstrap_command_line_and_space(tmp_path, capsys, spa
     code, _, err = run_cli(["quad", "--convention", "diaasq", "--format", "json", "--predictions", str(paths["pred"]), "--references", str(paths["gold"])], capsys)
     assert code == 1 and "--format: does not apply with --convention diaasq" in err
     assert space_metric.compute(predictions=predictions, references=gold, convention="diaasq") == compute(predictions, gold, convention="diaasq")
+
+
+# ---------------------------------------------------------------------------------------
+# Span-index quads (spans="exclusive" / "inclusive"), against tests/quad_naive.py
+
+
+def span_corpus(size, seed, spans):
+    """`size` samples of span-index quads as real extractor outputs look: dialogues or
+    sentences of 1-400 tokens, 0-30 gold quads (5% none, some repeated), implicit targets
+    and opinions (null or [-1, -1]), numpy and Python integers, lists and objects;
+    predictions that move a span edge by one, drop, repeat, add, change the aspect or
+    polarity, or are malformed (an element missing or one too many, an empty aspect)."""
+    rng = random.Random(seed)
+    aspects = ["food#quality", "service#general", "price", "屏幕", "续航", " padded "]
+    last = 1 if spans == "inclusive" else 0  # an inclusive end is the last token, an exclusive one past it
+
+    def span(tokens):
+        if rng.random() < 0.1:
+            return rng.choice([None, [-1, -1], (-1, -1)])
+        start = rng.randrange(tokens)
+        end = min(start + rng.choice([1, 1, 2, 3, 8]), tokens) - last
+        return [start, end] if rng.random() < 0.9 else (np.int64(start), np.int32(end))
+
+    def moved(value, tokens):
+        if value is None or list(value) == [-1, -1]:
+            return span(tokens)
+        start, end = int(value[0]), int(value[1])
+        if rng.random() < 0.5 and end + 1 < tokens:
+            return [start, end + 1]
+        return [start + 1, end] if start + 1 < end + last else [max(start - 1, 0), end]
+
+    def written(quad):
+        return dict(zip(quad_module.ELEMENTS, quad)) if rng.random() < 0.2 else list(quad)
+
+    samples = []
+    for _ in range(size):
+        tokens = rng.choice([rng.randint(1, 30), rng.randint(30, 400)])
+        k = 0 if rng.random() < 0.05 else rng.randint(9, 30) if rng.random() < 0.02 else rng.randint(1, 6)
+        gold = [[span(tokens), span(tokens), rng.choice(aspects), rng.choice(POLARITIES)] for _ in range(k)]
+        if gold and rng.random() < 0.05:
+            gold.append(list(gold[0]))
+        pred = []
+        for q in gold:
+            u = rng.random()
+            if u < 0.1:
+                continue
+            q = list(q)
+            if u < 0.45:
+                j = rng.randrange(4)
+                q[j] = moved(q[j], tokens) if j < 2 else rng.choice(aspects if j == 2 else POLARITIES)
+            pred.append(q)
+            if rng.random() < 0.05:
+                pred.append(list(q))
+        pred += [[span(tokens), span(tokens), rng.choice(aspects), rng.choice(POLARITIES)] for _ in range(rng.random() < 0.2)]
+        if pred and rng.random() < 0.05:
+            j, u = rng.randrange(len(pred)), rng.random()
+            pred[j] = pred[j][:3] if u < 0.4 else pred[j] + ["extra"] if u < 0.7 else pred[j][:2] + ["", pred[j][3]]
+        rng.shuffle(pred)
+        samples.append(([written(q) if len(q) == 4 else q for q in pred], [written(q) for q in gold]))
+    return [p for p, _ in samples], [g for _, g in samples]
+
+
+@pytest.mark.parametrize("spans, seed", [("exclusive", 1), ("inclusive", 2)])
+def test_span_quads_at_ten_thousand_equal_the_per_sample_definition(spans, seed):
+    predictions, references = span_corpus(10_000, seed, spans)
+    assert sum(map(len, references)) > 30_000
+    converted = [quad_module.span_quads(side, name, "0123", spans) for side, name in ((predictions, "predictions"), (references, "references"))]
+    pairing, full, _ = quad_module._score(*converted, (1, 1, 1, 1), "0123", " & ", " | ", "exact", "multiset")  # one reference each: rows are samples
+    by_rule = {rule: np.column_stack(quad_module._exact_columns(pairing, rule)) for rule in quad_naive.RULES}
+    oracle = [quad_naive.sample_statistics(p, r, similarity="exact", spans=spans) for p, r in zip(predictions, references)]
+    for i, row in enumerate(oracle):
+        assert full[i, [0, 1, 2]].tolist() == pytest.approx([row["matched"], row["n"], row["m"]], abs=1e-12), (i, predictions[i], references[i])
+        assert full[i, quad_module.STATS.index("score")] == pytest.approx(row["score"], abs=1e-12), i
+        for rule, rows in by_rule.items():
+            assert rows[i].tolist() == list(row["exact"][rule]), (i, rule)
+    # the public entry point: corpus figures, and a few samples scored alone
+    result = compute(predictions, references, spans=spans, similarity="exact")
+    assert headline(result) == pytest.approx(quad_naive.figures(oracle), abs=1e-12)
+    for i in range(0, 10_000, 997):
+        alone = compute(predictions[i : i + 1], references[i : i + 1], spans=spans, similarity="exact")
+        assert headline(alone) == pytest.approx(quad_naive.figures(oracle[i : i + 1]), abs=1e-12)
+
+
+def test_span_quads_hand_cases_and_errors():
+    # exclusive [0, 2) is inclusive [0, 1]: the same two tokens
+    gold = [[[[0, 2], [3, 4], "food", "pos"], [None, [5, 7], "price", "neg"]]]
+    assert compute([[[[0, 1], [3, 3], "food", "pos"], [[-1, -1], [5, 6], "price", "neg"]]], [[[[0, 1], [3, 3], "food", "pos"], [None, [5, 6], "price", "neg"]]], spans="inclusive", similarity="exact")["exact_f1"] == 1.0
+    # one edge moved: that element scores 0, the other three 1: degree 3/4 (exact 0)
+    r = compute([[[[0, 3], [3, 4], "food", "pos"]]], [gold[0][:1]], spans="exclusive", similarity="exact", return_signature=True)
+    assert (r["optimal_f1"], r["exact_f1"]) == (0.75, 0.0)
+    assert "|spans:exclusive|" in r["signature"]
+    cases = [
+        ({"spans": "exclusive", "similarity": "rouge_l"}, gold, "similarity: 'rouge_l'; spans are compared by position"),
+        ({"spans": "half", "similarity": "exact"}, gold, "spans"),
+        ({"spans": "exclusive", "similarity": "exact"}, [[[[2, 2], [3, 4], "food", "pos"]]], r"predictions\[0\]: quad 1 target \[2, 2\] is not a token span \(0 <= start < end, end exclusive"),
+        ({"spans": "inclusive", "similarity": "exact"}, [[[[3, 2], [3, 4], "food", "pos"]]], r"quad 1 target \[3, 2\] is not a token span \(0 <= start <= end, end inclusive"),
+        ({"spans": "exclusive", "similarity": "exact"}, [[[[0, 2], "good", "food", "pos"]]], r"quad 1 opinion 'good' is not a \[start, end\] pair"),
+        ({"spans": "exclusive", "similarity": "exact"}, [[[[0, 2], [True, 4], "food", "pos"]]], r"quad 1 opinion \[True, 4\] is not a \[start, end\] pair"),
+        ({"spans": "exclusive", "similarity": "exact"}, ["0:2 | 3:4 | food | pos"], r"predictions\[0\]: is a str: with spans='exclusive' a sample is a list of quads"),
+        ({}, gold, r"predictions\[0\]: quad 1 holds \[0, 2\], not a string .*spans='exclusive' or 'inclusive'"),
+    ]
+    for options, predictions, message in cases:
+        with pytest.raises(ValueError, match=message):
+            compute(predictions, gold, **options)
+
+
+def test_span_quads_through_evaluate(space_metric):
+    pred = [[[[0, 2], None, "food", "pos"]], [{"target": [1, 2], "opinion": [4, 6], "aspect": "a", "polarity": "neg"}]]
+    gold = [[[[0, 2], [-1, -1], "food", "pos"]], [[[1, 2], [4, 5], "a", "neg"]]]
+    expected = compute(pred, gold, spans="exclusive", similarity="exact")
+    assert expected["exact_f1"] == 0.5 and expected["optimal_f1"] == 0.875
+    assert space_metric.compute(predictions=pred, references=gold, spans="exclusive", similarity="exact") == expected
+
+
+def test_span_quads_on_the_command_line(tmp_path, capsys):
+    pred, gold = tmp_path / "pred.jsonl", tmp_path / "gold.jsonl"
+    pred.write_text('[[[0, 2], [3, 4], "food", "pos"]]\n[]\n', encoding="utf-8")
+    gold.write_text('[[[0, 2], [3, 4], "food", "pos"]]\n[[[1, 2], null, "price", "neg"]]\n', encoding="utf-8")
+    code, out, _ = run_cli(["quad", "--format", "json", "--spans", "exclusive", "--similarity", "exact", "--predictions", str(pred), "--references", str(gold), "--json"], capsys)
+    assert code == 0
+    result = json.loads(out)
+    assert (result["exact_precision"], result["exact_recall"]) == (1.0, 0.5) and "|spans:exclusive|" in result["signature"]

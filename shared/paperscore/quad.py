@@ -263,7 +263,28 @@ def _check_example(example, argument, where):
         values = quad.values() if isinstance(quad, dict) else quad
         for value in values:
             if value is not None and not isinstance(value, str):
-                raise input_error(argument, where, f"quad {number} holds {value!r}, not a string (or null for an implicit target or opinion)")
+                hint = "; span-index quads: spans='exclusive' or 'inclusive' with similarity='exact'" if _is_span(value) else ""
+                raise input_error(argument, where, f"quad {number} holds {value!r}, not a string (or null for an implicit target or opinion){hint}")
+
+
+def _is_span(value):
+    """A [start, end] pair of integers (a span-index quad's target or opinion)."""
+    if isinstance(value, np.ndarray):
+        value = value.tolist()
+    return isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) for v in value)
+
+
+def has_spans(*sides):
+    """Whether any quad of these samples (one reference each) holds a [start, end] span:
+    span-index quads, which compute(spans=...) checks."""
+    for side in sides:
+        for example in side:
+            if _is_sequence(example) and not isinstance(example, str):
+                for quad in example:
+                    values = quad.values() if isinstance(quad, dict) else quad if isinstance(quad, (list, tuple)) else ()
+                    if any(map(_is_span, values)):
+                        return True
+    return False
 
 
 def check_inputs(predictions, references):
@@ -304,6 +325,64 @@ def _listed(example, tuple_len):
     """A data example's quads as sequences of elements (an object's values in tuple_len
     order, a missing key as an empty element), not yet stripped."""
     return [[quad.get(ELEMENTS[int(code)], "") for code in tuple_len] if isinstance(quad, dict) else quad for quad in example]
+
+
+# Span-index quads (as Span-ASTE and DiaASQ compare): a target or opinion is a (start, end)
+# pair of token indices, named by its convention: end "exclusive" (DiaASQ, ACOS's files) or
+# "inclusive" (Span-ASTE's triplets). Each becomes the element "start:end", end exclusive,
+# so that equal spans are equal elements; (-1, -1) or null is an implicit element.
+SPAN_CONVENTIONS = ("exclusive", "inclusive")
+
+
+def _span_element(value, spans, where, quad, name):
+    if value is None:
+        return None
+    if type(value) in (list, tuple) and len(value) == 2 and type(value[0]) is int and type(value[1]) is int:  # the usual case, told fast
+        start, end = value
+    elif _is_span(value):
+        start, end = (int(v) for v in value)
+    else:
+        raise input_error(*where, f"quad {quad} {name} {value!r} is not a [start, end] pair of token indices (spans={spans!r}; null or [-1, -1]: implicit)")
+    if (start, end) == (-1, -1):
+        return None
+    if start < 0 or end < start + (spans == "exclusive"):
+        rule = "0 <= start < end, end exclusive" if spans == "exclusive" else "0 <= start <= end, end inclusive"
+        raise input_error(*where, f"quad {quad} {name} {[start, end]} is not a token span ({rule}; [-1, -1]: implicit)")
+    return f"{start}:{end + (spans == 'inclusive')}"
+
+
+def span_quads(examples, argument, tuple_len, spans):
+    """Samples of span-index quads (lists in tuple_len order or objects, target and opinion
+    as [start, end]) as the quads the metric compares, each span the element "start:end"
+    with the end exclusive. One reference per sample; a type that is not a span or a
+    string is a ValueError naming the sample and quad."""
+    out = []
+    for index, example in enumerate(as_corpus(examples, argument)):
+        if isinstance(example, (str, dict)) or not _is_sequence(example):
+            raise input_error(argument, index, f"is a {type(example).__name__}: with spans={spans!r} a sample is a list of quads whose target and opinion are [start, end] token spans")
+        quads = []
+        for number, quad in enumerate(example, 1):
+            if isinstance(quad, dict):
+                unknown = [key for key in quad if key not in ELEMENTS]
+                if unknown:
+                    raise input_error(argument, index, f"quad {number} has the key {unknown[0]!r}, not one of {', '.join(ELEMENTS)}")
+                values = [quad.get(ELEMENTS[int(code)], "") for code in tuple_len]
+            elif isinstance(quad, (list, tuple)):
+                values = list(quad)
+            else:
+                raise input_error(argument, index, f"quad {number} is a {type(quad).__name__}, not a list or an object")
+            converted = []
+            for position, value in enumerate(values):
+                code = tuple_len[position] if position < len(tuple_len) else None
+                if code in SPAN:
+                    converted.append(_span_element(value, spans, (argument, index), number, ELEMENTS[int(code)]))
+                elif value is None or isinstance(value, str):
+                    converted.append(value)
+                else:
+                    raise input_error(argument, index, f"quad {number} holds {value!r}, not a string")
+            quads.append(converted)
+        out.append(quads)
+    return out
 
 
 def _check_tuple_len(tuple_len):
@@ -1059,6 +1138,7 @@ def compute(
     parse_references=True,
     strict=False,
     convention=None,
+    spans=None,
 ):
     """Optimal soft-match and exact-match precision, recall and F1 of sentiment quads.
 
@@ -1093,6 +1173,10 @@ def compute(
     same parser, strictly (default True); False: references are quads already written in
     the parser's order and spelling.
     strict: a prediction the parser cannot read is a ValueError instead.
+    spans: "exclusive" or "inclusive": span-index quads, as Span-ASTE and DiaASQ compare:
+    each sample a list of quads whose target and opinion are [start, end] token indices
+    (end exclusive or inclusive, as named; null or [-1, -1]: implicit), compared by
+    position, exactly (similarity="exact" must be given); one reference per sample.
     convention: "diaasq": DiaASQ's own table (see diaasq_compute): predictions and
     references are the dialogues of DiaASQ's prediction and gold files, compared by token
     spans; only zero_division, the bootstrap and return_signature apply.
@@ -1114,6 +1198,14 @@ def compute(
     elif strict or parse_references is not True:
         raise ValueError(f"{'strict' if strict else 'parse_references'}: applies to model texts read by a parser; pass parse=NAME")
     tuple_len = "0123" if tuple_len is None else tuple_len
+    if spans is not None:
+        check_choice("spans", spans, SPAN_CONVENTIONS)
+        _check_tuple_len(tuple_len)
+        if parse is not None:
+            raise ValueError("spans: a parser reads text, not span indices; leave one of parse and spans out")
+        if similarity != "exact":
+            raise ValueError(f"similarity: {similarity!r}; spans are compared by position, exactly: pass similarity=\"exact\"")
+        predictions, references = span_quads(predictions, "predictions", tuple_len, spans), span_quads(references, "references", tuple_len, spans)
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples)
     for name, value in (("exact_only", exact_only), ("implicit_split", implicit_split)):
@@ -1161,6 +1253,7 @@ def compute(
         result["signature"] = signature(
             "quad_match",
             **parsing,
+            **({"spans": spans} if spans is not None else {}),
             tuple_len=tuple_len,
             weights=list(weights),
             similarity=f"{similarity}+cjk_char" if similarity == "rouge_l" else similarity,
@@ -1256,6 +1349,7 @@ def add_arguments(parser):
     parser.add_argument("--parse", choices=QUAD_PARSERS, metavar="NAME", help=f"the files hold model text, one per line (--format json: JSON strings), read by this parser: {', '.join(QUAD_PARSERS)}")
     parser.add_argument("--references-as-quads", action="store_true", help="with --parse: the references are quads in the parser's order and spelling, not model text")
     parser.add_argument("--strict", action="store_true", help="with --parse: a prediction the parser cannot read is an error")
+    parser.add_argument("--spans", choices=SPAN_CONVENTIONS, help="with --format json and --similarity exact: span-index quads, target and opinion as [start, end] token indices, end exclusive or inclusive")
     parser.add_argument("--convention", choices=CONVENTIONS, help="diaasq: DiaASQ's own table (its run_eval.py) over its prediction and gold files (JSON arrays of dialogues), by token spans; no other scoring option applies")
 
 
@@ -1284,6 +1378,8 @@ def run(args):
             raise ValueError(f"{'--strict' if args.strict else '--references-as-quads'}: applies with --parse NAME only")
         predictions = read_samples(args.predictions, "--predictions", args.format)
         references = read_references(args.references, "--references", args.format)
+        if args.spans is not None:
+            scoring.update(spans=args.spans)
     else:
         scoring.update(tuple_len=args.tuple_len, parse=args.parse, parse_references=not args.references_as_quads, strict=args.strict)
         predictions = read_model_texts(args.predictions, "--predictions", args.format)
@@ -1303,7 +1399,7 @@ def run(args):
 def run_convention(args):
     """--convention diaasq: both files read as DiaASQ reads them (one JSON array each)."""
     defaults = {"tuple_len": None, "weights": "1,1,1,1", "sep_token1": QUAD_SEP, "sep_token2": ELEMENT_SEP, "similarity": "rouge_l", "duplicates": "multiset", "format": "text",
-                "exact_only": False, "implicit_split": False, "legacy_keys": False, "details": False, "parse": None, "references_as_quads": False, "strict": False}  # fmt: skip
+                "exact_only": False, "implicit_split": False, "legacy_keys": False, "details": False, "parse": None, "references_as_quads": False, "strict": False, "spans": None}  # fmt: skip
     for name, default in defaults.items():
         if getattr(args, name) != default:
             raise ValueError(f"--{name.replace('_', '-')}: does not apply with --convention {args.convention} (DiaASQ's files are JSON arrays of dialogues)")
