@@ -1654,3 +1654,29 @@ def test_span_quads_on_the_command_line(tmp_path, capsys):
     assert code == 0
     result = json.loads(out)
     assert (result["exact_precision"], result["exact_recall"]) == (1.0, 0.5) and "|spans:exclusive|" in result["signature"]
+
+
+def test_diaasq_compare_two_systems(tmp_path, capsys):
+    """paperscore compare under convention="diaasq": each system's Micro F1 is run_eval.py's
+    (the fixture), and the headline compared is micro_f1."""
+    import diaasq_reference
+
+    from paperscore.compare import compare
+
+    gold = diaasq.released("zh")
+    systems = diaasq_reference.released_predictions(gold, 0)
+    expected = DIAASQ_FIGURES["released"]["zh"]
+    micro = DIAASQ_ROWS.index("micro")
+    r = compare("quad_match", gold, systems["nudged"], systems["gold"], convention="diaasq", seed=1, n_resamples=200)
+    assert (r["metric_key"], r["score_a"], r["score_b"]) == ("micro_f1", expected["nudged"][micro][2], expected["gold"][micro][2])
+    assert r["p_value"] < 0.01 and "|convention:diaasq|" in r["signature"]
+    paths = {}
+    for name, data in (("gold", gold), ("a", systems["nudged"]), ("b", systems["explicit"])):
+        paths[name] = tmp_path / f"{name}.json"
+        paths[name].write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    argv = ["compare", "quad", "--convention", "diaasq", "--references", str(paths["gold"]), "--system-a", str(paths["a"]), "--system-b", str(paths["b"]), "--metric-key", "iden_f1", "--n-resamples", "100", "--seed", "2", "--json"]
+    code, out, _ = run_cli(argv, capsys)
+    result = json.loads(out)
+    assert code == 0 and (result["score_a"], result["score_b"]) == (expected["nudged"][DIAASQ_ROWS.index("iden")][2], 1.0)
+    code, _, err = run_cli(argv[:-1] + ["--duplicates", "set"], capsys)
+    assert code == 1 and "--duplicates: does not apply with --convention diaasq" in err

@@ -1070,13 +1070,26 @@ def _warn_repeated_hits(rows):
 
 
 def headline(**options):
-    """What `paperscore compare` compares by default."""
-    return "optimal_f1"
+    """What `paperscore compare` compares by default: DiaASQ's Micro F1 under its convention."""
+    return "micro_f1" if options.get("convention") == "diaasq" else "optimal_f1"
 
 
-def paired_statistics(references, system_a, system_b, weights=(1, 1, 1, 1), tuple_len="0123", sep_token1=QUAD_SEP, sep_token2=ELEMENT_SEP, similarity="rouge_l", duplicates="multiset", zero_division=0.0):
-    """For paperscore.compare: each system's per-sample STATS rows and the reducer."""
+def paired_statistics(references, system_a, system_b, weights=(1, 1, 1, 1), tuple_len="0123", sep_token1=QUAD_SEP, sep_token2=ELEMENT_SEP, similarity="rouge_l", duplicates="multiset", zero_division=0.0, convention=None):
+    """For paperscore.compare: each system's per-sample STATS rows and the reducer; under
+    convention="diaasq" each gold dialogue's (hits, predicted, gold) of the rows both
+    systems can be scored on."""
     zero_division = check_zero_division(zero_division)
+    if convention is not None:
+        check_choice("convention", convention, CONVENTIONS)
+        if (weights, tuple_len, sep_token1, sep_token2, similarity, duplicates) != ((1, 1, 1, 1), "0123", QUAD_SEP, ELEMENT_SEP, "rouge_l", "multiset"):
+            raise ValueError(f"convention={convention!r}: DiaASQ's table takes no other scoring option")
+        checked = [check_dialogues(as_corpus(system, name), as_corpus(references, "references")) for system, name in ((system_a, "system_a"), (system_b, "system_b"))]
+        rows = [row for row in DIAASQ_ROWS if all(row in found for _, found in checked)]
+        tables = []
+        for system, _ in checked:
+            counts = np.array([diaasq_counts(p, g, rows) for p, g in zip(system, references)], dtype=np.int64).reshape(len(references), -1)
+            tables += encode_rows(counts)
+        return (*tables, lambda weights, table: diaasq_ratios((weights @ table).reshape(*np.shape(weights)[:-1], len(rows), 3), rows, zero_division))
     tables = []
     for system in (system_a, system_b):
         _, rows, chosen = _score(system, references, weights, tuple_len, sep_token1, sep_token2, similarity, duplicates)
@@ -1325,11 +1338,16 @@ def add_options(parser):
     parser.add_argument("--sep-token2", default=ELEMENT_SEP, help="between elements (default ' | ')")
     parser.add_argument("--similarity", default="rouge_l", choices=SIMILARITIES, help="soft match of target and opinion: rouge_l (ROUGE-L F1 over CJK characters and letter/digit runs) or exact")
     parser.add_argument("--duplicates", default="multiset", choices=DUPLICATES, help="exact-match counting of repeated quads (default multiset)")
+    parser.add_argument("--convention", choices=CONVENTIONS, help="diaasq: DiaASQ's own table (its run_eval.py) over its prediction and gold files (JSON arrays of dialogues), by token spans; no other scoring option applies")
     parser.add_argument("--format", default="text", choices=FORMATS, help="text: quad strings, one sample a line; json: a JSON array or JSON lines of quads as lists or objects, or DiaASQ dialogues (default text)")
 
 
 def options(args):
-    """The scoring options of compute() (the file format is not one)."""
+    """The scoring options of compute() (the file format is not one); under --convention,
+    the convention alone, the others checked to be left out."""
+    if args.convention is not None:
+        _check_convention_arguments(args)
+        return {"convention": args.convention}
     return dict(
         weights=tuple(split_values(args.weights)),
         tuple_len=args.tuple_len or "0123",
@@ -1352,7 +1370,6 @@ def add_arguments(parser):
     parser.add_argument("--references-as-quads", action="store_true", help="with --parse: the references are quads in the parser's order and spelling, not model text")
     parser.add_argument("--strict", action="store_true", help="with --parse: a prediction the parser cannot read is an error")
     parser.add_argument("--spans", choices=SPAN_CONVENTIONS, help="with --format json and --similarity exact: span-index quads, target and opinion as [start, end] token indices, end exclusive or inclusive")
-    parser.add_argument("--convention", choices=CONVENTIONS, help="diaasq: DiaASQ's own table (its run_eval.py) over its prediction and gold files (JSON arrays of dialogues), by token spans; no other scoring option applies")
 
 
 def read_references(path, argument, format="text"):
@@ -1398,23 +1415,32 @@ def run(args):
     )
 
 
-def run_convention(args):
-    """--convention diaasq: both files read as DiaASQ reads them (one JSON array each)."""
+def _check_convention_arguments(args):
     defaults = {"tuple_len": None, "weights": "1,1,1,1", "sep_token1": QUAD_SEP, "sep_token2": ELEMENT_SEP, "similarity": "rouge_l", "duplicates": "multiset", "format": "text",
                 "exact_only": False, "implicit_split": False, "legacy_keys": False, "details": False, "parse": None, "references_as_quads": False, "strict": False, "spans": None}  # fmt: skip
     for name, default in defaults.items():
-        if getattr(args, name) != default:
+        if getattr(args, name, default) != default:
             raise ValueError(f"--{name.replace('_', '-')}: does not apply with --convention {args.convention} (DiaASQ's files are JSON arrays of dialogues)")
-    sides = {}
-    for name, path in (("--predictions", args.predictions), ("--references", args.references)):
-        sides[name] = load_json(read_text(path, name), f"{name}: {path}")
-        if not isinstance(sides[name], list):
-            raise ValueError(f"{name}: {path} is not a JSON array of DiaASQ dialogues")
-    return compute(sides["--predictions"], sides["--references"], convention=args.convention, **args.common)
+
+
+def read_dialogues(path, argument):
+    """A DiaASQ prediction or gold file: one JSON array of dialogues, as DiaASQ reads it."""
+    dialogues = load_json(read_text(path, argument), f"{argument}: {path}")
+    if not isinstance(dialogues, list):
+        raise ValueError(f"{argument}: {path} is not a JSON array of DiaASQ dialogues")
+    return dialogues
+
+
+def run_convention(args):
+    """--convention diaasq: both files read as DiaASQ reads them (one JSON array each)."""
+    _check_convention_arguments(args)
+    return compute(read_dialogues(args.predictions, "--predictions"), read_dialogues(args.references, "--references"), convention=args.convention, **args.common)
 
 
 def read_compare(args):
     """The inputs of `paperscore compare quad`."""
+    if args.convention is not None:
+        return {name: read_dialogues(getattr(args, name), flag) for name, flag in (("references", "--references"), ("system_a", "--system-a"), ("system_b", "--system-b"))}
     return dict(
         references=read_references(args.references, "--references", args.format),
         system_a=read_samples(args.system_a, "--system-a", args.format),
