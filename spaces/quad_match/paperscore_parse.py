@@ -557,6 +557,77 @@ def omnievent_candidates(pairs, texts, positions, labels, types):
 
 
 # ---------------------------------------------------------------------------------------
+# Quads, continued (issue 21): ACOS's generative baseline and DiaASQ's triplets as JSON
+
+# GEN-SCL-NAT (Peper and Wang, EMNLP 2022 Findings), the generative ACOS baseline:
+# "{category} | THE {aspect} IS {opinion} | {sentiment}" pieces joined by " [SSEP] "
+# (jpeper/GEN_SCL_NAT source/eval_utils.extract_spans_para, task "gen_scl_nat"). It reads a
+# piece with the `parse` package's patterns "{0}|{1}|{2}|{3}", then "{0}| THE{1}IS{2}|{3}":
+# regular expressions where each field is (.+?), matching the whole piece, "." matching
+# line breaks, case-sensitive.
+GEN_SCL_NAT_PATTERNS = (re.compile(r"(.+?)\|(.+?)\|(.+?)\|(.+?)", re.S), re.compile(r"(.+?)\| THE(.+?)IS(.+?)\|(.+?)", re.S))
+
+
+def read_gen_scl_nat(text):
+    """An empty text has no quads. Otherwise pieces split on "[SSEP]" and stripped; a piece
+    that is four fields joined by "|" (tried first: category, aspect, opinion, sentiment)
+    or "{category}| THE{aspect}IS{opinion}|{sentiment}" gives those fields, each stripped
+    of spaces (" " only). An implicit aspect stays "it", as GEN-SCL-NAT leaves it (its test
+    `at.lower == 'it'` compares a method and never holds), on gold and prediction alike. A
+    piece matching neither is GEN-SCL-NAT's (category "", aspect NULL, sentiment "",
+    opinion NULL), malformed in quad_match (an empty category), reported."""
+    if not text:
+        return [], []
+    quads, problems = [], []
+    for number, piece in enumerate(text.split("[SSEP]"), 1):
+        piece = piece.strip()
+        found = next((match for match in (pattern.fullmatch(piece) for pattern in GEN_SCL_NAT_PATTERNS) if match), None)
+        if found is None:
+            quads.append(["NULL", "NULL", "", ""])
+            problems.append(f"piece {number} {piece!r} is not 'category | THE aspect IS opinion | sentiment'")
+            continue
+        category, aspect, opinion, sentiment = (field.strip(" ") for field in found.groups())
+        quads.append([aspect, opinion, category, sentiment])
+    return quads, problems
+
+
+# DiaASQ's triplets as a model writes them in JSON: the layout of DiaASQ's prediction files
+# (unikcc/DiaASQ src/utils.py save2file), [t_start, t_end, a_start, a_end, o_start, o_end,
+# polarity, target, aspect, opinion]. DiaASQ decodes no text (its model tags tokens), so
+# this is our reading, the same as quad_match's of DiaASQ's files (quad.json_sample).
+
+
+def read_diaasq_json(text):
+    """The first ``` fenced block, else the whole text, read as JSON: a list of triplets, or
+    an object holding them under "triplets" (a dialogue); anything else (or not JSON) is
+    no quads, reported. A triplet of 10 entries with string texts gives the quad (target,
+    opinion, aspect, polarity), an empty element NULL (implicit); its span indices are not
+    read (quad_match compares texts; DiaASQ's own scoring is convention="diaasq"). A
+    triplet of polarity -1 is DiaASQ's target-aspect pair without an opinion: no quad, as
+    quad_match reads DiaASQ's files. Any other item is an empty quad, reported."""
+    fenced = FENCE.search(text)
+    try:
+        value = json.loads(fenced.group(1) if fenced else text)
+    except (ValueError, RecursionError) as error:
+        return [], [f"not JSON ({type(error).__name__})"]
+    if isinstance(value, dict) and isinstance(value.get("triplets"), list):
+        value = value["triplets"]
+    if not isinstance(value, list):
+        return [], [f"JSON {type(value).__name__}, not a list of triplets or an object with one under 'triplets'"]
+    quads, problems = [], []
+    for number, item in enumerate(value, 1):
+        if isinstance(item, list) and len(item) == 10 and item[6] == -1 and not isinstance(item[6], bool):
+            continue
+        if not (isinstance(item, list) and len(item) == 10 and all(isinstance(e, str) for e in item[6:])):
+            quads.append(_unread(4))
+            problems.append(f"item {number} {str(item)[:60]!r} is not a triplet [t_start, t_end, a_start, a_end, o_start, o_end, polarity, target, aspect, opinion] with string texts")
+            continue
+        polarity, target, aspect, opinion = item[6:]
+        quads.append([target or "NULL", opinion or "NULL", aspect or "NULL", polarity])
+    return quads, problems
+
+
+# ---------------------------------------------------------------------------------------
 # The registry
 
 ABSA_QUAD = "IsakZhang/ABSA-QUAD@ce4d4a5 eval_utils.extract_spans_para"
@@ -591,6 +662,8 @@ PARSERS = {
         Parser("cllm_reply", 1, "csc", None, read_cllm_reply, "ktlKTL/C-LLM@7cd0d8c calcuate_metric.process_txt"),
         Parser("pycorrector_gpt", 1, "csc", None, read_pycorrector_gpt, "shibing624/pycorrector@fc8aa56 pycorrector/gpt/gpt_model.GptModel.predict"),
         Parser("simple_csc_line", 1, "csc", None, read_simple_csc_line, "Jacob-Zhou/simple-csc@7701e46 run.py"),
+        Parser("gen_scl_nat", 1, "quad_match", "0123", read_gen_scl_nat, "jpeper/GEN_SCL_NAT@e9ee190 source/eval_utils.extract_spans_para(task='gen_scl_nat')"),
+        Parser("diaasq_json", 1, "quad_match", "0123", read_diaasq_json, "paperscore (unikcc/DiaASQ@a7e3e35 save2file's triplet layout)"),
     )
 }
 
