@@ -1,6 +1,8 @@
 """micro_macro: multi-class precision, recall and F1 (micro, macro, weighted) equal to
 sklearn, with the event-detection conventions of MAVEN and JMEE by name."""
 
+import json
+
 import datasets
 import evaluate
 
@@ -11,6 +13,7 @@ import scipy.sparse
 # evaluate copies only the sibling files this script imports: a line for each vendored module.
 from .paperscore_core import VERSION
 from .paperscore_micro_macro import check_inputs, compute
+from .paperscore_parse import get_parser
 from .paperscore_space import SpaceMetric
 from .paperscore_trainer import trainer_metrics
 
@@ -56,6 +59,13 @@ Args:
     confusion_matrix: add "labels" and "confusion_matrix" (rows: references).
     confidence_level, n_resamples, seed: add bootstrap "<key>_low" / "<key>_high".
     return_signature: add "signature", the reproducibility string.
+    parse: predictions are what a seq2seq model writes, references OmniEvent items
+        ({"text", "events", "negative_triggers"}), read by this parser and put onto each
+        item's candidates: omnievent_s2s (OmniEvent's conversion) or omnievent_s2s_strict
+        (the strict offset policy; see the card). Adds parse_failures,
+        parse_failure_examples and unplaced_triggers.
+    strict: a prediction the parser cannot read is a ValueError.
+    types: the event type names (OmniEvent's type2id keys); required by omnievent_s2s.
 Returns:
     accuracy, micro_precision, micro_recall, micro_f1, macro_precision, macro_recall,
     macro_f1, weighted_precision, weighted_recall, weighted_f1 (floats in [0, 1]); with
@@ -68,9 +78,13 @@ Examples:
 """
 
 _SEQUENCE = {"str": datasets.Value("string"), "int": datasets.Value("int64")}
+_ITEM = "omnievent_item"
+_ITEMS = ("OmniEvent items", False)
 
 
 def _describe(found):
+    if found == _ITEMS:
+        return "model texts with OmniEvent items"
     kind, nested = found
     return f"sequences of {kind} labels" if nested else f"{kind} labels"
 
@@ -100,6 +114,9 @@ class MicroMacro(SpaceMetric, evaluate.Metric):
                 datasets.Sequence(_SEQUENCE["int"]),
             )
         ]
+        # Model texts with OmniEvent items (parse=): each item travels as its JSON text in
+        # a one-field object, which no label feature accepts.
+        features.append(datasets.Features({"predictions": _SEQUENCE["str"], "references": {_ITEM: _SEQUENCE["str"]}}))
         return evaluate.MetricInfo(
             module_type="metric",
             description=_DESCRIPTION,
@@ -112,6 +129,9 @@ class MicroMacro(SpaceMetric, evaluate.Metric):
         )
 
     def check_batch(self, columns):
+        references = columns["references"]
+        if isinstance(references, (list, tuple)) and references and isinstance(references[0], dict):
+            return self._check_items(columns)
         # tensors become numpy here, so evaluate stores what compute() would read
         predictions, references, found = check_inputs(columns["predictions"], columns["references"])
         columns = {**columns, "predictions": predictions, "references": references}
@@ -128,6 +148,25 @@ class MicroMacro(SpaceMetric, evaluate.Metric):
             self._format = found
         return columns
 
+    def _check_items(self, columns):
+        """Model texts with OmniEvent items: each item as its JSON text."""
+        predictions, references = columns["predictions"], columns["references"]
+        for index, (text, item) in enumerate(zip(predictions, references)):
+            if not isinstance(text, str):
+                raise ValueError(f"predictions[{index}]: is a {type(text).__name__}, not a model text (references are OmniEvent items)")
+            if not isinstance(item, dict):
+                raise ValueError(f"references[{index}]: is a {type(item).__name__}, but references[0] is an OmniEvent item")
+        if self.writer is not None and self._format != _ITEMS:
+            raise ValueError(f"this batch holds model texts and OmniEvent items, but earlier batches held {_describe(self._format)}")
+        self._format = _ITEMS
+        return {**columns, "references": [{_ITEM: json.dumps(item, ensure_ascii=False)} for item in references]}
+
+    def trainer_metrics(self, *arguments, **options):
+        """SpaceMetric.trainer_metrics, with the parser's name checked now."""
+        if options.get("parse") is not None:
+            get_parser(options["parse"], "micro_macro")
+        return super().trainer_metrics(*arguments, **options)
+
     def _compute(
         self,
         predictions,
@@ -143,6 +182,13 @@ class MicroMacro(SpaceMetric, evaluate.Metric):
         n_resamples=1000,
         seed=None,
         return_signature=False,
+        parse=None,
+        strict=False,
+        types=None,
     ):
-        # Every argument goes to the package unchanged (a test keeps the signatures equal).
-        return compute(**{name: value for name, value in locals().items() if name != "self"})
+        # Every argument goes to the package unchanged (a test keeps the signatures equal);
+        # OmniEvent items come back from their JSON text.
+        arguments = {name: value for name, value in locals().items() if name != "self"}
+        if references and isinstance(references[0], dict) and _ITEM in references[0]:
+            arguments["references"] = [json.loads(item[_ITEM]) for item in references]
+        return compute(**arguments)
