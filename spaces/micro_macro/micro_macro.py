@@ -162,9 +162,11 @@ class MicroMacro(SpaceMetric, evaluate.Metric):
         return {**columns, "references": [{_ITEM: json.dumps(item, ensure_ascii=False)} for item in references]}
 
     def trainer_metrics(self, *arguments, **options):
-        """SpaceMetric.trainer_metrics, with the parser's name checked now."""
+        """SpaceMetric.trainer_metrics, with the parser's name checked now; the event
+        parsers read T5's markers, which the decoding keeps (as OmniEvent decodes)."""
         if options.get("parse") is not None:
             get_parser(options["parse"], "micro_macro")
+            options.setdefault("skip_special_tokens", False)
         return super().trainer_metrics(*arguments, **options)
 
     def _compute(

@@ -12,6 +12,7 @@ the bootstrap resamples its cells.
 import collections
 import io
 import itertools
+from pathlib import Path
 
 import numpy as np
 
@@ -31,9 +32,12 @@ from .paperscore_core import (
     INT64,
     input_error,
     position,
+    load_json,
     parse_value,
     prf,
     read_bytes,
+    read_lines,
+    read_text,
     read_values,
     signature,
     STDIN,
@@ -829,6 +833,9 @@ def add_arguments(parser):
     add_options(parser)
     parser.add_argument("--per-class", action="store_true", help="add each class's precision, recall, F1 and support")
     parser.add_argument("--confusion-matrix", action="store_true", help="add the confusion matrix (rows: references, columns: predictions)")
+    parser.add_argument("--parse", choices=EVENT_PARSERS, metavar="NAME", help=f"--predictions holds model texts, one a line, and --references OmniEvent items (JSON lines), read by this parser: {', '.join(EVENT_PARSERS)}")
+    parser.add_argument("--types", help="with --parse: the event types, comma-separated, or a JSON file of them (a list, or OmniEvent's type2id.json: its keys)")
+    parser.add_argument("--strict", action="store_true", help="with --parse: a prediction the parser cannot read is an error")
 
 
 def read_labels(path, argument):
@@ -867,7 +874,34 @@ def _as_labels(read):
     return [read.values[code] for code in read.codes.tolist()] if isinstance(read, Coded) else read
 
 
+def read_types(value):
+    """--types: a JSON file's list or object keys, else comma-separated names."""
+    if value is None or not Path(value).is_file():
+        return None if value is None else value.split(",")
+    types = load_json(read_text(value, "--types"), f"--types: {value}")
+    if isinstance(types, dict):
+        types = list(types)
+    if not isinstance(types, list):
+        raise ValueError(f"--types: {value} holds a JSON {type(types).__name__}, not a list of types or an object keyed by them")
+    return types
+
+
+def read_items(path):
+    """--references with --parse: OmniEvent items, a JSON array or JSON lines."""
+    text = read_text(path, "--references")
+    if text.lstrip().startswith("["):
+        items = load_json(text, f"--references: {path}")
+    else:
+        items = [load_json(line, f"--references: {path} line {number}") for number, line in enumerate(text.split("\n"), 1) if line.strip()]
+    return items
+
+
 def run(args):
+    if args.parse is not None:
+        predictions = read_lines(args.predictions, "--predictions", allow_empty=True)
+        return compute(predictions, read_items(args.references), parse=args.parse, strict=args.strict, types=read_types(args.types), per_class=args.per_class, confusion_matrix=args.confusion_matrix, **options(args), **args.common)
+    if args.strict or args.types is not None:
+        raise ValueError(f"{'--strict' if args.strict else '--types'}: applies with --parse NAME only")
     predictions = read_labels(args.predictions, "--predictions")
     references = read_labels(args.references, "--references")
     if isinstance(predictions, Coded) and isinstance(references, Coded) and predictions.kind == references.kind:
