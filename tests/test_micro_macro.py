@@ -878,3 +878,36 @@ def test_trainer_metrics_parse_generated_triggers():
         assert whole[key] == pytest.approx(expected[key], abs=1e-12) and out[key] == whole[key], key
     with pytest.raises(ValueError, match="references: 19 given, but the evaluation set holds 20 examples"):
         metric.trainer_metrics(tokenizer=tokenizer, references=items[:19], **options)(EvalPrediction(ids, labels))
+
+
+def test_the_demo_reads_model_texts_with_a_parser_chosen_from_its_list():
+    from conftest import load_app
+
+    app = load_app("micro_macro")
+    assert app.PARSERS[1:] == ["omnievent_s2s", "omnievent_s2s_strict"]
+    headline, table, _ = app.score(**{**app.EXAMPLE, **app.OMNIEVENT_EXAMPLE})
+    # item 1: fired -> attack, died -> die (both right), troops NA; item 2: "die: troops"
+    # puts die on troops (gold NA), fired gets nothing. attack tp 1 / predicted 1 / gold 2,
+    # die tp 1 / predicted 2 / gold 1: micro P = R = 2/3
+    assert headline["micro_precision"] == headline["micro_recall"] == pytest.approx(2 / 3)
+    assert headline["parse_failures"] == 0 and headline["signature"].startswith("micro_macro|parse:omnievent_s2s@1|types:2|")
+    with pytest.raises(Exception, match="references: line 1 is not JSON"):
+        app.score(**{**app.EXAMPLE, **app.OMNIEVENT_EXAMPLE, "references": "{nope"})
+    with pytest.raises(Exception, match="parse: 'mvp' is not one of"):
+        app.compute_kwargs(**{**app.EXAMPLE, "parse": "mvp"})
+
+
+def test_the_readmes_generative_example_prints_what_it_shows(capsys):
+    import re
+    import shlex
+
+    from conftest import ROOT
+
+    block = re.search(r"```text\n\$ (paperscore micro_macro --parse .*?)\n(.*?)```", (ROOT / "README.md").read_text(encoding="utf-8"), re.S)
+    argv = [str(ROOT / arg) if arg.startswith("tests/") else arg for arg in shlex.split(block[1])[1:]]
+    code, out, _ = run_cli(argv, capsys)
+    assert code == 0 and out == block[2]
+    # by hand (README): OmniEvent's rule on item 1 as in the card (2 right of 3 predicted
+    # attack/die); item 2 died right; item 3 met right, Paris (NA) given attack: 4 right of
+    # 6 predicted, of 5 gold: P 2/3, R 4/5, F1 8/11
+    assert "micro_precision     0.666667\nmicro_recall        0.800000\nmicro_f1            0.727273" in out
