@@ -12,6 +12,7 @@ import scipy.sparse
 
 # evaluate copies only the sibling files this script imports: a line for each vendored module.
 from .paperscore_core import VERSION
+from .paperscore_event_spans import read_corpus
 from .paperscore_micro_macro import check_inputs, compute
 from .paperscore_parse import get_parser
 from .paperscore_space import SpaceMetric
@@ -66,6 +67,14 @@ Args:
         parse_failure_examples and unplaced_triggers.
     strict: a prediction the parser cannot read is a ValueError.
     types: the event type names (OmniEvent's type2id keys); required by omnievent_s2s.
+    spans: "textee" or "oneie": span-level event detection instead; each example a list of
+        [start, end, type] triggers, or {"triggers": [...]} / {"events": [{"trigger":
+        [start, end, type], "arguments": [[start, end, role], ...]}]} with optional
+        "doc_id", "wnd_id"; counted as TextEE's scorer (sets per window) or OneIE's
+        score_graphs (lists). Returns trigger_id_*, trigger_cls_* (and argument_id_*,
+        argument_cls_*, with "textee" argument_attached_id_* / _cls_*) precision, recall,
+        f1, predicted, gold, matched.
+    scheme: "bio": with spans=, examples are BIO tag sequences (seqeval's reading).
 Returns:
     accuracy, micro_precision, micro_recall, micro_f1, macro_precision, macro_recall,
     macro_f1, weighted_precision, weighted_recall, weighted_f1 (floats in [0, 1]); with
@@ -78,13 +87,23 @@ Examples:
 """
 
 _SEQUENCE = {"str": datasets.Value("string"), "int": datasets.Value("int64")}
-_ITEM = "omnievent_item"
+_JSON = "json"  # the one field of an example that travels as its JSON text
 _ITEMS = ("OmniEvent items", False)
+_SPANS = ("span records", False)
+
+
+def _records(values):
+    """Whether a column holds span records: an object, or a list holding lists or objects."""
+    return isinstance(values, (list, tuple)) and any(
+        isinstance(value, dict) or (isinstance(value, (list, tuple)) and any(isinstance(item, (list, tuple, dict)) for item in value)) for value in values
+    )
 
 
 def _describe(found):
     if found == _ITEMS:
         return "model texts with OmniEvent items"
+    if found == _SPANS:
+        return "span records (triggers or events)"
     kind, nested = found
     return f"sequences of {kind} labels" if nested else f"{kind} labels"
 
@@ -114,9 +133,12 @@ class MicroMacro(SpaceMetric, evaluate.Metric):
                 datasets.Sequence(_SEQUENCE["int"]),
             )
         ]
-        # Model texts with OmniEvent items (parse=): each item travels as its JSON text in
-        # a one-field object, which no label feature accepts.
-        features.append(datasets.Features({"predictions": _SEQUENCE["str"], "references": {_ITEM: _SEQUENCE["str"]}}))
+        # Model texts with OmniEvent items (parse=), and span records (spans=): each item or
+        # record travels as its JSON text in a one-field object. These come first: a
+        # sequence feature would take such an object as the list of its keys, and an object
+        # feature takes nothing but an object.
+        json_text = {_JSON: _SEQUENCE["str"]}
+        features[:0] = [datasets.Features({"predictions": json_text, "references": json_text}), datasets.Features({"predictions": _SEQUENCE["str"], "references": json_text})]
         return evaluate.MetricInfo(
             module_type="metric",
             description=_DESCRIPTION,
@@ -130,8 +152,10 @@ class MicroMacro(SpaceMetric, evaluate.Metric):
 
     def check_batch(self, columns):
         references = columns["references"]
-        if isinstance(references, (list, tuple)) and references and isinstance(references[0], dict):
+        if isinstance(references, (list, tuple)) and references and isinstance(references[0], dict) and "text" in references[0]:
             return self._check_items(columns)
+        if _records(references) or _records(columns["predictions"]):
+            return self._check_records(columns)
         # tensors become numpy here, so evaluate stores what compute() would read
         predictions, references, found = check_inputs(columns["predictions"], columns["references"])
         columns = {**columns, "predictions": predictions, "references": references}
@@ -159,7 +183,16 @@ class MicroMacro(SpaceMetric, evaluate.Metric):
         if self.writer is not None and self._format != _ITEMS:
             raise ValueError(f"this batch holds model texts and OmniEvent items, but earlier batches held {_describe(self._format)}")
         self._format = _ITEMS
-        return {**columns, "references": [{_ITEM: json.dumps(item, ensure_ascii=False)} for item in references]}
+        return {**columns, "references": [{_JSON: json.dumps(item, ensure_ascii=False)} for item in references]}
+
+    def _check_records(self, columns):
+        """Span records (triggers or events), read by the package now: each as its JSON text."""
+        read_corpus(columns["predictions"], columns["references"])
+        if self.writer is not None and self._format != _SPANS:
+            raise ValueError(f"this batch holds span records, but earlier batches held {_describe(self._format)}")
+        self._format = _SPANS
+        encode = lambda values: [{_JSON: json.dumps(value, ensure_ascii=False, default=lambda array: array.tolist())} for value in values]  # noqa: E731
+        return {**columns, "predictions": encode(columns["predictions"]), "references": encode(columns["references"])}
 
     def trainer_metrics(self, *arguments, **options):
         """SpaceMetric.trainer_metrics, with the parser's name checked now; the event
@@ -187,10 +220,13 @@ class MicroMacro(SpaceMetric, evaluate.Metric):
         parse=None,
         strict=False,
         types=None,
+        spans=None,
+        scheme=None,
     ):
         # Every argument goes to the package unchanged (a test keeps the signatures equal);
         # OmniEvent items come back from their JSON text.
         arguments = {name: value for name, value in locals().items() if name != "self"}
-        if references and isinstance(references[0], dict) and _ITEM in references[0]:
-            arguments["references"] = [json.loads(item[_ITEM]) for item in references]
+        for name in ("predictions", "references"):
+            if arguments[name] and isinstance(arguments[name][0], dict) and _JSON in arguments[name][0]:
+                arguments[name] = [json.loads(value[_JSON]) for value in arguments[name]]
         return compute(**arguments)

@@ -10,6 +10,7 @@ the bootstrap resamples its cells.
 """
 
 import collections
+import inspect
 import io
 import itertools
 from pathlib import Path
@@ -43,6 +44,7 @@ from .paperscore_core import (
     STDIN,
     split_values,
 )
+from . import paperscore_event_spans as event_spans
 from .paperscore_parse import PARSERS, POLICY, get_parser, parse as parse_texts, place_triggers, plain_label
 
 CONVENTIONS = (None, "maven", "jmee", "omnievent")
@@ -679,6 +681,8 @@ def compute(
     parse=None,
     strict=False,
     types=None,
+    spans=None,
+    scheme=None,
 ):
     """Accuracy and micro / macro / weighted precision, recall and F1.
 
@@ -708,7 +712,13 @@ def compute(
     names the parser. strict: a text the parser cannot read is a ValueError. types: the
     event types a trigger may carry (OmniEvent's type2id keys, plain_label'led; required by
     "omnievent_s2s").
+    spans: "textee" or "oneie": span-level event detection instead (paperscore.event_spans:
+    trigger and argument identification / classification over span tuples, counted as
+    TextEE's scorer or OneIE's score_graphs count); scheme "bio": examples are BIO tags.
+    Only zero_division, the bootstrap and return_signature apply there.
     """
+    if spans is not None or scheme is not None:
+        return _span_level(locals())
     check_choice("convention", convention, CONVENTIONS)
     if not isinstance(strict, (bool, np.bool_)):
         raise ValueError(f"strict: {strict!r} is not True or False")
@@ -760,6 +770,21 @@ def compute(
             **bootstrap_options(confidence_level, n_resamples, seed),
         )
     return result
+
+
+SPAN_OPTIONS = ("predictions", "references", "zero_division", "confidence_level", "n_resamples", "seed", "return_signature")
+
+
+def _span_level(arguments):
+    """compute(spans=...): event_spans.compute, the candidate-level options refused."""
+    if arguments["spans"] is None:
+        raise ValueError("scheme: applies to span-level scoring; pass spans=\"textee\" or \"oneie\"")
+    check_choice("spans", arguments["spans"], event_spans.RULES)
+    for name, parameter in inspect.signature(compute).parameters.items():
+        value, default = arguments[name], parameter.default
+        if name not in (*SPAN_OPTIONS, "spans", "scheme") and (value is not default if default is None or isinstance(default, bool) else value != default):
+            raise ValueError(f"{name}: applies to candidate or token labels, not to spans={arguments['spans']!r}")
+    return event_spans.compute(**{name: arguments[name] for name in SPAN_OPTIONS}, rule=arguments["spans"], scheme=arguments["scheme"])
 
 
 def _reducer(zero_division, labels, convention):
