@@ -69,8 +69,12 @@ def test_negative_labels_equal_sklearn_labels_without_them(data, negatives, zero
         with pytest.raises(ValueError, match="occurs in neither predictions nor references"):
             compute(p, y, negative_labels=sorted(negatives))
         labels = sorted(occurring | negatives)
+        if not set(labels) - negatives:  # the user's own lists leave no class: refused, not guessed
+            with pytest.raises(ValueError, match="negative_labels: every class in labels is negative"):
+                compute(p, y, labels=labels, negative_labels=sorted(negatives))
+            return
         result = compute(p, y, labels=labels, negative_labels=sorted(negatives), zero_division=zero_division)
-        assert_equal_to_sklearn(result, sklearn_scores(y, p, sorted(set(labels) - negatives) or [99], zero_division))
+        assert_equal_to_sklearn(result, sklearn_scores(y, p, sorted(set(labels) - negatives), zero_division))
         return
     scored = sorted(occurring - negatives)
     result = compute(p, y, negative_labels=sorted(negatives), zero_division=zero_division)

@@ -134,11 +134,10 @@ class MicroMacro(SpaceMetric, evaluate.Metric):
             )
         ]
         # Model texts with OmniEvent items (parse=), and span records (spans=): each item or
-        # record travels as its JSON text in a one-field object. These come first: a
-        # sequence feature would take such an object as the list of its keys, and an object
-        # feature takes nothing but an object.
+        # record travels as its JSON text in a one-field object (chosen by
+        # _infer_feature_from_example: a sequence feature would take it as its keys).
         json_text = {_JSON: _SEQUENCE["str"]}
-        features[:0] = [datasets.Features({"predictions": json_text, "references": json_text}), datasets.Features({"predictions": _SEQUENCE["str"], "references": json_text})]
+        features += [datasets.Features({"predictions": _SEQUENCE["str"], "references": json_text}), datasets.Features({"predictions": json_text, "references": json_text})]
         return evaluate.MetricInfo(
             module_type="metric",
             description=_DESCRIPTION,
@@ -171,6 +170,12 @@ class MicroMacro(SpaceMetric, evaluate.Metric):
         if len(columns["references"]):
             self._format = found
         return columns
+
+    def _infer_feature_from_example(self, example):
+        """The JSON-text features for what check_batch wrapped, evaluate's choice otherwise."""
+        if isinstance(example["references"], dict):
+            return self.features[-1 if isinstance(example["predictions"], dict) else -2]
+        return super()._infer_feature_from_example(example)
 
     def _check_items(self, columns):
         """Model texts with OmniEvent items: each item as its JSON text."""
