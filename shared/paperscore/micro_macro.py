@@ -859,6 +859,8 @@ def add_arguments(parser):
     parser.add_argument("--parse", choices=EVENT_PARSERS, metavar="NAME", help=f"--predictions holds model texts, one a line, and --references OmniEvent items (JSON lines), read by this parser: {', '.join(EVENT_PARSERS)}")
     parser.add_argument("--types", help="with --parse: the event types, comma-separated, or a JSON file of them (a list, or OmniEvent's type2id.json: its keys)")
     parser.add_argument("--strict", action="store_true", help="with --parse: a prediction the parser cannot read is an error")
+    parser.add_argument("--spans", choices=event_spans.RULES, help="span-level event detection: both files hold one JSON record a line (triggers, or TextEE's {\"events\": ...}), counted as TextEE's scorer (textee) or OneIE's score_graphs (oneie)")
+    parser.add_argument("--scheme", choices=[s for s in event_spans.SCHEMES if s], help="with --spans: each line is a JSON list of BIO tags")
 
 
 def read_labels(path, argument):
@@ -909,22 +911,31 @@ def read_types(value):
     return types
 
 
-def read_items(path):
-    """--references with --parse: OmniEvent items, a JSON array or JSON lines."""
-    text = read_text(path, "--references")
+def read_records(path, argument):
+    """--parse references (OmniEvent items) and --spans files: JSON lines (blank lines
+    skipped), or one JSON array of objects."""
+    text = read_text(path, argument)
     if text.lstrip().startswith("["):
-        items = load_json(text, f"--references: {path}")
-    else:
-        items = [load_json(line, f"--references: {path} line {number}") for number, line in enumerate(text.split("\n"), 1) if line.strip()]
-    return items
+        try:
+            records = load_json(text, f"{argument}: {path}")
+            if isinstance(records, list) and all(isinstance(record, dict) for record in records):
+                return records
+        except ValueError:
+            pass  # JSON lines whose first line is a list (BIO tags, triggers)
+    return [load_json(line, f"{argument}: {path} line {number}") for number, line in enumerate(text.split("\n"), 1) if line.strip()]
 
 
 def run(args):
     if args.parse is not None:
         predictions = read_lines(args.predictions, "--predictions", allow_empty=True)
-        return compute(predictions, read_items(args.references), parse=args.parse, strict=args.strict, types=read_types(args.types), per_class=args.per_class, confusion_matrix=args.confusion_matrix, **options(args), **args.common)
+        return compute(predictions, read_records(args.references, "--references"), parse=args.parse, strict=args.strict, types=read_types(args.types), per_class=args.per_class, confusion_matrix=args.confusion_matrix, **options(args), **args.common)
     if args.strict or args.types is not None:
         raise ValueError(f"{'--strict' if args.strict else '--types'}: applies with --parse NAME only")
+    if args.spans is not None or args.scheme is not None:
+        if args.spans is None:
+            raise ValueError("--scheme: applies with --spans only")
+        records = [read_records(path, flag) for path, flag in ((args.predictions, "--predictions"), (args.references, "--references"))]
+        return compute(*records, spans=args.spans, scheme=args.scheme, **args.common)
     predictions = read_labels(args.predictions, "--predictions")
     references = read_labels(args.references, "--references")
     if isinstance(predictions, Coded) and isinstance(references, Coded) and predictions.kind == references.kind:

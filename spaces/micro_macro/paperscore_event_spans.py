@@ -52,14 +52,19 @@ COUNTS = ("predicted", "gold", "matched")  # a row: these three for each measure
 
 def _span(value, argument, where, what):
     """(start, end, label) of a [start, end, label] list: int offsets, start < end (end
-    excluded, as TextEE's token offsets), a str label."""
+    excluded, as TextEE's token offsets), a str label. `what` names it in an error: a
+    function of no argument, so that the message is written only when one is raised."""
+    if type(value) in (list, tuple) and len(value) == 3:
+        start, end, label = value
+        if type(start) is int and type(end) is int and type(label) is str and 0 <= start < end:
+            return (start, end, label)  # the common case, checked without building a message
     if not (isinstance(value, (list, tuple)) and len(value) == 3):
-        raise input_error(argument, where, f"{what} {value!r:.60} is not [start, end, label]")
+        raise input_error(argument, where, f"{what()} {value!r:.60} is not [start, end, label]")
     start, end, label = value
     if not all(isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) for v in (start, end)) or not isinstance(label, str):
-        raise input_error(argument, where, f"{what} {value!r:.60} is not [int start, int end, str label]")
+        raise input_error(argument, where, f"{what()} {value!r:.60} is not [int start, int end, str label]")
     if not 0 <= start < end:
-        raise input_error(argument, where, f"{what} {value!r:.60}: the span is empty, reversed or negative (start < end, end excluded)")
+        raise input_error(argument, where, f"{what()} {value!r:.60}: the span is empty, reversed or negative (start < end, end excluded)")
     return int(start), int(end), label
 
 
@@ -107,7 +112,7 @@ def read_example(example, argument, index, scheme):
         example = example["triggers"]
     if isinstance(example, (str, dict)) or not isinstance(example, (list, tuple)):
         raise input_error(argument, index, f"is a {type(example).__name__}, not a list of [start, end, type] triggers")
-    return ids, [_span(t, argument, index, f"trigger {n + 1}") for n, t in enumerate(example)], None
+    return ids, [_span(t, argument, index, lambda: f"trigger {n + 1}") for n, t in enumerate(example)], None
 
 
 def _events(events, argument, index):
@@ -117,8 +122,8 @@ def _events(events, argument, index):
     for number, event in enumerate(events, 1):
         if not (isinstance(event, dict) and set(event) == {"trigger", "arguments"} and isinstance(event["arguments"], (list, tuple))):
             raise input_error(argument, index, f"event {number} {event!r:.60} is not {{\"trigger\": [start, end, type], \"arguments\": [...]}}")
-        trigger = _span(event["trigger"], argument, index, f"event {number}: trigger")
-        read.append((trigger, [_span(a, argument, index, f"event {number}: argument {n + 1}") for n, a in enumerate(event["arguments"])]))
+        trigger = _span(event["trigger"], argument, index, lambda: f"event {number}: trigger")
+        read.append((trigger, [_span(a, argument, index, lambda: f"event {number}: argument {n + 1}") for n, a in enumerate(event["arguments"])]))
     return read
 
 
@@ -149,65 +154,45 @@ def read_corpus(predictions, references, scheme=None):
 
 
 # ---------------------------------------------------------------------------------------
-# Tuples of each measure
+# Tuples of each measure, each led by its unit's number
 
 
-def _triggers(example):
-    triggers, events = example
-    return triggers if events is None else [trigger for trigger, _ in events]
-
-
-def measure_tuples(example, with_events):
-    """{measure: list of tuples} of one example, TextEE's keys without (doc_id, wnd_id)."""
-    triggers = _triggers(example)
-    out = {"trigger_id": [t[:2] for t in triggers], "trigger_cls": list(triggers)}
-    if with_events:
-        events = example[1]
-        out["argument_id"] = [(t[2], a[0], a[1]) for t, arguments in events for a in arguments]
-        out["argument_cls"] = [(t[2], a[0], a[1], a[2]) for t, arguments in events for a in arguments]
-        out["argument_attached_id"] = [(*t, a[0], a[1]) for t, arguments in events for a in arguments]
-        out["argument_attached_cls"] = [(*t, *a) for t, arguments in events for a in arguments]
+def unit_tuples(examples, unit, with_events):
+    """{measure: list of (unit, *TextEE's key without doc_id, wnd_id)} over the corpus."""
+    out = {measure: [] for measure in (MEASURES if with_events else TRIGGER_MEASURES)}
+    trigger_id, trigger_cls = out["trigger_id"], out["trigger_cls"]
+    for u, (triggers, events) in zip(unit, examples):
+        if events is None:
+            trigger_id += [(u, t[0], t[1]) for t in triggers]
+            trigger_cls += [(u, *t) for t in triggers]
+            continue
+        for t, arguments in events:
+            trigger_id.append((u, t[0], t[1]))
+            trigger_cls.append((u, *t))
+            out["argument_id"] += [(u, t[2], a[0], a[1]) for a in arguments]
+            out["argument_cls"] += [(u, t[2], *a) for a in arguments]
+            out["argument_attached_id"] += [(u, *t, a[0], a[1]) for a in arguments]
+            out["argument_attached_cls"] += [(u, *t, *a) for a in arguments]
     return out
 
 
-class Coder(dict):
-    """One int code per distinct tuple, across both sides."""
-
-    def codes(self, values):
-        return np.fromiter((self.setdefault(v, len(self)) for v in values), np.int64, len(values))
-
-
-def _flat(lists, coder):
-    """(unit index per item, code per item) of per-unit lists of tuples."""
-    sizes = np.fromiter(map(len, lists), np.int64, len(lists))
-    codes = coder.codes([v for values in lists for v in values])
-    return np.repeat(np.arange(len(lists)), sizes), codes
-
-
-def _keys(unit, codes, width):
-    """unit * width + code: below 2^62, as units and codes each number fewer than the tuples
-    (and examples) held in memory, < 2^31."""
-    return unit * width + codes
+def _per_unit(keys, n):
+    """How many of `keys` (tuples led by their unit) each of n units holds."""
+    return np.bincount(np.fromiter((key[0] for key in keys), np.int64, len(keys)), minlength=n)
 
 
 def textee_rows(units, pred, gold, with_events):
     """(rows, n_units): per window, predicted / gold / matched distinct tuples of each
-    measure (TextEE's sets, which (doc_id, wnd_id) keys split by window)."""
+    measure (TextEE's corpus sets, which their (doc_id, wnd_id) keys split by window)."""
     index = {}
-    unit = np.fromiter((index.setdefault(u, len(index)) for u in units), np.int64, len(units))
+    unit = [index.setdefault(u, len(index)) for u in units]
     n = len(index)
-    measures = MEASURES if with_events else TRIGGER_MEASURES
-    rows = np.zeros((n, 3 * len(measures)), dtype=np.int64)
-    p_tuples = [measure_tuples(e, with_events) for e in pred]
-    g_tuples = [measure_tuples(e, with_events) for e in gold]
-    for m, measure in enumerate(measures):
-        coder = Coder()
-        flat = [_flat([t[measure] for t in tuples], coder) for tuples in (p_tuples, g_tuples)]
-        width = max(len(coder), 1)
-        p_keys, g_keys = (np.unique(_keys(unit[where], codes, width)) for where, codes in flat)
-        matched = np.intersect1d(p_keys, g_keys, assume_unique=True)
-        for c, keys in enumerate((p_keys, g_keys, matched)):
-            rows[:, 3 * m + c] = np.bincount(keys // width, minlength=n)
+    p_tuples, g_tuples = unit_tuples(pred, unit, with_events), unit_tuples(gold, unit, with_events)
+    rows = np.zeros((n, 3 * len(p_tuples)), dtype=np.int64)
+    for m, measure in enumerate(p_tuples):
+        predicted, expected = set(p_tuples[measure]), set(g_tuples[measure])
+        for c, keys in enumerate((predicted, expected, predicted & expected)):
+            rows[:, 3 * m + c] = _per_unit(keys, n)
     return rows, n
 
 
@@ -216,36 +201,24 @@ def oneie_rows(pred, gold, with_events):
     n = len(pred)
     measures = TRIGGER_MEASURES + (ARGUMENT_MEASURES if with_events else ())
     rows = np.zeros((n, 3 * len(measures)), dtype=np.int64)
-    coder, types = Coder(), Coder()
-    p_unit, p_span = _flat([[t[:2] for t in _triggers(e)] for e in pred], coder)
-    g_unit, g_span = _flat([[t[:2] for t in _triggers(e)] for e in gold], coder)
-    p_type = types.codes([t[2] for e in pred for t in _triggers(e)])
-    g_type = types.codes([t[2] for e in gold for t in _triggers(e)])
-    width = max(len(coder), 1)
-    p_keys, g_keys = _keys(p_unit, p_span, width), _keys(g_unit, g_span, width)
-    first_keys, first = np.unique(g_keys, return_index=True)  # the first gold trigger of each span
-    found = np.isin(p_keys, first_keys)
-    place = np.searchsorted(first_keys, p_keys[found])
-    right = np.zeros(len(p_keys), dtype=bool)
-    right[found] = g_type[first[place]] == p_type[found]
-    rows[:, 0] = rows[:, 3] = np.bincount(p_unit, minlength=n)
-    rows[:, 1] = rows[:, 4] = np.bincount(g_unit, minlength=n)
-    rows[:, 2] = np.bincount(p_unit[found], minlength=n)
-    rows[:, 5] = np.bincount(p_unit[right], minlength=n)
+    p_triggers, g_triggers = (unit_tuples(side, range(n), with_events)["trigger_cls"] for side in (pred, gold))
+    first = {}  # (example, start, end) -> the type of the first gold trigger with that span
+    for u, start, end, kind in g_triggers:
+        first.setdefault((u, start, end), kind)
+    found = [key for key in p_triggers if key[:3] in first]
+    rows[:, 0] = rows[:, 3] = _per_unit(p_triggers, n)
+    rows[:, 1] = rows[:, 4] = _per_unit(g_triggers, n)
+    rows[:, 2] = _per_unit(found, n)
+    rows[:, 5] = _per_unit([key for key in found if first[key[:3]] == key[3]], n)
     if with_events:
-        sides, coder = [], Coder()
-        for side in (pred, gold):  # per example the set of (start, end, event type, role)
-            arguments = [list({(a[0], a[1], t[2], a[2]) for t, args in e[1] for a in args}) for e in side]
-            unit, full = _flat(arguments, coder)
-            sides.append((unit, full, coder.codes([a[:3] for args in arguments for a in args])))
-        width = max(len(coder), 1)
-        (p_unit, p_full, p_span), (g_unit, g_full, g_span) = sides
-        identified = np.isin(_keys(p_unit, p_span, width), _keys(g_unit, g_span, width))
-        classified = np.isin(_keys(p_unit, p_full, width), _keys(g_unit, g_full, width))
-        rows[:, 6] = rows[:, 9] = np.bincount(p_unit, minlength=n)
-        rows[:, 7] = rows[:, 10] = np.bincount(g_unit, minlength=n)
-        rows[:, 8] = np.bincount(p_unit[identified], minlength=n)
-        rows[:, 11] = np.bincount(p_unit[classified], minlength=n)
+        # per example the set of (start, end, event type, role)
+        p_args, g_args = ({(u, a[0], a[1], t[2], a[2]) for u, (_, events) in enumerate(side) for t, args in events for a in args} for side in (pred, gold))
+        g_spans = {key[:4] for key in g_args}
+        identified = [key for key in p_args if key[:4] in g_spans]
+        rows[:, 6] = rows[:, 9] = _per_unit(p_args, n)
+        rows[:, 7] = rows[:, 10] = _per_unit(g_args, n)
+        rows[:, 8] = _per_unit(identified, n)
+        rows[:, 11] = _per_unit([key for key in identified if key in g_args], n)
     return rows, n
 
 
@@ -265,7 +238,7 @@ def statistics(predictions, references, rule="textee", scheme=None):
     units, pred, gold, with_events = read_corpus(predictions, references, scheme)
     if rule == "textee":
         rows, _ = textee_rows(units, pred, gold, with_events)
-        measures = MEASURES if with_events else TRIGGER_MEASURES
+        measures = MEASURES if with_events else TRIGGER_MEASURES  # unit_tuples' order
     else:
         rows, _ = oneie_rows(pred, gold, with_events)
         measures = TRIGGER_MEASURES + (ARGUMENT_MEASURES if with_events else ())
