@@ -92,11 +92,18 @@ _ITEMS = ("OmniEvent items", False)
 _SPANS = ("span records", False)
 
 
-def _records(values):
-    """Whether a column holds span records: an object, or a list holding lists or objects."""
-    return isinstance(values, (list, tuple)) and any(
-        isinstance(value, dict) or (isinstance(value, (list, tuple)) and any(isinstance(item, (list, tuple, dict)) for item in value)) for value in values
-    )
+def _record(value):
+    """Whether an example can be a span record: an object, or a list of lists or objects."""
+    return isinstance(value, dict) or (isinstance(value, (list, tuple)) and all(isinstance(item, (list, tuple, dict)) for item in value))
+
+
+def _records(columns):
+    """Whether a batch holds span records: every example on both sides can be one, and one
+    is not empty (anything else goes to the label checks, which name the first bad label)."""
+    sides = [columns["predictions"], columns["references"]]
+    if not all(isinstance(side, (list, tuple)) and all(map(_record, side)) for side in sides):
+        return False
+    return any(isinstance(value, dict) or len(value) for side in sides for value in side)
 
 
 def _describe(found):
@@ -153,7 +160,7 @@ class MicroMacro(SpaceMetric, evaluate.Metric):
         references = columns["references"]
         if isinstance(references, (list, tuple)) and references and isinstance(references[0], dict) and "text" in references[0]:
             return self._check_items(columns)
-        if _records(references) or _records(columns["predictions"]):
+        if _records(columns):
             return self._check_records(columns)
         # tensors become numpy here, so evaluate stores what compute() would read
         predictions, references, found = check_inputs(columns["predictions"], columns["references"])
