@@ -833,6 +833,8 @@ def test_the_command_line_reads_model_texts_items_and_a_type2id_file(tmp_path, c
     assert json.loads(out)["micro_f1"] == expected["micro_f1"]
     code, _, err = run_cli(["micro_macro", "--predictions", str(tmp_path / "p.txt"), "--references", str(tmp_path / "p.txt"), "--strict"], capsys)
     assert code == 1 and "--strict: applies with --parse NAME only" in err
+    code, _, err = run_cli(argv + ["--types", str(tmp_path / "type2id.jsn")], capsys)
+    assert code == 1 and "--types: " in err and "type2id.jsn is not a file" in err
 
 
 def test_trainer_metrics_parse_generated_triggers():

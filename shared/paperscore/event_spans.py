@@ -175,7 +175,8 @@ def unit_tuples(examples, unit, with_events):
 
 
 def _per_unit(keys, n):
-    """How many of `keys` (tuples led by their unit) each of n units holds."""
+    """How many of `keys` (tuples led by their unit) each of n units holds: int64 counts
+    of tuples held in memory, far below 2^63."""
     return np.bincount(np.fromiter((key[0] for key in keys), np.int64, len(keys)), minlength=n)
 
 

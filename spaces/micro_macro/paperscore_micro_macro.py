@@ -903,8 +903,12 @@ def _as_labels(read):
 
 def read_types(value):
     """--types: a JSON file's list or object keys, else comma-separated names."""
-    if value is None or not Path(value).is_file():
-        return None if value is None else value.split(",")
+    if value is None:
+        return None
+    if not Path(value).is_file():
+        if value.endswith(".json") or "/" in value:  # a mistyped path would be one type name
+            raise ValueError(f"--types: {value} is not a file")
+        return value.split(",")
     types = load_json(read_text(value, "--types"), f"--types: {value}")
     if isinstance(types, dict):
         types = list(types)
