@@ -766,3 +766,24 @@ def test_new_quad_parsers_are_in_the_package_list_the_demo_reads():
     from paperscore.quad import QUAD_PARSERS
 
     assert {"gen_scl_nat", "diaasq_json"} <= set(QUAD_PARSERS)
+
+
+def test_strict_offset_policy_by_hand():
+    text = "set up fired fired ; set up"
+    positions = [[13, 18], [7, 12], [0, 6], [21, 27], [0, 3]]  # fired@13, fired@7, "set up"@0, "set up"@21, set
+    gold = ["attack", "attack", "NA", "transport", "NA"]
+    pairs = [["fired", "die"], ["setup", "transport"], ["fired", "attack"], ["fired", "attack"], ["troops", "attack"], ["set", "elect"]]
+    ((predicted, left),) = P.place_triggers("strict", [pairs], [text], [positions], [gold], None)
+    # in text order the candidates are set@0-3, "set up"@0-6, fired@7, fired@13, "set up"@21:
+    # (fired, die) takes fired@7, (setup, transport) "set up"@0 (spaces removed, as the
+    # reader removes them), (fired, attack) fired@13, the second (fired, attack) finds no
+    # free "fired", (troops, attack) no candidate, (set, elect) set@0-3 (a type outside
+    # any schema is still the model's answer); the gold labels are never read
+    assert predicted == ["attack", "die", "transport", "NA", "elect"]
+    assert left == [("fired", "attack"), ("troops", "attack")]
+    # OmniEvent's rule on the same input prefers the gold label and skips types outside
+    # the schema: fired@13 attack (gold preferred over die), fired@7 attack, "set up" never
+    # equals "setup", set: elect is not a type
+    ((predicted, left),) = P.place_triggers("omnievent", [pairs], [text], [positions], [gold], ["attack", "die", "transport"])
+    assert predicted == ["attack", "attack", "NA", "NA", "NA"]
+    assert left == [("fired", "die"), ("setup", "transport"), ("troops", "attack"), ("set", "elect")]

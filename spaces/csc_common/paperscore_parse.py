@@ -21,6 +21,8 @@ quad_match.compute(..., tuple_len=parser.tuple_len). Element strings are exactly
 decoder leaves them (MvP writes an implicit target "null"; ABSA-QUAD's ASQP keeps its
 sentiment words "great"/"bad"/"ok"), so references must go through the same parser, as the
 papers' scripts do.
+Event triggers (family micro_macro) come back as [trigger, type] pairs, which
+place_triggers puts onto the candidates (micro_macro.compute(parse=...) does both).
 CSC replies (family csc) come back as the corrected sentence; a reply with nothing left is
 the empty string, reported.
 """
@@ -531,28 +533,69 @@ def omnievent_candidates(pairs, texts, positions, labels, types):
     OmniEvent compares them: plain_label) if one has it, else the first, else "NA"; the
     pair used is then consumed. Exactly OmniEvent's rule, gold preference included, so the
     numbers are its numbers. A candidate outside its text is a ValueError."""
+    return [predicted for predicted, _ in place_triggers("omnievent", pairs, texts, positions, labels, types)]
+
+
+def _place_omnievent(left, words, gold, types):
+    """OmniEvent's get_pred_per_mention(paradigm="s2s") for each candidate in turn."""
+    predicted = []
+    for word, label in zip(words, gold):
+        found = [kind for trigger, kind in left if trigger == word and kind in types]
+        choice = label if label in found else (found[0] if found else "NA")
+        if (word, choice) in left:
+            left.remove((word, choice))
+        predicted.append(choice)
+    return predicted
+
+
+def _place_strict(left, words, gold, types):
+    """The strict offset policy: each pair, in the order generated, takes the first free
+    candidate in text order (start, then end offset) whose word, spaces removed as the
+    reader removes them from the trigger, equals its trigger; the candidate gets the pair's
+    type as generated (in `types` or not: a type outside the schema is a wrong type). The
+    gold labels are never looked at. Pairs that find no free candidate stay in `left`."""
+    order = sorted(range(len(words)), key=lambda j: words[j][1])
+    predicted, taken, unplaced = ["NA"] * len(words), set(), []
+    for trigger, kind in left:
+        free = next((j for j in order if j not in taken and words[j][0].replace(" ", "") == trigger), None)
+        if free is None:
+            unplaced.append((trigger, kind))
+        else:
+            predicted[free] = kind
+            taken.add(free)
+    left[:] = unplaced
+    return predicted
+
+
+PLACEMENTS = {"omnievent": _place_omnievent, "strict": _place_strict}
+POLICY = {"omnievent_s2s": "omnievent", "omnievent_s2s_strict": "strict"}  # each event parser's placement
+
+
+def place_triggers(policy, pairs, texts, positions, labels, types):
+    """Per example (predicted candidate labels, the pairs no candidate took), under the
+    policy "omnievent" (OmniEvent's rule, which drops those pairs) or "strict" (which
+    scores them as false positives: see _place_strict). types: the type names a pair may
+    carry ("omnievent": others are ignored, as OmniEvent does; "strict": None or a list,
+    not used). A candidate outside its text is a ValueError."""
     if isinstance(types, str):
         raise ValueError(f"types: {types!r} is a string; give a list of type names")
-    types = set(types)
+    if types is None and policy == "omnievent":
+        raise ValueError("types: OmniEvent's conversion keeps only pairs whose type is in the schema; give the list of type names")
+    types = set(types or ())
     for argument, values in (("texts", texts), ("positions", positions), ("labels", labels)):
         if len(values) != len(pairs):
             raise ValueError(f"{argument}: {len(values)} examples, but {len(pairs)} parsed predictions")
+    place = PLACEMENTS[policy]
     result = []
     for index, (left, text, spans, gold) in enumerate(zip(pairs, texts, positions, labels)):
         if len(spans) != len(gold):
             raise input_error("labels", index, f"{len(gold)} labels for {len(spans)} candidates")
-        left = [tuple(pair) for pair in left]
-        predicted = []
-        for number, ((start, end), label) in enumerate(zip(spans, gold)):
+        for number, (start, end) in enumerate(spans):
             if not 0 <= start <= end <= len(text):
                 raise input_error("positions", f"{index}][{number}", f"({start}, {end}) is not inside the text of {len(text)} characters")
-            word = text[start:end]
-            found = [kind for trigger, kind in left if trigger == word and kind in types]
-            choice = label if label in found else (found[0] if found else "NA")
-            if (word, choice) in left:
-                left.remove((word, choice))
-            predicted.append(choice)
-        result.append(predicted)
+        words = [text[start:end] for start, end in spans] if policy == "omnievent" else [(text[s:e], (s, e)) for s, e in spans]
+        left = [tuple(pair) for pair in left]
+        result.append((place(left, words, gold, types), left))
     return result
 
 
@@ -655,6 +698,7 @@ PARSERS = {
         Parser("mvp_llm_tasd", 1, "quad_match", "023", read_mvp_llm_triplets, MVP + " src/llms/eval.py (tasd)"),
         *(Parser(preset, 1, "quad_match", "0123", _json_reader(preset), "paperscore") for preset in JSON_KEYS),
         Parser("omnievent_s2s", 1, "micro_macro", None, read_omnievent_s2s, "THU-KEG/OmniEvent@ec72e72 seq2seq_processor.extract_argument"),
+        Parser("omnievent_s2s_strict", 1, "micro_macro", None, read_omnievent_s2s, "OmniEvent's reading; paperscore's strict offset policy"),
         Parser("csc_label", 1, "csc", None, read_csc_label, "paperscore"),
         Parser("csc_first_line", 1, "csc", None, read_csc_first_line, "paperscore"),
         Parser("csc_quotes", 1, "csc", None, read_csc_quotes, "paperscore"),
