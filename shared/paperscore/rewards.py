@@ -1,0 +1,232 @@
+"""Per-example rewards for RL fine-tuning (TRL's GRPOTrainer(reward_funcs=[...])), each the
+family's own metric on one example, from the same parsers and matching code as compute().
+
+A factory returns a function `reward(prompts=None, completions=..., **columns)`, the call
+TRL 1.16 makes: `completions` are model texts, or chat messages (a list of {"role",
+"content"} dicts: the assistant turns' text is read), and every dataset column comes as a
+keyword argument holding one value per completion; TRL's own extras (trainer_state,
+log_metric, completion_ids, ...) are ignored. The reward is one float per completion, or
+None where the reference column holds None (a row of another task).
+
+How per-example rewards relate to the corpus figure (each reward function has a
+`.statistics(completions, **columns)` giving the per-example counts):
+- an F1 reward is 2·hits / (predicted + gold) of that one example, 1.0 when the example
+  has nothing to find and nothing is predicted (the gold output's own score). The MEAN of
+  per-example F1 is NOT the corpus micro F1; the SUMS of the per-example counts are:
+  micro F1 = 2·Σhits / (Σpredicted + Σgold), exactly what the family's compute() reports.
+- quad's "optimal_score" reward is the sample score of quad_match; its mean over the
+  corpus IS quad_match's optimal_score (itself a mean of sample scores).
+
+Conventions that reward gaming are refused by name (ValueError saying why): quad_match's
+duplicates="list" (every copy of a right quad is a hit: repeating it raises recall past 1)
+and csc_common's "pycorrector" and "paddle" presets (sentence accuracy over every sentence
+and counting error-free sentences left alone: copying the source earns most of it).
+"""
+
+import json
+
+import numpy as np
+
+from .core import input_error
+from .parse import get_parser, parse as parse_texts, parser_id
+
+REFUSED = {
+    "list": 'duplicates="list" (ASQP/MvP/ACOS) counts every predicted copy of a gold quad as a hit, so repeating a right quad scores above the gold output; use "multiset" or "set"',
+    "pycorrector": "the pycorrector convention scores whole-sentence accuracy over every sentence, so copying the source earns every error-free sentence; the csc reward scores the edits",
+    "paddle": "the PaddleNLP convention counts error-free sentences left alone as right answers, so copying the source earns them; the csc reward scores the edits",
+}
+
+
+def _refuse(argument, value):
+    if isinstance(value, str) and value in REFUSED:
+        raise ValueError(f"{argument}: {value!r} can be gamed as a reward: {REFUSED[value]}")
+
+
+# ---------------------------------------------------------------------------------------
+# What TRL passes
+
+
+def completion_text(completion, index):
+    """A completion's text: a string as it is; chat messages: the assistant turns'
+    content joined (string content, or a list of {"type": "text", "text": ...} blocks)."""
+    if isinstance(completion, str):
+        return completion
+    if isinstance(completion, (list, tuple)) and all(isinstance(m, dict) and "content" in m for m in completion):
+        parts = []
+        for message in completion:
+            if message.get("role", "assistant") != "assistant":
+                continue
+            content = message["content"]
+            if isinstance(content, str):
+                parts.append(content)
+            elif isinstance(content, list) and all(isinstance(b, dict) for b in content):
+                parts += [b["text"] for b in content if b.get("type") == "text"]
+            else:
+                raise input_error("completions", index, f"message content {content!r} is neither text nor a list of text blocks")
+        return "".join(parts)
+    raise input_error("completions", index, f"is a {type(completion).__name__}, neither a model text nor a list of chat messages")
+
+
+def _column(columns, name, n):
+    if name not in columns:
+        raise ValueError(f"the dataset has no column {name!r} (columns given: {', '.join(sorted(columns)) or 'none'}); name it with the factory's column argument")
+    values = list(columns[name])
+    if len(values) != n:
+        raise ValueError(f"{name}: {len(values)} values for {n} completions")
+    return values
+
+
+def _inputs(completions, columns, names):
+    """(texts, {name: values} of the rows that apply, indices of those rows, n): a row
+    applies where its first named column is not None (every row when none is named)."""
+    if completions is None or isinstance(completions, (str, bytes, dict)):
+        raise ValueError(f"completions: expected a list of completions, got {type(completions).__name__}")
+    completions = list(completions)
+    n = len(completions)
+    values = {name: _column(columns, name, n) for name in names}
+    rows = [i for i, value in enumerate(values[names[0]]) if value is not None] if names else list(range(n))
+    texts = [completion_text(completions[i], i) for i in rows]
+    return texts, {name: [v[i] for i in rows] for name, v in values.items()}, rows, n
+
+
+def _spread(values, rows, n):
+    out = [None] * n
+    for i, value in zip(rows, values.tolist()):
+        out[i] = float(value)
+    return out
+
+
+def f1(hits, predicted, gold):
+    """Per-example F1 = 2·hits / (predicted + gold); 1.0 where both are 0."""
+    hits, total = np.asarray(hits, float), np.asarray(predicted, float) + np.asarray(gold, float)
+    return np.where(total > 0, 2 * hits / np.maximum(total, 1), 1.0)
+
+
+def _reward_function(name, counts, score, names):
+    """A TRL reward function named `name` (TRL logs rewards under __name__) from
+    counts(texts, columns) -> (n_rows, k) array and score(counts) -> rewards."""
+
+    def reward(prompts=None, completions=None, **columns):
+        texts, values, rows, n = _inputs(completions, columns, names)
+        return _spread(score(counts(texts, values)) if rows else np.zeros(0), rows, n)
+
+    def statistics(completions, **columns):
+        """(counts of the rows that apply, their indices): each row as the reward sees it."""
+        texts, values, rows, _ = _inputs(completions, columns, names)
+        return counts(texts, values), rows
+
+    reward.__name__ = reward.__qualname__ = name
+    reward.statistics = statistics
+    return reward
+
+
+# ---------------------------------------------------------------------------------------
+# Format: did the parser read every piece?
+
+
+def format_reward(parse, name=None):
+    """1.0 where the parser `parse` reads the whole completion (no piece it cannot
+    read: the parse report's failure rule), else 0.0. Applies to every row."""
+    parser = get_parser(parse)
+
+    def counts(texts, values):
+        return np.array([[not parser.read(text)[1]] for text in texts], dtype=float).reshape(-1, 1)
+
+    return _reward_function(name or f"format_{parser.name}", counts, lambda c: c[:, 0], [])
+
+
+# ---------------------------------------------------------------------------------------
+# Quads
+
+QUAD_METRICS = ("exact_f1", "optimal_f1", "optimal_score")
+QUAD_COUNTS = ("exact_hits", "exact_n", "exact_m", "matched", "n", "m", "score")
+
+
+def quad_reward(parse, reference="reference", metric="exact_f1", duplicates="multiset", similarity="rouge_l", weights=(1, 1, 1, 1), parse_references=True, name=None):
+    """quad_match on each example. parse: a quad_match parser of paperscore.parse;
+    reference: the column of gold target texts (read by the same parser, strictly; a list
+    of texts: several references, the best counts, as in quad_match.compute), or gold
+    quads already in the parser's order when parse_references=False.
+    metric: "exact_f1" (2·hits / (predicted + gold quads), exact match under `duplicates`:
+    "multiset" one-to-one or "set" DiaASQ; "list" is refused), "optimal_f1" (the same with
+    the optimal soft match's matched degree total for hits) or "optimal_score" (quad_match's
+    sample score, matched / max(predicted, gold)). A piece the parser cannot read is a
+    predicted quad that matches nothing, as in compute()."""
+    from . import quad
+
+    _refuse("duplicates", duplicates)
+    if metric not in QUAD_METRICS:
+        raise ValueError(f"metric: {metric!r} is not one of {', '.join(QUAD_METRICS)}")
+    parser = get_parser(parse, "quad_match")
+    quad._score([], [], weights, parser.tuple_len, quad.QUAD_SEP, quad.ELEMENT_SEP, similarity, duplicates)  # checks the options now
+    exact = metric == "exact_f1"
+    cached = {}  # gold texts repeat (GRPO scores several completions per prompt): read each once
+
+    def gold(values):
+        if not parse_references:
+            return values
+        out = []
+        for index, value in enumerate(values):
+            key = json.dumps(value)
+            if key not in cached:
+                several = isinstance(value, (list, tuple))
+                texts = list(value) if several else [value]
+                if not all(isinstance(text, str) for text in texts) or (several and not texts):
+                    raise input_error(reference, index, f"is not gold text (a string, or a list of strings) for {parser_id(parser)}; gold quads: parse_references=False")
+                read = []
+                for text in texts:
+                    quads, problems = parser.read(text)
+                    if problems:
+                        raise input_error(reference, index, f"{parser_id(parser)} cannot read the gold text {text!r}: {problems[0]}")
+                    read.append(quads)
+                cached[key] = read if several else read[0]
+            out.append(cached[key])
+        return out
+
+    def counts(texts, values):
+        structures = parse_texts(texts, parser)[0]
+        _, rows, chosen = quad._score(structures, gold(values[reference]), weights, parser.tuple_len, quad.QUAD_SEP, quad.ELEMENT_SEP, similarity, duplicates, exact_only=exact)
+        return rows[chosen][:, [quad.STATS.index(c) for c in QUAD_COUNTS]].reshape(-1, len(QUAD_COUNTS))
+
+    def score(c):
+        if metric == "exact_f1":
+            return f1(c[:, 0], c[:, 1], c[:, 2])
+        return f1(c[:, 3], c[:, 4], c[:, 5]) if metric == "optimal_f1" else c[:, 6]
+
+    return _reward_function(name or f"quad_{metric}", counts, score, [reference])
+
+
+# ---------------------------------------------------------------------------------------
+# Chinese spelling check
+
+CSC_METRICS = ("char_f1", "sentence")
+CSC_COUNTS = ("exact_hits", "predicted", "gold", "same_edits")
+
+
+def csc_reward(parse=None, source="source", reference="reference", metric="char_f1", name=None):
+    """Correction of each sentence, its edits found against the source by csc's
+    length_mismatch="align" (insertions and deletions are edits too). parse: a csc parser
+    of paperscore.parse for chat replies, or None (the completion is the sentence).
+    metric: "char_f1" (2·exact hits / (predicted + gold edits), an exact hit being the
+    right character at the right position; 1.0 for leaving an error-free sentence alone)
+    or "sentence" (1.0 when the predicted edits are exactly the gold edits, else 0.0).
+    Sums of char_f1's counts give the character-level correction P/R/F1 over all edits
+    (csc_common's "faspell"/"cscd_ns" char level, under length_mismatch="align");
+    the mean of "sentence" is the share of sentences corrected exactly."""
+    from . import csc
+
+    _refuse("metric", metric)
+    if metric not in CSC_METRICS:
+        raise ValueError(f"metric: {metric!r} is not one of {', '.join(CSC_METRICS)}")
+    parser = get_parser(parse, "csc") if parse is not None else None
+
+    def counts(texts, values):
+        sentences = parse_texts(texts, parser)[0] if parser else texts
+        predicted, gold = csc.extract_edits(values[source], sentences, values[reference], names=("completions", reference), length_mismatch="align")
+        m = csc.match(predicted, gold)
+        return np.column_stack([m.exact_hits, m.predicted, m.gold, m.same_edits]).astype(np.int64).reshape(-1, len(CSC_COUNTS))
+
+    def score(c):
+        return f1(c[:, 0], c[:, 1], c[:, 2]) if metric == "char_f1" else c[:, 3].astype(float)
+
+    return _reward_function(name or f"csc_{metric}", counts, score, [reference, source])
