@@ -1,0 +1,304 @@
+"""paperscore.rewards: per-example rewards against plain per-example oracles (quad_naive,
+csc_align_naive) at users' sizes, their relation to the corpus figures of compute(), the
+reward-hacking audit as properties, TRL's calling convention, and a tiny GRPOTrainer run."""
+
+import random
+from collections import Counter
+
+import numpy as np
+import pytest
+from csc_align_naive import aligned_edits
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from quad_naive import sample_statistics
+
+from paperscore import csc_common, quad, rewards
+from paperscore.parse import get_parser
+
+# ---------------------------------------------------------------------------------------
+# Random ASQP paraphrase texts ("{category} is {great|bad|ok} because {aspect} is {opinion}")
+
+CATEGORIES = ["food quality", "service general", "ambience general", "食物 质量", "price"]
+WORDS = ["pizza", "staff", "it", "beer", "the wine list", "服务员", "菜", "pasta", "NULL"]
+OPINIONS = ["delicious", "slow", "good", "great", "too salty", "很好", "bad food", "ok"]
+SENTIMENTS = ["great", "bad", "ok"]
+
+
+def random_quad(rng):
+    return f"{rng.choice(CATEGORIES)} is {rng.choice(SENTIMENTS)} because {rng.choice(WORDS)} is {rng.choice(OPINIONS)}"
+
+
+def join(pieces):
+    return " [SSEP] ".join(pieces)
+
+
+def gold_texts(rng, n):
+    return [join(rng.sample(sorted({random_quad(rng) for _ in range(6)}), rng.randint(1, 3))) for _ in range(n)]
+
+
+def corrupt(rng, gold, others):
+    """A completion as diverse as a policy writes: the gold itself, a subset, a repeat, an
+    extra quad, a changed opinion, another example's gold, junk, blank, half a piece."""
+    pieces = gold.split(" [SSEP] ")
+    kind = rng.randrange(10)
+    if kind == 0:
+        return gold
+    if kind == 1:
+        return join(rng.sample(pieces, rng.randint(0, len(pieces)))) or ""
+    if kind == 2:
+        return join(pieces + [rng.choice(pieces)] * rng.randint(1, 3))
+    if kind == 3:
+        return join(pieces + [random_quad(rng)])
+    if kind == 4:
+        return gold.replace(" is ", " is " + rng.choice(OPINIONS) + " ", 1) if rng.random() < 0.5 else gold.replace("because", "as")
+    if kind == 5:
+        return rng.choice(others)
+    if kind == 6:
+        return rng.choice(["", " ", "junk", "[SSEP]", "pizza is delicious"])
+    if kind == 7:
+        return join([random_quad(rng) for _ in range(rng.randint(1, 4))])
+    if kind == 8:
+        return gold[: rng.randrange(len(gold) + 1)]
+    return join(pieces[::-1])
+
+
+@pytest.fixture(scope="module")
+def quad_corpus():
+    rng = random.Random(24)
+    golds = gold_texts(rng, 1500)
+    references = [g for g in golds for _ in range(8)][:10_000]  # GRPO: several completions per prompt
+    completions = [corrupt(rng, g, golds) for g in references]
+    return completions, references
+
+
+PARSER = get_parser("asqp_paraphrase")
+
+
+def oracle(completion, reference, soft):
+    """quad_naive's sample statistics over the parser's quads, and the reward by the
+    definition: 2·hits / (n + m) (1 when both are 0), or S / max(n, m)."""
+    predicted, gold = PARSER.read(completion)[0], PARSER.read(reference)[0]
+    s = sample_statistics(predicted, gold, PARSER.tuple_len, soft=soft)
+    hits, n, m, _ = s["exact"]["multiset"]
+    exact = 2 * hits / (n + m) if n + m else 1.0
+    optimal = 2 * s["matched"] / (s["n"] + s["m"]) if s["n"] + s["m"] else 1.0
+    return exact, optimal, s["score"]
+
+
+def test_quad_exact_against_the_per_example_oracle_and_the_corpus_figure(quad_corpus):
+    completions, references = quad_corpus
+    reward = rewards.quad_reward("asqp_paraphrase")
+    got = reward(prompts=None, completions=completions, reference=references)
+    assert len(got) == 10_000 and all(isinstance(v, float) for v in got)
+    for i in random.Random(1).sample(range(10_000), 800):
+        assert got[i] == pytest.approx(oracle(completions[i], references[i], soft=False)[0], abs=1e-12), i
+    for i in range(0, 10_000, 997):  # a sample scored alone gets what it gets in the batch
+        assert reward(completions=[completions[i]], reference=[references[i]]) == [got[i]]
+    # The sums of per-example counts are the corpus micro figures; the mean is not.
+    counts, rows = reward.statistics(completions, reference=references)
+    assert rows == list(range(10_000))
+    hits, n, m = counts[:, :3].sum(0)
+    corpus = quad.compute(completions, references, parse="asqp_paraphrase", exact_only=True)
+    assert corpus["exact_precision"] == pytest.approx(hits / n, abs=1e-12)
+    assert corpus["exact_recall"] == pytest.approx(hits / m, abs=1e-12)
+    assert corpus["exact_f1"] == pytest.approx(2 * hits / (n + m), abs=1e-12)
+    assert abs(np.mean(got) - corpus["exact_f1"]) > 1e-3  # the mean of per-example F1 is another number
+
+
+def test_quad_soft_against_the_per_example_oracle_and_the_corpus_figure(quad_corpus):
+    completions, references = (part[:2000] for part in quad_corpus)
+    f1_reward = rewards.quad_reward("asqp_paraphrase", metric="optimal_f1")
+    score_reward = rewards.quad_reward("asqp_paraphrase", metric="optimal_score")
+    f1s = f1_reward(completions=completions, reference=references)
+    scores = score_reward(completions=completions, reference=references)
+    for i in random.Random(2).sample(range(2000), 200):
+        _, optimal, score = oracle(completions[i], references[i], soft=True)
+        assert f1s[i] == pytest.approx(optimal, abs=1e-9) and scores[i] == pytest.approx(score, abs=1e-9), i
+    counts, _ = f1_reward.statistics(completions, reference=references)
+    matched, n, m = counts[:, 3:6].sum(0)
+    corpus = quad.compute(completions, references, parse="asqp_paraphrase")
+    assert corpus["optimal_f1"] == pytest.approx(2 * matched / (n + m), abs=1e-12)
+    assert corpus["optimal_score"] == pytest.approx(np.mean(scores), abs=1e-12)  # a mean of sample scores
+
+
+def test_quad_hand_derived():
+    gold = "food quality is great because pizza is delicious [SSEP] service general is bad because staff is slow"
+    right = "food quality is great because pizza is delicious"
+    reward = rewards.quad_reward("asqp_paraphrase")
+    # one of two gold quads, nothing wrong: 2·1 / (1 + 2); twice: 2·1 / (2 + 2) (multiset: one hit)
+    assert reward(completions=[right, join([right, right]), gold, ""], reference=[gold] * 4) == [2 / 3, 0.5, 1.0, 0.0]
+    # "set" (DiaASQ): the repeat is one predicted quad
+    assert rewards.quad_reward("asqp_paraphrase", duplicates="set")(completions=[join([right, right])], reference=[gold]) == [2 / 3]
+    # soft: "tasty" for "delicious" matches 3 of 4 elements: degree 0.75; F1 2·0.75 / (1 + 2)
+    soft = rewards.quad_reward("asqp_paraphrase", metric="optimal_f1")
+    assert soft(completions=["food quality is great because pizza is tasty"], reference=[gold]) == [pytest.approx(0.5)]
+
+
+# ---------------------------------------------------------------------------------------
+# Reward hacking: no attack scores above the gold output (which scores 1)
+
+quads = st.lists(st.builds(lambda c, s, a, o: f"{c} is {s} because {a} is {o}", *(st.sampled_from(v) for v in (CATEGORIES, SENTIMENTS, WORDS, OPINIONS))), min_size=1, max_size=4, unique=True)
+
+
+@settings(max_examples=60, deadline=None)
+@given(gold=quads, k=st.integers(1, 5), metric=st.sampled_from(rewards.QUAD_METRICS), duplicates=st.sampled_from(["multiset", "set"]))
+def test_quad_attacks_never_beat_the_gold(gold, k, metric, duplicates):
+    reward = rewards.quad_reward("asqp_paraphrase", metric=metric, duplicates=duplicates)
+    everything = [f"{c} is {s} because {a} is {o}" for c in CATEGORIES for s in SENTIMENTS for a in WORDS[:3] for o in OPINIONS[:3]]
+    attacks = {
+        "repeat a correct item": join(gold + [gold[0]] * k),
+        "only a correct item, repeated": join([gold[0]] * (k + 1)),
+        "empty": "",
+        "the source sentence": "the pizza was delicious but the staff was slow",
+        "guess everything": join(gold + everything),
+        "guess every polarity": join([p.replace(f" is {s} ", f" is {t} ", 1) for p in gold for s in SENTIMENTS for t in SENTIMENTS if f" is {s} " in p]),
+    }
+    texts = [join(gold), *attacks.values()]
+    got = reward(completions=texts, reference=[join(gold)] * len(texts))
+    assert got[0] == 1.0
+    for (name, text), value in zip(attacks.items(), got[1:]):
+        assert value <= got[0], (name, text, value)
+    if duplicates == "multiset":
+        assert got[1] < 1.0  # a repeat is a predicted quad that finds no second gold copy
+
+
+def test_the_list_rule_would_be_gamed_and_is_refused():
+    gold, right = "food quality is great because pizza is delicious [SSEP] service general is bad because staff is slow", "food quality is great because pizza is delicious"
+    # Why: under "list" a right quad written 3 times is 3 hits of 2 gold quads (recall 1.5).
+    with pytest.warns(UserWarning, match="repeated beyond their gold copies"):
+        figures = quad.compute([join([right] * 3)], [gold], parse="asqp_paraphrase", duplicates="list", exact_only=True)
+    assert figures["exact_recall"] == 1.5
+    with pytest.raises(ValueError, match=r"duplicates: 'list' can be gamed.*repeating a right quad"):
+        rewards.quad_reward("asqp_paraphrase", duplicates="list")
+    for variant in ("pycorrector", "paddle"):
+        with pytest.raises(ValueError, match=f"metric: '{variant}' can be gamed.*copying the source"):
+            rewards.csc_reward(metric=variant)
+
+
+def test_the_pycorrector_convention_would_be_gamed():
+    """pycorrector's sentence accuracy over every sentence: copying the source of a corpus
+    with 3 error-free sentences of 4 scores 0.75, the gold 1.0, a model that corrects the
+    erroneous one but touches one clean sentence 0.75 too: copying ties a real correction."""
+    sources = ["今天天气很好", "我们去公园", "他很高心", "她在看书"]
+    references = ["今天天气很好", "我们去公园", "他很高兴", "她在看书"]
+    copied = csc_common.compute(sources, references, sources, variant="pycorrector")
+    assert copied["sentence_correction_accuracy"] == 0.75
+    trying = ["今天天气很号", "我们去公园", "他很高兴", "她在看书"]
+    assert csc_common.compute(trying, references, sources, variant="pycorrector")["sentence_correction_accuracy"] == 0.75
+    assert rewards.csc_reward()(completions=sources, source=sources, reference=references) == [1.0, 1.0, 0.0, 1.0]
+
+
+# ---------------------------------------------------------------------------------------
+# CSC
+
+HAN = "的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可主发年动同工也能下过子说产种面而方后多定行学法所民得经"
+
+
+@pytest.fixture(scope="module")
+def csc_corpus():
+    rng = random.Random(21)
+    sources, references, completions = [], [], []
+    for _ in range(10_000):
+        source = "".join(rng.choice(HAN) for _ in range(rng.choice([0, 1, 3, 8, 20, 60])))
+        gold = list(source)
+        for _ in range(rng.choice([0, 0, 1, 2])):
+            if gold:
+                gold[rng.randrange(len(gold))] = rng.choice(HAN)
+        gold = "".join(gold)
+        kind, text = rng.randrange(7), list(gold)
+        if kind == 1:
+            text = list(source)  # copy the source
+        elif kind == 2 and text:  # over-correct
+            text[rng.randrange(len(text))] = rng.choice(HAN)
+        elif kind == 3:  # insert or delete
+            at = rng.randrange(len(text) + 1)
+            text = text[:at] + [rng.choice(HAN)] + text[at:] if rng.random() < 0.5 or not text else text[:at] + text[at + 1 :]
+        elif kind == 4:
+            text = [rng.choice(HAN) for _ in text]  # change everything
+        elif kind == 5:
+            text = []
+        sources.append(source)
+        references.append(gold)
+        completions.append("".join(text))
+    return completions, sources, references
+
+
+def csc_oracle(completion, source, reference):
+    predicted, gold = aligned_edits(source, completion), aligned_edits(source, reference)
+    hits = len(predicted & gold)
+    return (2 * hits / (len(predicted) + len(gold)) if predicted or gold else 1.0), float(predicted == gold)
+
+
+def test_csc_against_the_per_sentence_oracle_and_the_corpus_figure(csc_corpus):
+    completions, sources, references = csc_corpus
+    char = rewards.csc_reward()
+    sentence = rewards.csc_reward(metric="sentence")
+    got, exact = char(completions=completions, source=sources, reference=references), sentence(completions=completions, source=sources, reference=references)
+    for i in random.Random(3).sample(range(10_000), 1500):
+        assert (got[i], exact[i]) == pytest.approx(csc_oracle(completions[i], sources[i], references[i]), abs=1e-12), i
+    for i in range(0, 10_000, 997):
+        assert char(completions=[completions[i]], source=[sources[i]], reference=[references[i]]) == [got[i]]
+    counts, _ = char.statistics(completions, source=sources, reference=references)
+    hits, n, m = counts[:, :3].sum(0)
+    corpus = csc_common.compute(completions, references, sources, variant="faspell", length_mismatch="align")
+    assert corpus["char_correction_precision"] == pytest.approx(hits / n, abs=1e-12)
+    assert corpus["char_correction_recall"] == pytest.approx(hits / m, abs=1e-12)
+
+
+han = st.text(alphabet=HAN[:12], min_size=1, max_size=12)
+
+
+@settings(max_examples=80, deadline=None)
+@given(source=han, changes=st.lists(st.tuples(st.integers(0, 11), st.sampled_from(HAN[:12])), max_size=3), extra=st.integers(0, 11), metric=st.sampled_from(rewards.CSC_METRICS))
+def test_csc_attacks_never_beat_the_gold(source, changes, extra, metric):
+    gold = list(source)
+    for at, char in changes:
+        gold[at % len(gold)] = char
+    gold = "".join(gold)
+    over = list(gold)
+    over[extra % len(over)] = "错" if over[extra % len(over)] != "错" else "误"
+    attacks = {"copy the source": source, "empty": "", "over-correct": "".join(over), "repeat": gold + gold, "change everything": "错" * len(gold)}
+    reward = rewards.csc_reward(metric=metric)
+    texts = [gold, *attacks.values()]
+    got = reward(completions=texts, source=[source] * len(texts), reference=[gold] * len(texts))
+    assert got[0] == 1.0
+    for (name, text), value in zip(attacks.items(), got[1:]):
+        assert value <= got[0], (name, text, value)
+    assert got[3] < 1.0  # over-correcting always costs
+
+
+# ---------------------------------------------------------------------------------------
+# Format reward, TRL's calling convention, refusals
+
+
+def test_format_reward_is_parse_success():
+    reward = rewards.format_reward("asqp_paraphrase")
+    texts = ["food quality is great because pizza is delicious", "junk", "", "a is b because c is d [SSEP] x"]
+    assert reward(completions=texts) == [1.0, 0.0, 0.0, 0.0]
+    assert reward.__name__ == "format_asqp_paraphrase"
+
+
+def test_trl_calling_convention():
+    reward = rewards.quad_reward("asqp_paraphrase")
+    gold = "food quality is great because pizza is delicious"
+    chat = [[{"role": "assistant", "content": gold}], [{"role": "assistant", "content": [{"type": "text", "text": gold}]}]]
+    extras = dict(trainer_state=object(), log_extra=print, log_metric=print, completion_ids=[[1], [2], [3]])
+    # conversational completions; None marks a row of another task; TRL's extras ignored
+    assert reward(prompts=["p"] * 3, completions=[*chat, gold], reference=[gold, gold, None], other=[1, 2, 3], **extras) == [1.0, 1.0, None]
+    with pytest.raises(ValueError, match="no column 'reference'.*columns given: gold"):
+        reward(completions=[gold], gold=[gold])
+    with pytest.raises(ValueError, match="reference: 2 values for 1 completions"):
+        reward(completions=[gold], reference=[gold, gold])
+    with pytest.raises(ValueError, match=r"completions\[0\]: is a int"):
+        reward(completions=[3], reference=[gold])
+    with pytest.raises(ValueError, match=r"reference\[1\]: asqp_paraphrase@1 cannot read the gold text 'junk'"):
+        reward(completions=[gold, gold], reference=[gold, "junk"])
+    with pytest.raises(ValueError, match="metric: 'f1' is not one of"):
+        rewards.quad_reward("asqp_paraphrase", metric="f1")
+    with pytest.raises(ValueError, match="unknown parser 'csc_reply' for quad_match"):
+        rewards.quad_reward("csc_reply")
+
+
+def test_csc_reply_parser():
+    reward = rewards.csc_reward(parse="csc_reply")
+    assert reward(completions=["修改后：“他很高兴。”\n解释：高心是错字"], source=["他很高心。"], reference=["他很高兴。"]) == [1.0]
