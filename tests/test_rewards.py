@@ -302,3 +302,47 @@ def test_trl_calling_convention():
 def test_csc_reply_parser():
     reward = rewards.csc_reward(parse="csc_reply")
     assert reward(completions=["修改后：“他很高兴。”\n解释：高心是错字"], source=["他很高心。"], reference=["他很高兴。"]) == [1.0]
+
+
+# ---------------------------------------------------------------------------------------
+# A tiny GRPOTrainer run on CPU (a random-weight model from a config, a tokenizer built in
+# code): the rewards TRL logs for the last batch are what the factories give those texts.
+
+
+def test_grpo_trainer_logs_the_factories_rewards(tmp_path):
+    import torch
+    from datasets import Dataset
+    from test_trainer import tokenizer_for
+    from transformers import LlamaConfig, LlamaForCausalLM
+    from trl import GRPOConfig, GRPOTrainer
+
+    gold = "food quality is great because pizza is delicious"
+    words = gold.split() + ["[SSEP]", "it", "bad", "staff", "slow", "service", "general", "他", "很", "高", "兴", "心"]
+    tokenizer = tokenizer_for(words)
+    torch.manual_seed(0)
+    config = LlamaConfig(vocab_size=len(tokenizer), hidden_size=16, intermediate_size=32, num_hidden_layers=1, num_attention_heads=2, num_key_value_heads=2)
+    config.pad_token_id, config.eos_token_id = tokenizer.pad_token_id, tokenizer.eos_token_id
+    rows = [{"prompt": f"quads {i}", "reference": gold, "source": None, "corrected": None} for i in range(4)]
+    rows += [{"prompt": f"correct {i}", "reference": None, "source": "他 很 高 心", "corrected": "他 很 高 兴"} for i in range(4)]
+    funcs = [
+        rewards.quad_reward("asqp_paraphrase"),
+        rewards.quad_reward("asqp_paraphrase", metric="optimal_f1"),
+        rewards.format_reward("asqp_paraphrase"),
+        rewards.csc_reward(source="source", reference="corrected"),
+    ]
+    args = GRPOConfig(
+        output_dir=str(tmp_path), per_device_train_batch_size=8, num_generations=4, max_completion_length=12, max_steps=1,
+        learning_rate=1e-3, logging_steps=1, report_to=[], use_cpu=True, disable_tqdm=True, seed=0, save_strategy="no",
+    )  # fmt: skip
+    trainer = GRPOTrainer(model=LlamaForCausalLM(config), reward_funcs=funcs, args=args, train_dataset=Dataset.from_list(rows), processing_class=tokenizer)
+    trainer.train()
+    logs = trainer._logs
+    by_prompt = {row["prompt"]: row for row in rows}
+    columns = {key: [by_prompt[p][key] for p in logs["prompt"]] for key in ("reference", "source", "corrected")}
+    assert len(logs["completion"]) == 8 and {p.split()[0] for p in logs["prompt"]} <= {"quads", "correct"}
+    for func in funcs:
+        expected = func(prompts=list(logs["prompt"]), completions=list(logs["completion"]), **columns)
+        logged = list(logs["rewards"][func.__name__])
+        assert [None if np.isnan(v) else v for v in logged] == [None if e is None else pytest.approx(e, abs=1e-6) for e in expected], func.__name__
+    names = {key for entry in trainer.state.log_history for key in entry}
+    assert {f"rewards/{func.__name__}/mean" for func in funcs} <= names
