@@ -346,3 +346,32 @@ def test_grpo_trainer_logs_the_factories_rewards(tmp_path):
         assert [None if np.isnan(v) else v for v in logged] == [None if e is None else pytest.approx(e, abs=1e-6) for e in expected], func.__name__
     names = {key for entry in trainer.state.log_history for key in entry}
     assert {f"rewards/{func.__name__}/mean" for func in funcs} <= names
+
+
+def test_quad_json_implicit_malformed_set_and_several_references():
+    """llm_json: null and blank targets are implicit (NULL), a missing key or a blank
+    aspect is a malformed quad; under "set" as under "multiset" the sums of the counts
+    are quad_match's corpus figures. Several references: the best counts, as in compute."""
+    import json
+
+    rng = random.Random(5)
+
+    def item():
+        value = {"target": rng.choice([None, "", " pizza ", "pizza", "NULL", "staff"]), "opinion": rng.choice([None, "good", "slow "]), "aspect": rng.choice(["food", "service", ""]), "polarity": rng.choice(["positive", "negative"])}
+        if rng.random() < 0.05:
+            del value["aspect"]
+        return value
+
+    golds = [json.dumps([{**item(), "aspect": "food"} for _ in range(rng.randint(0, 3))]) for _ in range(600)]
+    references = [g for g in golds for _ in range(5)]
+    completions = [rng.choice([g, json.dumps([item() for _ in range(rng.randint(0, 4))]), "not json", g[:-3]]) for g in references]
+    for duplicates in ("multiset", "set"):
+        reward = rewards.quad_reward("llm_json", duplicates=duplicates)
+        counts, _ = reward.statistics(completions, reference=references)
+        hits, n, m = counts[:, :3].sum(0)
+        corpus = quad.compute(completions, references, parse="llm_json", duplicates=duplicates, exact_only=True)
+        assert (corpus["exact_precision"], corpus["exact_recall"]) == (pytest.approx(hits / n, abs=1e-12), pytest.approx(hits / m, abs=1e-12)), duplicates
+        assert counts[:, 0].sum() > 100 and counts[:, 1].sum() > counts[:, 0].sum()  # hits and misses both occur
+    gold, other = "food quality is great because pizza is delicious", "service general is bad because staff is slow"
+    reward = rewards.quad_reward("asqp_paraphrase")
+    assert reward(completions=[other, gold], reference=[[gold, other], [join([gold, other]), gold]]) == [1.0, 1.0]

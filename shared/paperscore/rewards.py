@@ -142,6 +142,56 @@ QUAD_METRICS = ("exact_f1", "optimal_f1", "optimal_score")
 QUAD_COUNTS = ("exact_hits", "exact_n", "exact_m", "matched", "n", "m", "score")
 
 
+def _read_all(texts, parser):
+    """parse()'s structures, each distinct text read once (a group's completions repeat)."""
+    seen = {}
+    return [seen[text] if text in seen else seen.setdefault(text, parser.read(text)[0]) for text in texts]
+
+
+def _exact_counts(predictions, references, tuple_len, duplicates, argument):
+    """Per example (hits, n, m) of exact match, as quad_match counts them over data quads:
+    each distinct quad numbered once, a malformed one (of the wrong width or with an empty
+    element) apart, by its elements, so that it matches no gold quad (a malformed gold quad
+    is an error naming `argument`); hits are the one-to-one ("multiset") or distinct
+    ("set") common quads, counted over sorted codes example * n_keys + quad number (below
+    examples x quads: int64)."""
+    from .quad import IMPLICIT, SPAN
+
+    keys, raw, sides = {}, {}, []  # raw: each distinct quad as written -> (its number, malformed)
+
+    def number(q):
+        q = tuple("" if e is None else e.strip() for e in q)
+        q = tuple(IMPLICIT if not e and j < len(tuple_len) and tuple_len[j] in SPAN else e for j, e in enumerate(q))
+        malformed = len(q) != len(tuple_len) or "" in q
+        return keys.setdefault(("\0malformed", *q) if malformed else q, len(keys)), malformed
+
+    for examples in (predictions, references):
+        counts, codes = np.zeros(len(examples), np.int64), []
+        done = {}  # id of an example -> its codes: a text read once is one list, met again
+        for i, example in enumerate(examples):
+            counts[i] = len(example)
+            if id(example) in done:
+                codes += done[id(example)]
+                continue
+            start = len(codes)
+            for k, q in enumerate(example, 1):
+                q = tuple(q)
+                code, malformed = raw[q] if q in raw else raw.setdefault(q, number(q))
+                if malformed and examples is references:
+                    raise input_error(argument, i, f"gold quad {k} {q!r} has the wrong number of elements or an empty one")
+                codes.append(code)
+            done[id(example)] = codes[start:]
+        sides.append((counts, np.array(codes, np.int64)))
+    (n, p_codes), (m, r_codes) = sides
+    n_keys, size = len(keys) + 1, len(n)
+    values_p, count_p = np.unique(np.repeat(np.arange(size), n) * n_keys + p_codes, return_counts=True)
+    values_r, count_r = np.unique(np.repeat(np.arange(size), m) * n_keys + r_codes, return_counts=True)
+    common, at_p, at_r = np.intersect1d(values_p, values_r, assume_unique=True, return_indices=True)
+    if duplicates == "set":  # DiaASQ: equal quads are one
+        return np.bincount(common // n_keys, minlength=size), np.bincount(values_p // n_keys, minlength=size), np.bincount(values_r // n_keys, minlength=size)
+    return np.bincount(common // n_keys, weights=np.minimum(count_p[at_p], count_r[at_r]), minlength=size), n, m
+
+
 def quad_reward(parse, reference="reference", metric="exact_f1", duplicates="multiset", similarity="rouge_l", weights=(1, 1, 1, 1), parse_references=True, name=None):
     """quad_match on each example. parse: a quad_match parser of paperscore.parse;
     reference: the column of gold target texts (read by the same parser, strictly; a list
@@ -184,8 +234,13 @@ def quad_reward(parse, reference="reference", metric="exact_f1", duplicates="mul
         return out
 
     def counts(texts, values):
-        structures = parse_texts(texts, parser)[0]
-        _, rows, chosen = quad._score(structures, gold(values[reference]), weights, parser.tuple_len, quad.QUAD_SEP, quad.ELEMENT_SEP, similarity, duplicates, exact_only=exact)
+        structures = _read_all(texts, parser)
+        golds = gold(values[reference])
+        several = any(isinstance(v, (list, tuple)) for v in values[reference]) if parse_references else any(quad.reference_options(g)[1] for g in golds)
+        if exact and not several:  # the fast path; several references need the soft match to choose one
+            hits, n, m = _exact_counts(structures, golds, parser.tuple_len, duplicates, reference)
+            return np.column_stack([hits, n, m, np.zeros((len(n), 4))])
+        _, rows, chosen = quad._score(structures, golds, weights, parser.tuple_len, quad.QUAD_SEP, quad.ELEMENT_SEP, similarity, duplicates, exact_only=exact)
         return rows[chosen][:, [quad.STATS.index(c) for c in QUAD_COUNTS]].reshape(-1, len(QUAD_COUNTS))
 
     def score(c):
