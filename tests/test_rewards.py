@@ -375,3 +375,102 @@ def test_quad_json_implicit_malformed_set_and_several_references():
     gold, other = "food quality is great because pizza is delicious", "service general is bad because staff is slow"
     reward = rewards.quad_reward("asqp_paraphrase")
     assert reward(completions=[other, gold], reference=[[gold, other], [join([gold, other]), gold]]) == [1.0, 1.0]
+
+
+# ---------------------------------------------------------------------------------------
+# Event detection labels (OmniEvent's seq2seq output put onto candidates)
+
+TYPES = ["attack", "die", "transport", "meet"]
+TRIGGERS = ["fired", "died", "moved", "met", "shot", "killed"]
+
+
+def event_oracle(text, spans, gold, pairs):
+    """Each candidate takes the type of the first unused pair of its word (a type of
+    TYPES), else NA; then hits, predicted and gold non-NA counts, and their F1."""
+    left = [tuple(p) for p in pairs]
+    hits = predicted = 0
+    for (start, end), label in zip(spans, gold):
+        found = [kind for trigger, kind in left if trigger == text[start:end] and kind in TYPES]
+        choice = found[0] if found else "NA"
+        if (text[start:end], choice) in left:
+            left.remove((text[start:end], choice))
+        hits += choice == label != "NA"
+        predicted += choice != "NA"
+    n_gold = sum(label != "NA" for label in gold)
+    return (2 * hits / (predicted + n_gold) if predicted + n_gold else 1.0), choice
+
+
+def event_example(rng, unique=False):
+    vocabulary = TRIGGERS + ["the", "men", "at", "dawn"]
+    words = rng.sample(vocabulary, rng.randint(1, 10)) if unique else [rng.choice(vocabulary) for _ in range(rng.randint(1, 12))]
+    text, spans, at = " ".join(words), [], 0
+    for word in words:
+        spans.append([at, at + len(word)])
+        at += len(word) + 1
+    gold = [rng.choice(TYPES) if w in TRIGGERS and rng.random() < 0.7 else "NA" for w in words]
+    return text, spans, gold
+
+
+def event_completion(rng, text, spans, gold):
+    pairs = [(text[s:e], g) for (s, e), g in zip(spans, gold) if g != "NA"]
+    kind = rng.randrange(6)
+    if kind == 1:
+        pairs = [(text[s:e], t) for s, e in spans for t in TYPES]  # guess everything
+    elif kind == 2:
+        pairs = pairs[: rng.randint(0, len(pairs))] + [(rng.choice(TRIGGERS), rng.choice(TYPES + ["NA", "bogus"]))]
+    elif kind == 3:
+        return rng.choice(["", "junk", "<extra_id_0> attack <extra_id_1>", "<extra_id_0> : fired"])
+    elif kind == 4:
+        pairs = pairs * 2
+    return " ".join(f"<extra_id_0> {t}: {w} <extra_id_1>" for w, t in pairs)
+
+
+def test_event_against_the_oracle_and_micro_macro():
+    from paperscore import micro_macro
+    from paperscore.parse import omnievent_candidates, read_omnievent_s2s
+
+    rng = random.Random(7)
+    examples = [event_example(rng) for _ in range(10_000)]
+    texts, positions, labels = (list(column) for column in zip(*examples))
+    completions = [event_completion(rng, *example) for example in examples]
+    reward = rewards.event_reward(TYPES)
+    got = reward(completions=completions, text=texts, positions=positions, labels=labels)
+    for i in random.Random(8).sample(range(10_000), 1500):
+        assert got[i] == pytest.approx(event_oracle(texts[i], positions[i], labels[i], read_omnievent_s2s(completions[i])[0])[0], abs=1e-12), i
+    counts, _ = reward.statistics(completions, text=texts, positions=positions, labels=labels)
+    hits, n, m = counts.sum(0)
+    pairs = [read_omnievent_s2s(c)[0] for c in completions]
+    blind = omnievent_candidates(pairs, texts, positions, [[None] * len(s) for s in positions], TYPES)
+    flat_p, flat_g = [x for row in blind for x in row], [x for row in labels for x in row]
+    corpus = micro_macro.compute(flat_p, flat_g, negative_labels=["NA"])
+    assert corpus["micro_precision"] == pytest.approx(hits / n, abs=1e-12)
+    assert corpus["micro_recall"] == pytest.approx(hits / m, abs=1e-12)
+    # OmniEvent's own conversion prefers the gold type: guessing every type for every word
+    # gives every gold trigger its gold type there (recall 1); here it does not
+    i = next(i for i in range(10_000) if sum(g != "NA" and g != TYPES[0] for g in labels[i]) > 1)
+    everything = " ".join(f"<extra_id_0> {t}: {texts[i][s:e]} <extra_id_1>" for s, e in positions[i] for t in TYPES)
+    (omnievent,) = omnievent_candidates([read_omnievent_s2s(everything)[0]], [texts[i]], [positions[i]], [labels[i]], TYPES)
+    assert all(p == g for p, g in zip(omnievent, labels[i]) if g != "NA")
+    gold_text = " ".join(f"<extra_id_0> {g}: {texts[i][s:e]} <extra_id_1>" for (s, e), g in zip(positions[i], labels[i]) if g != "NA")
+    assert reward(completions=[gold_text, everything], text=[texts[i]] * 2, positions=[positions[i]] * 2, labels=[labels[i]] * 2)[1] < 1.0
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_event_attacks_never_beat_the_gold(seed):
+    """Each word once: the output names words, not positions, so a word that is a trigger
+    at one candidate and not at another is matched in order (the gold text itself can
+    score below 1 there, and an attack above it)."""
+    rng = random.Random(seed)
+    text, spans, gold = event_example(rng, unique=True)
+    gold_text = " ".join(f"<extra_id_0> {g}: {text[s:e]} <extra_id_1>" for (s, e), g in zip(spans, gold) if g != "NA")
+    attacks = [
+        " ".join(f"<extra_id_0> {t}: {text[s:e]} <extra_id_1>" for s, e in spans for t in TYPES),  # guess everything
+        gold_text + " " + gold_text,  # repeat every item
+        "",
+        text,  # copy the source sentence
+        " ".join(f"<extra_id_0> {rng.choice(TYPES)}: {text[s:e]} <extra_id_1>" for s, e in spans),  # label every word
+    ]
+    texts = [gold_text, *attacks]
+    got = rewards.event_reward(TYPES)(completions=texts, text=[text] * len(texts), positions=[spans] * len(texts), labels=[gold] * len(texts))
+    assert got[0] == 1.0 and all(value <= 1.0 for value in got[1:]), (texts, got)

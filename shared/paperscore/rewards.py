@@ -285,3 +285,42 @@ def csc_reward(parse=None, source="source", reference="reference", metric="char_
         return f1(c[:, 0], c[:, 1], c[:, 2]) if metric == "char_f1" else c[:, 3].astype(float)
 
     return _reward_function(name or f"csc_{metric}", counts, score, [reference, source])
+
+
+# ---------------------------------------------------------------------------------------
+# Event detection labels
+
+
+def event_reward(types, parse="omnievent_s2s", text="text", positions="positions", reference="labels", negative="NA", name=None):
+    """Trigger classification of each example's candidates, micro F1 without the negative
+    label: 2·hits / (predicted + gold), a hit a candidate given its gold type, predicted
+    and gold the candidates whose label is not `negative` (1.0 for an example where both
+    are 0). parse: a micro_macro parser of paperscore.parse ([trigger, type] pairs); the
+    columns `text` (the sentence), `positions` (candidates' character [start, end)),
+    `reference` (their gold labels); types: the event type names a pair may carry
+    (plain_label form, as OmniEvent compares them).
+    Pairs go onto candidates as parse.omnievent_candidates does, WITHOUT its gold
+    preference (OmniEvent gives a candidate its gold type if any pair for the word has it,
+    so writing every type for every word scores perfectly): a candidate takes the first
+    unused pair of its word. The output names words, not positions: where one word is
+    a trigger at one candidate and not at another, pairs go to its candidates in order,
+    and the gold output itself can score below 1. Sums of the counts give micro_macro's micro P/R/F1 over the
+    candidates with `negative` excluded."""
+    from .parse import omnievent_candidates
+
+    parser = get_parser(parse, "micro_macro")
+    if isinstance(types, str) or not all(isinstance(t, str) for t in types):
+        raise ValueError(f"types: {types!r} is not a list of event type names")
+
+    def counts(texts, values):
+        pairs = parse_texts(texts, parser)[0]
+        blind = [[None] * len(spans) for spans in values[positions]]  # no gold label to prefer
+        predicted = omnievent_candidates(pairs, values[text], values[positions], blind, types)
+        out = np.zeros((len(texts), 3), np.int64)
+        for i, (guess, gold) in enumerate(zip(predicted, values[reference])):
+            if len(gold) != len(guess):
+                raise input_error(reference, i, f"{len(gold)} labels for {len(guess)} candidates")
+            out[i] = [sum(g == p != negative for g, p in zip(gold, guess)), sum(p != negative for p in guess), sum(g != negative for g in gold)]
+        return out
+
+    return _reward_function(name or "event_f1", counts, lambda c: f1(c[:, 0], c[:, 1], c[:, 2]), [reference, text, positions])
