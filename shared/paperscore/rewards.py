@@ -217,7 +217,7 @@ def quad_reward(parse, reference="reference", metric="exact_f1", duplicates="mul
             return values
         out = []
         for index, value in enumerate(values):
-            key = json.dumps(value)
+            key = value if isinstance(value, str) else json.dumps(value)  # a list of texts is not hashable
             if key not in cached:
                 several = isinstance(value, (list, tuple))
                 texts = list(value) if several else [value]
