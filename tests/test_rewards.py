@@ -171,21 +171,27 @@ def test_the_list_rule_would_be_gamed_and_is_refused():
     with pytest.raises(ValueError, match=r"duplicates: 'list' can be gamed.*repeating a right quad"):
         rewards.quad_reward("asqp_paraphrase", duplicates="list")
     for variant in ("pycorrector", "paddle"):
-        with pytest.raises(ValueError, match=f"metric: '{variant}' can be gamed.*copying the source"):
+        with pytest.raises(ValueError, match=f"metric: '{variant}' can be gamed.*a wrong change of an erroneous sentence costs nothing"):
             rewards.csc_reward(metric=variant)
 
 
-def test_the_pycorrector_convention_would_be_gamed():
-    """pycorrector's sentence accuracy over every sentence: copying the source of a corpus
-    with 3 error-free sentences of 4 scores 0.75, the gold 1.0, a model that corrects the
-    erroneous one but touches one clean sentence 0.75 too: copying ties a real correction."""
-    sources = ["今天天气很好", "我们去公园", "他很高心", "她在看书"]
-    references = ["今天天气很好", "我们去公园", "他很高兴", "她在看书"]
-    copied = csc_common.compute(sources, references, sources, variant="pycorrector")
-    assert copied["sentence_correction_accuracy"] == 0.75
-    trying = ["今天天气很号", "我们去公园", "他很高兴", "她在看书"]
-    assert csc_common.compute(trying, references, sources, variant="pycorrector")["sentence_correction_accuracy"] == 0.75
-    assert rewards.csc_reward()(completions=sources, source=sources, reference=references) == [1.0, 1.0, 0.0, 1.0]
+def test_the_pycorrector_and_paddle_conventions_would_be_gamed():
+    """Their sentence precision counts a false positive only on an error-free sentence:
+    rewriting an erroneous sentence wrongly costs nothing there (P stays 1), while
+    ReaLiSe's precision and the sums of the csc reward's counts both fall."""
+    sources = ["今天天气很好", "他很高心", "我们去公圆"]
+    references = ["今天天气很好", "他很高兴", "我们去公园"]
+    careful = ["今天天气很好", "他很高兴", "我们去公圆"]  # fixes one, leaves the other
+    wild = ["今天天气很好", "他很高兴", "你们来公圆"]  # rewrites the other wrongly
+    for variant in ("pycorrector", "paddle"):
+        figures = [csc_common.compute(p, references, sources, variant=variant)["sentence_correction_precision"] for p in (careful, wild)]
+        assert figures == [1.0, 1.0], variant
+    assert csc_common.compute(wild, references, sources, variant="realise")["sentence_correction_precision"] == 0.5
+    reward = rewards.csc_reward()
+    (careful_counts, _), (wild_counts, _) = (reward.statistics(p, source=sources, reference=references) for p in (careful, wild))
+    # char-level correction precision from the sums: 1/1 against 1/3 (two wrong edits)
+    assert careful_counts[:, 0].sum() / careful_counts[:, 1].sum() == 1.0
+    assert wild_counts[:, 0].sum() / wild_counts[:, 1].sum() == pytest.approx(1 / 3)
 
 
 # ---------------------------------------------------------------------------------------

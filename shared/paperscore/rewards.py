@@ -19,8 +19,8 @@ How per-example rewards relate to the corpus figure (each reward function has a
 
 Conventions that reward gaming are refused by name (ValueError saying why): quad_match's
 duplicates="list" (every copy of a right quad is a hit: repeating it raises recall past 1)
-and csc_common's "pycorrector" and "paddle" presets (sentence accuracy over every sentence
-and counting error-free sentences left alone: copying the source earns most of it).
+and csc_common's "pycorrector" and "paddle" presets (their precision counts no false
+positive for a wrong change of an erroneous sentence, so such changes are free).
 """
 
 import json
@@ -32,8 +32,8 @@ from .parse import get_parser, parse as parse_texts, parser_id
 
 REFUSED = {
     "list": 'duplicates="list" (ASQP/MvP/ACOS) counts every predicted copy of a gold quad as a hit, so repeating a right quad scores above the gold output; use "multiset" or "set"',
-    "pycorrector": "the pycorrector convention scores whole-sentence accuracy over every sentence, so copying the source earns every error-free sentence; the csc reward scores the edits",
-    "paddle": "the PaddleNLP convention counts error-free sentences left alone as right answers, so copying the source earns them; the csc reward scores the edits",
+    "pycorrector": "pycorrector's sentence precision counts a false positive only on an error-free sentence, so a wrong change of an erroneous sentence costs nothing and rewriting every suspect sentence is free; the csc reward counts every predicted edit",
+    "paddle": "PaddleNLP's sentence precision counts a false positive only on an error-free sentence, so a wrong change of an erroneous sentence costs nothing and rewriting every suspect sentence is free; the csc reward counts every predicted edit",
 }
 
 
