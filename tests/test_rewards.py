@@ -2,6 +2,7 @@
 csc_align_naive) at users' sizes, their relation to the corpus figures of compute(), the
 reward-hacking audit as properties, TRL's calling convention, and a tiny GRPOTrainer run."""
 
+import json
 import random
 from collections import Counter
 
@@ -480,3 +481,78 @@ def test_event_attacks_never_beat_the_gold(seed):
     texts = [gold_text, *attacks]
     got = rewards.event_reward(TYPES)(completions=texts, text=[text] * len(texts), positions=[spans] * len(texts), labels=[gold] * len(texts))
     assert got[0] == 1.0 and all(value <= 1.0 for value in got[1:]), (texts, got)
+
+
+# ---------------------------------------------------------------------------------------
+# Coreference (clusters as JSON lists of [start, end] token spans, read by json.loads: no
+# coref_conll parser exists in paperscore.parse yet)
+
+
+def coref_document(rng):
+    spans = sorted({(s, s + rng.randint(0, 2)) for s in rng.sample(range(40), rng.randint(0, 12))})
+    rng.shuffle(spans)
+    clusters, at = [], 0
+    while at < len(spans):
+        size = rng.randint(1, 4)
+        clusters.append([list(span) for span in spans[at : at + size]])
+        at += size
+    return clusters
+
+
+def coref_completion(rng, gold, other):
+    kind = rng.randrange(6)
+    if kind == 1:
+        return json.dumps([m for c in gold for m in c] and [[m for c in gold for m in c]])  # everything one entity
+    if kind == 2:
+        return json.dumps([[m] for c in gold for m in c])  # every mention alone
+    if kind == 3:
+        return json.dumps(other)
+    if kind == 4:
+        return json.dumps(gold[: rng.randint(0, len(gold))] + [[[40, 41]]])
+    if kind == 5:
+        return "[]"
+    return json.dumps(gold)
+
+
+@pytest.mark.filterwarnings("ignore:predictions. none of the")  # coref's convention guard on documents that share no mention
+def test_coref_against_per_document_compute_and_the_corpus():
+    from paperscore import coref
+
+    rng = random.Random(9)
+    golds = [coref_document(rng) for _ in range(10_000)]
+    completions = [coref_completion(rng, g, rng.choice(golds)) for g in golds]
+    reward = rewards.coref_reward(json.loads)
+    got = reward(completions=completions, clusters=golds)
+    for i in random.Random(10).sample(range(10_000), 300):
+        predicted = json.loads(completions[i])
+        alone = 1.0 if not predicted and not golds[i] else coref.compute([predicted], [golds[i]])["conll_f1"]
+        assert got[i] == pytest.approx(alone, abs=1e-12), i
+    counts, _ = reward.statistics(completions, clusters=golds)
+    corpus = coref.compute([json.loads(c) for c in completions], golds, metrics=list(coref.CONLL))
+    summed = coref.scores(counts[:, :-2].sum(0), coref.CONLL)
+    assert summed["conll_f1"] == pytest.approx(corpus["conll_f1"], abs=1e-12)
+    assert abs(np.mean(got) - corpus["conll_f1"]) > 1e-3
+    muc = rewards.coref_reward(json.loads, metric="muc_f1")(completions=completions[:50], clusters=golds[:50])
+    assert muc[0] == pytest.approx(1.0 if not golds[0] and completions[0] == "[]" else coref.compute([json.loads(completions[0])], [golds[0]])["muc_f1"])
+    with pytest.raises(ValueError, match="metric: 'f1' is not conll_f1"):
+        rewards.coref_reward(json.loads, metric="f1")
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**6))
+@pytest.mark.filterwarnings("ignore:predictions. none of the")
+def test_coref_attacks_never_beat_the_gold(seed):
+    rng = random.Random(seed)
+    gold = coref_document(rng)
+    mentions = [m for c in gold for m in c]
+    attacks = [
+        json.dumps(gold + gold[:1]),  # repeat a correct cluster
+        "[]",
+        json.dumps([[[t, t] for t in range(42)]]),  # every token, one entity (the source)
+        json.dumps([[[t, t]] for t in range(42)]),  # every token alone
+        json.dumps([mentions] if mentions else []),  # guess one entity of everything
+        json.dumps(gold + [[[40, 41], [0, 1]]]),
+    ]
+    texts = [json.dumps(gold), *attacks]
+    got = rewards.coref_reward(json.loads)(completions=texts, clusters=[gold] * len(texts))
+    assert all(value <= got[0] for value in got[1:]), (gold, got)

@@ -324,3 +324,40 @@ def event_reward(types, parse="omnievent_s2s", text="text", positions="positions
         return out
 
     return _reward_function(name or "event_f1", counts, lambda c: f1(c[:, 0], c[:, 1], c[:, 2]), [reference, text, positions])
+
+
+# ---------------------------------------------------------------------------------------
+# Coreference
+
+
+def coref_reward(parse, reference="clusters", metric="conll_f1", name=None):
+    """The reference scorer's figure on each document (coref_conll: exact-span mention
+    matching, singletons kept). parse: a coref_conll parser of paperscore.parse, or a
+    function from the completion's text to its clusters (lists of [start, end] token
+    spans, end included, as the reference column holds them). metric: "conll_f1" (the
+    mean of the document's MUC, B3 and CEAFe F1) or "<metric>_f1" of coref.METRICS. A
+    document with no key mention and no predicted one scores 1.0; otherwise an empty
+    denominator is 0, as in the scorer (MUC has no links in a key of singletons, so even
+    the gold output of such a document scores 2/3 in conll_f1). Sums of the per-document
+    counts (`statistics`) give coref_conll's corpus figures; the mean of per-document
+    conll_f1 is not its conll_f1."""
+    from . import coref
+
+    metrics = coref.CONLL if metric == "conll_f1" else (metric[: -len("_f1")],)
+    if not (metric == "conll_f1" or (metric.endswith("_f1") and metrics[0] in coref.METRICS)):
+        raise ValueError(f"metric: {metric!r} is not conll_f1 or one of {', '.join(m + '_f1' for m in coref.METRICS)}")
+    read = parse if callable(parse) else get_parser(parse, "coref_conll").read
+
+    def counts(texts, values):
+        clusters = [read(text) for text in texts]
+        clusters = [found[0] if isinstance(found, tuple) else found for found in clusters]  # a Parser gives (clusters, problems)
+        key, response = coref.read_examples(clusters, values[reference])
+        table = coref.statistics(key, response, metrics)
+        mentions = np.column_stack([np.bincount(side.doc, minlength=len(texts)) for side in (key, response)])
+        return np.column_stack([*(table[m] for m in metrics), mentions])
+
+    def score(c):
+        figures = coref.scores(c[:, :-2], metrics)
+        return np.where(c[:, -2:].sum(1) == 0, 1.0, figures[metric])
+
+    return _reward_function(name or f"coref_{metric}", counts, score, [reference])
