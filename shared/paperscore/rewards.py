@@ -301,11 +301,11 @@ def event_reward(types, parse="omnievent_s2s", text="text", positions="positions
     (plain_label form, as OmniEvent compares them).
     Pairs go onto candidates as parse.omnievent_candidates does, WITHOUT its gold
     preference (OmniEvent gives a candidate its gold type if any pair for the word has it,
-    so writing every type for every word scores perfectly): a candidate takes the first
-    unused pair of its word. The output names words, not positions: where one word is
-    a trigger at one candidate and not at another, pairs go to its candidates in order,
-    and the gold output itself can score below 1. Sums of the counts give micro_macro's micro P/R/F1 over the
-    candidates with `negative` excluded."""
+    so writing every type for every word gives every trigger its gold type): a candidate
+    takes the first unused pair of its word. The output names words, not positions: where
+    one word is a trigger at one candidate and not at another, pairs go to its candidates
+    in order, and the gold output itself can score below 1. Sums of the counts give
+    micro_macro's micro P/R/F1 over the candidates with `negative` excluded."""
     from .parse import omnievent_candidates
 
     parser = get_parser(parse, "micro_macro")
@@ -340,9 +340,13 @@ def coref_reward(parse, reference="clusters", metric="conll_f1", name=None):
     denominator is 0, as in the scorer (MUC has no links in a key of singletons, so even
     the gold output of such a document scores 2/3 in conll_f1). Sums of the per-document
     counts (`statistics`) give coref_conll's corpus figures; the mean of per-document
-    conll_f1 is not its conll_f1."""
+    conll_f1 is not its conll_f1. coref's span-convention check applies to a batch as to
+    compute(): 10 or more predicted mentions none of which is a key mention warn, and are
+    a ValueError when half of them would be key mentions under another convention."""
     from . import coref
 
+    if not isinstance(metric, str):
+        raise ValueError(f"metric: {metric!r} is not a metric name")
     metrics = coref.CONLL if metric == "conll_f1" else (metric[: -len("_f1")],)
     if not (metric == "conll_f1" or (metric.endswith("_f1") and metrics[0] in coref.METRICS)):
         raise ValueError(f"metric: {metric!r} is not conll_f1 or one of {', '.join(m + '_f1' for m in coref.METRICS)}")
