@@ -1,0 +1,367 @@
+"""Per-example rewards for RL fine-tuning (TRL's GRPOTrainer(reward_funcs=[...])), each the
+family's own metric on one example, from the same parsers and matching code as compute().
+
+A factory returns a function `reward(prompts=None, completions=..., **columns)`, the call
+TRL 1.16 makes: `completions` are model texts, or chat messages (a list of {"role",
+"content"} dicts: the assistant turns' text is read), and every dataset column comes as a
+keyword argument holding one value per completion; TRL's own extras (trainer_state,
+log_metric, completion_ids, ...) are ignored. The reward is one float per completion, or
+None where the reference column holds None (a row of another task).
+
+How per-example rewards relate to the corpus figure (each reward function has a
+`.statistics(completions, **columns)` giving the per-example counts):
+- an F1 reward is 2·hits / (predicted + gold) of that one example, 1.0 when the example
+  has nothing to find and nothing is predicted (the gold output's own score). The MEAN of
+  per-example F1 is NOT the corpus micro F1; the SUMS of the per-example counts are:
+  micro F1 = 2·Σhits / (Σpredicted + Σgold), exactly what the family's compute() reports.
+- quad's "optimal_score" reward is the sample score of quad_match; its mean over the
+  corpus IS quad_match's optimal_score (itself a mean of sample scores).
+
+Conventions that reward gaming are refused by name (ValueError saying why): quad_match's
+duplicates="list" (every copy of a right quad is a hit: repeating it raises recall past 1)
+and csc_common's "pycorrector" and "paddle" presets (their precision counts no false
+positive for a wrong change of an erroneous sentence, so such changes are free).
+"""
+
+import json
+
+import numpy as np
+
+from .core import input_error
+from .parse import get_parser, parse as parse_texts, parser_id
+
+REFUSED = {
+    "list": 'duplicates="list" (ASQP/MvP/ACOS) counts every predicted copy of a gold quad as a hit, so repeating a right quad scores above the gold output; use "multiset" or "set"',
+    "pycorrector": "pycorrector's sentence precision counts a false positive only on an error-free sentence, so a wrong change of an erroneous sentence costs nothing and rewriting every suspect sentence is free; the csc reward counts every predicted edit",
+    "paddle": "PaddleNLP's sentence precision counts a false positive only on an error-free sentence, so a wrong change of an erroneous sentence costs nothing and rewriting every suspect sentence is free; the csc reward counts every predicted edit",
+}
+
+
+def _refuse(argument, value):
+    if isinstance(value, str) and value in REFUSED:
+        raise ValueError(f"{argument}: {value!r} can be gamed as a reward: {REFUSED[value]}")
+
+
+# ---------------------------------------------------------------------------------------
+# What TRL passes
+
+
+def completion_text(completion, index):
+    """A completion's text: a string as it is; chat messages: the assistant turns'
+    content joined (string content, or a list of {"type": "text", "text": ...} blocks)."""
+    if isinstance(completion, str):
+        return completion
+    if isinstance(completion, (list, tuple)) and all(isinstance(m, dict) and "content" in m for m in completion):
+        parts = []
+        for message in completion:
+            if message.get("role", "assistant") != "assistant":
+                continue
+            content = message["content"]
+            if isinstance(content, str):
+                parts.append(content)
+            elif isinstance(content, list) and all(isinstance(b, dict) for b in content):
+                parts += [b["text"] for b in content if b.get("type") == "text"]
+            else:
+                raise input_error("completions", index, f"message content {content!r} is neither text nor a list of text blocks")
+        return "".join(parts)
+    raise input_error("completions", index, f"is a {type(completion).__name__}, neither a model text nor a list of chat messages")
+
+
+def _column(columns, name, n):
+    if name not in columns:
+        raise ValueError(f"the dataset has no column {name!r} (columns given: {', '.join(sorted(columns)) or 'none'}); name it with the factory's column argument")
+    values = list(columns[name])
+    if len(values) != n:
+        raise ValueError(f"{name}: {len(values)} values for {n} completions")
+    return values
+
+
+def _inputs(completions, columns, names):
+    """(texts, {name: values} of the rows that apply, indices of those rows, n): a row
+    applies where its first named column is not None (every row when none is named)."""
+    if completions is None or isinstance(completions, (str, bytes, dict)):
+        raise ValueError(f"completions: expected a list of completions, got {type(completions).__name__}")
+    completions = list(completions)
+    n = len(completions)
+    values = {name: _column(columns, name, n) for name in names}
+    rows = [i for i, value in enumerate(values[names[0]]) if value is not None] if names else list(range(n))
+    texts = [completion_text(completions[i], i) for i in rows]
+    return texts, {name: [v[i] for i in rows] for name, v in values.items()}, rows, n
+
+
+def _spread(values, rows, n):
+    out = [None] * n
+    for i, value in zip(rows, values.tolist()):
+        out[i] = float(value)
+    return out
+
+
+def f1(hits, predicted, gold):
+    """Per-example F1 = 2·hits / (predicted + gold); 1.0 where both are 0."""
+    hits, total = np.asarray(hits, float), np.asarray(predicted, float) + np.asarray(gold, float)
+    return np.where(total > 0, 2 * hits / np.maximum(total, 1), 1.0)
+
+
+def _reward_function(name, counts, score, names):
+    """A TRL reward function named `name` (TRL logs rewards under __name__) from
+    counts(texts, columns) -> (n_rows, k) array and score(counts) -> rewards."""
+
+    def reward(prompts=None, completions=None, **columns):
+        texts, values, rows, n = _inputs(completions, columns, names)
+        return _spread(score(counts(texts, values)) if rows else np.zeros(0), rows, n)
+
+    def statistics(completions, **columns):
+        """(counts of the rows that apply, their indices): each row as the reward sees it."""
+        texts, values, rows, _ = _inputs(completions, columns, names)
+        return counts(texts, values), rows
+
+    reward.__name__ = reward.__qualname__ = name
+    reward.statistics = statistics
+    return reward
+
+
+# ---------------------------------------------------------------------------------------
+# Format: did the parser read every piece?
+
+
+def format_reward(parse, name=None):
+    """1.0 where the parser `parse` reads the whole completion (no piece it cannot
+    read: the parse report's failure rule), else 0.0. Applies to every row."""
+    parser = get_parser(parse)
+
+    def counts(texts, values):
+        return np.array([[not parser.read(text)[1]] for text in texts], dtype=float).reshape(-1, 1)
+
+    return _reward_function(name or f"format_{parser.name}", counts, lambda c: c[:, 0], [])
+
+
+# ---------------------------------------------------------------------------------------
+# Quads
+
+QUAD_METRICS = ("exact_f1", "optimal_f1", "optimal_score")
+QUAD_COUNTS = ("exact_hits", "exact_n", "exact_m", "matched", "n", "m", "score")
+
+
+def _read_all(texts, parser):
+    """parse()'s structures, each distinct text read once (a group's completions repeat)."""
+    seen = {}
+    return [seen[text] if text in seen else seen.setdefault(text, parser.read(text)[0]) for text in texts]
+
+
+def _exact_counts(predictions, references, tuple_len, duplicates, argument):
+    """Per example (hits, n, m) of exact match, as quad_match counts them over data quads:
+    each distinct quad numbered once, a malformed one (of the wrong width or with an empty
+    element) apart, by its elements, so that it matches no gold quad (a malformed gold quad
+    is an error naming `argument`); hits are the one-to-one ("multiset") or distinct
+    ("set") common quads, counted over sorted codes example * n_keys + quad number (below
+    examples x quads: int64)."""
+    from .quad import IMPLICIT, SPAN
+
+    keys, raw, sides = {}, {}, []  # raw: each distinct quad as written -> (its number, malformed)
+
+    def number(q):
+        q = tuple("" if e is None else e.strip() for e in q)
+        q = tuple(IMPLICIT if not e and j < len(tuple_len) and tuple_len[j] in SPAN else e for j, e in enumerate(q))
+        malformed = len(q) != len(tuple_len) or "" in q
+        return keys.setdefault(("\0malformed", *q) if malformed else q, len(keys)), malformed
+
+    for examples in (predictions, references):
+        counts, codes = np.zeros(len(examples), np.int64), []
+        done = {}  # id of an example -> its codes: a text read once is one list, met again
+        for i, example in enumerate(examples):
+            counts[i] = len(example)
+            if id(example) in done:
+                codes += done[id(example)]
+                continue
+            start = len(codes)
+            for k, q in enumerate(example, 1):
+                q = tuple(q)
+                code, malformed = raw[q] if q in raw else raw.setdefault(q, number(q))
+                if malformed and examples is references:
+                    raise input_error(argument, i, f"gold quad {k} {q!r} has the wrong number of elements or an empty one")
+                codes.append(code)
+            done[id(example)] = codes[start:]
+        sides.append((counts, np.array(codes, np.int64)))
+    (n, p_codes), (m, r_codes) = sides
+    n_keys, size = len(keys) + 1, len(n)
+    values_p, count_p = np.unique(np.repeat(np.arange(size), n) * n_keys + p_codes, return_counts=True)
+    values_r, count_r = np.unique(np.repeat(np.arange(size), m) * n_keys + r_codes, return_counts=True)
+    common, at_p, at_r = np.intersect1d(values_p, values_r, assume_unique=True, return_indices=True)
+    if duplicates == "set":  # DiaASQ: equal quads are one
+        return np.bincount(common // n_keys, minlength=size), np.bincount(values_p // n_keys, minlength=size), np.bincount(values_r // n_keys, minlength=size)
+    return np.bincount(common // n_keys, weights=np.minimum(count_p[at_p], count_r[at_r]), minlength=size), n, m
+
+
+def quad_reward(parse, reference="reference", metric="exact_f1", duplicates="multiset", similarity="rouge_l", weights=(1, 1, 1, 1), parse_references=True, name=None):
+    """quad_match on each example. parse: a quad_match parser of paperscore.parse;
+    reference: the column of gold target texts (read by the same parser, strictly; a list
+    of texts: several references, the best counts, as in quad_match.compute), or gold
+    quads already in the parser's order when parse_references=False.
+    metric: "exact_f1" (2·hits / (predicted + gold quads), exact match under `duplicates`:
+    "multiset" one-to-one or "set" DiaASQ; "list" is refused), "optimal_f1" (the same with
+    the optimal soft match's matched degree total for hits) or "optimal_score" (quad_match's
+    sample score, matched / max(predicted, gold)). A piece the parser cannot read is a
+    predicted quad that matches nothing, as in compute()."""
+    from . import quad
+
+    _refuse("duplicates", duplicates)
+    if metric not in QUAD_METRICS:
+        raise ValueError(f"metric: {metric!r} is not one of {', '.join(QUAD_METRICS)}")
+    parser = get_parser(parse, "quad_match")
+    quad._score([], [], weights, parser.tuple_len, quad.QUAD_SEP, quad.ELEMENT_SEP, similarity, duplicates)  # checks the options now
+    exact = metric == "exact_f1"
+    cached = {}  # gold texts repeat (GRPO scores several completions per prompt): read each once
+
+    def gold(values):
+        if not parse_references:
+            return values
+        out = []
+        for index, value in enumerate(values):
+            key = value if isinstance(value, str) else json.dumps(value)  # a list of texts is not hashable
+            if key not in cached:
+                several = isinstance(value, (list, tuple))
+                texts = list(value) if several else [value]
+                if not all(isinstance(text, str) for text in texts) or (several and not texts):
+                    raise input_error(reference, index, f"is not gold text (a string, or a list of strings) for {parser_id(parser)}; gold quads: parse_references=False")
+                read = []
+                for text in texts:
+                    quads, problems = parser.read(text)
+                    if problems:
+                        raise input_error(reference, index, f"{parser_id(parser)} cannot read the gold text {text!r}: {problems[0]}")
+                    read.append(quads)
+                cached[key] = read if several else read[0]
+            out.append(cached[key])
+        return out
+
+    def counts(texts, values):
+        structures = _read_all(texts, parser)
+        golds = gold(values[reference])
+        several = any(isinstance(v, (list, tuple)) for v in values[reference]) if parse_references else any(quad.reference_options(g)[1] for g in golds)
+        if exact and not several:  # the fast path; several references need the soft match to choose one
+            hits, n, m = _exact_counts(structures, golds, parser.tuple_len, duplicates, reference)
+            return np.column_stack([hits, n, m, np.zeros((len(n), 4))])
+        _, rows, chosen = quad._score(structures, golds, weights, parser.tuple_len, quad.QUAD_SEP, quad.ELEMENT_SEP, similarity, duplicates, exact_only=exact)
+        return rows[chosen][:, [quad.STATS.index(c) for c in QUAD_COUNTS]].reshape(-1, len(QUAD_COUNTS))
+
+    def score(c):
+        if metric == "exact_f1":
+            return f1(c[:, 0], c[:, 1], c[:, 2])
+        return f1(c[:, 3], c[:, 4], c[:, 5]) if metric == "optimal_f1" else c[:, 6]
+
+    return _reward_function(name or f"quad_{metric}", counts, score, [reference])
+
+
+# ---------------------------------------------------------------------------------------
+# Chinese spelling check
+
+CSC_METRICS = ("char_f1", "sentence")
+CSC_COUNTS = ("exact_hits", "predicted", "gold", "same_edits")
+
+
+def csc_reward(parse=None, source="source", reference="reference", metric="char_f1", name=None):
+    """Correction of each sentence, its edits found against the source by csc's
+    length_mismatch="align" (insertions and deletions are edits too). parse: a csc parser
+    of paperscore.parse for chat replies, or None (the completion is the sentence).
+    metric: "char_f1" (2·exact hits / (predicted + gold edits), an exact hit being the
+    right character at the right position; 1.0 for leaving an error-free sentence alone)
+    or "sentence" (1.0 when the predicted edits are exactly the gold edits, else 0.0).
+    Sums of char_f1's counts give the character-level correction P/R/F1 over all edits
+    (csc_common's "faspell"/"cscd_ns" char level, under length_mismatch="align");
+    the mean of "sentence" is the share of sentences corrected exactly."""
+    from . import csc
+
+    _refuse("metric", metric)
+    if metric not in CSC_METRICS:
+        raise ValueError(f"metric: {metric!r} is not one of {', '.join(CSC_METRICS)}")
+    parser = get_parser(parse, "csc") if parse is not None else None
+
+    def counts(texts, values):
+        sentences = parse_texts(texts, parser)[0] if parser else texts
+        predicted, gold = csc.extract_edits(values[source], sentences, values[reference], names=("completions", reference), length_mismatch="align")
+        m = csc.match(predicted, gold)
+        return np.column_stack([m.exact_hits, m.predicted, m.gold, m.same_edits]).astype(np.int64).reshape(-1, len(CSC_COUNTS))
+
+    def score(c):
+        return f1(c[:, 0], c[:, 1], c[:, 2]) if metric == "char_f1" else c[:, 3].astype(float)
+
+    return _reward_function(name or f"csc_{metric}", counts, score, [reference, source])
+
+
+# ---------------------------------------------------------------------------------------
+# Event detection labels
+
+
+def event_reward(types, parse="omnievent_s2s", text="text", positions="positions", reference="labels", negative="NA", name=None):
+    """Trigger classification of each example's candidates, micro F1 without the negative
+    label: 2·hits / (predicted + gold), a hit a candidate given its gold type, predicted
+    and gold the candidates whose label is not `negative` (1.0 for an example where both
+    are 0). parse: a micro_macro parser of paperscore.parse ([trigger, type] pairs); the
+    columns `text` (the sentence), `positions` (candidates' character [start, end)),
+    `reference` (their gold labels); types: the event type names a pair may carry
+    (plain_label form, as OmniEvent compares them).
+    Pairs go onto candidates as parse.omnievent_candidates does, WITHOUT its gold
+    preference (OmniEvent gives a candidate its gold type if any pair for the word has it,
+    so writing every type for every word gives every trigger its gold type): a candidate
+    takes the first unused pair of its word. The output names words, not positions: where
+    one word is a trigger at one candidate and not at another, pairs go to its candidates
+    in order, and the gold output itself can score below 1. Sums of the counts give
+    micro_macro's micro P/R/F1 over the candidates with `negative` excluded."""
+    from .parse import omnievent_candidates
+
+    parser = get_parser(parse, "micro_macro")
+    if isinstance(types, str) or not all(isinstance(t, str) for t in types):
+        raise ValueError(f"types: {types!r} is not a list of event type names")
+
+    def counts(texts, values):
+        pairs = parse_texts(texts, parser)[0]
+        blind = [[None] * len(spans) for spans in values[positions]]  # no gold label to prefer
+        predicted = omnievent_candidates(pairs, values[text], values[positions], blind, types)
+        out = np.zeros((len(texts), 3), np.int64)
+        for i, (guess, gold) in enumerate(zip(predicted, values[reference])):
+            if len(gold) != len(guess):
+                raise input_error(reference, i, f"{len(gold)} labels for {len(guess)} candidates")
+            out[i] = [sum(g == p != negative for g, p in zip(gold, guess)), sum(p != negative for p in guess), sum(g != negative for g in gold)]
+        return out
+
+    return _reward_function(name or "event_f1", counts, lambda c: f1(c[:, 0], c[:, 1], c[:, 2]), [reference, text, positions])
+
+
+# ---------------------------------------------------------------------------------------
+# Coreference
+
+
+def coref_reward(parse, reference="clusters", metric="conll_f1", name=None):
+    """The reference scorer's figure on each document (coref_conll: exact-span mention
+    matching, singletons kept). parse: a coref_conll parser of paperscore.parse, or a
+    function from the completion's text to its clusters (lists of [start, end] token
+    spans, end included, as the reference column holds them). metric: "conll_f1" (the
+    mean of the document's MUC, B3 and CEAFe F1) or "<metric>_f1" of coref.METRICS. A
+    document with no key mention and no predicted one scores 1.0; otherwise an empty
+    denominator is 0, as in the scorer (MUC has no links in a key of singletons, so even
+    the gold output of such a document scores 2/3 in conll_f1). Sums of the per-document
+    counts (`statistics`) give coref_conll's corpus figures; the mean of per-document
+    conll_f1 is not its conll_f1. coref's span-convention check applies to a batch as to
+    compute(): 10 or more predicted mentions none of which is a key mention warn, and are
+    a ValueError when half of them would be key mentions under another convention."""
+    from . import coref
+
+    if not isinstance(metric, str):
+        raise ValueError(f"metric: {metric!r} is not a metric name")
+    metrics = coref.CONLL if metric == "conll_f1" else (metric[: -len("_f1")],)
+    if not (metric == "conll_f1" or (metric.endswith("_f1") and metrics[0] in coref.METRICS)):
+        raise ValueError(f"metric: {metric!r} is not conll_f1 or one of {', '.join(m + '_f1' for m in coref.METRICS)}")
+    read = parse if callable(parse) else get_parser(parse, "coref_conll").read
+
+    def counts(texts, values):
+        clusters = [read(text) for text in texts]
+        clusters = [found[0] if isinstance(found, tuple) else found for found in clusters]  # a Parser gives (clusters, problems)
+        key, response = coref.read_examples(clusters, values[reference])
+        table = coref.statistics(key, response, metrics)
+        mentions = np.column_stack([np.bincount(side.doc, minlength=len(texts)) for side in (key, response)])
+        return np.column_stack([*(table[m] for m in metrics), mentions])
+
+    def score(c):
+        figures = coref.scores(c[:, :-2], metrics)
+        return np.where(c[:, -2:].sum(1) == 0, 1.0, figures[metric])
+
+    return _reward_function(name or f"coref_{metric}", counts, score, [reference])

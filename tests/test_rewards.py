@@ -1,0 +1,558 @@
+"""paperscore.rewards: per-example rewards against plain per-example oracles (quad_naive,
+csc_align_naive) at users' sizes, their relation to the corpus figures of compute(), the
+reward-hacking audit as properties, TRL's calling convention, and a tiny GRPOTrainer run."""
+
+import json
+import random
+from collections import Counter
+
+import numpy as np
+import pytest
+from csc_align_naive import aligned_edits
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from quad_naive import sample_statistics
+
+from paperscore import csc_common, quad, rewards
+from paperscore.parse import get_parser
+
+# ---------------------------------------------------------------------------------------
+# Random ASQP paraphrase texts ("{category} is {great|bad|ok} because {aspect} is {opinion}")
+
+CATEGORIES = ["food quality", "service general", "ambience general", "食物 质量", "price"]
+WORDS = ["pizza", "staff", "it", "beer", "the wine list", "服务员", "菜", "pasta", "NULL"]
+OPINIONS = ["delicious", "slow", "good", "great", "too salty", "很好", "bad food", "ok"]
+SENTIMENTS = ["great", "bad", "ok"]
+
+
+def random_quad(rng):
+    return f"{rng.choice(CATEGORIES)} is {rng.choice(SENTIMENTS)} because {rng.choice(WORDS)} is {rng.choice(OPINIONS)}"
+
+
+def join(pieces):
+    return " [SSEP] ".join(pieces)
+
+
+def gold_texts(rng, n):
+    return [join(rng.sample(sorted({random_quad(rng) for _ in range(6)}), rng.randint(1, 3))) for _ in range(n)]
+
+
+def corrupt(rng, gold, others):
+    """A completion as diverse as a policy writes: the gold itself, a subset, a repeat, an
+    extra quad, a changed opinion, another example's gold, junk, blank, half a piece."""
+    pieces = gold.split(" [SSEP] ")
+    kind = rng.randrange(10)
+    if kind == 0:
+        return gold
+    if kind == 1:
+        return join(rng.sample(pieces, rng.randint(0, len(pieces)))) or ""
+    if kind == 2:
+        return join(pieces + [rng.choice(pieces)] * rng.randint(1, 3))
+    if kind == 3:
+        return join(pieces + [random_quad(rng)])
+    if kind == 4:
+        return gold.replace(" is ", " is " + rng.choice(OPINIONS) + " ", 1) if rng.random() < 0.5 else gold.replace("because", "as")
+    if kind == 5:
+        return rng.choice(others)
+    if kind == 6:
+        return rng.choice(["", " ", "junk", "[SSEP]", "pizza is delicious"])
+    if kind == 7:
+        return join([random_quad(rng) for _ in range(rng.randint(1, 4))])
+    if kind == 8:
+        return gold[: rng.randrange(len(gold) + 1)]
+    return join(pieces[::-1])
+
+
+@pytest.fixture(scope="module")
+def quad_corpus():
+    rng = random.Random(24)
+    golds = gold_texts(rng, 1500)
+    references = [g for g in golds for _ in range(8)][:10_000]  # GRPO: several completions per prompt
+    completions = [corrupt(rng, g, golds) for g in references]
+    return completions, references
+
+
+PARSER = get_parser("asqp_paraphrase")
+
+
+def oracle(completion, reference, soft):
+    """quad_naive's sample statistics over the parser's quads, and the reward by the
+    definition: 2·hits / (n + m) (1 when both are 0), or S / max(n, m)."""
+    predicted, gold = PARSER.read(completion)[0], PARSER.read(reference)[0]
+    s = sample_statistics(predicted, gold, PARSER.tuple_len, soft=soft)
+    hits, n, m, _ = s["exact"]["multiset"]
+    exact = 2 * hits / (n + m) if n + m else 1.0
+    optimal = 2 * s["matched"] / (s["n"] + s["m"]) if s["n"] + s["m"] else 1.0
+    return exact, optimal, s["score"]
+
+
+def test_quad_exact_against_the_per_example_oracle_and_the_corpus_figure(quad_corpus):
+    completions, references = quad_corpus
+    reward = rewards.quad_reward("asqp_paraphrase")
+    got = reward(prompts=None, completions=completions, reference=references)
+    assert len(got) == 10_000 and all(isinstance(v, float) for v in got)
+    for i in random.Random(1).sample(range(10_000), 800):
+        assert got[i] == pytest.approx(oracle(completions[i], references[i], soft=False)[0], abs=1e-12), i
+    for i in range(0, 10_000, 997):  # a sample scored alone gets what it gets in the batch
+        assert reward(completions=[completions[i]], reference=[references[i]]) == [got[i]]
+    # The sums of per-example counts are the corpus micro figures; the mean is not.
+    counts, rows = reward.statistics(completions, reference=references)
+    assert rows == list(range(10_000))
+    hits, n, m = counts[:, :3].sum(0)
+    corpus = quad.compute(completions, references, parse="asqp_paraphrase", exact_only=True)
+    assert corpus["exact_precision"] == pytest.approx(hits / n, abs=1e-12)
+    assert corpus["exact_recall"] == pytest.approx(hits / m, abs=1e-12)
+    assert corpus["exact_f1"] == pytest.approx(2 * hits / (n + m), abs=1e-12)
+    assert abs(np.mean(got) - corpus["exact_f1"]) > 1e-3  # the mean of per-example F1 is another number
+
+
+def test_quad_soft_against_the_per_example_oracle_and_the_corpus_figure(quad_corpus):
+    completions, references = (part[:2000] for part in quad_corpus)
+    f1_reward = rewards.quad_reward("asqp_paraphrase", metric="optimal_f1")
+    score_reward = rewards.quad_reward("asqp_paraphrase", metric="optimal_score")
+    f1s = f1_reward(completions=completions, reference=references)
+    scores = score_reward(completions=completions, reference=references)
+    for i in random.Random(2).sample(range(2000), 200):
+        _, optimal, score = oracle(completions[i], references[i], soft=True)
+        assert f1s[i] == pytest.approx(optimal, abs=1e-9) and scores[i] == pytest.approx(score, abs=1e-9), i
+    counts, _ = f1_reward.statistics(completions, reference=references)
+    matched, n, m = counts[:, 3:6].sum(0)
+    corpus = quad.compute(completions, references, parse="asqp_paraphrase")
+    assert corpus["optimal_f1"] == pytest.approx(2 * matched / (n + m), abs=1e-12)
+    assert corpus["optimal_score"] == pytest.approx(np.mean(scores), abs=1e-12)  # a mean of sample scores
+
+
+def test_quad_hand_derived():
+    gold = "food quality is great because pizza is delicious [SSEP] service general is bad because staff is slow"
+    right = "food quality is great because pizza is delicious"
+    reward = rewards.quad_reward("asqp_paraphrase")
+    # one of two gold quads, nothing wrong: 2·1 / (1 + 2); twice: 2·1 / (2 + 2) (multiset: one hit)
+    assert reward(completions=[right, join([right, right]), gold, ""], reference=[gold] * 4) == [2 / 3, 0.5, 1.0, 0.0]
+    # "set" (DiaASQ): the repeat is one predicted quad
+    assert rewards.quad_reward("asqp_paraphrase", duplicates="set")(completions=[join([right, right])], reference=[gold]) == [2 / 3]
+    # soft: "tasty" for "delicious" matches 3 of 4 elements: degree 0.75; F1 2·0.75 / (1 + 2)
+    soft = rewards.quad_reward("asqp_paraphrase", metric="optimal_f1")
+    assert soft(completions=["food quality is great because pizza is tasty"], reference=[gold]) == [pytest.approx(0.5)]
+
+
+# ---------------------------------------------------------------------------------------
+# Reward hacking: no attack scores above the gold output (which scores 1)
+
+quads = st.lists(st.builds(lambda c, s, a, o: f"{c} is {s} because {a} is {o}", *(st.sampled_from(v) for v in (CATEGORIES, SENTIMENTS, WORDS, OPINIONS))), min_size=1, max_size=4, unique=True)
+
+
+@settings(max_examples=60, deadline=None)
+@given(gold=quads, k=st.integers(1, 5), metric=st.sampled_from(rewards.QUAD_METRICS), duplicates=st.sampled_from(["multiset", "set"]))
+def test_quad_attacks_never_beat_the_gold(gold, k, metric, duplicates):
+    reward = rewards.quad_reward("asqp_paraphrase", metric=metric, duplicates=duplicates)
+    everything = [f"{c} is {s} because {a} is {o}" for c in CATEGORIES for s in SENTIMENTS for a in WORDS[:3] for o in OPINIONS[:3]]
+    attacks = {
+        "repeat a correct item": join(gold + [gold[0]] * k),
+        "only a correct item, repeated": join([gold[0]] * (k + 1)),
+        "empty": "",
+        "the source sentence": "the pizza was delicious but the staff was slow",
+        "guess everything": join(gold + everything),
+        "guess every polarity": join([p.replace(f" is {s} ", f" is {t} ", 1) for p in gold for s in SENTIMENTS for t in SENTIMENTS if f" is {s} " in p]),
+    }
+    texts = [join(gold), *attacks.values()]
+    got = reward(completions=texts, reference=[join(gold)] * len(texts))
+    assert got[0] == 1.0
+    for (name, text), value in zip(attacks.items(), got[1:]):
+        assert value <= got[0], (name, text, value)
+    if duplicates == "multiset":
+        assert got[1] < 1.0  # a repeat is a predicted quad that finds no second gold copy
+
+
+def test_the_list_rule_would_be_gamed_and_is_refused():
+    gold, right = "food quality is great because pizza is delicious [SSEP] service general is bad because staff is slow", "food quality is great because pizza is delicious"
+    # Why: under "list" a right quad written 3 times is 3 hits of 2 gold quads (recall 1.5).
+    with pytest.warns(UserWarning, match="repeated beyond their gold copies"):
+        figures = quad.compute([join([right] * 3)], [gold], parse="asqp_paraphrase", duplicates="list", exact_only=True)
+    assert figures["exact_recall"] == 1.5
+    with pytest.raises(ValueError, match=r"duplicates: 'list' can be gamed.*repeating a right quad"):
+        rewards.quad_reward("asqp_paraphrase", duplicates="list")
+    for variant in ("pycorrector", "paddle"):
+        with pytest.raises(ValueError, match=f"metric: '{variant}' can be gamed.*a wrong change of an erroneous sentence costs nothing"):
+            rewards.csc_reward(metric=variant)
+
+
+def test_the_pycorrector_and_paddle_conventions_would_be_gamed():
+    """Their sentence precision counts a false positive only on an error-free sentence:
+    rewriting an erroneous sentence wrongly costs nothing there (P stays 1), while
+    ReaLiSe's precision and the sums of the csc reward's counts both fall."""
+    sources = ["今天天气很好", "他很高心", "我们去公圆"]
+    references = ["今天天气很好", "他很高兴", "我们去公园"]
+    careful = ["今天天气很好", "他很高兴", "我们去公圆"]  # fixes one, leaves the other
+    wild = ["今天天气很好", "他很高兴", "你们来公圆"]  # rewrites the other wrongly
+    for variant in ("pycorrector", "paddle"):
+        figures = [csc_common.compute(p, references, sources, variant=variant)["sentence_correction_precision"] for p in (careful, wild)]
+        assert figures == [1.0, 1.0], variant
+    assert csc_common.compute(wild, references, sources, variant="realise")["sentence_correction_precision"] == 0.5
+    reward = rewards.csc_reward()
+    (careful_counts, _), (wild_counts, _) = (reward.statistics(p, source=sources, reference=references) for p in (careful, wild))
+    # char-level correction precision from the sums: 1/1 against 1/3 (two wrong edits)
+    assert careful_counts[:, 0].sum() / careful_counts[:, 1].sum() == 1.0
+    assert wild_counts[:, 0].sum() / wild_counts[:, 1].sum() == pytest.approx(1 / 3)
+
+
+# ---------------------------------------------------------------------------------------
+# CSC
+
+HAN = "的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可主发年动同工也能下过子说产种面而方后多定行学法所民得经"
+
+
+@pytest.fixture(scope="module")
+def csc_corpus():
+    rng = random.Random(21)
+    sources, references, completions = [], [], []
+    for _ in range(10_000):
+        source = "".join(rng.choice(HAN) for _ in range(rng.choice([0, 1, 3, 8, 20, 60])))
+        gold = list(source)
+        for _ in range(rng.choice([0, 0, 1, 2])):
+            if gold:
+                gold[rng.randrange(len(gold))] = rng.choice(HAN)
+        gold = "".join(gold)
+        kind, text = rng.randrange(7), list(gold)
+        if kind == 1:
+            text = list(source)  # copy the source
+        elif kind == 2 and text:  # over-correct
+            text[rng.randrange(len(text))] = rng.choice(HAN)
+        elif kind == 3:  # insert or delete
+            at = rng.randrange(len(text) + 1)
+            text = text[:at] + [rng.choice(HAN)] + text[at:] if rng.random() < 0.5 or not text else text[:at] + text[at + 1 :]
+        elif kind == 4:
+            text = [rng.choice(HAN) for _ in text]  # change everything
+        elif kind == 5:
+            text = []
+        sources.append(source)
+        references.append(gold)
+        completions.append("".join(text))
+    return completions, sources, references
+
+
+def csc_oracle(completion, source, reference):
+    predicted, gold = aligned_edits(source, completion), aligned_edits(source, reference)
+    hits = len(predicted & gold)
+    return (2 * hits / (len(predicted) + len(gold)) if predicted or gold else 1.0), float(predicted == gold)
+
+
+def test_csc_against_the_per_sentence_oracle_and_the_corpus_figure(csc_corpus):
+    completions, sources, references = csc_corpus
+    char = rewards.csc_reward()
+    sentence = rewards.csc_reward(metric="sentence")
+    got, exact = char(completions=completions, source=sources, reference=references), sentence(completions=completions, source=sources, reference=references)
+    for i in random.Random(3).sample(range(10_000), 1500):
+        assert (got[i], exact[i]) == pytest.approx(csc_oracle(completions[i], sources[i], references[i]), abs=1e-12), i
+    for i in range(0, 10_000, 997):
+        assert char(completions=[completions[i]], source=[sources[i]], reference=[references[i]]) == [got[i]]
+    counts, _ = char.statistics(completions, source=sources, reference=references)
+    hits, n, m = counts[:, :3].sum(0)
+    corpus = csc_common.compute(completions, references, sources, variant="faspell", length_mismatch="align")
+    assert corpus["char_correction_precision"] == pytest.approx(hits / n, abs=1e-12)
+    assert corpus["char_correction_recall"] == pytest.approx(hits / m, abs=1e-12)
+
+
+han = st.text(alphabet=HAN[:12], min_size=1, max_size=12)
+
+
+@settings(max_examples=80, deadline=None)
+@given(source=han, changes=st.lists(st.tuples(st.integers(0, 11), st.sampled_from(HAN[:12])), max_size=3), extra=st.integers(0, 11), metric=st.sampled_from(rewards.CSC_METRICS))
+def test_csc_attacks_never_beat_the_gold(source, changes, extra, metric):
+    gold = list(source)
+    for at, char in changes:
+        gold[at % len(gold)] = char
+    gold = "".join(gold)
+    over = list(gold)
+    over[extra % len(over)] = "错" if over[extra % len(over)] != "错" else "误"
+    attacks = {"copy the source": source, "empty": "", "over-correct": "".join(over), "repeat": gold + gold, "change everything": "错" * len(gold)}
+    reward = rewards.csc_reward(metric=metric)
+    texts = [gold, *attacks.values()]
+    got = reward(completions=texts, source=[source] * len(texts), reference=[gold] * len(texts))
+    assert got[0] == 1.0
+    for (name, text), value in zip(attacks.items(), got[1:]):
+        assert value <= got[0], (name, text, value)
+    assert got[3] < 1.0  # over-correcting always costs
+
+
+# ---------------------------------------------------------------------------------------
+# Format reward, TRL's calling convention, refusals
+
+
+def test_format_reward_is_parse_success():
+    reward = rewards.format_reward("asqp_paraphrase")
+    texts = ["food quality is great because pizza is delicious", "junk", "", "a is b because c is d [SSEP] x"]
+    assert reward(completions=texts) == [1.0, 0.0, 0.0, 0.0]
+    assert reward.__name__ == "format_asqp_paraphrase"
+
+
+def test_trl_calling_convention():
+    reward = rewards.quad_reward("asqp_paraphrase")
+    gold = "food quality is great because pizza is delicious"
+    chat = [[{"role": "assistant", "content": gold}], [{"role": "assistant", "content": [{"type": "text", "text": gold}]}]]
+    extras = dict(trainer_state=object(), log_extra=print, log_metric=print, completion_ids=[[1], [2], [3]])
+    # conversational completions; None marks a row of another task; TRL's extras ignored
+    assert reward(prompts=["p"] * 3, completions=[*chat, gold], reference=[gold, gold, None], other=[1, 2, 3], **extras) == [1.0, 1.0, None]
+    with pytest.raises(ValueError, match="no column 'reference'.*columns given: gold"):
+        reward(completions=[gold], gold=[gold])
+    with pytest.raises(ValueError, match="reference: 2 values for 1 completions"):
+        reward(completions=[gold], reference=[gold, gold])
+    with pytest.raises(ValueError, match=r"completions\[0\]: is a int"):
+        reward(completions=[3], reference=[gold])
+    with pytest.raises(ValueError, match=r"reference\[1\]: asqp_paraphrase@1 cannot read the gold text 'junk'"):
+        reward(completions=[gold, gold], reference=[gold, "junk"])
+    with pytest.raises(ValueError, match="metric: 'f1' is not one of"):
+        rewards.quad_reward("asqp_paraphrase", metric="f1")
+    with pytest.raises(ValueError, match="unknown parser 'csc_reply' for quad_match"):
+        rewards.quad_reward("csc_reply")
+
+
+def test_csc_reply_parser():
+    reward = rewards.csc_reward(parse="csc_reply")
+    assert reward(completions=["修改后：“他很高兴。”\n解释：高心是错字"], source=["他很高心。"], reference=["他很高兴。"]) == [1.0]
+
+
+# ---------------------------------------------------------------------------------------
+# A tiny GRPOTrainer run on CPU (a random-weight model from a config, a tokenizer built in
+# code): the rewards TRL logs for the last batch are what the factories give those texts.
+
+
+def test_grpo_trainer_logs_the_factories_rewards(tmp_path):
+    import torch
+    from datasets import Dataset
+    from test_trainer import tokenizer_for
+    from transformers import LlamaConfig, LlamaForCausalLM
+    from trl import GRPOConfig, GRPOTrainer
+
+    gold = "food quality is great because pizza is delicious"
+    words = gold.split() + ["[SSEP]", "it", "bad", "staff", "slow", "service", "general", "他", "很", "高", "兴", "心"]
+    tokenizer = tokenizer_for(words)
+    torch.manual_seed(0)
+    config = LlamaConfig(vocab_size=len(tokenizer), hidden_size=16, intermediate_size=32, num_hidden_layers=1, num_attention_heads=2, num_key_value_heads=2)
+    config.pad_token_id, config.eos_token_id = tokenizer.pad_token_id, tokenizer.eos_token_id
+    rows = [{"prompt": f"quads {i}", "reference": gold, "source": None, "corrected": None} for i in range(4)]
+    rows += [{"prompt": f"correct {i}", "reference": None, "source": "他 很 高 心", "corrected": "他 很 高 兴"} for i in range(4)]
+    funcs = [
+        rewards.quad_reward("asqp_paraphrase"),
+        rewards.quad_reward("asqp_paraphrase", metric="optimal_f1"),
+        rewards.format_reward("asqp_paraphrase"),
+        rewards.csc_reward(source="source", reference="corrected"),
+    ]
+    args = GRPOConfig(
+        output_dir=str(tmp_path), per_device_train_batch_size=8, num_generations=4, max_completion_length=12, max_steps=1,
+        learning_rate=1e-3, logging_steps=1, report_to=[], use_cpu=True, disable_tqdm=True, seed=0, save_strategy="no",
+    )  # fmt: skip
+    trainer = GRPOTrainer(model=LlamaForCausalLM(config), reward_funcs=funcs, args=args, train_dataset=Dataset.from_list(rows), processing_class=tokenizer)
+    trainer.train()
+    logs = trainer._logs
+    by_prompt = {row["prompt"]: row for row in rows}
+    columns = {key: [by_prompt[p][key] for p in logs["prompt"]] for key in ("reference", "source", "corrected")}
+    assert len(logs["completion"]) == 8 and {p.split()[0] for p in logs["prompt"]} <= {"quads", "correct"}
+    for func in funcs:
+        expected = func(prompts=list(logs["prompt"]), completions=list(logs["completion"]), **columns)
+        logged = list(logs["rewards"][func.__name__])
+        assert [None if np.isnan(v) else v for v in logged] == [None if e is None else pytest.approx(e, abs=1e-6) for e in expected], func.__name__
+    names = {key for entry in trainer.state.log_history for key in entry}
+    assert {f"rewards/{func.__name__}/mean" for func in funcs} <= names
+
+
+def test_quad_json_implicit_malformed_set_and_several_references():
+    """llm_json: null and blank targets are implicit (NULL), a missing key or a blank
+    aspect is a malformed quad; under "set" as under "multiset" the sums of the counts
+    are quad_match's corpus figures. Several references: the best counts, as in compute."""
+    import json
+
+    rng = random.Random(5)
+
+    def item():
+        value = {"target": rng.choice([None, "", " pizza ", "pizza", "NULL", "staff"]), "opinion": rng.choice([None, "good", "slow "]), "aspect": rng.choice(["food", "service", ""]), "polarity": rng.choice(["positive", "negative"])}
+        if rng.random() < 0.05:
+            del value["aspect"]
+        return value
+
+    golds = [json.dumps([{**item(), "aspect": "food"} for _ in range(rng.randint(0, 3))]) for _ in range(600)]
+    references = [g for g in golds for _ in range(5)]
+    completions = [rng.choice([g, json.dumps([item() for _ in range(rng.randint(0, 4))]), "not json", g[:-3]]) for g in references]
+    for duplicates in ("multiset", "set"):
+        reward = rewards.quad_reward("llm_json", duplicates=duplicates)
+        counts, _ = reward.statistics(completions, reference=references)
+        hits, n, m = counts[:, :3].sum(0)
+        corpus = quad.compute(completions, references, parse="llm_json", duplicates=duplicates, exact_only=True)
+        assert (corpus["exact_precision"], corpus["exact_recall"]) == (pytest.approx(hits / n, abs=1e-12), pytest.approx(hits / m, abs=1e-12)), duplicates
+        assert counts[:, 0].sum() > 100 and counts[:, 1].sum() > counts[:, 0].sum()  # hits and misses both occur
+    gold, other = "food quality is great because pizza is delicious", "service general is bad because staff is slow"
+    reward = rewards.quad_reward("asqp_paraphrase")
+    assert reward(completions=[other, gold], reference=[[gold, other], [join([gold, other]), gold]]) == [1.0, 1.0]
+
+
+# ---------------------------------------------------------------------------------------
+# Event detection labels (OmniEvent's seq2seq output put onto candidates)
+
+TYPES = ["attack", "die", "transport", "meet"]
+TRIGGERS = ["fired", "died", "moved", "met", "shot", "killed"]
+
+
+def event_oracle(text, spans, gold, pairs):
+    """Each candidate takes the type of the first unused pair of its word (a type of
+    TYPES), else NA; then hits, predicted and gold non-NA counts, and their F1."""
+    left = [tuple(p) for p in pairs]
+    hits = predicted = 0
+    for (start, end), label in zip(spans, gold):
+        found = [kind for trigger, kind in left if trigger == text[start:end] and kind in TYPES]
+        choice = found[0] if found else "NA"
+        if (text[start:end], choice) in left:
+            left.remove((text[start:end], choice))
+        hits += choice == label != "NA"
+        predicted += choice != "NA"
+    n_gold = sum(label != "NA" for label in gold)
+    return (2 * hits / (predicted + n_gold) if predicted + n_gold else 1.0), choice
+
+
+def event_example(rng, unique=False):
+    vocabulary = TRIGGERS + ["the", "men", "at", "dawn"]
+    words = rng.sample(vocabulary, rng.randint(1, 10)) if unique else [rng.choice(vocabulary) for _ in range(rng.randint(1, 12))]
+    text, spans, at = " ".join(words), [], 0
+    for word in words:
+        spans.append([at, at + len(word)])
+        at += len(word) + 1
+    gold = [rng.choice(TYPES) if w in TRIGGERS and rng.random() < 0.7 else "NA" for w in words]
+    return text, spans, gold
+
+
+def event_completion(rng, text, spans, gold):
+    pairs = [(text[s:e], g) for (s, e), g in zip(spans, gold) if g != "NA"]
+    kind = rng.randrange(6)
+    if kind == 1:
+        pairs = [(text[s:e], t) for s, e in spans for t in TYPES]  # guess everything
+    elif kind == 2:
+        pairs = pairs[: rng.randint(0, len(pairs))] + [(rng.choice(TRIGGERS), rng.choice(TYPES + ["NA", "bogus"]))]
+    elif kind == 3:
+        return rng.choice(["", "junk", "<extra_id_0> attack <extra_id_1>", "<extra_id_0> : fired"])
+    elif kind == 4:
+        pairs = pairs * 2
+    return " ".join(f"<extra_id_0> {t}: {w} <extra_id_1>" for w, t in pairs)
+
+
+def test_event_against_the_oracle_and_micro_macro():
+    from paperscore import micro_macro
+    from paperscore.parse import omnievent_candidates, read_omnievent_s2s
+
+    rng = random.Random(7)
+    examples = [event_example(rng) for _ in range(10_000)]
+    texts, positions, labels = (list(column) for column in zip(*examples))
+    completions = [event_completion(rng, *example) for example in examples]
+    reward = rewards.event_reward(TYPES)
+    got = reward(completions=completions, text=texts, positions=positions, labels=labels)
+    for i in random.Random(8).sample(range(10_000), 1500):
+        assert got[i] == pytest.approx(event_oracle(texts[i], positions[i], labels[i], read_omnievent_s2s(completions[i])[0])[0], abs=1e-12), i
+    counts, _ = reward.statistics(completions, text=texts, positions=positions, labels=labels)
+    hits, n, m = counts.sum(0)
+    pairs = [read_omnievent_s2s(c)[0] for c in completions]
+    blind = omnievent_candidates(pairs, texts, positions, [[None] * len(s) for s in positions], TYPES)
+    flat_p, flat_g = [x for row in blind for x in row], [x for row in labels for x in row]
+    corpus = micro_macro.compute(flat_p, flat_g, negative_labels=["NA"])
+    assert corpus["micro_precision"] == pytest.approx(hits / n, abs=1e-12)
+    assert corpus["micro_recall"] == pytest.approx(hits / m, abs=1e-12)
+    # OmniEvent's own conversion prefers the gold type: guessing every type for every word
+    # gives every gold trigger its gold type there (recall 1); here it does not
+    i = next(i for i in range(10_000) if sum(g != "NA" and g != TYPES[0] for g in labels[i]) > 1)
+    everything = " ".join(f"<extra_id_0> {t}: {texts[i][s:e]} <extra_id_1>" for s, e in positions[i] for t in TYPES)
+    (omnievent,) = omnievent_candidates([read_omnievent_s2s(everything)[0]], [texts[i]], [positions[i]], [labels[i]], TYPES)
+    assert all(p == g for p, g in zip(omnievent, labels[i]) if g != "NA")
+    gold_text = " ".join(f"<extra_id_0> {g}: {texts[i][s:e]} <extra_id_1>" for (s, e), g in zip(positions[i], labels[i]) if g != "NA")
+    assert reward(completions=[gold_text, everything], text=[texts[i]] * 2, positions=[positions[i]] * 2, labels=[labels[i]] * 2)[1] < 1.0
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_event_attacks_never_beat_the_gold(seed):
+    """Each word once: the output names words, not positions, so a word that is a trigger
+    at one candidate and not at another is matched in order (the gold text itself can
+    score below 1 there, and an attack above it)."""
+    rng = random.Random(seed)
+    text, spans, gold = event_example(rng, unique=True)
+    gold_text = " ".join(f"<extra_id_0> {g}: {text[s:e]} <extra_id_1>" for (s, e), g in zip(spans, gold) if g != "NA")
+    attacks = [
+        " ".join(f"<extra_id_0> {t}: {text[s:e]} <extra_id_1>" for s, e in spans for t in TYPES),  # guess everything
+        gold_text + " " + gold_text,  # repeat every item
+        "",
+        text,  # copy the source sentence
+        " ".join(f"<extra_id_0> {rng.choice(TYPES)}: {text[s:e]} <extra_id_1>" for s, e in spans),  # label every word
+    ]
+    texts = [gold_text, *attacks]
+    got = rewards.event_reward(TYPES)(completions=texts, text=[text] * len(texts), positions=[spans] * len(texts), labels=[gold] * len(texts))
+    assert got[0] == 1.0 and all(value <= 1.0 for value in got[1:]), (texts, got)
+
+
+# ---------------------------------------------------------------------------------------
+# Coreference (clusters as JSON lists of [start, end] token spans, read by json.loads: no
+# coref_conll parser exists in paperscore.parse yet)
+
+
+def coref_document(rng):
+    spans = sorted({(s, s + rng.randint(0, 2)) for s in rng.sample(range(40), rng.randint(0, 12))})
+    rng.shuffle(spans)
+    clusters, at = [], 0
+    while at < len(spans):
+        size = rng.randint(1, 4)
+        clusters.append([list(span) for span in spans[at : at + size]])
+        at += size
+    return clusters
+
+
+def coref_completion(rng, gold, other):
+    kind = rng.randrange(6)
+    if kind == 1:
+        return json.dumps([m for c in gold for m in c] and [[m for c in gold for m in c]])  # everything one entity
+    if kind == 2:
+        return json.dumps([[m] for c in gold for m in c])  # every mention alone
+    if kind == 3:
+        return json.dumps(other)
+    if kind == 4:
+        return json.dumps(gold[: rng.randint(0, len(gold))] + [[[40, 41]]])
+    if kind == 5:
+        return "[]"
+    return json.dumps(gold)
+
+
+@pytest.mark.filterwarnings("ignore:predictions. none of the")  # coref's convention guard on documents that share no mention
+def test_coref_against_per_document_compute_and_the_corpus():
+    from paperscore import coref
+
+    rng = random.Random(9)
+    golds = [coref_document(rng) for _ in range(10_000)]
+    completions = [coref_completion(rng, g, rng.choice(golds)) for g in golds]
+    reward = rewards.coref_reward(json.loads)
+    got = reward(completions=completions, clusters=golds)
+    for i in random.Random(10).sample(range(10_000), 300):
+        predicted = json.loads(completions[i])
+        alone = 1.0 if not predicted and not golds[i] else coref.compute([predicted], [golds[i]])["conll_f1"]
+        assert got[i] == pytest.approx(alone, abs=1e-12), i
+    counts, _ = reward.statistics(completions, clusters=golds)
+    corpus = coref.compute([json.loads(c) for c in completions], golds, metrics=list(coref.CONLL))
+    summed = coref.scores(counts[:, :-2].sum(0), coref.CONLL)
+    assert summed["conll_f1"] == pytest.approx(corpus["conll_f1"], abs=1e-12)
+    assert abs(np.mean(got) - corpus["conll_f1"]) > 1e-3
+    muc = rewards.coref_reward(json.loads, metric="muc_f1")(completions=completions[:50], clusters=golds[:50])
+    assert muc[0] == pytest.approx(1.0 if not golds[0] and completions[0] == "[]" else coref.compute([json.loads(completions[0])], [golds[0]])["muc_f1"])
+    with pytest.raises(ValueError, match="metric: 'f1' is not conll_f1"):
+        rewards.coref_reward(json.loads, metric="f1")
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**6))
+@pytest.mark.filterwarnings("ignore:predictions. none of the")
+def test_coref_attacks_never_beat_the_gold(seed):
+    rng = random.Random(seed)
+    gold = coref_document(rng)
+    mentions = [m for c in gold for m in c]
+    attacks = [
+        json.dumps(gold + gold[:1]),  # repeat a correct cluster
+        "[]",
+        json.dumps([[[t, t] for t in range(42)]]),  # every token, one entity (the source)
+        json.dumps([[[t, t]] for t in range(42)]),  # every token alone
+        json.dumps([mentions] if mentions else []),  # guess one entity of everything
+        json.dumps(gold + [[[40, 41], [0, 1]]]),
+    ]
+    texts = [json.dumps(gold), *attacks]
+    got = rewards.coref_reward(json.loads)(completions=texts, clusters=[gold] * len(texts))
+    assert all(value <= got[0] for value in got[1:]), (gold, got)
