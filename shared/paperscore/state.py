@@ -64,7 +64,7 @@ def merge(*states):
         if other.family != first.family:
             raise ValueError(f"merge: argument {i} is a {other.family} state, argument 1 a {first.family} state")
         for name in sorted(set(first.options) | set(other.options)):
-            if first.options.get(name) != other.options.get(name):
+            if repr(first.options.get(name)) != repr(other.options.get(name)):  # nan == nan
                 raise ValueError(f"merge: option {name} is {other.options.get(name)!r} in argument {i} but {first.options.get(name)!r} in argument 1")
         if other.keep_rows != first.keep_rows:
             raise ValueError(f"merge: keep_rows is {other.keep_rows} in argument {i} but {first.keep_rows} in argument 1")
@@ -122,7 +122,8 @@ class State:
 
     def to_dict(self):
         """A JSON-safe dict (lists of ints and floats, NaN as None)."""
-        return {"format": FORMAT, "family": self.family, "options": dict(self.options), "keep_rows": self.keep_rows, **self._dump()}
+        options = {k: "nan" if isinstance(v, float) and v != v else v for k, v in self.options.items()}  # zero_division
+        return {"format": FORMAT, "family": self.family, "options": options, "keep_rows": self.keep_rows, **self._dump()}
 
     def compute(self, confidence_level=None, n_resamples=1000, seed=None):
         """The family's compute() figures over every example added; with confidence_level,
@@ -206,7 +207,7 @@ class MicroMacroState(State):
 
         pred, ref, values, kind, example = mm._flatten(predictions, references, self.options["ignore_index"])
         nested = None if not len(references) else example is not None
-        self._layout(kind if len(references) else None, nested, "update")
+        self._layout(kind if len(ref) else None, nested, "update")  # no label: kind unknown (compute says "int")
         k = len(values)
         counts = np.bincount(ref * k + pred, minlength=k * k).reshape(k, k) if k else np.zeros((0, 0), dtype=np.int64)
         occurs = np.flatnonzero(counts.sum(0) + counts.sum(1))  # a dense int range codes ids never seen
