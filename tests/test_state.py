@@ -156,6 +156,18 @@ def test_micro_macro_intervals_single_labels_any_order():
     assert_same(got.compute(confidence_level=0.9, n_resamples=100, seed=2), expected, "micro_macro")
 
 
+def test_micro_macro_intervals_sequences_in_corpus_order():
+    """Sequences: the bootstrap resamples sequences in order; shards merged in corpus order
+    give one compute()'s intervals."""
+    rng = np.random.default_rng(4)
+    references = [rng.integers(0, 4, rng.integers(0, 9)).tolist() for _ in range(300)]
+    predictions = [[r if rng.random() < 0.7 else int(rng.integers(4)) for r in seq] for seq in references]
+    expected = micro_macro.compute(predictions, references, confidence_level=0.9, n_resamples=100, seed=2)
+    pieces = sorted(shards(300, [5, 120, 121], 0))
+    got = merged("micro_macro", {}, predictions, references, pieces, keep_rows=True)
+    assert_same(got.compute(confidence_level=0.9, n_resamples=100, seed=2), expected, "micro_macro")
+
+
 def test_rationale_at_users_size():
     """10,000 examples, soft and hard, long and short, empty and padded, 5 shards."""
     rng = np.random.default_rng(2)
