@@ -85,13 +85,12 @@ def from_dict(data):
 
 def _counts(value, argument, shape=None):
     """A JSON list of counts as int64: each a non-negative int below 2^63 (no float, no
-    wrap-around)."""
-    flat = np.asarray(value, dtype=object).ravel() if shape != () else [value]
-    for i, item in enumerate(flat):
+    wrap-around); an error names the first bad one by its flat index."""
+    for i, item in enumerate(np.asarray(value, dtype=object).ravel()):
         if isinstance(item, bool) or not isinstance(item, (int, np.integer)) or not 0 <= item <= INT64[1]:
             raise input_error(argument, i, f"{item!r} is not a count (an integer from 0 to 2^63 - 1)")
     array = np.asarray(value, dtype=np.int64)
-    if shape is not None and shape != () and array.shape != shape:
+    if shape is not None and array.shape != shape:
         raise ValueError(f"{argument}: shape {array.shape}, expected {shape}")
     return array
 
