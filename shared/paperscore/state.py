@@ -238,7 +238,11 @@ class MicroMacroState(State):
         labels = mm._check_label_list("labels", o["labels"], kind)
         pairs = self._pairs()
         classes, observed = pairs.order(labels)
-        scored, counted, _ = mm._scoring(classes, kind, labels, o["negative_labels"], o["convention"], observed)
+        scoring = (classes, kind, labels, o["negative_labels"], o["convention"], observed)
+        if "gold" in mm._scoring.__code__.co_varnames:  # main's _scoring also takes OmniEvent's gold classes
+            gold = [self.values[i] for i in np.flatnonzero(self.matrix.sum(1))] if o["convention"] == "omnievent" else None
+            scoring += (gold,)
+        scored, counted, _ = mm._scoring(*scoring)
         (tp, predicted, gold), (correct, total) = pairs.counts(counted)
         columns = np.array(scored, dtype=np.int64)
         sums = np.concatenate([tp[columns], predicted[columns], gold[columns], [correct, total]]).astype(float)
