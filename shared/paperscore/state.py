@@ -1,0 +1,405 @@
+"""Mergeable statistics: score a corpus in shards (processes, ranks, dataset workers) and
+get exactly the numbers one `compute()` over every example gives.
+
+    state = paperscore.state.new("micro_macro", convention="maven")
+    state.update(predictions, references)          # any number of times, any batch size
+    total = paperscore.state.merge(state_a, state_b, ...)
+    total.compute()                                 # == micro_macro.compute(all predictions, all references, convention="maven")
+    payload = total.to_dict()                       # JSON-safe; State.from_dict(payload) reads it back
+
+Every family's figures are ratios of sums, so a state holds only the sums:
+- micro_macro: the confusion matrix over the labels seen, O(classes^2) whatever the corpus.
+- rationale: the four token counts, and per mean (example P/R/F1, IOU P/R, AUPRC) the sum
+  of its per-example terms and how many examples enter it; plus whether a soft score was
+  seen (auprc=None reports AUPRC only then, as compute does).
+
+Count figures are equal bit for bit. Figures that are means of per-example ratios
+(rationale's example_*, iou_*, auprc) are sums of floats added in another order, so they
+may differ from one pass in the last bits (relative 1e-12).
+
+Bootstrap intervals (`compute(confidence_level=...)`) need the per-example rows, kept only
+with `keep_rows=True`:
+- rationale keeps the distinct rows and their counts; compute sorts them the same way, so
+  intervals are identical however the examples were sharded and merged.
+- micro_macro keeps the examples' labels, concatenated in merge order; with one label per
+  example the bootstrap reads only the confusion cells (identical under any sharding),
+  with sequences of labels it resamples sequences in order: identical when shards are
+  merged in corpus order, else a different (equally valid) draw for the same seed.
+`paperscore compare` p-values depend on the same rows: compare whole corpora.
+
+Families not listed in FAMILIES raise NotImplementedError naming them.
+"""
+
+import numpy as np
+
+from .core import INT64, check_bootstrap, check_zero_division, input_error
+
+FAMILIES = ("micro_macro", "rationale")
+PLANNED = ("quad", "coref", "csc", "csc_sighan")
+FORMAT = 1
+
+
+def new(family, keep_rows=False, **options):
+    """An empty state for `family` with the family's compute() options (bootstrap and
+    output options excluded: they go to State.compute)."""
+    if family in PLANNED:
+        raise NotImplementedError(f"family {family!r} has no mergeable state yet (done: {', '.join(FAMILIES)})")
+    if family not in FAMILIES:
+        raise ValueError(f"family: {family!r} is not one of {', '.join(FAMILIES)}")
+    if not isinstance(keep_rows, (bool, np.bool_)):
+        raise ValueError(f"keep_rows: {keep_rows!r} is not True or False")
+    cls = {"micro_macro": MicroMacroState, "rationale": RationaleState}[family]
+    return cls(cls.check_options(options), bool(keep_rows))
+
+
+def merge(*states):
+    """One state holding every example of `states` (in the order given), which are left
+    unchanged. They must be of one family with equal options and keep_rows."""
+    if not states:
+        raise ValueError("merge: needs at least one state")
+    first = states[0]
+    for i, other in enumerate(states[1:], 2):
+        if not isinstance(other, State):
+            raise ValueError(f"merge: argument {i} is a {type(other).__name__}, not a paperscore state")
+        if other.family != first.family:
+            raise ValueError(f"merge: argument {i} is a {other.family} state, argument 1 a {first.family} state")
+        for name in sorted(set(first.options) | set(other.options)):
+            if repr(first.options.get(name)) != repr(other.options.get(name)):  # nan == nan
+                raise ValueError(f"merge: option {name} is {other.options.get(name)!r} in argument {i} but {first.options.get(name)!r} in argument 1")
+        if other.keep_rows != first.keep_rows:
+            raise ValueError(f"merge: keep_rows is {other.keep_rows} in argument {i} but {first.keep_rows} in argument 1")
+    out = type(first)(dict(first.options), first.keep_rows)
+    for state in states:
+        out._add(state)
+    return out
+
+
+def from_dict(data):
+    """A state from State.to_dict()'s dict (also after a JSON round trip)."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ValueError(f"from_dict: not a paperscore state of format {FORMAT}")
+    state = new(data["family"], data["keep_rows"], **data["options"])
+    state._load(data)
+    return state
+
+
+def _counts(value, argument, shape=None):
+    """A JSON list of counts as int64: each a non-negative int below 2^63 (no float, no
+    wrap-around); an error names the first bad one by its flat index."""
+    for i, item in enumerate(np.asarray(value, dtype=object).ravel()):
+        if isinstance(item, bool) or not isinstance(item, (int, np.integer)) or not 0 <= item <= INT64[1]:
+            raise input_error(argument, i, f"{item!r} is not a count (an integer from 0 to 2^63 - 1)")
+    array = np.asarray(value, dtype=np.int64)
+    if shape is not None and array.shape != shape:
+        raise ValueError(f"{argument}: shape {array.shape}, expected {shape}")
+    return array
+
+
+def _add_counts(a, b):
+    """a + b for int64 counts, refusing a sum past 2^63 - 1 instead of wrapping."""
+    if len(a) and (b > INT64[1] - a).any():
+        raise OverflowError("a merged count passes 2^63 - 1")
+    return a + b
+
+
+def _floats(values):
+    """Floats with NaN as None (strict JSON has no NaN)."""
+    return [None if v != v else float(v) for v in np.asarray(values, dtype=float).ravel()]
+
+
+def _unfloats(values):
+    return np.array([np.nan if v is None else v for v in values], dtype=float)
+
+
+class State:
+    """Statistics of the examples seen so far; see the module docstring."""
+
+    family = None
+
+    def __init__(self, options, keep_rows):
+        self.options, self.keep_rows = options, keep_rows
+
+    def to_dict(self):
+        """A JSON-safe dict (lists of ints and floats, NaN as None)."""
+        options = {k: "nan" if isinstance(v, float) and v != v else v for k, v in self.options.items()}  # zero_division
+        return {"format": FORMAT, "family": self.family, "options": options, "keep_rows": self.keep_rows, **self._dump()}
+
+    def compute(self, confidence_level=None, n_resamples=1000, seed=None):
+        """The family's compute() figures over every example added; with confidence_level,
+        its bootstrap intervals too (needs keep_rows=True)."""
+        result = self._figures()
+        if confidence_level is not None:
+            check_bootstrap(confidence_level, n_resamples, seed)
+            if not self.keep_rows:
+                raise ValueError("confidence_level: the bootstrap needs the per-example rows: create the state with keep_rows=True")
+            result.update(self._intervals(confidence_level, n_resamples, seed))
+        return result
+
+    def __eq__(self, other):
+        return isinstance(other, State) and self.to_dict() == other.to_dict()
+
+
+# ---------------------------------------------------------------------------------------
+# micro_macro: a confusion matrix over the labels seen
+
+
+class MicroMacroState(State):
+    family = "micro_macro"
+
+    @staticmethod
+    def check_options(options):
+        from . import micro_macro as mm
+
+        allowed = ("labels", "negative_labels", "convention", "zero_division", "ignore_index")
+        for name in options:
+            if name not in allowed:
+                raise ValueError(f"{name}: not a micro_macro state option (options: {', '.join(allowed)}; bootstrap options go to compute())")
+        out = {name: options.get(name) for name in allowed}
+        out["zero_division"] = check_zero_division(options.get("zero_division", 0.0))
+        out["ignore_index"] = options.get("ignore_index", -100)
+        mm.check_choice("convention", out["convention"], mm.CONVENTIONS)
+        mm._check_ignore_index(out["ignore_index"])
+        for name in ("labels", "negative_labels"):
+            if out[name] is not None:  # kind checked at compute time, against the data's
+                out[name] = [v.item() if isinstance(v, np.generic) else v for v in mm.from_tensor(out[name])]
+        return out
+
+    def __init__(self, options, keep_rows):
+        super().__init__(options, keep_rows)
+        self.kind = self.nested = None
+        self.values, self.index = [], {}
+        self.matrix = np.zeros((0, 0), dtype=np.int64)  # rows references, columns predictions
+        self.rows = ([], []) if keep_rows else None  # the examples' predictions, references
+
+    def _layout(self, kind, nested, where):
+        """Refuse int labels after str ones, or sequences after single labels (compute
+        refuses such a corpus); None: nothing seen yet."""
+        shape = {True: "sequences of labels", False: "one label per example"}
+        if None not in (self.kind, kind) and kind != self.kind:
+            raise ValueError(f"{where}: {kind} labels, but the state holds {self.kind} labels")
+        if None not in (self.nested, nested) and nested != self.nested:
+            raise ValueError(f"{where}: {shape[nested]}, but the state holds {shape[self.nested]}")
+        self.kind = self.kind if kind is None else kind
+        self.nested = self.nested if nested is None else nested
+
+    def _grow(self, values):
+        """Codes of `values` in self.values, adding new ones (and matrix rows/columns)."""
+        codes = np.array([self.index.setdefault(v, len(self.index)) for v in values], dtype=np.int64)
+        if len(self.index) > len(self.values):
+            self.values = list(self.index)
+            k = len(self.values)
+            grown = np.zeros((k, k), dtype=np.int64)
+            grown[: len(self.matrix), : len(self.matrix)] = self.matrix
+            self.matrix = grown
+        return codes
+
+    def _add_matrix(self, values, matrix):
+        codes = self._grow(values)
+        add = np.zeros_like(self.matrix)
+        add[np.ix_(codes, codes)] = matrix
+        self.matrix = _add_counts(self.matrix.ravel(), add.ravel()).reshape(self.matrix.shape)
+
+    def update(self, predictions, references):
+        """Add a batch, checked exactly as compute() checks it (example indices in messages
+        are within the batch)."""
+        from . import micro_macro as mm
+
+        pred, ref, values, kind, example = mm._flatten(predictions, references, self.options["ignore_index"])
+        nested = None if not len(references) else example is not None
+        self._layout(kind if len(ref) else None, nested, "update")  # no label: kind unknown (compute says "int")
+        k = len(values)
+        counts = np.bincount(ref * k + pred, minlength=k * k).reshape(k, k) if k else np.zeros((0, 0), dtype=np.int64)
+        occurs = np.flatnonzero(counts.sum(0) + counts.sum(1))  # a dense int range codes ids never seen
+        self._add_matrix([values[i] for i in occurs], counts[np.ix_(occurs, occurs)])
+        if self.keep_rows:
+            for side, corpus in zip(self.rows, (predictions, references)):
+                side.extend(_plain(mm.as_corpus(corpus, "predictions")))
+        return self
+
+    def _add(self, other):
+        self._layout(other.kind, other.nested, "merge")
+        self._add_matrix(other.values, other.matrix)
+        if self.keep_rows:
+            for mine, theirs in zip(self.rows, other.rows):
+                mine.extend(theirs)
+
+    def _pairs(self):
+        from . import micro_macro as mm
+
+        pairs = mm.Pairs.__new__(mm.Pairs)  # Pairs over counts already made
+        pairs.values, pairs.raw = self.values, self.matrix
+        pairs.occurs = np.arange(len(self.values))
+        return pairs
+
+    def _figures(self):
+        from . import micro_macro as mm
+
+        kind, o = self.kind or "int", self.options
+        labels = mm._check_label_list("labels", o["labels"], kind)
+        pairs = self._pairs()
+        classes, observed = pairs.order(labels)
+        # convention="omnievent" scores the classes the references hold (the matrix's rows)
+        gold = [self.values[i] for i in np.flatnonzero(self.matrix.sum(1))] if o["convention"] == "omnievent" else None
+        scored, counted, _ = mm._scoring(classes, kind, labels, o["negative_labels"], o["convention"], observed, gold)
+        (tp, predicted, gold), (correct, total) = pairs.counts(counted)
+        columns = np.array(scored, dtype=np.int64)
+        sums = np.concatenate([tp[columns], predicted[columns], gold[columns], [correct, total]]).astype(float)
+        reduce = mm._reducer(o["zero_division"], labels, o["convention"])
+        return mm.as_floats({key: value[0] for key, value in reduce(sums[None]).items()})
+
+    def _intervals(self, confidence_level, n_resamples, seed):
+        from . import micro_macro as mm
+
+        result = mm.compute(*self.rows, **self.options, confidence_level=confidence_level, n_resamples=n_resamples, seed=seed)
+        return {key: value for key, value in result.items() if key.endswith(("_low", "_high"))}
+
+    def _dump(self):
+        return {
+            "kind": self.kind,
+            "nested": self.nested,
+            "values": list(self.values),
+            "matrix": self.matrix.tolist(),
+            "rows": None if self.rows is None else [list(side) for side in self.rows],
+        }
+
+    def _load(self, data):
+        values = list(data["values"])
+        kind = data["kind"]
+        for i, value in enumerate(values):
+            ok = isinstance(value, int) and not isinstance(value, bool) and INT64[0] <= value <= INT64[1] if kind == "int" else isinstance(value, str)
+            if not ok:
+                raise input_error("values", i, f"{value!r} is not a {kind} label")
+        if len(set(values)) != len(values):
+            raise ValueError("values: lists a label twice")
+        self._layout(kind, data["nested"], "from_dict")
+        matrix = _counts(data["matrix"], "matrix")
+        if matrix.size != len(values) ** 2:
+            raise ValueError(f"matrix: {matrix.size} cells for {len(values)} labels")
+        self._add_matrix(values, matrix.reshape(len(values), len(values)))
+        if self.keep_rows:
+            self.rows = tuple(list(side) for side in data["rows"])
+
+
+def _plain(corpus):
+    """A corpus as JSON-safe Python lists (numpy ints as int)."""
+    return np.asarray(corpus).tolist() if isinstance(corpus, np.ndarray) else [np.asarray(v).tolist() if isinstance(v, np.ndarray) else (v.item() if isinstance(v, np.generic) else v) for v in corpus]
+
+
+# ---------------------------------------------------------------------------------------
+# rationale: token counts and the sums of per-example terms
+
+
+class RationaleState(State):
+    family = "rationale"
+    MEANS = 6  # rationale.COLUMNS after the four counts
+
+    @staticmethod
+    def check_options(options):
+        from . import rationale
+
+        allowed = ("threshold", "threshold_rule", "iou_threshold", "ignore_index", "auprc", "zero_division")
+        for name in options:
+            if name not in allowed:
+                raise ValueError(f"{name}: not a rationale state option (options: {', '.join(allowed)}; bootstrap options go to compute())")
+        out = {"threshold": 0.5, "threshold_rule": ">=", "iou_threshold": 0.5, "ignore_index": -100, "auprc": None, **options}
+        rationale._check_options(out["threshold"], out["threshold_rule"], out["iou_threshold"], out["auprc"])
+        out["zero_division"] = check_zero_division(options.get("zero_division", 0.0))
+        return out
+
+    def __init__(self, options, keep_rows):
+        super().__init__(options, keep_rows)
+        self.counts = np.zeros(4, dtype=np.int64)  # tp, predicted, gold, tokens
+        self.terms = np.zeros(self.MEANS)  # sums of the non-NaN per-example terms
+        self.entered = np.zeros(self.MEANS, dtype=np.int64)  # examples in each mean
+        self.soft = False
+        self.table, self.weights = (np.zeros((0, 4 + self.MEANS)), np.zeros(0, dtype=np.int64)) if keep_rows else (None, None)
+
+    def update(self, predictions, references):
+        """Add a batch, checked exactly as compute() checks it."""
+        from . import rationale
+
+        o = self.options
+        values, gold, lengths = rationale.scored_tokens(predictions, references, o["ignore_index"])
+        # AUPRC terms always: whether compute reports them depends on every shard's scores
+        rows, _ = rationale.statistics(values, gold, lengths, o["threshold"], o["threshold_rule"], o["iou_threshold"], o["zero_division"], True)
+        self._add_sums(rows[:, :4].sum(0).astype(np.int64), np.nansum(rows[:, 4:], 0), (~np.isnan(rows[:, 4:])).sum(0), rationale._soft(values))
+        if self.keep_rows:
+            self._add_rows(*rationale.compress_rows(rows))
+        return self
+
+    def _add_sums(self, counts, terms, entered, soft):
+        self.counts = _add_counts(self.counts, np.asarray(counts, dtype=np.int64))
+        self.terms = self.terms + terms
+        self.entered = _add_counts(self.entered, np.asarray(entered, dtype=np.int64))
+        self.soft = self.soft or bool(soft)
+
+    def _add_rows(self, table, weights):
+        from .core import encode_rows
+
+        table, codes = encode_rows(np.concatenate([self.table, table]))
+        self.weights = np.bincount(codes, weights=np.concatenate([self.weights, weights]), minlength=len(table)).astype(np.int64)
+        self.table = table
+
+    def _add(self, other):
+        self._add_sums(other.counts, other.terms, other.entered, other.soft)
+        if self.keep_rows:
+            self._add_rows(other.table, other.weights)
+
+    def _with_auprc(self):
+        return self.soft if self.options["auprc"] is None else self.options["auprc"]
+
+    def _figures(self):
+        from . import rationale
+
+        with np.errstate(invalid="ignore", divide="ignore"):
+            means = np.where(self.entered > 0, self.terms / np.maximum(self.entered, 1), np.nan)
+        row = np.concatenate([self.counts.astype(float), means])[None]
+        figures = rationale.summarise(np.ones((1, 1)), row, self.options["zero_division"], self._with_auprc())
+        return rationale.as_floats({key: value[0] for key, value in figures.items()})
+
+    def _intervals(self, confidence_level, n_resamples, seed):
+        from . import rationale
+
+        table, weights = self.table, self.weights
+        with_auprc = self._with_auprc()
+        if not with_auprc:  # as compute: no AUPRC terms, rows compressed without them
+            table = table.copy()
+            table[:, -1] = np.nan
+            table, codes = rationale.encode_rows(table)
+            weights = np.bincount(codes, weights=self.weights, minlength=len(table)).astype(np.int64)
+        zd = self.options["zero_division"]
+        reduce = lambda w: rationale.summarise(w, table, zd, with_auprc)  # noqa: E731
+        return rationale.bootstrap_intervals(weights, reduce, confidence_level, n_resamples, seed)
+
+    def _dump(self):
+        return {
+            "counts": self.counts.tolist(),
+            "terms": _floats(self.terms),
+            "entered": self.entered.tolist(),
+            "soft": self.soft,
+            "table": None if self.table is None else [_floats(row) for row in self.table],
+            "weights": None if self.weights is None else self.weights.tolist(),
+        }
+
+    def _load(self, data):
+        if not isinstance(data["soft"], bool):
+            raise ValueError(f"soft: {data['soft']!r} is not true or false")
+        self._add_sums(_counts(data["counts"], "counts", (4,)), _unfloats(data["terms"]), _counts(data["entered"], "entered", (self.MEANS,)), data["soft"])
+        if self.keep_rows:
+            table = np.array([_unfloats(row) for row in data["table"]]).reshape(-1, 4 + self.MEANS)
+            self._add_rows(table, _counts(data["weights"], "weights", (len(table),)))
+
+
+# ---------------------------------------------------------------------------------------
+# torch.distributed
+
+
+def all_reduce(state, group=None):
+    """The state of every rank merged (in rank order), returned on every rank: an
+    all-gather of each rank's to_dict() (torch.distributed.all_gather_object; gloo on CPU
+    or NCCL). Every rank must call it, with states of equal options."""
+    import torch.distributed as dist
+
+    gathered = [None] * dist.get_world_size(group)
+    dist.all_gather_object(gathered, state.to_dict(), group=group)
+    return merge(*(from_dict(data) for data in gathered))

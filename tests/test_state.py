@@ -1,0 +1,268 @@
+"""paperscore.state: merging shards' states equals one compute() over every example.
+
+The oracle is the family's own compute() on the concatenated corpus (itself tested against
+sklearn / ERASER elsewhere); states are built from random shardings, merged in any order,
+round-tripped through JSON."""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from paperscore import micro_macro, rationale, state
+
+ROOT = Path(__file__).resolve().parent.parent
+# rationale's means of per-example ratios are float sums added in another order
+MEANS = {"example_precision", "example_recall", "example_f1", "iou_precision", "iou_recall", "iou_f1", "auprc"}
+
+
+def shards(n, cuts, order):
+    """Split range(n) at `cuts`, the pieces listed in `order` (a permutation seed)."""
+    edges = sorted({0, n, *(c % (n + 1) for c in cuts)})
+    pieces = [(a, b) for a, b in zip(edges, edges[1:])]
+    return [pieces[i] for i in np.random.default_rng(order).permutation(len(pieces))]
+
+
+def merged(family, options, predictions, references, pieces, keep_rows=False):
+    states = []
+    for a, b in pieces:
+        s = state.new(family, keep_rows=keep_rows, **options)
+        s.update(predictions[a:b], references[a:b])
+        states.append(state.from_dict(json.loads(json.dumps(s.to_dict(), allow_nan=False))))
+    return state.merge(*states) if states else state.new(family, keep_rows=keep_rows, **options)
+
+
+def assert_same(got, expected, family):
+    assert got.keys() == expected.keys()
+    for key, value in expected.items():
+        if family == "rationale" and key.rstrip("_lowhigh") in MEANS or key in MEANS:
+            assert got[key] == pytest.approx(value, rel=1e-12, abs=1e-15, nan_ok=True), key
+        else:
+            assert got[key] == value or (np.isnan(got[key]) and np.isnan(value)), key
+
+
+labels = st.sampled_from([0, 1, 2, 3, 7, 40, 5000])
+mm_options = st.fixed_dictionaries(
+    {},
+    optional={
+        "convention": st.sampled_from([None, "maven", "jmee"]),
+        "zero_division": st.sampled_from([0.0, 1.0, "nan"]),
+        "labels": st.sampled_from([[0, 1, 2, 3], [3, 1], [0, 40, 7]]),
+    },
+)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    pairs=st.lists(st.tuples(labels, labels), max_size=40),
+    cuts=st.lists(st.integers(0, 40), max_size=5),
+    order=st.integers(0, 1000),
+    options=mm_options,
+)
+def test_micro_macro_merging_shards_equals_one_pass(pairs, cuts, order, options):
+    predictions, references = [p for p, _ in pairs], [r for _, r in pairs]
+    if options.get("zero_division") == "nan":
+        options["zero_division"] = float("nan")
+    try:
+        expected = micro_macro.compute(predictions, references, **options)
+    except ValueError as error:  # e.g. maven's NA 0 absent: the state refuses the same way
+        with pytest.raises(ValueError, match=str(error)[:30].replace("(", r"\(").replace("[", r"\[")):
+            merged("micro_macro", options, predictions, references, shards(len(pairs), cuts, order)).compute()
+        return
+    got = merged("micro_macro", options, predictions, references, shards(len(pairs), cuts, order)).compute()
+    assert_same(got, expected, "micro_macro")
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    examples=st.lists(st.lists(st.tuples(st.sampled_from(["O", "B-x", "I-x", "B-y", "é"]), st.sampled_from(["O", "B-x", "I-x", "B-y"])), max_size=6), max_size=15),
+    cuts=st.lists(st.integers(0, 15), max_size=4),
+    order=st.integers(0, 1000),
+)
+def test_micro_macro_sequences_merge(examples, cuts, order):
+    examples = [[("O", "O")]] + examples  # JMEE's NA present, as compute requires
+    predictions = [[p for p, _ in e] for e in examples]
+    references = [[r for _, r in e] for e in examples]
+    pieces = shards(len(examples), cuts, order)
+    expected = micro_macro.compute(predictions, references, convention="jmee")
+    assert_same(merged("micro_macro", {"convention": "jmee"}, predictions, references, pieces).compute(), expected, "micro_macro")
+
+
+def test_micro_macro_at_users_size():
+    """10,000 str labels of 300 classes with repeats, 7 shards in shuffled order, against one pass."""
+    rng = np.random.default_rng(0)
+    names = [f"class-{i}" for i in range(299)] + ["None"]
+    references = [names[i] for i in rng.zipf(1.3, 10_000) % 300]
+    predictions = [r if rng.random() < 0.6 else names[rng.integers(300)] for r in references]
+    pieces = shards(10_000, rng.integers(0, 10_000, 6).tolist(), 3)
+    expected = micro_macro.compute(predictions, references, convention="maven")
+    assert_same(merged("micro_macro", {"convention": "maven"}, predictions, references, pieces).compute(), expected, "micro_macro")
+
+
+rationale_example = st.integers(0, 6).flatmap(
+    lambda n: st.tuples(
+        st.lists(st.sampled_from([0.0, 1.0, 0.2, 0.5, 0.9]), min_size=n, max_size=n),
+        st.lists(st.sampled_from([0, 1, 1, -100]), min_size=n, max_size=n),
+    )
+)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    examples=st.lists(rationale_example, max_size=20),
+    cuts=st.lists(st.integers(0, 20), max_size=4),
+    order=st.integers(0, 1000),
+    hard=st.booleans(),
+    options=st.fixed_dictionaries({}, optional={"threshold_rule": st.sampled_from([">=", ">"]), "auprc": st.sampled_from([None, True, False]), "zero_division": st.sampled_from([0.0, 1.0])}),
+)
+def test_rationale_merging_shards_equals_one_pass(examples, cuts, order, hard, options):
+    predictions = [[float(v >= 0.5) if hard else v for v in p] for p, _ in examples]
+    references = [r for _, r in examples]
+    pieces = shards(len(examples), cuts, order)
+    expected = rationale.compute(predictions, references, **options)
+    assert_same(merged("rationale", options, predictions, references, pieces).compute(), expected, "rationale")
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    examples=st.lists(rationale_example, min_size=1, max_size=20),
+    cuts=st.lists(st.integers(0, 20), max_size=4),
+    order=st.integers(0, 1000),
+)
+def test_rationale_intervals_do_not_depend_on_sharding(examples, cuts, order):
+    """keep_rows: the bootstrap resamples the distinct rows in sorted order, so any
+    sharding and merge order draws the same intervals as one compute()."""
+    predictions, references = [p for p, _ in examples], [r for _, r in examples]
+    pieces = shards(len(examples), cuts, order)
+    expected = rationale.compute(predictions, references, confidence_level=0.9, n_resamples=50, seed=5)
+    got = merged("rationale", {}, predictions, references, pieces, keep_rows=True).compute(confidence_level=0.9, n_resamples=50, seed=5)
+    assert_same(got, expected, "rationale")
+
+
+def test_micro_macro_intervals_single_labels_any_order():
+    """One label per example: the bootstrap reads confusion cells, so shards merged in any
+    order give one compute()'s intervals."""
+    rng = np.random.default_rng(1)
+    references = rng.integers(0, 5, 500).tolist()
+    predictions = [r if rng.random() < 0.7 else int(rng.integers(5)) for r in references]
+    expected = micro_macro.compute(predictions, references, confidence_level=0.9, n_resamples=100, seed=2)
+    got = merged("micro_macro", {}, predictions, references, shards(500, [17, 240, 499], 9), keep_rows=True)
+    assert_same(got.compute(confidence_level=0.9, n_resamples=100, seed=2), expected, "micro_macro")
+
+
+def test_micro_macro_intervals_sequences_in_corpus_order():
+    """Sequences: the bootstrap resamples sequences in order; shards merged in corpus order
+    give one compute()'s intervals."""
+    rng = np.random.default_rng(4)
+    references = [rng.integers(0, 4, rng.integers(0, 9)).tolist() for _ in range(300)]
+    predictions = [[r if rng.random() < 0.7 else int(rng.integers(4)) for r in seq] for seq in references]
+    expected = micro_macro.compute(predictions, references, confidence_level=0.9, n_resamples=100, seed=2)
+    pieces = sorted(shards(300, [5, 120, 121], 0))
+    got = merged("micro_macro", {}, predictions, references, pieces, keep_rows=True)
+    assert_same(got.compute(confidence_level=0.9, n_resamples=100, seed=2), expected, "micro_macro")
+
+
+def test_rationale_at_users_size():
+    """10,000 examples, soft and hard, long and short, empty and padded, 5 shards."""
+    rng = np.random.default_rng(2)
+    lengths = rng.integers(0, 60, 10_000)
+    references = [np.where(rng.random(n) < 0.1, -100, rng.random(n) < 0.3).astype(int).tolist() for n in lengths]
+    predictions = [np.round(rng.random(n), 1).tolist() if i % 3 else (rng.random(n) < 0.3).astype(float).tolist() for i, n in enumerate(lengths)]
+    pieces = shards(10_000, [100, 2500, 2501, 9000], 4)
+    assert_same(merged("rationale", {}, predictions, references, pieces).compute(), rationale.compute(predictions, references), "rationale")
+
+
+def test_merge_refuses_different_options_naming_them():
+    a, b = state.new("micro_macro", convention="maven"), state.new("micro_macro", convention="jmee")
+    with pytest.raises(ValueError, match="option convention is 'jmee' in argument 2 but 'maven' in argument 1"):
+        state.merge(a, b)
+    with pytest.raises(ValueError, match="keep_rows"):
+        state.merge(state.new("rationale"), state.new("rationale", keep_rows=True))
+    with pytest.raises(ValueError, match="rationale state"):
+        state.merge(a, state.new("rationale"))
+
+
+def test_refusals():
+    with pytest.raises(NotImplementedError, match="'coref'"):
+        state.new("coref")
+    with pytest.raises(ValueError, match="confidence_level: .*keep_rows=True"):
+        state.new("rationale").compute(confidence_level=0.9)
+    with pytest.raises(ValueError, match="seed: not a micro_macro state option"):
+        state.new("micro_macro", seed=1)
+    s = state.new("micro_macro").update([1, 2], [1, 1])
+    with pytest.raises(ValueError, match="update: str labels, but the state holds int labels"):
+        s.update(["a"], ["b"])
+    with pytest.raises(ValueError, match="sequences of labels, but the state holds one label per example"):
+        s.update([[1]], [[1]])
+    with pytest.raises(ValueError, match=r"references\[1\]"):  # the family's own check, within the batch
+        state.new("rationale").update([[1], [0]], [[1], [2]])
+
+
+def test_integer_widths_checked():
+    data = state.new("micro_macro").update([1, 2], [1, 1]).to_dict()
+    for bad in (2**63, -1, 1.0, True):
+        broken = json.loads(json.dumps(data))
+        broken["matrix"][0][1] = bad
+        with pytest.raises(ValueError, match=r"matrix\[1\]: .* is not a count"):
+            state.from_dict(broken)
+    data["matrix"][0][0] = 2**63 - 1
+    big = state.from_dict(data)
+    with pytest.raises(OverflowError, match="2\\^63"):
+        state.merge(big, big)
+    labels = state.new("micro_macro").update([2**62], [2**62]).to_dict()
+    assert state.from_dict(labels).values == [2**62]  # 64-bit labels kept exactly
+
+
+def test_empty_state_is_compute_of_nothing():
+    assert state.new("micro_macro").compute() == micro_macro.compute([], [])
+    assert state.new("rationale").compute() == rationale.compute([], [])
+
+
+def test_torch_distributed_two_ranks(tmp_path):
+    """Two gloo ranks, each scoring half: all_reduce gives every rank one pass's figures."""
+    script = tmp_path / "rank.py"
+    script.write_text(textwrap.dedent(f"""
+        import json, sys
+        sys.path.insert(0, {str(ROOT / "shared")!r})
+        import torch.distributed as dist
+        from paperscore import state
+        rank = int(sys.argv[1])
+        dist.init_process_group("gloo", init_method="file://{tmp_path}/rendezvous", rank=rank, world_size=2)
+        references = [[0, 1, 1, 2], [2, 2, 0]][rank]
+        predictions = [[0, 1, 2, 2], [2, 1, 0]][rank]
+        mine = state.new("micro_macro", convention="maven").update(predictions, references)
+        print(json.dumps(state.all_reduce(mine).compute()))
+        dist.destroy_process_group()
+    """))
+    env = {**os.environ, "GLOO_SOCKET_IFNAME": "lo"}
+    ranks = [subprocess.Popen([sys.executable, str(script), str(r)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) for r in range(2)]
+    outputs = [r.communicate(timeout=120) for r in ranks]
+    expected = micro_macro.compute([0, 1, 2, 2, 2, 1, 0], [0, 1, 1, 2, 2, 2, 0], convention="maven")
+    for rank, (out, err) in zip(ranks, outputs):
+        assert rank.returncode == 0, err
+        assert json.loads(out) == expected
+
+
+def test_datasets_map_recipe():
+    """The README's recipe: datasets.map(num_proc=2) returns one state per batch, merged."""
+    import datasets
+
+    rng = np.random.default_rng(3)
+    references = rng.integers(0, 4, 400).tolist()
+    predictions = [r if rng.random() < 0.6 else int(rng.integers(4)) for r in references]
+    dataset = datasets.Dataset.from_dict({"prediction": predictions, "reference": references})
+
+    def score(batch):
+        s = state.new("micro_macro").update(batch["prediction"], batch["reference"])
+        return {"state": [json.dumps(s.to_dict())]}
+
+    states = dataset.map(score, batched=True, batch_size=64, num_proc=2, remove_columns=dataset.column_names)
+    assert len(states) == 8  # two workers' 200 examples each in batches of 64, 64, 64, 8
+    total = state.merge(*(state.from_dict(json.loads(s)) for s in states["state"]))
+    assert total.compute() == micro_macro.compute(predictions, references)
