@@ -149,6 +149,11 @@ def test_compute_tokens_argument_and_refusals():
     assert (result["muc_recall"], result["muc_precision"]) == (1.0, 1.0)
     with pytest.raises(ValueError, match=r"references\[0\]: parse needs the source tokens"):
         compute(['[["Mary"]]'], [[[[0, 0]]]], parse="coref_clusters")
+    with pytest.raises(ValueError, match="span_convention: with parse"):
+        compute(['[["Mary"]]'], [[[[0, 4]]]], parse="coref_clusters", tokens=[SOURCE], span_convention=("char_exclusive", "char_exclusive"))
+    # A single name is the references' convention: "Mary" is characters [0, 4) of the tokens joined by spaces.
+    result = compute(['[["Mary"]]'], [[[[0, 4]]]], parse="coref_clusters", tokens=[SOURCE], span_convention="char_exclusive", metrics=["mentions"])
+    assert (result["mentions_recall"], result["mentions_precision"]) == (1.0, 1.0)
     with pytest.raises(ValueError, match="strict: applies to model texts"):
         compute([[[[0, 0]]]], [[[[0, 0]]]], strict=True)
     with pytest.raises(ValueError, match="unknown parser 'mvp' for coref"):
@@ -168,3 +173,8 @@ def test_cli_parse(tmp_path):
     assert "|parse:coref_markdown@1|" in result["signature"]
     done = subprocess.run(run + ["--strict"], capture_output=True, text=True)
     assert done.returncode != 0 and "her cat" in done.stderr
+    done = subprocess.run(run + ["--format", "conllu"], capture_output=True, text=True)
+    assert done.returncode != 0 and "not --format conllu" in done.stderr
+    (tmp_path / "response.json").write_text(json.dumps(["[Mary](#1) said", "[she](#1)"]))
+    done = subprocess.run(run, capture_output=True, text=True)
+    assert done.returncode != 0 and "holds 2 model texts, but KEY" in done.stderr

@@ -1535,12 +1535,16 @@ def compute(
     parser cannot place (on text the model changed, or a string with no unused
     occurrence) are left out and counted: the result adds "mentions_on_changed_text",
     "mentions_on_changed_text_examples", "parse_failures" and "parse_failure_examples";
-    the signature names the parser. strict: either kind of failure is a ValueError.
+    the signature names the parser; span_convention is then the references' alone.
+    strict: either kind of failure is a ValueError.
     """
     report = None
     if parse is not None:
         predictions, report = _parsed(predictions, references, parse, strict, tokens)
-        span_convention = ("token_inclusive", check_span_convention(span_convention)["references"])
+        conventions = check_span_convention(span_convention)
+        if not isinstance(span_convention, str) and conventions["predictions"] != "token_inclusive":
+            raise ValueError(f"span_convention: with parse, predictions are model texts placed on tokens; give the references' convention alone, not {span_convention!r}")
+        span_convention = ("token_inclusive", conventions["references"])
     elif strict is not False:
         raise ValueError("strict: applies to model texts read by a parser; pass parse=NAME")
     result = _compute(predictions, references, metrics, keep_singletons, zero_division, per_document, return_counts, confidence_level, n_resamples, seed, return_signature, span_convention, tokens, texts, convention, remove_nested, NP_only, min_span, matching, zero_matching)
@@ -1595,6 +1599,9 @@ def source_tokens(references, tokens):
                 if len(columns) < 4:
                     raise input_error("references", index, f"line {number} has {len(columns)} columns; a CoNLL-2012 token line has its word in column 4")
                 words.append(columns[3])
+        found = _one_document(reference, "references", index)[0].n_tokens
+        if len(words) != found:
+            raise input_error("references", index, f"{len(words)} token lines with a word, but the CoNLL reader counts {found} tokens")
         out.append(words)
     return out
 
@@ -1707,6 +1714,8 @@ PERL_ALL = ("muc", "bcub", "ceafm", "ceafe", "blanc")
 
 def run(args):
     """Score the key's documents, as scorer.pl does."""
+    if args.format == "conllu" and args.parse:
+        raise ValueError(f"--parse {args.parse}: reads model text against a CoNLL-2012 or jsonlines key, not --format conllu")
     if args.format == "conllu":  # CorefUD CoNLL-U: paperscore.corefud
         return corefud.run(args)
     if args.matching != "exact":
