@@ -29,6 +29,7 @@ import ast
 import json
 import re
 import warnings
+from bisect import bisect_left, bisect_right
 from collections import namedtuple
 
 from .paperscore_core import check_flags, input_error, load_json, read_lines, read_text, split_lines
@@ -564,7 +565,6 @@ def omnievent_candidates(pairs, texts, positions, labels, types):
 # _get_mentions says it fails on nesting), or clusters of mention strings as JSON. Both are
 # then placed on the source tokens by place_coref.
 
-MARK_OPEN = re.compile(r"\[")
 MARK_CLOSE = re.compile(r"\]\(#([^()\s]*)\)")
 
 
@@ -607,9 +607,10 @@ def read_coref_markdown(text):
             plain.append(text[position])
             position += 1
     tokens, spans = _cut_tokens("".join(plain), cuts)
+    lows, highs = [low for low, _ in spans], [high for _, high in spans]
     mentions = []
     for start, end, name in marked:
-        inside = [i for i, (low, high) in enumerate(spans) if low >= start and high <= end]
+        inside = range(bisect_left(lows, start), bisect_right(highs, end))  # the tokens within [start, end)
         if not name:  # "(#)": the template's unresolved mention, a cluster of its own
             problems.append(f"the mention ending at character {end} of the text without markup has no cluster id '(#)' (a singleton)")
             name = ("no id", start, end)
@@ -623,10 +624,10 @@ def read_coref_markdown(text):
 def _cut_tokens(text, cuts):
     """Tokens of `text` split on whitespace and at the character positions `cuts`, with
     their (start, end) characters."""
-    tokens, spans = [], []
+    tokens, spans, cuts = [], [], sorted(cuts)
     for word in re.finditer(r"\S+", text):
         low = word.start()
-        for cut in sorted(c for c in cuts if word.start() < c < word.end()):
+        for cut in cuts[bisect_right(cuts, word.start()) : bisect_left(cuts, word.end())]:
             tokens.append(text[low:cut]), spans.append((low, cut))
             low = cut
         tokens.append(text[low : word.end()]), spans.append((low, word.end()))
@@ -654,6 +655,8 @@ def _aligned(tokens, source):
     tokens of difflib's equal blocks (SequenceMatcher without its junk heuristic)."""
     from difflib import SequenceMatcher
 
+    if tokens == source:  # the model copied the text: no need to align (difflib is slow on long documents)
+        return list(range(len(tokens)))
     where = [None] * len(tokens)
     for tag, low, high, source_low, _ in SequenceMatcher(None, tokens, source, autojunk=False).get_opcodes():
         if tag == "equal":
