@@ -59,6 +59,23 @@ def test_markdown_round_trip(name):
         assert report["mentions_on_changed_text"] == 0 and report["parse_failures"] == 0
 
 
+def test_markdown_round_trip_with_inserted_words():
+    """Words the source does not have, inserted between tokens, move no mention (the
+    difflib path: the model's tokens then differ from the source)."""
+    rng = random.Random(9)
+    for _ in range(300):
+        tokens = [rng.choice(WORDS) for _ in range(rng.randint(1, 25))]
+        clusters = random_clusters(rng, random_mentions(rng, len(tokens)))
+        pieces = render_markdown(tokens, clusters, str).split(" ")
+        for _ in range(rng.randint(1, 4)):  # only where no mention is open (inside one it changes the mention)
+            depth = [0]
+            for piece in pieces:
+                depth.append(depth[-1] + len(piece) - len(piece.lstrip("[")) - piece.count("](#"))
+            pieces.insert(rng.choice([k for k, open_ in enumerate(depth) if open_ == 0]), rng.choice(["Indeed", "ZZZ", "well"]))
+        placed, report = parse_coref([" ".join(pieces)], "coref_markdown", [tokens], strict=True)
+        assert as_sets(placed[0]) == as_sets(clusters), pieces
+
+
 def test_clusters_round_trip():
     """Distinct tokens, so that each mention string occurs once; repeats: the hand cases."""
     rng = random.Random(8)
