@@ -12,6 +12,7 @@ import scipy.optimize
 from .paperscore_core import VERSION
 from .paperscore_coref import batch_forms, check_inputs, compute
 from .paperscore_corefud import MATCHING
+from .paperscore_parse import COREF_PARSERS
 from .paperscore_space import SpaceMetric
 from .paperscore_trainer import trainer_metrics
 
@@ -83,6 +84,15 @@ Args:
         ufal/corefud-scorer v1.2: {matching} (default "exact"). CRAC 2023-2025 report
         "head" with keep_singletons=False.
     zero_matching: how CoNLL-U zeros align: "dependent" (default, by DEPS) or "linear".
+    parse: predictions are an LLM's text, read by a parser of paperscore.parse ({parsers}) and placed
+        on the source tokens (`tokens`, else the references' own words, which must then
+        be CoNLL-2012 or jsonlines strings): "coref_markdown", the text rewritten with
+        mentions marked "[Mary](#1) said [she](#1)" (Le & Ritter's document template), or
+        "coref_clusters", a JSON list of lists of mention strings (each at its first
+        unused occurrence). Mentions on text the model changed are left out and counted:
+        the result adds mentions_on_changed_text and parse_failures (with the first
+        example indices); the signature names the parser.
+    strict: with parse, an unreadable text or an unplaced mention is an error.
 Returns:
     muc_recall, muc_precision, muc_f1, and the same for bcub, ceafm, ceafe, blanc and lea,
     and conll_f1: floats in [0, 1].
@@ -104,7 +114,7 @@ _FORMS = {
 _PAIRS = [("conll", "conll"), ("ids", "ids"), ("spans", "spans"), ("spans", "conll"), ("conll", "spans")]
 
 
-_KWARGS_DESCRIPTION = _KWARGS_DESCRIPTION.replace("{matching}", ", ".join(f'"{m}"' for m in MATCHING))
+_KWARGS_DESCRIPTION = _KWARGS_DESCRIPTION.replace("{matching}", ", ".join(f'"{m}"' for m in MATCHING)).replace("{parsers}", ", ".join(COREF_PARSERS))
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
@@ -168,6 +178,8 @@ class CorefConll(SpaceMetric, evaluate.Metric):
         min_span=False,
         matching="exact",
         zero_matching="dependent",
+        parse=None,
+        strict=False,
     ):
         # Every argument goes to the package unchanged (a test keeps the signatures equal).
         return compute(**{name: value for name, value in locals().items() if name != "self"})

@@ -25,10 +25,12 @@ import re
 import sys
 import warnings
 from collections import Counter, deque, namedtuple
+from types import SimpleNamespace
 
 import numpy as np
 
 from . import paperscore_corefud as corefud
+from .paperscore_parse import COREF_PARSERS, get_parser, parse_coref, read_reply_file
 from .paperscore_core import (
     as_corpus,
     as_floats,
@@ -1485,6 +1487,8 @@ def compute(
     min_span=False,
     matching="exact",
     zero_matching="dependent",
+    parse=None,
+    strict=False,
 ):
     """MUC, B3, CEAFm, CEAFe, BLANC and LEA recall, precision and F1, and conll_f1, with
     numerators and denominators summed over documents as the reference scorer does.
@@ -1525,7 +1529,35 @@ def compute(
     matching, zero_matching: for CorefUD CoNLL-U texts (Entity= in MISC), read and scored as
     ufal/corefud-scorer v1.2 scores them (paperscore.corefud): matching "exact" (default),
     "partial" or "head"; zeros aligned "dependent" (default) or "linear".
+    parse: "coref_markdown" or "coref_clusters" (paperscore.parse): predictions are model
+    texts, read by that parser and placed on each document's source tokens: `tokens` when
+    given, else the references' own (CoNLL-2012 or jsonlines strings). Mentions the
+    parser cannot place (on text the model changed, or a string with no unused
+    occurrence) are left out and counted: the result adds "mentions_on_changed_text",
+    "mentions_on_changed_text_examples", "parse_failures" and "parse_failure_examples";
+    the signature names the parser; span_convention is then the references' alone.
+    strict: either kind of failure is a ValueError.
     """
+    report = None
+    if parse is not None:
+        predictions, report = _parsed(predictions, references, parse, strict, tokens)
+        conventions = check_span_convention(span_convention)
+        if not isinstance(span_convention, str) and conventions["predictions"] != "token_inclusive":
+            raise ValueError(f"span_convention: with parse, predictions are model texts placed on tokens; give the references' convention alone, not {span_convention!r}")
+        span_convention = ("token_inclusive", conventions["references"])
+    elif strict is not False:
+        raise ValueError("strict: applies to model texts read by a parser; pass parse=NAME")
+    result = _compute(predictions, references, metrics, keep_singletons, zero_division, per_document, return_counts, confidence_level, n_resamples, seed, return_signature, span_convention, tokens, texts, convention, remove_nested, NP_only, min_span, matching, zero_matching)
+    if report is not None:
+        result.update({name: value for name, value in report.items() if name != "parser"})
+        if "signature" in result:  # the parser named before the version, as an option
+            head, version = result["signature"].rsplit("|paperscore:", 1)
+            result["signature"] = f"{head}|parse:{report['parser']}|paperscore:{version}"
+    return result
+
+
+def _compute(predictions, references, metrics, keep_singletons, zero_division, per_document, return_counts, confidence_level, n_resamples, seed, return_signature, span_convention, tokens, texts, convention, remove_nested, NP_only, min_span, matching, zero_matching):
+    """compute() on documents (predictions already parsed)."""
     if corefud.takes(predictions, references, matching):  # CorefUD CoNLL-U: paperscore.corefud
         return corefud.compute_for_coref(predictions, references, matching, zero_matching, convention, span_convention, tokens, texts, remove_nested=remove_nested, NP_only=NP_only, min_span=min_span, metrics=metrics, keep_singletons=keep_singletons, zero_division=zero_division, per_document=per_document, return_counts=return_counts, confidence_level=confidence_level, n_resamples=n_resamples, seed=seed, return_signature=return_signature)
     zero_division = check_zero_division(zero_division)
@@ -1539,6 +1571,47 @@ def compute(
         parses = _reference_parses(references) if NP_only or min_span else None
         key, response = apply_mention_options(key, response, parses, keep_singletons, **chosen)
     return score(key, response, metrics, keep_singletons, zero_division, per_document, return_counts, confidence_level, n_resamples, seed, return_signature, convention=convention, mention_options=chosen)
+
+
+def source_tokens(references, tokens):
+    """Per document the tokens model text is placed on: `tokens` when given, else each
+    reference's own: a jsonlines line's sentences, a CoNLL-2012 document's words (column 4
+    of its token lines)."""
+    references = as_corpus(references, "references")
+    if tokens is not None:
+        tokens = as_corpus(tokens, "tokens")
+        check_same_length(tokens, references, ("tokens", "references"))
+        for index, words in enumerate(tokens):
+            if isinstance(words, str) or not all(isinstance(word, str) for word in words):
+                raise input_error("tokens", index, "is not a list of token strings")
+        return [list(words) for words in tokens]
+    out = []
+    for index, reference in enumerate(references):
+        if not isinstance(reference, str) or corefud.is_conllu(reference):
+            raise input_error("references", index, "parse needs the source tokens: give the references as CoNLL-2012 or jsonlines strings, or pass tokens=")
+        if reference.lstrip()[:1] == "{":
+            out.append(list(_jsonlines_document(load_json(reference, f"references[{index}]"), f"references[{index}]").words))
+            continue
+        words = []
+        for number, line in enumerate(reference.split("\n"), 1):
+            if line.strip() and not line.startswith("#"):
+                columns = line.split()
+                if len(columns) < 4:
+                    raise input_error("references", index, f"line {number} has {len(columns)} columns; a CoNLL-2012 token line has its word in column 4")
+                words.append(columns[3])
+        found = _one_document(reference, "references", index)[0].n_tokens
+        if len(words) != found:
+            raise input_error("references", index, f"{len(words)} token lines with a word, but the CoNLL reader counts {found} tokens")
+        out.append(words)
+    return out
+
+
+def _parsed(predictions, references, parse, strict, tokens):
+    """(clusters of token spans, parse report) of model texts (paperscore.parse)."""
+    if not isinstance(strict, (bool, np.bool_)):
+        raise ValueError(f"strict: {strict!r} is not True or False")
+    parser = get_parser(parse, "coref")
+    return parse_coref(as_corpus(predictions, "predictions"), parser, source_tokens(references, tokens), bool(strict))
 
 
 def check_mention_options(convention, **options):
@@ -1591,6 +1664,7 @@ def add_arguments(parser):
     parser.add_argument("--np-only", action="store_true", help="coval's NP_only: drop verb-phrase mentions (by the key's parse column, column 6), on both sides")
     parser.add_argument("--min-span", action="store_true", help="coval's min_span: match mentions by their minimum span (from the key's parse column, column 6)")
     corefud.add_arguments(parser)  # --format conllu, --matching, --zero-matching
+    parser.add_argument("--parse", choices=COREF_PARSERS, metavar="NAME", help=f"RESPONSE holds an LLM's texts, one per key document in the key's order, as a JSON array of strings or JSON lines of strings, read by this parser and placed on the key's tokens: {', '.join(COREF_PARSERS)}; --strict then makes an unreadable text or a mention on text the model changed an error")
     parser.add_argument("scorer_pl", nargs="*", metavar="", help="scorer.pl's form also works: paperscore coref METRIC KEY RESPONSE [none|DOCNAME] (METRIC: muc, bcub, ceafm, ceafe, blanc, lea or all) prints scorer.pl's TOTALS lines; an empty response, or one without #begin document, then scores as no documents")
 
 
@@ -1640,10 +1714,14 @@ PERL_ALL = ("muc", "bcub", "ceafm", "ceafe", "blanc")
 
 def run(args):
     """Score the key's documents, as scorer.pl does."""
+    if args.format == "conllu" and args.parse:
+        raise ValueError(f"--parse {args.parse}: reads model text against a CoNLL-2012 or jsonlines key, not --format conllu")
     if args.format == "conllu":  # CorefUD CoNLL-U: paperscore.corefud
         return corefud.run(args)
     if args.matching != "exact":
         raise ValueError(f"--matching {args.matching} needs --format conllu (CorefUD mention heads)")
+    if args.parse:
+        return _run_parsed(args)
     form = _scorer_pl_form(args)
     if form:
         metrics, args.key, args.response, only = form
@@ -1672,6 +1750,47 @@ def run(args):
     if form:
         result["scorer_pl_report"] = perl_report(result, metrics[1:])
     return result
+
+
+def _run_parsed(args):
+    """--parse: the model texts of RESPONSE, one per key document in order, scored by
+    compute(parse=...) on the key's tokens (a CoNLL document's words, column 4)."""
+    used = [flag for flag, value in (("scorer.pl's argument form", args.scorer_pl), ("--remove-nested", args.remove_nested), ("--np-only", args.np_only), ("--min-span", args.min_span)) if value]
+    if used:
+        raise ValueError(f"--parse: not with {', '.join(used)}")
+    check_stdin_once(("KEY", args.key), ("RESPONSE", args.response))
+    data = read_bytes(args.key, "KEY")
+    form, documents = parse_documents(data, f"KEY: {args.key}")
+    words = [d.words for d in documents] if form == "jsonlines" else _conll_words(data.decode("utf-8"), documents, args.key)
+    replies = read_reply_file(SimpleNamespace(parse=args.parse, strict=False, replies_format="json", predictions=args.response), "RESPONSE")
+    if len(replies) != len(documents):
+        raise ValueError(f"RESPONSE: {args.response} holds {len(replies)} model texts, but KEY {args.key} {len(documents)} documents; give one text per key document, in the key's order")
+    references = [document_clusters(d) for d in documents]
+    result = compute(replies, references, tokens=words, parse=args.parse, strict=args.strict, per_document=args.per_document, return_counts=True, **options(args), **args.common)
+    if args.per_document:
+        for entry, document in zip(result["per_document"], documents):
+            entry["document"] = document.name
+    return result
+
+
+def _conll_words(text, documents, path):
+    """Per CoNLL document its words (column 4 of its token lines), checked against the
+    token count the reader found."""
+    words, out = [], []
+    for line in text.split("\n"):
+        if line.startswith("#begin document"):
+            words = []
+        elif line.startswith("#end document"):
+            out.append(words)
+        elif line.strip():
+            columns = line.split()
+            words.append(columns[3] if len(columns) > 3 else None)
+    for document, found in zip(documents, out):
+        if len(found) != document.n_tokens or None in found:
+            raise ValueError(f"KEY: {path} document {document.name!r}: --parse needs each token line's word in column 4")
+    if len(out) != len(documents):
+        raise ValueError(f"KEY: {path}: {len(documents)} documents but {len(out)} '#end document' lines")
+    return out
 
 
 def _perl(value):
@@ -1746,6 +1865,9 @@ def table(result):
     for entry in result.get("per_document", []):
         numbers = "  ".join(f"{k} {v:.4f}" for k, v in entry.items() if k != "document")
         lines.append(f"{entry['document']}: {numbers}")
+    if "mentions_on_changed_text" in result:  # --parse
+        pairs = (("parse_failures", "parse_failure_examples"), ("mentions_on_changed_text", "mentions_on_changed_text_examples"))
+        lines += [""] + [f"{count.replace('_', ' ')}: {result[count]} (first documents, from 0: {result[examples]})" for count, examples in pairs]
     for kind in ("missing_documents", "extra_documents"):
         if result.get(kind):
             lines += ["", f"{kind.replace('_', ' ')}: {', '.join(map(repr, result[kind]))}"]

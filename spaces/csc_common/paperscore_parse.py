@@ -31,6 +31,7 @@ import ast
 import json
 import re
 import warnings
+from bisect import bisect_left, bisect_right
 from collections import namedtuple
 
 from .paperscore_core import check_flags, input_error, load_json, read_lines, read_text, split_lines
@@ -671,6 +672,179 @@ def read_diaasq_json(text):
 
 
 # ---------------------------------------------------------------------------------------
+# Coreference: an LLM's rewrite of the document with its mentions marked, in the markdown
+# of Le & Ritter's document template ("[Mary](#cluster_0) said [she](#cluster_0) ...",
+# nested "[[Hong Kong](#hk) Disneyland](#park)": nle18/coref-llms src/data_processing.py,
+# which writes the markup; read here by paperscore's own reader, since that repository's
+# _get_mentions says it fails on nesting), or clusters of mention strings as JSON. Both are
+# then placed on the source tokens by place_coref.
+
+MARK_CLOSE = re.compile(r"\]\(#([^()\s]*)\)")
+
+
+def read_coref_markdown(text):
+    """(tokens, mentions): the text without its markup, split on whitespace and at every
+    mention boundary, and per mention [first token, last token, cluster id] (ids as
+    written). "[" opens a mention, "](#id)" closes the innermost open one; a "[" never
+    closed and a "](#id)" with none open stay as text and are reported, as is a mention
+    without an id "(#)" (the template's unresolved mark), which is then a singleton."""
+    opened, pairs, problems = [], {}, []
+    position = 0
+    while position < len(text):
+        close = MARK_CLOSE.match(text, position)
+        if close:
+            if opened:
+                pairs[opened.pop()] = (position, close.end(), close.group(1))
+            else:
+                problems.append(f"{close.group(0)!r} at character {position} closes no '['")
+            position = close.end()
+        else:
+            if text[position] == "[":
+                opened.append(position)
+            position += 1
+    problems += [f"the '[' at character {start} is never closed by '](#id)'" for start in opened]
+    ends = {end: start for start, (end, _, _) in pairs.items()}
+    plain, cuts, starts, marked = [], set(), {}, []
+    position = 0
+    while position < len(text):
+        here = len(plain)
+        if position in pairs:
+            cuts.add(here)
+            starts[position] = here
+            position += 1
+        elif position in ends:
+            start = ends[position]
+            cuts.add(here)
+            marked.append((starts[start], here, pairs[start][2]))
+            position = pairs[start][1]
+        else:
+            plain.append(text[position])
+            position += 1
+    tokens, spans = _cut_tokens("".join(plain), cuts)
+    lows, highs = [low for low, _ in spans], [high for _, high in spans]
+    mentions = []
+    for start, end, name in marked:
+        inside = range(bisect_left(lows, start), bisect_right(highs, end))  # the tokens within [start, end)
+        if not name:  # "(#)": the template's unresolved mention, a cluster of its own
+            problems.append(f"the mention ending at character {end} of the text without markup has no cluster id '(#)' (a singleton)")
+            name = ("no id", start, end)
+        if inside:
+            mentions.append([inside[0], inside[-1], name])
+        else:
+            problems.append(f"the mention (#{name}) ending at character {end} of the text without markup is empty")
+    return (tokens, mentions), problems
+
+
+def _cut_tokens(text, cuts):
+    """Tokens of `text` split on whitespace and at the character positions `cuts`, with
+    their (start, end) characters."""
+    tokens, spans, cuts = [], [], sorted(cuts)
+    for word in re.finditer(r"\S+", text):
+        low = word.start()
+        for cut in cuts[bisect_right(cuts, word.start()) : bisect_left(cuts, word.end())]:
+            tokens.append(text[low:cut]), spans.append((low, cut))
+            low = cut
+        tokens.append(text[low : word.end()]), spans.append((low, word.end()))
+    return tokens, spans
+
+
+def read_coref_clusters(text):
+    """Clusters of mention strings: a JSON list of lists of strings, possibly inside a
+    fenced block (the first). Anything else is no clusters, reported; an item of a cluster
+    that is not a string is left out, reported."""
+    fenced = FENCE.search(text)
+    body = fenced.group(1) if fenced else text
+    try:
+        value = json.loads(body)
+    except ValueError as error:
+        return [], [f"not JSON: {error}"]
+    if not isinstance(value, list) or not all(isinstance(cluster, list) for cluster in value):
+        return [], ["not a JSON list of lists of mention strings"]
+    problems = [f"cluster {c + 1} item {i + 1} {item!r} is not a string" for c, cluster in enumerate(value) for i, item in enumerate(cluster) if not isinstance(item, str)]
+    return [[item for item in cluster if isinstance(item, str)] for cluster in value], problems
+
+
+def _aligned(tokens, source):
+    """Per model token its source token position, or None on text the model changed: the
+    tokens of difflib's equal blocks (SequenceMatcher without its junk heuristic)."""
+    from difflib import SequenceMatcher
+
+    if tokens == source:  # the model copied the text: no need to align (difflib is slow on long documents)
+        return list(range(len(tokens)))
+    where = [None] * len(tokens)
+    for tag, low, high, source_low, _ in SequenceMatcher(None, tokens, source, autojunk=False).get_opcodes():
+        if tag == "equal":
+            where[low:high] = range(source_low, source_low + high - low)
+    return where
+
+
+def _first_unused(words, source, used):
+    """The first [start, end] (inclusive, left to right) where the source tokens are
+    `words` and that is not already a span in `used`; None if there is none."""
+    n = len(words)
+    for start in range(len(source) - n + 1):
+        if source[start : start + n] == words and (start, start + n - 1) not in used:
+            return [start, start + n - 1]
+    return None
+
+
+def place_coref(structure, parser, source):
+    """(clusters of [start, end] inclusive spans over `source`, the source tokens, and the
+    descriptions of the mentions that could not be placed, which are left out of the
+    clusters, never moved elsewhere). coref_markdown: a mention is placed where every one
+    of its tokens is in a block difflib aligns unchanged and they stay contiguous; else it
+    is on text the model changed. coref_clusters: each string, split on whitespace, at its
+    first occurrence in the source tokens (left to right) that is not the span of a
+    mention placed before it (clusters, then items, in the model's order; nested mentions
+    are fine); a string with none is unplaced."""
+    unplaced, clusters = [], {}
+    if parser.name == "coref_markdown":
+        tokens, mentions = structure
+        where = _aligned(tokens, source)
+        for first, last, name in mentions:
+            ends = (where[first], where[last])
+            if None in where[first : last + 1] or ends[1] - ends[0] != last - first:
+                unplaced.append(f"the mention {' '.join(tokens[first : last + 1])!r} (cluster {name!r}) is on text the model changed")
+            else:
+                clusters.setdefault(name, []).append(list(ends))
+        return list(clusters.values()), unplaced
+    used, out = set(), []
+    for number, cluster in enumerate(structure, 1):
+        placed = []
+        for item in cluster:
+            span = _first_unused(item.split(), source, used) if item.split() else None
+            if span is None:
+                unplaced.append(f"the mention {item!r} (cluster {number}) has no unused occurrence in the source tokens")
+            else:
+                used.add(tuple(span)), placed.append(span)
+        if placed:
+            out.append(placed)
+    return out, unplaced
+
+
+def parse_coref(texts, parser, sources, strict=False, argument="predictions"):
+    """(clusters per text, report): each model text read by `parser` (parse()) and placed
+    on its source tokens (place_coref); the report adds "mentions_on_changed_text" (how
+    many mentions could not be placed) and "mentions_on_changed_text_examples" (the first
+    0-based indices). strict=True: an unplaced mention is a ValueError naming the example."""
+    parser = get_parser(parser, "coref") if not isinstance(parser, Parser) else parser
+    structures, report = parse(texts, parser, strict, argument)
+    if len(sources) != len(structures):
+        raise ValueError(f"{argument}: {len(structures)} model texts, but {len(sources)} source documents")
+    clusters, count, examples = [], 0, []
+    for index, (structure, source) in enumerate(zip(structures, sources)):
+        placed, unplaced = place_coref(structure, parser, list(source))
+        if unplaced:
+            if strict:
+                raise input_error(argument, index, f"{parser_id(parser)}: {unplaced[0]} ({len(unplaced)} mention(s) not placed)")
+            count += len(unplaced)
+            examples.append(index)
+        clusters.append(placed)
+    report.update(mentions_on_changed_text=count, mentions_on_changed_text_examples=examples[:FAILURE_EXAMPLES])
+    return clusters, report
+
+
+# ---------------------------------------------------------------------------------------
 # The registry
 
 ABSA_QUAD = "IsakZhang/ABSA-QUAD@ce4d4a5 eval_utils.extract_spans_para"
@@ -708,6 +882,8 @@ PARSERS = {
         Parser("simple_csc_line", 1, "csc", None, read_simple_csc_line, "Jacob-Zhou/simple-csc@7701e46 run.py"),
         Parser("gen_scl_nat", 1, "quad_match", "0123", read_gen_scl_nat, "jpeper/GEN_SCL_NAT@e9ee190 source/eval_utils.extract_spans_para(task='gen_scl_nat')"),
         Parser("diaasq_json", 1, "quad_match", "0123", read_diaasq_json, "paperscore (unikcc/DiaASQ@a7e3e35 save2file's triplet layout)"),
+        Parser("coref_markdown", 1, "coref", None, read_coref_markdown, "nle18/coref-llms@6d0e16e src/data_processing.py (its markup; paperscore's reader)"),
+        Parser("coref_clusters", 1, "coref", None, read_coref_clusters, "paperscore"),
     )
 }
 
@@ -748,3 +924,4 @@ def parse(texts, parser, strict=False, argument="predictions"):
 
 
 CSC_PARSERS = sorted(parser.name for parser in PARSERS.values() if parser.family == "csc")
+COREF_PARSERS = sorted(parser.name for parser in PARSERS.values() if parser.family == "coref")

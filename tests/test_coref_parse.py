@@ -1,0 +1,197 @@
+"""LLM coreference output read through paperscore.parse (coref_markdown, coref_clusters)
+and placed on the source tokens: round trips of random gold clusters rendered in each
+form, hand-derived cases of text the model changed, strict errors, and the entry points."""
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from paperscore.coref import compute
+from paperscore.parse import parse_coref, read_coref_clusters, read_coref_markdown
+
+WORDS = ["Mary", "said", "she", "liked", "her", "dog", ".", ",", "the", "'s", "John", "it", "a", "big", "cat"]
+
+
+def as_sets(clusters):
+    return {frozenset(map(tuple, cluster)) for cluster in clusters}
+
+
+def random_mentions(rng, n):
+    """Distinct spans over n tokens, each pair nested or disjoint (markup cannot cross)."""
+    spans = []
+    for _ in range(rng.randint(0, 2 * n)):
+        start = rng.randrange(n)
+        span = (start, min(n - 1, start + rng.randint(0, 3)))
+        if span not in spans and all(b < span[0] or span[1] < a or (a <= span[0] and span[1] <= b) or (span[0] <= a and b <= span[1]) for a, b in spans):
+            spans.append(span)
+    return spans
+
+
+def random_clusters(rng, spans):
+    ids = [rng.randrange(max(1, len(spans) // 2)) for _ in spans]
+    return [[list(s) for s, i in zip(spans, ids) if i == e] for e in sorted(set(ids))]
+
+
+def render_markdown(tokens, clusters, name):
+    """The document template's markup: "[" before a mention's first token (outer first),
+    "](#id)" after its last (inner first), tokens joined by single spaces."""
+    mentions = [(a, b, name(e)) for e, cluster in enumerate(clusters) for a, b in cluster]
+    out = []
+    for i, token in enumerate(tokens):
+        opens = sorted((m for m in mentions if m[0] == i), key=lambda m: -m[1])
+        closes = sorted((m for m in mentions if m[1] == i), key=lambda m: -m[0])
+        out.append("[" * len(opens) + token + "".join(f"](#{m[2]})" for m in closes))
+    return " ".join(out)
+
+
+@pytest.mark.parametrize("name", [lambda e: f"cluster_{e}", lambda e: str(e + 1), lambda e: f"Hong_Kong{e}"])
+def test_markdown_round_trip(name):
+    rng = random.Random(7)
+    for _ in range(500):
+        tokens = [rng.choice(WORDS) for _ in range(rng.randint(1, 25))]
+        clusters = random_clusters(rng, random_mentions(rng, len(tokens)))
+        text = render_markdown(tokens, clusters, name)
+        placed, report = parse_coref([text], "coref_markdown", [tokens], strict=True)
+        assert as_sets(placed[0]) == as_sets(clusters), text
+        assert report["mentions_on_changed_text"] == 0 and report["parse_failures"] == 0
+
+
+def test_markdown_round_trip_with_inserted_words():
+    """Words the source does not have, inserted between tokens, move no mention (the
+    difflib path: the model's tokens then differ from the source)."""
+    rng = random.Random(9)
+    for _ in range(300):
+        tokens = [rng.choice(WORDS) for _ in range(rng.randint(1, 25))]
+        clusters = random_clusters(rng, random_mentions(rng, len(tokens)))
+        pieces = render_markdown(tokens, clusters, str).split(" ")
+        for _ in range(rng.randint(1, 4)):  # only where no mention is open (inside one it changes the mention)
+            depth = [0]
+            for piece in pieces:
+                depth.append(depth[-1] + len(piece) - len(piece.lstrip("[")) - piece.count("](#"))
+            pieces.insert(rng.choice([k for k, open_ in enumerate(depth) if open_ == 0]), rng.choice(["Indeed", "ZZZ", "well"]))
+        placed, report = parse_coref([" ".join(pieces)], "coref_markdown", [tokens], strict=True)
+        assert as_sets(placed[0]) == as_sets(clusters), pieces
+
+
+def test_clusters_round_trip():
+    """Distinct tokens, so that each mention string occurs once; repeats: the hand cases."""
+    rng = random.Random(8)
+    for fenced in (False, True):
+        for _ in range(500):
+            tokens = [f"w{i}" for i in range(rng.randint(1, 25))]
+            clusters = random_clusters(rng, random_mentions(rng, len(tokens)))
+            body = json.dumps([[" ".join(tokens[a : b + 1]) for a, b in cluster] for cluster in clusters])
+            text = f"Here are the clusters:\n```json\n{body}\n```\nDone." if fenced else body
+            placed, report = parse_coref([text], "coref_clusters", [tokens], strict=True)
+            assert as_sets(placed[0]) == as_sets(clusters), text
+
+
+SOURCE = "Mary said she liked her dog .".split()
+
+
+def test_markdown_changed_text():
+    # "cat" replaced "dog": difflib aligns Mary, said, she, liked, her, "." unchanged and
+    # leaves "cat" unaligned, so [her cat] is on changed text; [her] alone is not.
+    placed, report = parse_coref(["[Mary](#1) said [she](#1) liked [[her](#1) cat](#2) ."], "coref_markdown", [SOURCE])
+    assert placed == [[[[0, 0], [2, 2], [4, 4]]]]
+    assert report["mentions_on_changed_text"] == 1 and report["mentions_on_changed_text_examples"] == [0]
+    # An inserted word outside the mentions moves nothing: Mary stays on source token 0.
+    placed, report = parse_coref(["Yesterday [Mary](#a) said [she](#a) liked her dog ."], "coref_markdown", [SOURCE])
+    assert placed == [[[[0, 0], [2, 2]]]] and report["mentions_on_changed_text"] == 0
+    # A word dropped inside a mention: "her" (4) and "dog" (5) align, "liked" is gone from
+    # "[she liked](#1)" -> she (2) alone is aligned with a gap: changed text.
+    placed, report = parse_coref(["[Mary](#1) said [she her](#1) dog ."], "coref_markdown", [SOURCE])
+    assert placed == [[[[0, 0]]]] and report["mentions_on_changed_text"] == 1
+    # The markup splits "Mary's" at the mention's end: the tokens Mary, 's as in the source.
+    placed, report = parse_coref(["[Mary](#1)'s dog"], "coref_markdown", [["Mary", "'s", "dog"]])
+    assert placed == [[[[0, 0]]]] and report["mentions_on_changed_text"] == 0
+
+
+def test_markdown_malformed():
+    # An unclosed "[" and a stray "](#x)" stay text (reported); "(#)" is a singleton.
+    # Spaces inside the brackets are no part of the mention.
+    (tokens, mentions), problems = read_coref_markdown("[Mary](#1) said [ she ](#x) ](#y) [her](#) [ dog")
+    assert tokens == ["Mary", "said", "she", "](#y)", "her", "[", "dog"]
+    assert [m[:2] for m in mentions] == [[0, 0], [2, 2], [4, 4]] and [m[2] for m in mentions[:2]] == ["1", "x"]
+    assert len(problems) == 3  # the stray close, the mention without an id, the unclosed "["
+    placed, report = parse_coref(["[Mary](#1) said [she](#) liked [her](#) dog ."], "coref_markdown", [SOURCE])
+    assert as_sets(placed[0]) == {frozenset({(0, 0)}), frozenset({(2, 2)}), frozenset({(4, 4)})}
+    assert report["parse_failures"] == 1 and report["parse_failure_examples"] == [0]
+
+
+def test_clusters_occurrences_and_failures():
+    source = "Mary met Mary and Mary 's dog".split()
+    # First unused occurrence, left to right: the two "Mary" strings take 0 and 2; the
+    # third (4) is left; "Mary 's dog" is at 4..6 although 4 is inside it (nesting is fine).
+    placed, report = parse_coref(['[["Mary", "Mary"], ["Mary \'s dog", "cat"]]'], "coref_clusters", [source])
+    assert placed == [[[[0, 0], [2, 2]], [[4, 6]]]]
+    assert report["mentions_on_changed_text"] == 1  # "cat" is nowhere in the source
+    placed, report = parse_coref(['[["Mary", "Mary", "Mary", "Mary"]]'], "coref_clusters", [source])
+    assert placed == [[[[0, 0], [2, 2], [4, 4]]]] and report["mentions_on_changed_text"] == 1
+    assert read_coref_clusters("not json")[0] == []
+    assert read_coref_clusters('{"a": 1}')[0] == []
+    assert read_coref_clusters('[["Mary", 3]]') == ([["Mary"]], ["cluster 1 item 2 3 is not a string"])
+
+
+def test_strict_names_the_example():
+    texts = ["[Mary](#1) said", "[Mary](#1) said [she](#1) liked [her cat](#1)"]
+    with pytest.raises(ValueError, match=r"predictions\[1\]: coref_markdown@1: the mention 'her cat'"):
+        parse_coref(texts, "coref_markdown", [SOURCE, SOURCE], strict=True)
+    with pytest.raises(ValueError, match=r"predictions\[0\]: coref_clusters@1 cannot read it: not JSON"):
+        parse_coref(["[[Mary]]"], "coref_clusters", [SOURCE], strict=True)
+    with pytest.raises(ValueError, match=r"predictions\[0\]: coref_markdown@1 cannot read it: the '\['"):
+        parse_coref(["[Mary said"], "coref_markdown", [SOURCE], strict=True)
+
+
+JSONLINES = json.dumps({"doc_key": "d", "sentences": [SOURCE], "clusters": [[[0, 0], [2, 2], [4, 4]]]})
+CONLL = "#begin document (d); part 000\n" + "".join(f"d 0 {i} {w} X * - - - - * {'(0)' if i in (0, 2, 4) else '-'}\n" for i, w in enumerate(SOURCE)) + "#end document\n"
+
+
+@pytest.mark.parametrize("reference", [JSONLINES, CONLL])
+def test_compute_hand_derived(reference):
+    # Key {Mary, she, her}; response {Mary, she}, {her dog -> her cat: changed, left out}.
+    # MUC recall: the key entity of 3 is split by the response into {0, 2} and {4}: (3 - 2) / 2 = 0.5;
+    # precision: the response entity {0, 2} is within one key entity: 1 / 1.
+    result = compute(["[Mary](#1) said [she](#1) liked [her cat](#1) ."], [reference], parse="coref_markdown", metrics=["muc"], return_signature=True)
+    assert (result["muc_recall"], result["muc_precision"]) == (0.5, 1.0)
+    assert result["mentions_on_changed_text"] == 1 and result["parse_failures"] == 0
+    assert "|parse:coref_markdown@1|" in result["signature"]
+
+
+def test_compute_tokens_argument_and_refusals():
+    result = compute(['[["Mary", "she", "her"]]'], [[[[0, 0], [2, 2], [4, 4]]]], parse="coref_clusters", tokens=[SOURCE], metrics=["muc"])
+    assert (result["muc_recall"], result["muc_precision"]) == (1.0, 1.0)
+    with pytest.raises(ValueError, match=r"references\[0\]: parse needs the source tokens"):
+        compute(['[["Mary"]]'], [[[[0, 0]]]], parse="coref_clusters")
+    with pytest.raises(ValueError, match="span_convention: with parse"):
+        compute(['[["Mary"]]'], [[[[0, 4]]]], parse="coref_clusters", tokens=[SOURCE], span_convention=("char_exclusive", "char_exclusive"))
+    # A single name is the references' convention: "Mary" is characters [0, 4) of the tokens joined by spaces.
+    result = compute(['[["Mary"]]'], [[[[0, 4]]]], parse="coref_clusters", tokens=[SOURCE], span_convention="char_exclusive", metrics=["mentions"])
+    assert (result["mentions_recall"], result["mentions_precision"]) == (1.0, 1.0)
+    with pytest.raises(ValueError, match="strict: applies to model texts"):
+        compute([[[[0, 0]]]], [[[[0, 0]]]], strict=True)
+    with pytest.raises(ValueError, match="unknown parser 'mvp' for coref"):
+        compute(["x"], [JSONLINES], parse="mvp")
+    with pytest.raises(ValueError, match="predictions and references differ in length|model texts, but"):
+        compute(["x", "y"], [JSONLINES], parse="coref_markdown")
+
+
+def test_cli_parse(tmp_path):
+    (tmp_path / "key.conll").write_text(CONLL)
+    (tmp_path / "response.json").write_text(json.dumps(["[Mary](#1) said [she](#1) liked [her cat](#1) ."]))
+    run = [sys.executable, "-m", "paperscore", "coref", str(tmp_path / "key.conll"), str(tmp_path / "response.json"), "--parse", "coref_markdown", "--metric", "muc"]
+    done = subprocess.run(run + ["--json"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert (result["muc_recall"], result["mentions_on_changed_text"]) == (0.5, 1)
+    assert "|parse:coref_markdown@1|" in result["signature"]
+    done = subprocess.run(run + ["--strict"], capture_output=True, text=True)
+    assert done.returncode != 0 and "her cat" in done.stderr
+    done = subprocess.run(run + ["--format", "conllu"], capture_output=True, text=True)
+    assert done.returncode != 0 and "not --format conllu" in done.stderr
+    (tmp_path / "response.json").write_text(json.dumps(["[Mary](#1) said", "[she](#1)"]))
+    done = subprocess.run(run, capture_output=True, text=True)
+    assert done.returncode != 0 and "holds 2 model texts, but KEY" in done.stderr
