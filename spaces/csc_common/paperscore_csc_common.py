@@ -64,7 +64,9 @@ class Preset(NamedTuple):
     quirks: "position_zero" (SpellGCN's untouched erroneous sentence is one detection FP),
     "first_punctuation" (SpellGCN drops a predicted 。/， at the first position), "joint"
     (SpellGCN's dc_joint line), "correction2" (CRASpell's second correction precision),
-    "false_positive_rate" (LEMON), "rounding" (CSCD-NS: percentages to 3 decimals)."""
+    "false_positive_rate" (LEMON), "rounding" (CSCD-NS: percentages to 3 decimals), "f0.5"
+    (F0.5 beside each F1, from the same P and R: the scripts print none, but ChERRANT and
+    the 2024-25 text-correction contests rank by it)."""
 
     sentence: str = None
     accuracy: bool = False
@@ -87,15 +89,17 @@ PRESETS = {
     "craspell": Preset(char="detected", char_epsilon=1e-3, f1_epsilon=1e-13, quirks=frozenset({"correction2"})),
     "pointer": Preset(char="membership", length="longer"),
     "faspell": Preset("paper", accuracy=True, char="all_edits", length="zip"),
+    # FASPell test_unit(strict=False) = ECSpell compute_metrics(strict=False): any change of an erroneous sentence detects it
+    "faspell_nonstrict": Preset("change", accuracy=True, char="all_edits", length="zip"),
     "cscd_ns": Preset("paper", char="all_edits", f1_epsilon=1e-10, quirks=frozenset({"rounding"})),
     "pycorrector": Preset("string", accuracy=True, length="whole"),
     "paddle": Preset("official", f1_epsilon=1e-9),
     "lemon": Preset("change", sentence_epsilon=1e-12, f1_epsilon=1e-12, length="whole", quirks=frozenset({"false_positive_rate"})),
     # LLM correctors: every sentence aligned (csc_llm); "errant_target" keys an edit on its target span too
-    "simple_csc": Preset("paper", char="all_edits", f1_epsilon=1e-10, length="errant", normalize=csc_llm.OWN_NORMALIZATION, quirks=frozenset({"rounding", "false_positive_rate"})),
+    "simple_csc": Preset("paper", char="all_edits", f1_epsilon=1e-10, length="errant", normalize=csc_llm.OWN_NORMALIZATION, quirks=frozenset({"rounding", "false_positive_rate", "f0.5"})),
     # C-LLM calcuate_metric.py: difflib's equal-length replacements of Chinese characters projected onto the source, then CSCD-NS
-    "cllm": Preset("paper", char="all_edits", f1_epsilon=1e-10, length="project", quirks=frozenset({"rounding"})),
-    "msllm": Preset("paper", char="all_edits", f1_epsilon=1e-10, length="errant_target", normalize=csc_llm.OWN_NORMALIZATION + ("drop_unequal",), ignore=csc_llm.PUNCTUATION | csc_llm.LETTERS, quirks=frozenset({"rounding", "false_positive_rate"})),
+    "cllm": Preset("paper", char="all_edits", f1_epsilon=1e-10, length="project", quirks=frozenset({"rounding", "f0.5"})),
+    "msllm": Preset("paper", char="all_edits", f1_epsilon=1e-10, length="errant_target", normalize=csc_llm.OWN_NORMALIZATION + ("drop_unequal",), ignore=csc_llm.PUNCTUATION | csc_llm.LETTERS, quirks=frozenset({"rounding", "false_positive_rate", "f0.5"})),
 }  # fmt: skip
 ERRANT = ("errant", "errant_target")  # the length rules of presets that align every sentence
 ALIGNING = ERRANT + ("project",)  # length rules that rewrite equal-length sentences too
@@ -245,10 +249,12 @@ def _refuse(name, where, side, source, relation, why):
         )  # fmt: skip
 
 
-def statistics(predicted, gold, strings=None):
+def statistics(predicted, gold, strings=None, change=False):
     """The (n, len(COLUMNS)) counts of each sentence. `strings`, (sentences, whether the
     prediction equals the reference), replaces the edit comparison in the accuracies of
-    those sentences (FASPell zips the strings, but its accuracy compares them whole)."""
+    those sentences (FASPell zips the strings, but its accuracy compares them whole).
+    change: any change of an erroneous sentence is right for the detection accuracy too
+    (FASPell non-strict: the reference, or a detection)."""
     m = match(predicted, gold)
     flagged, erroneous = m.predicted > 0, m.gold > 0
     # Pointer-Net recall: a gold position of a sentence with a correctly detected position
@@ -264,6 +270,8 @@ def statistics(predicted, gold, strings=None):
         correction_hits[where] = equal
         detection_hits = detection_hits.copy()
         detection_hits[where] = equal | detected[where]
+    if change:
+        detection_hits = correction_hits | (flagged & erroneous)
     columns = [
         np.ones(gold.n, dtype=bool), erroneous, flagged, detected, corrected, detection_hits, correction_hits,
         flagged & ~erroneous, erroneous & ~flagged, m.gold, m.predicted, m.predicted * erroneous,
@@ -281,24 +289,31 @@ def _round3(values):
     return np.asarray(np.frompyfunc(lambda v: round(v, 3), 1, 1)(np.asarray(values, dtype=float)), dtype=float)
 
 
-def _prf(tp, n_predicted, n_gold, preset, epsilon, zd):
-    """Precision, recall and F1 as the preset's code computes them."""
+def _prf(tp, n_predicted, n_gold, preset, epsilon, zd, beta=1.0):
+    """Precision, recall and F1 (F-beta) as the preset's code computes them."""
     if epsilon:
         precision, recall = tp / (n_predicted + epsilon), tp / (n_gold + epsilon)
     else:
         precision, recall = divide(tp, n_predicted, zd), divide(tp, n_gold, zd)
+    b2 = beta * beta  # F-beta = (1 + b2) P R / (b2 P + R): F1 for beta 1
     if "rounding" in preset.quirks:  # CSCD-NS: P and R in percent to 3 decimals, F1 from those
         p, r = _round3(precision * 100), _round3(recall * 100)
-        return p / 100, r / 100, _round3(2 * p * r / (p + r + preset.f1_epsilon)) / 100
+        return p / 100, r / 100, _round3((1 + b2) * p * r / (b2 * p + r + preset.f1_epsilon)) / 100
     if preset.f1_epsilon:
-        return precision, recall, 2 * precision * recall / (precision + recall + preset.f1_epsilon)
+        return precision, recall, (1 + b2) * precision * recall / (b2 * precision + recall + preset.f1_epsilon)
+    if beta != 1:
+        return precision, recall, divide((1 + b2) * precision * recall, b2 * precision + recall, 0.0)
     return precision, recall, harmonic_mean(precision, recall)
 
 
-def _level(out, name, accuracy, figures):
+def _level(out, name, accuracy, preset, *counts):
+    """The figures of one level from its (tp, n_predicted, n_gold, epsilon, zd); F0.5
+    beside F1 for the presets with "f0.5"."""
     if accuracy is not None:
         out[f"{name}_accuracy"] = accuracy
-    out.update(zip((f"{name}_precision", f"{name}_recall", f"{name}_f1"), figures))
+    out.update(zip((f"{name}_precision", f"{name}_recall", f"{name}_f1"), _prf(*counts[:3], preset, *counts[3:])))
+    if "f0.5" in preset.quirks:  # ChERRANT's and the 2024-25 text-correction contests' F0.5
+        out[f"{name}_f0.5"] = _prf(*counts[:3], preset, *counts[3:], beta=0.5)[2]
 
 
 def figures(variant, sums, zero_division=0.0, char_subset=None):
@@ -312,14 +327,14 @@ def figures(variant, sums, zero_division=0.0, char_subset=None):
     accuracy = (lambda hits: divide(c[hits], n, zd)) if preset.accuracy else (lambda hits: None)
     if preset.sentence in ("paper", "change"):
         detected = c["detected_sentences"] if preset.sentence == "paper" else gold - c["untouched_erroneous"]
-        _level(out, "sentence_detection", accuracy("detection_hits"), _prf(detected, flagged, gold, preset, eps, zd))
-        _level(out, "sentence_correction", accuracy("correction_hits"), _prf(c["corrected_sentences"], flagged, gold, preset, eps, zd))
+        _level(out, "sentence_detection", accuracy("detection_hits"), preset, detected, flagged, gold, eps, zd)
+        _level(out, "sentence_correction", accuracy("correction_hits"), preset, c["corrected_sentences"], flagged, gold, eps, zd)
     elif preset.sentence == "official":
         for level, tp in (("detection", c["detected_sentences"]), ("correction", c["corrected_sentences"])):
-            _level(out, f"sentence_{level}", None, _prf(tp, tp + c["clean_flagged"], gold, preset, eps, zd))
+            _level(out, f"sentence_{level}", None, preset, tp, tp + c["clean_flagged"], gold, eps, zd)
     elif preset.sentence == "string":
         tp = c["corrected_sentences"]
-        _level(out, "sentence_correction", accuracy("correction_hits"), _prf(tp, tp + c["clean_flagged"], gold, preset, eps, zd))
+        _level(out, "sentence_correction", accuracy("correction_hits"), preset, tp, tp + c["clean_flagged"], gold, eps, zd)
     if "false_positive_rate" in preset.quirks:
         if "rounding" in preset.quirks:  # simple-csc: in percent to 3 decimals, over clean + 1e-10
             out["sentence_false_positive_rate"] = _round3(100 * c["clean_flagged"] / (n - gold + 1e-10)) / 100
@@ -332,14 +347,14 @@ def figures(variant, sums, zero_division=0.0, char_subset=None):
         hits, exact, gold_chars = c["position_hits"], c["exact_hits"], c["gold_chars"]
         eps = preset.char_epsilon
         false_alarms = c["untouched_erroneous"] if "position_zero" in preset.quirks else 0
-        _level(out, "char_detection", None, _prf(hits, predicted + false_alarms, gold_chars, preset, eps, zd))
+        _level(out, "char_detection", None, preset, hits, predicted + false_alarms, gold_chars, eps, zd)
         if preset.char == "all_edits":
-            _level(out, "char_correction", None, _prf(exact, predicted, gold_chars, preset, eps, zd))
+            _level(out, "char_correction", None, preset, exact, predicted, gold_chars, eps, zd)
         else:
             recall_base = exact + c["membership_misses"] if preset.char == "membership" else gold_chars
-            _level(out, "char_correction", None, _prf(exact, hits, recall_base, preset, eps, zd))
+            _level(out, "char_correction", None, preset, exact, hits, recall_base, eps, zd)
         if "joint" in preset.quirks:  # SpellGCN's dc_joint line (Python 2: its zips are lists)
-            _level(out, "char_joint", None, _prf(exact, predicted, gold_chars, preset, 1e-8, zd))
+            _level(out, "char_joint", None, preset, exact, predicted, gold_chars, 1e-8, zd)
         if "correction2" in preset.quirks:  # CRASpell's correction-2: P over every predicted edit
             precision, _, f1 = _prf(exact, predicted, gold_chars, preset, eps, zd)
             out.update(char_correction2_precision=precision, char_correction2_f1=f1)
@@ -388,9 +403,9 @@ def _table(predictions, references, sources, variants, length_mismatch, remove_d
 
             edits[variant] = add(("errant", target, preset.ignore, steps), make)
         else:
-            view = found[views[variant]]
-            key = id(view) if shared else views[variant]
-            add(key, lambda: _dropped(statistics(*view), texts[3], view[:2]))
+            view, change = found[views[variant]], preset.sentence == "change"
+            key = (id(view) if shared else views[variant], change)
+            add(key, lambda: _dropped(statistics(*view, change=change), texts[3], view[:2]))
             edits[variant] = view[:2]
     parts = [table for _, table, _ in tables.values()]
     rows = np.hstack(parts) if len(parts) > 1 else parts[0]
@@ -626,11 +641,11 @@ def table(result):
         return plain(result)
     names = list(dict.fromkeys(key.split("/", 1)[1] for key in result if "/" in key and isinstance(result[key], float)))
     names.sort(key=lambda name: not name.startswith("sentence"))  # sentence level first (stable)
-    width = max(len(name) for name in names)
-    lines = [" " * width + "".join(f"{v:>13}" for v in variants)]
+    width, cell = max(len(name) for name in names), max(13, 2 + max(map(len, variants)))
+    lines = [" " * width + "".join(f"{v:>{cell}}" for v in variants)]
     for name in names:
         cells = [result.get(f"{v}/{name}") for v in variants]
-        lines.append(name.ljust(width) + "".join(f"{'-':>13}" if x is None else f"{x:13.4f}" for x in cells))
+        lines.append(name.ljust(width) + "".join(f"{'-':>{cell}}" if x is None else f"{x:{cell}.4f}" for x in cells))
     lines += ["", f"signature: {result['signature']}"]
     return "\n".join(lines)
 
