@@ -43,13 +43,15 @@ def sighan(source, prediction, reference, version="2015", subtask=None, correcti
     }  # fmt: skip
 
 
-def common(source, prediction, reference, first_punctuation=False, change=False):
+def common(source, prediction, reference, first_punctuation=False, change=False, ignore=""):
     """One sentence's counts for csc_common's presets that read the plain position-by-position
     edits (D predicted, G gold), named as return_counts names them. first_punctuation:
     SpellGCN's label writer, which drops a predicted 。 or ， at the first position.
     change: FASPell non-strict's detection accuracy, right for the reference or for any
-    change of an erroneous sentence."""
+    change of an erroneous sentence. ignore: source characters whose edits are not scored
+    (ignore_chars)."""
     d, g = edits(source, prediction), edits(source, reference)
+    d, g = ({i: c for i, c in side.items() if source[i - 1] not in ignore} for side in (d, g))
     if first_punctuation and d.get(1) in ("。", "，"):
         del d[1]
     hits = d.keys() & g.keys()

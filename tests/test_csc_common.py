@@ -503,7 +503,8 @@ def test_llm_presets_equal_their_calculate_metric(case):
     """tests/data/csc_common/README.md: simple-csc's and MSLLM's calculate_metric, run in
     place, on random unequal-length corpora (normalize=(): calculate_metric itself, without
     main's preprocessing)."""
-    result = compute(case["predictions"], case["references"], case["sources"], variant=case["variant"], normalize=())
+    own = ("ignore_punct", "ignore_letters") if case["variant"] == "msllm" else ()  # (the ignore its main passes)
+    result = compute(case["predictions"], case["references"], case["sources"], variant=case["variant"], normalize=own)
     expected = printed_figures(case["printed"])
     assert {key: result[key] for key in expected} == pytest.approx(expected, abs=1e-12)
     assert {key for key in result if not key.endswith("_f0.5")} == set(expected)  # (F0.5: the code prints none)
@@ -641,16 +642,17 @@ def test_llm_presets_at_users_sizes_equal_a_plain_per_sentence_reading(variant):
     score as csc_align_naive.llm_counts (plain loops, from the rule) summed, and each of 40
     sentences scores alone as its row in the batch."""
     data = rewritten_corpus(10_000, seed=22, lengths=(0, 1, 3, 8, 15))
-    ignore = PRESETS[variant].ignore
-    result = compute(**data, variant=variant, normalize=(), return_counts=True)
+    own = tuple(step for step in PRESETS[variant].normalize if step.startswith("ignore_"))  # msllm's edit filters, no text step
+    ignore = csc_llm.ignored(own)
+    result = compute(**data, variant=variant, normalize=own, return_counts=True)
     expected = {}
     for source, reference, prediction in zip(data["sources"], data["references"], data["predictions"]):
         for key, value in naive.llm_counts(source, reference, prediction, variant == "msllm", ignore).items():
             expected[key] = expected.get(key, 0) + value
     assert {key: result[key] for key in expected} == expected
-    rows, blocks, _ = csc_common._table(data["predictions"], data["references"], data["sources"], (variant,), None, False, normalize=())
+    rows, blocks, _ = csc_common._table(data["predictions"], data["references"], data["sources"], (variant,), None, False, normalize=own)
     for k in random.Random(1).sample(range(10_000), 40):
-        alone = compute(**{name: [values[k]] for name, values in data.items()}, variant=variant, normalize=(), return_counts=True)
+        alone = compute(**{name: [values[k]] for name, values in data.items()}, variant=variant, normalize=own, return_counts=True)
         assert [alone[name] for name in COLUMNS] == rows[k, blocks[0] : blocks[0] + len(COLUMNS)].tolist(), k
 
 
@@ -763,6 +765,77 @@ def test_f05_beside_f1_in_the_llm_presets_by_hand():
         assert (result["char_correction_f1"], result["char_correction_f0.5"]) == (0.57143, 0.52632), variant
         assert {key.removesuffix("_f0.5") for key in result if key.endswith("_f0.5")} == {f"{u}_{l}" for u in ("sentence", "char") for l in ("detection", "correction")}
     assert not [key for key in compute(**data, variant="all") if key.endswith("_f0.5") and key.split("/")[0] not in ("simple_csc", "msllm", "cllm")]
+
+
+def test_cllm_cherrant_mode_is_refused_by_name():
+    """C-LLM's ChERRANT mode runs `parallel_to_m2.py -g word` (ktlKTL/C-LLM calcuate_metric.py
+    process_txt), which needs LTP's neural word segmenter: refused with the reason, never
+    approximated."""
+    with pytest.raises(ValueError, match=r"variant: 'cllm_cherrant': C-LLM's default --mode cherrant .* LTP 4.1 .* variant 'cllm' is C-LLM's difflib mode"):
+        compute(["甲"], ["甲"], ["甲"], variant="cllm_cherrant")
+
+
+SIMPLIFIED = json.loads((DATA / "csc_conventions" / "simple_csc_simplified.json").read_text(encoding="utf-8"))
+
+
+def test_simplified_and_ignore_chars_equal_simple_csc_main_run_in_place():
+    """simple-csc's main() with --to_simplified (opencc 1.4.2) --to_halfwidth --ignore_space
+    and a random --ignore_chars, run in place on 200 corpora of traditional and simplified
+    characters, full-width letters, spaces (tests/data/csc_conventions/README.md): every
+    printed figure; 44 of them score otherwise without the two options."""
+    for case in SIMPLIFIED:
+        result = compute(case["predictions"], case["references"], case["sources"], variant="simple_csc", normalize=("clean", "simplified", "halfwidth", "no_spaces"), ignore_chars=case["ignore_chars"])
+        expected = printed_figures(case["printed"])
+        assert {key: result[key] for key in expected} == pytest.approx(expected, abs=1e-12), case
+
+
+def test_simplified_needs_the_opencc_extra(monkeypatch):
+    """Without the optional opencc package the step is refused, naming the extra; it is off
+    unless named (no preset names it)."""
+    monkeypatch.setitem(sys.modules, "opencc", None)  # (import opencc then raises ImportError)
+    data = dict(sources=["他們"], references=["他們"], predictions=["他們"])
+    with pytest.raises(ValueError, match=r"normalize: 'simplified' needs the opencc package, .*paperscore\[opencc\]"):
+        compute(**data, normalize=("simplified",))
+    assert compute(**data, variant="all")["realise/sentence_correction_accuracy"] == 1.0
+    assert not any("simplified" in preset.normalize for preset in PRESETS.values())
+
+
+def test_simplified_by_hand():
+    """The source 他們在臺灣, gold 他們在台灣 (one edit, 4 台), prediction 他们在台湾 (three
+    edits: 2 们, 4 台, 5 湾): as written, flagged and wrong. Under OpenCC t2s all three read
+    他们在台湾: no edit on either side, a true negative (accuracy 1, nothing flagged)."""
+    from opencc import OpenCC
+
+    assert OpenCC("t2s").convert("他們在臺灣") == "他们在台湾" == OpenCC("t2s").convert("他們在台灣")
+    data = dict(sources=["他們在臺灣"], references=["他們在台灣"], predictions=["他们在台湾"])
+    plain = compute(**data, return_counts=True)
+    assert (plain["predicted_chars"], plain["gold_chars"], plain["sentence_correction_accuracy"]) == (3, 1, 0.0)
+    converted = compute(**data, normalize=("simplified",), return_counts=True, return_signature=True)
+    assert (converted["predicted_chars"], converted["gold_chars"], converted["sentence_correction_accuracy"]) == (0, 0, 1.0)
+    assert "|normalize:simplified|" in converted["signature"]
+
+
+def test_ignore_chars_and_punctuation_by_hand():
+    """我門好， -> gold 我們好，; the prediction 我們好。 also changes the comma: realise reads
+    edits {2 們, 4 。} against {2 們}: flagged, not detected. With ignore_punct (or
+    ignore_chars="，") the edit of the source's ， is not scored: corrected (P = R = 1). With
+    ignore_chars="門" the 們 edits go on both sides: the prediction's 。 alone against no
+    gold edit is a false alarm (FPR 1/1). Signed; label lines have no source characters."""
+    data = dict(sources=["我門好，"], references=["我們好，"], predictions=["我們好。"])
+    assert compute(**data)["sentence_correction_precision"] == 0.0
+    # (simple_csc's own halfwidth step makes the source's ， a , first, as its main does)
+    for variant, options in (("realise", dict(normalize=("ignore_punct",))), ("scope", dict(ignore_chars="，")), ("simple_csc", dict(ignore_chars=",")), ("realise", dict(ignore_chars="，"))):
+        assert compute(**data, variant=variant, **options)["sentence_correction_precision"] == 1.0, (variant, options)
+    assert compute(**data, variant="simple_csc", ignore_chars="，")["sentence_correction_precision"] == 0.0
+    result = compute(**data, ignore_chars="門", return_counts=True, return_signature=True)
+    assert (result["gold_chars"], result["predicted_chars"], result["sentence_false_positive_rate"]) == (0, 1, 1.0)
+    assert "|ignore_chars:門|" in result["signature"]
+    letters = compute(sources=["ab甲"], references=["ab乙"], predictions=["ac乙"], normalize=("ignore_letters",))
+    assert letters["sentence_correction_f1"] == 1.0
+    with pytest.raises(ValueError, match="ignore_chars: label lines have no source characters"):
+        compute(["1, 0"], ["1, 0"], ignore_chars="，")
+    with pytest.raises(ValueError, match="ignore_chars: 3 is not a string"):
+        compute(**data, ignore_chars=3)
 
 
 def test_references_of_another_length():

@@ -147,6 +147,15 @@ def test_common_batch_equals_per_sentence(corpus):
     for variant in COMMON:
         expected = naive.summed(rows[reading(variant)], columns)
         assert _counts(batch, columns, f"{variant}/") == expected, variant
+    # ignore_chars: the edits of those source characters go on both sides, under every preset
+    ignore = "的了。，我"
+    ignored = csc_common.compute(predictions, references, sources, variant="all", return_counts=True, ignore_chars=ignore)
+    sums = {
+        key: naive.summed([naive.common(*x, first_punctuation=key[0], change=key[1], ignore=ignore) for x in zip(sources, predictions, references)], columns)
+        for key in rows
+    }  # fmt: skip
+    for variant in COMMON:
+        assert _counts(ignored, columns, f"{variant}/") == sums[reading(variant)] != _counts(batch, columns, f"{variant}/"), variant
     figures = bench_csc_common.per_sentence(predictions, references, sources)
     assert {k: batch[f"realise/{k}"] for k in figures} == pytest.approx(figures, abs=1e-12)
     for k in random.Random(5).sample(range(N), 40):

@@ -20,7 +20,7 @@ HERE = Path(__file__).resolve().parent
 # By file path: on a Space the directory is `app/`, and evaluate would take app.py for the metric.
 metric = evaluate.load(str(HERE / "csc_common.py"), keep_in_memory=True)
 
-VARIANTS = ["realise", "scope", "spellgcn", "plome", "craspell", "pointer", "faspell", "cscd_ns", "pycorrector", "paddle", "lemon", "cllm", "simple_csc", "msllm"]
+VARIANTS = ["realise", "scope", "spellgcn", "plome", "craspell", "pointer", "faspell", "faspell_nonstrict", "cscd_ns", "pycorrector", "paddle", "lemon", "cllm", "simple_csc", "msllm"]
 # Eight sentences where the conventions part ways (source, reference, prediction).
 MIXED = [
     ("他門很好", "他們很好", "他們很好"),  # corrected

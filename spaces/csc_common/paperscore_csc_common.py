@@ -78,7 +78,6 @@ class Preset(NamedTuple):
     length: str = "error"
     quirks: frozenset = frozenset()
     normalize: tuple = ()  # csc_llm.NORMALIZATIONS the code applies before scoring
-    ignore: frozenset = frozenset()  # source characters whose edits it skips (LLM presets)
 
 
 PRESETS = {
@@ -99,7 +98,7 @@ PRESETS = {
     "simple_csc": Preset("paper", char="all_edits", f1_epsilon=1e-10, length="errant", normalize=csc_llm.OWN_NORMALIZATION, quirks=frozenset({"rounding", "false_positive_rate", "f0.5"})),
     # C-LLM calcuate_metric.py: difflib's equal-length replacements of Chinese characters projected onto the source, then CSCD-NS
     "cllm": Preset("paper", char="all_edits", f1_epsilon=1e-10, length="project", quirks=frozenset({"rounding", "f0.5"})),
-    "msllm": Preset("paper", char="all_edits", f1_epsilon=1e-10, length="errant_target", normalize=csc_llm.OWN_NORMALIZATION + ("drop_unequal",), ignore=csc_llm.PUNCTUATION | csc_llm.LETTERS, quirks=frozenset({"rounding", "false_positive_rate", "f0.5"})),
+    "msllm": Preset("paper", char="all_edits", f1_epsilon=1e-10, length="errant_target", normalize=csc_llm.OWN_NORMALIZATION + ("drop_unequal", "ignore_punct", "ignore_letters"), quirks=frozenset({"rounding", "false_positive_rate", "f0.5"})),
 }  # fmt: skip
 ERRANT = ("errant", "errant_target")  # the length rules of presets that align every sentence
 ALIGNING = ERRANT + ("project",)  # length rules that rewrite equal-length sentences too
@@ -134,9 +133,22 @@ def corpora(**corpora):
     return {name: values if values is None and name == "sources" else corpus(values, name) for name, values in corpora.items()}
 
 
+# Conventions with published code that no preset reproduces, refused by name with the reason.
+REFUSED = {
+    "cllm_cherrant": (
+        "C-LLM's default --mode cherrant projects predictions with ChERRANT's `parallel_to_m2.py -g word`, "
+        "whose edits follow the words of the LTP 4.1 neural segmenter (model weights this package does not "
+        "install); a character-level restatement would give other numbers, so it is not offered: "
+        "variant 'cllm' is C-LLM's difflib mode"
+    ),
+}  # fmt: skip
+
+
 def check_options(variant, char_subset, length_mismatch, remove_de, labels=False):
     """The presets a call scores: all of them for "all" (from label lines, those that
     read sentence pairs)."""
+    if isinstance(variant, str) and variant in REFUSED:
+        raise ValueError(f"variant: {variant!r}: {REFUSED[variant]}")
     check_choice("variant", variant, VARIANTS + ("all",))
     if variant != "all" and PRESETS[variant].length in ERRANT:
         if length_mismatch is not None:
@@ -158,6 +170,17 @@ def check_options(variant, char_subset, length_mismatch, remove_de, labels=False
     return tuple(v for v in VARIANTS if not labels or PRESETS[v].length not in ERRANT)
 
 
+def check_ignore_chars(ignore_chars, labels):
+    """ignore_chars as a str ("" for None); refused with label lines (no source characters)."""
+    if ignore_chars is None or ignore_chars == "":
+        return ""
+    if not isinstance(ignore_chars, str):
+        raise ValueError(f"ignore_chars: {ignore_chars!r} is not a string of characters")
+    if labels:
+        raise ValueError("ignore_chars: label lines have no source characters (pass sources)")
+    return "".join(sorted(set(ignore_chars)))
+
+
 # ---------------------------------------------------------------------------------------
 # Edits, read as each preset's code reads them
 
@@ -173,7 +196,7 @@ def _view(preset, length_mismatch):
     return (rule, "first_punctuation" in preset.quirks)
 
 
-def _edit_views(predictions, references, sources, views, remove_de):
+def _edit_views(predictions, references, sources, views, remove_de, ignore=frozenset()):
     """{view: (predicted Edits, gold Edits, strings or None)}, one edit
     extraction for all views unless some sentence's length differs from its source.
 
@@ -203,6 +226,8 @@ def _edit_views(predictions, references, sources, views, remove_de):
                 by_rule[rule] = (predicted, gold, None)
             else:
                 by_rule[rule] = _length_rule(rule, predictions, references, sources, lengths, differ, (predicted, gold))
+        if ignore:
+            by_rule = _without_ignored(by_rule, sources, ignore)
     out, done = {}, {}
     for rule, first_punctuation in views:
         predicted, gold, strings = by_rule[rule]
@@ -217,6 +242,26 @@ def _edit_views(predictions, references, sources, views, remove_de):
         key = (id(predicted), id(gold), id(strings))
         out[rule, first_punctuation] = done.setdefault(key, (predicted, gold, strings))
     return out
+
+
+def _without_ignored(by_rule, sources, ignore):
+    """Each rule's edits without those of a source character in `ignore` (an edit at a
+    position of its source; under "whole" and "align", an edit of a sentence of another
+    length is kept). Edits read alike stay one object."""
+    lengths = np.fromiter(map(len, sources), dtype=np.int64, count=len(sources))
+    starts = np.cumsum(lengths) - lengths
+    points = np.frombuffer("".join(sources).encode("utf-32-le", "surrogatepass"), dtype="<u4").astype(np.int64)
+    wanted = np.array(sorted(map(ord, ignore)), dtype=np.int64)
+    done = {}
+
+    def kept(edits):
+        if id(edits) not in done:
+            inside = (edits.position >= 1) & (edits.position <= lengths[edits.sentence])
+            char = np.where(inside, points[np.where(inside, starts[edits.sentence] + edits.position - 1, 0)] if len(points) else -1, -1)
+            done[id(edits)] = edits.keep(~np.isin(char, wanted))
+        return done[id(edits)]
+
+    return {rule: (kept(p), kept(g), strings) for rule, (p, g, strings) in by_rule.items()}
 
 
 def _length_rule(rule, predictions, references, sources, lengths, differ, truncated):
@@ -371,12 +416,13 @@ def ratios(sums, variants, blocks, zero_division=0.0, char_subset=None):
     return out
 
 
-def _table(predictions, references, sources, variants, length_mismatch, remove_de, shared=True, normalize=None):
+def _table(predictions, references, sources, variants, length_mismatch, remove_de, shared=True, normalize=None, ignore_chars=""):
     """(per-sentence table, each variant's block start, {variant: (predicted, gold)}: Edits,
     or for the LLM presets functions giving lists of edits). shared: presets whose edits came out alike
     share one block of COLUMNS; otherwise one block per way of reading them, so that two
     systems' tables line up (paired tests). normalize: the csc_llm steps for every preset
-    (None: none, and the LLM presets' own); a sentence dropped scores a row of zeros."""
+    (None: none, and the LLM presets' own); a sentence dropped scores a row of zeros.
+    ignore_chars: source characters whose edits no preset scores."""
     tables, blocks, edits, cache = {}, [], {}, {}  # cache: the sentences normalised (csc_llm.normalized)
 
     def add(key, make):
@@ -389,19 +435,19 @@ def _table(predictions, references, sources, variants, length_mismatch, remove_d
     if old:
         texts = _normalized(predictions, references, sources, normalize or (), cache)
         views = {variant: _view(PRESETS[variant], length_mismatch) for variant in old}
-        found = _edit_views(*texts[:3], set(views.values()), remove_de)
+        found = _edit_views(*texts[:3], set(views.values()), remove_de, csc_llm.ignored(normalize or (), ignore_chars))
     for variant in variants:
         preset = PRESETS[variant]
         if preset.length in ERRANT:
             steps = preset.normalize if normalize is None else normalize
             p, r, s, scored = _normalized(predictions, references, sources, steps, cache)
-            target = preset.length == "errant_target"
+            target, ignore = preset.length == "errant_target", csc_llm.ignored(steps, ignore_chars)
 
             def make():
-                rows, groups = csc_llm.statistics(p, r, s, COLUMNS, target, preset.ignore)
+                rows, groups = csc_llm.statistics(p, r, s, COLUMNS, target, ignore)
                 return _dropped(rows, scored, groups)
 
-            edits[variant] = add(("errant", target, preset.ignore, steps), make)
+            edits[variant] = add(("errant", target, ignore, steps), make)
         else:
             view, change = found[views[variant]], preset.sentence == "change"
             key = (id(view) if shared else views[variant], change)
@@ -467,6 +513,7 @@ def compute(
     length_mismatch=None,
     remove_de=False,
     normalize=None,
+    ignore_chars=None,
     zero_division=0.0,
     return_counts=False,
     per_sentence=False,
@@ -490,17 +537,20 @@ def compute(
     msllm, as their run.sh does). simple_csc and msllm align every sentence (csc_llm) and
     take neither length_mismatch nor remove_de (under "all" those apply to the others);
     from label lines "all" leaves them out. cllm projects every prediction (csc_llm.projected);
-    length_mismatch then reads its references. zero_division: the value of a ratio its code
-    would divide by zero (presets that add an epsilon keep it).
+    length_mismatch then reads its references. ignore_chars: a string of source characters
+    whose edits no preset scores (simple-csc's `--ignore_chars`), beside the preset's or
+    normalize's "ignore_punct" / "ignore_letters". zero_division: the value of a ratio its
+    code would divide by zero (presets that add an epsilon keep it).
     """
     predictions, references, sources = corpora(predictions=predictions, references=references, sources=sources).values()
     labels = label_input(sources)
     variants = check_options(variant, char_subset, length_mismatch, remove_de, labels)
     steps = None if normalize is None else csc_llm.check_normalize(normalize)
+    ignore_chars = check_ignore_chars(ignore_chars, labels)
     zd = check_zero_division(zero_division)
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples)
-    rows, blocks, edits = _table(predictions, references, sources, variants, length_mismatch, remove_de, normalize=steps)
+    rows, blocks, edits = _table(predictions, references, sources, variants, length_mismatch, remove_de, normalize=steps, ignore_chars=ignore_chars)
     sums = rows.sum(0)
     result = as_floats(ratios(sums, variants, blocks, zd, char_subset))
     if confidence_level is not None:
@@ -519,6 +569,8 @@ def compute(
     if return_signature:
         options = {"variant": variant, "char_subset": char_subset or "preset", "length_mismatch": length_mismatch or "preset"}
         options.update(remove_de=remove_de, normalize="+".join(steps) if steps else ("none" if steps is not None else "preset"))
+        if ignore_chars:
+            options["ignore_chars"] = ignore_chars
         options.update(input="labels" if labels else "sentences", zero_division=zd)
         result["signature"] = signature("csc_common", **options, **bootstrap_options(confidence_level, n_resamples, seed))
     return result
@@ -532,15 +584,16 @@ def headline(variant="realise", **options):
     return "char_correction_f1" if variant in ("craspell", "pointer") else "sentence_correction_f1"
 
 
-def paired_statistics(references, system_a, system_b, sources=None, variant="realise", char_subset=None, length_mismatch=None, remove_de=False, normalize=None, zero_division=0.0):
+def paired_statistics(references, system_a, system_b, sources=None, variant="realise", char_subset=None, length_mismatch=None, remove_de=False, normalize=None, ignore_chars=None, zero_division=0.0):
     """For paperscore.compare: each system's per-sentence rows and the reducer."""
     references, system_a, system_b, sources = corpora(references=references, system_a=system_a, system_b=system_b, sources=sources).values()
     variants = check_options(variant, char_subset, length_mismatch, remove_de, label_input(sources))
     normalize = None if normalize is None else csc_llm.check_normalize(normalize)
+    ignore_chars = check_ignore_chars(ignore_chars, label_input(sources))
     zd = check_zero_division(zero_division)
     tables = []
     for system in (system_a, system_b):
-        rows, blocks, _ = _table(system, references, sources, variants, length_mismatch, remove_de, shared=False, normalize=normalize)
+        rows, blocks, _ = _table(system, references, sources, variants, length_mismatch, remove_de, shared=False, normalize=normalize, ignore_chars=ignore_chars)
         tables += encode_rows(rows)
     return (*tables, lambda weights, rows: ratios(weights @ rows, variants, blocks, zd, char_subset))
 
@@ -566,10 +619,13 @@ def add_options(parser):
         "--normalize", nargs="+", choices=csc_llm.NORMALIZATIONS + ("none",),
         help="sentence normalisation before scoring, for every preset (default: none, the LLM presets their own; none: none at all)",
     )  # fmt: skip
+    parser.add_argument("--ignore-chars", help="source characters whose edits no preset scores (simple-csc's --ignore_chars)")
 
 
 def options(args):
     out = dict(variant=args.variant, char_subset=args.char_subset, length_mismatch=args.length_mismatch, remove_de=args.remove_de)
+    if args.ignore_chars is not None:
+        out["ignore_chars"] = args.ignore_chars
     if args.normalize is not None:  # (not given: as the Python call without it)
         out["normalize"] = tuple(step for step in args.normalize if step != "none")
     return out
