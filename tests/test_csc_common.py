@@ -838,6 +838,38 @@ def test_ignore_chars_and_punctuation_by_hand():
         compute(**data, ignore_chars=3)
 
 
+VISUAL_C3 = json.loads((DATA / "csc_conventions" / "visual_c3.json").read_text(encoding="utf-8"))
+VISUAL_C3_NAMES = {"Sentence": "sentence", "Char": "char", "Detection": "detection", "Correction": "correction", "Bie": "misspelled", "Cuo": "faked", "p": "precision", "r": "recall", "f1": "f1"}
+
+
+def test_visual_c3_equals_its_eval_run_in_place():
+    """THUKElab/Visual-C3 eval.py calculate_metric, run in place on 600 random corpora of
+    sources with faked characters (X), a corrected stream and an OCR stream marking X
+    (tests/data/csc_conventions/README.md): its 24 printed figures (percent)."""
+    for case in VISUAL_C3:
+        ours = csc_common.visual_c3(case["predictions"], case["references"], case["sources"], case["ocr_predictions"])
+        expected = {"_".join(VISUAL_C3_NAMES[part] for part in key.split("_")): value / 100 for key, value in case["printed"].items()}
+        assert ours == pytest.approx(expected, abs=1e-12), case
+
+
+def test_visual_c3_by_hand():
+    """Source 甲X丙 (X: a faked character), reference 甲乙丁: a faked error at 2, a misspelled
+    one at 3. The OCR stream marks 2 (甲X丙) and the prediction reads 甲乙丁: faked detected
+    and corrected, misspelled detected (3 changed, the OCR has no X there) and corrected
+    (the prediction equals the reference outside the faked position): every P and R 100.
+    A second sentence 乙乙 -> 乙乙 that the prediction changes to 乙甲: a misspelled false
+    alarm: misspelled sentence P = 1/2 (50.0), R = 1/1; F1 = 2·50·100/150 = 66.667; faked
+    untouched: P = R = 100, and with no faked error nor hit R is 100 (its rule)."""
+    result = csc_common.visual_c3(["甲乙丁", "乙甲"], ["甲乙丁", "乙乙"], ["甲X丙", "乙乙"], ["甲X丙", "乙乙"])
+    assert (result["sentence_correction_misspelled_precision"], result["sentence_correction_misspelled_recall"], result["sentence_correction_misspelled_f1"]) == (0.5, 1.0, 0.66667)
+    assert (result["char_detection_faked_precision"], result["char_correction_faked_recall"], result["sentence_correction_faked_f1"]) == (1.0, 1.0, 1.0)
+    assert (result["char_detection_misspelled_precision"], result["char_detection_misspelled_recall"]) == (0.5, 1.0)
+    nothing = csc_common.visual_c3(["甲"], ["甲"], ["甲"], ["甲"])
+    assert (nothing["char_detection_faked_precision"], nothing["char_detection_faked_recall"]) == (0.0, 1.0)
+    with pytest.raises(ValueError, match=r"ocr_predictions\[0\]: has 2 characters, sources\[0\] 3: Visual-C3 asserts equal lengths"):
+        csc_common.visual_c3(["甲乙丁"], ["甲乙丁"], ["甲X丙"], ["甲X"])
+
+
 def test_references_of_another_length():
     """ReaLiSe's gold is label lines, edits of the source's characters: the reference 我們去了
     for the source 我門去 has no such reading, and cutting it would silently drop the 了.

@@ -599,6 +599,75 @@ def paired_statistics(references, system_a, system_b, sources=None, variant="rea
 
 
 # ---------------------------------------------------------------------------------------
+# Error types: Visual-C3 (THUKElab/Visual-C3 eval.py calculate_metric)
+
+FAKED = "X"  # Visual-C3 writes a faked (non-existent) character of the source as X
+
+
+def visual_c3(predictions, references, sources, ocr_predictions):
+    """Visual-C3's figures, split by error type: a gold edit of a source character other
+    than X is a misspelled character, of an X a faked one. predictions: the corrected
+    sentences; ocr_predictions: the same sentences with X where the system finds a faked
+    character (Visual-C3's second stream). Per position: a misspelled edit is predicted
+    where the prediction differs from a source character other than X and the OCR stream
+    has no X there (detected where the source is wrong, corrected where it equals the
+    reference); a faked one where the OCR stream has X (detected where the source has X,
+    corrected where also the prediction equals the reference). A sentence is detected
+    when its predicted positions of a type equal the gold ones (some predicted), corrected
+    when besides the prediction equals the reference at those faked positions (faked) or
+    everywhere but at the gold faked positions (misspelled). P and R in percent + 1e-10,
+    R 100 when there is neither a hit nor a gold edit, rounded to 3 decimals, F1 from
+    them, as its compute_p_r_f1; returned as fractions."""
+    texts = corpora(predictions=predictions, references=references, sources=sources, ocr_predictions=ocr_predictions)
+    n = len(texts["sources"])
+    for name, values in texts.items():
+        if len(values) != n:
+            raise ValueError(f"{name}: {len(values)} sentences, sources has {n}")
+    counts = {f"{unit}_{level}_{kind}": [0, 0, 0] for unit in ("sentence", "char") for level in ("detection", "correction") for kind in ("misspelled", "faked")}
+    for i, (s, t, p, o) in enumerate(zip(texts["sources"], texts["references"], texts["predictions"], texts["ocr_predictions"])):
+        for name, text in (("references", t), ("predictions", p), ("ocr_predictions", o)):
+            if len(text) != len(s):
+                raise input_error(name, i, f"has {len(text)} characters, sources[{i}] {len(s)}: Visual-C3 asserts equal lengths")
+        gold = {"misspelled": [], "faked": []}
+        found = {"misspelled": [], "faked": []}
+        for k, (a, b, c, d) in enumerate(zip(s, t, p, o)):
+            if a != b:
+                gold["faked" if a == FAKED else "misspelled"].append(k)
+            if a != c and a != FAKED and d != FAKED:
+                found["misspelled"].append(k)
+                _add(counts, "char", "misspelled", a != b, c == b)
+            if d == FAKED:
+                found["faked"].append(k)
+                _add(counts, "char", "faked", a == FAKED, c == b and a == FAKED)
+        for kind in ("misspelled", "faked"):
+            for level in ("detection", "correction"):
+                counts[f"char_{level}_{kind}"][2] += len(gold[kind])
+                counts[f"sentence_{level}_{kind}"][2] += bool(gold[kind])
+            if found[kind]:
+                detected = found[kind] == gold[kind]
+                if kind == "faked":
+                    corrected = detected and all(p[k] == t[k] for k in gold["faked"])
+                else:
+                    corrected = detected and all(c == b for k, (b, c) in enumerate(zip(t, p)) if k not in gold["faked"])
+                _add(counts, "sentence", kind, detected, corrected)
+    out = {}
+    for key, (hits, predicted, errors) in counts.items():
+        precision, recall = hits / (predicted + 1e-10) * 100, hits / (errors + 1e-10) * 100
+        if hits == errors == 0:
+            recall = 100.0
+        f1 = round(2 * precision * recall / (precision + recall + 1e-10), 3)
+        out.update({f"{key}_precision": round(precision, 3) / 100, f"{key}_recall": round(recall, 3) / 100, f"{key}_f1": f1 / 100})
+    return out
+
+
+def _add(counts, unit, kind, detected, corrected):
+    """One predicted edit (char) or flagged sentence of a type: [hits, predicted, gold]."""
+    for level, hit in (("detection", detected), ("correction", corrected)):
+        counts[f"{unit}_{level}_{kind}"][0] += bool(hit)
+        counts[f"{unit}_{level}_{kind}"][1] += 1
+
+
+# ---------------------------------------------------------------------------------------
 # Command line:
 #   paperscore csc --sources FILE --predictions FILE --references FILE [--variant NAME|all]
 #   paperscore csc --references SRC_TAB_TGT --predictions FILE
