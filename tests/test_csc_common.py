@@ -1249,6 +1249,19 @@ def test_cli_reads_sentences_pairs_and_label_lines_alike(tmp_path, capsys):
     assert json.loads(out) == compute(format_label_lines(pids, predicted), format_label_lines(pids, gold), variant="scope", return_signature=True)
 
 
+def test_cli_ignore_chars_and_normalize_steps(tmp_path, capsys):
+    """--ignore-chars and the new --normalize steps reach compute as the Python call."""
+    data = dict(sources=["我門好，"], references=["我們好，"], predictions=["我們好。"])
+    files = {name: write(tmp_path / f"{name}.txt", values) for name, values in data.items()}
+    argv = ["csc", "--sources", files["sources"], "--predictions", files["predictions"], "--references", files["references"], "--json"]
+    code, out, err = run_cli(argv + ["--ignore-chars", "，"], capsys)
+    assert code == 0, err
+    assert json.loads(out) == compute(**data, ignore_chars="，", return_signature=True)
+    assert json.loads(out)["sentence_correction_precision"] == 1.0
+    code, out, err = run_cli(argv + ["--normalize", "ignore_punct", "ignore_letters"], capsys)
+    assert code == 0 and json.loads(out) == compute(**data, normalize=("ignore_punct", "ignore_letters"), return_signature=True)
+
+
 def test_cli_prints_every_preset_side_by_side(capsys):
     code, out, _ = run_cli(["csc", "--predictions", str(SIGHAN15 / "SIGHAN15_Toy_Result.txt"), "--references", str(SIGHAN15 / "SIGHAN15_Toy_Truth.txt"), "--variant", "all"], capsys)
     assert code == 0
