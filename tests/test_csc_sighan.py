@@ -1085,7 +1085,7 @@ def test_set_match_refuses_what_the_ccl2022_script_reads_otherwise(tmp_path, cap
     the number): refused by name, never scored otherwise. (It skips lines starting with "#",
     as the jars do.)"""
     truth = ["P1, 2, 甲", "P2, 0"]
-    with pytest.raises(ValueError, match=r"position '02' is not written as the number it is; correction_match='set'"):
+    with pytest.raises(ValueError, match=r"position '02' has leading zeros or is beyond 2147483647; correction_match='set'"):
         compute(["P1, 02, 甲", "P2, 0"], truth, correction_match="set")
     assert compute(["P1, 02, 甲", "P2, 0"], truth)["correction_recall"] == 1.0  # the jar: 02 is 2
     (tmp_path / "r.txt").write_text("P1, 2, 乙, 7, 甲\n", encoding="utf-8")

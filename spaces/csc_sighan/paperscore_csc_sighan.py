@@ -131,10 +131,11 @@ def edits(predictions, references, sources, kind, length_mismatch="error", corre
 
 def _check_ccl(opaque, names):
     """Refuse a position that CCL2022-CLTC's eval_char_level.py reads otherwise than the
-    jars: one not written as its number (it compares position strings: 02 is not 2)."""
+    jars: one not written as the plain number a jar reads (it compares position strings:
+    02 is not 2)."""
     if opaque:
         text = next(iter(opaque))
-        raise ValueError(f"{names[0]} or {names[1]}: position {_short(text, 30)} is not written as the number it is; correction_match='set' (CCL2022) compares positions as strings, the jars as numbers")
+        raise ValueError(f"{names[0]} or {names[1]}: position {_short(text, 30)} has leading zeros or is beyond 2147483647; correction_match='set' (CCL2022) compares positions as strings, the jars as numbers")
 
 
 def statistics(m, kind, correction_match="subset"):
