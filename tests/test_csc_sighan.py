@@ -1019,14 +1019,15 @@ def test_a_unicode_space_after_a_correction_is_refused_by_name(tmp_path, capsys)
 
 def test_blank_lines_and_leading_zeros_are_read_as_the_jars_read_them(tmp_path, capsys):
     """The jars skip lines that are blank once trimmed, anywhere in a file: a file holding
-    a byte-order mark and a line end is empty as an empty file is (the 2015 jar prints
-    NaN (0/0) throughout for two such files); a blank line inside a result changes nothing
+    a byte-order mark and a line end is empty as an empty file and a byte-order mark alone
+    are (the 2015 jar prints NaN (0/0) throughout for two such files); a blank line inside a result changes nothing
     (`P1, 0` / blank / `P2, 2, 甲` against the same lines without the blank: the 2015 jar
     prints false positive rate 0 (0/1), detection accuracy 1 (2/2)). A position written with
     5,000 leading zeros is the Java int after them (the 2015 jar: correction accuracy 1 (1/1))."""
-    for name, data in (("bom_newline", b"\xef\xbb\xbf\n"), ("newlines", b"\n \n\r\n"), ("blank", "P1, 0\n\nP2, 2, 甲\n".encode()), ("plain", "P1, 0\nP2, 2, 甲\n".encode()), ("zeros", ("P1, " + "0" * 5000 + "5, 甲\n").encode()), ("five", "P1, 5, 甲\n".encode())):
+    for name, data in (("empty", b""), ("bom", b"\xef\xbb\xbf"), ("bom_newline", b"\xef\xbb\xbf\n"), ("newlines", b"\n \n\r\n"), ("blank", "P1, 0\n\nP2, 2, 甲\n".encode()), ("plain", "P1, 0\nP2, 2, 甲\n".encode()), ("zeros", ("P1, " + "0" * 5000 + "5, 甲\n").encode()), ("five", "P1, 5, 甲\n".encode())):
         (tmp_path / f"{name}.txt").write_bytes(data)
-    for result, truth, lines in (("bom_newline", "bom_newline", ["False Positive Rate = NaN (0/0)", "\tAccuracy = NaN (0/0)"]), ("newlines", "bom_newline", ["\tAccuracy = NaN (0/0)"]), ("blank", "plain", ["False Positive Rate = 0 (0/1)", "\tAccuracy = 1 (2/2)"]), ("zeros", "five", ["\tAccuracy = 1 (1/1)", "\tPrecision = 1 (1/1)"])):
+    empty = ["False Positive Rate = NaN (0/0)", "\tAccuracy = NaN (0/0)"]  # one rule for the four empty files
+    for result, truth, lines in (("bom_newline", "bom_newline", empty), ("empty", "bom_newline", empty), ("bom", "empty", empty), ("bom_newline", "bom", empty), ("newlines", "bom_newline", ["\tAccuracy = NaN (0/0)"]), ("blank", "plain", ["False Positive Rate = 0 (0/1)", "\tAccuracy = 1 (2/2)"]), ("zeros", "five", ["\tAccuracy = 1 (1/1)", "\tPrecision = 1 (1/1)"])):
         code, out, err = run_cli(["sighan", "-i", str(tmp_path / f"{result}.txt"), "-t", str(tmp_path / f"{truth}.txt"), "--zero-division", "nan"], capsys)
         assert code == 0, err
         assert all(line in out.splitlines() for line in lines), (result, out)
