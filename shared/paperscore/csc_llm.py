@@ -190,20 +190,30 @@ STEPS = {
 def normalized(sources, predictions, references, steps, cache=None):
     """(sources, predictions, references, scored) after the steps: scored is None, or a
     bool array (False: dropped by drop_unequal). cache: a dict shared by calls on the same
-    sentences, holding the texts after each run of steps (computed once)."""
+    sentences, holding the distinct texts after each run of steps (computed once). Every
+    step maps each text alone, so it runs on the distinct texts of the three sides (a
+    source is often its reference or its prediction)."""
+    order = ("clean", "drop_unequal", "simplified", "halfwidth", "no_spaces")  # lengths compared after clean only
+    if not any(step in steps for step in order):
+        return sources, predictions, references, None
     cache = {} if cache is None else cache
-    texts, done, scored = [sources, predictions, references], (), None
-    for step in ("clean", "drop_unequal", "simplified", "halfwidth", "no_spaces"):  # lengths compared after clean only
+    if "ids" not in cache:
+        distinct = {}
+        cache["ids"] = [[distinct.setdefault(text, len(distinct)) for text in side] for side in (sources, predictions, references)]
+        cache[()] = list(distinct)
+    ids, done, scored = cache["ids"], (), None
+    for step in order:
         if step not in steps:
             continue
         if step == "drop_unequal":
-            scored = np.array([len(s) == len(t) for s, t in zip(texts[0], texts[2])], dtype=bool)
+            lengths = [len(text) for text in cache[done]]
+            scored = np.array([lengths[s] == lengths[t] for s, t in zip(ids[0], ids[2])], dtype=bool)
             continue
-        done += (step,)
+        before, done = done, done + (step,)
         if done not in cache:
-            cache[done] = [STEPS[step](side) for side in texts]
-        texts = cache[done]
-    return (*texts, scored)
+            cache[done] = STEPS[step](cache[before])
+    texts = cache[done]
+    return (*([texts[k] for k in side] for side in ids), scored)
 
 
 # ---------------------------------------------------------------------------------------
