@@ -23,6 +23,8 @@ def sighan(source, prediction, reference, version="2015", subtask=None, correcti
         detected = bool(d) and same
         if correction_match == "subset":  # the jar: the predicted characters among the gold ones
             corrected = detected and set(d.values()) <= set(g.values())
+        elif correction_match == "set":  # CCL2022 track 1: the two sets of characters equal
+            corrected = detected and set(d.values()) == set(g.values())
         else:
             corrected = detected and d == g
         return {f"detection_{'tp' if detected else 'fn'}": 1, f"correction_{'tp' if corrected else 'fn'}": 1}
@@ -41,11 +43,15 @@ def sighan(source, prediction, reference, version="2015", subtask=None, correcti
     }  # fmt: skip
 
 
-def common(source, prediction, reference, first_punctuation=False):
+def common(source, prediction, reference, first_punctuation=False, change=False, ignore=""):
     """One sentence's counts for csc_common's presets that read the plain position-by-position
     edits (D predicted, G gold), named as return_counts names them. first_punctuation:
-    SpellGCN's label writer, which drops a predicted 。 or ， at the first position."""
+    SpellGCN's label writer, which drops a predicted 。 or ， at the first position.
+    change: FASPell non-strict's detection accuracy, right for the reference or for any
+    change of an erroneous sentence. ignore: source characters whose edits are not scored
+    (ignore_chars)."""
     d, g = edits(source, prediction), edits(source, reference)
+    d, g = ({i: c for i, c in side.items() if source[i - 1] not in ignore} for side in (d, g))
     if first_punctuation and d.get(1) in ("。", "，"):
         del d[1]
     hits = d.keys() & g.keys()
@@ -58,7 +64,7 @@ def common(source, prediction, reference, first_punctuation=False):
     return {
         "sentences": 1, "gold_sentences": int(bool(g)), "predicted_sentences": int(bool(d)),
         "detected_sentences": int(bool(d) and same), "corrected_sentences": int(bool(d) and d == g),
-        "detection_hits": int(same), "correction_hits": int(d == g),
+        "detection_hits": int(d == g or bool(d) and bool(g)) if change else int(same), "correction_hits": int(d == g),
         "clean_flagged": int(bool(d) and not g), "untouched_erroneous": int(bool(g) and not d),
         "gold_chars": len(g), "predicted_chars": len(d), "predicted_chars_erroneous": len(d) if g else 0,
         "position_hits": len(hits), "exact_hits": len(exact), "membership_misses": misses,

@@ -25,7 +25,7 @@ CHARS = "的地得在再做作已以他她們们門门我你是不了人有这�
 PUNCT = "。，、；：？！「」"
 SIGHAN_OPTIONS = [
     ("2015", None, "subset"), ("2015", None, "exact"), ("2014", None, "subset"),
-    ("2014", None, "exact"), ("2013", 1, "subset"), ("2013", 2, "subset"),
+    ("2014", None, "exact"), ("2015", None, "set"), ("2013", 1, "subset"), ("2013", 2, "subset"),
 ]  # fmt: skip
 # The csc_common presets whose counts, on equal-length triples without remove_de, are the
 # plain position-by-position edits compared as the card states (their differences lie in
@@ -33,7 +33,8 @@ SIGHAN_OPTIONS = [
 # predicted 。/， at the first position. Not here: the LLM presets (cllm projects away
 # non-Chinese changes, simple_csc and msllm align every sentence, msllm drops punctuation),
 # covered by tests/test_csc_common.py.
-COMMON = ("realise", "scope", "spellgcn", "plome", "craspell", "pointer", "faspell", "cscd_ns", "pycorrector", "paddle", "lemon")
+COMMON = ("realise", "scope", "spellgcn", "plome", "craspell", "pointer", "faspell", "faspell_nonstrict", "cscd_ns", "pycorrector", "paddle", "lemon")
+CHANGE = ("lemon", "faspell_nonstrict")  # any change of an erroneous sentence detects it
 
 
 def _other(c, rng):
@@ -117,8 +118,8 @@ def test_sighan_batch_equals_per_sentence(corpus, version, subtask, match):
     batch = csc_sighan.compute(predictions, references, sources, return_counts=True, **options)
     rows = [naive.sighan(s, p, r, **options) for s, p, r in zip(sources, predictions, references)]
     if kind == "2015":  # the corpus reaches the containment quirk (swapped or repeated gold characters)
-        other = dict(options, correction_match="exact" if match == "subset" else "subset")
-        assert rows != [naive.sighan(s, p, r, **other) for s, p, r in zip(sources, predictions, references)]
+        for other in set(csc_sighan.CORRECTION_MATCH) - {match}:
+            assert rows != [naive.sighan(s, p, r, **dict(options, correction_match=other)) for s, p, r in zip(sources, predictions, references)]
     assert _counts(batch, columns) == naive.summed(rows, columns)
     if kind == "2015" and match == "subset":  # the figures too, from the benchmark's implementation
         expected = bench_csc_sighan.per_sentence(predictions, references, sources)
@@ -132,15 +133,32 @@ def test_common_batch_equals_per_sentence(corpus):
     sources, predictions, references = corpus
     columns = csc_common.COLUMNS
     batch = csc_common.compute(predictions, references, sources, variant="all", return_counts=True)
-    rows = {v: [naive.common(*x, first_punctuation=v) for x in zip(sources, predictions, references)] for v in (False, True)}
-    # the corpus reaches the rules that set presets apart: Pointer-Net misses, SpellGCN's dropped 。/，
-    assert naive.summed(rows[False], columns)["membership_misses"] > 0 and rows[False] != rows[True]
+    rows = {
+        (v, change): [naive.common(*x, first_punctuation=v, change=change) for x in zip(sources, predictions, references)]
+        for v, change in ((False, False), (True, False), (False, True))
+    }  # fmt: skip
+    # the corpus reaches the rules that set presets apart: Pointer-Net misses, SpellGCN's
+    # dropped 。/，, a wrong change of an erroneous sentence (FASPell non-strict)
+    assert naive.summed(rows[False, False], columns)["membership_misses"] > 0 and rows[False, False] != rows[True, False] != rows[False, True]
+
+    def reading(variant):
+        return variant == "spellgcn", variant in CHANGE
+
     for variant in COMMON:
-        expected = naive.summed(rows[variant == "spellgcn"], columns)
+        expected = naive.summed(rows[reading(variant)], columns)
         assert _counts(batch, columns, f"{variant}/") == expected, variant
+    # ignore_chars: the edits of those source characters go on both sides, under every preset
+    ignore = "的了。，我"
+    ignored = csc_common.compute(predictions, references, sources, variant="all", return_counts=True, ignore_chars=ignore)
+    sums = {
+        key: naive.summed([naive.common(*x, first_punctuation=key[0], change=key[1], ignore=ignore) for x in zip(sources, predictions, references)], columns)
+        for key in rows
+    }  # fmt: skip
+    for variant in COMMON:
+        assert _counts(ignored, columns, f"{variant}/") == sums[reading(variant)] != _counts(batch, columns, f"{variant}/"), variant
     figures = bench_csc_common.per_sentence(predictions, references, sources)
     assert {k: batch[f"realise/{k}"] for k in figures} == pytest.approx(figures, abs=1e-12)
     for k in random.Random(5).sample(range(N), 40):
         alone = csc_common.compute([predictions[k]], [references[k]], [sources[k]], variant="all", return_counts=True)
         for variant in COMMON:
-            assert _counts(alone, columns, f"{variant}/") == rows[variant == "spellgcn"][k], (k, variant)
+            assert _counts(alone, columns, f"{variant}/") == rows[reading(variant)][k], (k, variant)

@@ -691,7 +691,7 @@ def test_signature_names_the_definition():
         ((["我"], ["我"], ["我"]), {"subtask": 1}, "subtask: 1 is only for version='2013'"),
         ((["我"], ["我"], ["我"]), {"version": 2013}, "subtask: None is not 1 or 2"),
         ((["我"], ["我"], ["我"]), {"version": 2013, "subtask": 3}, "subtask: 3 is not 1 or 2"),
-        ((["我"], ["我"], ["我"]), {"correction_match": "set"}, "correction_match: 'set' is not one of"),
+        ((["我"], ["我"], ["我"]), {"correction_match": "sets"}, "correction_match: 'sets' is not one of"),
         ((["我"], ["我"], ["我"]), {"version": 2013, "subtask": 2, "correction_match": "exact"}, "correction_match: only for versions 2014 and 2015"),
         ((["我"], ["我"], ["我"]), {"zero_division": "warn"}, "zero_division"),
         ((["我"], ["我"], ["我"]), {"confidence_level": 95}, "confidence_level"),
@@ -1019,14 +1019,15 @@ def test_a_unicode_space_after_a_correction_is_refused_by_name(tmp_path, capsys)
 
 def test_blank_lines_and_leading_zeros_are_read_as_the_jars_read_them(tmp_path, capsys):
     """The jars skip lines that are blank once trimmed, anywhere in a file: a file holding
-    a byte-order mark and a line end is empty as an empty file is (the 2015 jar prints
-    NaN (0/0) throughout for two such files); a blank line inside a result changes nothing
+    a byte-order mark and a line end is empty as an empty file and a byte-order mark alone
+    are (the 2015 jar prints NaN (0/0) throughout for two such files); a blank line inside a result changes nothing
     (`P1, 0` / blank / `P2, 2, 甲` against the same lines without the blank: the 2015 jar
     prints false positive rate 0 (0/1), detection accuracy 1 (2/2)). A position written with
     5,000 leading zeros is the Java int after them (the 2015 jar: correction accuracy 1 (1/1))."""
-    for name, data in (("bom_newline", b"\xef\xbb\xbf\n"), ("newlines", b"\n \n\r\n"), ("blank", "P1, 0\n\nP2, 2, 甲\n".encode()), ("plain", "P1, 0\nP2, 2, 甲\n".encode()), ("zeros", ("P1, " + "0" * 5000 + "5, 甲\n").encode()), ("five", "P1, 5, 甲\n".encode())):
+    for name, data in (("empty", b""), ("bom", b"\xef\xbb\xbf"), ("bom_newline", b"\xef\xbb\xbf\n"), ("newlines", b"\n \n\r\n"), ("blank", "P1, 0\n\nP2, 2, 甲\n".encode()), ("plain", "P1, 0\nP2, 2, 甲\n".encode()), ("zeros", ("P1, " + "0" * 5000 + "5, 甲\n").encode()), ("five", "P1, 5, 甲\n".encode())):
         (tmp_path / f"{name}.txt").write_bytes(data)
-    for result, truth, lines in (("bom_newline", "bom_newline", ["False Positive Rate = NaN (0/0)", "\tAccuracy = NaN (0/0)"]), ("newlines", "bom_newline", ["\tAccuracy = NaN (0/0)"]), ("blank", "plain", ["False Positive Rate = 0 (0/1)", "\tAccuracy = 1 (2/2)"]), ("zeros", "five", ["\tAccuracy = 1 (1/1)", "\tPrecision = 1 (1/1)"])):
+    empty = ["False Positive Rate = NaN (0/0)", "\tAccuracy = NaN (0/0)"]  # one rule for the four empty files
+    for result, truth, lines in (("bom_newline", "bom_newline", empty), ("empty", "bom_newline", empty), ("bom", "empty", empty), ("bom_newline", "bom", empty), ("newlines", "bom_newline", ["\tAccuracy = NaN (0/0)"]), ("blank", "plain", ["False Positive Rate = 0 (0/1)", "\tAccuracy = 1 (2/2)"]), ("zeros", "five", ["\tAccuracy = 1 (1/1)", "\tPrecision = 1 (1/1)"])):
         code, out, err = run_cli(["sighan", "-i", str(tmp_path / f"{result}.txt"), "-t", str(tmp_path / f"{truth}.txt"), "--zero-division", "nan"], capsys)
         assert code == 0, err
         assert all(line in out.splitlines() for line in lines), (result, out)
@@ -1045,6 +1046,53 @@ def test_long_values_are_cut_in_messages(tmp_path, capsys):
         assert code == 1 and message in err and len(err) < 1000, (name, err[:300])
         code, out, err = run_cli(["csc", "--predictions", str(tmp_path / f"{name}.txt"), "--references", str(tmp_path / "truth.txt")], capsys)
         assert code == 1 and message.replace("-i", "--predictions") in err and len(err) < 1000, (name, err[:300])
+
+
+# ---------------------------------------------------------------------------------------
+# correction_match="set": CCL2022-CLTC track 1 "character level" (issue 22)
+
+CCL = json.loads((DATA / "csc_conventions" / "ccl2022.json").read_text(encoding="utf-8"))["ccl2022_char_level"]
+
+
+def test_set_match_equals_the_ccl2022_script_run_in_place():
+    """blcuicall/CCL2022-CLTC @ ebba1d16 metrics/track1/eval_char_level.py, run on 1,500
+    random label corpora (tests/data/csc_conventions/README.md): every figure (its percent,
+    unrounded) equals correction_match="set"; on many of them "subset" (the jar) differs."""
+    differ = 0
+    for case in CCL:
+        ours = compute(case["result"], case["truth"], correction_match="set")
+        for level in ("detection", "correction"):
+            for name, value in case[level].items():
+                assert ours[f"{level}_{name.lower()}"] * 100 == pytest.approx(value, rel=1e-12, abs=1e-9), (case, level, name)
+        differ += ours != compute(case["result"], case["truth"], correction_match="subset")
+    assert differ > 50
+
+
+def test_set_match_by_hand():
+    """The truth `P1, 2, 甲, 7, 乙` / `P2, 3, 丙` (spec references-2026.md): a result
+    `P1, 2, 甲, 7, 甲` has its characters {甲} inside {甲, 乙} (the jar's subset: a correction)
+    but not equal to it (CCL: none); `P1, 2, 乙, 7, 甲` swaps them: the sets are equal (CCL: a
+    correction) though no pair is aligned (exact: none). P2 is missed: recall 1/2 or 0/2."""
+    truth = ["P1, 2, 甲, 7, 乙", "P2, 3, 丙"]
+    for result, expected in ((["P1, 2, 甲, 7, 甲", "P2, 0"], {"subset": 0.5, "exact": 0.0, "set": 0.0}), (["P1, 2, 乙, 7, 甲", "P2, 0"], {"subset": 0.5, "exact": 0.0, "set": 0.5})):
+        assert {m: compute(result, truth, correction_match=m)["correction_recall"] for m in expected} == expected
+    # sentence triples read alike: 甲乙乙 -> reference 丙乙甲, prediction 甲乙丙 ... position sets differ: no detection
+    assert compute(["丙乙甲"], ["甲乙丙"], ["乙乙乙"], correction_match="set")["correction_recall"] == 1.0
+    assert compute(["丙乙甲"], ["甲乙丙"], ["乙乙乙"], correction_match="exact")["correction_recall"] == 0.0
+
+
+def test_set_match_refuses_what_the_ccl2022_script_reads_otherwise(tmp_path, capsys):
+    """CCL2022's script keeps positions as strings (`02` is not gold `2`, where the jars read
+    the number): refused by name, never scored otherwise. (It skips lines starting with "#",
+    as the jars do.)"""
+    truth = ["P1, 2, 甲", "P2, 0"]
+    with pytest.raises(ValueError, match=r"position '02' has leading zeros or is beyond 2147483647; correction_match='set'"):
+        compute(["P1, 02, 甲", "P2, 0"], truth, correction_match="set")
+    assert compute(["P1, 02, 甲", "P2, 0"], truth)["correction_recall"] == 1.0  # the jar: 02 is 2
+    (tmp_path / "r.txt").write_text("P1, 2, 乙, 7, 甲\n", encoding="utf-8")
+    (tmp_path / "t.txt").write_text("P1, 2, 甲, 7, 乙\n", encoding="utf-8")
+    code, out, err = run_cli(["sighan", "-i", str(tmp_path / "r.txt"), "-t", str(tmp_path / "t.txt"), "--correction-match", "set", "--json"], capsys)
+    assert code == 0 and json.loads(out)["correction_precision"] == 1.0 and "correction_match:set|" in json.loads(out)["signature"]
 
 
 # ---------------------------------------------------------------------------------------

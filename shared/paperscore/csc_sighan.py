@@ -45,7 +45,7 @@ from .csc import (
 from .parse import add_reply_arguments, parse as parse_texts, read_replies, read_reply_file
 
 VERSIONS = ("2013", "2014", "2015")
-CORRECTION_MATCH = ("subset", "exact")
+CORRECTION_MATCH = ("subset", "exact", "set")
 # The per-sentence flags of each definition; they are also the keys of return_counts.
 COLUMNS = {
     "2015": (
@@ -103,17 +103,20 @@ def check_columns(columns):
     return checked_columns({**columns, **given})
 
 
-def edits(predictions, references, sources, kind, length_mismatch="error"):
+def edits(predictions, references, sources, kind, length_mismatch="error", correction_match="subset"):
     """(pids or None, predicted Edits, gold Edits, {opaque position text: code}).
     Without sources, predictions and references are label lines, matched by pid (the
     jars' input); the 2013 jar reads their positions as strings, and in subtask 2 loses
     the characters of a result pid written with a space before its comma (see
-    csc.parse_label_lines)."""
+    csc.parse_label_lines). CCL2022's script (correction_match="set") also keeps positions
+    as strings: one it would read otherwise than the jars is refused."""
     predictions, references = corpus(predictions, "predictions"), corpus(references, "references")
     sources = None if sources is None else corpus(sources, "sources")
     if label_input(sources):
-        opaque = {} if kind != "2015" else None
+        opaque = {} if kind != "2015" or correction_match == "set" else None
         pids, predicted, gold = label_edits(predictions, references, kind != "2015", kind == "2013-1", opaque, kind == "2013-2")
+        if kind == "2015" and correction_match == "set":
+            _check_ccl(opaque, label_names(predictions, references))
         if kind == "2013-2" and (gold.char == 0).any():
             # where the 2013 jar fails (a NullPointerException in subtask 2) instead of scoring
             pid = pids[int(gold.sentence[np.argmax(gold.char == 0)])]
@@ -125,6 +128,15 @@ def edits(predictions, references, sources, kind, length_mismatch="error"):
     return None, predicted, gold, {}
 
 
+def _check_ccl(opaque, names):
+    """Refuse a position that CCL2022-CLTC's eval_char_level.py reads otherwise than the
+    jars: one not written as the plain number a jar reads (it compares position strings:
+    02 is not 2)."""
+    if opaque:
+        text = next(iter(opaque))
+        raise ValueError(f"{names[0]} or {names[1]}: position {_short(text, 30)} has leading zeros or is beyond 2147483647; correction_match='set' (CCL2022) compares positions as strings, the jars as numbers")
+
+
 def statistics(m, kind, correction_match="subset"):
     """The (n, k) 0/1 rows of COLUMNS[kind] from a csc.Match."""
     gold, flagged, same = m.gold > 0, m.predicted > 0, m.same_positions
@@ -132,7 +144,11 @@ def statistics(m, kind, correction_match="subset"):
         # FP only from error-free sentences; wrong positions or characters on an erroneous
         # sentence are FN. The jar's correction check: the predicted characters are a
         # subset of the gold ones (so swapped corrections pass).
-        corrected = same & (m.chars_in_gold if correction_match == "subset" else m.same_edits)
+        # CCL2022-CLTC's eval_char_level.py ("set"): the two sets of characters are equal.
+        if correction_match == "set":
+            corrected = same & m.chars_in_gold & m.gold_in_predicted  # (match(..., both_ways=True))
+        else:
+            corrected = same & (m.chars_in_gold if correction_match == "subset" else m.same_edits)
         detected = gold & same
         clean, false_alarm = ~gold & ~flagged, ~gold & flagged
         columns = [detected, false_alarm, clean, gold & ~detected, gold & corrected, false_alarm, clean, gold & ~corrected]
@@ -222,7 +238,9 @@ def compute(
     (`pid, 0` / `pid, pos, char, ...`; SIGHAN 2013 subtask 1: `pid, pos, ...`) matched by pid.
     version: "2015" (default) or "2014", the same confusion matrix; "2013" with subtask 1 or 2.
     correction_match: "subset" (the jar: the predicted characters are a subset of the gold
-    ones) or "exact" (aligned (position, char) pairs, as the Python ports compare).
+    ones), "exact" (aligned (position, char) pairs, as the Python ports compare) or "set"
+    (CCL2022-CLTC track 1's "character level": the set of predicted characters equals the
+    set of gold characters).
     length_mismatch: "error", "truncate", "whole" or "align" (see paperscore.csc).
     parse, strict: predictions are a corrector's replies read by this csc parser of
     paperscore.parse first, as in csc_common.compute ("parse_failures" in the result, the
@@ -235,9 +253,9 @@ def compute(
     zd = check_zero_division(zero_division)
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples)
-    _, predicted, gold, _ = edits(predictions, references, sources, kind, length_mismatch)  # checks the corpora first
+    _, predicted, gold, _ = edits(predictions, references, sources, kind, length_mismatch, correction_match)  # checks the corpora first
     labels = label_input(sources)
-    rows = statistics(match(predicted, gold), kind, correction_match)
+    rows = statistics(match(predicted, gold, correction_match == "set"), kind, correction_match)
     counts = rows.sum(0)
     result = as_floats(ratios(counts, kind, zd))
     if confidence_level is not None:
@@ -275,8 +293,8 @@ def paired_statistics(references, system_a, system_b, sources=None, version="201
     zd = check_zero_division(zero_division)
     tables = []
     for system in (system_a, system_b):
-        _, predicted, gold, _ = edits(system, references, sources, kind, length_mismatch)
-        tables += encode_rows(statistics(match(predicted, gold), kind, correction_match))
+        _, predicted, gold, _ = edits(system, references, sources, kind, length_mismatch, correction_match)
+        tables += encode_rows(statistics(match(predicted, gold, correction_match == "set"), kind, correction_match))
     return (*tables, lambda weights, rows: ratios(weights @ rows, kind, zd))
 
 
@@ -425,11 +443,11 @@ def report(
     the sentences behind each count. `pids` name the sentences of sentence input
     (default: 1, 2, 3, ...); label lines carry their own."""
     kind = definition(version, subtask, correction_match)
-    label_pids, predicted, gold, opaque = edits(predictions, references, sources, kind, length_mismatch)
+    label_pids, predicted, gold, opaque = edits(predictions, references, sources, kind, length_mismatch, correction_match)
     pids = label_pids or (list(pids) if pids is not None else [str(i) for i in range(1, gold.n + 1)])
     if len(pids) != gold.n:
         raise ValueError(f"pids: {len(pids)} names for {gold.n} sentences")
-    rows = statistics(match(predicted, gold), kind, correction_match)
+    rows = statistics(match(predicted, gold, correction_match == "set"), kind, correction_match)
     counts = rows.sum(0).tolist()
     values = ratios(np.array(counts), kind, zero_division)
     lines = _part1(str(version), kind, values, counts)
@@ -454,7 +472,7 @@ def add_options(parser):
     parser.add_argument("--sources", help="the input sentences (or an official test input file, `(pid=ID)<TAB>sentence`)")
     parser.add_argument("--version", choices=VERSIONS, default="2015", help="bake-off year (default 2015; 2014 is the same logic)")
     parser.add_argument("-s", "--subtask", type=int, choices=(1, 2), help="SIGHAN 2013 subtask (required with --version 2013)")
-    parser.add_argument("--correction-match", choices=CORRECTION_MATCH, default="subset", help="subset: the predicted characters are a subset of the gold ones (the jar); exact: aligned (position, char) pairs")
+    parser.add_argument("--correction-match", choices=CORRECTION_MATCH, default="subset", help="subset: the predicted characters are a subset of the gold ones (the jar); exact: aligned (position, char) pairs; set: the two sets of characters are equal (CCL2022 track 1)")
     parser.add_argument("--length-mismatch", choices=LENGTH_MISMATCH, default="error", help="a sentence of another length than its source: error, truncate (compare the common prefix), whole (one edit for the sentence) or align (substitutions, insertions and deletions from a minimal alignment)")
 
 

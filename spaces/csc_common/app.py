@@ -34,7 +34,7 @@ REPLY_EXAMPLE = dict(
     parse="csc_reply",
 )
 
-VARIANTS = ["realise", "scope", "spellgcn", "plome", "craspell", "pointer", "faspell", "cscd_ns", "pycorrector", "paddle", "lemon", "cllm", "simple_csc", "msllm"]
+VARIANTS = ["realise", "scope", "spellgcn", "plome", "craspell", "pointer", "faspell", "faspell_nonstrict", "cscd_ns", "pycorrector", "paddle", "lemon", "cllm", "simple_csc", "msllm"]
 # Eight sentences where the conventions part ways (source, reference, prediction).
 MIXED = [
     ("他門很好", "他們很好", "他們很好"),  # corrected

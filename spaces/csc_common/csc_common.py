@@ -53,8 +53,8 @@ Args:
     sources: the input sentences; omit them to pass label lines.
     (evaluate.load(..., config_name=NAME) with NAME a variant, or "all", sets the default variant.)
     variant: "realise" (default; also SCOPE's and CCL2022's sentence level), "scope",
-        "spellgcn", "plome", "craspell", "pointer", "faspell", "cscd_ns", "pycorrector",
-        "paddle", "lemon", "cllm", "simple_csc", "msllm" (LLM correctors), or "all" (every one, keys prefixed "<variant>/").
+        "spellgcn", "plome", "craspell", "pointer", "faspell", "faspell_nonstrict", "cscd_ns",
+        "pycorrector", "paddle", "lemon", "cllm", "simple_csc", "msllm" (LLM correctors), or "all" (every one, keys prefixed "<variant>/").
     char_subset: "all" or "erroneous" (character level over the sentences with a gold
         edit only); default: the preset's own (SpellGCN and PLOME: "erroneous").
     length_mismatch: "error", "truncate", "whole" or "align" (a minimal-edit alignment:
@@ -64,6 +64,7 @@ Args:
     normalize: steps applied to the sentences before scoring, any of NORMALIZATIONS;
         default: none, except the
         LLM presets' own (simple_csc, msllm: as their run.sh).
+    ignore_chars: a string of source characters whose edits no preset scores.
     zero_division: value of a ratio the original divides by zero: 0.0 (default), 1.0 or
         "nan". Presets whose code adds an epsilon keep it.
     return_counts: add the per-sentence counts summed (sentences, gold_sentences, ...).
@@ -78,8 +79,9 @@ Args:
 Returns:
     sentence_detection_{accuracy,precision,recall,f1}, sentence_correction_{...},
     char_detection_{precision,recall,f1}, char_correction_{precision,recall,f1}, as the
-    preset has them; extras: sentence_false_positive_rate (lemon), char_joint_{precision,
-    recall,f1} (spellgcn), char_correction2_{precision,f1} (craspell).
+    preset has them; sentence_false_positive_rate (every preset); extras: char_joint_{precision,
+    recall,f1} (spellgcn), char_correction2_{precision,f1} (craspell), *_f0.5 (cllm,
+    simple_csc, msllm).
 Examples:
     >>> metric = evaluate.load("paperscore/csc_common")
     >>> result = metric.compute(sources=["他門很好", "我門走吧", "今天很熱"], predictions=["他們很好", "我悶走吧", "今天很熱"], references=["他們很好", "我們走吧", "今天很熱"])
@@ -132,6 +134,7 @@ class CscCommon(SpaceMetric, evaluate.Metric):
         length_mismatch=None,
         remove_de=False,
         normalize=None,
+        ignore_chars=None,
         zero_division=0.0,
         return_counts=False,
         per_sentence=False,

@@ -974,6 +974,7 @@ class Match(NamedTuple):
     exact_hits: np.ndarray  # predicted (position, char) pairs that are gold pairs
     chars_in_gold: np.ndarray  # every predicted char is one of the sentence's gold chars (see match)
     hit: np.ndarray  # per predicted edit: its position is a gold position
+    gold_in_predicted: np.ndarray = None  # every gold char is one of the predicted chars (match(both_ways=True))
 
     @property
     def same_positions(self):
@@ -1007,8 +1008,9 @@ def isin_sentence(sentence, value, other_sentence, other_value, unique=False):
     return keys.take(found) == wanted
 
 
-def match(predicted, gold):
-    """Compare two Edits of the same corpus, sentence by sentence."""
+def match(predicted, gold, both_ways=False):
+    """Compare two Edits of the same corpus, sentence by sentence; both_ways: also whether
+    each sentence's gold chars are among its predicted chars (CCL2022's set equality)."""
     if predicted.n != gold.n:
         raise ValueError(f"predictions and references differ in length: {predicted.n} against {gold.n} examples")
     n = gold.n
@@ -1028,6 +1030,13 @@ def match(predicted, gold):
         aligned[predicted.sentence[predicted.position >= INDEL]] = True
         aligned[gold.sentence[gold.position >= INDEL]] = True
         in_gold = np.where(aligned[predicted.sentence], exact, in_gold)
+    covered = None
+    if both_ways:
+        in_predicted = isin_sentence(gold.sentence, gold.char, predicted.sentence, predicted.char)
+        if predicted.indels or gold.indels:  # (as in_gold: only as an exact predicted edit)
+            gold_exact = isin_sentence(gold.sentence, gold_pair, predicted.sentence, pair, unique=True)
+            in_predicted = np.where(aligned[gold.sentence], gold_exact, in_predicted)
+        covered = np.bincount(gold.sentence[~in_predicted], minlength=n) == 0
     return Match(
         predicted=predicted.counts(),
         gold=gold.counts(),
@@ -1035,4 +1044,5 @@ def match(predicted, gold):
         exact_hits=per_sentence(exact),
         chars_in_gold=per_sentence(~in_gold) == 0,
         hit=position_hits,
+        gold_in_predicted=covered,
     )

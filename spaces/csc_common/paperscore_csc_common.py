@@ -65,7 +65,9 @@ class Preset(NamedTuple):
     quirks: "position_zero" (SpellGCN's untouched erroneous sentence is one detection FP),
     "first_punctuation" (SpellGCN drops a predicted 。/， at the first position), "joint"
     (SpellGCN's dc_joint line), "correction2" (CRASpell's second correction precision),
-    "false_positive_rate" (LEMON), "rounding" (CSCD-NS: percentages to 3 decimals)."""
+    "false_positive_rate" (LEMON), "rounding" (CSCD-NS: percentages to 3 decimals), "f0.5"
+    (F0.5 beside each F1, from the same P and R: the scripts print none, but ChERRANT and
+    the 2024-25 text-correction contests rank by it)."""
 
     sentence: str = None
     accuracy: bool = False
@@ -77,7 +79,6 @@ class Preset(NamedTuple):
     length: str = "error"
     quirks: frozenset = frozenset()
     normalize: tuple = ()  # csc_llm.NORMALIZATIONS the code applies before scoring
-    ignore: frozenset = frozenset()  # source characters whose edits it skips (LLM presets)
 
 
 PRESETS = {
@@ -88,15 +89,17 @@ PRESETS = {
     "craspell": Preset(char="detected", char_epsilon=1e-3, f1_epsilon=1e-13, quirks=frozenset({"correction2"})),
     "pointer": Preset(char="membership", length="longer"),
     "faspell": Preset("paper", accuracy=True, char="all_edits", length="zip"),
+    # FASPell test_unit(strict=False) = ECSpell compute_metrics(strict=False): any change of an erroneous sentence detects it
+    "faspell_nonstrict": Preset("change", accuracy=True, char="all_edits", length="zip"),
     "cscd_ns": Preset("paper", char="all_edits", f1_epsilon=1e-10, quirks=frozenset({"rounding"})),
     "pycorrector": Preset("string", accuracy=True, length="whole"),
     "paddle": Preset("official", f1_epsilon=1e-9),
     "lemon": Preset("change", sentence_epsilon=1e-12, f1_epsilon=1e-12, length="whole", quirks=frozenset({"false_positive_rate"})),
     # LLM correctors: every sentence aligned (csc_llm); "errant_target" keys an edit on its target span too
-    "simple_csc": Preset("paper", char="all_edits", f1_epsilon=1e-10, length="errant", normalize=csc_llm.OWN_NORMALIZATION, quirks=frozenset({"rounding", "false_positive_rate"})),
+    "simple_csc": Preset("paper", char="all_edits", f1_epsilon=1e-10, length="errant", normalize=csc_llm.OWN_NORMALIZATION, quirks=frozenset({"rounding", "false_positive_rate", "f0.5"})),
     # C-LLM calcuate_metric.py: difflib's equal-length replacements of Chinese characters projected onto the source, then CSCD-NS
-    "cllm": Preset("paper", char="all_edits", f1_epsilon=1e-10, length="project", quirks=frozenset({"rounding"})),
-    "msllm": Preset("paper", char="all_edits", f1_epsilon=1e-10, length="errant_target", normalize=csc_llm.OWN_NORMALIZATION + ("drop_unequal",), ignore=csc_llm.PUNCTUATION | csc_llm.LETTERS, quirks=frozenset({"rounding", "false_positive_rate"})),
+    "cllm": Preset("paper", char="all_edits", f1_epsilon=1e-10, length="project", quirks=frozenset({"rounding", "f0.5"})),
+    "msllm": Preset("paper", char="all_edits", f1_epsilon=1e-10, length="errant_target", normalize=csc_llm.OWN_NORMALIZATION + ("drop_unequal", "ignore_punct", "ignore_letters"), quirks=frozenset({"rounding", "false_positive_rate", "f0.5"})),
 }  # fmt: skip
 ERRANT = ("errant", "errant_target")  # the length rules of presets that align every sentence
 ALIGNING = ERRANT + ("project",)  # length rules that rewrite equal-length sentences too
@@ -131,9 +134,22 @@ def corpora(**corpora):
     return {name: values if values is None and name == "sources" else corpus(values, name) for name, values in corpora.items()}
 
 
+# Conventions with published code that no preset reproduces, refused by name with the reason.
+REFUSED = {
+    "cllm_cherrant": (
+        "C-LLM's default --mode cherrant projects predictions with ChERRANT's `parallel_to_m2.py -g word`, "
+        "whose edits follow the words of the LTP 4.1 neural segmenter (model weights this package does not "
+        "install); a character-level restatement would give other numbers, so it is not offered: "
+        "variant 'cllm' is C-LLM's difflib mode"
+    ),
+}  # fmt: skip
+
+
 def check_options(variant, char_subset, length_mismatch, remove_de, labels=False):
     """The presets a call scores: all of them for "all" (from label lines, those that
     read sentence pairs)."""
+    if isinstance(variant, str) and variant in REFUSED:
+        raise ValueError(f"variant: {variant!r}: {REFUSED[variant]}")
     check_choice("variant", variant, VARIANTS + ("all",))
     if variant != "all" and PRESETS[variant].length in ERRANT:
         if length_mismatch is not None:
@@ -155,6 +171,17 @@ def check_options(variant, char_subset, length_mismatch, remove_de, labels=False
     return tuple(v for v in VARIANTS if not labels or PRESETS[v].length not in ERRANT)
 
 
+def check_ignore_chars(ignore_chars, labels):
+    """ignore_chars as a str ("" for None); refused with label lines (no source characters)."""
+    if ignore_chars is None or ignore_chars == "":
+        return ""
+    if not isinstance(ignore_chars, str):
+        raise ValueError(f"ignore_chars: {ignore_chars!r} is not a string of characters")
+    if labels:
+        raise ValueError("ignore_chars: label lines have no source characters (pass sources)")
+    return "".join(sorted(set(ignore_chars)))
+
+
 # ---------------------------------------------------------------------------------------
 # Edits, read as each preset's code reads them
 
@@ -170,7 +197,7 @@ def _view(preset, length_mismatch):
     return (rule, "first_punctuation" in preset.quirks)
 
 
-def _edit_views(predictions, references, sources, views, remove_de):
+def _edit_views(predictions, references, sources, views, remove_de, ignore=frozenset()):
     """{view: (predicted Edits, gold Edits, strings or None)}, one edit
     extraction for all views unless some sentence's length differs from its source.
 
@@ -200,6 +227,8 @@ def _edit_views(predictions, references, sources, views, remove_de):
                 by_rule[rule] = (predicted, gold, None)
             else:
                 by_rule[rule] = _length_rule(rule, predictions, references, sources, lengths, differ, (predicted, gold))
+        if ignore:
+            by_rule = _without_ignored(by_rule, sources, ignore)
     out, done = {}, {}
     for rule, first_punctuation in views:
         predicted, gold, strings = by_rule[rule]
@@ -214,6 +243,26 @@ def _edit_views(predictions, references, sources, views, remove_de):
         key = (id(predicted), id(gold), id(strings))
         out[rule, first_punctuation] = done.setdefault(key, (predicted, gold, strings))
     return out
+
+
+def _without_ignored(by_rule, sources, ignore):
+    """Each rule's edits without those of a source character in `ignore` (an edit at a
+    position of its source; under "whole" and "align", an edit of a sentence of another
+    length is kept). Edits read alike stay one object."""
+    lengths = np.fromiter(map(len, sources), dtype=np.int64, count=len(sources))
+    starts = np.cumsum(lengths) - lengths
+    points = np.frombuffer("".join(sources).encode("utf-32-le", "surrogatepass"), dtype="<u4").astype(np.int64)
+    wanted = np.array(sorted(map(ord, ignore)), dtype=np.int64)
+    done = {}
+
+    def kept(edits):
+        if id(edits) not in done:
+            inside = (edits.position >= 1) & (edits.position <= lengths[edits.sentence])
+            char = np.where(inside, points[np.where(inside, starts[edits.sentence] + edits.position - 1, 0)] if len(points) else -1, -1)
+            done[id(edits)] = edits.keep(~np.isin(char, wanted))
+        return done[id(edits)]
+
+    return {rule: (kept(p), kept(g), strings) for rule, (p, g, strings) in by_rule.items()}
 
 
 def _length_rule(rule, predictions, references, sources, lengths, differ, truncated):
@@ -246,10 +295,12 @@ def _refuse(name, where, side, source, relation, why):
         )  # fmt: skip
 
 
-def statistics(predicted, gold, strings=None):
+def statistics(predicted, gold, strings=None, change=False):
     """The (n, len(COLUMNS)) counts of each sentence. `strings`, (sentences, whether the
     prediction equals the reference), replaces the edit comparison in the accuracies of
-    those sentences (FASPell zips the strings, but its accuracy compares them whole)."""
+    those sentences (FASPell zips the strings, but its accuracy compares them whole).
+    change: any change of an erroneous sentence is right for the detection accuracy too
+    (FASPell non-strict: the reference, or a detection)."""
     m = match(predicted, gold)
     flagged, erroneous = m.predicted > 0, m.gold > 0
     # Pointer-Net recall: a gold position of a sentence with a correctly detected position
@@ -265,6 +316,8 @@ def statistics(predicted, gold, strings=None):
         correction_hits[where] = equal
         detection_hits = detection_hits.copy()
         detection_hits[where] = equal | detected[where]
+    if change:
+        detection_hits = correction_hits | (flagged & erroneous)
     columns = [
         np.ones(gold.n, dtype=bool), erroneous, flagged, detected, corrected, detection_hits, correction_hits,
         flagged & ~erroneous, erroneous & ~flagged, m.gold, m.predicted, m.predicted * erroneous,
@@ -282,24 +335,31 @@ def _round3(values):
     return np.asarray(np.frompyfunc(lambda v: round(v, 3), 1, 1)(np.asarray(values, dtype=float)), dtype=float)
 
 
-def _prf(tp, n_predicted, n_gold, preset, epsilon, zd):
-    """Precision, recall and F1 as the preset's code computes them."""
+def _prf(tp, n_predicted, n_gold, preset, epsilon, zd, beta=1.0):
+    """Precision, recall and F1 (F-beta) as the preset's code computes them."""
     if epsilon:
         precision, recall = tp / (n_predicted + epsilon), tp / (n_gold + epsilon)
     else:
         precision, recall = divide(tp, n_predicted, zd), divide(tp, n_gold, zd)
+    b2 = beta * beta  # F-beta = (1 + b2) P R / (b2 P + R): F1 for beta 1
     if "rounding" in preset.quirks:  # CSCD-NS: P and R in percent to 3 decimals, F1 from those
         p, r = _round3(precision * 100), _round3(recall * 100)
-        return p / 100, r / 100, _round3(2 * p * r / (p + r + preset.f1_epsilon)) / 100
+        return p / 100, r / 100, _round3((1 + b2) * p * r / (b2 * p + r + preset.f1_epsilon)) / 100
     if preset.f1_epsilon:
-        return precision, recall, 2 * precision * recall / (precision + recall + preset.f1_epsilon)
+        return precision, recall, (1 + b2) * precision * recall / (b2 * precision + recall + preset.f1_epsilon)
+    if beta != 1:
+        return precision, recall, divide((1 + b2) * precision * recall, b2 * precision + recall, 0.0)
     return precision, recall, harmonic_mean(precision, recall)
 
 
-def _level(out, name, accuracy, figures):
+def _level(out, name, accuracy, preset, *counts):
+    """The figures of one level from its (tp, n_predicted, n_gold, epsilon, zd); F0.5
+    beside F1 for the presets with "f0.5"."""
     if accuracy is not None:
         out[f"{name}_accuracy"] = accuracy
-    out.update(zip((f"{name}_precision", f"{name}_recall", f"{name}_f1"), figures))
+    out.update(zip((f"{name}_precision", f"{name}_recall", f"{name}_f1"), _prf(*counts[:3], preset, *counts[3:])))
+    if "f0.5" in preset.quirks:  # ChERRANT's and the 2024-25 text-correction contests' F0.5
+        out[f"{name}_f0.5"] = _prf(*counts[:3], preset, *counts[3:], beta=0.5)[2]
 
 
 def figures(variant, sums, zero_division=0.0, char_subset=None):
@@ -313,14 +373,14 @@ def figures(variant, sums, zero_division=0.0, char_subset=None):
     accuracy = (lambda hits: divide(c[hits], n, zd)) if preset.accuracy else (lambda hits: None)
     if preset.sentence in ("paper", "change"):
         detected = c["detected_sentences"] if preset.sentence == "paper" else gold - c["untouched_erroneous"]
-        _level(out, "sentence_detection", accuracy("detection_hits"), _prf(detected, flagged, gold, preset, eps, zd))
-        _level(out, "sentence_correction", accuracy("correction_hits"), _prf(c["corrected_sentences"], flagged, gold, preset, eps, zd))
+        _level(out, "sentence_detection", accuracy("detection_hits"), preset, detected, flagged, gold, eps, zd)
+        _level(out, "sentence_correction", accuracy("correction_hits"), preset, c["corrected_sentences"], flagged, gold, eps, zd)
     elif preset.sentence == "official":
         for level, tp in (("detection", c["detected_sentences"]), ("correction", c["corrected_sentences"])):
-            _level(out, f"sentence_{level}", None, _prf(tp, tp + c["clean_flagged"], gold, preset, eps, zd))
+            _level(out, f"sentence_{level}", None, preset, tp, tp + c["clean_flagged"], gold, eps, zd)
     elif preset.sentence == "string":
         tp = c["corrected_sentences"]
-        _level(out, "sentence_correction", accuracy("correction_hits"), _prf(tp, tp + c["clean_flagged"], gold, preset, eps, zd))
+        _level(out, "sentence_correction", accuracy("correction_hits"), preset, tp, tp + c["clean_flagged"], gold, eps, zd)
     if "false_positive_rate" in preset.quirks:
         if "rounding" in preset.quirks:  # simple-csc: in percent to 3 decimals, over clean + 1e-10
             out["sentence_false_positive_rate"] = _round3(100 * c["clean_flagged"] / (n - gold + 1e-10)) / 100
@@ -333,14 +393,14 @@ def figures(variant, sums, zero_division=0.0, char_subset=None):
         hits, exact, gold_chars = c["position_hits"], c["exact_hits"], c["gold_chars"]
         eps = preset.char_epsilon
         false_alarms = c["untouched_erroneous"] if "position_zero" in preset.quirks else 0
-        _level(out, "char_detection", None, _prf(hits, predicted + false_alarms, gold_chars, preset, eps, zd))
+        _level(out, "char_detection", None, preset, hits, predicted + false_alarms, gold_chars, eps, zd)
         if preset.char == "all_edits":
-            _level(out, "char_correction", None, _prf(exact, predicted, gold_chars, preset, eps, zd))
+            _level(out, "char_correction", None, preset, exact, predicted, gold_chars, eps, zd)
         else:
             recall_base = exact + c["membership_misses"] if preset.char == "membership" else gold_chars
-            _level(out, "char_correction", None, _prf(exact, hits, recall_base, preset, eps, zd))
+            _level(out, "char_correction", None, preset, exact, hits, recall_base, eps, zd)
         if "joint" in preset.quirks:  # SpellGCN's dc_joint line (Python 2: its zips are lists)
-            _level(out, "char_joint", None, _prf(exact, predicted, gold_chars, preset, 1e-8, zd))
+            _level(out, "char_joint", None, preset, exact, predicted, gold_chars, 1e-8, zd)
         if "correction2" in preset.quirks:  # CRASpell's correction-2: P over every predicted edit
             precision, _, f1 = _prf(exact, predicted, gold_chars, preset, eps, zd)
             out.update(char_correction2_precision=precision, char_correction2_f1=f1)
@@ -357,12 +417,13 @@ def ratios(sums, variants, blocks, zero_division=0.0, char_subset=None):
     return out
 
 
-def _table(predictions, references, sources, variants, length_mismatch, remove_de, shared=True, normalize=None):
+def _table(predictions, references, sources, variants, length_mismatch, remove_de, shared=True, normalize=None, ignore_chars=""):
     """(per-sentence table, each variant's block start, {variant: (predicted, gold)}: Edits,
     or for the LLM presets functions giving lists of edits). shared: presets whose edits came out alike
     share one block of COLUMNS; otherwise one block per way of reading them, so that two
     systems' tables line up (paired tests). normalize: the csc_llm steps for every preset
-    (None: none, and the LLM presets' own); a sentence dropped scores a row of zeros."""
+    (None: none, and the LLM presets' own); a sentence dropped scores a row of zeros.
+    ignore_chars: source characters whose edits no preset scores."""
     tables, blocks, edits, cache = {}, [], {}, {}  # cache: the sentences normalised (csc_llm.normalized)
 
     def add(key, make):
@@ -375,23 +436,23 @@ def _table(predictions, references, sources, variants, length_mismatch, remove_d
     if old:
         texts = _normalized(predictions, references, sources, normalize or (), cache)
         views = {variant: _view(PRESETS[variant], length_mismatch) for variant in old}
-        found = _edit_views(*texts[:3], set(views.values()), remove_de)
+        found = _edit_views(*texts[:3], set(views.values()), remove_de, csc_llm.ignored(normalize or (), ignore_chars))
     for variant in variants:
         preset = PRESETS[variant]
         if preset.length in ERRANT:
             steps = preset.normalize if normalize is None else normalize
             p, r, s, scored = _normalized(predictions, references, sources, steps, cache)
-            target = preset.length == "errant_target"
+            target, ignore = preset.length == "errant_target", csc_llm.ignored(steps, ignore_chars)
 
             def make():
-                rows, groups = csc_llm.statistics(p, r, s, COLUMNS, target, preset.ignore)
+                rows, groups = csc_llm.statistics(p, r, s, COLUMNS, target, ignore)
                 return _dropped(rows, scored, groups)
 
-            edits[variant] = add(("errant", target, preset.ignore, steps), make)
+            edits[variant] = add(("errant", target, ignore, steps), make)
         else:
-            view = found[views[variant]]
-            key = id(view) if shared else views[variant]
-            add(key, lambda: _dropped(statistics(*view), texts[3], view[:2]))
+            view, change = found[views[variant]], preset.sentence == "change"
+            key = (id(view) if shared else views[variant], change)
+            add(key, lambda: _dropped(statistics(*view, change=change), texts[3], view[:2]))
             edits[variant] = view[:2]
     parts = [table for _, table, _ in tables.values()]
     rows = np.hstack(parts) if len(parts) > 1 else parts[0]
@@ -453,6 +514,7 @@ def compute(
     length_mismatch=None,
     remove_de=False,
     normalize=None,
+    ignore_chars=None,
     zero_division=0.0,
     return_counts=False,
     per_sentence=False,
@@ -478,8 +540,10 @@ def compute(
     msllm, as their run.sh does). simple_csc and msllm align every sentence (csc_llm) and
     take neither length_mismatch nor remove_de (under "all" those apply to the others);
     from label lines "all" leaves them out. cllm projects every prediction (csc_llm.projected);
-    length_mismatch then reads its references. zero_division: the value of a ratio its code
-    would divide by zero (presets that add an epsilon keep it).
+    length_mismatch then reads its references. ignore_chars: a string of source characters
+    whose edits no preset scores (simple-csc's `--ignore_chars`), beside the preset's or
+    normalize's "ignore_punct" / "ignore_letters". zero_division: the value of a ratio its
+    code would divide by zero (presets that add an epsilon keep it).
     parse: a csc parser of paperscore.parse ("csc_reply", "cllm_reply", ...): predictions
     are a corrector's replies, each read into its sentence first (then normalize and the
     length rules as for any sentence). The result adds "parse_failures" (replies with
@@ -492,10 +556,11 @@ def compute(
     predictions, parsed = read_replies(predictions, parse, strict, labels)
     variants = check_options(variant, char_subset, length_mismatch, remove_de, labels)
     steps = None if normalize is None else csc_llm.check_normalize(normalize)
+    ignore_chars = check_ignore_chars(ignore_chars, labels)
     zd = check_zero_division(zero_division)
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples)
-    rows, blocks, edits = _table(predictions, references, sources, variants, length_mismatch, remove_de, normalize=steps)
+    rows, blocks, edits = _table(predictions, references, sources, variants, length_mismatch, remove_de, normalize=steps, ignore_chars=ignore_chars)
     sums = rows.sum(0)
     result = as_floats(ratios(sums, variants, blocks, zd, char_subset))
     if confidence_level is not None:
@@ -517,6 +582,8 @@ def compute(
         options = {"parse": parsed["parser"]} if parsed else {}
         options.update(variant=variant, char_subset=char_subset or "preset", length_mismatch=length_mismatch or "preset")
         options.update(remove_de=remove_de, normalize="+".join(steps) if steps else ("none" if steps is not None else "preset"))
+        if ignore_chars:
+            options["ignore_chars"] = ignore_chars
         options.update(input="labels" if labels else "sentences", zero_division=zd)
         result["signature"] = signature("csc_common", **options, **bootstrap_options(confidence_level, n_resamples, seed))
     return result
@@ -530,17 +597,87 @@ def headline(variant="realise", **options):
     return "char_correction_f1" if variant in ("craspell", "pointer") else "sentence_correction_f1"
 
 
-def paired_statistics(references, system_a, system_b, sources=None, variant="realise", char_subset=None, length_mismatch=None, remove_de=False, normalize=None, zero_division=0.0):
+def paired_statistics(references, system_a, system_b, sources=None, variant="realise", char_subset=None, length_mismatch=None, remove_de=False, normalize=None, ignore_chars=None, zero_division=0.0):
     """For paperscore.compare: each system's per-sentence rows and the reducer."""
     references, system_a, system_b, sources = corpora(references=references, system_a=system_a, system_b=system_b, sources=sources).values()
     variants = check_options(variant, char_subset, length_mismatch, remove_de, label_input(sources))
     normalize = None if normalize is None else csc_llm.check_normalize(normalize)
+    ignore_chars = check_ignore_chars(ignore_chars, label_input(sources))
     zd = check_zero_division(zero_division)
     tables = []
     for system in (system_a, system_b):
-        rows, blocks, _ = _table(system, references, sources, variants, length_mismatch, remove_de, shared=False, normalize=normalize)
+        rows, blocks, _ = _table(system, references, sources, variants, length_mismatch, remove_de, shared=False, normalize=normalize, ignore_chars=ignore_chars)
         tables += encode_rows(rows)
     return (*tables, lambda weights, rows: ratios(weights @ rows, variants, blocks, zd, char_subset))
+
+
+# ---------------------------------------------------------------------------------------
+# Error types: Visual-C3 (THUKElab/Visual-C3 eval.py calculate_metric)
+
+FAKED = "X"  # Visual-C3 writes a faked (non-existent) character of the source as X
+
+
+def visual_c3(predictions, references, sources, ocr_predictions):
+    """Visual-C3's figures, split by error type: a gold edit of a source character other
+    than X is a misspelled character, of an X a faked one. predictions: the corrected
+    sentences; ocr_predictions: the same sentences with X where the system finds a faked
+    character (Visual-C3's second stream). Per position: a misspelled edit is predicted
+    where the prediction differs from a source character other than X and the OCR stream
+    has no X there (detected where the source is wrong, corrected where it equals the
+    reference); a faked one where the OCR stream has X (detected where the source has X,
+    corrected where also the prediction equals the reference). A sentence is detected
+    when its predicted positions of a type equal the gold ones (some predicted), corrected
+    when besides the prediction equals the reference at those faked positions (faked) or
+    everywhere but at the gold faked positions (misspelled). P and R in percent + 1e-10,
+    R 100 when there is neither a hit nor a gold edit, rounded to 3 decimals, F1 from
+    them, as its compute_p_r_f1; returned as fractions."""
+    texts = corpora(predictions=predictions, references=references, sources=sources, ocr_predictions=ocr_predictions)
+    n = len(texts["sources"])
+    for name, values in texts.items():
+        if len(values) != n:
+            raise ValueError(f"{name}: {len(values)} sentences, sources has {n}")
+    counts = {f"{unit}_{level}_{kind}": [0, 0, 0] for unit in ("sentence", "char") for level in ("detection", "correction") for kind in ("misspelled", "faked")}
+    for i, (s, t, p, o) in enumerate(zip(texts["sources"], texts["references"], texts["predictions"], texts["ocr_predictions"])):
+        for name, text in (("references", t), ("predictions", p), ("ocr_predictions", o)):
+            if len(text) != len(s):
+                raise input_error(name, i, f"has {len(text)} characters, sources[{i}] {len(s)}: Visual-C3 asserts equal lengths")
+        gold = {"misspelled": [], "faked": []}
+        found = {"misspelled": [], "faked": []}
+        for k, (a, b, c, d) in enumerate(zip(s, t, p, o)):
+            if a != b:
+                gold["faked" if a == FAKED else "misspelled"].append(k)
+            if a != c and a != FAKED and d != FAKED:
+                found["misspelled"].append(k)
+                _add(counts, "char", "misspelled", a != b, c == b)
+            if d == FAKED:
+                found["faked"].append(k)
+                _add(counts, "char", "faked", a == FAKED, c == b and a == FAKED)
+        for kind in ("misspelled", "faked"):
+            for level in ("detection", "correction"):
+                counts[f"char_{level}_{kind}"][2] += len(gold[kind])
+                counts[f"sentence_{level}_{kind}"][2] += bool(gold[kind])
+            if found[kind]:
+                detected = found[kind] == gold[kind]
+                if kind == "faked":
+                    corrected = detected and all(p[k] == t[k] for k in gold["faked"])
+                else:
+                    corrected = detected and all(c == b for k, (b, c) in enumerate(zip(t, p)) if k not in gold["faked"])
+                _add(counts, "sentence", kind, detected, corrected)
+    out = {}
+    for key, (hits, predicted, errors) in counts.items():
+        precision, recall = hits / (predicted + 1e-10) * 100, hits / (errors + 1e-10) * 100
+        if hits == errors == 0:
+            recall = 100.0
+        f1 = round(2 * precision * recall / (precision + recall + 1e-10), 3)
+        out.update({f"{key}_precision": round(precision, 3) / 100, f"{key}_recall": round(recall, 3) / 100, f"{key}_f1": f1 / 100})
+    return out
+
+
+def _add(counts, unit, kind, detected, corrected):
+    """One predicted edit (char) or flagged sentence of a type: [hits, predicted, gold]."""
+    for level, hit in (("detection", detected), ("correction", corrected)):
+        counts[f"{unit}_{level}_{kind}"][0] += bool(hit)
+        counts[f"{unit}_{level}_{kind}"][1] += 1
 
 
 # ---------------------------------------------------------------------------------------
@@ -564,10 +701,13 @@ def add_options(parser):
         "--normalize", nargs="+", choices=csc_llm.NORMALIZATIONS + ("none",),
         help="sentence normalisation before scoring, for every preset (default: none, the LLM presets their own; none: none at all)",
     )  # fmt: skip
+    parser.add_argument("--ignore-chars", help="source characters whose edits no preset scores (simple-csc's --ignore_chars)")
 
 
 def options(args):
     out = dict(variant=args.variant, char_subset=args.char_subset, length_mismatch=args.length_mismatch, remove_de=args.remove_de)
+    if args.ignore_chars is not None:
+        out["ignore_chars"] = args.ignore_chars
     if args.normalize is not None:  # (not given: as the Python call without it)
         out["normalize"] = tuple(step for step in args.normalize if step != "none")
     return out
@@ -644,11 +784,11 @@ def table(result):
         return plain(result)
     names = list(dict.fromkeys(key.split("/", 1)[1] for key in result if "/" in key and isinstance(result[key], float)))
     names.sort(key=lambda name: not name.startswith("sentence"))  # sentence level first (stable)
-    width = max(len(name) for name in names)
-    lines = [" " * width + "".join(f"{v:>13}" for v in variants)]
+    width, cell = max(len(name) for name in names), max(13, 2 + max(map(len, variants)))
+    lines = [" " * width + "".join(f"{v:>{cell}}" for v in variants)]
     for name in names:
         cells = [result.get(f"{v}/{name}") for v in variants]
-        lines.append(name.ljust(width) + "".join(f"{'-':>13}" if x is None else f"{x:13.4f}" for x in cells))
+        lines.append(name.ljust(width) + "".join(f"{'-':>{cell}}" if x is None else f"{x:{cell}.4f}" for x in cells))
     lines += ["", f"signature: {result['signature']}"]
     return "\n".join(lines)
 

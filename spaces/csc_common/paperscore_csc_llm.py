@@ -106,14 +106,19 @@ def _groups(sentence, report, n):
 # ---------------------------------------------------------------------------------------
 # The scripts' pre-scoring normalisation (simple-csc / MSLLM `eval/evaluate.py` `main`)
 
-NORMALIZATIONS = ("clean", "halfwidth", "no_spaces", "drop_unequal")
+NORMALIZATIONS = ("clean", "halfwidth", "no_spaces", "drop_unequal", "simplified", "ignore_punct", "ignore_letters")
 # clean: drop NUL, U+FFFD and control characters (tab, line ends kept), every white space
 #   (Zs, tab, line ends) made a space, then the ends stripped (`clean_text(...).strip()`);
 # halfwidth: U+FF01-U+FF5E to U+0021-U+007E (`--to_halfwidth`);
 # no_spaces: every U+0020 removed (`--ignore_space`);
 # drop_unequal: a sentence whose reference differs in length from its source (after
-#   "clean") is not scored (`--ignore_unmatch_length`).
+#   "clean") is not scored (`--ignore_unmatch_length`);
+# simplified: OpenCC's "t2s" conversion of the three sentences (`--to_simplified`; the
+#   optional `opencc` package), after drop_unequal and before halfwidth, as `main` does;
+# ignore_punct, ignore_letters: edits of a source character in PUNCTUATION or LETTERS are
+#   not scored (`--ignore_punct`, `--ignore_letter`; see ignored()).
 OWN_NORMALIZATION = ("clean", "halfwidth", "no_spaces")  # both projects' run.sh, every dataset
+OPENCC = "opencc==1.4.2"  # the version the tests ran (pyproject's optional extra "opencc")
 
 
 def check_normalize(normalize):
@@ -155,8 +160,30 @@ def _halfwidth(texts):
     return [whole[start:end] for start, end in zip([0] + ends, ends)]
 
 
+def _simplified(texts):
+    """OpenCC t2s of each text (identical texts converted once)."""
+    try:
+        from opencc import OpenCC
+    except ImportError:
+        raise ValueError(f"normalize: 'simplified' needs the opencc package, which is not installed (pip install 'paperscore[opencc]', i.e. {OPENCC})") from None
+    convert, done = OpenCC("t2s").convert, {}
+    return [done[text] if text in done else done.setdefault(text, convert(text)) for text in texts]
+
+
+def ignored(steps, ignore_chars=""):
+    """The source characters whose edits are not scored: those the steps name and the
+    user's ignore_chars (simple-csc's `--ignore_chars`)."""
+    out = frozenset(ignore_chars)
+    if "ignore_punct" in steps:
+        out |= PUNCTUATION
+    if "ignore_letters" in steps:
+        out |= LETTERS
+    return out
+
+
 STEPS = {
     "clean": _cleaned,
+    "simplified": _simplified,
     "halfwidth": _halfwidth,
     "no_spaces": lambda texts: [text.replace(" ", "") for text in texts],
 }
@@ -165,20 +192,30 @@ STEPS = {
 def normalized(sources, predictions, references, steps, cache=None):
     """(sources, predictions, references, scored) after the steps: scored is None, or a
     bool array (False: dropped by drop_unequal). cache: a dict shared by calls on the same
-    sentences, holding the texts after each run of steps (computed once)."""
+    sentences, holding the distinct texts after each run of steps (computed once). Every
+    step maps each text alone, so it runs on the distinct texts of the three sides (a
+    source is often its reference or its prediction)."""
+    order = ("clean", "drop_unequal", "simplified", "halfwidth", "no_spaces")  # lengths compared after clean only
+    if not any(step in steps for step in order):
+        return sources, predictions, references, None
     cache = {} if cache is None else cache
-    texts, done, scored = [sources, predictions, references], (), None
-    for step in ("clean", "drop_unequal", "halfwidth", "no_spaces"):  # lengths compared after clean only
+    if "ids" not in cache:
+        distinct = {}
+        cache["ids"] = [[distinct.setdefault(text, len(distinct)) for text in side] for side in (sources, predictions, references)]
+        cache[()] = list(distinct)
+    ids, done, scored = cache["ids"], (), None
+    for step in order:
         if step not in steps:
             continue
         if step == "drop_unequal":
-            scored = np.array([len(s) == len(t) for s, t in zip(texts[0], texts[2])], dtype=bool)
+            lengths = [len(text) for text in cache[done]]
+            scored = np.array([lengths[s] == lengths[t] for s, t in zip(ids[0], ids[2])], dtype=bool)
             continue
-        done += (step,)
+        before, done = done, done + (step,)
         if done not in cache:
-            cache[done] = [STEPS[step](side) for side in texts]
-        texts = cache[done]
-    return (*texts, scored)
+            cache[done] = STEPS[step](cache[before])
+    texts = cache[done]
+    return (*([texts[k] for k in side] for side in ids), scored)
 
 
 # ---------------------------------------------------------------------------------------

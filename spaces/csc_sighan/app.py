@@ -217,7 +217,7 @@ with gr.Blocks(title="csc_sighan") as demo:
         predictions = gr.Textbox(value=EXAMPLE["predictions"], label="Predictions (system output)", lines=10, elem_id="predictions")
     with gr.Row():
         version = gr.Dropdown(list(VERSIONS), value=EXAMPLE["version"], label="version (2014 and 2015: the same definition)")
-        correction_match = gr.Dropdown(["subset", "exact"], value=EXAMPLE["correction_match"], label="correction_match (subset: the jar)")
+        correction_match = gr.Dropdown(["subset", "exact", "set"], value=EXAMPLE["correction_match"], label="correction_match (subset: the jar; set: CCL2022)")
         length_mismatch = gr.Dropdown(["error", "truncate", "whole", "align"], value=EXAMPLE["length_mismatch"], label="length_mismatch")
         zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division (nan: the jar)")
         parse = gr.Dropdown(PARSERS, value=EXAMPLE["parse"], label="parser (Predictions: a chat model's replies, one a line)", elem_id="parse")

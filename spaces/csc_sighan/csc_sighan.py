@@ -62,7 +62,8 @@ Args:
     version: "2015" (default) or "2014" (the same confusion matrix); "2013" with subtask.
     subtask: 1 (error detection, positions only) or 2 (correction), for version "2013".
     correction_match: "subset" (the jar: predicted characters a subset of the gold ones,
-        so swapped corrections pass) or "exact" (aligned (position, char) pairs).
+        so swapped corrections pass), "exact" (aligned (position, char) pairs) or "set"
+        (CCL2022 track 1: the set of predicted characters equals the gold one).
     length_mismatch: "error" (default), "truncate" (compare the common prefix) or "whole"
         (a sentence of another length is one edit, right only if it equals the reference).
     zero_division: value of a 0/0 ratio: 0.0 (default), 1.0 or "nan" (the jar's NaN).
