@@ -586,6 +586,54 @@ def _exact_pairing(predictions, references, width, sep2):
     return types.SimpleNamespace(pred=pred, ref=ref, n=n, m=m, p0=_starts(n), r0=_starts(m))
 
 
+_LISTS = {list, tuple}
+
+
+def _exact_lists(predictions, references, tuple_len, sep2):
+    """exact_only over quads given as lists or tuples of strings and nulls, each sample with
+    one reference: what _exact_columns reads, read as _Side and _Pairing do (elements
+    stripped, a null or blank target or opinion NULL, a malformed prediction keyed by its
+    text) but normalising each distinct quad once, so the per-quad work is one tuple and one
+    dict look-up. None where the general path must run: any other input, or a malformed
+    reference quad (the general path names it in its error)."""
+    if not set(map(type, predictions)) | set(map(type, references)) <= _LISTS:
+        return None
+    quads_p, quads_r = list(itertools.chain.from_iterable(predictions)), list(itertools.chain.from_iterable(references))
+    if not set(map(type, quads_p)) | set(map(type, quads_r)) <= _LISTS:
+        return None
+    seen = {}
+    try:  # an unhashable element (a span, an object) is not a plain string: the general path
+        first = np.fromiter(map(seen.setdefault, map(tuple, itertools.chain(quads_p, quads_r)), itertools.count()), np.int64, len(quads_p) + len(quads_r))
+    except TypeError:
+        return None
+    first, at = dense_codes(first, len(first))  # at: each quad's rank among the distinct quads, in seen's order
+    distinct = list(seen)
+    width = np.fromiter(map(len, distinct), np.int64, len(distinct))
+    raw = list(itertools.chain.from_iterable(distinct))
+    if not set(map(type, raw)) <= _ELEMENT_TYPES:
+        return None
+    elements = list(map(str.strip, ["" if e is None else e for e in raw] if None in raw else raw))
+    starts = np.cumsum(width) - width
+    owner = np.repeat(np.arange(len(distinct)), width)
+    position = np.arange(len(elements)) - starts[owner]
+    span = np.array([code in SPAN for code in tuple_len] + [False])[np.minimum(position, len(tuple_len))]
+    blank = np.fromiter(map(len, elements), np.int64, len(elements)) == 0
+    for k in np.flatnonzero(span & blank).tolist():  # a null or blank target or opinion given as data is implicit
+        elements[k] = IMPLICIT
+    good = (width == len(tuple_len)) & (np.bincount(owner[blank & ~span], minlength=len(distinct)) == 0)
+    if not good[at[len(quads_p) :]].all():
+        return None
+    codes = np.arange(len(distinct))
+    if elements != raw or not good.all():  # quads equal once normalised, or malformed ones of equal texts: coded again
+        normal = {}
+        quads = [tuple(elements[a:b]) if well else sep2.join(elements[a:b]) for a, b, well in zip(starts.tolist(), (starts + width).tolist(), good.tolist())]  # a text never equals a tuple
+        codes = np.fromiter(map(normal.setdefault, quads, itertools.count()), np.int64, len(quads))
+    keys = codes[at]
+    n, m = np.fromiter(map(len, predictions), np.int64, len(predictions)), np.fromiter(map(len, references), np.int64, len(references))
+    pred, ref = types.SimpleNamespace(key=keys[: len(quads_p)]), types.SimpleNamespace(key=keys[len(quads_p) :])
+    return types.SimpleNamespace(pred=pred, ref=ref, n=n, m=m, p0=_starts(n), r0=_starts(m))
+
+
 def _starts(counts):
     return np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
 
@@ -1038,8 +1086,12 @@ def _score(predictions, references, weights, tuple_len, sep_token1, sep_token2, 
     used_weights = _check_weights(weights, tuple_len)
     _check_separators(sep_token1, sep_token2)
     predictions, references = as_corpus(predictions, "predictions"), as_corpus(references, "references")
-    check_inputs(predictions, references)
-    fast = _exact_pairing(predictions, references, len(tuple_len), (sep_token1, sep_token2)) if exact_only and by_text else None
+    check_same_length(predictions, references)
+    fast = _exact_lists(predictions, references, tuple_len, sep_token2) if exact_only and by_text else None  # checks as it reads
+    if fast is None:
+        check_inputs(predictions, references)
+    if fast is None and exact_only and by_text:
+        fast = _exact_pairing(predictions, references, len(tuple_len), (sep_token1, sep_token2))
     if fast is not None:  # no element ids, no soft match: the exact counts from quad texts
         none = np.zeros(len(predictions))
         rows = np.column_stack([none, fast.n, fast.m, *_exact_columns(fast, duplicates), none, np.ones(len(predictions))])
