@@ -458,8 +458,7 @@ class _Side:
         self.start, self.first = _starts(self.count), _starts(self.width)
         self.elements = list(map(str.strip, elements))
         if data is not None and data.any():  # quads given as data: a null or empty target or opinion is implicit
-            position = np.arange(len(self.elements)) - np.repeat(self.first, self.width)
-            span = np.array([code in SPAN for code in tuple_len] + [False])[np.minimum(position, len(tuple_len))]
+            span = _may_be_implicit(self.width, tuple_len)
             empty = np.fromiter(map(len, self.elements), np.int64, len(self.elements)) == 0
             for k in np.flatnonzero(np.repeat(data, self.width) & span & empty).tolist():
                 self.elements[k] = IMPLICIT
@@ -478,6 +477,13 @@ class _Side:
 
     def problem(self, k, width):
         return None if self.good[k] else malformation(self.quad(k), width)
+
+
+def _may_be_implicit(width, tuple_len):
+    """Over the flat elements of quads `width` elements long: whether each stands where
+    tuple_len puts a target or opinion (blank there, a quad given as data means NULL)."""
+    position = np.arange(int(width.sum())) - np.repeat(np.cumsum(width) - width, width)
+    return np.array([code in SPAN for code in tuple_len] + [False])[np.minimum(position, len(tuple_len))]
 
 
 _MARKS = ("\x00", "\x01", "\x02")
@@ -604,7 +610,7 @@ def _exact_lists(predictions, references, tuple_len, sep2):
         first = np.fromiter(map(seen.setdefault, map(tuple, itertools.chain(quads_p, quads_r)), itertools.count()), np.int64, len(quads_p) + len(quads_r))
     except TypeError:
         return None
-    first, at = dense_codes(first, len(first))  # at: each quad's rank among the distinct quads, in seen's order
+    at = dense_codes(first, len(first))[1]  # at: each quad's rank among the distinct quads, in seen's order
     distinct = list(seen)
     width = np.fromiter(map(len, distinct), np.int64, len(distinct))
     raw = list(itertools.chain.from_iterable(distinct))
@@ -613,8 +619,7 @@ def _exact_lists(predictions, references, tuple_len, sep2):
     elements = list(map(str.strip, ["" if e is None else e for e in raw] if None in raw else raw))
     starts = np.cumsum(width) - width
     owner = np.repeat(np.arange(len(distinct)), width)
-    position = np.arange(len(elements)) - starts[owner]
-    span = np.array([code in SPAN for code in tuple_len] + [False])[np.minimum(position, len(tuple_len))]
+    span = _may_be_implicit(width, tuple_len)
     blank = np.fromiter(map(len, elements), np.int64, len(elements)) == 0
     for k in np.flatnonzero(span & blank).tolist():  # a null or blank target or opinion given as data is implicit
         elements[k] = IMPLICIT
