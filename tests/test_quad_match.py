@@ -1740,3 +1740,28 @@ def test_exact_only_from_lists_equals_the_per_sample_definition(tuple_len):
 def test_exact_only_from_lists_refuses_what_the_general_path_refuses(predictions, references, message):
     with pytest.raises(ValueError, match=message):
         compute(predictions, references, exact_only=True)
+
+
+def test_compare_span_index_quads(tmp_path, capsys):
+    """Issue 23: `compare quad` takes spans= as compute does. Each system's figure is the
+    plain definition's (tests/quad_naive.py) over 2,000 span-index samples; the command line
+    gives the same; spans with ROUGE-L is refused there too."""
+    from paperscore.compare import compare
+
+    predictions, references = span_corpus(2_000, 4, "inclusive")
+    oracle = [quad_naive.sample_statistics(p, r, similarity="exact", spans="inclusive") for p, r in zip(predictions, references)]
+    r = compare("quad_match", references, predictions, references, spans="inclusive", similarity="exact", seed=1, n_resamples=100)
+    assert (r["score_a"], r["score_b"]) == (pytest.approx(quad_naive.figures(oracle)["optimal_f1"], abs=1e-12), 1.0)
+    assert r["p_value"] < 0.05 and "|spans:inclusive|" in r["signature"]
+    gold = [[[[0, 1], [3, 4], "food", "pos"], [None, [6, 6], "price", "neg"]], [[[2, 2], [-1, -1], "service", "pos"]]]
+    a = [[[[0, 1], [3, 4], "food", "pos"]], [[[2, 2], None, "service", "neg"]]]  # one quad dropped; a polarity wrong (3/4)
+    paths = {}
+    for name, data in (("gold", gold), ("a", a), ("b", gold)):
+        paths[name] = tmp_path / f"{name}.json"
+        paths[name].write_text(json.dumps(data), encoding="utf-8")
+    argv = ["compare", "quad", "--format", "json", "--spans", "inclusive", "--references", str(paths["gold"]), "--system-a", str(paths["a"]), "--system-b", str(paths["b"]), "--n-resamples", "50", "--seed", "2", "--json"]
+    code, out, _ = run_cli(argv + ["--similarity", "exact"], capsys)
+    # optimal_f1 by hand: matched 1 + 0.75 over 2 predicted and 3 gold quads: P 0.875, R 7/12, F1 = 2PR / (P + R) = 0.7
+    assert code == 0 and (json.loads(out)["score_a"], json.loads(out)["score_b"]) == (pytest.approx(0.7, abs=1e-12), 1.0)
+    code, _, err = run_cli(argv, capsys)
+    assert code == 1 and "spans are compared by position" in err

@@ -385,6 +385,16 @@ def span_quads(examples, argument, tuple_len, spans):
     return out
 
 
+def _span_sides(sides, tuple_len, similarity, spans):
+    """Each side (argument name -> samples) of span-index quads read by span_quads, once
+    the options are checked: spans are compared by position, so similarity must be exact."""
+    check_choice("spans", spans, SPAN_CONVENTIONS)
+    _check_tuple_len(tuple_len)
+    if similarity != "exact":
+        raise ValueError(f"similarity: {similarity!r}; spans are compared by position, exactly: pass similarity=\"exact\"")
+    return [span_quads(examples, argument, tuple_len, spans) for argument, examples in sides.items()]
+
+
 def _check_tuple_len(tuple_len):
     if not isinstance(tuple_len, str) or not tuple_len or not set(tuple_len) <= set("0123") or len(set(tuple_len)) < len(tuple_len):
         raise ValueError(f"tuple_len: {tuple_len!r} is not a string of distinct digits among 0 (target), 1 (opinion), 2 (aspect), 3 (polarity), such as '0123' or '013'")
@@ -1129,14 +1139,14 @@ def headline(**options):
     return "micro_f1" if options.get("convention") == "diaasq" else "optimal_f1"
 
 
-def paired_statistics(references, system_a, system_b, weights=(1, 1, 1, 1), tuple_len="0123", sep_token1=QUAD_SEP, sep_token2=ELEMENT_SEP, similarity="rouge_l", duplicates="multiset", zero_division=0.0, convention=None):
+def paired_statistics(references, system_a, system_b, weights=(1, 1, 1, 1), tuple_len="0123", sep_token1=QUAD_SEP, sep_token2=ELEMENT_SEP, similarity="rouge_l", duplicates="multiset", zero_division=0.0, convention=None, spans=None):
     """For paperscore.compare: each system's per-sample STATS rows and the reducer; under
     convention="diaasq" each gold dialogue's (hits, predicted, gold) of the rows both
     systems can be scored on."""
     zero_division = check_zero_division(zero_division)
     if convention is not None:
         check_choice("convention", convention, CONVENTIONS)
-        if (weights, tuple_len, sep_token1, sep_token2, similarity, duplicates) != ((1, 1, 1, 1), "0123", QUAD_SEP, ELEMENT_SEP, "rouge_l", "multiset"):
+        if (weights, tuple_len, sep_token1, sep_token2, similarity, duplicates, spans) != ((1, 1, 1, 1), "0123", QUAD_SEP, ELEMENT_SEP, "rouge_l", "multiset", None):
             raise ValueError(f"convention={convention!r}: DiaASQ's table takes no other scoring option")
         checked = [check_dialogues(as_corpus(system, name), as_corpus(references, "references")) for system, name in ((system_a, "system_a"), (system_b, "system_b"))]
         rows = [row for row in DIAASQ_ROWS if all(row in found for _, found in checked)]
@@ -1145,6 +1155,8 @@ def paired_statistics(references, system_a, system_b, weights=(1, 1, 1, 1), tupl
             counts = np.array([diaasq_counts(p, g, rows) for p, g in zip(system, references)], dtype=np.int64).reshape(len(references), -1)
             tables += encode_rows(counts)
         return (*tables, lambda weights, table: diaasq_ratios((weights @ table).reshape(*np.shape(weights)[:-1], len(rows), 3), rows, zero_division))
+    if spans is not None:  # span-index quads, read as compute(spans=...) reads them
+        references, system_a, system_b = _span_sides({"references": references, "system_a": system_a, "system_b": system_b}, tuple_len, similarity, spans)
     tables = []
     for system in (system_a, system_b):
         _, rows, chosen = _score(system, references, weights, tuple_len, sep_token1, sep_token2, similarity, duplicates)
@@ -1269,13 +1281,9 @@ def compute(
         raise ValueError(f"{'strict' if strict else 'parse_references'}: applies to model texts read by a parser; pass parse=NAME")
     tuple_len = "0123" if tuple_len is None else tuple_len
     if spans is not None:
-        check_choice("spans", spans, SPAN_CONVENTIONS)
-        _check_tuple_len(tuple_len)
         if parse is not None:
             raise ValueError("spans: a parser reads text, not span indices; leave one of parse and spans out")
-        if similarity != "exact":
-            raise ValueError(f"similarity: {similarity!r}; spans are compared by position, exactly: pass similarity=\"exact\"")
-        predictions, references = span_quads(predictions, "predictions", tuple_len, spans), span_quads(references, "references", tuple_len, spans)
+        predictions, references = _span_sides({"predictions": predictions, "references": references}, tuple_len, similarity, spans)
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples)
     for name, value in (("exact_only", exact_only), ("implicit_split", implicit_split)):
@@ -1394,6 +1402,7 @@ def add_options(parser):
     parser.add_argument("--similarity", default="rouge_l", choices=SIMILARITIES, help="soft match of target and opinion: rouge_l (ROUGE-L F1 over CJK characters and letter/digit runs) or exact")
     parser.add_argument("--duplicates", default="multiset", choices=DUPLICATES, help="exact-match counting of repeated quads (default multiset)")
     parser.add_argument("--convention", choices=CONVENTIONS, help="diaasq: DiaASQ's own table (its run_eval.py) over its prediction and gold files (JSON arrays of dialogues), by token spans; no other scoring option applies")
+    parser.add_argument("--spans", choices=SPAN_CONVENTIONS, help="with --format json and --similarity exact: span-index quads, target and opinion as [start, end] token indices, end exclusive or inclusive")
     parser.add_argument("--format", default="text", choices=FORMATS, help="text: quad strings, one sample a line; json: a JSON array or JSON lines of quads as lists or objects, or DiaASQ dialogues (default text)")
 
 
@@ -1410,6 +1419,7 @@ def options(args):
         sep_token2=args.sep_token2,
         similarity=args.similarity,
         duplicates=args.duplicates,
+        **({"spans": args.spans} if args.spans is not None else {}),
     )
 
 
@@ -1424,7 +1434,6 @@ def add_arguments(parser):
     parser.add_argument("--parse", choices=QUAD_PARSERS, metavar="NAME", help=f"the files hold model text, one per line (--format json: JSON strings), read by this parser: {', '.join(QUAD_PARSERS)}")
     parser.add_argument("--references-as-quads", action="store_true", help="with --parse: the references are quads in the parser's order and spelling, not model text")
     parser.add_argument("--strict", action="store_true", help="with --parse: a prediction the parser cannot read is an error")
-    parser.add_argument("--spans", choices=SPAN_CONVENTIONS, help="with --format json and --similarity exact: span-index quads, target and opinion as [start, end] token indices, end exclusive or inclusive")
 
 
 def read_references(path, argument, format="text"):
@@ -1452,8 +1461,6 @@ def run(args):
             raise ValueError(f"{'--strict' if args.strict else '--references-as-quads'}: applies with --parse NAME only")
         predictions = read_samples(args.predictions, "--predictions", args.format)
         references = read_references(args.references, "--references", args.format)
-        if args.spans is not None:
-            scoring.update(spans=args.spans)
     else:
         scoring.update(tuple_len=args.tuple_len, parse=args.parse, parse_references=not args.references_as_quads, strict=args.strict)
         predictions = read_model_texts(args.predictions, "--predictions", args.format)
