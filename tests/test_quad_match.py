@@ -1680,3 +1680,88 @@ def test_diaasq_compare_two_systems(tmp_path, capsys):
     assert code == 0 and (result["score_a"], result["score_b"]) == (expected["nudged"][DIAASQ_ROWS.index("iden")][2], 1.0)
     code, _, err = run_cli(argv[:-1] + ["--duplicates", "set"], capsys)
     assert code == 1 and "--duplicates: does not apply with --convention diaasq" in err
+
+
+def lists_corpus(size, seed, tuple_len="0123"):
+    """raw_corpus with both sides as decoded quads (issue 26: exact_only from lists), one
+    reference each: quads as lists or tuples; NULL written "NULL", None, "" or "  ";
+    white space around elements (10% of samples); blank predictions as []; malformed
+    predictions (6%: an element missing, one too many, an empty aspect or polarity, an
+    empty quad)."""
+    rng = random.Random(seed)
+
+    def written(q):
+        pad = rng.random() < 0.1
+        out = []
+        for k, e in zip(tuple_len, (q[int(c)] for c in tuple_len)):
+            if e == "NULL" and k in "01":
+                e = rng.choice(["NULL", None, "", "  "])
+            elif pad:
+                e = rng.choice(["", " ", "\t", "\u3000"]) + e + rng.choice(["", " ", "\n"])
+            out.append(e)
+        return tuple(out) if rng.random() < 0.3 else out
+
+    predictions, references = [], []
+    for gold, pred, _ in raw_corpus(size, seed, "wide"):
+        items = [written(q) for q in pred]
+        if items and rng.random() < 0.06:
+            k, u = rng.randrange(len(items)), rng.random()
+            items[k] = list(items[k][:-1]) if u < 0.3 else list(items[k]) + ["extra"] if u < 0.6 else [] if u < 0.7 else list(items[k][:-1]) + [rng.choice(["", " "])]
+        predictions.append(items)
+        references.append([written(q) for q in gold])
+    return predictions, references
+
+
+@pytest.mark.parametrize("tuple_len", ["0123", "013"])
+def test_exact_only_from_lists_equals_the_per_sample_definition(tuple_len):
+    """Issue 26: exact_only from decoded quads reads each distinct quad once (_exact_lists).
+    10,000 diverse samples: every sample's counts under each duplicates rule equal the
+    plain definition; the path ran; a sample scored alone equals its row."""
+    predictions, references = lists_corpus(10_000, 3, tuple_len)
+    assert quad_module._exact_lists(predictions, references, tuple_len, " | ") is not None  # the fast path, not the general one
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        by_rule = {rule: batch_rows(predictions, references, tuple_len=tuple_len, similarity="exact", duplicates=rule, exact_only=True)[0] for rule in quad_module.DUPLICATES}
+        assert_rows_equal_oracle(predictions, references, by_rule["set"], np.zeros(len(references), np.int64), by_rule, [], tuple_len=tuple_len, similarity="exact")
+        for i in random.Random(2).sample(range(len(predictions)), 100):
+            alone = batch_rows([predictions[i]], [references[i]], tuple_len=tuple_len, duplicates="list", exact_only=True)[0]
+            assert alone[0].tolist() == by_rule["list"][i].tolist(), i
+
+
+@pytest.mark.parametrize(
+    "predictions, references, message",
+    [
+        ([[["a", "b", "c", "d"]]], [[["a", "b", "c", " "]]], r"references\[0\]: quad 1 .* has an empty element 4"),
+        ([[["a", "b", "c", "d"]]], [[["a", "b", "c"]]], r"references\[0\]: quad 1 .* has 3 elements"),
+        ([[["a", "b", "c", 5]]], [[["a", "b", "c", "d"]]], r"predictions\[0\]: quad 1 holds 5"),
+        ([[["a", [0, 1], "c", "d"]]], [[["a", "b", "c", "d"]]], r"predictions\[0\]: quad 1 holds \[0, 1\].*spans="),
+    ],
+)
+def test_exact_only_from_lists_refuses_what_the_general_path_refuses(predictions, references, message):
+    with pytest.raises(ValueError, match=message):
+        compute(predictions, references, exact_only=True)
+
+
+def test_compare_span_index_quads(tmp_path, capsys):
+    """Issue 23: `compare quad` takes spans= as compute does. Each system's figure is the
+    plain definition's (tests/quad_naive.py) over 2,000 span-index samples; the command line
+    gives the same; spans with ROUGE-L is refused there too."""
+    from paperscore.compare import compare
+
+    predictions, references = span_corpus(2_000, 4, "inclusive")
+    oracle = [quad_naive.sample_statistics(p, r, similarity="exact", spans="inclusive") for p, r in zip(predictions, references)]
+    r = compare("quad_match", references, predictions, references, spans="inclusive", similarity="exact", seed=1, n_resamples=100)
+    assert (r["score_a"], r["score_b"]) == (pytest.approx(quad_naive.figures(oracle)["optimal_f1"], abs=1e-12), 1.0)
+    assert r["p_value"] < 0.05 and "|spans:inclusive|" in r["signature"]
+    gold = [[[[0, 1], [3, 4], "food", "pos"], [None, [6, 6], "price", "neg"]], [[[2, 2], [-1, -1], "service", "pos"]]]
+    a = [[[[0, 1], [3, 4], "food", "pos"]], [[[2, 2], None, "service", "neg"]]]  # one quad dropped; a polarity wrong (3/4)
+    paths = {}
+    for name, data in (("gold", gold), ("a", a), ("b", gold)):
+        paths[name] = tmp_path / f"{name}.json"
+        paths[name].write_text(json.dumps(data), encoding="utf-8")
+    argv = ["compare", "quad", "--format", "json", "--spans", "inclusive", "--references", str(paths["gold"]), "--system-a", str(paths["a"]), "--system-b", str(paths["b"]), "--n-resamples", "50", "--seed", "2", "--json"]
+    code, out, _ = run_cli(argv + ["--similarity", "exact"], capsys)
+    # optimal_f1 by hand: matched 1 + 0.75 over 2 predicted and 3 gold quads: P 0.875, R 7/12, F1 = 2PR / (P + R) = 0.7
+    assert code == 0 and (json.loads(out)["score_a"], json.loads(out)["score_b"]) == (pytest.approx(0.7, abs=1e-12), 1.0)
+    code, _, err = run_cli(argv, capsys)
+    assert code == 1 and "spans are compared by position" in err

@@ -385,6 +385,16 @@ def span_quads(examples, argument, tuple_len, spans):
     return out
 
 
+def _span_sides(sides, tuple_len, similarity, spans):
+    """Each side (argument name -> samples) of span-index quads read by span_quads, once
+    the options are checked: spans are compared by position, so similarity must be exact."""
+    check_choice("spans", spans, SPAN_CONVENTIONS)
+    _check_tuple_len(tuple_len)
+    if similarity != "exact":
+        raise ValueError(f"similarity: {similarity!r}; spans are compared by position, exactly: pass similarity=\"exact\"")
+    return [span_quads(examples, argument, tuple_len, spans) for argument, examples in sides.items()]
+
+
 def _check_tuple_len(tuple_len):
     if not isinstance(tuple_len, str) or not tuple_len or not set(tuple_len) <= set("0123") or len(set(tuple_len)) < len(tuple_len):
         raise ValueError(f"tuple_len: {tuple_len!r} is not a string of distinct digits among 0 (target), 1 (opinion), 2 (aspect), 3 (polarity), such as '0123' or '013'")
@@ -458,8 +468,7 @@ class _Side:
         self.start, self.first = _starts(self.count), _starts(self.width)
         self.elements = list(map(str.strip, elements))
         if data is not None and data.any():  # quads given as data: a null or empty target or opinion is implicit
-            position = np.arange(len(self.elements)) - np.repeat(self.first, self.width)
-            span = np.array([code in SPAN for code in tuple_len] + [False])[np.minimum(position, len(tuple_len))]
+            span = _may_be_implicit(self.width, tuple_len)
             empty = np.fromiter(map(len, self.elements), np.int64, len(self.elements)) == 0
             for k in np.flatnonzero(np.repeat(data, self.width) & span & empty).tolist():
                 self.elements[k] = IMPLICIT
@@ -478,6 +487,13 @@ class _Side:
 
     def problem(self, k, width):
         return None if self.good[k] else malformation(self.quad(k), width)
+
+
+def _may_be_implicit(width, tuple_len):
+    """Over the flat elements of quads `width` elements long: whether each stands where
+    tuple_len puts a target or opinion (blank there, a quad given as data means NULL)."""
+    position = np.arange(int(width.sum())) - np.repeat(np.cumsum(width) - width, width)
+    return np.array([code in SPAN for code in tuple_len] + [False])[np.minimum(position, len(tuple_len))]
 
 
 _MARKS = ("\x00", "\x01", "\x02")
@@ -581,6 +597,53 @@ def _exact_pairing(predictions, references, width, sep2):
     first = np.fromiter(map(vocabulary.setdefault, itertools.chain(texts_p, texts_r), itertools.count()), np.int64, len(texts_p) + len(texts_r))
     keys = dense_codes(first, len(first))[1]
     pred, ref = types.SimpleNamespace(key=keys[: len(texts_p)]), types.SimpleNamespace(key=keys[len(texts_p) :])
+    return types.SimpleNamespace(pred=pred, ref=ref, n=n, m=m, p0=_starts(n), r0=_starts(m))
+
+
+_LISTS = {list, tuple}
+
+
+def _exact_lists(predictions, references, tuple_len, sep2):
+    """exact_only over quads given as lists or tuples of strings and nulls, each sample with
+    one reference: what _exact_columns reads, read as _Side and _Pairing do (elements
+    stripped, a null or blank target or opinion NULL, a malformed prediction keyed by its
+    text) but normalising each distinct quad once, so the per-quad work is one tuple and one
+    dict look-up. None where the general path must run: any other input, or a malformed
+    reference quad (the general path names it in its error)."""
+    if not set(map(type, predictions)) | set(map(type, references)) <= _LISTS:
+        return None
+    quads_p, quads_r = list(itertools.chain.from_iterable(predictions)), list(itertools.chain.from_iterable(references))
+    if not set(map(type, quads_p)) | set(map(type, quads_r)) <= _LISTS:
+        return None
+    seen = {}
+    try:  # an unhashable element (a span, an object) is not a plain string: the general path
+        first = np.fromiter(map(seen.setdefault, map(tuple, itertools.chain(quads_p, quads_r)), itertools.count()), np.int64, len(quads_p) + len(quads_r))
+    except TypeError:
+        return None
+    at = dense_codes(first, len(first))[1]  # at: each quad's rank among the distinct quads, in seen's order
+    distinct = list(seen)
+    width = np.fromiter(map(len, distinct), np.int64, len(distinct))
+    raw = list(itertools.chain.from_iterable(distinct))
+    if not set(map(type, raw)) <= _ELEMENT_TYPES:
+        return None
+    elements = list(map(str.strip, ["" if e is None else e for e in raw] if None in raw else raw))
+    starts = np.cumsum(width) - width
+    owner = np.repeat(np.arange(len(distinct)), width)
+    span = _may_be_implicit(width, tuple_len)
+    blank = np.fromiter(map(len, elements), np.int64, len(elements)) == 0
+    for k in np.flatnonzero(span & blank).tolist():  # a null or blank target or opinion given as data is implicit
+        elements[k] = IMPLICIT
+    good = (width == len(tuple_len)) & (np.bincount(owner[blank & ~span], minlength=len(distinct)) == 0)
+    if not good[at[len(quads_p) :]].all():
+        return None
+    codes = np.arange(len(distinct))
+    if elements != raw or not good.all():  # quads equal once normalised, or malformed ones of equal texts: coded again
+        normal = {}
+        quads = [tuple(elements[a:b]) if well else sep2.join(elements[a:b]) for a, b, well in zip(starts.tolist(), (starts + width).tolist(), good.tolist())]  # a text never equals a tuple
+        codes = np.fromiter(map(normal.setdefault, quads, itertools.count()), np.int64, len(quads))
+    keys = codes[at]
+    n, m = np.fromiter(map(len, predictions), np.int64, len(predictions)), np.fromiter(map(len, references), np.int64, len(references))
+    pred, ref = types.SimpleNamespace(key=keys[: len(quads_p)]), types.SimpleNamespace(key=keys[len(quads_p) :])
     return types.SimpleNamespace(pred=pred, ref=ref, n=n, m=m, p0=_starts(n), r0=_starts(m))
 
 
@@ -1036,8 +1099,12 @@ def _score(predictions, references, weights, tuple_len, sep_token1, sep_token2, 
     used_weights = _check_weights(weights, tuple_len)
     _check_separators(sep_token1, sep_token2)
     predictions, references = as_corpus(predictions, "predictions"), as_corpus(references, "references")
-    check_inputs(predictions, references)
-    fast = _exact_pairing(predictions, references, len(tuple_len), (sep_token1, sep_token2)) if exact_only and by_text else None
+    check_same_length(predictions, references)
+    fast = _exact_lists(predictions, references, tuple_len, sep_token2) if exact_only and by_text else None  # checks as it reads
+    if fast is None:
+        check_inputs(predictions, references)
+    if fast is None and exact_only and by_text:
+        fast = _exact_pairing(predictions, references, len(tuple_len), (sep_token1, sep_token2))
     if fast is not None:  # no element ids, no soft match: the exact counts from quad texts
         none = np.zeros(len(predictions))
         rows = np.column_stack([none, fast.n, fast.m, *_exact_columns(fast, duplicates), none, np.ones(len(predictions))])
@@ -1072,14 +1139,14 @@ def headline(**options):
     return "micro_f1" if options.get("convention") == "diaasq" else "optimal_f1"
 
 
-def paired_statistics(references, system_a, system_b, weights=(1, 1, 1, 1), tuple_len="0123", sep_token1=QUAD_SEP, sep_token2=ELEMENT_SEP, similarity="rouge_l", duplicates="multiset", zero_division=0.0, convention=None):
+def paired_statistics(references, system_a, system_b, weights=(1, 1, 1, 1), tuple_len="0123", sep_token1=QUAD_SEP, sep_token2=ELEMENT_SEP, similarity="rouge_l", duplicates="multiset", zero_division=0.0, convention=None, spans=None):
     """For paperscore.compare: each system's per-sample STATS rows and the reducer; under
     convention="diaasq" each gold dialogue's (hits, predicted, gold) of the rows both
     systems can be scored on."""
     zero_division = check_zero_division(zero_division)
     if convention is not None:
         check_choice("convention", convention, CONVENTIONS)
-        if (weights, tuple_len, sep_token1, sep_token2, similarity, duplicates) != ((1, 1, 1, 1), "0123", QUAD_SEP, ELEMENT_SEP, "rouge_l", "multiset"):
+        if (weights, tuple_len, sep_token1, sep_token2, similarity, duplicates, spans) != ((1, 1, 1, 1), "0123", QUAD_SEP, ELEMENT_SEP, "rouge_l", "multiset", None):
             raise ValueError(f"convention={convention!r}: DiaASQ's table takes no other scoring option")
         checked = [check_dialogues(as_corpus(system, name), as_corpus(references, "references")) for system, name in ((system_a, "system_a"), (system_b, "system_b"))]
         rows = [row for row in DIAASQ_ROWS if all(row in found for _, found in checked)]
@@ -1088,6 +1155,8 @@ def paired_statistics(references, system_a, system_b, weights=(1, 1, 1, 1), tupl
             counts = np.array([diaasq_counts(p, g, rows) for p, g in zip(system, references)], dtype=np.int64).reshape(len(references), -1)
             tables += encode_rows(counts)
         return (*tables, lambda weights, table: diaasq_ratios((weights @ table).reshape(*np.shape(weights)[:-1], len(rows), 3), rows, zero_division))
+    if spans is not None:  # span-index quads, read as compute(spans=...) reads them
+        references, system_a, system_b = _span_sides({"references": references, "system_a": system_a, "system_b": system_b}, tuple_len, similarity, spans)
     tables = []
     for system in (system_a, system_b):
         _, rows, chosen = _score(system, references, weights, tuple_len, sep_token1, sep_token2, similarity, duplicates)
@@ -1212,13 +1281,9 @@ def compute(
         raise ValueError(f"{'strict' if strict else 'parse_references'}: applies to model texts read by a parser; pass parse=NAME")
     tuple_len = "0123" if tuple_len is None else tuple_len
     if spans is not None:
-        check_choice("spans", spans, SPAN_CONVENTIONS)
-        _check_tuple_len(tuple_len)
         if parse is not None:
             raise ValueError("spans: a parser reads text, not span indices; leave one of parse and spans out")
-        if similarity != "exact":
-            raise ValueError(f"similarity: {similarity!r}; spans are compared by position, exactly: pass similarity=\"exact\"")
-        predictions, references = span_quads(predictions, "predictions", tuple_len, spans), span_quads(references, "references", tuple_len, spans)
+        predictions, references = _span_sides({"predictions": predictions, "references": references}, tuple_len, similarity, spans)
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples)
     for name, value in (("exact_only", exact_only), ("implicit_split", implicit_split)):
@@ -1337,6 +1402,7 @@ def add_options(parser):
     parser.add_argument("--similarity", default="rouge_l", choices=SIMILARITIES, help="soft match of target and opinion: rouge_l (ROUGE-L F1 over CJK characters and letter/digit runs) or exact")
     parser.add_argument("--duplicates", default="multiset", choices=DUPLICATES, help="exact-match counting of repeated quads (default multiset)")
     parser.add_argument("--convention", choices=CONVENTIONS, help="diaasq: DiaASQ's own table (its run_eval.py) over its prediction and gold files (JSON arrays of dialogues), by token spans; no other scoring option applies")
+    parser.add_argument("--spans", choices=SPAN_CONVENTIONS, help="with --format json and --similarity exact: span-index quads, target and opinion as [start, end] token indices, end exclusive or inclusive")
     parser.add_argument("--format", default="text", choices=FORMATS, help="text: quad strings, one sample a line; json: a JSON array or JSON lines of quads as lists or objects, or DiaASQ dialogues (default text)")
 
 
@@ -1353,6 +1419,7 @@ def options(args):
         sep_token2=args.sep_token2,
         similarity=args.similarity,
         duplicates=args.duplicates,
+        **({"spans": args.spans} if args.spans is not None else {}),
     )
 
 
@@ -1367,7 +1434,6 @@ def add_arguments(parser):
     parser.add_argument("--parse", choices=QUAD_PARSERS, metavar="NAME", help=f"the files hold model text, one per line (--format json: JSON strings), read by this parser: {', '.join(QUAD_PARSERS)}")
     parser.add_argument("--references-as-quads", action="store_true", help="with --parse: the references are quads in the parser's order and spelling, not model text")
     parser.add_argument("--strict", action="store_true", help="with --parse: a prediction the parser cannot read is an error")
-    parser.add_argument("--spans", choices=SPAN_CONVENTIONS, help="with --format json and --similarity exact: span-index quads, target and opinion as [start, end] token indices, end exclusive or inclusive")
 
 
 def read_references(path, argument, format="text"):
@@ -1395,8 +1461,6 @@ def run(args):
             raise ValueError(f"{'--strict' if args.strict else '--references-as-quads'}: applies with --parse NAME only")
         predictions = read_samples(args.predictions, "--predictions", args.format)
         references = read_references(args.references, "--references", args.format)
-        if args.spans is not None:
-            scoring.update(spans=args.spans)
     else:
         scoring.update(tuple_len=args.tuple_len, parse=args.parse, parse_references=not args.references_as_quads, strict=args.strict)
         predictions = read_model_texts(args.predictions, "--predictions", args.format)
