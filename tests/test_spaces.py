@@ -131,10 +131,16 @@ def test_vendored_files_are_fresh():
     assert vendor.main(["--check"]) == 0, "run `python shared/vendor.py`"
 
 
+def page_modules(space):
+    """The vendored modules only app.py imports (the demo's page helpers, never fetched by evaluate)."""
+    app = (SPACES_DIR / space / "app.py").read_text(encoding="utf-8")
+    return {f"paperscore_{name}" for name in vendor.APP_IMPORT.findall(app)}
+
+
 def test_metric_script_imports_each_vendored_module_on_its_own_line(space):
     script = (SPACES_DIR / space / f"{space}.py").read_text(encoding="utf-8")
     imported = re.findall(r"^from \.(paperscore_\w+) import [\w, ]+$", script, re.M)
-    vendored = sorted(p.stem for p in (SPACES_DIR / space).glob("paperscore_*.py"))
+    vendored = sorted(p.stem for p in (SPACES_DIR / space).glob("paperscore_*.py") if p.stem not in page_modules(space))
     assert vendored and sorted(imported) == vendored
     # evaluate reads a comment after a relative import as a URL to fetch it from
     assert not re.search(r"^from \..*#", script, re.M)
@@ -309,7 +315,7 @@ def test_loads_as_org_name_through_the_hub(space, loaded_in_a_fresh_process):
     results, _, requests = loaded_in_a_fresh_process
     assert_cases(results[("hub", space)], space, "through the Hub")
     fetched = {path.rsplit("/", 1)[-1] for method, path in requests if method == "GET" and f"/{ORG}/{space}/" in path}
-    vendored = {p.name for p in (SPACES_DIR / space).glob("paperscore_*.py")}
+    vendored = {p.name for p in (SPACES_DIR / space).glob("paperscore_*.py") if p.stem not in page_modules(space)}
     assert fetched == {f"{space}.py"} | vendored
 
 
@@ -501,6 +507,11 @@ def test_demo_in_headless_chromium(served, in_chromium, tmp_path_factory):
     assert hosts == {"127.0.0.1"}, hosts
 
 
+def _figures_text(page):
+    """The headline and the figures table as the page draws them."""
+    return page.locator("#headline").inner_text() + "\n" + page.locator("#figures").inner_text()
+
+
 def _drive_the_demo(browser, url, checks, numbers, shots):
     """The browser test's steps (run in the browser's thread); the URLs the page requested."""
     from playwright.sync_api import expect
@@ -512,14 +523,13 @@ def _drive_the_demo(browser, url, checks, numbers, shots):
         page.on("request", lambda request: requested.append(request.url))
         page.goto(url, wait_until="networkidle")
         page.click("#compute-btn")
-        result = page.locator("#result")
         first_key = next(iter(numbers))
-        expect(result).to_contain_text(first_key, timeout=30_000)
-        text = result.inner_text()
+        expect(page.locator("#figures")).to_contain_text(first_key, timeout=30_000)
+        text = _figures_text(page)
         shown = [key for key in numbers if key in text]
         assert shown, text
         for key in shown:
-            assert repr(numbers[key]) in text or f"{numbers[key]:.4f}" in text, (key, text)
+            assert four_digits(numbers[key]) in text, (key, four_digits(numbers[key]), text)
         page.screenshot(path=str(shots / "result.png"), full_page=True)
 
         bad_field, bad_value = next(iter(checks["demo_bad_input"].items()))
@@ -539,12 +549,15 @@ def _drive_the_demo(browser, url, checks, numbers, shots):
 
         # user text is shown, never run: every text box gets markup that would run
         page.reload(wait_until="networkidle")
-        boxes = page.locator("textarea")
+        expect(page.locator("#figures")).to_contain_text(first_key, timeout=30_000)  # the example, drawn on load
+        before = page.locator("#figures").inner_text()
+        boxes = page.locator("textarea:not([readonly]):not([disabled])")
         for i in range(boxes.count()):
             boxes.nth(i).fill(HOSTILE)
         page.click("#compute-btn")
         page.wait_for_function(
-            "document.querySelector('[data-testid=\"toast-text\"]') || document.querySelector('#result').innerText.includes('_')",
+            "before => document.querySelector('[data-testid=\"toast-text\"]') || document.querySelector('#figures').innerText !== before",
+            arg=before,
             timeout=30_000,
         )
         page.wait_for_timeout(500)  # let any injected element load and fire
@@ -554,7 +567,145 @@ def _drive_the_demo(browser, url, checks, numbers, shots):
 
         page.reload(wait_until="networkidle")  # the server keeps serving
         page.click("#compute-btn")
-        expect(page.locator("#result")).to_contain_text(first_key, timeout=30_000)
+        expect(page.locator("#figures")).to_contain_text(first_key, timeout=30_000)
         return requested
     finally:
         context.close()
+
+
+def four_digits(value):
+    """A figure as the page shows it: 4 significant digits (written out here, not the app's)."""
+    return "nan" if value != value else f"{value:.4g}"
+
+
+# ---------------------------------------------------------------------------------------
+# What a visitor sees first (issue 25): the headline figure, the signature box, the card
+# tab, every drawn colour readable in both colour schemes, nothing clipped on a phone.
+
+# The figure each family's page puts first, by the family's papers (not read from the app).
+HEADLINE_KEYS = {
+    "micro_macro": "micro_f1",
+    "csc_sighan": "correction_f1",
+    "csc_common": "realise/sentence_correction_f1",
+    "coref_conll": "conll_f1",
+    "quad_match": "exact_f1",
+    "rationale_f1": "f1",
+}
+PHONE = {"width": 390, "height": 844}
+
+# WCAG contrast of every element carrying one of the project's classes (ps-*) that has text
+# of its own, against the first opaque background behind it: [class, text, ratio].
+CONTRASTS = """() => {
+  const channels = c => c.match(/[\\d.]+/g).map(Number);
+  const luminance = c => {
+    const [r, g, b] = channels(c).slice(0, 3).map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const opaque = c => { const v = channels(c); return v.length < 4 || v[3] > 0; };
+  const behind = el => {
+    for (let e = el; e; e = e.parentElement) { const c = getComputedStyle(e).backgroundColor; if (opaque(c)) return c; }
+    return 'rgb(255, 255, 255)';
+  };
+  const out = [];
+  for (const el of document.querySelectorAll('[class*="ps-"]')) {
+    const own = Array.from(el.childNodes).some(n => n.nodeType === 3 && n.textContent.trim());
+    if (!own || !el.checkVisibility()) continue;
+    const a = luminance(getComputedStyle(el).color), b = luminance(behind(el));
+    out.push([el.className, el.textContent.trim().slice(0, 12), (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)]);
+  }
+  return out;
+}"""
+
+# Elements reaching past the viewport's right edge that no scrolling box of theirs holds.
+CLIPPED = """() => {
+  const bad = [];
+  for (const el of document.querySelectorAll('.gradio-container *')) {
+    const r = el.getBoundingClientRect();
+    if (!r.width || r.right <= innerWidth + 1 || !el.checkVisibility()) continue;
+    let held = false;
+    for (let e = el.parentElement; e && !held; e = e.parentElement) held = ['auto', 'scroll'].includes(getComputedStyle(e).overflowX);
+    if (!held) bad.push(`${el.tagName}.${el.className} right ${Math.round(r.right)}`);
+  }
+  return bad.slice(0, 10);
+}"""
+
+
+def _look(browser, url, scheme, viewport):
+    """The page after loading (the default example drawn), in `scheme` at `viewport`."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(color_scheme=scheme, viewport=viewport)
+    page = context.new_page()
+    page.goto(url, wait_until="networkidle")
+    expect(page.locator("#headline .ps-value")).to_be_visible(timeout=30_000)
+    return context, page
+
+
+def _visit(browser, url, shots):
+    """What the checks need, read in the browser's thread."""
+    seen = {}
+    context, page = _look(browser, url, "light", {"width": 1366, "height": 900})
+    try:
+        value = page.locator("#headline .ps-value")
+        seen["headline"] = (value.get_attribute("data-key"), value.inner_text(), page.locator("#headline").inner_text())
+        seen["headline_size"] = page.evaluate("parseFloat(getComputedStyle(document.querySelector('#headline .ps-value')).fontSize)")
+        seen["signature"] = page.locator("#signature textarea").input_value()
+        seen["copy"] = page.locator("#signature button").count()
+        seen["figures"] = page.locator("#figures").inner_text()
+        seen["light"] = page.evaluate(CONTRASTS)
+        page.get_by_role("tab", name="Metric card").click()
+        seen["card"] = page.locator("#card").inner_text(timeout=10_000)
+        page.screenshot(path=str(shots / "card.png"))
+    finally:
+        context.close()
+    context, page = _look(browser, url, "dark", {"width": 1366, "height": 900})
+    try:
+        seen["dark_body"] = page.evaluate("document.body.classList.contains('dark')")
+        seen["dark"] = page.evaluate(CONTRASTS)
+        page.screenshot(path=str(shots / "dark.png"), full_page=True)
+    finally:
+        context.close()
+    context, page = _look(browser, url, "light", PHONE)
+    try:
+        seen["phone_clipped"] = page.evaluate(CLIPPED)
+        seen["phone_width"] = page.evaluate("document.documentElement.scrollWidth")
+        seen["phone_signature"] = page.evaluate("(t => [t.scrollWidth, t.clientWidth])(document.querySelector('#signature textarea'))")
+        page.screenshot(path=str(shots / "phone.png"), full_page=True)
+    finally:
+        context.close()
+    return seen
+
+
+def test_demo_page_headline_signature_card_contrast_and_phone(served, in_chromium, tmp_path_factory):
+    """The default example is computed on load: its headline figure first and large, named;
+    the signature in its own box with a copy button; the card in a tab; every colour the
+    project draws at >= 4.5:1 in the light and the dark scheme; on a 390 px phone nothing
+    reaches past the screen outside a box of its own that scrolls."""
+    space, app, url = served
+    expected = app.metric.fresh().compute(**app.compute_kwargs(**app.EXAMPLE), return_signature=True)
+    seen = in_chromium(_visit, url, tmp_path_factory.mktemp(f"look-{space}"))
+    key, value, whole = seen["headline"]
+    assert key == HEADLINE_KEYS[space] and value == four_digits(expected[key]), seen["headline"]
+    assert seen["headline_size"] >= 32, "the headline figure is not large"
+    assert len(whole.split("\n")) >= 2, f"the headline names neither the figure nor its paper: {whole!r}"
+    assert seen["signature"] == expected["signature"] and seen["copy"] >= 1
+    assert "Metric Card for" in seen["card"] and "---" not in seen["card"].split("\n", 1)[0]
+    assert seen["dark_body"], "the dark scheme did not reach the page"
+    for scheme in ("light", "dark"):
+        assert seen[scheme], f"no drawn colour found in the {scheme} scheme"
+        low = [c for c in seen[scheme] if c[2] < 4.5]
+        assert low == [], f"{scheme}: below 4.5:1: {low[:5]}"
+    assert seen["phone_clipped"] == [] and seen["phone_width"] <= PHONE["width"], seen["phone_clipped"]
+    assert seen["phone_signature"][0] <= seen["phone_signature"][1], "the signature is cut off on a phone"
+
+
+def test_demo_errors_stay_until_closed_in_the_users_terms(served):
+    """An error stays until closed (duration None) and names examples as the tables do,
+    from 1 (the package says predictions[0])."""
+    import gradio as gr
+
+    space, app, _ = served
+    with pytest.raises(gr.Error) as raised:
+        app.show(**{**app.EXAMPLE, **space_tests(space)["demo_bad_input"]})
+    assert raised.value.duration is None
+    assert not re.search(r"(predictions|references|sources|tokens)\[\d+\]", raised.value.message), raised.value.message
