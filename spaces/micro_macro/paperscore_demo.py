@@ -63,13 +63,14 @@ def _css():
         ".ps-cell{display:inline-block;min-width:2.5em;padding:2px 4px;text-align:center}",
         ".ps-badge{color:#ffffff;padding:1px 6px;border-radius:4px}",
         ".ps-text{line-height:2}",
-        f".ps-grey{{color:{GREY['light']}}}",
-        f".dark .ps-grey{{color:{GREY['dark']}}}",
+        f".ps-grey{{color:{GREY['light']}!important}}",
+        f".dark .ps-grey{{color:{GREY['dark']}!important}}",
     ]
-    rules += [f".ps-{name}{{background:{bg};color:{fg}}}" for name, (bg, fg) in HIGHLIGHTS.items()]
-    rules += [f".ps-badge-{name.replace('+', '')}{{background:{bg}}}" for name, bg in BADGES.items()]
+    # !important: Gradio's own text colours (Markdown in dark mode) are more specific
+    rules += [f".ps-{name}{{background:{bg}!important;color:{fg}!important}}" for name, (bg, fg) in HIGHLIGHTS.items()]
+    rules += [f".ps-badge-{name.replace('+', '')}{{background:{bg}!important;color:#ffffff!important}}" for name, bg in BADGES.items()]
     for scheme, prefix in (("light", ""), ("dark", ".dark ")):
-        rules += [f"{prefix}.ps-e{n}{{color:{c}}}" for n, c in enumerate(ENTITY_COLOURS[scheme])]
+        rules += [f"{prefix}.ps-e{n}{{color:{c}!important}}" for n, c in enumerate(ENTITY_COLOURS[scheme])]
     return "\n".join(rules)
 
 
