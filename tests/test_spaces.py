@@ -523,10 +523,10 @@ def _drive_the_demo(browser, url, checks, numbers, shots):
         page.on("request", lambda request: requested.append(request.url))
         page.goto(url, wait_until="networkidle")
         page.click("#compute-btn")
-        first_key = next(iter(numbers))
+        first_key = next(iter(numbers)).split("/")[-1]  # a side-by-side table names it without its convention
         expect(page.locator("#figures")).to_contain_text(first_key, timeout=30_000)
         text = _figures_text(page)
-        shown = [key for key in numbers if key in text]
+        shown = [key for key in numbers if key.split("/")[-1] in text]
         assert shown, text
         for key in shown:
             assert four_digits(numbers[key]) in text, (key, four_digits(numbers[key]), text)
@@ -546,6 +546,12 @@ def _drive_the_demo(browser, url, checks, numbers, shots):
         page.click("#compute-btn")
         expect(toast.first).to_contain_text(checks["demo_limit_error"], timeout=30_000)
         page.screenshot(path=str(shots / "limit.png"), full_page=True)
+
+        # an empty box is refused, by name, not scored as an empty corpus
+        page.reload(wait_until="networkidle")
+        page.fill("#predictions textarea", "")
+        page.click("#compute-btn")
+        expect(toast.first).to_contain_text("predictions: ", timeout=30_000)
 
         # user text is shown, never run: every text box gets markup that would run
         page.reload(wait_until="networkidle")
@@ -643,6 +649,8 @@ def _look(browser, url, scheme, viewport):
 
 def _visit(browser, url, shots):
     """What the checks need, read in the browser's thread."""
+    from playwright.sync_api import expect
+
     seen = {}
     context, page = _look(browser, url, "light", {"width": 1366, "height": 900})
     try:
@@ -654,7 +662,8 @@ def _visit(browser, url, shots):
         seen["figures"] = page.locator("#figures").inner_text()
         seen["light"] = page.evaluate(CONTRASTS)
         page.get_by_role("tab", name="Metric card").click()
-        seen["card"] = page.locator("#card").inner_text(timeout=10_000)
+        expect(page.locator("#card")).to_contain_text("Metric Card for", timeout=10_000)
+        seen["card"] = page.locator("#card").inner_text()
         page.screenshot(path=str(shots / "card.png"))
     finally:
         context.close()
@@ -683,6 +692,7 @@ def test_demo_page_headline_signature_card_contrast_and_phone(served, in_chromiu
     reaches past the screen outside a box of its own that scrolls."""
     space, app, url = served
     expected = app.metric.fresh().compute(**app.compute_kwargs(**app.EXAMPLE), return_signature=True)
+    expected["signature"] = _headline(app.score(**app.EXAMPLE))["signature"]  # with the options the page adds
     seen = in_chromium(_visit, url, tmp_path_factory.mktemp(f"look-{space}"))
     key, value, whole = seen["headline"]
     assert key == HEADLINE_KEYS[space] and value == four_digits(expected[key]), seen["headline"]
@@ -709,3 +719,84 @@ def test_demo_errors_stay_until_closed_in_the_users_terms(served):
         app.show(**{**app.EXAMPLE, **space_tests(space)["demo_bad_input"]})
     assert raised.value.duration is None
     assert not re.search(r"(predictions|references|sources|tokens)\[\d+\]", raised.value.message), raised.value.message
+
+
+# Each family's standard test set, uploaded into the page's file inputs ({input id: file}),
+# after the boxes named in "clear" are emptied; and the per-item view whose drawn rows are
+# counted (None: the view is no row table).
+DATA = ROOT / "tests" / "data"
+STANDARD_SETS = {
+    "micro_macro": ({"predictions-file": DATA / "micro_macro" / "maven_sample.pred.txt", "references-file": DATA / "micro_macro" / "maven_sample.gold.txt"}, (), None),
+    "rationale_f1": ({"predictions-file": DATA / "rationale_f1" / "sample.pred.jsonl", "references-file": DATA / "rationale_f1" / "sample.gold.jsonl"}, ("tokens",), "#per-example"),
+    # the label-lines path: Sources empty, the jar's truth as both result and truth
+    "csc_sighan": ({"references-file": DATA / "sighan15" / "SIGHAN15_CSC_TestTruth.txt", "predictions-file": DATA / "sighan15" / "SIGHAN15_CSC_TestTruth.txt"}, ("sources",), "#per-sentence"),
+    "csc_common": ({f"{box}-file": DATA / "sighan15" / "SIGHAN15_CSC_TestInput.txt" for box in ("sources", "references", "predictions")}, (), "#per-sentence"),
+    "quad_match": ({"predictions-file": DATA / "quad_match" / "diaasq_zh_test.json", "references-file": DATA / "quad_match" / "diaasq_zh_test.json"}, (), "#alignment"),
+    "coref_conll": ({"key-file": DATA / "coref_conll" / "158_emma_brat.conll", "response-file": DATA / "coref_conll" / "158_emma_brat.conll"}, (), None),
+}
+
+
+def _upload_standard_set(browser, url, files, clear, view):
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(url, wait_until="networkidle")
+        expect(page.locator("#headline .ps-value")).to_be_visible(timeout=30_000)
+        before = [page.locator("#figures").inner_text(), page.locator("#headline").inner_text()]
+        for box in clear:
+            page.fill(f"#{box} textarea", "")
+        for element, path in files.items():
+            box = element.removesuffix("-file")
+            page.set_input_files(f"#{element} input[type=file]", str(path))
+            expect(page.locator(f"#{element}")).to_contain_text(path.name, timeout=30_000)  # uploaded
+            if page.locator(f"#{box} textarea").count():  # a box the file fills
+                page.wait_for_function("([box, old]) => document.querySelector(`#${box} textarea`).value.length > 2000", arg=[box, ""], timeout=30_000)
+        boxes = {box: page.locator(f"#{box} textarea").input_value() for box in ("predictions", "references", "sources") if page.locator(f"#{box} textarea").count()}
+        page.click("#compute-btn")
+        page.wait_for_function(
+            """([[figures, headline], view]) => document.querySelector('[data-testid="toast-text"]') || (document.querySelector('#figures').innerText !== figures
+                && document.querySelector('#headline').innerText !== headline && (!view || document.querySelectorAll(`${view} tr`).length > 60))""",
+            arg=[before, view],
+            timeout=60_000,
+        )
+        toast = page.locator('[data-testid="toast-text"]')
+        error = toast.first.inner_text() if toast.count() else None
+        shown = page.locator("#headline .ps-value").inner_text()
+        rows = None
+        if view:
+            rows = page.evaluate(f"""() => {{
+                const all = Array.from(document.querySelectorAll('{view} tr'));
+                return [all.length, all.filter(r => r.checkVisibility()).length];
+            }}""")
+        return boxes, error, shown, rows
+    finally:
+        context.close()
+
+
+def test_demo_takes_its_familys_standard_test_set_by_upload(served, in_chromium):
+    """The standard test set goes through the page's file inputs (the limits count
+    sentences, quads, tokens and labels, not characters); a long per-item view draws its
+    first 50 rows and holds the rest behind a "show"."""
+    space, app, url = served
+    files, clear, view = STANDARD_SETS[space]
+    boxes, error, shown, rows = in_chromium(_upload_standard_set, url, files, clear, view)
+    assert error is None, error
+    inputs = {**app.EXAMPLE, **dict.fromkeys(clear, ""), **boxes}
+    inputs.update({name.replace("-", "_"): str(path) for name, path in files.items() if name in ("key-file", "response-file")})
+    assert shown == four_digits(_headline(app.score(**inputs))[HEADLINE_KEYS[space]]), shown
+    if space == "csc_sighan":
+        assert boxes["sources"] == "" and len(app.sentence_lines(boxes["references"])) == 1_100
+    if rows is not None:
+        total, drawn = rows
+        assert total > 60, f"{space}: only {total} rows in the per-item view"
+        assert drawn <= 51 + 1, f"{space}: {drawn} of {total} rows drawn at once"
+
+
+def test_demo_refuses_empty_boxes(served):
+    import gradio as gr
+
+    space, app, _ = served
+    with pytest.raises(gr.Error):
+        app.show(**{**app.EXAMPLE, "predictions": "", "references": ""})

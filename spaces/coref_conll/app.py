@@ -257,7 +257,8 @@ def show(predictions, references, key_file=None, response_file=None, keep_single
     key, paper = HEADLINE_FIGURE
     rows = [[cell if isinstance(cell, str) else page.figure(cell) for cell in row] for row in table["data"]]
     unmatched = "".join(f"<p>{name.replace('_', ' ')}: {html.escape(', '.join(headline[name]))}</p>" for name in ("missing_documents", "extra_documents") if headline[name])
-    return headline, page.headline(key, headline[key], paper), headline["signature"], page.table(table["headers"], rows) + unmatched, key_html, response_html
+    others = page.figures(headline, skip=(key,)) + page.table(table["headers"], rows) + unmatched
+    return headline, page.headline(key, headline[key], paper), headline["signature"], others, key_html, response_html
 
 
 def pick(name):
@@ -289,7 +290,7 @@ with gr.Blocks(title="coref_conll") as demo:
             document = gr.Number(value=1, precision=0, minimum=1, label="Document to draw (1-based, in the key's order; all are scored)", elem_id="document")
         button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
         headline, signature, metrics_table = page.outputs()
-        gr.Markdown("Above: the metrics, with the counts the reference prints (BLANC: coreference links · non-coreference links).")
+        gr.Markdown("Above: every figure, then the metrics with the counts the reference prints (BLANC: coreference links · non-coreference links).")
         gr.Markdown("Each mention is in brackets coloured by its entity; a response entity shares the colour of the key entity it overlaps most, grey when it has none.")
         with gr.Row():
             key_text = gr.HTML(elem_id="key-text")

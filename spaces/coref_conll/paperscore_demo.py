@@ -4,8 +4,8 @@
 own box, the other figures at 4 significant digits, the raw dict folded below, the card in
 a tab, long per-item views cut to their first rows, file uploads, errors in the user's terms.
 
-Not part of the scoring package's API (it imports gradio, which the package never needs):
-shared/vendor.py copies it into each Space as paperscore_demo.py, which app.py imports by
+Not part of the scoring package's API: it imports gradio only inside the functions that
+build the page (the command line imports every module of the package). shared/vendor.py copies it into each Space as paperscore_demo.py, which app.py imports by
 path: `sys.path.insert(0, str(HERE))` then `import paperscore_demo as page` (on a Space the
 app's directory is sys.path[0] already).
 
@@ -20,8 +20,6 @@ import math
 import os
 import re
 from pathlib import Path
-
-import gradio as gr
 
 # Rows of a per-item view drawn at once; the rest wait behind a "show" (a 5,000-row table
 # took 9-23 s to draw).
@@ -182,6 +180,8 @@ def user_terms(message, item="example"):
 def fail(error, item="example"):
     """A ValueError as the page's error message: 1-based, escaped (Gradio renders it as
     HTML and it may quote the user's text), shown until the visitor closes it."""
+    import gradio as gr
+
     raise gr.Error(html.escape(user_terms(str(error), item), quote=False), duration=None, print_exception=False) from None
 
 
@@ -210,6 +210,7 @@ def read_upload(upload, argument):
 def uploads(boxes, reader, file_types, what):
     """A file upload beside each text box ({argument: textbox}): the file goes through
     `reader(path, argument) -> text for the box`, refusals shown as errors."""
+    import gradio as gr
 
     def handler(argument):
         def load(upload):
@@ -240,6 +241,8 @@ def card_text(here):
 
 def outputs():
     """The headline, the signature box and the other figures, in this order on the page."""
+    import gradio as gr
+
     gr.HTML(STYLE, elem_id="ps-style", padding=False)
     top = gr.HTML(elem_id="headline", padding=False)
     signature = gr.Textbox(label="Signature (paste it beside the number you report)", elem_id="signature", interactive=False, lines=2, max_lines=4, buttons=["copy"])
@@ -249,11 +252,15 @@ def outputs():
 
 def raw_json():
     """The dict compute() returned, folded at the bottom of the page."""
+    import gradio as gr
+
     with gr.Accordion("Raw result (the dict compute() returns)", open=False):
         return gr.JSON(label="Result", elem_id="result")
 
 
 def card_tab(here):
+    import gradio as gr
+
     with gr.Tab("Metric card", elem_id="card-tab"):
         gr.Markdown(card_text(here), elem_id="card")
 

@@ -123,6 +123,9 @@ def compute_kwargs(predictions, references, tuple_len, weights, similarity, dupl
     parser, both boxes hold model text and tuple_len is the parser's."""
     if parse not in PARSERS:
         raise ValueError(f"parse: {parse!r} is not one of {', '.join(PARSERS)}")
+    for name, text in (("predictions", predictions), ("references", references)):
+        if not text.strip():  # a blank line is a sample without quads; a blank box is no input
+            raise ValueError(f"{name}: the box is empty (one sample per line)")
     check_limits("predictions", predictions, parse)
     check_limits("references", references, parse)
     parsing = {} if parse == NO_PARSER else {"parse": parse}
