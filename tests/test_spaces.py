@@ -556,13 +556,13 @@ def _drive_the_demo(browser, url, checks, numbers, shots):
         # user text is shown, never run: every text box gets markup that would run
         page.reload(wait_until="networkidle")
         expect(page.locator("#figures")).to_contain_text(first_key, timeout=30_000)  # the example, drawn on load
-        before = page.locator("#figures").inner_text()
+        before = page.locator("#figures .ps-scroll").first.inner_text()  # the table (Gradio's timer writes beside it)
         boxes = page.locator("textarea:not([readonly]):not([disabled])")
         for i in range(boxes.count()):
             boxes.nth(i).fill(HOSTILE)
         page.click("#compute-btn")
         page.wait_for_function(
-            "before => document.querySelector('[data-testid=\"toast-text\"]') || document.querySelector('#figures').innerText !== before",
+            "before => document.querySelector('[data-testid=\"toast-text\"]') || document.querySelector('#figures .ps-scroll').innerText !== before",
             arg=before,
             timeout=30_000,
         )
@@ -744,7 +744,7 @@ def _upload_standard_set(browser, url, files, clear, view):
         page = context.new_page()
         page.goto(url, wait_until="networkidle")
         expect(page.locator("#headline .ps-value")).to_be_visible(timeout=30_000)
-        before = [page.locator("#figures").inner_text(), page.locator("#headline").inner_text()]
+        before = page.locator("#headline .ps-value").inner_text()  # the example's figure: each set's differs
         for box in clear:
             page.fill(f"#{box} textarea", "")
         for element, path in files.items():
@@ -756,8 +756,9 @@ def _upload_standard_set(browser, url, files, clear, view):
         boxes = {box: page.locator(f"#{box} textarea").input_value() for box in ("predictions", "references", "sources") if page.locator(f"#{box} textarea").count()}
         page.click("#compute-btn")
         page.wait_for_function(
-            """([[figures, headline], view]) => document.querySelector('[data-testid="toast-text"]') || (document.querySelector('#figures').innerText !== figures
-                && document.querySelector('#headline').innerText !== headline && (!view || document.querySelectorAll(`${view} tr`).length > 60))""",
+            # (a component's text also changes while it waits: Gradio writes its timer there)
+            """([old, view]) => document.querySelector('[data-testid="toast-text"]') || (document.querySelector('#headline .ps-value')?.innerText !== old
+                && (!view || document.querySelectorAll(`${view} tr`).length > 60))""",
             arg=[before, view],
             timeout=60_000,
         )

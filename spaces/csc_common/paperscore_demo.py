@@ -5,9 +5,10 @@ own box, the other figures at 4 significant digits, the raw dict folded below, t
 a tab, long per-item views cut to their first rows, file uploads, errors in the user's terms.
 
 Not part of the scoring package's API: it imports gradio only inside the functions that
-build the page (the command line imports every module of the package). shared/vendor.py copies it into each Space as paperscore_demo.py, which app.py imports by
-path: `sys.path.insert(0, str(HERE))` then `import paperscore_demo as page` (on a Space the
-app's directory is sys.path[0] already).
+build the page (the command line imports every module of the package). shared/vendor.py
+copies it into each Space as paperscore_demo.py, which app.py imports from its own
+directory: `sys.path.insert(0, str(HERE))`, then `import paperscore_demo as page` (on a
+Space that directory is sys.path[0] already).
 
 Every colour drawn here is a class of CSS with its text and background colours both set
 (highlights, badges), or set per colour scheme (coloured text on the page: Gradio adds
