@@ -3,6 +3,7 @@ convention side by side, and each sentence's edits with how the conventions coun
 Builds `demo` on import; launches only as a script."""
 
 import html
+import importlib
 import os
 import sys
 from pathlib import Path
@@ -20,6 +21,8 @@ SESSIONS = 50
 HERE = Path(__file__).resolve().parent
 # By file path: on a Space the directory is `app/`, and evaluate would take app.py for the metric.
 metric = evaluate.load(str(HERE / "csc_common.py"), keep_in_memory=True)
+# The command line's reader of sentence files (the metric's vendored copy of paperscore.csc).
+csc = importlib.import_module(type(metric).__module__.rpartition(".")[0] + ".paperscore_csc")
 sys.path.insert(0, str(HERE))  # the page helpers vendored beside app.py (a Space runs it from there)
 import paperscore_demo as page  # noqa: E402
 
@@ -181,10 +184,9 @@ def headline_figure(top, variant):
 
 
 def upload(path, argument):
-    """A file as `paperscore csc` reads it: sentences one a line, an official test input
-    (`(pid=ID)<TAB>sentence`, the sentences kept) or label lines (as they are)."""
-    lines = page.read_upload(path, argument).splitlines()
-    return "\n".join(line.split("\t", 1)[1] if line.startswith("(pid=") and "\t" in line else line for line in lines)
+    """A file of sentences, an official test input (`(pid=ID)<TAB>sentence`: the sentences)
+    or label lines, read as the command line reads its sources, one line each in the box."""
+    return "\n".join(csc.read_sources(page.upload_path(path, argument), argument)[1])
 
 
 def show(predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division):
