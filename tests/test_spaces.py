@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import HUB, ORG, OUTBOUND, ROOT, SPACES, SPACES_DIR, run_python
+from conftest import HUB, ORG, OUTBOUND, ROOT, SPACES, SPACES_DIR, page_modules, run_python
 
 sys.path.insert(0, str(ROOT / "shared"))
 import vendor  # noqa: E402
@@ -129,12 +129,6 @@ def test_docstring_examples_run(space, hub):
 
 def test_vendored_files_are_fresh():
     assert vendor.main(["--check"]) == 0, "run `python shared/vendor.py`"
-
-
-def page_modules(space):
-    """The vendored modules only app.py imports (the demo's page helpers, never fetched by evaluate)."""
-    app = (SPACES_DIR / space / "app.py").read_text(encoding="utf-8")
-    return {f"paperscore_{name}" for name in vendor.APP_IMPORT.findall(app)}
 
 
 def test_metric_script_imports_each_vendored_module_on_its_own_line(space):
