@@ -6,9 +6,12 @@ imported on their own lines; a metric class `X(SpaceMetric, evaluate.Metric)` wh
 `check_batch` guards what evaluate's features would coerce; `tests.py` with hand-derived `test_cases`, `demo_bad_input`
 and `demo_error`; an app.py that builds `demo` on import (launching only as a script) and
 defines `metric`, `EXAMPLE` (the demo's preloaded input values by parameter name) and
-`compute_kwargs(**EXAMPLE)` (the metric keyword arguments those values mean). The demo's
-first output is a dict of the headline numbers; its button is #compute-btn, its first
-input #predictions and its first output #result.
+`compute_kwargs(**EXAMPLE)` (the metric keyword arguments those values mean), `score`
+(the figures) and `show` (the page: built with the vendored page helpers, paperscore_demo).
+The demo's first output is a dict of the headline numbers; its button is #compute-btn, its
+first input #predictions and its first output #result (folded); the page shows #headline
+(the family's figure, its name and paper), #signature, #figures, a "Metric card" tab and a
+file input #<box>-file beside each box it fills.
 """
 
 import doctest
