@@ -66,10 +66,21 @@ def rouge_l(a, b):
     return 2 * precision * recall / (precision + recall)
 
 
-def parse(example, tuple_len, sep1=" & ", sep2=" | "):
+def span_element(value, spans):
+    """A span-index quad's target or opinion: the pair (start, end) with the end exclusive
+    (an inclusive end plus one), so that equal spans are equal; NULL when implicit (null or
+    [-1, -1])."""
+    if value is None or list(value) == [-1, -1]:
+        return "NULL"
+    start, end = (int(v) for v in value)
+    return (start, end + 1 if spans == "inclusive" else end)
+
+
+def parse(example, tuple_len, sep1=" & ", sep2=" | ", spans=None):
     """A sample's quads as tuples of stripped strings. A string: split on sep1, then sep2;
     a blank one has none. Data: a list per quad in tuple_len order, or an object (a missing
-    key an empty element); a null or empty target or opinion is NULL."""
+    key an empty element); a null or empty target or opinion is NULL. spans: the target
+    and opinion are token spans (span_element)."""
     if isinstance(example, str):
         if not example.strip():
             return []
@@ -77,6 +88,9 @@ def parse(example, tuple_len, sep1=" & ", sep2=" | "):
     quads = []
     for quad in example:
         values = [quad.get(NAMES[int(code)]) for code in tuple_len] if isinstance(quad, dict) else list(quad)
+        if spans:
+            quads.append(tuple(span_element(v, spans) if i < len(tuple_len) and tuple_len[i] in FREE_TEXT else (v or "").strip() for i, v in enumerate(values)))
+            continue
         values = [(v or "").strip() for v in values]
         quads.append(tuple("NULL" if i < len(tuple_len) and tuple_len[i] in FREE_TEXT and not v else v for i, v in enumerate(values)))
     return quads
@@ -143,14 +157,17 @@ def references_of(reference):
 RULES = ("multiset", "list", "set")  # the duplicates rules of exact match
 
 
-def sample_statistics(prediction, reference, tuple_len="0123", weights=(1, 1, 1, 1), similarity="rouge_l", soft=True):
+def sample_statistics(prediction, reference, tuple_len="0123", weights=(1, 1, 1, 1), similarity="rouge_l", soft=True, spans=None):
     """One sample: its matched total S, quad counts n and m, score, the number of the
     reference that counts, and per duplicates rule the exact (hits, n, m, repeated hits).
-    soft=False: the first reference's exact counts alone (S and score left at 0)."""
-    predicted = parse(prediction, tuple_len)
+    soft=False: the first reference's exact counts alone (S and score left at 0).
+    spans: span-index quads (one reference), their spans compared as spans."""
+    if spans:
+        reference = [reference]
+    predicted = parse(prediction, tuple_len, spans=spans)
     best = None
     for number, option in enumerate(references_of(reference)):
-        gold = parse(option, tuple_len)
+        gold = parse(option, tuple_len, spans=spans)
         n, m = len(predicted), len(gold)
         s = best_total([[degree(p, r, tuple_len, weights, similarity) for r in gold] for p in predicted]) if soft else 0.0
         score = s / max(n, m) if n or m else 1.0

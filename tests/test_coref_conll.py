@@ -24,6 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import coref_naive as naive
+from coref_coval_fixtures import merge
 from paperscore import coref
 from paperscore.cli import main
 
@@ -91,13 +92,7 @@ def perturb(rng, key, n_tokens):
             response.remove(cluster)
             response += [cluster[:cut], cluster[cut:]]
     rng.shuffle(response)
-    merged = []
-    for cluster in response:
-        if merged and rng.random() < 0.2:
-            rng.choice(merged).extend(cluster)
-        else:
-            merged.append(list(cluster))
-    response = merged
+    response = merge(rng, response)
     key_spans = [m for c in key for m in c]
     for span in _spans(rng, n_tokens, rng.randint(0, 4), key_spans):
         if response and rng.random() < 0.5:
@@ -750,18 +745,44 @@ def test_spans_that_cannot_be_what_the_convention_says_are_refused():
         coref.compute([FASTCOREF_KEY], [FASTCOREF_KEY], span_convention=("token_inclusive",))
 
 
-def test_span_predictions_none_of_which_is_a_key_mention_are_warned_about():
-    """Twelve two-token mentions written end-exclusive but read as the default: none is a
-    key span, all twelve are with every end one less."""
-    key = [[[[4 * i, 4 * i + 1]] for i in range(12)]]
-    exclusive = [[[[4 * i, 4 * i + 2]] for i in range(12)]]
-    with pytest.warns(UserWarning, match=r"predictions: none of the 12 predicted mentions is a key mention under span_convention='token_inclusive' \(predictions\[0\] cluster 0: its first mention reads as tokens \[0, 2\]\); with every end one token less 12 would be, one more 0"):
-        assert coref.compute(exclusive, key)["bcub_f1"] == 0.0  # still scored, as every interface scores it
+KEY_PAIRS = [[[[4 * i, 4 * i + 1]] for i in range(12)]]  # twelve two-token mentions
+
+
+@pytest.mark.parametrize(
+    "predictions, options, fits",
+    [
+        # written end-exclusive, read as the default: every end one token late
+        ([[[[4 * i, 4 * i + 2]] for i in range(12)]], {}, "token_exclusive"),
+        # written end-inclusive, read as end-exclusive: every end one token early
+        (KEY_PAIRS, {"span_convention": ("token_exclusive", "token_inclusive")}, "token_inclusive"),
+        # character offsets of one-letter tokens "a b c ..." (token i at character 2i), end
+        # excluded, read as token positions: [8i, 8i + 3) is tokens [4i, 4i + 1]
+        ([[[[8 * i, 8 * i + 3]] for i in range(12)]], {"tokens": [[chr(97 + t % 26) for t in range(96)]]}, "char_exclusive"),
+        # a jsonlines line (wl-coref's end-exclusive spans) read as the default
+        ([json.dumps({"doc_key": "d", "sentences": [["w"] * 48], "clusters": [[[4 * i, 4 * i + 2]] for i in range(12)]})], {}, "token_exclusive"),
+    ],
+)
+def test_span_predictions_in_another_convention_are_refused(predictions, options, fits):
+    """None of twelve predicted mentions is a key mention, all twelve are under the
+    convention that fits: refused, naming it and a document and cluster."""
+    with pytest.raises(ValueError, match=rf"predictions: none of the 12 predicted mentions is a key mention under span_convention='\w+', but 12 are under span_convention='{fits}' \(predictions\[0\] cluster 0 is one\): give span_convention='{fits}'"):
+        coref.compute(predictions, KEY_PAIRS, **options)
+    convention = (fits, "token_inclusive")
+    assert coref.compute(predictions, KEY_PAIRS, **{**options, "span_convention": convention})["bcub_f1"] == 1.0
+
+
+def test_span_predictions_that_miss_the_key_otherwise_are_warned_about_and_scored():
+    """An honest weak model is scored: twelve mentions none of which is a key mention, and
+    fewer than half (5) would be with every end one less; nine that all would be."""
+    weak = [[[[4 * i, 4 * i + 2]] for i in range(5)] + [[[4 * i + 2, 4 * i + 2]] for i in range(5, 12)]]
+    with pytest.warns(UserWarning, match=r"predictions: none of the 12 predicted mentions is a key mention under span_convention='token_inclusive' \(predictions\[0\] cluster 0: its first mention reads as tokens \[0, 2\]\); with every end one token less 5 would be, one more 0"):
+        assert coref.compute(weak, KEY_PAIRS)["bcub_f1"] == 0.0  # still scored, as every interface scores it
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert coref.compute(exclusive, key, span_convention=("token_exclusive", "token_inclusive"))["bcub_f1"] == 1.0
-        # nine such mentions: no warning (a small wrong answer is an answer)
-        assert coref.compute([exclusive[0][:9]], key)["bcub_f1"] == 0.0
+        # nine end-exclusive mentions: no warning (a small wrong answer is an answer)
+        assert coref.compute([[[[4 * i, 4 * i + 2]] for i in range(9)]], KEY_PAIRS)["bcub_f1"] == 0.0
+        # one key mention found: no warning
+        assert coref.compute([[[[4 * i, 4 * i + 2]] for i in range(11)] + [[[44, 45]]]], KEY_PAIRS)["bcub_recall"] == pytest.approx(1 / 12)
 
 
 # ---------------------------------------------------------------------------------------
@@ -1186,7 +1207,7 @@ ONE_KEY = '{"doc_key": "bc/cctv/00/cctv_0000_0", "sentences": [["He", "said"], [
     "content, message",
     [
         ('{"doc_key": "d", "sentences": [["a"]]}\n', r"line 1: the object has no clusters"),
-        ('{"doc_key": "d", "sentences": [["a"]], "clusters": [[[0, 1]]]}\n', r"line 1 \(doc_key 'd'\): span \[0, 1\] ends beyond the document's 1 tokens"),
+        ('{"doc_key": "d", "sentences": [["a"]], "clusters": [[[0, 1]]]}\n', r"line 1 \(doc_key 'd'\): cluster 0 holds \[0, 1\]: ends beyond the document's 1 tokens \(span_convention='token_inclusive'\)"),
         ('{"doc_key": "d", "sentences": [["a"]], "clusters": [["a"]]}\n', r"clusters is not a list of clusters of \[start, end\] token spans"),
         ('{"doc_key": "d", "sentences": [["a", "b"]], "clusters": [[[1, 0]]]}\n', r"0 <= start <= end"),
         ('{"doc_key": 3, "sentences": [], "clusters": []}\n', r"doc_key is int, not a string"),
@@ -1396,6 +1417,22 @@ def test_the_metric_script_takes_exactly_the_package_arguments(metric):
     assert parameters == list(inspect.signature(coref.compute).parameters.values())
 
 
+def test_the_space_reads_jsonlines_lines_their_conventions_and_coval_options(metric, coval_inputs):
+    """Through evaluate: a jsonlines line against itself gives 1 (it once gave 0); a
+    predict.py line is read from predicted_clusters (B3 recall 1/2, precision 1, as by
+    hand above); end-exclusive jsonlines with span_convention; coval's options equal to
+    coval run in place."""
+    assert metric.compute(predictions=[LINE], references=[LINE])["conll_f1"] == 1.0
+    result = metric.compute(predictions=[PREDICTED], references=[PREDICTED])
+    assert (result["bcub_recall"], result["bcub_precision"]) == (0.5, 1.0)
+    exclusive = json.dumps({"doc_key": "x_0", "sentences": [["a", "b", "c"]], "clusters": [[[0, 1], [2, 3]]]})
+    assert metric.compute(predictions=[exclusive], references=[LINE], span_convention=("token_exclusive", "token_inclusive"))["conll_f1"] == 1.0
+    keys, responses, _ = coval_inputs["parsed"]
+    label = "remove_nested,NP_only,min_span"
+    result = metric.compute(predictions=responses, references=keys, metrics=["mentions", "muc", "bcub", "ceafe", "lea"], return_counts=True, **_coval_options(label))
+    assert_figures(result, COVAL["figures"]["parsed"][label])
+
+
 @pytest.mark.parametrize("predictions", [[[[[0, 1.5]]]], [[["a", 1]]], [[[[0, True]]]]])
 def test_evaluate_rejects_what_it_would_coerce(metric, predictions):
     with pytest.raises(ValueError, match=r"predictions\[0\]: cluster 0"):
@@ -1477,6 +1514,52 @@ def test_demo_scores_uploaded_files_in_either_form(app, tmp_path):
     # a file in a text box works too (one document a side is a pair, whatever the names)
     one = demo(app, predictions=lines[1] + "\n", references=texts[1])[0]
     assert one["missing_documents"] == [] and 0 < one["muc_recall"] < 1
+
+
+def test_demo_reads_jsonlines_spans_in_the_chosen_convention(app, tmp_path):
+    """The Masque document's key as CoNLL, its own clusters as an end-exclusive jsonlines
+    response (wl-coref's shape): token_exclusive reads the key itself (every figure 1);
+    the default reads every end one token later (mention F1 below 1); the check follows
+    the convention: [e, e] is no end-exclusive span, [s, n_tokens] no inclusive one."""
+    import gradio as gr
+
+    text = (LITBANK / LITBANK_FILES[1]).read_text(encoding="utf-8")
+    line = json.loads(conll_to_jsonlines(text))
+    line["clusters"] = [[[s, e + 1] for s, e in cluster] for cluster in line["clusters"]]
+    (tmp_path / "key.conll").write_text(text)
+    (tmp_path / "response.jsonl").write_text(json.dumps(line) + "\n")
+    files = dict(key_file=str(tmp_path / "key.conll"), response_file=str(tmp_path / "response.jsonl"))
+    exclusive = app.score("", "", **files, span_convention="token_exclusive")
+    assert all(v == 1.0 for k, v in exclusive[0].items() if isinstance(v, float)) and exclusive[0]["conll_f1"] == 1.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        inclusive = app.score("", "", **files)
+    assert inclusive[0]["muc_recall"] < 1
+    n_tokens = sum(map(len, line["sentences"]))
+    for clusters, convention, message in [
+        ([[[3, 3]]], "token_exclusive", "cluster 0 holds [3, 3]: an end-exclusive span needs end &gt; start (span_convention='token_exclusive')"),
+        ([[[0, 0]], [[5, n_tokens]]], "token_inclusive", f"cluster 1 holds [5, {n_tokens}]: ends beyond the document's {n_tokens} tokens (span_convention='token_inclusive')"),
+    ]:
+        (tmp_path / "response.jsonl").write_text(json.dumps({**line, "clusters": clusters}) + "\n")
+        with pytest.raises(gr.Error, match=re.escape(message)):
+            app.score("", "", **files, span_convention=convention)
+    (tmp_path / "response.jsonl").write_text(json.dumps({**line, "clusters": [[[5, n_tokens]]]}) + "\n")
+    assert app.score("", "", **files, span_convention="token_exclusive")[0]["conll_f1"] < 1  # the last token: accepted
+    # JSON clusters in a text box are token_inclusive: another choice is refused
+    with pytest.raises(gr.Error, match=re.escape("references: span_convention='token_exclusive' applies to jsonlines input")):
+        app.score("[[[0, 1]]]", "[[[0, 0]]]", span_convention="token_exclusive")
+
+
+def test_jsonlines_strings_follow_span_convention():
+    """compute()'s jsonlines lines: [0, 2] end-exclusive and [0, 12] characters of
+    "Barack Obama is here" are the tokens [0, 1]."""
+    words = ["Barack", "Obama", "is", "here"]
+    key = json.dumps({"doc_key": "d", "sentences": [words], "clusters": [[[0, 1], [3, 3]]]})
+    for convention, clusters in [("token_exclusive", [[[0, 2], [3, 4]]]), ("char_exclusive", [[[0, 12], [16, 20]]]), ("char_inclusive", [[[0, 11], [16, 19]]])]:
+        response = json.dumps({"doc_key": "d", "sentences": [words], "clusters": clusters})
+        assert coref.compute([response], [key], span_convention=(convention, "token_inclusive"))["conll_f1"] == 1.0
+    with pytest.raises(ValueError, match=re.escape("predictions[0] line 1 (doc_key 'd'): cluster 0 holds [0, 10]: characters 'Barack Obam' do not begin and end at token boundaries")):
+        coref.compute([json.dumps({"doc_key": "d", "sentences": [words], "clusters": [[[0, 10]]]})], [key], span_convention=("char_inclusive", "token_inclusive"))
 
 
 def test_demo_draws_the_document_picked(app, tmp_path):
@@ -1568,3 +1651,139 @@ def test_the_committed_jsonlines_file_is_the_conversion_of_its_conll_file():
     conll_to_jsonlines of the LitBank file beside it."""
     text = (LITBANK / "158_emma_brat.conll").read_text(encoding="utf-8")
     assert (LITBANK / "158_emma_brat.jsonlines").read_text(encoding="utf-8") == conll_to_jsonlines(text)
+
+
+# ---------------------------------------------------------------------------------------
+# coval's remove_nested, NP_only and min_span. Figures: ns-moosavi/coval (87071a6) run in
+# place from a scratch copy by tests/coref_coval_fixtures.py on its inputs (see
+# tests/data/coref_coval/README.md).
+
+COVAL = json.loads((DATA / "coref_coval" / "expected.json").read_text())
+COVAL_CASES = [(name, label) for name, figures in COVAL["figures"].items() for label in figures]
+
+
+@pytest.fixture(scope="module")
+def coval_inputs():
+    """{set name: (key texts, response clusters)} of the fixture's inputs."""
+    import coref_coval_fixtures as fixtures
+
+    parsed = COVAL["inputs"]["parsed"]
+    documents = fixtures.parsed_documents()
+    keys = [fixtures.conll_document(name, sentences, parsed["keys"][name]) for name, sentences, _, _ in documents]
+    litbank = fixtures.litbank_documents()
+    return {
+        "parsed": (keys, [parsed["responses"][name] for name, *_ in documents], documents),
+        "litbank": ([text for _, text, _ in litbank], [COVAL["inputs"]["litbank"]["responses"][name] for name, _, _ in litbank], None),
+    }
+
+
+def _coval_options(label):
+    names = label.split(",")
+    return dict(keep_singletons="remove_singletons" not in names, **{name: name in names for name in coref.MENTION_OPTIONS})
+
+
+@pytest.mark.parametrize("name, label", COVAL_CASES)
+def test_coval_options_equal_coval_run_in_place(coval_inputs, name, label):
+    keys, responses, _ = coval_inputs[name]
+    result = coref.compute(responses, keys, metrics=["mentions", "muc", "bcub", "ceafe", "lea"], return_counts=True, **_coval_options(label))
+    assert_figures(result, COVAL["figures"][name][label])
+
+
+def test_coval_options_change_the_figures_they_are_checked_on(coval_inputs):
+    """The fixture exercises each option: each changes the parsed set's figures."""
+    keys, responses, _ = coval_inputs["parsed"]
+    plain = counts(coref.compute(responses, keys, metrics=["mentions", "muc"], return_counts=True))
+    for label in ("remove_nested", "NP_only", "min_span"):
+        assert plain != {m: COVAL["figures"]["parsed"][label][m] for m in ("mentions", "muc")}, label
+
+
+def test_coval_options_on_the_command_line(coval_inputs, tmp_path, capsys):
+    import coref_coval_fixtures as fixtures
+
+    keys, responses, documents = coval_inputs["parsed"]
+    (tmp_path / "key").write_text("".join(keys))
+    (tmp_path / "response").write_text("".join(fixtures.conll_document(name, sentences, r) for (name, sentences, _, _), r in zip(documents, responses)))
+    paths = [str(tmp_path / "key"), str(tmp_path / "response")]
+    assert main(["coref", *paths, "--remove-nested", "--min-span", "--np-only", "--remove-singletons", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert_figures(result, COVAL["figures"]["parsed"]["remove_nested,NP_only,min_span,remove_singletons"])
+    assert result["signature"].startswith("coref_conll|metrics:mentions,muc,bcub,ceafm,ceafe,blanc,lea|keep_singletons:no|remove_nested:yes|NP_only:yes|min_span:yes|")
+    # LitBank has no parse trees: refused, naming the document and the line
+    litbank = str(LITBANK / LITBANK_FILES[0])
+    assert main(["coref", litbank, litbank, "--np-only"]) == 1
+    assert "document '(158_emma_brat); part 0': NP_only and min_span need the key's parse trees (CoNLL column 6, such as '(NP*'); line 2 has '_'" in capsys.readouterr().err
+
+
+# "The dog of the king barked ." with its parse: by coval's rules (mention.py) the minimum
+# span of [0, 4] "The dog of the king" is the terminal "The dog" at 1 (the NP inside the
+# outer NP; the PP is not searched), the same as that of [0, 1] "The dog"; [3, 4] "the
+# king" is itself; [5, 5] "barked" is a VP.
+KING = ([("The", "DT", "(TOP(S(NP(NP*"), ("dog", "NN", "*)"), ("of", "IN", "(PP*"), ("the", "DT", "(NP*"), ("king", "NN", "*)))"), ("barked", "VBD", "(VP*)"), (".", ".", "*))")],)
+
+
+def king(clusters):
+    import coref_coval_fixtures as fixtures
+
+    return fixtures.conll_document("king", [tuple(map(list, zip(*sentence))) for sentence in KING], clusters)
+
+
+def coval_counts(predictions, references, metrics, **options):
+    return counts(coref.compute(predictions, references, metrics=metrics, return_counts=True, **options))
+
+
+def test_min_span_and_np_only_by_hand():
+    key = king([[[0, 4]], [[3, 4]], [[5, 5]]])
+    response = [[[0, 1]], [[3, 4]], [[5, 5]]]
+    # spans: [3, 4] and [5, 5] found of 3 each way
+    assert coval_counts([response], [key], metrics=["mentions"])["mentions"] == [2, 3, 2, 3]
+    # min_span: [0, 1] is [0, 4]
+    assert coval_counts([response], [key], metrics=["mentions"], min_span=True)["mentions"] == [3, 3, 3, 3]
+    # NP_only: the VP singleton goes from both sides
+    assert coval_counts([response], [key], metrics=["mentions"], NP_only=True)["mentions"] == [1, 2, 1, 2]
+    # a chain that loses its VP keeps the rest when two or more are left (the key's
+    # [0, 4], [3, 4]: 2 mentions, 1 MUC link), else goes (the response's [0, 4]: nothing left)
+    key = king([[[0, 4], [3, 4], [5, 5]]])
+    assert coval_counts([[[[0, 4], [5, 5]]]], [key], metrics=["mentions", "muc"], NP_only=True) == {"mentions": [0, 2, 0, 0], "muc": [0, 1, 0, 0]}
+
+
+def test_remove_nested_by_hand():
+    # [1, 2] inside [0, 3] in one entity: removing it would leave one mention, so the
+    # entity stays whole (keep_singletons) or goes (keep_singletons=False)
+    nested = [[[0, 3], [1, 2]]]
+    assert coval_counts([nested], [nested], metrics=["mentions", "muc"], remove_nested=True) == {"mentions": [2, 2, 2, 2], "muc": [1, 1, 1, 1]}
+    assert coval_counts([nested], [nested], metrics=["mentions", "muc"], remove_nested=True, keep_singletons=False) == {"mentions": [0, 0, 0, 0], "muc": [0, 0, 0, 0]}
+    # A=[0,5] > B=[1,4] > C=[2,3], D=[7,7]: pairs mark B (in A), C (in A), C (in B): three
+    # marks on four mentions "leave one", so the key stays whole: against {A, D} MUC recall
+    # (4 - 3 parts) / 3 = 1/3, precision 1/1
+    key = [[[0, 5], [1, 4], [2, 3], [7, 7]]]
+    assert coval_counts([[[[0, 5], [7, 7]]]], [key], metrics=["muc"], remove_nested=True)["muc"] == [1, 3, 1, 1]
+    # A > B > C alone: three marks on three mentions; B and C go and A stays, a singleton
+    # even under keep_singletons=False (coval removes singletons before nested mentions)
+    three = [[[0, 5], [1, 4], [2, 3]]]
+    assert coval_counts([three], [three], metrics=["mentions", "bcub"], remove_nested=True, keep_singletons=False) == {"mentions": [1, 1, 1, 1], "bcub": [1, 1, 1, 1]}
+
+
+@pytest.mark.parametrize(
+    "predictions, references, options, message",
+    [
+        ([[[[0, 1]]]], [[[[0, 1]]]], {"NP_only": True}, r"references\[0\]: NP_only and min_span need the key's parse trees: give each reference as a CoNLL document string"),
+        ([LINE], [LINE], {"min_span": True}, r"references\[0\]: NP_only and min_span need the key's parse trees"),
+        ([[[[0, 1]]]], ["#begin document (x); part 0\nx\t0\t0\tw\t_\t_\t(0\nx\t0\t1\tw\t_\t_\t0)\n#end document\n"], {"NP_only": True}, r"references\[0\] document '\(x\); part 0': NP_only and min_span need the key's parse trees \(CoNLL column 6, such as '\(NP\*'\); line 2 has '_'"),
+        ([[[[0, 1]]]], [king([[[0, 4]], [[0, 1]]])], {"min_span": True}, r"references\[0\]: mentions \[0, 4\] and \[0, 1\] have the same minimum span"),
+        ([[[[0, 1]]]], [king([[[0, 4]]])], {"remove_nested": "yes"}, r"remove_nested: 'yes' is not True or False"),
+        ([[["a", "b"]]], [[["a", "b"]]], {"remove_nested": True}, r"remove_nested: coval's options read mentions as token spans, not mention ids"),
+        ([[[[0, 1]]]], [king([[[0, 4]]])], {"remove_nested": True, "convention": "e2e_coref"}, r"remove_nested: coval's options apply to convention='scorer_pl' only"),
+    ],
+)
+def test_coval_options_refuse_what_they_cannot_read(predictions, references, options, message):
+    with pytest.raises(ValueError, match=message):
+        coref.compute(predictions, references, **options)
+
+
+def test_np_only_refuses_a_mention_across_sentences():
+    import coref_coval_fixtures as fixtures
+
+    sentence = tuple(map(list, zip(*KING[0])))
+    key = fixtures.conll_document("two", [sentence, sentence], [[[5, 8]]])
+    with pytest.raises(ValueError, match=r"references\[0\]: cluster 0 holds \[5, 8\], which crosses a sentence boundary"):
+        coref.compute([[[[5, 8]]]], [key], NP_only=True)

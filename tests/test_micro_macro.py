@@ -69,8 +69,12 @@ def test_negative_labels_equal_sklearn_labels_without_them(data, negatives, zero
         with pytest.raises(ValueError, match="occurs in neither predictions nor references"):
             compute(p, y, negative_labels=sorted(negatives))
         labels = sorted(occurring | negatives)
+        if not set(labels) - negatives:  # the user's own lists leave no class: refused, not guessed
+            with pytest.raises(ValueError, match="negative_labels: every class in labels is negative"):
+                compute(p, y, labels=labels, negative_labels=sorted(negatives))
+            return
         result = compute(p, y, labels=labels, negative_labels=sorted(negatives), zero_division=zero_division)
-        assert_equal_to_sklearn(result, sklearn_scores(y, p, sorted(set(labels) - negatives) or [99], zero_division))
+        assert_equal_to_sklearn(result, sklearn_scores(y, p, sorted(set(labels) - negatives), zero_division))
         return
     scored = sorted(occurring - negatives)
     result = compute(p, y, negative_labels=sorted(negatives), zero_division=zero_division)
@@ -707,3 +711,211 @@ def test_the_batch_equals_the_plain_definition_at_users_sizes(case):
         start, end = table.indptr[row], table.indptr[row + 1]
         found = {int(c): v for c, v in zip(table.indices[start:end], table.data[start:end]) if v}
         assert found == naive["rows"][example], example
+
+
+# ---------------------------------------------------------------------------------------
+# Generated triggers (parse=): OmniEvent's seq2seq texts put onto OmniEvent items' candidates
+
+FIRED = {
+    "text": "troops fired and fired again ; two died",
+    "events": [
+        {"type": "Conflict.Attack", "triggers": [{"trigger_word": "fired", "position": [7, 12]}, {"trigger_word": "fired", "position": [17, 22]}]},
+        {"type": "Life.Die", "triggers": [{"trigger_word": "died", "position": [35, 39]}]},
+    ],
+    "negative_triggers": [{"trigger_word": "troops", "position": [0, 6]}],
+}
+FIRED_REPLY = "<extra_id_0> attack: fired <extra_id_1><extra_id_0> die: troops<extra_id_1><extra_id_0> die: died <extra_id_1><extra_id_0> die: died <extra_id_1> junk</s>"
+FIRED_TYPES = ["Conflict.Attack", "Life.Die"]
+
+
+def test_parse_puts_generated_triggers_onto_the_candidates_by_hand():
+    # candidates in OmniEvent's order: fired (attack), fired (attack), died (die), troops (NA);
+    # pairs: (fired, attack), (troops, die), (died, die), (died, die); "junk" is no pair.
+    # OmniEvent: fired -> attack (pair used), fired -> no pair left -> NA, died -> die (one
+    # used), troops -> die; one (died, die) left over, dropped. Classes attack, die (NA out):
+    # tp 2 (fired, died), predicted 3, gold 3: P = R = F1 = 2/3.
+    result = compute([FIRED_REPLY], [FIRED], parse="omnievent_s2s", types=FIRED_TYPES, convention="omnievent", return_signature=True)
+    assert (result["micro_precision"], result["micro_recall"]) == (pytest.approx(2 / 3), pytest.approx(2 / 3))
+    assert (result["parse_failures"], result["parse_failure_examples"], result["unplaced_triggers"]) == (1, [0], 1)
+    assert result["signature"].startswith("micro_macro|parse:omnievent_s2s@1|types:2|convention:omnievent|")
+    # strict offset policy, gold never looked at: each pair takes the first free candidate of
+    # its word in text order: fired@7 attack, troops die, died die; the last (died, die)
+    # finds none: an extra (NA, die) pair. tp 2, predicted 4, gold 3: P 1/2, R 2/3, F1 4/7.
+    result = compute([FIRED_REPLY], [FIRED], parse="omnievent_s2s_strict", types=FIRED_TYPES, convention="omnievent")
+    assert (result["micro_precision"], result["micro_recall"], result["micro_f1"]) == (0.5, pytest.approx(2 / 3), pytest.approx(4 / 7))
+    assert result["unplaced_triggers"] == 1
+
+
+OMNIEVENT_CORPORA = json.loads((__import__("pathlib").Path(__file__).parent / "data" / "parse" / "omnievent_corpora.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("case", range(len(OMNIEVENT_CORPORA)))
+def test_parse_equals_omnievents_conversion_and_micro_f1(case):
+    """OmniEvent's own get_trigger_detection_s2s and compute_unified_micro_f1, run in place
+    on these corpora (tests/data/parse/README.md), in percent."""
+    from paperscore import parse as P
+
+    corpus = OMNIEVENT_CORPORA[case]
+    result = compute(corpus["texts"], corpus["items"], parse="omnievent_s2s", types=corpus["types"], convention="omnievent")
+    expected = corpus["compute_unified_micro_f1"]
+    for key, theirs in (("micro_precision", "precision"), ("micro_recall", "recall"), ("micro_f1", "micro_f1")):
+        assert result[key] * 100 == pytest.approx(expected[theirs], abs=1e-9), key
+    pairs, _ = P.parse(corpus["texts"], "omnievent_s2s")
+    from paperscore.micro_macro import omnievent_item
+
+    texts, positions, gold = zip(*(omnievent_item(item, i) for i, item in enumerate(corpus["items"])))
+    placed = P.place_triggers("omnievent", pairs, texts, positions, gold, [P.plain_label(t) for t in corpus["types"]])
+    assert [label for labels, _ in placed for label in labels] == corpus["omnievent_results"]
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"parse": "omnievent_s2s"}, "types: OmniEvent's conversion keeps only pairs whose type is in the schema"),
+        ({"parse": "omnievent_s2s", "types": "Life.Die"}, "types: 'Life.Die' is not a list of type names"),
+        ({"parse": "mvp", "types": FIRED_TYPES}, "parse: unknown parser 'mvp' for micro_macro"),
+        ({"types": FIRED_TYPES}, "types: applies to model texts read by a parser; pass parse=NAME"),
+        ({"strict": True}, "strict: applies to model texts read by a parser"),
+        ({"parse": "omnievent_s2s", "types": FIRED_TYPES, "strict": True}, r"predictions\[0\]: omnievent_s2s@1 cannot read it: piece 9 'junk' is not 'type: trigger'"),
+    ],
+)
+def test_parse_options_are_checked(kwargs, message):
+    references = [FIRED] if "parse" in kwargs else ["attack"]
+    predictions = [FIRED_REPLY] if "parse" in kwargs else ["attack"]
+    with pytest.raises(ValueError, match=message):
+        compute(predictions, references, **kwargs)
+
+
+@pytest.mark.parametrize(
+    "item, message",
+    [
+        ("attack", r"references\[0\]: is not an OmniEvent item"),
+        ({"text": "a", "events": [{"type": "X"}], "negative_triggers": []}, r"references\[0\]: is not an OmniEvent item with gold labels \(KeyError 'triggers'\)"),
+        ({"text": "a", "events": [], "negative_triggers": [{"position": [0]}]}, r"references\[0\]: candidate 1: position \[0\] is not \[start, end\]"),
+        ({"text": "a", "events": [], "negative_triggers": [{"position": [0, 2]}]}, r"positions\[0\]\[0\]: \(0, 2\) is not inside the text of 1 characters"),
+    ],
+)
+def test_a_malformed_item_is_named(item, message):
+    with pytest.raises(ValueError, match=message):
+        compute(["x"], [item], parse="omnievent_s2s_strict")
+
+
+def test_items_without_a_parser_are_refused_by_name():
+    with pytest.raises(ValueError, match=r"references\[0\]: is an object: OmniEvent items go with model texts read by a parser, parse=NAME \(omnievent_s2s, omnievent_s2s_strict\)"):
+        compute([FIRED_REPLY], [FIRED])
+
+
+def test_the_space_takes_model_texts_and_items_in_batches():
+    import evaluate
+    from conftest import SPACES_DIR
+
+    metric = evaluate.load(str(SPACES_DIR / "micro_macro"), keep_in_memory=True)
+    second = {**FIRED, "negative_triggers": []}
+    metric.add_batch(predictions=[FIRED_REPLY], references=[FIRED])
+    metric.add_batch(predictions=["", FIRED_REPLY], references=[second, second])
+    with pytest.raises(ValueError, match="this batch holds int labels, but earlier batches held model texts with OmniEvent items"):
+        metric.add_batch(predictions=[1], references=[1])
+    options = dict(parse="omnievent_s2s", types=FIRED_TYPES, convention="omnievent", return_signature=True)
+    assert metric.compute(**options) == compute([FIRED_REPLY, "", FIRED_REPLY], [FIRED, second, second], **options)
+    with pytest.raises(ValueError, match="parse: unknown parser 'mvp' for micro_macro"):
+        metric.trainer_metrics(parse="mvp")
+
+
+def test_the_command_line_reads_model_texts_items_and_a_type2id_file(tmp_path, capsys):
+    (tmp_path / "p.txt").write_text(FIRED_REPLY + "\n\n", encoding="utf-8")
+    (tmp_path / "items.jsonl").write_text(json.dumps(FIRED) + "\n" + json.dumps(FIRED) + "\n", encoding="utf-8")
+    (tmp_path / "type2id.json").write_text(json.dumps({"NA": 0, "Conflict.Attack": 1, "Life.Die": 2}), encoding="utf-8")
+    argv = ["micro_macro", "--parse", "omnievent_s2s", "--predictions", str(tmp_path / "p.txt"), "--references", str(tmp_path / "items.jsonl"), "--convention", "omnievent"]
+    code, out, _ = run_cli(argv + ["--types", str(tmp_path / "type2id.json"), "--json"], capsys)
+    expected = compute([FIRED_REPLY, ""], [FIRED, FIRED], parse="omnievent_s2s", types=["NA", *FIRED_TYPES], convention="omnievent", return_signature=True)
+    assert code == 0 and json.loads(out) == expected
+    code, out, _ = run_cli(argv + ["--types", "Conflict.Attack,Life.Die", "--json"], capsys)
+    assert json.loads(out)["micro_f1"] == expected["micro_f1"]
+    code, _, err = run_cli(["micro_macro", "--predictions", str(tmp_path / "p.txt"), "--references", str(tmp_path / "p.txt"), "--strict"], capsys)
+    assert code == 1 and "--strict: applies with --parse NAME only" in err
+    code, _, err = run_cli(argv + ["--types", str(tmp_path / "type2id.jsn")], capsys)
+    assert code == 1 and "--types: " in err and "type2id.jsn is not a file" in err
+
+
+def test_trainer_metrics_parse_generated_triggers():
+    """What Seq2SeqTrainer(predict_with_generate=True) hands compute_metrics, generated ids
+    padded with -100, in one call and batch by batch as torch tensors: decoded with T5's
+    markers kept (only the end and padding tokens removed, as OmniEvent's get_pred_s2s),
+    read by the parser and put onto the evaluation set's OmniEvent items, given in order."""
+    from test_trainer import SPECIALS
+    from tokenizers import Tokenizer, models, pre_tokenizers
+    from transformers import EvalPrediction, PreTrainedTokenizerFast
+
+    words = ["fired", "died", "troops", "attack:", "die:", "again", "two"]
+    markers = ["<extra_id_0>", "<extra_id_1>"]
+    model = Tokenizer(models.WordLevel({w: i for i, w in enumerate(SPECIALS + markers + words)}, unk_token="[UNK]"))
+    model.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    tokenizer = PreTrainedTokenizerFast(tokenizer_object=model, pad_token="[PAD]", unk_token="[UNK]", eos_token="</s>", additional_special_tokens=markers)
+    rng = np.random.default_rng(5)
+    items, generated = [], []
+    for _ in range(20):
+        sentence = [str(w) for w in rng.choice(["fired", "died", "troops", "again", "two"], int(rng.integers(2, 6)))]
+        starts = np.cumsum([0] + [len(w) + 1 for w in sentence[:-1]]).tolist()
+        spans = [(w, [s, s + len(w)]) for w, s in zip(sentence, starts)]
+        events = [{"type": "Life.Die" if w == "died" else "Conflict.Attack", "triggers": [{"trigger_word": w, "position": p}]} for w, p in spans if w in ("fired", "died")]
+        items.append({"text": " ".join(sentence), "events": events, "negative_triggers": [{"trigger_word": w, "position": p} for w, p in spans if w not in ("fired", "died")]})
+        # a model that writes some pairs right, some with the other type, some for any word
+        pairs = [(str(rng.choice(["attack:", "die:"])), w) for w in sentence if rng.random() < 0.6]
+        text = "".join(f"<extra_id_0> {kind} {w} <extra_id_1>" for kind, w in pairs)
+        generated.append(tokenizer(text)["input_ids"] + [tokenizer.eos_token_id])
+    width = max(map(len, generated)) + 2
+    ids = np.array([row + [-100] * (width - len(row)) for row in generated])
+    labels = np.zeros((20, 3), dtype=np.int64)  # not read: the items are the references
+    import evaluate
+    from conftest import SPACES_DIR
+
+    metric = evaluate.load(str(SPACES_DIR / "micro_macro"), keep_in_memory=True)
+    options = dict(parse="omnievent_s2s", types=FIRED_TYPES, convention="omnievent")
+    # the texts a word-level tokenizer decodes: tokens joined by spaces, "</s>" and pad removed
+    decoded = [" ".join(tokenizer.convert_ids_to_tokens(row)) for row in generated]
+    expected = compute([text.replace("</s>", "") for text in decoded], items, **options)
+    assert 0 < expected["micro_f1"] < 1 and expected["parse_failures"] == 0 and "<extra_id_0>" in "".join(decoded)
+    whole = metric.trainer_metrics(tokenizer=tokenizer, references=items, **options)(EvalPrediction(ids, labels))
+    by_batch = metric.trainer_metrics(tokenizer=tokenizer, references=items, **options)
+    for start in range(0, 20, 8):
+        stop = min(start + 8, 20)
+        out = by_batch(EvalPrediction(torch.tensor(ids[start:stop]), torch.tensor(labels[start:stop])), compute_result=stop == 20)
+    for key in (*KEYS, "parse_failures", "unplaced_triggers"):
+        assert whole[key] == pytest.approx(expected[key], abs=1e-12) and out[key] == whole[key], key
+    with pytest.raises(ValueError, match="references: 19 given, but the evaluation set holds 20 examples"):
+        metric.trainer_metrics(tokenizer=tokenizer, references=items[:19], **options)(EvalPrediction(ids, labels))
+
+
+def test_the_demo_reads_model_texts_with_a_parser_chosen_from_its_list():
+    from conftest import load_app
+
+    app = load_app("micro_macro")
+    assert app.PARSERS[1:] == ["omnievent_s2s", "omnievent_s2s_strict"]
+    headline, table, _ = app.score(**{**app.EXAMPLE, **app.OMNIEVENT_EXAMPLE})
+    # item 1: fired -> attack, died -> die (both right), troops NA; item 2: "die: troops"
+    # puts die on troops (gold NA), fired gets nothing. attack tp 1 / predicted 1 / gold 2,
+    # die tp 1 / predicted 2 / gold 1: micro P = R = 2/3
+    assert headline["micro_precision"] == headline["micro_recall"] == pytest.approx(2 / 3)
+    assert headline["parse_failures"] == 0 and headline["signature"].startswith("micro_macro|parse:omnievent_s2s@1|types:2|")
+    # both texts read, every trigger on a candidate: the page's report line says so
+    assert '<p id="parse-report">Parse failures: 0; unplaced triggers: 0</p>' in app.show(**{**app.EXAMPLE, **app.OMNIEVENT_EXAMPLE})[3]
+    with pytest.raises(Exception, match="references: line 1 is not JSON"):
+        app.score(**{**app.EXAMPLE, **app.OMNIEVENT_EXAMPLE, "references": "{nope"})
+    with pytest.raises(Exception, match="parse: 'mvp' is not one of"):
+        app.compute_kwargs(**{**app.EXAMPLE, "parse": "mvp"})
+
+
+def test_the_readmes_generative_example_prints_what_it_shows(capsys):
+    import re
+    import shlex
+
+    from conftest import ROOT
+
+    block = re.search(r"```text\n\$ (paperscore micro_macro --parse .*?)\n(.*?)```", (ROOT / "README.md").read_text(encoding="utf-8"), re.S)
+    argv = [str(ROOT / arg) if arg.startswith("tests/") else arg for arg in shlex.split(block[1])[1:]]
+    code, out, _ = run_cli(argv, capsys)
+    assert code == 0 and out == block[2]
+    # by hand (README): OmniEvent's rule on item 1 as in the card (2 right of 3 predicted
+    # attack/die); item 2 died right; item 3 met right, Paris (NA) given attack: 4 right of
+    # 6 predicted, of 5 gold: P 2/3, R 4/5, F1 8/11
+    assert "micro_precision     0.666667\nmicro_recall        0.800000\nmicro_f1            0.727273" in out

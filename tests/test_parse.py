@@ -5,9 +5,11 @@ strict mode, and the structures scored by quad_match."""
 
 import json
 import random
+import re
 
 import pytest
-from conftest import DATA
+from conftest import DATA, SPACES_DIR
+from test_quad_match import naive_parse  # the per-text oracle: each text read alone, the failing indices listed
 
 from paperscore import parse as P
 from paperscore.quad import compute
@@ -54,7 +56,7 @@ def test_registry_names_versions_and_unknown_names():
     for key, parser in P.PARSERS.items():
         assert key == f"{parser.name}@{parser.version}" and parser.read.__doc__
         assert set(parser.tuple_len) <= set("0123") if parser.family == "quad_match" else parser.family in ("csc", "micro_macro") and parser.tuple_len is None
-    with pytest.raises(ValueError, match=r"unknown parser 'mvp' for csc; known: csc_first_line@1, csc_label@1, csc_quotes@1, csc_reply@1$"):
+    with pytest.raises(ValueError, match=r"unknown parser 'mvp' for csc; known: cllm_reply@1, csc_first_line@1, csc_label@1, csc_quotes@1, csc_reply@1, pycorrector_gpt@1, simple_csc_line@1$"):
         P.get_parser("mvp", family="csc")
 
 
@@ -365,6 +367,279 @@ def test_csc_reply_and_scoring():
     assert result["sentence_correction_f1"] == 1.0
 
 
+# The CSC parsers equal to a repository's code: its outputs on 150 replies each (null: the
+# code stops on an assertion; ours gives "" and reports it), tests/data/parse/README.md.
+CSC_REPLIES = json.loads((DATA / "parse" / "csc_replies.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("name", sorted(CSC_REPLIES))
+def test_csc_parser_agrees_with_the_repository_code(name):
+    cases = CSC_REPLIES[name]
+    assert len(cases) == 150 and P.get_parser(name).source.split("@")[0] in ("ktlKTL/C-LLM", "shibing624/pycorrector", "Jacob-Zhou/simple-csc")
+    sentences, report = P.parse([case["text"] for case in cases], name)
+    for case, sentence in zip(cases, sentences):
+        assert sentence == (case["repository_output"] or ""), case["text"]
+    # a failure is reported exactly where the code asserts or leaves nothing but white space
+    blank = [i for i, case in enumerate(cases) if not (case["repository_output"] or "").strip()]
+    assert report["parse_failures"] == len(blank) > 0 and report["parse_failure_examples"] == blank[:5]
+
+
+def test_csc_repository_parsers_by_hand():
+    # C-LLM: after the first "纠错后的句子：" (unstripped, explanation kept); else the first
+    # line; a reply starting with a line end loses that one line end only
+    assert P.parse(["纠错后的句子：我很好。\n解释", "我很好。\n解释：无", "\n我很好。\n解释", "修改后：我很好。", ""], "cllm_reply") == (
+        ["我很好。\n解释", "我很好。", "我很好。\n解释", "修改后：我很好。", ""], {"parser": "cllm_reply@1", "parse_failures": 1, "parse_failure_examples": [4]})
+    # pycorrector: stripped; an empty think block first removes every empty think block
+    assert P.parse([" <think>\n\n</think>\n\n我很好。", "我<think>\n\n</think>很好", "<think>想</think>我"], "pycorrector_gpt")[0] == [
+        "我很好。", "我<think>\n\n</think>很好", "<think>想</think>我"]
+    # simple-csc: stripped, line ends made spaces
+    assert P.parse([" 我很好。\n解释\n"], "simple_csc_line")[0] == ["我很好。 解释"]
+
+
+def gold_sentences(n, seed):
+    """Random gold sentences: Chinese characters, full-width punctuation, ASCII letters and
+    digits; none blank, none with a line end or white space at its ends."""
+    rng = random.Random(seed)
+    chars = "我你他们的是在有不了人这中大为上个国到说时要就出会也子后以生年得作地于家成学下对起过能很好高兴今天" + "，。！？、；（）《》…abcXYZ019"
+    return ["".join(rng.choice(chars) for _ in range(rng.randint(1, 40))) for _ in range(n)]
+
+
+# Each parser, the wrappers its source writes around a sentence (the repositories': C-LLM's
+# few-shot label, Qwen3's empty think block, a generated line end).
+WRAPPERS = {
+    "csc_label": lambda s, rng: rng.choice(["修改后：", "修改后的句子: ", "纠正后的句子：\n", "输出：", "Corrected: ", "ANSWER:"]) + s,
+    "csc_first_line": lambda s, rng: rng.choice(["", "\n", " \n\n"]) + s + rng.choice(["", "\n解释：“搞”应为“高”。", "\r\n\n(no errors)"]),
+    "csc_quotes": lambda s, rng: rng.choice(["", " "]) + s.join(rng.choice(P.QUOTES)) + rng.choice(["", " \n"]),
+    "csc_reply": lambda s, rng: rng.choice(["", "修改后："]) + rng.choice(["", "\n"]) + s.join(rng.choice(P.QUOTES)) + rng.choice(["", "\n解释：……"]),
+    "cllm_reply": lambda s, rng: rng.choice(["纠错后的句子：" + s, s + "\n解释：……", "\n" + s, s]),
+    "pycorrector_gpt": lambda s, rng: rng.choice(["", "<think>\n\n</think>\n\n", " "]) + s + rng.choice(["", "\n", " "]),
+    "simple_csc_line": lambda s, rng: rng.choice(["", " ", "\n"]) + s + rng.choice(["", "\n"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WRAPPERS))
+def test_csc_round_trip(name):
+    rng = random.Random(name)
+    gold = gold_sentences(2000, 5)
+    sentences, report = P.parse([WRAPPERS[name](s, rng) for s in gold], name)
+    assert sentences == gold and report["parse_failures"] == 0
+
+
+def test_csc_strict_names_the_example():
+    replies = ["修改后：我很好。", "  \n", "纠错后的句子："]
+    for name, index in (("csc_reply", 1), ("pycorrector_gpt", 1), ("simple_csc_line", 1), ("cllm_reply", 1)):
+        with pytest.raises(ValueError, match=rf"predictions\[{index}\]: {name}@1 cannot read it: "):
+            P.parse(replies, name, strict=True)
+    assert P.parse(replies[:1], "csc_reply", strict=True) == (["我很好。"], {"parser": "csc_reply@1", "parse_failures": 0, "parse_failure_examples": []})
+
+
+# ---------------------------------------------------------------------------------------
+# CSC replies at every entry point: csc_common and csc_sighan, package, Space, CLI
+
+SOURCES = ["我今天很搞兴。", "他门去学校了。", "今天很热。"]
+GOLD = ["我今天很高兴。", "他们去学校了。", "今天很热。"]
+REPLIES = ["修改后：“我今天很高兴。”\n解释：“搞”应为“高”。", "纠正后的句子：他们去学校了。", "修改后："]
+# csc_reply reads 我今天很高兴。, 他们去学校了。 and "" (nothing left: reported, index 2).
+# Under length_mismatch="align" that "" deletes the 5 characters of a clean sentence: a
+# false positive; the other two make exactly the gold edits. TP 2, FP 1, FN 0, TN 0:
+# FPR 1/1; accuracy (TP+TN)/N 2/3; P 2/3, R 2/2, F1 2PR/(P+R) = 0.8, at both levels.
+PARSED = {"parse_failures": 1, "parse_failure_examples": [2]}
+SIGHAN_EXPECTED = {
+    "false_positive_rate": 1.0, **{f"{level}_{key}": value for level in ("detection", "correction") for key, value in (("accuracy", 2 / 3), ("precision", 2 / 3), ("recall", 1.0), ("f1", 0.8))}, **PARSED,
+}  # fmt: skip
+# ReaLiSe's sentence level: P = TP / sentences with an edit 2/3, R = TP / gold-positive 2/2, accuracy 2/3.
+REALISE_EXPECTED = {f"sentence_{level}_{key}": value for level in ("detection", "correction") for key, value in (("accuracy", 2 / 3), ("precision", 2 / 3), ("recall", 1.0), ("f1", 0.8))}
+
+
+def test_csc_computes_read_replies_hand_derivation():
+    from paperscore import csc_common, csc_sighan
+
+    result = csc_sighan.compute(REPLIES, GOLD, SOURCES, parse="csc_reply", length_mismatch="align", return_signature=True)
+    assert result.pop("signature").startswith("csc_sighan|parse:csc_reply@1|version:2015|")
+    assert result == pytest.approx(SIGHAN_EXPECTED, abs=1e-12)
+    result = csc_common.compute(REPLIES, GOLD, SOURCES, parse="csc_reply", length_mismatch="align", return_signature=True)
+    assert result.pop("signature").startswith("csc_common|parse:csc_reply@1|variant:realise|")
+    assert {key: result[key] for key in (*REALISE_EXPECTED, *PARSED)} == pytest.approx({**REALISE_EXPECTED, **PARSED}, abs=1e-12)
+    # without parse: no report, no parser in the signature
+    plain = csc_common.compute(GOLD, GOLD, SOURCES, return_signature=True)
+    assert "parse_failures" not in plain and "parse" not in plain["signature"]
+
+
+def test_csc_parse_refuses_what_it_cannot_do():
+    from paperscore import csc_common, csc_sighan
+
+    for compute in (csc_common.compute, csc_sighan.compute):
+        with pytest.raises(ValueError, match=r"predictions\[2\]: csc_reply@1 cannot read it: nothing is left once the label is removed"):
+            compute(REPLIES, GOLD, SOURCES, parse="csc_reply", strict=True, length_mismatch="align")
+        with pytest.raises(ValueError, match="strict: applies to model replies read by a parser; pass parse=NAME"):
+            compute(GOLD, GOLD, SOURCES, strict=True)
+        with pytest.raises(ValueError, match="strict: expected True or False, got str"):
+            compute(REPLIES, GOLD, SOURCES, parse="csc_reply", strict="yes")
+        with pytest.raises(ValueError, match="parse: unknown parser 'mvp' for csc; known: cllm_reply@1"):
+            compute(REPLIES, GOLD, SOURCES, parse="mvp")
+        with pytest.raises(ValueError, match="parse: csc_reply@1 reads a corrector's replies, which are sentences: pass sources"):
+            compute(["1, 0"], ["1, 0"], parse="csc_reply")
+
+
+def reply_corpus(n, seed):
+    """Replies as chat correctors write them around sentences that fix, miss or break the
+    source's errors (many distinct sentences, repeats, empty and blank replies, long and
+    short ones), with their sources and gold sentences."""
+    rng = random.Random(seed)
+    pool = "我你他们的是在有不了人这中大为上个国到说时要就出会也子后以生年得作地于家成学下对起过能很好高兴今天，。！？"
+    sources, gold, replies = [], [], []
+    for _ in range(n):
+        if sources and rng.random() < 0.05:  # a repeat
+            k = rng.randrange(len(sources))
+            sources.append(sources[k]), gold.append(gold[k]), replies.append(replies[k])
+            continue
+        target = "".join(rng.choice(pool) for _ in range(rng.choice([1, 3, 8, 15, 30, 60])))
+        source = "".join(rng.choice(pool) if rng.random() < 0.08 else c for c in target)
+        sentence = rng.choice([target, source, source, "".join(rng.choice(pool) if rng.random() < 0.1 else c for c in target), target[:-1], target + "了"])
+        wrapped = WRAPPERS["csc_reply"](sentence, rng)
+        reply = rng.choice([wrapped, wrapped, wrapped, sentence, "修改后：", "", " \n ", "修改后：\n“" + sentence + "”\n\n解释：……", wrapped[: rng.randint(0, len(wrapped))]])
+        sources.append(source), gold.append(target), replies.append(reply)
+    return sources, gold, replies
+
+
+def test_csc_parse_equals_each_reply_read_alone_at_users_sizes():
+    from paperscore import csc_common, csc_sighan
+
+    sources, gold, replies = reply_corpus(10_000, 7)
+    sentences, failed = naive_parse(replies, P.read_csc_reply)
+    assert 300 < len(failed) < 5000 and len(set(replies)) > 5000
+    report = {"parse_failures": len(failed), "parse_failure_examples": failed[:5]}
+    for compute, options in ((csc_sighan.compute, dict(length_mismatch="align")), (csc_common.compute, dict(variant="realise", length_mismatch="align"))):
+        expected = compute(sentences, gold, sources, **options)
+        assert compute(replies, gold, sources, parse="csc_reply", **options) == {**expected, **report}
+    # each sample alone reports its own failure and counts as in the batch
+    batch = csc_sighan.compute(replies, gold, sources, parse="csc_reply", length_mismatch="align", per_sentence=True)
+    for index in range(30):
+        alone = csc_sighan.compute(replies[index : index + 1], gold[index : index + 1], sources[index : index + 1], parse="csc_reply", length_mismatch="align", per_sentence=True)
+        assert alone["parse_failures"] == (index in failed)
+        for key in ("detection_classes", "correction_classes", "predicted_edits"):
+            assert alone[key] == batch[key][index : index + 1], (index, key)
+
+
+@pytest.mark.parametrize("variant", ["simple_csc", "msllm", "cllm", "pycorrector", "all"])
+def test_csc_parse_composes_with_every_preset(variant):
+    """parse reads first; then the preset's own normalisation and length rule, as for sentences."""
+    from paperscore import csc_common
+
+    sources, gold, replies = reply_corpus(400, 8)
+    sentences, failed = naive_parse(replies, P.read_csc_reply)
+    options = {} if variant in ("simple_csc", "msllm", "cllm") else dict(length_mismatch="align")
+    expected = csc_common.compute(sentences, gold, sources, variant=variant, **options)
+    result = csc_common.compute(replies, gold, sources, variant=variant, parse="csc_reply", return_signature=True, **options)
+    assert result.pop("signature").startswith(f"csc_common|parse:csc_reply@1|variant:{variant}|")
+    assert result == {**expected, "parse_failures": len(failed), "parse_failure_examples": failed[:5]}
+
+
+@pytest.fixture(scope="module")
+def csc_spaces():
+    import evaluate
+
+    return {space: evaluate.load(str(SPACES_DIR / space), keep_in_memory=True) for space in ("csc_common", "csc_sighan")}
+
+
+def test_csc_parse_through_the_spaces_compute_add_batch_and_trainer_metrics(csc_spaces):
+    expected = {"csc_sighan": SIGHAN_EXPECTED, "csc_common": {**REALISE_EXPECTED, **PARSED}}
+    for space, metric in csc_spaces.items():
+        result = metric.compute(predictions=REPLIES, references=GOLD, sources=SOURCES, parse="csc_reply", length_mismatch="align", return_signature=True)
+        assert result.pop("signature").startswith(f"{space}|parse:csc_reply@1|")
+        assert {key: result[key] for key in expected[space]} == pytest.approx(expected[space], abs=1e-12)
+        for reply, gold, source in zip(REPLIES, GOLD, SOURCES):
+            metric.add_batch(predictions=[reply], references=[gold], sources=[source])
+        batched = metric.compute(parse="csc_reply", length_mismatch="align")
+        assert {key: batched[key] for key in expected[space]} == pytest.approx(expected[space], abs=1e-12)
+        with pytest.raises(ValueError, match=r"predictions\[2\]: csc_reply@1 cannot read it"):
+            metric.compute(predictions=REPLIES, references=GOLD, sources=SOURCES, parse="csc_reply", strict=True, length_mismatch="align")
+        with pytest.raises(ValueError, match="parse: unknown parser 'nope' for csc"):
+            metric.trainer_metrics(parse="nope")
+
+
+def test_csc_parse_on_the_command_line(tmp_path, capsys):
+    from paperscore import cli
+
+    def run(argv):
+        code = cli.main(argv)
+        captured = capsys.readouterr()
+        return code, captured.out, captured.err
+
+    replies, json_replies = tmp_path / "replies.txt", tmp_path / "replies.json"
+    replies.write_text("\n".join(reply.split("\n")[0] for reply in REPLIES) + "\n", encoding="utf-8")  # one line each
+    json_replies.write_text(json.dumps(REPLIES, ensure_ascii=False), encoding="utf-8")  # over several lines
+    pairs, sources, gold = tmp_path / "gold.tsv", tmp_path / "src.txt", tmp_path / "tgt.txt"
+    pairs.write_text("".join(f"{s}\t{g}\n" for s, g in zip(SOURCES, GOLD)), encoding="utf-8")
+    sources.write_text("\n".join(SOURCES) + "\n", encoding="utf-8")
+    gold.write_text("\n".join(GOLD) + "\n", encoding="utf-8")
+    for path, extra in ((replies, []), (json_replies, ["--replies-format", "json"])):
+        code, out, _ = run(["sighan", "--sources", str(sources), "--predictions", str(path), "--references", str(gold), "--parse", "csc_reply", "--length-mismatch", "align", "--json", *extra])
+        result = json.loads(out)
+        assert code == 0 and result.pop("signature").startswith("csc_sighan|parse:csc_reply@1|")
+        assert {key: result[key] for key in SIGHAN_EXPECTED} == pytest.approx(SIGHAN_EXPECTED, abs=1e-12)
+        code, out, _ = run(["csc", "--predictions", str(path), "--references", str(pairs), "--parse", "csc_reply", "--length-mismatch", "align", "--json", *extra])
+        result = json.loads(out)
+        assert code == 0 and result.pop("signature").startswith("csc_common|parse:csc_reply@1|")
+        assert {key: result[key] for key in (*REALISE_EXPECTED, *PARSED)} == pytest.approx({**REALISE_EXPECTED, **PARSED}, abs=1e-12)
+    # the jar's report lists the sentences read (TP 2 of 3 flagged)
+    report = tmp_path / "report.txt"
+    code, _, _ = run(["sighan", "--sources", str(sources), "--predictions", str(replies), "--references", str(gold), "--parse", "csc_reply", "--length-mismatch", "align", "-o", str(report)])
+    assert code == 0 and "\tPrecision = 0.6667 (2/3)\n" in report.read_text(encoding="utf-8")
+    code, _, err = run(["csc", "--predictions", str(replies), "--references", str(pairs), "--parse", "csc_reply", "--strict", "--length-mismatch", "align"])
+    assert code == 1 and "predictions[2]: csc_reply@1 cannot read it" in err
+    for flags in (["--strict"], ["--replies-format", "json"]):
+        code, _, err = run(["csc", "--predictions", str(replies), "--references", str(pairs), *flags])
+        assert code == 1 and f"{flags[0]}: applies with --parse NAME only" in err
+    code, _, err = run(["csc", "--predictions", str(replies), "--references", str(gold), "--parse", "csc_reply"])
+    assert code == 1 and "pass sources" in err
+    bad = tmp_path / "bad.json"
+    bad.write_text('["a", 3]', encoding="utf-8")
+    code, _, err = run(["sighan", "--sources", str(sources), "--predictions", str(bad), "--references", str(gold), "--parse", "csc_reply", "--replies-format", "json"])
+    assert code == 1 and "reply 2 is a JSON int, not a string" in err
+
+
+def test_csc_readme_example_prints_what_the_readme_shows(capsys):
+    """The README's `$ paperscore csc ... --parse csc_reply` block, run: the same lines."""
+    import shlex
+
+    from conftest import ROOT
+
+    from paperscore import cli
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = next(b for b in re.findall(r"```text\n(.*?)```", readme, re.S) if b.startswith("$ paperscore csc ") and "--parse" in b)
+    command, shown = block.split("\n", 1)
+    with open(ROOT / "tests/data/csc_common/chat_replies.json", encoding="utf-8") as handle:
+        assert json.load(handle) == REPLIES  # the figures derived above
+    assert [line.split("\t") for line in (ROOT / "tests/data/csc_common/chat_gold.tsv").read_text(encoding="utf-8").splitlines()] == [list(pair) for pair in zip(SOURCES, GOLD)]
+    argv = [str(ROOT / arg) if arg.startswith("tests/") else arg for arg in shlex.split(command)[2:]]
+    assert cli.main(argv) == 0
+    assert capsys.readouterr().out == shown
+
+
+@pytest.mark.parametrize("space", ["csc_common", "csc_sighan"])
+def test_csc_demos_score_replies_with_a_chosen_parser(space):
+    import gradio as gr
+    from conftest import load_app
+
+    app = load_app(space)
+    assert app.PARSERS == [app.NO_PARSER, *P.CSC_PARSERS]
+    # the page's generative example is this module's REPLIES, one a line (its explanation left out)
+    assert app.REPLY_EXAMPLE["predictions"].split("\n") == [REPLIES[0].split("\n")[0], *REPLIES[1:]]
+    assert app.REPLY_EXAMPLE["sources"].split("\n") == SOURCES and app.REPLY_EXAMPLE["references"].split("\n") == GOLD
+    chosen = {"variant": "realise"} if space == "csc_common" else {}
+    headline, _, table = app.score(**{**app.EXAMPLE, **app.REPLY_EXAMPLE, **chosen})
+    assert headline.pop("signature").startswith(f"{space}|parse:csc_reply@1|")
+    expected = {**REALISE_EXPECTED, **PARSED} if space == "csc_common" else SIGHAN_EXPECTED
+    assert {key: headline[key] for key in expected} == pytest.approx(expected, abs=1e-12)
+    assert "去学校了。" in table and "修" not in table and "纠" not in table  # the table shows the sentences read
+    # the page reports the third reply (index 2, nothing left once its label is removed) counted from 1
+    assert '<p id="parse-report">Parse failures: 1 (sentence 3)</p>' in app.show(**{**app.EXAMPLE, **app.REPLY_EXAMPLE, **chosen})[3]
+    with pytest.raises(gr.Error, match="parse: 'nope' is not one of"):
+        app.score(**{**app.EXAMPLE, "parse": "nope"})
+
+
 # ---------------------------------------------------------------------------------------
 # Event detection: OmniEvent's seq2seq triggers and their candidates
 
@@ -417,3 +692,100 @@ def test_omnievent_candidates_refuse_bad_input():
         P.omnievent_candidates([[]], ["ab"], [[[0, 1], [1, 2]]], [["x"]], ["x"])
     with pytest.raises(ValueError, match=r"positions\[0\]\[1\]: \(1, 3\) is not inside the text of 2 characters"):
         P.omnievent_candidates([[]], ["ab"], [[[0, 1], [1, 3]]], [["x", "NA"]], ["x"])
+
+
+# ---------------------------------------------------------------------------------------
+# ACOS's generative baseline (GEN-SCL-NAT) and DiaASQ's triplets as JSON (issue 21)
+
+GEN_SCL_NAT = json.loads((DATA / "parse" / "gen_scl_nat.json").read_text(encoding="utf-8"))
+
+
+def test_gen_scl_nat_agrees_with_its_repository_function():
+    """The agreed outputs of jpeper/GEN_SCL_NAT's extract_spans_para run in place on 23,000
+    rendered, mutated and random texts (tests/parse_reference_gen_scl_nat.py), as its
+    (category, aspect, sentiment, opinion) tuples."""
+    assert len(GEN_SCL_NAT) >= 200
+    structures, report = P.parse([case["text"] for case in GEN_SCL_NAT], "gen_scl_nat")
+    for case, structure in zip(GEN_SCL_NAT, structures):
+        assert [[c, a, s, o] for a, o, c, s in structure] == case["repository_output"], case["text"]
+    assert 0.2 * len(GEN_SCL_NAT) < report["parse_failures"] < 0.8 * len(GEN_SCL_NAT)
+
+
+def test_gen_scl_nat_round_trip():
+    # GEN-SCL-NAT generate_data.get_gen_scl_nat_data: per quad the tokens [category,
+    # "| THE", aspect ("it" for NULL), "IS", opinion, "|", sentiment], "[SSEP]" between
+    # quads, all joined by spaces. Its decoder keeps "it" (see read_gen_scl_nat).
+    rng = random.Random(8)
+    golds = [gold(rng, ["positive", "negative", "neutral"], "it") for _ in range(500)]
+    texts = [" [SSEP] ".join(" ".join([c, "| THE", t, "IS", o, "|", s]) for t, o, c, s in g) for g in golds]
+    assert P.parse(texts, "gen_scl_nat") == (golds, {"parser": "gen_scl_nat@1", "parse_failures": 0, "parse_failure_examples": []})
+
+
+def test_gen_scl_nat_failures_and_its_pipe_form():
+    # hand-derived from its code: "" has no quads, a blank text one unreadable piece
+    # (category "", aspect NULL, sentiment "", opinion NULL); four "|" fields are read as
+    # category, aspect, opinion, sentiment before the THE/IS form is tried
+    structures, report = P.parse(["", " ", "c | a | o | positive", "c| THEaIS o |x", "c | THE a IS o", "c | the a is o | positive"], "gen_scl_nat")
+    unread = [["NULL", "NULL", "", ""]]
+    assert structures == [[], unread, [["a", "o", "c", "positive"]], [["a", "o", "c", "x"]], unread, unread]
+    assert report["parse_failure_examples"] == [1, 4, 5]
+    # scored: the unreadable piece is a predicted quad that matches nothing
+    r = compute(["c | THE a IS o | positive [SSEP] junk"], ["c | THE a IS o | positive"], parse="gen_scl_nat")
+    assert (r["exact_precision"], r["exact_recall"], r["parse_failures"]) == (0.5, 1.0, 1)
+
+
+def test_diaasq_json_round_trip_in_its_prediction_files_layout():
+    """Random DiaASQ dialogues' triplets written as DiaASQ's save2file writes them (a JSON
+    list of [t_s, t_e, a_s, a_e, o_s, o_e, polarity, target, aspect, opinion]), bare, in a
+    fenced block or as a dialogue object, read back to the quads quad_match reads from
+    DiaASQ's files (tests/diaasq.py), and scored the same as those files."""
+    import diaasq
+
+    rng = random.Random(9)
+    dialogues = [diaasq.random_dialogue(rng, str(i)) for i in range(400)]
+    for t in (t for d in dialogues for t in d["triplets"] if t[6] == ""):
+        t[6] = "neu"  # an empty polarity would be a malformed gold quad, refused by quad_match
+    texts = []
+    for d in dialogues:
+        body = json.dumps(d["triplets"], ensure_ascii=rng.random() < 0.5)
+        texts.append(rng.choice([body, f"```json\n{body}\n```", json.dumps({"doc_id": d["doc_id"], "triplets": d["triplets"]})]))
+    expected = [[[q or "NULL" for q in diaasq.quad(t)[:3]] + [t[6]] for t in d["triplets"] if t[6] != -1] for d in dialogues]
+    structures, report = P.parse(texts, "diaasq_json")
+    assert sum(map(len, expected)) > 800 and sum(t[6] == -1 for d in dialogues for t in d["triplets"]) > 50
+    assert report["parse_failures"] == 0
+    assert structures == expected
+    quads = [[dict(zip(("target", "opinion", "aspect", "polarity"), q)) for q in e] for e in expected]
+    assert compute(texts, quads, parse="diaasq_json", parse_references=False) == compute(quads, quads) | {"parse_failures": 0, "parse_failure_examples": []}
+
+
+def test_diaasq_json_failures():
+    structures, report = P.parse(["not json", '{"doc_id": 1}', '[[0, 1, 2, 3, 4, 5, "pos", "t", "a"], 7, [0, 1, 2, 3, 4, 5, 1, "t", "a", "o"]]', "[]"], "diaasq_json")
+    assert structures == [[], [], [["", "", "", ""]] * 3, []]
+    assert report["parse_failure_examples"] == [0, 1, 2]
+
+
+def test_new_quad_parsers_are_in_the_package_list_the_demo_reads():
+    from paperscore.quad import QUAD_PARSERS
+
+    assert {"gen_scl_nat", "diaasq_json"} <= set(QUAD_PARSERS)
+
+
+def test_strict_offset_policy_by_hand():
+    text = "set up fired fired ; set up"
+    positions = [[13, 18], [7, 12], [0, 6], [21, 27], [0, 3]]  # fired@13, fired@7, "set up"@0, "set up"@21, set
+    gold = ["attack", "attack", "NA", "transport", "NA"]
+    pairs = [["fired", "die"], ["setup", "transport"], ["fired", "attack"], ["fired", "attack"], ["troops", "attack"], ["set", "elect"]]
+    ((predicted, left),) = P.place_triggers("strict", [pairs], [text], [positions], [gold], None)
+    # in text order the candidates are set@0-3, "set up"@0-6, fired@7, fired@13, "set up"@21:
+    # (fired, die) takes fired@7, (setup, transport) "set up"@0 (spaces removed, as the
+    # reader removes them), (fired, attack) fired@13, the second (fired, attack) finds no
+    # free "fired", (troops, attack) no candidate, (set, elect) set@0-3 (a type outside
+    # any schema is still the model's answer); the gold labels are never read
+    assert predicted == ["attack", "die", "transport", "NA", "elect"]
+    assert left == [("fired", "attack"), ("troops", "attack")]
+    # OmniEvent's rule on the same input prefers the gold label and skips types outside
+    # the schema: fired@13 attack (gold preferred over die), fired@7 attack, "set up" never
+    # equals "setup", set: elect is not a type
+    ((predicted, left),) = P.place_triggers("omnievent", [pairs], [text], [positions], [gold], ["attack", "die", "transport"])
+    assert predicted == ["attack", "attack", "NA", "NA", "NA"]
+    assert left == [("fired", "die"), ("setup", "transport"), ("troops", "attack"), ("set", "elect")]

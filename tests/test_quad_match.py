@@ -1384,3 +1384,299 @@ def test_demo_scores_model_text_with_a_chosen_parser():
     many = "; ".join(["(a, b, positive)"] * 60)  # 60 quads once parsed, though no " & " in sight
     with pytest.raises(gr.Error, match="predictions line 1: 60 quads; this demo takes at most 50"):
         app.score(**{**app.EXAMPLE, "predictions": many, "references": "(a, b, positive)", "parse": "gas_aste"})
+
+
+# ---------------------------------------------------------------------------------------
+# convention="diaasq": DiaASQ's own table, against its run_eval.py run in place
+# (tests/diaasq_reference.py wrote its figures; see tests/data/quad_match/README.md)
+
+from paperscore.quad import DIAASQ_ROWS, diaasq_counts  # noqa: E402
+
+DIAASQ_FIGURES = json.loads((diaasq.DATA / "diaasq_reference.json").read_text(encoding="utf-8"))
+
+
+def diaasq_table(result):
+    """A result's rows as run_eval.py's [P, R, F1] list, None for a row not scored."""
+    return [[result[f"{row}_{f}"] for f in ("precision", "recall", "f1")] if f"{row}_f1" in result else None for row in DIAASQ_ROWS]
+
+
+@pytest.mark.parametrize("seed, language", [(0, "zh"), (1, "en")])
+def test_diaasq_table_equals_run_eval_on_the_released_test_sets(seed, language):
+    import diaasq_reference
+
+    gold = diaasq.released(language)
+    for name, predictions in diaasq_reference.released_predictions(gold, seed).items():
+        expected = DIAASQ_FIGURES["released"][language][name]
+        assert diaasq_table(compute(predictions, gold, convention="diaasq")) == expected, name
+    # what issue 23 measured: the explicit gold quads alone are DiaASQ's perfect score
+    assert DIAASQ_FIGURES["released"][language]["explicit"][DIAASQ_ROWS.index("micro")] == [1.0, 1.0, 1.0]
+    assert DIAASQ_FIGURES["released"][language]["nudged"][DIAASQ_ROWS.index("micro")][2] < 0.6
+
+
+def test_diaasq_table_equals_run_eval_on_random_dialogues():
+    """4,000 random dialogues (tests/diaasq.py: replies of any shape, implicit elements,
+    lone -1s, repeats, near misses, predictions in another order) in 249 corpora; a corpus
+    without element and pair lists has only the seven quad rows, run_eval.py's there."""
+    corpora = diaasq.random_corpora(DIAASQ_FIGURES["random"]["seed"], DIAASQ_FIGURES["random"]["dialogues"])
+    assert len(corpora) == len(DIAASQ_FIGURES["random"]["corpora"]) == 249
+    without = 0
+    for (gold, predictions), expected in zip(corpora, DIAASQ_FIGURES["random"]["corpora"]):
+        table = diaasq_table(compute(predictions, gold, convention="diaasq"))
+        if expected["lists"]:
+            assert table == expected["scores"]
+        else:
+            without += 1
+            assert table[:6] == [None] * 6 and table[6:] == expected["scores"][6:]
+    assert 20 < without < 100
+
+
+def test_diaasq_each_dialogue_counts_as_scored_alone():
+    gold, predictions = diaasq.random_corpora(7, 30)[0]
+    result = compute(predictions, gold, convention="diaasq")
+    by_id = {p["doc_id"]: p for p in predictions}
+    sums = sum(diaasq_counts(by_id[g["doc_id"]], g, DIAASQ_ROWS) for g in gold)
+    alone = [compute([by_id[g["doc_id"]]], [g], convention="diaasq") for g in gold]
+    for j, row in enumerate(DIAASQ_ROWS):
+        hits, predicted, gold_count = sums[j]
+        assert result[f"{row}_precision"] == (hits / predicted if predicted else 0.0)
+        assert result[f"{row}_recall"] == (hits / gold_count if gold_count else 0.0)
+    # a dialogue scored alone: its recall is its own count's
+    for g, r in zip(gold, alone):
+        counts = diaasq_counts(by_id[g["doc_id"]], g, DIAASQ_ROWS)
+        assert r["micro_recall"] == (counts[6][0] / counts[6][2] if counts[6][2] else 0.0)
+
+
+def _dialogue(triplets, replies=(-1, 0, 1, 0), **lists):
+    """Four utterances of three tokens each (tokens 0-2, 3-5, 6-8, 9-11)."""
+    return {"doc_id": "d", "sentences": ["a b c"] * 4, "replies": list(replies), "triplets": triplets, **lists}
+
+
+def test_diaasq_hand_cases():
+    full = [0, 1, 3, 5, 6, 7, "pos", "t", "a", "o"]
+    implicit_aspect = [0, 1, -1, -1, 9, 11, "neg", "t", "", "o"]
+    # issue 23: an implicit triplet is no quad of DiaASQ's; neu and doubt are both "other"
+    r = compute([_dialogue([full])], [_dialogue([full, implicit_aspect])], convention="diaasq")
+    assert (r["micro_precision"], r["micro_recall"]) == (1.0, 1.0)
+    r = compute([_dialogue([full[:6] + ["doubt"] + full[7:]])], [_dialogue([full[:6] + ["neu"] + full[7:]])], convention="diaasq")
+    assert r["micro_f1"] == 1.0
+    # spans, not texts: the same text one token over is a miss; iden ignores the polarity
+    r = compute([_dialogue([[1, 2] + full[2:]])], [_dialogue([full])], convention="diaasq")
+    assert r["micro_f1"] == 0.0 and r["iden_f1"] == 0.0
+    r = compute([_dialogue([full[:6] + ["neg"] + full[7:]])], [_dialogue([full])], convention="diaasq")
+    assert (r["micro_f1"], r["iden_f1"]) == (0.0, 1.0)
+    # replies (-1, 0, 1, 0): get_token_thread's threads are [0], [1, 2], [3]. Distances:
+    # 0-1: 0 + 0 + 1 = 1; 0-2: 0 + 1 + 1 = 2; 1-2: |0 - 1| = 1; 2-3: 1 + 0 + 2 = 3.
+    cases = {
+        "intra": [0, 1, 1, 2, 2, 3],  # all in utterance 0
+        "cross_1": [0, 1, 3, 4, 4, 5],  # utterances 0, 1, 1
+        "cross_2": [0, 1, 3, 4, 6, 7],  # 0, 1, 2: max(1, 1, 2)
+        "cross_3": [3, 4, 6, 7, 9, 10],  # 1, 2, 3: max(1, 3, 3 (1-3: 0 + 0 + 2))
+    }
+    for row, spans in cases.items():
+        t = spans + ["pos", "t", "a", "o"]
+        r = compute([_dialogue([t])], [_dialogue([t])], convention="diaasq")
+        scored = {name for name in ("intra", "inter", "cross_1", "cross_2", "cross_3") if r[f"{name}_recall"] == 1.0}
+        assert scored == ({row} if row == "intra" else {"inter", row}), row
+    # duplicates collapse (sets); the element and pair rows read the lists
+    gold = _dialogue([full, full], targets=[[0, 1, "t"]], aspects=[[3, 5, "a"]], opinions=[[6, 7, "o", "pos"]])
+    pred = _dialogue([full], targets=[[0, 1], [0, 1], [4, 5]], aspects=[], opinions=[[6, 7]], ta=[[0, 1, 3, 5]], to=[[0, 1, 6, 8]], ao=[[3, 5, 6, 7], [3, 5, 6, 7, "x"]])
+    r = compute([pred], [gold], convention="diaasq")
+    assert (r["micro_precision"], r["micro_recall"]) == (1.0, 1.0)
+    assert (r["target_precision"], r["target_recall"]) == (0.5, 1.0)
+    assert (r["aspect_precision"], r["aspect_recall"], r["aspect_f1"]) == (0.0, 0.0, 0.0)
+    assert (r["ta_f1"], r["to_f1"], r["ao_f1"]) == (1.0, 0.0, 1.0)
+
+
+def test_diaasq_refuses_what_its_code_cannot_read():
+    full = [0, 1, 3, 5, 6, 7, "pos", "t", "a", "o"]
+    gold = _dialogue([full])
+    cases = [
+        ([{"triplets": [full]}], [gold], r"predictions\[0\]: is \{'triplets'.*not a DiaASQ dialogue"),
+        ([dict(gold, doc_id="e")], [gold], r"predictions\[0\]: doc_id 'e' is not among the references'"),
+        ([gold, gold], [gold, dict(gold, doc_id="e")], r"predictions\[1\]: doc_id 'd' is also that of predictions\[0\]"),
+        ([gold, gold], [gold, gold], r"references\[1\]: doc_id 'd' is also that of references\[0\]"),
+        ([_dialogue([[0, 1, 3, 5, 12, 13, "pos", "", "", ""]])], [gold], r"predictions\[0\]: triplet 1 starts a span at token 12, past the 12 tokens"),
+        ([_dialogue([[True, 1, 3, 5, 6, 7, "pos", "", "", ""]])], [gold], r"predictions\[0\]: triplet 1 has the span index True"),
+        ([_dialogue([[0, 1, 3, 5, 6, -2, "pos", "", "", ""]])], [gold], r"span index -2"),
+        ([_dialogue([full[:6] + [1] + full[7:]])], [gold], r"triplet 1 has the polarity 1, not a string"),
+        ([_dialogue([full[:7]])], [gold], r"triplet 1 \[0, 1, 3, 5, 6, 7, 'pos'\] is not a list of 10 entries"),
+        ([{"doc_id": "d", "triplets": []}], [{"doc_id": "d", "triplets": []}], r"references\[0\]: \(doc_id 'd'\) has no 'sentences'"),
+        ([_dialogue([], replies=[-1])], [_dialogue([], replies=[-1])], r"references\[0\]: replies is not a list of integers, one per sentence \(4\)"),
+        ([_dialogue([], targets=[[0]])], [_dialogue([], targets=[])], r"predictions\[0\]: targets entry 1 \[0\] does not start with 2 integer"),
+        ([_dialogue([], ta=[]), _dialogue([]) | {"doc_id": "e"}], [gold, gold | {"doc_id": "e"}], r"predictions\[0\]: gives 'ta' but predictions\[1\] does not"),
+        ([_dialogue([], targets=[])], [_dialogue([])], r"references\[0\]: has no 'targets', which DiaASQ's target row reads"),
+    ]
+    for predictions, references, message in cases:
+        with pytest.raises(ValueError, match=message):
+            compute(predictions, references, convention="diaasq")
+    with pytest.raises(ValueError, match="duplicates: does not apply with convention='diaasq'"):
+        compute([gold], [gold], convention="diaasq", duplicates="set")
+    with pytest.raises(ValueError, match="convention"):
+        compute([gold], [gold], convention="DiaASQ")
+    with pytest.raises(ValueError, match=r'predictions\[0\]: is a DiaASQ dialogue: its own table is convention="diaasq"'):
+        compute([gold], [gold])
+
+
+def test_diaasq_signature_bootstrap_command_line_and_space(tmp_path, capsys, space_metric):
+    gold = diaasq.released("zh")
+    predictions = [diaasq.with_pairs(g) | {"triplets": g["triplets"][1:]} for g in gold]
+    result = compute(predictions, gold, convention="diaasq", confidence_level=0.9, seed=3, return_signature=True)
+    assert result["signature"].startswith("quad_match|convention:diaasq|zero_division:0|bootstrap:1000@0.9|seed:3|")
+    assert result["micro_f1_low"] < result["micro_f1"] < result["micro_f1_high"]
+    paths = {}
+    for name, data in (("pred", predictions), ("gold", gold)):
+        paths[name] = tmp_path / f"{name}.json"
+        paths[name].write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    code, out, _ = run_cli(["quad", "--convention", "diaasq", "--predictions", str(paths["pred"]), "--references", str(paths["gold"]), "--json"], capsys)
+    assert code == 0 and json.loads(out) == compute(predictions, gold, convention="diaasq", return_signature=True)
+    code, _, err = run_cli(["quad", "--convention", "diaasq", "--format", "json", "--predictions", str(paths["pred"]), "--references", str(paths["gold"])], capsys)
+    assert code == 1 and "--format: does not apply with --convention diaasq" in err
+    assert space_metric.compute(predictions=predictions, references=gold, convention="diaasq") == compute(predictions, gold, convention="diaasq")
+
+
+# ---------------------------------------------------------------------------------------
+# Span-index quads (spans="exclusive" / "inclusive"), against tests/quad_naive.py
+
+
+def span_corpus(size, seed, spans):
+    """`size` samples of span-index quads as real extractor outputs look: dialogues or
+    sentences of 1-400 tokens, 0-30 gold quads (5% none, some repeated), implicit targets
+    and opinions (null or [-1, -1]), numpy and Python integers, lists and objects;
+    predictions that move a span edge by one, drop, repeat, add, change the aspect or
+    polarity, or are malformed (an element missing or one too many, an empty aspect)."""
+    rng = random.Random(seed)
+    aspects = ["food#quality", "service#general", "price", "屏幕", "续航", " padded "]
+    last = 1 if spans == "inclusive" else 0  # an inclusive end is the last token, an exclusive one past it
+
+    def span(tokens):
+        if rng.random() < 0.1:
+            return rng.choice([None, [-1, -1], (-1, -1)])
+        start = rng.randrange(tokens)
+        end = min(start + rng.choice([1, 1, 2, 3, 8]), tokens) - last
+        return [start, end] if rng.random() < 0.9 else (np.int64(start), np.int32(end))
+
+    def moved(value, tokens):
+        if value is None or list(value) == [-1, -1]:
+            return span(tokens)
+        start, end = int(value[0]), int(value[1])
+        if rng.random() < 0.5 and end + 1 < tokens:
+            return [start, end + 1]
+        return [start + 1, end] if start + 1 < end + last else [max(start - 1, 0), end]
+
+    def written(quad):
+        return dict(zip(quad_module.ELEMENTS, quad)) if rng.random() < 0.2 else list(quad)
+
+    samples = []
+    for _ in range(size):
+        tokens = rng.choice([rng.randint(1, 30), rng.randint(30, 400)])
+        k = 0 if rng.random() < 0.05 else rng.randint(9, 30) if rng.random() < 0.02 else rng.randint(1, 6)
+        gold = [[span(tokens), span(tokens), rng.choice(aspects), rng.choice(POLARITIES)] for _ in range(k)]
+        if gold and rng.random() < 0.05:
+            gold.append(list(gold[0]))
+        pred = []
+        for q in gold:
+            u = rng.random()
+            if u < 0.1:
+                continue
+            q = list(q)
+            if u < 0.45:
+                j = rng.randrange(4)
+                q[j] = moved(q[j], tokens) if j < 2 else rng.choice(aspects if j == 2 else POLARITIES)
+            pred.append(q)
+            if rng.random() < 0.05:
+                pred.append(list(q))
+        pred += [[span(tokens), span(tokens), rng.choice(aspects), rng.choice(POLARITIES)] for _ in range(rng.random() < 0.2)]
+        if pred and rng.random() < 0.05:
+            j, u = rng.randrange(len(pred)), rng.random()
+            pred[j] = pred[j][:3] if u < 0.4 else pred[j] + ["extra"] if u < 0.7 else pred[j][:2] + ["", pred[j][3]]
+        rng.shuffle(pred)
+        samples.append(([written(q) if len(q) == 4 else q for q in pred], [written(q) for q in gold]))
+    return [p for p, _ in samples], [g for _, g in samples]
+
+
+@pytest.mark.parametrize("spans, seed", [("exclusive", 1), ("inclusive", 2)])
+def test_span_quads_at_ten_thousand_equal_the_per_sample_definition(spans, seed):
+    predictions, references = span_corpus(10_000, seed, spans)
+    assert sum(map(len, references)) > 30_000
+    converted = [quad_module.span_quads(side, name, "0123", spans) for side, name in ((predictions, "predictions"), (references, "references"))]
+    pairing, full, _ = quad_module._score(*converted, (1, 1, 1, 1), "0123", " & ", " | ", "exact", "multiset")  # one reference each: rows are samples
+    by_rule = {rule: np.column_stack(quad_module._exact_columns(pairing, rule)) for rule in quad_naive.RULES}
+    oracle = [quad_naive.sample_statistics(p, r, similarity="exact", spans=spans) for p, r in zip(predictions, references)]
+    for i, row in enumerate(oracle):
+        assert full[i, [0, 1, 2]].tolist() == pytest.approx([row["matched"], row["n"], row["m"]], abs=1e-12), (i, predictions[i], references[i])
+        assert full[i, quad_module.STATS.index("score")] == pytest.approx(row["score"], abs=1e-12), i
+        for rule, rows in by_rule.items():
+            assert rows[i].tolist() == list(row["exact"][rule]), (i, rule)
+    # the public entry point: corpus figures, and a few samples scored alone
+    result = compute(predictions, references, spans=spans, similarity="exact")
+    assert headline(result) == pytest.approx(quad_naive.figures(oracle), abs=1e-12)
+    for i in range(0, 10_000, 997):
+        alone = compute(predictions[i : i + 1], references[i : i + 1], spans=spans, similarity="exact")
+        assert headline(alone) == pytest.approx(quad_naive.figures(oracle[i : i + 1]), abs=1e-12)
+
+
+def test_span_quads_hand_cases_and_errors():
+    # exclusive [0, 2) is inclusive [0, 1]: the same two tokens
+    gold = [[[[0, 2], [3, 4], "food", "pos"], [None, [5, 7], "price", "neg"]]]
+    assert compute([[[[0, 1], [3, 3], "food", "pos"], [[-1, -1], [5, 6], "price", "neg"]]], [[[[0, 1], [3, 3], "food", "pos"], [None, [5, 6], "price", "neg"]]], spans="inclusive", similarity="exact")["exact_f1"] == 1.0
+    # one edge moved: that element scores 0, the other three 1: degree 3/4 (exact 0)
+    r = compute([[[[0, 3], [3, 4], "food", "pos"]]], [gold[0][:1]], spans="exclusive", similarity="exact", return_signature=True)
+    assert (r["optimal_f1"], r["exact_f1"]) == (0.75, 0.0)
+    assert "|spans:exclusive|" in r["signature"]
+    cases = [
+        ({"spans": "exclusive", "similarity": "rouge_l"}, gold, "similarity: 'rouge_l'; spans are compared by position"),
+        ({"spans": "half", "similarity": "exact"}, gold, "spans"),
+        ({"spans": "exclusive", "similarity": "exact"}, [[[[2, 2], [3, 4], "food", "pos"]]], r"predictions\[0\]: quad 1 target \[2, 2\] is not a token span \(0 <= start < end, end exclusive"),
+        ({"spans": "inclusive", "similarity": "exact"}, [[[[3, 2], [3, 4], "food", "pos"]]], r"quad 1 target \[3, 2\] is not a token span \(0 <= start <= end, end inclusive"),
+        ({"spans": "exclusive", "similarity": "exact"}, [[[[0, 2], "good", "food", "pos"]]], r"quad 1 opinion 'good' is not a \[start, end\] pair"),
+        ({"spans": "exclusive", "similarity": "exact"}, [[[[0, 2], [True, 4], "food", "pos"]]], r"quad 1 opinion \[True, 4\] is not a \[start, end\] pair"),
+        ({"spans": "exclusive", "similarity": "exact"}, ["0:2 | 3:4 | food | pos"], r"predictions\[0\]: is a str: with spans='exclusive' a sample is a list of quads"),
+        ({}, gold, r"predictions\[0\]: quad 1 holds \[0, 2\], not a string .*spans='exclusive' or 'inclusive'"),
+    ]
+    for options, predictions, message in cases:
+        with pytest.raises(ValueError, match=message):
+            compute(predictions, gold, **options)
+
+
+def test_span_quads_through_evaluate(space_metric):
+    pred = [[[[0, 2], None, "food", "pos"]], [{"target": [1, 2], "opinion": [4, 6], "aspect": "a", "polarity": "neg"}]]
+    gold = [[[[0, 2], [-1, -1], "food", "pos"]], [[[1, 2], [4, 5], "a", "neg"]]]
+    expected = compute(pred, gold, spans="exclusive", similarity="exact")
+    assert expected["exact_f1"] == 0.5 and expected["optimal_f1"] == 0.875
+    assert space_metric.compute(predictions=pred, references=gold, spans="exclusive", similarity="exact") == expected
+
+
+def test_span_quads_on_the_command_line(tmp_path, capsys):
+    pred, gold = tmp_path / "pred.jsonl", tmp_path / "gold.jsonl"
+    pred.write_text('[[[0, 2], [3, 4], "food", "pos"]]\n[]\n', encoding="utf-8")
+    gold.write_text('[[[0, 2], [3, 4], "food", "pos"]]\n[[[1, 2], null, "price", "neg"]]\n', encoding="utf-8")
+    code, out, _ = run_cli(["quad", "--format", "json", "--spans", "exclusive", "--similarity", "exact", "--predictions", str(pred), "--references", str(gold), "--json"], capsys)
+    assert code == 0
+    result = json.loads(out)
+    assert (result["exact_precision"], result["exact_recall"]) == (1.0, 0.5) and "|spans:exclusive|" in result["signature"]
+
+
+def test_diaasq_compare_two_systems(tmp_path, capsys):
+    """paperscore compare under convention="diaasq": each system's Micro F1 is run_eval.py's
+    (the fixture), and the headline compared is micro_f1."""
+    import diaasq_reference
+
+    from paperscore.compare import compare
+
+    gold = diaasq.released("zh")
+    systems = diaasq_reference.released_predictions(gold, 0)
+    expected = DIAASQ_FIGURES["released"]["zh"]
+    micro = DIAASQ_ROWS.index("micro")
+    r = compare("quad_match", gold, systems["nudged"], systems["gold"], convention="diaasq", seed=1, n_resamples=200)
+    assert (r["metric_key"], r["score_a"], r["score_b"]) == ("micro_f1", expected["nudged"][micro][2], expected["gold"][micro][2])
+    assert r["p_value"] < 0.01 and "|convention:diaasq|" in r["signature"]
+    paths = {}
+    for name, data in (("gold", gold), ("a", systems["nudged"]), ("b", systems["explicit"])):
+        paths[name] = tmp_path / f"{name}.json"
+        paths[name].write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    argv = ["compare", "quad", "--convention", "diaasq", "--references", str(paths["gold"]), "--system-a", str(paths["a"]), "--system-b", str(paths["b"]), "--metric-key", "iden_f1", "--n-resamples", "100", "--seed", "2", "--json"]
+    code, out, _ = run_cli(argv, capsys)
+    result = json.loads(out)
+    assert code == 0 and (result["score_a"], result["score_b"]) == (expected["nudged"][DIAASQ_ROWS.index("iden")][2], 1.0)
+    code, _, err = run_cli(argv[:-1] + ["--duplicates", "set"], capsys)
+    assert code == 1 and "--duplicates: does not apply with --convention diaasq" in err

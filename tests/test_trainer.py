@@ -20,6 +20,7 @@ from transformers import (
     DataCollatorForSeq2Seq,
     DataCollatorForTokenClassification,
     DataCollatorWithPadding,
+    EvalPrediction,
     PreTrainedTokenizerFast,
     Seq2SeqTrainer,
     Seq2SeqTrainingArguments,
@@ -377,11 +378,11 @@ SENTENCES = ["他们很好", "今天很热", "我在学校", "这是我的书", 
 TYPOS = {"们": "门", "在": "再", "的": "地", "很": "恨", "做": "作", "已": "以"}
 
 
-def spelling_data(seed=3):
+def spelling_data(seed=3, extra_words=()):
     """Sentences with one character replaced by a confusable one; a character-level
-    tokenizer (text is fed as characters separated by spaces)."""
+    tokenizer (text is fed as characters separated by spaces), knowing extra_words too."""
     rng = np.random.default_rng(seed)
-    tokenizer = tokenizer_for([c for s in SENTENCES for c in s] + list(TYPOS.values()))
+    tokenizer = tokenizer_for([c for s in SENTENCES for c in s] + list(TYPOS.values()) + list(extra_words))
     data = []
     for _ in range(24):
         reference = str(rng.choice(SENTENCES))
@@ -431,6 +432,65 @@ def test_csc_common_on_generated_sentences_with_sources_from_the_inputs(tmp_path
     assert_plain_floats(metrics, numbers)
     for key, value in numbers.items():
         assert metrics[f"eval_{key}"] == pytest.approx(value, abs=1e-12), key
+
+
+LABEL = "修改后："  # a chat model's leading label, one token here
+
+
+def reply_data(seed=5):
+    """spelling_data whose tokenizer also knows LABEL, and whose model is made to begin
+    every reply with it (forced as the first generated token), as a chat model would."""
+    tokenizer, model, data = spelling_data(seed, [LABEL])
+    model.generation_config.forced_bos_token_id = tokenizer.convert_tokens_to_ids(LABEL)
+    return tokenizer, model, data
+
+
+@pytest.mark.parametrize(("mode", "space"), [("concat", "csc_common"), ("per_batch", "csc_sighan"), ("batch_eval", "csc_sighan")])
+def test_csc_spaces_read_generated_replies(tmp_path, mode, space):
+    """trainer_metrics(tokenizer=..., parse=...): each generated reply read by csc_label
+    (the label removed) before scoring; the parse report among the Trainer's numbers."""
+    import importlib
+
+    package = importlib.import_module(f"paperscore.{space}")
+    tokenizer, model, data = reply_data()
+    collator = DataCollatorForSeq2Seq(tokenizer, model=model)
+
+    def no_spaces(text):
+        return text.replace(" ", "")
+
+    options = dict(parse="csc_label", length_mismatch="align")
+    compute_metrics = load(space).trainer_metrics(tokenizer=tokenizer, postprocess=no_spaces, **options)
+    generation = dict(predict_with_generate=True, generation_max_length=8, include_for_metrics=["inputs"])
+    trainer, metrics, ours = run(Seq2SeqTrainer, Seq2SeqTrainingArguments, tmp_path, model, data, collator, compute_metrics, mode, **generation)
+    assert ours == []
+    prediction = predict(trainer, data)
+
+    replies, references = ([no_spaces(text) for text in decoded(tokenizer, ids)] for ids in (prediction.predictions, prediction.label_ids))
+    assert all(reply.startswith(LABEL) for reply in replies) and not any(LABEL in reference for reference in references)
+    sources = [no_spaces(tokenizer.decode(example["input_ids"], skip_special_tokens=True)) for example in data]
+    expected = package.compute(replies, references, sources=sources, **options)
+    numbers = {key: value for key, value in expected.items() if isinstance(value, (int, float))}
+    assert "parse_failures" in numbers and len(numbers) > 5
+    for key, value in numbers.items():
+        assert metrics[f"eval_{key}"] == pytest.approx(value, abs=1e-12), key
+
+
+@pytest.mark.parametrize("space", ["csc_common", "csc_sighan"])
+def test_csc_trainer_metrics_read_a_reply_by_hand(space):
+    """Generated ids of "修改后： 他 们 很 好" for the input "他 门 很 好" and the label
+    "他 们 很 好": read by csc_label, the one correction is exact (P = R = F1 = 1, no
+    failure); unread, the label's 4 inserted characters make it wrong (F1 0)."""
+    tokenizer, _, _ = reply_data()
+
+    def ids(text):
+        return np.array([tokenizer(text)["input_ids"]])
+
+    call = EvalPrediction(predictions=ids(f"{LABEL} 他 们 很 好"), label_ids=ids("他 们 很 好"), inputs=ids("他 门 很 好"))
+    key = "sentence_correction_f1" if space == "csc_common" else "correction_f1"
+    options = dict(tokenizer=tokenizer, postprocess=lambda text: text.replace(" ", ""), length_mismatch="align")
+    read = load(space).trainer_metrics(parse="csc_label", **options)(call)
+    assert read[key] == 1.0 and read["parse_failures"] == 0.0
+    assert load(space).trainer_metrics(**options)(call)[key] == 0.0
 
 
 def test_trainer_metrics_takes_plain_python_values():

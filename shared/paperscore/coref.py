@@ -22,10 +22,11 @@ import math
 import re
 import sys
 import warnings
-from collections import Counter, namedtuple
+from collections import Counter, deque, namedtuple
 
 import numpy as np
 
+from . import corefud
 from .core import (
     as_corpus,
     as_floats,
@@ -159,7 +160,8 @@ def _error(source, name, line, token, problem):
 # One document of a file: its name (None for a CoNLL text without #begin document), its
 # number of tokens, and per mention its first and last token and its entity (numbered
 # from 0 in the reference's order); words: a jsonlines document's tokens (None for CoNLL).
-Document = namedtuple("Document", "name n_tokens first last entity words", defaults=(None,))
+# parse: a CoNLL key's Parse, read only for NP_only and min_span.
+Document = namedtuple("Document", "name n_tokens first last entity words parse", defaults=(None, None))
 
 
 def parse_conll(text, source="conll", whole=False):
@@ -313,11 +315,11 @@ def _clusters(first, last, entity):
     return [np.stack((first, last), 1)[entity == e].tolist() for e in range(int(entity.max(initial=-1)) + 1)]
 
 
-def _one_document(text, argument, index=None):
+def _one_document(text, argument, index=None, span_convention="token_inclusive"):
     """The one document of a CoNLL text or jsonlines line (predictions: predicted_clusters
-    read where they exist)."""
+    read where they exist; a jsonlines line's spans in span_convention)."""
     where = argument if index is None else f"{argument}[{index}]"
-    documents = parse_documents(text, where, whole=True, predicted=argument == "predictions")[1]
+    documents = parse_documents(text, where, whole=True, predicted=argument == "predictions", span_convention=span_convention)[1]
     if len(documents) != 1:
         raise input_error(argument, index, f"holds {len(documents)} documents; give one document per example")
     return documents
@@ -338,9 +340,10 @@ def _reading_order(first, last, entity):
     return first[order], last[order], entity[order]
 
 
-def _jsonlines_document(value, where, field="clusters"):
+def _jsonlines_document(value, where, field="clusters", span_convention="token_inclusive"):
     """One jsonlines object {"doc_key", "sentences", "clusters"} as a Document, its
-    clusters read from `field`."""
+    clusters read from `field` in span_convention (characters: of the tokens joined by
+    single spaces)."""
     missing = [name for name in ("doc_key", "sentences", field) if name not in value]
     if missing:
         raise ValueError(f"{where}: the object has no {', '.join(missing)}")
@@ -356,23 +359,26 @@ def _jsonlines_document(value, where, field="clusters"):
         raise ValueError(f"{where}: token {wrong} (counted from 0 over the sentences) is {type(words[wrong]).__name__} {words[wrong]!r}, not a string")
     if not isinstance(clusters, list) or _form(clusters, f"{where}: {field}", None) == "ids":
         raise ValueError(f"{where}: {field} is not a list of clusters of [start, end] token spans")
-    spans = np.array([m for cluster in clusters for m in cluster], dtype=object).reshape(-1, 2)
-    beyond = np.flatnonzero(spans[:, 1] >= len(words)) if len(spans) else []
-    if len(beyond):
-        raise ValueError(f"{where}: span {spans[beyond[0]].tolist()} ends beyond the document's {len(words)} tokens")
-    spans = spans.astype(np.int64)
-    entity = np.repeat(np.arange(len(clusters)), [len(cluster) for cluster in clusters])
-    return Document(name, len(words), *_reading_order(spans[:, 0], spans[:, 1], entity), words)
+    spans = np.array([m for cluster in clusters for m in cluster], dtype=np.int64).reshape(-1, 2)
+    sizes = [len(cluster) for cluster in clusters]
+    offsets = _token_offsets([words], None, 1)[0] if span_convention.startswith("char") else None
+    first, last = _token_spans(spans, sizes, span_convention, len(words), offsets, where, None)
+    entity = np.repeat(np.arange(len(clusters)), sizes)
+    return Document(name, len(words), *_reading_order(first, last, entity), words)
 
 
-def parse_jsonlines(text, source="jsonlines", predicted=False):
+def parse_jsonlines(text, source="jsonlines", predicted=False, span_convention="token_inclusive"):
     """The documents of an OntoNotes jsonlines text, one JSON object a line as the
     e2e-coref family writes it: doc_key, sentences (lists of tokens) and clusters (lists
     of [start, end] inclusive spans over the document's concatenated tokens).
 
     predicted=True (a response): where the objects hold "predicted_clusters", as the
     predict.py of e2e-coref, SpanBERT and coref-hoi writes them beside the gold
-    "clusters" of their input, those are read; every line then needs them."""
+    "clusters" of their input, those are read; every line then needs them.
+    span_convention: how the spans count (SPAN_CONVENTIONS; characters: of each line's
+    tokens joined by single spaces); a span that cannot be so is an error naming the line,
+    document and cluster."""
+    check_choice("span_convention", span_convention, tuple(SPAN_CONVENTIONS))
     documents, fields = [], []
     for number, line in enumerate(text.split("\n"), 1):
         if not line.strip():
@@ -385,16 +391,18 @@ def parse_jsonlines(text, source="jsonlines", predicted=False):
         if fields and field != fields[0][1]:
             raise ValueError(f"{where}: the object has {'' if field == 'predicted_clusters' else 'no '}predicted_clusters, but {fields[0][0]} has {'' if fields[0][1] == 'predicted_clusters' else 'none'}: a response reads predicted_clusters on every line or on none")
         fields.append((where.removeprefix(f"{source} "), field))
-        documents.append(_jsonlines_document(value, where, field))
+        documents.append(_jsonlines_document(value, where, field, span_convention))
     return documents
 
 
-def parse_documents(data, source, whole=False, predicted=False, allow_empty=False):
+def parse_documents(data, source, whole=False, predicted=False, allow_empty=False, parse=False, span_convention="token_inclusive"):
     """(form, documents) of a coreference file's bytes or text: "jsonlines" when its first
     visible character is "{", else "conll". A text without any document is an error
     naming `source` (with whole=True, CoNLL lines without #begin document are one document).
     predicted: a response (jsonlines: predicted_clusters read where they exist).
-    allow_empty: a text without documents is no documents (scorer.pl's reading)."""
+    allow_empty: a text without documents is no documents (scorer.pl's reading).
+    parse: read each CoNLL document's Parse (NP_only, min_span); jsonlines is an error.
+    span_convention: of jsonlines spans (parse_jsonlines)."""
     text = data if isinstance(data, str) else None
     head = (data.lstrip()[:1] if text is not None else bytes(data).lstrip()[:1])
     if head in ("{", b"{"):
@@ -403,9 +411,14 @@ def parse_documents(data, source, whole=False, predicted=False, allow_empty=Fals
                 text = bytes(data).decode("utf-8")
             except UnicodeDecodeError as error:
                 raise ValueError(f"{source} is not UTF-8 (byte {error.start}: {error.reason})") from None
-        form, documents = "jsonlines", parse_jsonlines(text, source, predicted)
+        form, documents = "jsonlines", parse_jsonlines(text, source, predicted, span_convention)
+        if parse:
+            raise ValueError(f"{source}: NP_only and min_span need the key's parse trees, which jsonlines does not hold; give the key as CoNLL with its parse column (column 6)")
     else:
         form, documents = "conll", parse_conll(data, source, whole)
+        if parse:
+            parses = conll_parses(data, source, whole)
+            documents = [d._replace(parse=parses[d.name]) for d in documents]
     if not documents and allow_empty:
         return "conll", []
     if not documents:
@@ -418,10 +431,10 @@ def parse_documents(data, source, whole=False, predicted=False, allow_empty=Fals
     return form, documents
 
 
-def read_documents(path, argument, predicted=False, allow_empty=False):
+def read_documents(path, argument, predicted=False, allow_empty=False, parse=False):
     """(form, documents) of a CoNLL or jsonlines file ("-": standard input)."""
     source = "standard input" if str(path) == "-" else str(path)
-    return parse_documents(read_bytes(path, argument), f"{argument}: {source}", predicted=predicted, allow_empty=allow_empty)
+    return parse_documents(read_bytes(path, argument), f"{argument}: {source}", predicted=predicted, allow_empty=allow_empty, parse=parse)
 
 
 # A CoNLL document name as the e2e-coref family turns it into a doc_key (its minimize.py
@@ -550,10 +563,14 @@ SPAN_CONVENTIONS = {
     "char_exclusive": "character offsets into texts, end excluded (fastcoref and LingMess get_clusters(as_strings=False))",
     "char_inclusive": "character offsets into texts, end included (Maverick clusters_char_offsets)",
 }
-# Span-list predictions of at least this many mentions, none of them a key mention, are
-# warned about: most likely a convention misread (still a score: a hopeless system, or
-# random input, is scored as every interface scores it).
+# Span predictions of at least MIN_MISSING mentions, none of them a key mention, are read
+# again under the other span conventions. When MISREAD_SHARE of them or more would be key
+# mentions under one, the input is refused, naming it: a system that misses every mention
+# while half its spans are key spans one token or character convention away wrote that
+# convention. Otherwise a warning: a hopeless system, or random input, is still scored as
+# every interface scores it.
 MIN_MISSING = 10
+MISREAD_SHARE = 0.5
 
 
 def _token_offsets(tokens, texts, n_docs):
@@ -615,18 +632,62 @@ def _token_spans(spans, sizes, convention, n_tokens, offsets, argument, index):
     return start, end
 
 
-def _check_found(key, response, convention):
-    """Warn about span-list predictions of MIN_MISSING or more mentions of which none is a
-    key mention, saying how many would be with the end read one token off."""
+def _readings(response, convention, tokens, texts):
+    """{other span convention: (first, last, readable)} of the response's spans as written
+    (token conventions: the end one less or more; characters: when tokens are given)."""
+    if not convention.startswith("token"):
+        return {}  # character spans off the token boundaries were refused already
+    first, written = response.first, response.second + (convention == "token_exclusive")
+    other = "token_exclusive" if convention == "token_inclusive" else "token_inclusive"
+    last = written - (other == "token_exclusive")
+    out = {other: (first, last, last >= first)}
+    if tokens is None:
+        return out
+    try:
+        offsets = _token_offsets(tokens, texts, response.n_docs)
+    except ValueError:
+        return out
+    for name in ("char_exclusive", "char_inclusive"):
+        end = written - (name == "char_exclusive")
+        at_start, at_end, readable = np.zeros_like(first), np.zeros_like(first), np.zeros(len(first), dtype=bool)
+        for d, (starts, ends, _) in enumerate(offsets):
+            mine = np.flatnonzero(response.doc == d)
+            if not len(mine) or not len(starts):
+                continue
+            i = np.searchsorted(starts, first[mine]).clip(0, len(starts) - 1)
+            j = np.searchsorted(ends, end[mine]).clip(0, len(ends) - 1)
+            at_start[mine], at_end[mine] = i, j
+            readable[mine] = (starts[i] == first[mine]) & (ends[j] == end[mine]) & (j >= i)
+        out[name] = (at_start, at_end, readable)
+    return out
+
+
+def _check_found(key, response, convention, tokens=None, texts=None):
+    """Refuse span predictions of MIN_MISSING or more mentions of which none is a key
+    mention when MISREAD_SHARE of them would be under another span convention; else warn,
+    saying how many would be with the end read one token off."""
     if len(response.doc) < MIN_MISSING or not len(key.doc) or np.isin(*_codes(response, key)).any():
         return
+    n = len(response.doc)
+    found = {}
+    for name, (first, last, readable) in _readings(response, convention, tokens, texts).items():
+        found[name] = np.isin(*_codes(response._replace(first=np.where(readable, first, 0), second=np.where(readable, last, 0)), key)) & readable  # unreadable: masked
+    best = max(found, key=lambda name: found[name].sum(), default=None)
+    if best is not None and found[best].sum() >= MISREAD_SHARE * n:
+        i = int(np.flatnonzero(found[best])[0])
+        d = int(response.doc[i])
+        cluster = int(response.entity[i] - response.entity[response.doc == d].min())
+        raise ValueError(
+            f"predictions: none of the {n} predicted mentions is a key mention under span_convention={convention!r}, but {int(found[best].sum())} are under "
+            f"span_convention={best!r} (predictions[{d}] cluster {cluster} is one): give span_convention={best!r}, the convention the predictions are written in"
+        )
     second = response.second
     moved = {-1: np.where(second > 0, second - 1, second), 1: np.where(second < INT64_MAX, second + 1, second)}
     shifted = {shift: int(np.isin(*_codes(response._replace(second=moved[shift]), key)).sum()) for shift in (-1, 1)}
     d = int(response.doc[0])
     cluster = int(response.entity[0] - response.entity[response.doc == d].min())
     warnings.warn(
-        f"predictions: none of the {len(response.doc)} predicted mentions is a key mention under span_convention={convention!r} "
+        f"predictions: none of the {n} predicted mentions is a key mention under span_convention={convention!r} "
         f"(predictions[{d}] cluster {cluster}: its first mention reads as tokens [{response.first[0]}, {response.second[0]}]); with every end one token less "
         f"{shifted[-1]} would be, one more {shifted[1]}. Give the span_convention the predictions are written in: {', '.join(SPAN_CONVENTIONS)}",
         UserWarning,
@@ -634,15 +695,15 @@ def _check_found(key, response, convention):
     )
 
 
-def _string_documents(examples, argument):
+def _string_documents(examples, argument, span_convention="token_inclusive"):
     """Per example its Document when it is a string (None for clusters): jsonlines lines
-    one by one, CoNLL strings together (parse_conll_examples)."""
+    one by one (their spans in span_convention), CoNLL strings together (parse_conll_examples)."""
     out = [None] * len(examples)
     conll = []
     for index, example in enumerate(examples):
         if isinstance(example, str):
             if example.lstrip()[:1] == "{":
-                [out[index]] = _one_document(example, argument, index)
+                [out[index]] = _one_document(example, argument, index, span_convention)
             else:
                 conll.append(index)
     for index, document in zip(conll, parse_conll_examples([examples[i] for i in conll], argument)):
@@ -680,8 +741,10 @@ def read_examples(predictions, references, span_convention="token_inclusive", to
             sides[argument] = _side(parts, [(argument, i) for i in range(len(examples))], labels)
         return sides["references"], sides["predictions"]
     arguments = {"references": references, "predictions": predictions}
-    documents = {argument: _string_documents(examples, argument) for argument, examples in arguments.items()}
-    offsets = _token_offsets(tokens, texts, len(references)) if any(c.startswith("char") for c in conventions.values()) else None
+    documents = {argument: _string_documents(examples, argument, conventions[argument]) for argument, examples in arguments.items()}
+    # Character offsets of clusters need tokens (a jsonlines line has its own).
+    clustered = [a for a, examples in arguments.items() if conventions[a].startswith("char") and any(d is None for d in documents[a])]
+    offsets = _token_offsets(tokens, texts, len(references)) if clustered else None
     n_tokens = [d.n_tokens if d else None for d in documents["references"]]
     n_tokens = [n if n is not None else (d.n_tokens if d else None) for n, d in zip(n_tokens, documents["predictions"])]
     if tokens is not None:
@@ -699,9 +762,301 @@ def read_examples(predictions, references, span_convention="token_inclusive", to
                 first, last = _token_spans(spans, sizes, convention, n_tokens[index], found, argument, index)
                 parts.append((first, last, np.repeat(np.arange(len(sizes)), sizes)))
         sides[argument] = _side(parts, [(argument, i) for i in range(len(examples))])
-    if forms[0] == "spans":
-        _check_found(sides["references"], sides["predictions"], conventions["predictions"])
+    if forms[0] == "spans" or any(d is not None and d.words is not None for d in documents["predictions"]):  # spans, or jsonlines
+        _check_found(sides["references"], sides["predictions"], conventions["predictions"], tokens, texts)
     return sides["references"], sides["predictions"]
+
+
+# ---------------------------------------------------------------------------------------
+# coval's mention options (ns-moosavi/coval 87071a6, conll/reader.py and conll/mention.py),
+# applied to both sides before scoring, in coval's order: singletons removed first (when
+# keep_singletons is False), then NP_only and min_span, then remove_nested. NP_only and
+# min_span read the key's gold parse: CoNLL columns 4 to 6 (word, part of speech, parse bit).
+
+MENTION_OPTIONS = ("remove_nested", "NP_only", "min_span")
+# Per token of a key document: its sentence (groups of non-blank lines), its position
+# there, its word, part of speech and parse bit.
+Parse = namedtuple("Parse", "sentence index words tags bits")
+
+
+def document_parse(lines, where):
+    """A key document's Parse from its body [(1-based line number, line)]; a line without a
+    parse bit (a sixth column holding "*") is an error naming it."""
+    sentence, index, words, tags, bits = [], [], [], [], []
+    number, at = 0, 0
+    for line_number, line in lines:
+        fields = line.split()
+        if not fields:
+            number, at = number + (at > 0), 0
+            continue
+        if len(fields) < 7 or "*" not in fields[5]:
+            found = repr(fields[5]) if len(fields) > 5 else f"{len(fields)} columns"
+            raise ValueError(f"{where}: NP_only and min_span need the key's parse trees (CoNLL column 6, such as '(NP*'); line {line_number} has {found}")
+        sentence.append(number)
+        index.append(at)
+        words.append(fields[3])
+        tags.append(fields[4])
+        bits.append(fields[5])
+        at += 1
+    return Parse(sentence, index, words, tags, bits)
+
+
+def conll_parses(text, source, whole=False):
+    """{document name: Parse} of a CoNLL text's documents (None names a text without
+    #begin document when whole=True)."""
+    data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+    lines = data.decode("utf-8", "replace").split("\n")
+    out = {}
+    for name, low, high in _documents(data, _newlines(data), source, whole):
+        where = source if name is None else f"{source} document {name!r}"
+        out[name] = document_parse([(i + 1, lines[i]) for i in range(low, min(high, len(lines)))], where)
+    return out
+
+
+class _Node:
+    """A node of the tree coval builds from a mention's parse bits: a phrase (tag) or
+    terminal words (tag: the words joined by spaces, pos: their parts of speech)."""
+
+    __slots__ = ("tag", "pos", "index", "terminal", "children")
+
+    def __init__(self, tag, pos, index, terminal):
+        self.tag, self.pos, self.index, self.terminal, self.children = tag, pos, index, terminal, []
+
+
+def _span_tree(words, tags, bits, start):
+    """The tree coval reads from the parse bits of a mention's own tokens (its
+    extract_annotated_parse): start is the mention's first position in its sentence.
+    Words met since the last bracket make one terminal node; before an opening bracket
+    they are kept only if one of them is all letters or all digits."""
+    stack, roots, root = [], [], None
+    name, named, pending, pending_tags = "", False, [], []
+
+    def add(node, push):
+        had = bool(stack)
+        if had:
+            stack[-1].children.append(node)
+        if push or not had:
+            stack.append(node)
+
+    def flush(i, filtered):
+        nonlocal pending, pending_tags
+        if pending and (not filtered or any(w.isalpha() or w.isdigit() for w in pending)):
+            add(_Node(" ".join(pending), pending_tags, start + i, True), False)
+        pending, pending_tags = [], []
+
+    for i, bit in enumerate(bits):
+        for j, c in enumerate(bit):
+            if c == "(":
+                if named:
+                    add(_Node(name, None, start + i, False), True)
+                    name = ""
+                flush(i, True)
+                named = True
+            elif c == "*":
+                pending.append(words[i])
+                pending_tags.append(tags[i])
+                node = _Node(name, None, start + i, False)
+                if named:
+                    add(node, True)
+                    name, named = "", False
+                elif name:
+                    roots.append(node)
+            elif c == ")":
+                flush(i, False)
+                if stack:
+                    root = stack.pop()
+                    if not stack:
+                        roots.append(root)
+                named = False
+            elif c.isalpha():
+                name += c
+            if i == len(bits) - 1 and j == len(bit) - 1:
+                flush(i, False)
+    while stack:  # phrases left open by the span's end
+        root = stack.pop()
+        if not stack:
+            roots.append(root)
+    if len(roots) > 1:
+        root = _Node("NP", None, start, False)
+        root.children = roots
+    return root
+
+
+_NP_TAGS = ("NP", "NM", "QP", "NX")
+
+
+def _valid_word(tag, pos):
+    """A terminal that can be a minimum span: a word with a letter or digit (or "%"), not
+    a bracket, not a conjunction, determiner or preposition; of several words, any one."""
+    words = tag.split()
+    if len(words) != 1:
+        return any(_valid_word(word, [p]) for word, p in zip(words, pos))
+    return (any(c.isalpha() or c.isdigit() for c in tag) or tag == "%") and tag not in ("-LRB-", "-RRB-") and pos[0] not in ("CC", "DT", "IN")
+
+
+def _phrase_tags(root):
+    """The phrase tags a minimum span is searched through: VP under a verb phrase, the
+    NP-like ones otherwise (coval's get_valid_tags); None for a tree of one node."""
+    head = root.tag[:2]
+    if head == "VP":
+        return ("VP",)
+    if head in ("NP", "NM"):
+        return _NP_TAGS
+    if not root.children:
+        return None
+    heads = {node.tag[:2] for node in root.children}
+    return ("VP",) if "VP" in heads and not heads & {"NP", "NM"} else _NP_TAGS
+
+
+def _shallowest(root, tags, spans):
+    """Add to `spans` the valid terminals at the least depth, breadth first, descending
+    only through phrases of `tags` (None: the tags of the first NP- or VP-like node met)."""
+    learn = tags is None
+    best, queue = math.inf, deque([(root, 0)])
+    while queue:
+        node, depth = queue.popleft()
+        if learn and not tags:
+            tags = _NP_TAGS if node.tag[:2] in ("NP", "NM") else ("VP",) if node.tag[:2] == "VP" else None
+        if node.terminal and depth <= best:
+            if _valid_word(node.tag, node.pos):
+                spans.add((node.tag, node.index))
+                best = min(best, depth)
+        elif (not spans or depth < best) and node.children and (depth == 0 or not tags or node.tag[:2] in tags):
+            inside = bool(tags) and node.tag[:2] in tags
+            queue.extend((child, depth + 1) for child in node.children if not child.terminal or inside)
+
+
+def _min_span(root, words):
+    """coval's minimum span of a mention (Mention.set_min_span): a set of (terminal words,
+    position in the sentence); when no word qualifies, the mention's words with their
+    positions in the mention, as coval has it. None without a tree."""
+    if root is None:
+        return None
+    spans, tags = set(), _phrase_tags(root)
+    phrases = []
+    if root.terminal and _valid_word(root.tag, root.pos):
+        spans.add((root.tag, root.index))
+    elif root.children:
+        spans.update((node.tag, node.index) for node in root.children if node.terminal and _valid_word(node.tag, node.pos))
+        if not spans:
+            phrases = [node for node in root.children if node.children and node.tag[:2] in tags]
+    if spans:
+        return spans
+    if phrases:
+        for node in phrases:
+            _shallowest(node, tags, spans)
+    else:
+        _shallowest(root, None, spans)
+    return spans or {(word, i) for i, word in enumerate(words)}
+
+
+def _cover(first, last, parse, where, cluster):
+    """(tree, sentence, position) of a mention over the key's parse."""
+    if last >= len(parse.sentence):
+        raise ValueError(f"{where}: cluster {cluster} holds [{first}, {last}], beyond the key's {len(parse.sentence)} parsed tokens")
+    if parse.sentence[first] != parse.sentence[last]:
+        raise ValueError(f"{where}: cluster {cluster} holds [{first}, {last}], which crosses a sentence boundary; NP_only and min_span read a mention's tree within its sentence")
+    start = parse.index[first]
+    return _span_tree(parse.words[first : last + 1], parse.tags[first : last + 1], parse.bits[first : last + 1], start), parse.sentence[first]
+
+
+def _coval_clusters(clusters, parse, options, keep_singletons, where):
+    """One side of one document under coval's options: clusters of (first, last) in, clusters
+    of (first, last, identity) out; identity is the span, or under min_span the sentence
+    and the minimum span."""
+    if not keep_singletons:
+        clusters = [c for c in clusters if len(c) > 1]
+    out = []
+    for number, cluster in enumerate(clusters):
+        kept, lost = [], False
+        for first, last in cluster:
+            identity = (first, last)
+            if options["NP_only"] or options["min_span"]:
+                tree, sentence = _cover(first, last, parse, where, number)
+                if options["min_span"]:
+                    found = _min_span(tree, parse.words[first : last + 1])
+                    identity = identity if found is None else (sentence, frozenset(found))
+                if options["NP_only"] and tree is not None and tree.tag == "VP":
+                    lost = True
+                    continue
+            kept.append((first, last, identity))
+        if lost and len(kept) <= 1:  # a chain that lost a verb phrase goes if it has no link left
+            continue
+        out.append(kept)
+    if options["remove_nested"]:
+        out = [c for c in (_without_nested(c, keep_singletons) for c in out) if c]
+    return out
+
+
+def _without_nested(cluster, keep_singletons):
+    """coval's remove_nested on one cluster: each pair of different mentions, one inside the
+    other, marks the inner one (a mention can be marked more than once). When the marks
+    would leave exactly one mention, the cluster stays as it is (keep_singletons) or goes;
+    otherwise every marked mention goes. Nesting is by token positions in the document
+    (coval's within a sentence: the same unless a mention crosses a sentence boundary)."""
+    marks = []
+    for i, (s, e, a) in enumerate(cluster):
+        for t, f, b in cluster[i + 1 :]:
+            if a == b:
+                continue
+            if t <= s and e <= f:
+                marks.append(a)
+            elif s <= t and f <= e:
+                marks.append(b)
+    if len(cluster) != 1 and len(cluster) - len(marks) == 1:
+        return cluster if keep_singletons else []
+    return [m for m in cluster if m[2] not in marks]
+
+
+def _by_document(side):
+    """Per document, its clusters of (first, second) as lists."""
+    bounds = np.searchsorted(side.doc, np.arange(side.n_docs + 1)).tolist()
+    out = []
+    for low, high in zip(bounds, bounds[1:]):
+        entity, first, second = side.entity[low:high].tolist(), side.first[low:high].tolist(), side.second[low:high].tolist()
+        clusters = {}
+        for e, f, s in zip(entity, first, second):
+            clusters.setdefault(e, []).append((f, s))
+        out.append(list(clusters.values()))
+    return out
+
+
+def apply_mention_options(key, response, parses, keep_singletons=True, remove_nested=False, NP_only=False, min_span=False):
+    """(key, response) Sides under coval's options, singletons already removed when
+    keep_singletons is False (score them with keep_singletons=True). parses: per document
+    the key's Parse (needed for NP_only and min_span). Under min_span a mention is its
+    sentence and minimum span: two key mentions with the same one are an error naming them."""
+    options = dict(remove_nested=remove_nested, NP_only=NP_only, min_span=min_span)
+    if key.labels is not None:
+        raise ValueError(f"{', '.join(name for name, value in options.items() if value)}: coval's options read mentions as token spans, not mention ids")
+    parts = {"key": [], "response": []}
+    for d, (key_clusters, response_clusters) in enumerate(zip(_by_document(key), _by_document(response))):
+        table = {}
+        for side, clusters in (("key", key_clusters), ("response", response_clusters)):
+            where = _where(key if side == "key" else response, d)
+            found = _coval_clusters(clusters, parses[d] if parses else None, options, keep_singletons, where)
+            first, second, entity = [], [], []
+            for number, cluster in enumerate(found):
+                for s, e, identity in cluster:
+                    code = table.setdefault(identity, len(table)) if min_span else None
+                    first.append(s if code is None else code)
+                    second.append(e if code is None else 0)
+                    entity.append(number)
+            if side == "key" and min_span:
+                spans = {}
+                for cluster in found:
+                    for s, e, identity in cluster:
+                        other = spans.setdefault(identity, (s, e))
+                        if other != (s, e):
+                            raise ValueError(f"{where}: mentions {list(other)} and {[s, e]} have the same minimum span under min_span, so the key would hold one mention twice")
+            parts[side].append(tuple(np.array(values, dtype=np.int64) for values in (first, second, entity)))
+    return _side(parts["key"], key.where, key.labels), _side(parts["response"], response.where, response.labels)
+
+
+def _where(side, d):
+    """The words naming document d of a side in errors."""
+    argument, index = side.where[d]
+    return argument if index is None else f"{argument}[{index}]"
 
 
 # ---------------------------------------------------------------------------------------
@@ -1083,9 +1438,12 @@ def score(
     names=None,
     show_progress=False,
     convention="scorer_pl",
+    mention_options=None,
 ):
-    """compute() on Sides: the numbers, then the details asked for."""
-    rows = _document_rows(key, response, metrics, keep_singletons, show_progress, convention)
+    """compute() on Sides: the numbers, then the details asked for. mention_options: the
+    coval options apply_mention_options applied (singletons then already removed)."""
+    mention_options = mention_options or {}
+    rows = _document_rows(key, response, metrics, keep_singletons or bool(mention_options), show_progress, convention)
     totals = rows.sum(0)
     result = as_floats(scores(totals, metrics, zero_division))
     if confidence_level is not None:
@@ -1100,7 +1458,7 @@ def score(
     if return_signature:
         options = bootstrap_options(confidence_level, n_resamples, seed)
         named = {"convention": convention} if convention != "scorer_pl" else {}
-        result["signature"] = signature("coref_conll", **named, metrics=list(metrics), keep_singletons=keep_singletons, zero_division=zero_division, **options)
+        result["signature"] = signature("coref_conll", **named, metrics=list(metrics), keep_singletons=keep_singletons, **mention_options, zero_division=zero_division, **options)
     return result
 
 
@@ -1120,6 +1478,11 @@ def compute(
     tokens=None,
     texts=None,
     convention="scorer_pl",
+    remove_nested=False,
+    NP_only=False,
+    min_span=False,
+    matching="exact",
+    zero_matching="dependent",
 ):
     """MUC, B3, CEAFm, CEAFe, BLANC and LEA recall, precision and F1, and conll_f1, with
     numerators and denominators summed over documents as the reference scorer does.
@@ -1131,10 +1494,12 @@ def compute(
     Strings and spans can be mixed; ids compare only with ids.
     span_convention: how [start, end] pairs count (see SPAN_CONVENTIONS): one name for
     both sides or a (predictions, references) pair: "token_inclusive" (default),
-    "token_exclusive", "char_exclusive", "char_inclusive".
+    "token_exclusive", "char_exclusive", "char_inclusive"; it applies to clusters of
+    spans and to jsonlines lines (whose characters count in their tokens joined by spaces).
     A span that cannot be so (an end before its start, beyond the document's tokens, off
     the token boundaries) is an error naming the document and cluster; span predictions
-    of MIN_MISSING or more mentions none of which is a key mention give a UserWarning.
+    of MIN_MISSING or more mentions none of which is a key mention are an error when
+    MISREAD_SHARE of them would be under another convention, else a UserWarning.
     tokens: for a character convention, per document the list of tokens the key's token
     positions count (and the bound of token spans when given).
     texts: per document the text the character offsets count in (default: the tokens
@@ -1148,16 +1513,51 @@ def compute(
     identification); default the six metrics. conll_f1 needs muc, bcub and ceafe.
     keep_singletons: False removes entities of one mention from both sides first (coval's
     option); the reference keeps them.
+    remove_nested, NP_only, min_span: coval's options (ns-moosavi/coval, as evaluate's
+    coval names them), on both sides: remove_nested drops a mention nested in another
+    mention of its cluster; NP_only drops verb-phrase mentions; min_span matches mentions
+    by their minimum span. NP_only and min_span read the parse trees of the references,
+    which must be CoNLL documents with their parse column (column 6).
     per_document: add "per_document", the numbers of each document.
     return_counts: add "counts", every numerator and denominator.
+    matching, zero_matching: for CorefUD CoNLL-U texts (Entity= in MISC), read and scored as
+    ufal/corefud-scorer v1.2 scores them (paperscore.corefud): matching "exact" (default),
+    "partial" or "head"; zeros aligned "dependent" (default) or "linear".
     """
+    if corefud.takes(predictions, references, matching):  # CorefUD CoNLL-U: paperscore.corefud
+        return corefud.compute_for_coref(predictions, references, matching, zero_matching, convention, span_convention, tokens, texts, remove_nested=remove_nested, NP_only=NP_only, min_span=min_span, metrics=metrics, keep_singletons=keep_singletons, zero_division=zero_division, per_document=per_document, return_counts=return_counts, confidence_level=confidence_level, n_resamples=n_resamples, seed=seed, return_signature=return_signature)
     zero_division = check_zero_division(zero_division)
     keep_singletons = _check_keep_singletons(keep_singletons)
     metrics = check_convention(convention, metrics, keep_singletons)
+    chosen = check_mention_options(convention, remove_nested=remove_nested, NP_only=NP_only, min_span=min_span)
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples)
     key, response = read_examples(predictions, references, span_convention, tokens, texts)
-    return score(key, response, metrics, keep_singletons, zero_division, per_document, return_counts, confidence_level, n_resamples, seed, return_signature, convention=convention)
+    if chosen:
+        parses = _reference_parses(references) if NP_only or min_span else None
+        key, response = apply_mention_options(key, response, parses, keep_singletons, **chosen)
+    return score(key, response, metrics, keep_singletons, zero_division, per_document, return_counts, confidence_level, n_resamples, seed, return_signature, convention=convention, mention_options=chosen)
+
+
+def check_mention_options(convention, **options):
+    """{name: True} of coval's mention options asked for (each True or False)."""
+    for name, value in options.items():
+        if not isinstance(value, (bool, np.bool_)):
+            raise ValueError(f"{name}: {value!r} is not True or False")
+    chosen = {name: True for name, value in options.items() if value}
+    if chosen and convention != "scorer_pl":
+        raise ValueError(f"{', '.join(chosen)}: coval's options apply to convention='scorer_pl' only, not {convention!r}")
+    return chosen
+
+
+def _reference_parses(references):
+    """Per reference its Parse: each must be a CoNLL document string with a parse column."""
+    parses = []
+    for index, reference in enumerate(as_corpus(references, "references")):
+        if not isinstance(reference, str) or reference.lstrip()[:1] == "{":
+            raise input_error("references", index, "NP_only and min_span need the key's parse trees: give each reference as a CoNLL document string with its parse column (column 6)")
+        parses.extend(conll_parses(reference, f"references[{index}]", whole=True).values())
+    return parses
 
 
 # ---------------------------------------------------------------------------------------
@@ -1185,6 +1585,10 @@ def add_arguments(parser):
     parser.add_argument("response", help="the response (system), CoNLL or jsonlines; documents are matched to the key's by name (a CoNLL name and part against a doc_key, e.g. '(bc/cctv/00/cctv_0000); part 000' is 'bc/cctv/00/cctv_0000_0')")
     add_options(parser)
     parser.add_argument("--per-document", action="store_true", help="add each document's numbers")
+    parser.add_argument("--remove-nested", action="store_true", help="coval's remove_nested: drop a mention nested in another mention of its entity, on both sides")
+    parser.add_argument("--np-only", action="store_true", help="coval's NP_only: drop verb-phrase mentions (by the key's parse column, column 6), on both sides")
+    parser.add_argument("--min-span", action="store_true", help="coval's min_span: match mentions by their minimum span (from the key's parse column, column 6)")
+    corefud.add_arguments(parser)  # --format conllu, --matching, --zero-matching
     parser.add_argument("scorer_pl", nargs="*", metavar="", help="scorer.pl's form also works: paperscore coref METRIC KEY RESPONSE [none|DOCNAME] (METRIC: muc, bcub, ceafm, ceafe, blanc, lea or all) prints scorer.pl's TOTALS lines; an empty response, or one without #begin document, then scores as no documents")
 
 
@@ -1203,12 +1607,12 @@ def _unmatched(found, strict):
         print(f"paperscore coref: warning: {line}", file=sys.stderr)
 
 
-def _read_files(key, responses, strict, allow_empty=False):
+def _read_files(key, responses, strict, allow_empty=False, parse=False):
     """The key's documents and each response's, paired by name (pair_documents), from
     (path, argument) pairs; unmatched documents reported by _unmatched. Returns (key
     documents, [response documents], [missing names], [extra names])."""
     check_stdin_once(*[(argument, path) for path, argument in (key, *responses)])
-    key_file = read_documents(key[0], key[1])
+    key_file = read_documents(key[0], key[1], parse=parse)
     out = []
     for path, argument in responses:
         out.append(pair_documents(key_file, read_documents(path, argument, predicted=True, allow_empty=allow_empty), key[1], argument))
@@ -1234,11 +1638,17 @@ PERL_ALL = ("muc", "bcub", "ceafm", "ceafe", "blanc")
 
 def run(args):
     """Score the key's documents, as scorer.pl does."""
+    if args.format == "conllu":  # CorefUD CoNLL-U: paperscore.corefud
+        return corefud.run(args)
+    if args.matching != "exact":
+        raise ValueError(f"--matching {args.matching} needs --format conllu (CorefUD mention heads)")
     form = _scorer_pl_form(args)
     if form:
         metrics, args.key, args.response, only = form
         args.metric, args.convention = "all", "scorer_pl"
-    key_documents, [response_documents], [missing], [extra] = _read_files((args.key, "KEY"), [(args.response, "RESPONSE")], args.strict, allow_empty=bool(form))
+    mention_options = check_mention_options(args.convention, remove_nested=args.remove_nested, NP_only=args.np_only, min_span=args.min_span)
+    parse = bool(args.np_only or args.min_span)
+    key_documents, [response_documents], [missing], [extra] = _read_files((args.key, "KEY"), [(args.response, "RESPONSE")], args.strict, allow_empty=bool(form), parse=parse)
     if form and only is not None:
         chosen = [i for i, d in enumerate(key_documents) if d.name == only]
         if not chosen:
@@ -1247,12 +1657,15 @@ def run(args):
     names = [document.name for document in key_documents]
     key = _side([d[2:5] for d in key_documents], [(f"{args.key} document {name!r}", None) for name in names])
     response = _side([d[2:5] for d in response_documents], [(f"{args.response} document {name!r}", None) for name in names])
+    if mention_options:
+        parses = [d.parse for d in key_documents] if parse else None
+        key, response = apply_mention_options(key, response, parses, not args.remove_singletons, **mention_options)
     chosen = options(args)
     if form:
         chosen["metrics"] = metrics
     metrics = check_convention(chosen["convention"], chosen["metrics"], chosen["keep_singletons"])
     metrics = ("mentions",) + metrics if chosen["convention"] == "scorer_pl" else metrics
-    result = score(key, response, metrics, chosen["keep_singletons"], per_document=args.per_document, return_counts=True, names=names, show_progress=True, convention=chosen["convention"], **args.common)
+    result = score(key, response, metrics, chosen["keep_singletons"], per_document=args.per_document, return_counts=True, names=names, show_progress=True, convention=chosen["convention"], mention_options=mention_options, **args.common)
     result = {**result, "missing_documents": missing, "extra_documents": extra}
     if form:
         result["scorer_pl_report"] = perl_report(result, metrics[1:])

@@ -42,6 +42,7 @@ from .csc import (
     match,
     read_sources,
 )
+from .parse import add_reply_arguments, parse as parse_texts, read_replies, read_reply_file
 
 VERSIONS = ("2013", "2014", "2015")
 CORRECTION_MATCH = ("subset", "exact")
@@ -211,6 +212,8 @@ def compute(
     n_resamples=1000,
     seed=None,
     return_signature=False,
+    parse=None,
+    strict=False,
 ):
     """The SIGHAN figures of a corrected corpus.
 
@@ -221,8 +224,14 @@ def compute(
     correction_match: "subset" (the jar: the predicted characters are a subset of the gold
     ones) or "exact" (aligned (position, char) pairs, as the Python ports compare).
     length_mismatch: "error", "truncate", "whole" or "align" (see paperscore.csc).
+    parse, strict: predictions are a corrector's replies read by this csc parser of
+    paperscore.parse first, as in csc_common.compute ("parse_failures" in the result, the
+    parser in the signature; strict: a reply the parser cannot read is a ValueError).
     """
     kind = definition(version, subtask, correction_match)
+    if parse is not None:  # replies read first: sentences only (label lines come without sources)
+        predictions, sources = corpus(predictions, "predictions"), None if sources is None else corpus(sources, "sources")
+    predictions, parsed = read_replies(predictions, parse, strict, parse is not None and label_input(sources))
     zd = check_zero_division(zero_division)
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples)
@@ -238,8 +247,11 @@ def compute(
         result.update(zip(COLUMNS[kind], counts.tolist()))
     if per_sentence:
         result.update(_per_sentence(rows, kind, predicted, gold))
+    if parsed:
+        result.update(parse_failures=parsed["parse_failures"], parse_failure_examples=parsed["parse_failure_examples"])
     if return_signature:
-        options = {"version": str(version)}
+        options = {"parse": parsed["parser"]} if parsed else {}
+        options["version"] = str(version)
         if kind != "2015":
             options["subtask"] = int(subtask)
         else:
@@ -459,6 +471,7 @@ def add_arguments(parser):
     sentences.add_argument("--references", help="the gold corrected sentences")
     parser.add_argument("-o", "--report", help="write the jar's detailed report (Part 1 and Part 2) to this file")
     add_options(parser)
+    add_reply_arguments(parser)
 
 
 def _inputs(args):
@@ -471,14 +484,18 @@ def _inputs(args):
     if not all(sentence_files):
         raise ValueError("give either -i RESULT -t TRUTH, or --sources, --predictions and --references")
     pids, sources = read_sources(args.sources)
-    inputs = dict(sources=sources, predictions=read_lines(args.predictions, "--predictions"), references=read_lines(args.references, "--references"))
-    return inputs, pids
+    replies = read_reply_file(args)
+    predictions = read_lines(args.predictions, "--predictions") if replies is None else replies
+    return dict(sources=sources, predictions=predictions, references=read_lines(args.references, "--references")), pids
 
 
 def run(args):
     inputs, pids = _inputs(args)
-    result = compute(**inputs, **options(args), return_counts=True, **args.common)
+    parsing = {} if args.parse is None else dict(parse=args.parse, strict=args.strict)
+    result = compute(**inputs, **options(args), return_counts=True, **parsing, **args.common)
     if args.report:
+        if parsing:  # the report lists the sentences read from the replies
+            inputs["predictions"] = parse_texts(inputs["predictions"], args.parse)[0]
         text = report(**inputs, pids=pids, **options(args), zero_division=args.common["zero_division"])
         try:
             with open(args.report, "w", encoding="utf-8") as handle:  # platform line ends, as the jar writes

@@ -8,8 +8,10 @@ the bootstrap resamples its cells.
 """
 
 import collections
+import inspect
 import io
 import itertools
+from pathlib import Path
 
 import numpy as np
 
@@ -29,19 +31,25 @@ from .core import (
     INT64,
     input_error,
     position,
+    load_json,
     parse_value,
     prf,
     read_bytes,
+    read_lines,
+    read_text,
     read_values,
     signature,
     STDIN,
     split_values,
 )
+from . import event_spans
+from .parse import PARSERS, POLICY, get_parser, parse as parse_texts, place_triggers, plain_label
 
-CONVENTIONS = (None, "maven", "jmee")
+CONVENTIONS = (None, "maven", "jmee", "omnievent")
 # The NA class of each convention when negative_labels is not given: MAVEN's NA is id 0
-# (its DMCNN baseline names it "None"); JMEE's is vocabulary index 0, "O" in practice.
-DEFAULT_NEGATIVE = {"maven": (0, "None"), "jmee": (0, "O")}
+# (its DMCNN baseline names it "None"); JMEE's is vocabulary index 0, "O" in practice;
+# OmniEvent's is "NA".
+DEFAULT_NEGATIVE = {"maven": (0, "None"), "jmee": (0, "O"), "omnievent": (0, "NA")}
 KEYS = (
     "accuracy",
     "micro_precision", "micro_recall", "micro_f1",
@@ -571,16 +579,17 @@ def _negatives(convention, negative_labels, kind, classes, labels, observed):
     return [na]
 
 
-def _scoring(classes, kind, labels, negative_labels, convention, observed):
+def _scoring(classes, kind, labels, negative_labels, convention, observed, gold):
     """(indices of the classes in the averages, which reference classes are counted at
     all, the negative labels). JMEE counts only gold-event tokens and keeps NA a class;
-    otherwise NA is counted and left out of the averages. A corpus whose every class is
-    negative (a split with no event) scores nothing: the zero-division values, as MAVEN's
-    evaluate.py and sklearn give."""
+    otherwise NA is counted and left out of the averages. OmniEvent (labels not given)
+    scores only the classes of the references (`gold`: its labels=set(gold) - NA). A corpus
+    whose every class is negative (a split with no event) scores nothing: the zero-division
+    values, as MAVEN's evaluate.py and sklearn give."""
     negatives = _negatives(convention, negative_labels, kind, classes, labels, observed)
     jmee = convention == "jmee"
     counted = np.array([not (jmee and c in negatives) for c in classes], dtype=bool)
-    in_labels = set(labels) if labels is not None else set(classes)
+    in_labels = set(labels) if labels is not None else set(gold) if convention == "omnievent" else set(classes)
     scored = [i for i, c in enumerate(classes) if c in in_labels and (jmee or c not in negatives)]
     if labels is not None and not scored:  # the user's own lists leave nothing to score
         problem = "negative_labels: every class in labels is negative" if labels else "labels: is empty (None scores every class)"
@@ -592,7 +601,65 @@ def _statistics(pred, ref, values, kind, labels, negative_labels, convention):
     """(Pairs, scored, counted, negatives)."""
     pairs = Pairs(pred, ref, values)
     classes, observed = pairs.order(labels)
-    return (pairs, *_scoring(classes, kind, labels, negative_labels, convention, observed))
+    gold = [values[code] for code in np.unique(ref).tolist()] if convention == "omnievent" else None
+    return (pairs, *_scoring(classes, kind, labels, negative_labels, convention, observed, gold))
+
+
+# ---------------------------------------------------------------------------------------
+# Generated triggers: model texts read by a parser and put onto the candidates of
+# OmniEvent's items
+
+EVENT_PARSERS = sorted(name.split("@")[0] for name, parser in PARSERS.items() if parser.family == SPACE)
+
+
+def omnievent_item(item, index):
+    """(text, candidate [start, end] character offsets, plain labels) of one item of
+    OmniEvent's unified JSON: every trigger of every event (its "type", plain_label'led as
+    OmniEvent does), then every negative trigger ("NA"), in that order (get_ed_candidates)."""
+    if not isinstance(item, dict) or not isinstance(item.get("text"), str):
+        raise input_error("references", index, "is not an OmniEvent item (an object with \"text\", \"events\" and \"negative_triggers\")")
+    positions, labels = [], []
+    try:
+        for event in item["events"]:
+            for trigger in event["triggers"]:
+                positions.append(trigger["position"])
+                labels.append(plain_label(event["type"]))
+        for trigger in item["negative_triggers"]:
+            positions.append(trigger["position"])
+            labels.append("NA")
+    except (KeyError, TypeError, AttributeError) as error:
+        raise input_error("references", index, f"is not an OmniEvent item with gold labels ({type(error).__name__} {error}): each event holds \"type\" and \"triggers\", each trigger a \"position\"") from None
+    for number, position in enumerate(positions):
+        if not (isinstance(position, (list, tuple)) and len(position) == 2 and all(_label_kind(v) == "int" and not isinstance(v, bool) for v in position)):
+            raise input_error("references", index, f"candidate {number + 1}: position {position!r} is not [start, end] character offsets")
+    return item["text"], [tuple(map(int, position)) for position in positions], labels
+
+
+def _parsed(predictions, references, parse, strict, types):
+    """(predicted labels, gold labels, report): per item, one label per candidate; the
+    strict policy adds an (NA, type) pair for each generated trigger no candidate took."""
+    parser = get_parser(parse, SPACE)
+    predictions, references = as_corpus(predictions, "predictions"), as_corpus(references, "references")
+    check_same_length(predictions, references)
+    if types is not None:
+        types = from_tensor(types)
+        if isinstance(types, str) or not isinstance(types, (list, tuple)) or not all(isinstance(t, str) for t in types):
+            raise ValueError(f"types: {types!r:.60} is not a list of type names")
+        types = [plain_label(t) for t in types]
+    pairs, report = parse_texts(predictions, parser, strict)
+    items = [omnievent_item(item, index) for index, item in enumerate(references)]
+    texts, positions, gold = zip(*items) if items else ((), (), ())
+    placed = place_triggers(POLICY[parser.name], pairs, texts, positions, gold, types)
+    keep = POLICY[parser.name] == "strict"
+    predicted, expected, unplaced = [], [], 0
+    for (labels, left), truth in zip(placed, gold):
+        unplaced += len(left)
+        extra = [kind for _, kind in left] if keep else []
+        predicted.append(labels + extra)
+        expected.append(truth + ["NA"] * len(extra))
+    report["unplaced_triggers"] = unplaced
+    report["types"] = None if types is None else len(types)
+    return predicted, expected, report
 
 
 def compute(
@@ -609,6 +676,11 @@ def compute(
     n_resamples=1000,
     seed=None,
     return_signature=False,
+    parse=None,
+    strict=False,
+    types=None,
+    spans=None,
+    scheme=None,
 ):
     """Accuracy and micro / macro / weighted precision, recall and F1.
 
@@ -623,10 +695,38 @@ def compute(
     data is an error unless `labels` lists it too.
     convention: "maven" leaves NA (0 or "None") out of the averages; "jmee" scores only
     positions whose reference is not NA (0 or "O"), keeps NA in the averages, and adds
-    JMEE's headline `precision` = macro P, `recall` = macro R, `f1` = micro F1.
+    JMEE's headline `precision` = macro P, `recall` = macro R, `f1` = micro F1;
+    "omnievent" leaves NA ("NA" or 0) out and scores only the classes that occur in the
+    references (OmniEvent's compute_unified_micro_f1: labels=set(gold) - NA).
     A corpus with no class left to average (every label NA) gives the zero-division value.
+    parse: a parser name ("omnievent_s2s", "omnievent_s2s_strict"): predictions are model
+    texts, references OmniEvent items ({"text", "events", "negative_triggers"}), each
+    candidate scored once (one sequence of labels per item). "omnievent_s2s" puts the
+    generated triggers onto the candidates as OmniEvent does (gold preferred; triggers no
+    candidate takes are dropped); "omnievent_s2s_strict" by the strict offset policy (each
+    trigger to the first free candidate of its text, in text order; gold never looked at;
+    a trigger no candidate takes is a false positive, an extra (NA, type) pair). Adds
+    "parse_failures", "parse_failure_examples" and "unplaced_triggers"; the signature
+    names the parser. strict: a text the parser cannot read is a ValueError. types: the
+    event types a trigger may carry (OmniEvent's type2id keys, plain_label'led; required by
+    "omnievent_s2s").
+    spans: "textee" or "oneie": span-level event detection instead (paperscore.event_spans:
+    trigger and argument identification / classification over span tuples, counted as
+    TextEE's scorer or OneIE's score_graphs count); scheme "bio": examples are BIO tags.
+    Only zero_division, the bootstrap and return_signature apply there.
     """
+    if spans is not None or scheme is not None:
+        return _span_level(locals())
     check_choice("convention", convention, CONVENTIONS)
+    if not isinstance(strict, (bool, np.bool_)):
+        raise ValueError(f"strict: {strict!r} is not True or False")
+    report = None
+    if parse is not None:
+        predictions, references, report = _parsed(predictions, references, parse, strict, types)
+    elif strict or types is not None:
+        raise ValueError(f"{'strict' if strict else 'types'}: applies to model texts read by a parser; pass parse=NAME")
+    elif isinstance(references, (list, tuple)) and references and isinstance(references[0], dict):
+        raise input_error("references", 0, f"is an object: OmniEvent items go with model texts read by a parser, parse=NAME ({', '.join(EVENT_PARSERS)})")
     check_flags(per_class=per_class, confusion_matrix=confusion_matrix, return_signature=return_signature)
     zero_division = check_zero_division(zero_division)
     if confidence_level is not None:
@@ -653,9 +753,13 @@ def compute(
     if confusion_matrix:
         result["labels"] = list(classes)
         result["confusion_matrix"] = pairs.matrix(counted).tolist()
+    if report:
+        result.update({key: report[key] for key in ("parse_failures", "parse_failure_examples", "unplaced_triggers")})
     if return_signature:
+        parsing = {"parse": report["parser"], "types": report["types"]} if report else {}
         result["signature"] = signature(
             "micro_macro",
+            **parsing,
             convention=convention,
             labels=len(labels) if labels is not None else "all",
             negative_labels=negatives,
@@ -664,6 +768,21 @@ def compute(
             **bootstrap_options(confidence_level, n_resamples, seed),
         )
     return result
+
+
+SPAN_OPTIONS = ("predictions", "references", "zero_division", "confidence_level", "n_resamples", "seed", "return_signature")
+
+
+def _span_level(arguments):
+    """compute(spans=...): event_spans.compute, the candidate-level options refused."""
+    if arguments["spans"] is None:
+        raise ValueError("scheme: applies to span-level scoring; pass spans=\"textee\" or \"oneie\"")
+    check_choice("spans", arguments["spans"], event_spans.RULES)
+    for name, parameter in inspect.signature(compute).parameters.items():
+        value, default = arguments[name], parameter.default
+        if name not in (*SPAN_OPTIONS, "spans", "scheme") and (value is not default if default is None or isinstance(default, bool) else value != default):
+            raise ValueError(f"{name}: applies to candidate or token labels, not to spans={arguments['spans']!r}")
+    return event_spans.compute(**{name: arguments[name] for name in SPAN_OPTIONS}, rule=arguments["spans"], scheme=arguments["scheme"])
 
 
 def _reducer(zero_division, labels, convention):
@@ -737,6 +856,11 @@ def add_arguments(parser):
     add_options(parser)
     parser.add_argument("--per-class", action="store_true", help="add each class's precision, recall, F1 and support")
     parser.add_argument("--confusion-matrix", action="store_true", help="add the confusion matrix (rows: references, columns: predictions)")
+    parser.add_argument("--parse", choices=EVENT_PARSERS, metavar="NAME", help=f"--predictions holds model texts, one a line, and --references OmniEvent items (JSON lines), read by this parser: {', '.join(EVENT_PARSERS)}")
+    parser.add_argument("--types", help="with --parse: the event types, comma-separated, or a JSON file of them (a list, or OmniEvent's type2id.json: its keys)")
+    parser.add_argument("--strict", action="store_true", help="with --parse: a prediction the parser cannot read is an error")
+    parser.add_argument("--spans", choices=event_spans.RULES, help="span-level event detection: both files hold one JSON record a line (triggers, or TextEE's {\"events\": ...}), counted as TextEE's scorer (textee) or OneIE's score_graphs (oneie)")
+    parser.add_argument("--scheme", choices=[s for s in event_spans.SCHEMES if s], help="with --spans: each line is a JSON list of BIO tags")
 
 
 def read_labels(path, argument):
@@ -775,7 +899,47 @@ def _as_labels(read):
     return [read.values[code] for code in read.codes.tolist()] if isinstance(read, Coded) else read
 
 
+def read_types(value):
+    """--types: a JSON file's list or object keys, else comma-separated names."""
+    if value is None:
+        return None
+    if not Path(value).is_file():
+        if value.endswith(".json") or "/" in value:  # a mistyped path would be one type name
+            raise ValueError(f"--types: {value} is not a file")
+        return value.split(",")
+    types = load_json(read_text(value, "--types"), f"--types: {value}")
+    if isinstance(types, dict):
+        types = list(types)
+    if not isinstance(types, list):
+        raise ValueError(f"--types: {value} holds a JSON {type(types).__name__}, not a list of types or an object keyed by them")
+    return types
+
+
+def read_records(path, argument):
+    """--parse references (OmniEvent items) and --spans files: JSON lines (blank lines
+    skipped), or one JSON array of objects."""
+    text = read_text(path, argument)
+    if text.lstrip().startswith("["):
+        try:
+            records = load_json(text, f"{argument}: {path}")
+            if isinstance(records, list) and all(isinstance(record, dict) for record in records):
+                return records
+        except ValueError:
+            pass  # JSON lines whose first line is a list (BIO tags, triggers)
+    return [load_json(line, f"{argument}: {path} line {number}") for number, line in enumerate(text.split("\n"), 1) if line.strip()]
+
+
 def run(args):
+    if args.parse is not None:
+        predictions = read_lines(args.predictions, "--predictions", allow_empty=True)
+        return compute(predictions, read_records(args.references, "--references"), parse=args.parse, strict=args.strict, types=read_types(args.types), per_class=args.per_class, confusion_matrix=args.confusion_matrix, **options(args), **args.common)
+    if args.strict or args.types is not None:
+        raise ValueError(f"{'--strict' if args.strict else '--types'}: applies with --parse NAME only")
+    if args.spans is not None or args.scheme is not None:
+        if args.spans is None:
+            raise ValueError("--scheme: applies with --spans only")
+        records = [read_records(path, flag) for path, flag in ((args.predictions, "--predictions"), (args.references, "--references"))]
+        return compute(*records, spans=args.spans, scheme=args.scheme, **args.common)
     predictions = read_labels(args.predictions, "--predictions")
     references = read_labels(args.references, "--references")
     if isinstance(predictions, Coded) and isinstance(references, Coded) and predictions.kind == references.kind:

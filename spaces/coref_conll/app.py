@@ -63,10 +63,11 @@ def refuse(argument, problem):
     raise ValueError(f"{argument}: {problem}")
 
 
-def read_side(text, upload, argument):
+def read_side(text, upload, argument, span_convention="token_inclusive"):
     """One side: an uploaded CoNLL or jsonlines file when given, else the text box (JSON
-    clusters starting with "[", jsonlines, or CoNLL lines with or without #begin
-    document). Returns (form, documents or JSON clusters, text); sizes checked first."""
+    clusters starting with "[", jsonlines with its spans in span_convention, or CoNLL
+    lines with or without #begin document). Returns (form, documents or JSON clusters,
+    text); sizes checked first."""
     if upload:
         path = getattr(upload, "name", upload)
         if os.path.getsize(path) > MAX_BYTES:
@@ -80,7 +81,7 @@ def read_side(text, upload, argument):
             refuse(argument, "no document given")
         data, source = text, argument
     if not data.lstrip().startswith("["):
-        form, documents = package.parse_documents(data, source, whole=True, predicted=argument == "predictions")
+        form, documents = package.parse_documents(data, source, whole=True, predicted=argument == "predictions", span_convention=span_convention)
         if form == "conll" and "\t" not in data and not any(len(d.first) for d in documents):
             refuse(argument, "the format was not recognised: give CoNLL lines (tab-separated, coreference in the last column), JSON clusters starting with [, or a jsonlines line starting with {")
         return form, documents, data
@@ -91,6 +92,8 @@ def read_side(text, upload, argument):
     except RecursionError:
         refuse(argument, "JSON nested too deeply")
     package.check_inputs([clusters], [[]])  # names a bad cluster or mention
+    if span_convention != "token_inclusive":
+        refuse(argument, f"span_convention={span_convention!r} applies to jsonlines input; JSON clusters are read as token positions with the end included (token_inclusive)")
     return "clusters", clusters, data
 
 
@@ -108,10 +111,11 @@ def check_limits(form, documents, argument):
         refuse(argument, f"{n_mentions:,} mentions, beyond the demo's limit of {MAX_MENTIONS:,}")
 
 
-def prepare(predictions, references, key_file, response_file, keep_singletons, zero_division, document=1):
+def prepare(predictions, references, key_file, response_file, keep_singletons, zero_division, document=1, span_convention="token_inclusive"):
     """(metric keyword arguments, unmatched documents, what to draw: per side the shown
-    document's (name, clusters, words); `document`: which one, 1-based in the key's order)."""
-    sides = [read_side(references, key_file, "references"), read_side(predictions, response_file, "predictions")]
+    document's (name, clusters, words); `document`: which one, 1-based in the key's order;
+    span_convention: how jsonlines spans count, on both sides)."""
+    sides = [read_side(references, key_file, "references", span_convention), read_side(predictions, response_file, "predictions", span_convention)]
     for (form, documents, _), argument in zip(sides, ("references", "predictions")):
         check_limits(form, documents, argument)
     (key_form, key, key_text), (response_form, response, response_text) = sides
@@ -153,9 +157,9 @@ def prepare(predictions, references, key_file, response_file, keep_singletons, z
     return kwargs, unmatched, (shown(key_form, key, key_text), shown(response_form, response, response_text))
 
 
-def compute_kwargs(predictions, references, key_file, response_file, keep_singletons, zero_division):
+def compute_kwargs(predictions, references, key_file, response_file, keep_singletons, zero_division, span_convention="token_inclusive"):
     """The metric's keyword arguments for the demo's inputs."""
-    return prepare(predictions, references, key_file, response_file, keep_singletons, zero_division)[0]
+    return prepare(predictions, references, key_file, response_file, keep_singletons, zero_division, span_convention=span_convention)[0]
 
 
 def conll_words(text, name=None):
@@ -220,10 +224,10 @@ def render(clusters, words, palette, title):
     return head + f'<div style="line-height:2;font-size:15px">{"".join(out)}</div>'
 
 
-def score(predictions, references, key_file=None, response_file=None, keep_singletons=True, zero_division="0", document=1):
+def score(predictions, references, key_file=None, response_file=None, keep_singletons=True, zero_division="0", document=1, span_convention="token_inclusive"):
     try:
         kwargs, unmatched, ((key_name, key, key_words), (response_name, response, response_words)) = prepare(
-            predictions, references, key_file, response_file, keep_singletons, zero_division, document
+            predictions, references, key_file, response_file, keep_singletons, zero_division, document, span_convention
         )
         result = metric.fresh().compute(**kwargs, metrics=METRICS, return_counts=True, return_signature=True)
     except ValueError as error:
@@ -250,10 +254,10 @@ def score(predictions, references, key_file=None, response_file=None, keep_singl
     )
 
 
-def show(predictions, references, key_file=None, response_file=None, keep_singletons=True, zero_division="0", document=1):
+def show(predictions, references, key_file=None, response_file=None, keep_singletons=True, zero_division="0", document=1, span_convention="token_inclusive"):
     """The page: the raw figures, the headline, the signature, the metrics table and both
     texts drawn."""
-    headline, table, key_html, response_html = score(predictions, references, key_file, response_file, keep_singletons, zero_division, document)
+    headline, table, key_html, response_html = score(predictions, references, key_file, response_file, keep_singletons, zero_division, document, span_convention)
     key, paper = HEADLINE_FIGURE
     rows = [[cell if isinstance(cell, str) else page.figure(cell) for cell in row] for row in table["data"]]
     unmatched = "".join(f"<p>{name.replace('_', ' ')}: {html.escape(', '.join(headline[name]))}</p>" for name in ("missing_documents", "extra_documents") if headline[name])
@@ -288,6 +292,7 @@ with gr.Blocks(title="coref_conll") as demo:
             keep_singletons = gr.Checkbox(value=EXAMPLE["keep_singletons"], label="keep_singletons (the reference keeps them)")
             zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division")
             document = gr.Number(value=1, precision=0, minimum=1, label="Document to draw (1-based, in the key's order; all are scored)", elem_id="document")
+            span_convention = gr.Dropdown(list(package.SPAN_CONVENTIONS), value="token_inclusive", label="span_convention of jsonlines spans, both sides (e2e-coref: token_inclusive; wl-coref: token_exclusive)", elem_id="span-convention")
         button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
         headline, signature, metrics_table = page.outputs()
         gr.Markdown("Above: every figure, then the metrics with the counts the reference prints (BLANC: coreference links · non-coreference links).")
@@ -302,7 +307,7 @@ with gr.Blocks(title="coref_conll") as demo:
         demo,
         button,
         show,
-        [predictions, references, key_file, response_file, keep_singletons, zero_division, document],
+        [predictions, references, key_file, response_file, keep_singletons, zero_division, document, span_convention],
         [result, headline, signature, metrics_table, key_text, response_text],
     )
 

@@ -11,6 +11,7 @@ import scipy.optimize
 # evaluate copies only the sibling files this script imports: a line for each vendored module.
 from .paperscore_core import VERSION
 from .paperscore_coref import batch_forms, check_inputs, compute
+from .paperscore_corefud import MATCHING
 from .paperscore_space import SpaceMetric
 from .paperscore_trainer import trainer_metrics
 
@@ -67,12 +68,21 @@ Args:
         (mention identification); default the six metrics.
     keep_singletons: False removes entities of one mention from both sides first (coval's
         option; the reference keeps them).
+    remove_nested, NP_only, min_span: coval's options (ns-moosavi/coval, named as
+        evaluate's coval names them), on both sides: drop mentions nested in another
+        mention of their entity; drop verb-phrase mentions; match mentions by their minimum
+        span. NP_only and min_span read the parse trees of the references, which must then
+        be CoNLL documents with a parse column (column 6).
     zero_division: the value of a 0/0 ratio: 0.0 (default, as the reference), 1.0 or "nan".
     per_document: add "per_document", the numbers of each document.
     return_counts: add "counts", every numerator and denominator.
     confidence_level, n_resamples, seed: add bootstrap "<key>_low" / "<key>_high",
         resampling documents.
     return_signature: add "signature", the reproducibility string.
+    matching: for CorefUD CoNLL-U texts (Entity= in MISC; one file per item), scored as
+        ufal/corefud-scorer v1.2: {matching} (default "exact"). CRAC 2023-2025 report
+        "head" with keep_singletons=False.
+    zero_matching: how CoNLL-U zeros align: "dependent" (default, by DEPS) or "linear".
 Returns:
     muc_recall, muc_precision, muc_f1, and the same for bcub, ceafm, ceafe, blanc and lea,
     and conll_f1: floats in [0, 1].
@@ -92,6 +102,9 @@ _FORMS = {
 }
 # (predictions, references) forms evaluate can store; check_inputs rejects the others.
 _PAIRS = [("conll", "conll"), ("ids", "ids"), ("spans", "spans"), ("spans", "conll"), ("conll", "spans")]
+
+
+_KWARGS_DESCRIPTION = _KWARGS_DESCRIPTION.replace("{matching}", ", ".join(f'"{m}"' for m in MATCHING))
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
@@ -150,6 +163,11 @@ class CorefConll(SpaceMetric, evaluate.Metric):
         tokens=None,
         texts=None,
         convention="scorer_pl",
+        remove_nested=False,
+        NP_only=False,
+        min_span=False,
+        matching="exact",
+        zero_matching="dependent",
     ):
         # Every argument goes to the package unchanged (a test keeps the signatures equal).
         return compute(**{name: value for name, value in locals().items() if name != "self"})

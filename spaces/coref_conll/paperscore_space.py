@@ -182,7 +182,7 @@ class SpaceMetric:
         self.writer = self.buf_writer = self.selected_feature_format = None
         self.cache_file_name = self.filelock = None
 
-    def trainer_metrics(self, tokenizer=None, label_names=None, logits="argmax", postprocess=None, ignore_index=-100, **options):
+    def trainer_metrics(self, tokenizer=None, label_names=None, logits="argmax", postprocess=None, ignore_index=-100, skip_special_tokens=True, references=None, **options):
         """A compute_metrics function for transformers' Trainer (see paperscore.trainer)."""
         self._check_arguments(options)  # now, not at the end of the first evaluation
-        return trainer_metrics(self, tokenizer, label_names, logits, postprocess, ignore_index, **options)
+        return trainer_metrics(self, tokenizer, label_names, logits, postprocess, ignore_index, skip_special_tokens, references, **options)

@@ -34,8 +34,12 @@ or threshold it in `preprocess_logits_for_metrics`, e.g.
 The Trainer's -100 padding is kept for metrics that drop it themselves, and removed before
 naming labels (`label_names=`: an id outside them is a ValueError naming the id and the
 example) or decoding. Generated token ids are decoded with your tokenizer (the inputs too,
-as `sources`, when TrainingArguments(include_for_metrics=["inputs"])). The result is the
-Trainer's wish: flat floats. Imports nothing: arrays and tensors are duck-typed.
+as `sources`, when TrainingArguments(include_for_metrics=["inputs"])); with
+skip_special_tokens=False, markers such as T5's <extra_id_0> stay in the text and only
+the end and padding tokens are removed, as OmniEvent decodes. `references=`: the
+evaluation set's references in order (OmniEvent items), scored in place of the label
+ids, as a repository reading its test file does. The result is the Trainer's wish: flat
+floats. Imports nothing: arrays and tensors are duck-typed.
 """
 
 import os
@@ -115,9 +119,12 @@ def _listed(names):
     return f"ids {ids[0]} to {ids[-1]}" if ids == list(range(ids[0], ids[-1] + 1)) else f"ids {', '.join(map(str, ids))}"
 
 
-def _decode(tokenizer, ids, ignore_index, postprocess):
+def _decode(tokenizer, ids, ignore_index, postprocess, skip_special_tokens=True):
     ids = np.where(ids == ignore_index, tokenizer.pad_token_id, ids)
-    texts = tokenizer.batch_decode(ids.tolist(), skip_special_tokens=True)
+    texts = tokenizer.batch_decode(ids.tolist(), skip_special_tokens=skip_special_tokens)
+    if not skip_special_tokens:  # the markers kept, the end and padding removed (OmniEvent's get_pred_s2s)
+        for token in filter(None, (tokenizer.eos_token, tokenizer.pad_token)):
+            texts = [text.replace(token, "") for text in texts]
     return [postprocess(text) if postprocess else text for text in texts]
 
 
@@ -139,7 +146,7 @@ def _floats(result):
     return {key: float(value) for key, value in result.items() if isinstance(value, (int, float, np.number)) and not isinstance(value, bool)}
 
 
-def trainer_metrics(metric, tokenizer=None, label_names=None, logits="argmax", postprocess=None, ignore_index=-100, **options):
+def trainer_metrics(metric, tokenizer=None, label_names=None, logits="argmax", postprocess=None, ignore_index=-100, skip_special_tokens=True, references=None, **options):
     """A function for Trainer(compute_metrics=...) that scores with `metric` (an evaluate
     module or anything with add_batch and compute). See the module docstring.
 
@@ -147,10 +154,14 @@ def trainer_metrics(metric, tokenizer=None, label_names=None, logits="argmax", p
     label_names: a list or {id: name} mapping label ids to names (positions padded with
     ignore_index removed first). logits: "argmax" (labels) or "probability" (the softmax
     probability of class 1). postprocess: applied to each decoded text (e.g. removing the
-    spaces a character tokenizer puts back). options: the metric's compute() options.
+    spaces a character tokenizer puts back). skip_special_tokens: False keeps them in the
+    decoded texts. references: the evaluation set's references in order, used in place of
+    the label ids (their count must equal the set's). options: the metric's compute() options.
     """
     if logits not in LOGITS:
         raise ValueError(f"logits: {logits!r} is not one of {', '.join(map(repr, LOGITS))}")
+    if references is not None and (isinstance(references, (str, dict)) or not hasattr(references, "__len__")):
+        raise ValueError(f"references: expected the evaluation set's references as a list, got {type(references).__name__}")
     names = dict(enumerate(label_names)) if isinstance(label_names, (list, tuple)) else label_names
 
     def one_batch(predictions, label_ids, inputs, offset):
@@ -158,9 +169,11 @@ def trainer_metrics(metric, tokenizer=None, label_names=None, logits="argmax", p
         if isinstance(inputs, Mapping):  # batch_eval_metrics hands over the whole batch
             inputs = inputs["input_ids"]
         if tokenizer is not None:
-            batch = {"predictions": _decode(tokenizer, predictions, ignore_index, postprocess), "references": _decode(tokenizer, label_ids, ignore_index, postprocess)}
+            decode = lambda ids: _decode(tokenizer, ids, ignore_index, postprocess, skip_special_tokens)  # noqa: E731
+            given = None if references is None else list(references[offset : offset + len(label_ids)])
+            batch = {"predictions": decode(predictions), "references": decode(label_ids) if given is None else given}
             if inputs is not None:
-                batch["sources"] = _decode(tokenizer, _first_output(inputs), ignore_index, postprocess)
+                batch["sources"] = decode(_first_output(inputs))
             return batch
         if names is not None:
             return {
@@ -188,6 +201,10 @@ def trainer_metrics(metric, tokenizer=None, label_names=None, logits="argmax", p
         seen[0] = offset
         if compute_result is not None and not compute_result:
             return {}
+        if references is not None and offset != len(references):
+            pending.clear()
+            seen[0] = 0
+            raise ValueError(f"references: {len(references)} given, but the evaluation set holds {offset} examples")
         batches = pending[:]
         pending.clear()
         seen[0] = 0

@@ -27,6 +27,19 @@ sys.path.insert(0, str(HERE))  # the page helpers vendored beside app.py (a Spac
 import paperscore_demo as page  # noqa: E402
 
 sys.path.remove(str(HERE))
+# The parsers from a corrector's replies (the metric's vendored copy of paperscore.parse).
+parsing = importlib.import_module(type(metric).__module__.rpartition(".")[0] + ".paperscore_parse")
+NO_PARSER = "none: sentences"
+PARSERS = [NO_PARSER, *parsing.CSC_PARSERS]
+# One generative example: a chat model's replies, read by csc_reply (the third has nothing
+# left once its label is removed: a parse failure, scored as the empty sentence).
+REPLY_EXAMPLE = dict(
+    sources="我今天很搞兴。\n他门去学校了。\n今天很热。",
+    references="我今天很高兴。\n他们去学校了。\n今天很热。",
+    predictions="修改后：“我今天很高兴。”\n纠正后的句子：他们去学校了。\n修改后：",
+    length_mismatch="align",
+    parse="csc_reply",
+)
 
 VARIANTS = ["realise", "scope", "spellgcn", "plome", "craspell", "pointer", "faspell", "cscd_ns", "pycorrector", "paddle", "lemon", "cllm", "simple_csc", "msllm"]
 # Eight sentences where the conventions part ways (source, reference, prediction).
@@ -49,6 +62,7 @@ EXAMPLE = dict(
     length_mismatch="preset",
     remove_de=False,
     zero_division="0",
+    parse=NO_PARSER,
 )
 # Stated on the page and checked before any work, in sentences (the standard test sets go
 # through: SIGHAN15 has 1,100 sentences of at most 124 characters); the alignment is
@@ -82,9 +96,9 @@ def check_limits(**boxes):
                 raise ValueError(f"{name}: sentence {number} has {len(line):,} characters, more than the {MAX_SENTENCE_CHARACTERS:,} this page takes")
 
 
-def compute_kwargs(predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division):
+def compute_kwargs(predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division, parse=NO_PARSER):
     """The metric's keyword arguments for the demo's inputs."""
-    return dict(
+    kwargs = dict(
         predictions=sentence_lines(predictions),
         sources=sentence_lines(sources) or None,  # an empty box: label lines
         references=sentence_lines(references),
@@ -94,6 +108,17 @@ def compute_kwargs(predictions, sources, references, variant, char_subset, lengt
         remove_de=bool(remove_de),
         zero_division="nan" if zero_division == "nan" else float(zero_division),
     )
+    return read_replies(kwargs, predictions, parse)
+
+
+def read_replies(kwargs, predictions, parse):
+    """With a parser, every line of the Predictions box is a reply (a blank one too);
+    without, kwargs as they are."""
+    if parse not in PARSERS:
+        raise ValueError(f"parse: {parse!r} is not one of {', '.join(PARSERS)}")
+    if parse == NO_PARSER:
+        return kwargs
+    return {**kwargs, "predictions": [line.removesuffix("\r") for line in predictions.removesuffix("\n").split("\n")], "parse": parse}
 
 
 def headline(result, variant):
@@ -158,10 +183,10 @@ def sentence_table(kwargs, result, official):
     return f"<p>Predicted edits: {legend}</p>" + page.table(headers, rows, first=page.FIRST_ROWS, escape=False)
 
 
-def score(predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division):
+def score(predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division, parse=NO_PARSER):
     try:
         check_limits(predictions=predictions, sources=sources, references=references)
-        kwargs = compute_kwargs(predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division)
+        kwargs = compute_kwargs(predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division, parse)
         # each request on its own empty metric: one request cannot affect another
         result = metric.fresh().compute(**kwargs, per_sentence=True, return_signature=True)
         official = None
@@ -170,6 +195,9 @@ def score(predictions, sources, references, variant, char_subset, length_mismatc
     except ValueError as error:
         page.fail(error, "sentence")
     top = headline(result, variant)
+    if "parse" in kwargs:  # the report, and the table shows the sentences read
+        top.update(parse_failures=result["parse_failures"], parse_failure_examples=result["parse_failure_examples"])
+        kwargs["predictions"] = parsing.parse(kwargs["predictions"], parse)[0]
     top["signature"] = result["signature"]
     return top, side_by_side(result, variant), sentence_table(kwargs, result, official)
 
@@ -189,13 +217,13 @@ def upload(path, argument):
     return "\n".join(csc.read_sources(page.upload_path(path, argument), argument)[1])
 
 
-def show(predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division):
-    """The page: the raw figures, the headline, the signature, every figure side by side,
-    and the per-sentence table."""
-    top, table, details = score(predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division)
+def show(predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division, parse=NO_PARSER):
+    """The page: the raw figures, the headline, the signature, the parser's report and
+    every figure side by side, and the per-sentence table."""
+    top, table, details = score(predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division, parse)
     key, value, paper = headline_figure(top, variant)
     rows = [[figure, *map(page.figure, rest)] for figure, *rest in table["data"]]
-    return top, page.headline(key, value, paper), top["signature"], page.table(table["headers"], rows), details
+    return top, page.headline(key, value, paper), top["signature"], page.parse_report(top, "sentence") + page.table(table["headers"], rows), details
 
 
 with gr.Blocks(title="csc_common") as demo:
@@ -209,7 +237,8 @@ with gr.Blocks(title="csc_common") as demo:
             "from its source. A file holds the same (or an official test input, `(pid=ID)<TAB>sentence`). "
             "Preloaded: eight sentences on which the conventions disagree. For the official SIGHAN "
             "figures see the `csc_sighan` Space. Predictions of another length than their source (an LLM corrector's): "
-            "`length_mismatch` = `align` reads insertions and deletions as edits.\n\n" + LIMITS
+            "`length_mismatch` = `align` reads insertions and deletions as edits. With a parser, each Predictions line is a chat "
+            "model's reply, read by it (the table shows the sentences read; replies it cannot read are reported).\n\n" + LIMITS
         )
         with gr.Row():
             sources = gr.Textbox(value=EXAMPLE["sources"], label="Sources (input sentences)", lines=8, max_lines=10, elem_id="sources")
@@ -222,6 +251,12 @@ with gr.Blocks(title="csc_common") as demo:
             length_mismatch = gr.Dropdown(["preset", "error", "truncate", "whole", "align"], value=EXAMPLE["length_mismatch"], label="length_mismatch")
             remove_de = gr.Checkbox(value=EXAMPLE["remove_de"], label="remove_de (SIGHAN13 地/得)")
             zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division")
+            parse = gr.Dropdown(PARSERS, value=EXAMPLE["parse"], label="parser (Predictions: a chat model's replies, one a line)", elem_id="parse")
+        gr.Examples(
+            [[REPLY_EXAMPLE[name] for name in ("sources", "references", "predictions", "length_mismatch", "parse")]],
+            [sources, references, predictions, length_mismatch, parse],
+            label="A generative example (a chat model's replies, read by csc_reply)",
+        )
         button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
         headline_box, signature, table = page.outputs()
         details = gr.HTML(elem_id="per-sentence")
@@ -232,7 +267,7 @@ with gr.Blocks(title="csc_common") as demo:
         demo,
         button,
         show,
-        [predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division],
+        [predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division, parse],
         [result, headline_box, signature, table, details],
     )
 

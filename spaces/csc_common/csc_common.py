@@ -13,6 +13,7 @@ from .paperscore_core import VERSION
 from .paperscore_csc import checked_columns, stored_sources
 from .paperscore_csc_common import VARIANTS, compute, corpora
 from .paperscore_csc_llm import NORMALIZATIONS
+from .paperscore_parse import CSC_PARSERS, get_parser
 from .paperscore_space import SpaceMetric
 from .paperscore_trainer import trainer_metrics
 
@@ -69,6 +70,11 @@ Args:
     per_sentence: add each sentence's classes and edits.
     confidence_level, n_resamples, seed: add bootstrap "<key>_low" / "<key>_high".
     return_signature: add "signature", the reproducibility string.
+    parse: predictions are a corrector's replies, each read into its sentence by this
+        parser first (then everything as for sentences; sources needed): PARSERS.
+        Adds parse_failures (replies with nothing left, or that the parser's repository
+        refuses) and parse_failure_examples (their first 0-based indices).
+    strict: a reply the parser cannot read is a ValueError.
 Returns:
     sentence_detection_{accuracy,precision,recall,f1}, sentence_correction_{...},
     char_detection_{precision,recall,f1}, char_correction_{precision,recall,f1}, as the
@@ -81,7 +87,7 @@ Examples:
     1.0 0.5
 """
 
-_KWARGS_DESCRIPTION = _KWARGS_DESCRIPTION.replace("NORMALIZATIONS", ", ".join(map(repr, NORMALIZATIONS)))
+_KWARGS_DESCRIPTION = _KWARGS_DESCRIPTION.replace("NORMALIZATIONS", ", ".join(map(repr, NORMALIZATIONS))).replace("PARSERS", ", ".join(map(repr, CSC_PARSERS)))
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
@@ -109,6 +115,13 @@ class CscCommon(SpaceMetric, evaluate.Metric):
     def check_batch(self, columns):
         return checked_columns({**columns, **corpora(**{name: columns.get(name) for name in ("predictions", "references", "sources")})})
 
+    def trainer_metrics(self, *arguments, **options):
+        """SpaceMetric.trainer_metrics, with the parser's name checked now, not at the end
+        of the first evaluation."""
+        if options.get("parse") is not None:
+            get_parser(options["parse"], "csc")
+        return super().trainer_metrics(*arguments, **options)
+
     def _compute(
         self,
         predictions,
@@ -126,6 +139,8 @@ class CscCommon(SpaceMetric, evaluate.Metric):
         n_resamples=1000,
         seed=None,
         return_signature=False,
+        parse=None,
+        strict=False,
     ):
         # Every argument goes to the package unchanged (a test keeps the signatures equal),
         # but label lines get back sources=None for the "" evaluate stored.

@@ -43,6 +43,7 @@ from .paperscore_csc import (
     read_sources,
 )
 from . import paperscore_csc_llm as csc_llm
+from .paperscore_parse import add_reply_arguments, read_replies, read_reply_file
 
 CHAR_SUBSETS = ("all", "erroneous")
 SPACE = "csc_common"
@@ -459,6 +460,8 @@ def compute(
     n_resamples=1000,
     seed=None,
     return_signature=False,
+    parse=None,
+    strict=False,
 ):
     """The figures of a corrected corpus under one paper's convention, or all of them.
 
@@ -477,9 +480,16 @@ def compute(
     from label lines "all" leaves them out. cllm projects every prediction (csc_llm.projected);
     length_mismatch then reads its references. zero_division: the value of a ratio its code
     would divide by zero (presets that add an epsilon keep it).
+    parse: a csc parser of paperscore.parse ("csc_reply", "cllm_reply", ...): predictions
+    are a corrector's replies, each read into its sentence first (then normalize and the
+    length rules as for any sentence). The result adds "parse_failures" (replies with
+    nothing left, or that the parser's repository refuses: scored as the sentence read)
+    and "parse_failure_examples" (the first 0-based indices); the signature names the
+    parser. strict: such a reply is a ValueError instead.
     """
     predictions, references, sources = corpora(predictions=predictions, references=references, sources=sources).values()
     labels = label_input(sources)
+    predictions, parsed = read_replies(predictions, parse, strict, labels)
     variants = check_options(variant, char_subset, length_mismatch, remove_de, labels)
     steps = None if normalize is None else csc_llm.check_normalize(normalize)
     zd = check_zero_division(zero_division)
@@ -501,8 +511,11 @@ def compute(
             result.update(_classes(rows[:, blocks[0] : blocks[0] + len(COLUMNS)], PRESETS[first]))
         for key, side in zip(("predicted_edits", "reference_edits"), edits[first]):
             result[key] = side() if callable(side) else [[list(pair) for pair in pairs] for pairs in side.groups()]
+    if parsed:
+        result.update(parse_failures=parsed["parse_failures"], parse_failure_examples=parsed["parse_failure_examples"])
     if return_signature:
-        options = {"variant": variant, "char_subset": char_subset or "preset", "length_mismatch": length_mismatch or "preset"}
+        options = {"parse": parsed["parser"]} if parsed else {}
+        options.update(variant=variant, char_subset=char_subset or "preset", length_mismatch=length_mismatch or "preset")
         options.update(remove_de=remove_de, normalize="+".join(steps) if steps else ("none" if steps is not None else "preset"))
         options.update(input="labels" if labels else "sentences", zero_division=zd)
         result["signature"] = signature("csc_common", **options, **bootstrap_options(confidence_level, n_resamples, seed))
@@ -564,6 +577,7 @@ def add_arguments(parser):
     parser.add_argument("--predictions", required=True, help="corrected sentences, one a line (or `src<TAB>prediction`), or label lines `pid, pos, char, ...`")
     parser.add_argument("--references", required=True, help="gold sentences, one a line, or `src<TAB>tgt` (or `id<TAB>src<TAB>tgt`), or label lines")
     add_options(parser)
+    add_reply_arguments(parser)
 
 
 def _sentence_file(path, flag):
@@ -608,7 +622,11 @@ def _inputs(sources_path, files):
 
 
 def run(args):
-    inputs = _inputs(args.sources, (("predictions", args.predictions, "--predictions"), ("references", args.references, "--references")))
+    replies = read_reply_file(args)  # --parse: the predictions are replies, never `src<TAB>...`
+    files = (("predictions", args.predictions, "--predictions"), ("references", args.references, "--references"))
+    inputs = _inputs(args.sources, files if replies is None else files[1:])
+    if replies is not None:
+        inputs.update(predictions=replies, parse=args.parse, strict=args.strict)
     return compute(**inputs, **options(args), **args.common)
 
 

@@ -27,6 +27,19 @@ sys.path.insert(0, str(HERE))  # the page helpers vendored beside app.py (a Spac
 import paperscore_demo as page  # noqa: E402
 
 sys.path.remove(str(HERE))
+# The parsers from a corrector's replies (the metric's vendored copy of paperscore.parse).
+parsing = importlib.import_module(type(metric).__module__.rpartition(".")[0] + ".paperscore_parse")
+NO_PARSER = "none: sentences"
+PARSERS = [NO_PARSER, *parsing.CSC_PARSERS]
+# One generative example: a chat model's replies, read by csc_reply (the third has nothing
+# left once its label is removed: a parse failure, scored as the empty sentence).
+REPLY_EXAMPLE = dict(
+    sources="我今天很搞兴。\n他门去学校了。\n今天很热。",
+    references="我今天很高兴。\n他们去学校了。\n今天很热。",
+    predictions="修改后：“我今天很高兴。”\n纠正后的句子：他们去学校了。\n修改后：",
+    length_mismatch="align",
+    parse="csc_reply",
+)
 
 # Ten sentences of the SIGHAN 2015 test set (source, reference) and a system output that
 # falls, sentence by sentence, in the cells of the SIGHAN15 toy result: TN, FN (a position
@@ -52,6 +65,7 @@ EXAMPLE = dict(
     correction_match="subset",
     length_mismatch="error",
     zero_division="0",
+    parse=NO_PARSER,
 )
 # The definitions the page offers: the jars' versions (2014 and 2015 share one), and the
 # metric's keyword arguments for each.
@@ -87,13 +101,13 @@ def sentence_lines(text):
     return [line.removesuffix("\r") for line in text.split("\n") if line.strip()]
 
 
-def compute_kwargs(predictions, sources, references, version, correction_match, length_mismatch, zero_division):
+def compute_kwargs(predictions, sources, references, version, correction_match, length_mismatch, zero_division, parse=NO_PARSER):
     """The metric's keyword arguments for the demo's inputs: an empty Sources box means
     label lines (sources=None); an empty Predictions or References box is an error."""
     for name, text in (("predictions", predictions), ("references", references)):
         if not sentence_lines(text):
             raise ValueError(f"{name}: the box is empty (one sentence per line, or with Sources empty, one label line `pid, pos, char, ...` per line)")
-    return dict(
+    kwargs = dict(
         predictions=sentence_lines(predictions),
         sources=sentence_lines(sources) or None,
         references=sentence_lines(references),
@@ -102,6 +116,17 @@ def compute_kwargs(predictions, sources, references, version, correction_match, 
         length_mismatch=length_mismatch,
         zero_division="nan" if zero_division == "nan" else float(zero_division),
     )
+    return read_replies(kwargs, predictions, parse)
+
+
+def read_replies(kwargs, predictions, parse):
+    """With a parser, every line of the Predictions box is a reply (a blank one too);
+    without, kwargs as they are."""
+    if parse not in PARSERS:
+        raise ValueError(f"parse: {parse!r} is not one of {', '.join(PARSERS)}")
+    if parse == NO_PARSER:
+        return kwargs
+    return {**kwargs, "predictions": [line.removesuffix("\r") for line in predictions.removesuffix("\n").split("\n")], "parse": parse}
 
 
 def marked(text, marks):
@@ -154,16 +179,19 @@ def sentence_table(kwargs, result):
     return intro + page.table(names, rows, first=page.FIRST_ROWS, escape=False)
 
 
-def score(predictions, sources, references, version, correction_match, length_mismatch, zero_division):
+def score(predictions, sources, references, version, correction_match, length_mismatch, zero_division, parse=NO_PARSER):
     try:
         check_limits(predictions=predictions, sources=sources, references=references)
-        kwargs = compute_kwargs(predictions, sources, references, version, correction_match, length_mismatch, zero_division)
+        kwargs = compute_kwargs(predictions, sources, references, version, correction_match, length_mismatch, zero_division, parse)
         # A fresh metric per request: nothing of one request (or thread) reaches another.
         result = metric.fresh().compute(**kwargs, return_counts=True, per_sentence=True, return_signature=True)
     except ValueError as error:
         page.fail(error, "sentence")
     # The figures of the chosen definition (floats; the counts are ints), in the jar's order.
     headline = {key: value for key, value in result.items() if isinstance(value, float)}
+    if "parse" in kwargs:  # the report (taken out of the counts below), and the table shows the sentences read
+        headline.update(parse_failures=result.pop("parse_failures"), parse_failure_examples=result.pop("parse_failure_examples"))
+        kwargs["predictions"] = parsing.parse(kwargs["predictions"], parse)[0]
     headline["signature"] = result["signature"]
     counts = {key: value for key, value in result.items() if isinstance(value, int) and not isinstance(value, bool)}
     if "detection_tp" in counts:  # 2014/2015: the confusion matrix
@@ -182,16 +210,16 @@ def upload(path, argument):
     return "\n".join(csc.read_sources(page.upload_path(path, argument), argument)[1])
 
 
-def show(predictions, sources, references, version, correction_match, length_mismatch, zero_division):
-    """The page: the raw figures, the headline, the signature, the other figures (with the
-    confusion matrix), and the per-sentence table."""
-    headline, matrix, table = score(predictions, sources, references, version, correction_match, length_mismatch, zero_division)
+def show(predictions, sources, references, version, correction_match, length_mismatch, zero_division, parse=NO_PARSER):
+    """The page: the raw figures, the headline, the signature, the parser's report and the
+    other figures (with the confusion matrix), and the per-sentence table."""
+    headline, matrix, table = score(predictions, sources, references, version, correction_match, length_mismatch, zero_division, parse)
     key, paper = HEADLINE_FIGURE[version]
     return (
         headline,
         page.headline(key, headline[key], paper),
         headline["signature"],
-        page.figures(headline, skip=(key, "signature")) + page.table(matrix["headers"], matrix["data"]),
+        page.parse_report(headline, "sentence") + page.figures(headline, skip=(key, "signature", "parse_failures")) + page.table(matrix["headers"], matrix["data"]),
         table,
     )
 
@@ -206,7 +234,9 @@ with gr.Blocks(title="csc_sighan") as demo:
             "of an erroneous sentence is a false negative. With the Sources box empty, the other two boxes hold "
             "the jars' label lines (`pid, 0` or `pid, pos, char, ...`; 2013 subtask 1: `pid, pos, ...`), matched "
             "by pid. A file holds the same (or an official test input, `(pid=ID)<TAB>sentence`). Preloaded: the "
-            "SIGHAN15 toy result's outcomes on ten SIGHAN15 test sentences (the figures of `SIGHAN15_Toy_Evaluation.txt`).\n\n"
+            "SIGHAN15 toy result's outcomes on ten SIGHAN15 test sentences (the figures of `SIGHAN15_Toy_Evaluation.txt`). "
+            "With a parser, each Predictions line is a chat model's reply, read by it (the table shows the sentences read; "
+            "replies it cannot read are reported).\n\n"
             f"**Limits:** at most {MAX_SENTENCES:,} sentences per box, {MAX_SENTENCE_CHARACTERS} characters per sentence "
             f"and files of {page.MAX_FILE_BYTES // 1_000_000} MB; larger inputs are refused (score them with the package "
             "or the `paperscore sighan` command)."
@@ -221,6 +251,12 @@ with gr.Blocks(title="csc_sighan") as demo:
             correction_match = gr.Dropdown(["subset", "exact"], value=EXAMPLE["correction_match"], label="correction_match (subset: the jar)")
             length_mismatch = gr.Dropdown(["error", "truncate", "whole", "align"], value=EXAMPLE["length_mismatch"], label="length_mismatch")
             zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division (nan: the jar)")
+            parse = gr.Dropdown(PARSERS, value=EXAMPLE["parse"], label="parser (Predictions: a chat model's replies, one a line)", elem_id="parse")
+        gr.Examples(
+            [[REPLY_EXAMPLE[name] for name in ("sources", "references", "predictions", "length_mismatch", "parse")]],
+            [sources, references, predictions, length_mismatch, parse],
+            label="A generative example (a chat model's replies, read by csc_reply)",
+        )
         button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
         headline, signature, figures = page.outputs()
         table = gr.HTML(elem_id="per-sentence")
@@ -231,7 +267,7 @@ with gr.Blocks(title="csc_sighan") as demo:
         demo,
         button,
         show,
-        [predictions, sources, references, version, correction_match, length_mismatch, zero_division],
+        [predictions, sources, references, version, correction_match, length_mismatch, zero_division, parse],
         [result, headline, signature, figures, table],
     )
 

@@ -11,6 +11,7 @@ import numpy
 from .paperscore_core import VERSION
 from .paperscore_csc import stored_sources
 from .paperscore_csc_sighan import check_columns, compute
+from .paperscore_parse import CSC_PARSERS, get_parser
 from .paperscore_space import SpaceMetric
 from .paperscore_trainer import trainer_metrics
 
@@ -69,6 +70,11 @@ Args:
     per_sentence: add each sentence's class (TP/FP/TN/FN) and edits.
     confidence_level, n_resamples, seed: add bootstrap "<key>_low" / "<key>_high".
     return_signature: add "signature", the reproducibility string.
+    parse: predictions are a corrector's replies, each read into its sentence by this
+        parser first (then everything as for sentences; sources needed): PARSERS.
+        Adds parse_failures (replies with nothing left, or that the parser's repository
+        refuses) and parse_failure_examples (their first 0-based indices).
+    strict: a reply the parser cannot read is a ValueError.
 Returns:
     2014/2015: false_positive_rate, detection_accuracy, detection_precision,
     detection_recall, detection_f1, correction_accuracy, correction_precision,
@@ -80,6 +86,8 @@ Examples:
     >>> print(result["false_positive_rate"], result["detection_precision"], result["correction_recall"])
     1.0 0.5 1.0
 """
+
+_KWARGS_DESCRIPTION = _KWARGS_DESCRIPTION.replace("PARSERS", ", ".join(map(repr, CSC_PARSERS)))
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
@@ -112,6 +120,13 @@ class CscSighan(SpaceMetric, evaluate.Metric):
     def check_batch(self, columns):
         return check_columns(columns)
 
+    def trainer_metrics(self, *arguments, **options):
+        """SpaceMetric.trainer_metrics, with the parser's name checked now, not at the end
+        of the first evaluation."""
+        if options.get("parse") is not None:
+            get_parser(options["parse"], "csc")
+        return super().trainer_metrics(*arguments, **options)
+
     def _compute(
         self,
         predictions,
@@ -128,6 +143,8 @@ class CscSighan(SpaceMetric, evaluate.Metric):
         n_resamples=1000,
         seed=None,
         return_signature=False,
+        parse=None,
+        strict=False,
     ):
         # Every argument goes to the package unchanged (a test keeps the signatures equal),
         # but label lines get back sources=None for the "" evaluate stored.

@@ -1,7 +1,10 @@
-"""Gradio demo of micro_macro: labels in (typed or uploaded); the micro F1 first,
-every figure, a per-class table and the confusion matrix as a heatmap out. Builds `demo` on import; launches only as a script."""
+"""Gradio demo of micro_macro: labels in (typed or uploaded), or a seq2seq model's text
+with OmniEvent items, read by a parser chosen from a list; the micro F1 first, every
+figure, a per-class table and the confusion matrix as a heatmap out. Builds `demo` on
+import; launches only as a script."""
 
 import importlib
+import json
 import os
 import sys
 from pathlib import Path
@@ -25,6 +28,9 @@ sys.path.insert(0, str(HERE))  # the page helpers vendored beside app.py (a Spac
 import paperscore_demo as page  # noqa: E402
 
 sys.path.remove(str(HERE))
+# The parsers from model text (the package's own list).
+NO_PARSER = "none: labels"
+PARSERS = [NO_PARSER, *reading.EVENT_PARSERS]
 
 # MAVEN-style event detection: "None" is the NA class, left out by convention="maven".
 EXAMPLE = dict(
@@ -33,6 +39,22 @@ EXAMPLE = dict(
     convention="maven",
     negative_labels="",
     zero_division="0",
+    parse=NO_PARSER,
+    types="",
+)
+# One generative example: an OmniEvent seq2seq reply per line, an OmniEvent item per line.
+OMNIEVENT_EXAMPLE = dict(
+    predictions="<extra_id_0> attack: fired <extra_id_1><extra_id_0> die: died <extra_id_1></s>\n<extra_id_0> die: troops",
+    references="\n".join(
+        json.dumps(item)
+        for item in (
+            {"text": "troops fired ; two died", "events": [{"type": "Conflict.Attack", "triggers": [{"trigger_word": "fired", "position": [7, 12]}]}, {"type": "Life.Die", "triggers": [{"trigger_word": "died", "position": [19, 23]}]}], "negative_triggers": [{"trigger_word": "troops", "position": [0, 6]}]},
+            {"text": "troops fired", "events": [{"type": "Conflict.Attack", "triggers": [{"trigger_word": "fired", "position": [7, 12]}]}], "negative_triggers": [{"trigger_word": "troops", "position": [0, 6]}]},
+        )
+    ),
+    convention="omnievent",
+    parse="omnievent_s2s",
+    types="Conflict.Attack, Life.Die",
 )
 # Limits, stated on the page and checked before any work, in labels (MAVEN's 2,000-candidate
 # sample goes through) and classes (the heatmap grows with the square of the class count).
@@ -43,6 +65,7 @@ HEADLINE_FIGURE = {
     "none": ("micro_f1", "sklearn's f1_score(average='micro'): every class counted"),
     "maven": ("micro_f1", "MAVEN (Wang et al., 2020) evaluate.py: the NA class left out"),
     "jmee": ("micro_f1", "JMEE (Liu et al., 2018) as in OntoED's baselines: gold events only"),
+    "omnievent": ("micro_f1", "OmniEvent's compute_unified_micro_f1: NA left out, the references' classes only"),
 }
 HEADLINE = ("accuracy", "micro_precision", "micro_recall", "micro_f1", "macro_precision", "macro_recall", "macro_f1")
 
@@ -58,22 +81,41 @@ def parse_labels(text, argument):
         return labels
 
 
-def limited(labels, argument):
+def limited(labels, argument, what="labels"):
     if len(labels) > MAX_LABELS:
-        raise ValueError(f"{argument}: {len(labels):,} labels; this demo takes at most {MAX_LABELS:,} per box (use the package or the command line for more)")
+        raise ValueError(f"{argument}: {len(labels):,} {what}; this demo takes at most {MAX_LABELS:,} per box (use the package or the command line for more)")
     return labels
 
 
-def compute_kwargs(predictions, references, convention, negative_labels, zero_division):
-    """The metric's keyword arguments for the demo's inputs, within the page's limits."""
+def parse_items(text):
+    """One OmniEvent item (a JSON object) per non-blank line."""
+    items = []
+    for number, line in enumerate(text.split("\n"), 1):
+        if line.strip():
+            try:
+                items.append(json.loads(line))
+            except ValueError as error:
+                raise ValueError(f"references: line {number} is not JSON ({error})") from None
+    return items
+
+
+def compute_kwargs(predictions, references, convention, negative_labels, zero_division, parse=NO_PARSER, types=""):
+    """The metric's keyword arguments for the demo's inputs, within the page's limits.
+    With a parser: a model text per line, an OmniEvent item per line, comma-separated types."""
+    if parse not in PARSERS:
+        raise ValueError(f"parse: {parse!r} is not one of {', '.join(PARSERS)}")
     negatives = parse_labels(negative_labels, "negative_labels") if negative_labels.strip() else None
     kwargs = dict(
-        predictions=limited(parse_labels(predictions, "predictions"), "predictions"),
-        references=limited(parse_labels(references, "references"), "references"),
         convention=None if convention == "none" else convention,
         negative_labels=negatives,
         zero_division="nan" if zero_division == "nan" else float(zero_division),
     )
+    if parse != NO_PARSER:
+        names = [name.strip() for name in types.split(",") if name.strip()]
+        texts = predictions[:-1].split("\n") if predictions.endswith("\n") else predictions.split("\n")
+        kwargs.update(predictions=limited(texts, "predictions", "texts"), references=limited(parse_items(references), "references", "items"), parse=parse, types=names or None)
+        return kwargs
+    kwargs.update(predictions=limited(parse_labels(predictions, "predictions"), "predictions"), references=limited(parse_labels(references, "references"), "references"))
     classes = len(set(kwargs["predictions"]) | set(kwargs["references"]))
     if classes > MAX_CLASSES:
         raise ValueError(f"{classes} classes; this demo scores and draws at most {MAX_CLASSES} (use the package or the command line for more)")
@@ -105,14 +147,17 @@ def upload(path, argument):
     return "\n".join(map(str, limited(labels, argument)))
 
 
-def score(predictions, references, convention, negative_labels, zero_division):
+def score(predictions, references, convention, negative_labels, zero_division, parse=NO_PARSER, types=""):
     try:
-        kwargs = compute_kwargs(predictions, references, convention, negative_labels, zero_division)
+        kwargs = compute_kwargs(predictions, references, convention, negative_labels, zero_division, parse, types)
         # a new metric per request: one visitor's batch never reaches another's
         result = metric.fresh().compute(**kwargs, per_class=True, confusion_matrix=True, return_signature=True)
+        if len(result["labels"]) > MAX_CLASSES:  # a parser's classes are known once read
+            raise ValueError(f"{len(result['labels'])} classes; this demo scores and draws at most {MAX_CLASSES} (use the package or the command line for more)")
     except ValueError as error:
         page.fail(error, "label")
     headline = {key: result[key] for key in HEADLINE + ("weighted_f1",)}
+    headline.update({key: result[key] for key in ("parse_failures", "parse_failure_examples", "unplaced_triggers") if key in result})
     headline["signature"] = result["signature"]
     rows = [
         [str(label), round(v["precision"], 4), round(v["recall"], 4), round(v["f1"], 4), v["support"]]
@@ -122,17 +167,17 @@ def score(predictions, references, convention, negative_labels, zero_division):
     return headline, table, heatmap(result["labels"], result["confusion_matrix"])
 
 
-def show(predictions, references, convention, negative_labels, zero_division):
-    """The page: the raw figures, the headline, the signature, the other figures, the
-    per-class table and the heatmap."""
-    headline, table, matrix = score(predictions, references, convention, negative_labels, zero_division)
+def show(predictions, references, convention, negative_labels, zero_division, parse=NO_PARSER, types=""):
+    """The page: the raw figures, the headline, the signature, the parser's report and the
+    other figures, the per-class table and the heatmap."""
+    headline, table, matrix = score(predictions, references, convention, negative_labels, zero_division, parse, types)
     key, paper = HEADLINE_FIGURE[convention]
     per_class = [[label, *map(page.figure, rest)] for label, *rest in table["data"]]
     return (
         headline,
         page.headline(key, headline[key], paper),
         headline["signature"],
-        page.figures(headline, skip=(key,)),
+        page.parse_report(headline) + page.figures(headline, skip=(key, "parse_failures", "unplaced_triggers")),
         page.table(table["headers"], per_class, first=page.FIRST_ROWS),
         matrix,
     )
@@ -145,8 +190,10 @@ with gr.Blocks(title="micro_macro") as demo:
             "Multi-class precision, recall and F1, micro / macro / weighted, equal to sklearn. "
             "Labels are separated by spaces, commas or new lines; a file holds one label per line "
             '(or a JSON list per line), as `paperscore micro_macro` reads it. `convention=maven` leaves the NA class '
-            '("None" or 0) out of the averages; `jmee` scores only gold-event tokens.\n\n'
-            f"**Limits:** at most {MAX_LABELS:,} labels per box, {MAX_CLASSES} classes "
+            '("None" or 0) out of the averages; `jmee` scores only gold-event tokens. With a parser, Predictions hold a seq2seq '
+            "model's text, one a line, References OmniEvent items (one JSON object a line), `types` the event types "
+            "(comma-separated), and `omnievent` scores as OmniEvent does.\n\n"
+            f"**Limits:** at most {MAX_LABELS:,} labels (or texts, or items) per box, {MAX_CLASSES} classes "
             f"(the confusion matrix is drawn) and files of {page.MAX_FILE_BYTES // 1_000_000} MB; "
             "beyond that, use the package or `paperscore micro_macro`."
         )
@@ -155,9 +202,13 @@ with gr.Blocks(title="micro_macro") as demo:
             references = gr.Textbox(value=EXAMPLE["references"], label="References", lines=3, max_lines=8, elem_id="references")
         page.uploads({"predictions": predictions, "references": references}, upload, [".txt", ".jsonl", ".json"], "one label per line")
         with gr.Row():
-            convention = gr.Dropdown(["none", "maven", "jmee"], value=EXAMPLE["convention"], label="convention")
+            convention = gr.Dropdown(["none", "maven", "jmee", "omnievent"], value=EXAMPLE["convention"], label="convention")
             negative_labels = gr.Textbox(value=EXAMPLE["negative_labels"], label="negative_labels (optional)")
             zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division")
+        with gr.Row():
+            parse = gr.Dropdown(PARSERS, value=EXAMPLE["parse"], label="parse (model text)", elem_id="parse")
+            types = gr.Textbox(value=EXAMPLE["types"], label="types (with a parser; comma-separated)", elem_id="types")
+        gr.Examples([[OMNIEVENT_EXAMPLE[name] for name in ("predictions", "references", "convention", "parse", "types")]], [predictions, references, convention, parse, types], label="A generative example (OmniEvent seq2seq)")
         button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
         headline, signature, figures = page.outputs()
         gr.Markdown("Per class")
@@ -170,7 +221,7 @@ with gr.Blocks(title="micro_macro") as demo:
         demo,
         button,
         show,
-        [predictions, references, convention, negative_labels, zero_division],
+        [predictions, references, convention, negative_labels, zero_division, parse, types],
         [result, headline, signature, figures, per_class, picture],
     )
 

@@ -1,6 +1,8 @@
 """micro_macro: multi-class precision, recall and F1 (micro, macro, weighted) equal to
 sklearn, with the event-detection conventions of MAVEN and JMEE by name."""
 
+import json
+
 import datasets
 import evaluate
 
@@ -10,7 +12,9 @@ import scipy.sparse
 
 # evaluate copies only the sibling files this script imports: a line for each vendored module.
 from .paperscore_core import VERSION
+from .paperscore_event_spans import read_corpus
 from .paperscore_micro_macro import check_inputs, compute
+from .paperscore_parse import get_parser
 from .paperscore_space import SpaceMetric
 from .paperscore_trainer import trainer_metrics
 
@@ -56,6 +60,21 @@ Args:
     confusion_matrix: add "labels" and "confusion_matrix" (rows: references).
     confidence_level, n_resamples, seed: add bootstrap "<key>_low" / "<key>_high".
     return_signature: add "signature", the reproducibility string.
+    parse: predictions are what a seq2seq model writes, references OmniEvent items
+        ({"text", "events", "negative_triggers"}), read by this parser and put onto each
+        item's candidates: omnievent_s2s (OmniEvent's conversion) or omnievent_s2s_strict
+        (the strict offset policy; see the card). Adds parse_failures,
+        parse_failure_examples and unplaced_triggers.
+    strict: a prediction the parser cannot read is a ValueError.
+    types: the event type names (OmniEvent's type2id keys); required by omnievent_s2s.
+    spans: "textee" or "oneie": span-level event detection instead; each example a list of
+        [start, end, type] triggers, or {"triggers": [...]} / {"events": [{"trigger":
+        [start, end, type], "arguments": [[start, end, role], ...]}]} with optional
+        "doc_id", "wnd_id"; counted as TextEE's scorer (sets per window) or OneIE's
+        score_graphs (lists). Returns trigger_id_*, trigger_cls_* (and argument_id_*,
+        argument_cls_*, with "textee" argument_attached_id_* / _cls_*) precision, recall,
+        f1, predicted, gold, matched.
+    scheme: "bio": with spans=, examples are BIO tag sequences (seqeval's reading).
 Returns:
     accuracy, micro_precision, micro_recall, micro_f1, macro_precision, macro_recall,
     macro_f1, weighted_precision, weighted_recall, weighted_f1 (floats in [0, 1]); with
@@ -68,9 +87,30 @@ Examples:
 """
 
 _SEQUENCE = {"str": datasets.Value("string"), "int": datasets.Value("int64")}
+_JSON = "json"  # the one field of an example that travels as its JSON text
+_ITEMS = ("OmniEvent items", False)
+_SPANS = ("span records", False)
+
+
+def _record(value):
+    """Whether an example can be a span record: an object, or a list of lists or objects."""
+    return isinstance(value, dict) or (isinstance(value, (list, tuple)) and all(isinstance(item, (list, tuple, dict)) for item in value))
+
+
+def _records(columns):
+    """Whether a batch holds span records: every example on both sides can be one, and one
+    is not empty (anything else goes to the label checks, which name the first bad label)."""
+    sides = [columns["predictions"], columns["references"]]
+    if not all(isinstance(side, (list, tuple)) and all(map(_record, side)) for side in sides):
+        return False
+    return any(isinstance(value, dict) or len(value) for side in sides for value in side)
 
 
 def _describe(found):
+    if found == _ITEMS:
+        return "model texts with OmniEvent items"
+    if found == _SPANS:
+        return "span records (triggers or events)"
     kind, nested = found
     return f"sequences of {kind} labels" if nested else f"{kind} labels"
 
@@ -100,6 +140,11 @@ class MicroMacro(SpaceMetric, evaluate.Metric):
                 datasets.Sequence(_SEQUENCE["int"]),
             )
         ]
+        # Model texts with OmniEvent items (parse=), and span records (spans=): each item or
+        # record travels as its JSON text in a one-field object (chosen by
+        # _infer_feature_from_example: a sequence feature would take it as its keys).
+        json_text = {_JSON: _SEQUENCE["str"]}
+        features += [datasets.Features({"predictions": _SEQUENCE["str"], "references": json_text}), datasets.Features({"predictions": json_text, "references": json_text})]
         return evaluate.MetricInfo(
             module_type="metric",
             description=_DESCRIPTION,
@@ -112,6 +157,11 @@ class MicroMacro(SpaceMetric, evaluate.Metric):
         )
 
     def check_batch(self, columns):
+        references = columns["references"]
+        if isinstance(references, (list, tuple)) and references and isinstance(references[0], dict) and "text" in references[0]:
+            return self._check_items(columns)
+        if _records(columns):
+            return self._check_records(columns)
         # tensors become numpy here, so evaluate stores what compute() would read
         predictions, references, found = check_inputs(columns["predictions"], columns["references"])
         columns = {**columns, "predictions": predictions, "references": references}
@@ -128,6 +178,42 @@ class MicroMacro(SpaceMetric, evaluate.Metric):
             self._format = found
         return columns
 
+    def _infer_feature_from_example(self, example):
+        """The JSON-text features for what check_batch wrapped, evaluate's choice otherwise."""
+        if isinstance(example["references"], dict):
+            return self.features[-1 if isinstance(example["predictions"], dict) else -2]
+        return super()._infer_feature_from_example(example)
+
+    def _check_items(self, columns):
+        """Model texts with OmniEvent items: each item as its JSON text."""
+        predictions, references = columns["predictions"], columns["references"]
+        for index, (text, item) in enumerate(zip(predictions, references)):
+            if not isinstance(text, str):
+                raise ValueError(f"predictions[{index}]: is a {type(text).__name__}, not a model text (references are OmniEvent items)")
+            if not isinstance(item, dict):
+                raise ValueError(f"references[{index}]: is a {type(item).__name__}, but references[0] is an OmniEvent item")
+        if self.writer is not None and self._format != _ITEMS:
+            raise ValueError(f"this batch holds model texts and OmniEvent items, but earlier batches held {_describe(self._format)}")
+        self._format = _ITEMS
+        return {**columns, "references": [{_JSON: json.dumps(item, ensure_ascii=False)} for item in references]}
+
+    def _check_records(self, columns):
+        """Span records (triggers or events), read by the package now: each as its JSON text."""
+        read_corpus(columns["predictions"], columns["references"])
+        if self.writer is not None and self._format != _SPANS:
+            raise ValueError(f"this batch holds span records, but earlier batches held {_describe(self._format)}")
+        self._format = _SPANS
+        encode = lambda values: [{_JSON: json.dumps(value, ensure_ascii=False, default=lambda array: array.tolist())} for value in values]  # noqa: E731
+        return {**columns, "predictions": encode(columns["predictions"]), "references": encode(columns["references"])}
+
+    def trainer_metrics(self, *arguments, **options):
+        """SpaceMetric.trainer_metrics, with the parser's name checked now; the event
+        parsers read T5's markers, which the decoding keeps (as OmniEvent decodes)."""
+        if options.get("parse") is not None:
+            get_parser(options["parse"], "micro_macro")
+            options.setdefault("skip_special_tokens", False)
+        return super().trainer_metrics(*arguments, **options)
+
     def _compute(
         self,
         predictions,
@@ -143,6 +229,16 @@ class MicroMacro(SpaceMetric, evaluate.Metric):
         n_resamples=1000,
         seed=None,
         return_signature=False,
+        parse=None,
+        strict=False,
+        types=None,
+        spans=None,
+        scheme=None,
     ):
-        # Every argument goes to the package unchanged (a test keeps the signatures equal).
-        return compute(**{name: value for name, value in locals().items() if name != "self"})
+        # Every argument goes to the package unchanged (a test keeps the signatures equal);
+        # OmniEvent items come back from their JSON text.
+        arguments = {name: value for name, value in locals().items() if name != "self"}
+        for name in ("predictions", "references"):
+            if arguments[name] and isinstance(arguments[name][0], dict) and _JSON in arguments[name][0]:
+                arguments[name] = [json.loads(value[_JSON]) for value in arguments[name]]
+        return compute(**arguments)

@@ -139,6 +139,22 @@ def figures(result, skip=()):
     return table(["figure", "value"], rows, escape=False)
 
 
+def parse_report(result, item="example"):
+    """A parser's report (`parse_failures`, `parse_failure_examples`: 0-based, and
+    micro_macro's `unplaced_triggers`) as one line, its examples counted from 1 as the
+    page counts its rows; nothing when no parser read the predictions."""
+    if "parse_failures" not in result:
+        return ""
+    examples = [str(i + 1) for i in result["parse_failure_examples"]]
+    text = f"Parse failures: {result['parse_failures']:,}"
+    if examples:
+        more = ", ..." if result["parse_failures"] > len(examples) else ""
+        text += f" ({item}{'s' if len(examples) > 1 else ''} {', '.join(examples)}{more})"
+    if "unplaced_triggers" in result:
+        text += f"; unplaced triggers: {result['unplaced_triggers']:,}"
+    return f'<p id="parse-report">{html.escape(text)}</p>'
+
+
 def table(headers, rows, first=None, escape=True, wrap=()):
     """An HTML table in a box of its own that scrolls sideways (a phone's column is 326 px);
     past `first` rows the rest sit behind a "show" element, not drawn until opened.

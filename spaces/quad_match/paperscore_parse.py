@@ -6,7 +6,8 @@ Every repository turns generated text into tuples with its own decoding function
 choice moves the numbers as much as the metric does. Each parser here restates one
 published decoder, exactly (checked against the repository's own function on thousands of
 random and malformed strings, tests/data/parse/), under a name and a version that go into
-the signature: `asqp_paraphrase@1`.
+the signature: `asqp_paraphrase@1`. The parsers whose source is "paperscore" are this
+project's own conventions, for model text no repository decodes (LLM JSON, chat replies).
 
 A text is never dropped: the pieces a parser cannot read become what the source repository
 makes of them (each parser says which), usually a quad of empty strings, which
@@ -20,6 +21,8 @@ quad_match.compute(..., tuple_len=parser.tuple_len). Element strings are exactly
 decoder leaves them (MvP writes an implicit target "null"; ABSA-QUAD's ASQP keeps its
 sentiment words "great"/"bad"/"ok"), so references must go through the same parser, as the
 papers' scripts do.
+Event triggers (family micro_macro) come back as [trigger, type] pairs, which
+place_triggers puts onto the candidates (micro_macro.compute(parse=...) does both).
 CSC replies (family csc) come back as the corrected sentence; a reply with nothing left is
 the empty string, reported.
 """
@@ -30,7 +33,7 @@ import re
 import warnings
 from collections import namedtuple
 
-from .paperscore_core import input_error
+from .paperscore_core import check_flags, input_error, load_json, read_lines, read_text, split_lines
 
 Parser = namedtuple("Parser", "name version family tuple_len read source")
 FAILURE_EXAMPLES = 5  # how many failing example indices the report lists
@@ -344,8 +347,12 @@ def _json_reader(preset):
 
 
 # ---------------------------------------------------------------------------------------
-# CSC: a chat model's reply turned into the corrected sentence (our conventions, opt-in;
-# then csc's own length_mismatch="align"). Nothing else is normalised (no width, no OpenCC).
+# CSC: a chat model's reply turned into the corrected sentence, then scored by csc_common or
+# csc_sighan under any length rule or preset. Nothing else is normalised (no width, no OpenCC).
+# Three parsers equal a repository's own clean-up (cllm_reply, pycorrector_gpt,
+# simple_csc_line: tests/data/parse/csc_replies.json); csc_label, csc_first_line,
+# csc_quotes and csc_reply are this project's own conventions (source "paperscore"), for
+# chat models no repository cleans: opt-in, by name.
 
 REPLY_LABEL = re.compile(
     r"\A\s*(?:修改后的?句子|修改后|改正后的?句子|改正后|纠正后的?句子|纠正后|正确的?句子|更正后|"
@@ -392,6 +399,98 @@ def read_csc_reply(text):
     return text, []
 
 
+CLLM_LABEL = "纠错后的句子："
+
+
+def read_cllm_reply(text):
+    """ktlKTL/C-LLM's reading of a reply before ChERRANT (calcuate_metric.process_txt):
+    what follows the first "纠错后的句子：" (label-less: the text before its first line
+    end, or, when the text starts with one, everything after that line end), not
+    stripped. An empty reply is reported (C-LLM stops on an assertion), and so is a
+    blank result, kept as C-LLM keeps it. (This is C-LLM's ChERRANT path; its difflib
+    scoring, csc_common's "cllm" preset, reads the replies as they are.)"""
+    if not text:
+        return "", ["the reply is empty (C-LLM's process_txt asserts)"]
+    label, line_end = text.find(CLLM_LABEL), text.find("\n")
+    if label != -1:
+        text = text[label + len(CLLM_LABEL) :]
+    elif line_end != -1:
+        text = text[:line_end] if line_end else text[1:]
+    return text, [] if text.strip() else ["nothing but white space is left of the reply (kept as it is)"]
+
+
+THINK = "<think>\n\n</think>"  # an empty reasoning block (Qwen3 without thinking)
+
+
+def read_pycorrector_gpt(text):
+    """shibing624/pycorrector's GptModel.predict: the reply stripped; one that then starts
+    with an empty "<think>\n\n</think>" block loses every such block and is stripped
+    again. (pycorrector's GptCorrector then aligns it with the source by difflib, which
+    is no reading of the text: not done here.)"""
+    text = text.strip()
+    if text.startswith(THINK):
+        text = text.replace(THINK, "").strip()
+    return _reply_text(text, "the reply is blank")
+
+
+def read_simple_csc_line(text):
+    """Jacob-Zhou/simple-csc's run.py writing a hypothesis as its prediction line:
+    stripped, each "\n" made a space (MSLLM's run.py writes its lines alike, after steps
+    that need the source)."""
+    return _reply_text(text.strip().replace("\n", " "), "the reply is blank")
+
+
+def read_replies(predictions, parse_name, strict, labels):
+    """csc_common's and csc_sighan's parse= and strict=: (predictions, report), each
+    prediction a corrector's reply read by the csc parser `parse_name` before any scoring
+    rule (report None, predictions untouched, without one). labels: the corpus is label
+    lines (no sources), which no parser reads."""
+    check_flags(strict=strict)
+    if parse_name is None:
+        if strict:
+            raise ValueError("strict: applies to model replies read by a parser; pass parse=NAME")
+        return predictions, None
+    parser = get_parser(parse_name, "csc")
+    if labels:
+        raise ValueError(f"parse: {parser_id(parser)} reads a corrector's replies, which are sentences: pass sources (label lines are read as they are)")
+    return parse(predictions, parser, strict)
+
+
+REPLY_FORMATS = ("lines", "json")
+
+
+def add_reply_arguments(parser):
+    """`paperscore csc` and `paperscore sighan`: --parse NAME, --strict, --replies-format."""
+    parser.add_argument("--parse", choices=CSC_PARSERS, metavar="NAME", help=f"--predictions holds a corrector's replies, read by this parser into sentences: {', '.join(CSC_PARSERS)}")
+    parser.add_argument("--strict", action="store_true", help="with --parse: a reply the parser cannot read is an error")
+    parser.add_argument("--replies-format", choices=REPLY_FORMATS, help="with --parse: lines (one reply a line, as it is; the default) or json (a JSON array of strings, or JSON lines of strings: replies over several lines)")
+
+
+def read_reply_file(args, argument="--predictions"):
+    """The replies of --predictions under --parse (None without it: an error if --strict
+    or --replies-format is given)."""
+    if args.parse is None:
+        for flag, value in (("--strict", args.strict), ("--replies-format", args.replies_format)):
+            if value:
+                raise ValueError(f"{flag}: applies with --parse NAME only")
+        return None
+    path = args.predictions
+    if args.replies_format != "json":
+        return read_lines(path, argument, allow_empty=True)
+    text = read_text(path, argument)
+    try:  # a whole file that is one JSON array; otherwise JSON lines
+        replies = load_json(text, f"{argument}: {path}") if text.lstrip().startswith("[") else None
+    except ValueError:
+        replies = None
+    if not isinstance(replies, list):
+        numbered = [(number, line) for number, line in enumerate(split_lines(text, path, argument, allow_empty=True), 1) if line.strip(" \t\r")]
+        replies = [load_json(line, f"{argument}: {path} line {number}") for number, line in numbered]
+    for index, reply in enumerate(replies):
+        if not isinstance(reply, str):
+            raise ValueError(f"{argument}: {path} reply {index + 1} is a JSON {type(reply).__name__}, not a string")
+    return replies
+
+
 # ---------------------------------------------------------------------------------------
 # Event detection: OmniEvent's seq2seq triggers ("<extra_id_0> attack: fired <extra_id_1>")
 # (THU-KEG/OmniEvent input_engineering/seq2seq_processor.extract_argument, after
@@ -434,29 +533,141 @@ def omnievent_candidates(pairs, texts, positions, labels, types):
     OmniEvent compares them: plain_label) if one has it, else the first, else "NA"; the
     pair used is then consumed. Exactly OmniEvent's rule, gold preference included, so the
     numbers are its numbers. A candidate outside its text is a ValueError."""
+    return [predicted for predicted, _ in place_triggers("omnievent", pairs, texts, positions, labels, types)]
+
+
+def _place_omnievent(left, words, gold, types):
+    """OmniEvent's get_pred_per_mention(paradigm="s2s") for each candidate in turn."""
+    predicted = []
+    for word, label in zip(words, gold):
+        found = [kind for trigger, kind in left if trigger == word and kind in types]
+        choice = label if label in found else (found[0] if found else "NA")
+        if (word, choice) in left:
+            left.remove((word, choice))
+        predicted.append(choice)
+    return predicted
+
+
+def _place_strict(left, words, gold, types):
+    """The strict offset policy: each pair, in the order generated, takes the first free
+    candidate in text order (start, then end offset) whose word, spaces removed as the
+    reader removes them from the trigger, equals its trigger; the candidate gets the pair's
+    type as generated (in `types` or not: a type outside the schema is a wrong type). The
+    gold labels are never looked at. Pairs that find no free candidate stay in `left`."""
+    order = sorted(range(len(words)), key=lambda j: words[j][1])
+    predicted, taken, unplaced = ["NA"] * len(words), set(), []
+    for trigger, kind in left:
+        free = next((j for j in order if j not in taken and words[j][0].replace(" ", "") == trigger), None)
+        if free is None:
+            unplaced.append((trigger, kind))
+        else:
+            predicted[free] = kind
+            taken.add(free)
+    left[:] = unplaced
+    return predicted
+
+
+PLACEMENTS = {"omnievent": _place_omnievent, "strict": _place_strict}
+POLICY = {"omnievent_s2s": "omnievent", "omnievent_s2s_strict": "strict"}  # each event parser's placement
+
+
+def place_triggers(policy, pairs, texts, positions, labels, types):
+    """Per example (predicted candidate labels, the pairs no candidate took), under the
+    policy "omnievent" (OmniEvent's rule, which drops those pairs) or "strict" (which
+    scores them as false positives: see _place_strict). types: the type names a pair may
+    carry ("omnievent": others are ignored, as OmniEvent does; "strict": None or a list,
+    not used). A candidate outside its text is a ValueError."""
     if isinstance(types, str):
         raise ValueError(f"types: {types!r} is a string; give a list of type names")
-    types = set(types)
+    if types is None and policy == "omnievent":
+        raise ValueError("types: OmniEvent's conversion keeps only pairs whose type is in the schema; give the list of type names")
+    types = set(types or ())
     for argument, values in (("texts", texts), ("positions", positions), ("labels", labels)):
         if len(values) != len(pairs):
             raise ValueError(f"{argument}: {len(values)} examples, but {len(pairs)} parsed predictions")
+    place = PLACEMENTS[policy]
     result = []
     for index, (left, text, spans, gold) in enumerate(zip(pairs, texts, positions, labels)):
         if len(spans) != len(gold):
             raise input_error("labels", index, f"{len(gold)} labels for {len(spans)} candidates")
-        left = [tuple(pair) for pair in left]
-        predicted = []
-        for number, ((start, end), label) in enumerate(zip(spans, gold)):
+        for number, (start, end) in enumerate(spans):
             if not 0 <= start <= end <= len(text):
                 raise input_error("positions", f"{index}][{number}", f"({start}, {end}) is not inside the text of {len(text)} characters")
-            word = text[start:end]
-            found = [kind for trigger, kind in left if trigger == word and kind in types]
-            choice = label if label in found else (found[0] if found else "NA")
-            if (word, choice) in left:
-                left.remove((word, choice))
-            predicted.append(choice)
-        result.append(predicted)
+        words = [text[start:end] for start, end in spans] if policy == "omnievent" else [(text[s:e], (s, e)) for s, e in spans]
+        left = [tuple(pair) for pair in left]
+        result.append((place(left, words, gold, types), left))
     return result
+
+
+# ---------------------------------------------------------------------------------------
+# Quads, continued (issue 21): ACOS's generative baseline and DiaASQ's triplets as JSON
+
+# GEN-SCL-NAT (Peper and Wang, EMNLP 2022 Findings), the generative ACOS baseline:
+# "{category} | THE {aspect} IS {opinion} | {sentiment}" pieces joined by " [SSEP] "
+# (jpeper/GEN_SCL_NAT source/eval_utils.extract_spans_para, task "gen_scl_nat"). It reads a
+# piece with the `parse` package's patterns "{0}|{1}|{2}|{3}", then "{0}| THE{1}IS{2}|{3}":
+# regular expressions where each field is (.+?), matching the whole piece, "." matching
+# line breaks, case-sensitive.
+GEN_SCL_NAT_PATTERNS = (re.compile(r"(.+?)\|(.+?)\|(.+?)\|(.+?)", re.S), re.compile(r"(.+?)\| THE(.+?)IS(.+?)\|(.+?)", re.S))
+
+
+def read_gen_scl_nat(text):
+    """An empty text has no quads. Otherwise pieces split on "[SSEP]" and stripped; a piece
+    that is four fields joined by "|" (tried first: category, aspect, opinion, sentiment)
+    or "{category}| THE{aspect}IS{opinion}|{sentiment}" gives those fields, each stripped
+    of spaces (" " only). An implicit aspect stays "it", as GEN-SCL-NAT leaves it (its test
+    `at.lower == 'it'` compares a method and never holds), on gold and prediction alike. A
+    piece matching neither is GEN-SCL-NAT's (category "", aspect NULL, sentiment "",
+    opinion NULL), malformed in quad_match (an empty category), reported."""
+    if not text:
+        return [], []
+    quads, problems = [], []
+    for number, piece in enumerate(text.split("[SSEP]"), 1):
+        piece = piece.strip()
+        found = next((match for match in (pattern.fullmatch(piece) for pattern in GEN_SCL_NAT_PATTERNS) if match), None)
+        if found is None:
+            quads.append(["NULL", "NULL", "", ""])
+            problems.append(f"piece {number} {piece!r} is not 'category | THE aspect IS opinion | sentiment'")
+            continue
+        category, aspect, opinion, sentiment = (field.strip(" ") for field in found.groups())
+        quads.append([aspect, opinion, category, sentiment])
+    return quads, problems
+
+
+# DiaASQ's triplets as a model writes them in JSON: the layout of DiaASQ's prediction files
+# (unikcc/DiaASQ src/utils.py save2file), [t_start, t_end, a_start, a_end, o_start, o_end,
+# polarity, target, aspect, opinion]. DiaASQ decodes no text (its model tags tokens), so
+# this is our reading, the same as quad_match's of DiaASQ's files (quad.json_sample).
+
+
+def read_diaasq_json(text):
+    """The first ``` fenced block, else the whole text, read as JSON: a list of triplets, or
+    an object holding them under "triplets" (a dialogue); anything else (or not JSON) is
+    no quads, reported. A triplet of 10 entries with string texts gives the quad (target,
+    opinion, aspect, polarity), an empty element NULL (implicit); its span indices are not
+    read (quad_match compares texts; DiaASQ's own scoring is convention="diaasq"). A
+    triplet of polarity -1 is DiaASQ's target-aspect pair without an opinion: no quad, as
+    quad_match reads DiaASQ's files. Any other item is an empty quad, reported."""
+    fenced = FENCE.search(text)
+    try:
+        value = json.loads(fenced.group(1) if fenced else text)
+    except (ValueError, RecursionError) as error:
+        return [], [f"not JSON ({type(error).__name__})"]
+    if isinstance(value, dict) and isinstance(value.get("triplets"), list):
+        value = value["triplets"]
+    if not isinstance(value, list):
+        return [], [f"JSON {type(value).__name__}, not a list of triplets or an object with one under 'triplets'"]
+    quads, problems = [], []
+    for number, item in enumerate(value, 1):
+        if isinstance(item, list) and len(item) == 10 and item[6] == -1 and not isinstance(item[6], bool):
+            continue
+        if not (isinstance(item, list) and len(item) == 10 and all(isinstance(e, str) for e in item[6:])):
+            quads.append(_unread(4))
+            problems.append(f"item {number} {str(item)[:60]!r} is not a triplet [t_start, t_end, a_start, a_end, o_start, o_end, polarity, target, aspect, opinion] with string texts")
+            continue
+        polarity, target, aspect, opinion = item[6:]
+        quads.append([target or "NULL", opinion or "NULL", aspect or "NULL", polarity])
+    return quads, problems
 
 
 # ---------------------------------------------------------------------------------------
@@ -487,10 +698,16 @@ PARSERS = {
         Parser("mvp_llm_tasd", 1, "quad_match", "023", read_mvp_llm_triplets, MVP + " src/llms/eval.py (tasd)"),
         *(Parser(preset, 1, "quad_match", "0123", _json_reader(preset), "paperscore") for preset in JSON_KEYS),
         Parser("omnievent_s2s", 1, "micro_macro", None, read_omnievent_s2s, "THU-KEG/OmniEvent@ec72e72 seq2seq_processor.extract_argument"),
+        Parser("omnievent_s2s_strict", 1, "micro_macro", None, read_omnievent_s2s, "OmniEvent's reading; paperscore's strict offset policy"),
         Parser("csc_label", 1, "csc", None, read_csc_label, "paperscore"),
         Parser("csc_first_line", 1, "csc", None, read_csc_first_line, "paperscore"),
         Parser("csc_quotes", 1, "csc", None, read_csc_quotes, "paperscore"),
         Parser("csc_reply", 1, "csc", None, read_csc_reply, "paperscore"),
+        Parser("cllm_reply", 1, "csc", None, read_cllm_reply, "ktlKTL/C-LLM@7cd0d8c calcuate_metric.process_txt"),
+        Parser("pycorrector_gpt", 1, "csc", None, read_pycorrector_gpt, "shibing624/pycorrector@fc8aa56 pycorrector/gpt/gpt_model.GptModel.predict"),
+        Parser("simple_csc_line", 1, "csc", None, read_simple_csc_line, "Jacob-Zhou/simple-csc@7701e46 run.py"),
+        Parser("gen_scl_nat", 1, "quad_match", "0123", read_gen_scl_nat, "jpeper/GEN_SCL_NAT@e9ee190 source/eval_utils.extract_spans_para(task='gen_scl_nat')"),
+        Parser("diaasq_json", 1, "quad_match", "0123", read_diaasq_json, "paperscore (unikcc/DiaASQ@a7e3e35 save2file's triplet layout)"),
     )
 }
 
@@ -528,3 +745,6 @@ def parse(texts, parser, strict=False, argument="predictions"):
         structures.append(structure)
     report = {"parser": parser_id(parser), "parse_failures": len(failed), "parse_failure_examples": failed[:FAILURE_EXAMPLES]}
     return structures, report
+
+
+CSC_PARSERS = sorted(parser.name for parser in PARSERS.values() if parser.family == "csc")

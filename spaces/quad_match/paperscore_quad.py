@@ -14,6 +14,7 @@ scipy and rouge-score are imported inside the functions that need them.
 """
 
 import functools
+import inspect
 import itertools
 import re
 import types
@@ -34,6 +35,7 @@ from .paperscore_core import (
     dense_codes,
     divide,
     encode_rows,
+    harmonic_mean,
     input_error,
     load_json,
     prf,
@@ -249,6 +251,8 @@ def reference_options(reference):
 def _check_example(example, argument, where):
     if isinstance(example, str):
         return
+    if isinstance(example, dict) and "doc_id" in example:
+        raise input_error(argument, where, "is a DiaASQ dialogue: its own table is convention=\"diaasq\" (quads read from its triplets as strings: the CLI's --format json)")
     if not _is_sequence(example):
         raise input_error(argument, where, f"expected a string of quads or a list of quads, got {type(example).__name__}")
     for number, quad in enumerate(example, 1):
@@ -261,7 +265,28 @@ def _check_example(example, argument, where):
         values = quad.values() if isinstance(quad, dict) else quad
         for value in values:
             if value is not None and not isinstance(value, str):
-                raise input_error(argument, where, f"quad {number} holds {value!r}, not a string (or null for an implicit target or opinion)")
+                hint = "; span-index quads: spans='exclusive' or 'inclusive' with similarity='exact'" if _is_span(value) else ""
+                raise input_error(argument, where, f"quad {number} holds {value!r}, not a string (or null for an implicit target or opinion){hint}")
+
+
+def _is_span(value):
+    """A [start, end] pair of integers (a span-index quad's target or opinion)."""
+    if isinstance(value, np.ndarray):
+        value = value.tolist()
+    return isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) for v in value)
+
+
+def has_spans(*sides):
+    """Whether any quad of these samples (one reference each) holds a [start, end] span:
+    span-index quads, which compute(spans=...) checks."""
+    for side in sides:
+        for example in side:
+            if _is_sequence(example) and not isinstance(example, str):
+                for quad in example:
+                    values = quad.values() if isinstance(quad, dict) else quad if isinstance(quad, (list, tuple)) else ()
+                    if any(map(_is_span, values)):
+                        return True
+    return False
 
 
 def check_inputs(predictions, references):
@@ -302,6 +327,64 @@ def _listed(example, tuple_len):
     """A data example's quads as sequences of elements (an object's values in tuple_len
     order, a missing key as an empty element), not yet stripped."""
     return [[quad.get(ELEMENTS[int(code)], "") for code in tuple_len] if isinstance(quad, dict) else quad for quad in example]
+
+
+# Span-index quads (as Span-ASTE and DiaASQ compare): a target or opinion is a (start, end)
+# pair of token indices, named by its convention: end "exclusive" (DiaASQ, ACOS's files) or
+# "inclusive" (Span-ASTE's triplets). Each becomes the element "start:end", end exclusive,
+# so that equal spans are equal elements; (-1, -1) or null is an implicit element.
+SPAN_CONVENTIONS = ("exclusive", "inclusive")
+
+
+def _span_element(value, spans, where, quad, name):
+    if value is None:
+        return None
+    if type(value) in (list, tuple) and len(value) == 2 and type(value[0]) is int and type(value[1]) is int:  # the usual case, told fast
+        start, end = value
+    elif _is_span(value):
+        start, end = (int(v) for v in value)
+    else:
+        raise input_error(*where, f"quad {quad} {name} {value!r} is not a [start, end] pair of token indices (spans={spans!r}; null or [-1, -1]: implicit)")
+    if (start, end) == (-1, -1):
+        return None
+    if start < 0 or end < start + (spans == "exclusive"):
+        rule = "0 <= start < end, end exclusive" if spans == "exclusive" else "0 <= start <= end, end inclusive"
+        raise input_error(*where, f"quad {quad} {name} {[start, end]} is not a token span ({rule}; [-1, -1]: implicit)")
+    return f"{start}:{end + (spans == 'inclusive')}"
+
+
+def span_quads(examples, argument, tuple_len, spans):
+    """Samples of span-index quads (lists in tuple_len order or objects, target and opinion
+    as [start, end]) as the quads the metric compares, each span the element "start:end"
+    with the end exclusive. One reference per sample; a type that is not a span or a
+    string is a ValueError naming the sample and quad."""
+    out = []
+    for index, example in enumerate(as_corpus(examples, argument)):
+        if isinstance(example, (str, dict)) or not _is_sequence(example):
+            raise input_error(argument, index, f"is a {type(example).__name__}: with spans={spans!r} a sample is a list of quads whose target and opinion are [start, end] token spans")
+        quads = []
+        for number, quad in enumerate(example, 1):
+            if isinstance(quad, dict):
+                unknown = [key for key in quad if key not in ELEMENTS]
+                if unknown:
+                    raise input_error(argument, index, f"quad {number} has the key {unknown[0]!r}, not one of {', '.join(ELEMENTS)}")
+                values = [quad.get(ELEMENTS[int(code)], "") for code in tuple_len]
+            elif isinstance(quad, (list, tuple)):
+                values = list(quad)
+            else:
+                raise input_error(argument, index, f"quad {number} is a {type(quad).__name__}, not a list or an object")
+            converted = []
+            for position, value in enumerate(values):
+                code = tuple_len[position] if position < len(tuple_len) else None
+                if code in SPAN:
+                    converted.append(_span_element(value, spans, (argument, index), number, ELEMENTS[int(code)]))
+                elif value is None or isinstance(value, str):
+                    converted.append(value)
+                else:
+                    raise input_error(argument, index, f"quad {number} holds {value!r}, not a string")
+            quads.append(converted)
+        out.append(quads)
+    return out
 
 
 def _check_tuple_len(tuple_len):
@@ -715,6 +798,231 @@ def legacy(result, weights):
 
 
 # ---------------------------------------------------------------------------------------
+# DiaASQ's own table: unikcc/DiaASQ src/run_eval.py, Template.forward's 13 calls of
+# compute_score, over its own dialogue files.
+#
+# What it compares, per dialogue, as sets (duplicates collapse): token spans (start, end),
+# end exclusive, never texts. A triplet [t_s, t_e, a_s, a_e, o_s, o_e, polarity, target,
+# aspect, opinion] with -1 among its six span indices (an implicit element) is left out of
+# every quad row; every polarity but "pos" and "neg" is "other". The element rows compare
+# the (start, end) of the dialogue's "targets", "aspects", "opinions" lists; the pair rows
+# the prediction's "ta", "to", "ao" lists (its model writes them) against the gold
+# triplets' pairs without -1. The thread rows keep the quads whose three utterances lie
+# within a reply distance: the largest distance between the utterances of the target's,
+# aspect's and opinion's first tokens, in the threads get_token_thread cuts.
+
+DIAASQ_ROWS = ("target", "aspect", "opinion", "ta", "to", "ao", "micro", "iden", "intra", "inter", "cross_1", "cross_2", "cross_3")
+DIAASQ_NAMES = ("Target", "Aspect", "Opinion", "TA", "TO", "AO", "Micro", "Iden", "Intra", "Inter", "Cross-1", "Cross-2", "Cross-3")  # as it prints them
+DIAASQ_KEYS = tuple(f"{row}_{figure}" for row in DIAASQ_ROWS for figure in ("precision", "recall", "f1"))
+CONVENTIONS = ("diaasq",)
+DIAASQ_OPTIONS = ("predictions", "references", "zero_division", "confidence_level", "n_resamples", "seed", "return_signature", "convention")
+# The lists each of the first six rows reads from a prediction (gold elements from the same
+# keys; gold pairs from the triplets), and for a pair the span indices of a triplet it takes.
+DIAASQ_LISTS = {"target": "targets", "aspect": "aspects", "opinion": "opinions", "ta": "ta", "to": "to", "ao": "ao"}
+DIAASQ_PAIRS = {"ta": (0, 1, 2, 3), "to": (0, 1, 4, 5), "ao": (2, 3, 4, 5)}
+# The reply distance each thread row keeps (lowest, highest).
+DIAASQ_DISTANCES = {"intra": (0, 0), "inter": (1, float("inf")), "cross_1": (1, 1), "cross_2": (2, 2), "cross_3": (3, float("inf"))}
+
+
+def _is_index(value):
+    return type(value) is int  # DiaASQ asserts int; a JSON true would pass there as 1
+
+
+def _check_triplets(dialogue, argument, index, tokens):
+    """DiaASQ's triplets: 10 entries, six span indices (ints, -1 for an implicit element),
+    a polarity string (any value where a span index is -1: such a triplet is no quad). A
+    quad's first token indices must fall in the dialogue, whose utterance DiaASQ looks up."""
+    triplets = dialogue["triplets"]
+    if not isinstance(triplets, list):
+        raise input_error(argument, index, f"triplets is a {type(triplets).__name__}, not a list")
+    for number, t in enumerate(triplets, 1):
+        if not isinstance(t, (list, tuple)) or len(t) != 10:
+            raise input_error(argument, index, f"triplet {number} {_short_json(t)} is not a list of 10 entries [t_start, t_end, a_start, a_end, o_start, o_end, polarity, target, aspect, opinion]")
+        bad = [v for v in t[:6] if not _is_index(v) or v < -1]
+        if bad:
+            raise input_error(argument, index, f"triplet {number} has the span index {bad[0]!r}: span indices are integers >= 0, or -1 for an implicit element")
+        if -1 in t[:6]:
+            continue
+        if not isinstance(t[6], str):
+            raise input_error(argument, index, f"triplet {number} has the polarity {t[6]!r}, not a string (DiaASQ asserts one in every triplet without a -1 span index)")
+        far = [v for v in t[:6:2] if v >= tokens]
+        if far:
+            raise input_error(argument, index, f"triplet {number} starts a span at token {far[0]}, past the {tokens} tokens of the gold dialogue's sentences (DiaASQ would fail looking up its utterance)")
+
+
+def _short_json(value, width=80):
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def _check_spans(dialogue, key, width, argument, index):
+    """A list of spans (element lists: [start, end, ...]; pair lists: 4 indices first)."""
+    spans = dialogue[key]
+    if not isinstance(spans, list):
+        raise input_error(argument, index, f"{key} is a {type(spans).__name__}, not a list")
+    for number, span in enumerate(spans, 1):
+        if not isinstance(span, (list, tuple)) or len(span) < width or not all(map(_is_index, span[:width])):
+            raise input_error(argument, index, f"{key} entry {number} {_short_json(span)} does not start with {width} integer token indices")
+
+
+def _thread_places(replies):
+    """Each utterance's (thread, position), as get_token_thread cuts the dialogue: utterance 0
+    alone is thread 0; utterance 1 opens a thread, and each later one continues the current
+    thread when its reply index is above the previous utterance's, or opens a new one."""
+    places, thread, position = [(0, 0)], 0, 0
+    for i in range(1, len(replies)):
+        if i > 1 and replies[i] > replies[i - 1]:
+            position += 1
+        else:
+            thread, position = thread + 1, 0
+        places.append((thread, position))
+    return places
+
+
+def _reply_distance(places, a, b):
+    """get_token_thread's distance of utterances a and b: apart within a thread; through the
+    root (thread 0) one step more; between two other threads two more."""
+    (ta, pa), (tb, pb) = places[a], places[b]
+    if ta == tb:
+        return abs(pa - pb)
+    return pa + pb + (1 if ta == 0 or tb == 0 else 2)
+
+
+def _diaasq_quads(triplets):
+    """The quads compute_score keeps: (six span indices, polarity merged), skipping -1."""
+    return [(*t[:6], t[6] if t[6] in ("pos", "neg") else "other") for t in triplets if -1 not in t[:6]]
+
+
+def diaasq_counts(prediction, gold, rows=DIAASQ_ROWS):
+    """One dialogue's (hits, predicted, gold) set sizes for each of `rows`, as compute_score
+    adds them: an int array of shape (len(rows), 3). Inputs checked (check_dialogues)."""
+    sentence = [i for i, text in enumerate(gold["sentences"]) for _ in text.split()]  # utterance of each token
+    places = _thread_places(gold["replies"])
+
+    def distance(quad):
+        a, b, c = (sentence[quad[k]] for k in (0, 2, 4))
+        return max(_reply_distance(places, a, b), _reply_distance(places, b, c), _reply_distance(places, a, c))
+
+    sides = []
+    for side, is_gold in ((prediction, False), (gold, True)):
+        quads = _diaasq_quads(side["triplets"])
+        far = [distance(q) for q in quads]
+        sets = {}
+        for row in rows:
+            if row in ("target", "aspect", "opinion"):
+                sets[row] = {tuple(span[:2]) for span in side[DIAASQ_LISTS[row]]}
+            elif row in DIAASQ_PAIRS:
+                if is_gold:
+                    pick = DIAASQ_PAIRS[row]
+                    sets[row] = {tuple(t[k] for k in pick) for t in side["triplets"] if all(t[k] != -1 for k in pick)}
+                else:
+                    sets[row] = {tuple(span[:4]) for span in side[row]}
+            elif row == "micro":
+                sets[row] = set(quads)
+            elif row == "iden":
+                sets[row] = {q[:6] for q in quads}
+            else:
+                low, high = DIAASQ_DISTANCES[row]
+                sets[row] = {q for q, d in zip(quads, far) if low <= d <= high}
+        sides.append(sets)
+    return np.array([(len(sides[0][r] & sides[1][r]), len(sides[0][r]), len(sides[1][r])) for r in rows], dtype=np.int64)
+
+
+def is_dialogues(predictions, references):
+    """Whether every example is an object with a doc_id: DiaASQ's dialogues."""
+    return all(isinstance(d, dict) and "doc_id" in d for side in (predictions, references) for d in side)
+
+
+def check_dialogues(predictions, references):
+    """DiaASQ's prediction and gold files' dialogues, checked, predictions put in the
+    references' order by doc_id: (predictions, the rows they can be scored on). Where
+    DiaASQ would fail (a missing key, a span index past the dialogue) or keep one of two
+    dialogues with the same doc_id, this is a ValueError naming the dialogue."""
+    check_same_length(predictions, references)
+    for argument, side in (("predictions", predictions), ("references", references)):
+        for index, dialogue in enumerate(side):
+            if not isinstance(dialogue, dict) or "doc_id" not in dialogue:
+                raise input_error(argument, index, f"is {_short_json(dialogue)}, not a DiaASQ dialogue (an object with doc_id and triplets)")
+            need = ("triplets", "sentences", "replies") if argument == "references" else ("triplets",)
+            missing = [key for key in need if key not in dialogue]
+            if missing:
+                raise input_error(argument, index, f"(doc_id {dialogue['doc_id']!r}) has no {missing[0]!r}, which DiaASQ reads")
+    at = {}
+    for index, gold in enumerate(references):
+        doc_id = gold["doc_id"]
+        if not isinstance(doc_id, (str, int)):
+            raise input_error("references", index, f"doc_id {doc_id!r} is not a string or an integer")
+        if doc_id in at:
+            raise input_error("references", index, f"doc_id {doc_id!r} is also that of references[{at[doc_id]}]: DiaASQ keys dialogues by it and would keep only the last")
+        at[doc_id] = index
+    order = [None] * len(references)
+    for index, dialogue in enumerate(predictions):
+        place = at.get(dialogue["doc_id"]) if isinstance(dialogue["doc_id"], (str, int)) else None
+        if place is None or order[place] is not None:
+            problem = "is not among the references'" if place is None else f"is also that of predictions[{order[place]}]"
+            raise input_error("predictions", index, f"doc_id {dialogue['doc_id']!r} {problem}: DiaASQ scores each gold dialogue against the prediction with its doc_id")
+        order[place] = index
+    # The element and pair rows read lists a prediction may lack (a generative model's
+    # output has triplets alone): a row is scored when every prediction gives its list.
+    rows = [row for row in DIAASQ_ROWS if DIAASQ_LISTS.get(row) is None or all(DIAASQ_LISTS[row] in p for p in predictions)]
+    for key in sorted({DIAASQ_LISTS[row] for row in DIAASQ_LISTS if row not in rows}):
+        given = [index for index, p in enumerate(predictions) if key in p]
+        if given:
+            raise input_error("predictions", given[0], f"gives {key!r} but predictions[{next(i for i, p in enumerate(predictions) if key not in p)}] does not: give it in every prediction (its rows) or in none")
+    for index, gold in enumerate(references):
+        sentences, replies = gold["sentences"], gold["replies"]
+        if not isinstance(sentences, list) or not all(isinstance(s, str) for s in sentences):
+            raise input_error("references", index, "sentences is not a list of strings (utterances, tokens split on white space)")
+        if not isinstance(replies, list) or not all(map(_is_index, replies)) or len(replies) < len(sentences):
+            raise input_error("references", index, f"replies is not a list of integers, one per sentence ({len(sentences)})")
+        tokens = sum(len(s.split()) for s in sentences)
+        _check_triplets(gold, "references", index, tokens)
+        _check_triplets(predictions[order[index]], "predictions", order[index], tokens)
+        for row in rows:
+            if row in ("target", "aspect", "opinion"):
+                if DIAASQ_LISTS[row] not in gold:
+                    raise input_error("references", index, f"has no {DIAASQ_LISTS[row]!r}, which DiaASQ's {row} row reads")
+                _check_spans(gold, DIAASQ_LISTS[row], 2, "references", index)
+                _check_spans(predictions[order[index]], DIAASQ_LISTS[row], 2, "predictions", order[index])
+            elif row in DIAASQ_PAIRS:
+                _check_spans(predictions[order[index]], row, 4, "predictions", order[index])
+    return [predictions[i] for i in order], rows
+
+
+def diaasq_ratios(sums, rows, zero_division=0.0):
+    """P, R, F1 of each row from summed (hits, predicted, gold), as compute_score divides:
+    F1 = 2PR / (P + R), 0 when P + R = 0."""
+    sums = np.asarray(sums, dtype=float)
+    out = {}
+    for j, row in enumerate(rows):
+        hits, predicted, gold = np.moveaxis(sums[..., j, :], -1, 0)
+        p, r = divide(hits, predicted, zero_division), divide(hits, gold, zero_division)
+        out.update({f"{row}_precision": p, f"{row}_recall": r, f"{row}_f1": harmonic_mean(p, r)})
+    return out
+
+
+def diaasq_compute(predictions, references, zero_division=0.0, confidence_level=None, n_resamples=1000, seed=None, return_signature=False):
+    """DiaASQ's table (compute_score of every row of Template.forward) over dialogues as its
+    prediction and gold files hold them: keys <row>_precision, <row>_recall, <row>_f1 for
+    the rows of DIAASQ_ROWS (the element and pair rows only when the predictions give their
+    lists)."""
+    zero_division = check_zero_division(zero_division)
+    if confidence_level is not None:
+        check_bootstrap(confidence_level, n_resamples)
+    predictions, references = as_corpus(predictions, "predictions"), as_corpus(references, "references")
+    predictions, rows = check_dialogues(predictions, references)
+    counts = np.array([diaasq_counts(p, g, rows) for p, g in zip(predictions, references)], dtype=np.int64).reshape(len(references), len(rows), 3)
+    result = as_floats(diaasq_ratios(counts.sum(0), rows, zero_division))
+    if confidence_level is not None:
+        distinct, weights = compress_rows(counts.reshape(len(references), -1))
+        table = distinct.reshape(-1, len(rows), 3)
+        result.update(bootstrap_intervals(weights, lambda w: diaasq_ratios(np.tensordot(w, table, 1), rows, zero_division), confidence_level, n_resamples, seed))
+    if return_signature:
+        result["signature"] = signature("quad_match", convention="diaasq", zero_division=zero_division, **bootstrap_options(confidence_level, n_resamples, seed))
+    return result
+
+
+# ---------------------------------------------------------------------------------------
 # The metric
 
 
@@ -762,13 +1070,26 @@ def _warn_repeated_hits(rows):
 
 
 def headline(**options):
-    """What `paperscore compare` compares by default."""
-    return "optimal_f1"
+    """What `paperscore compare` compares by default: DiaASQ's Micro F1 under its convention."""
+    return "micro_f1" if options.get("convention") == "diaasq" else "optimal_f1"
 
 
-def paired_statistics(references, system_a, system_b, weights=(1, 1, 1, 1), tuple_len="0123", sep_token1=QUAD_SEP, sep_token2=ELEMENT_SEP, similarity="rouge_l", duplicates="multiset", zero_division=0.0):
-    """For paperscore.compare: each system's per-sample STATS rows and the reducer."""
+def paired_statistics(references, system_a, system_b, weights=(1, 1, 1, 1), tuple_len="0123", sep_token1=QUAD_SEP, sep_token2=ELEMENT_SEP, similarity="rouge_l", duplicates="multiset", zero_division=0.0, convention=None):
+    """For paperscore.compare: each system's per-sample STATS rows and the reducer; under
+    convention="diaasq" each gold dialogue's (hits, predicted, gold) of the rows both
+    systems can be scored on."""
     zero_division = check_zero_division(zero_division)
+    if convention is not None:
+        check_choice("convention", convention, CONVENTIONS)
+        if (weights, tuple_len, sep_token1, sep_token2, similarity, duplicates) != ((1, 1, 1, 1), "0123", QUAD_SEP, ELEMENT_SEP, "rouge_l", "multiset"):
+            raise ValueError(f"convention={convention!r}: DiaASQ's table takes no other scoring option")
+        checked = [check_dialogues(as_corpus(system, name), as_corpus(references, "references")) for system, name in ((system_a, "system_a"), (system_b, "system_b"))]
+        rows = [row for row in DIAASQ_ROWS if all(row in found for _, found in checked)]
+        tables = []
+        for system, _ in checked:
+            counts = np.array([diaasq_counts(p, g, rows) for p, g in zip(system, references)], dtype=np.int64).reshape(len(references), -1)
+            tables += encode_rows(counts)
+        return (*tables, lambda weights, table: diaasq_ratios((weights @ table).reshape(*np.shape(weights)[:-1], len(rows), 3), rows, zero_division))
     tables = []
     for system in (system_a, system_b):
         _, rows, chosen = _score(system, references, weights, tuple_len, sep_token1, sep_token2, similarity, duplicates)
@@ -831,6 +1152,8 @@ def compute(
     parse=None,
     parse_references=True,
     strict=False,
+    convention=None,
+    spans=None,
 ):
     """Optimal soft-match and exact-match precision, recall and F1 of sentiment quads.
 
@@ -865,7 +1188,22 @@ def compute(
     same parser, strictly (default True); False: references are quads already written in
     the parser's order and spelling.
     strict: a prediction the parser cannot read is a ValueError instead.
+    spans: "exclusive" or "inclusive": span-index quads, as Span-ASTE and DiaASQ compare:
+    each sample a list of quads whose target and opinion are [start, end] token indices
+    (end exclusive or inclusive, as named; null or [-1, -1]: implicit), compared by
+    position, exactly (similarity="exact" must be given); one reference per sample.
+    convention: "diaasq": DiaASQ's own table (see diaasq_compute): predictions and
+    references are the dialogues of DiaASQ's prediction and gold files, compared by token
+    spans; only zero_division, the bootstrap and return_signature apply.
     """
+    if convention is not None:
+        check_choice("convention", convention, CONVENTIONS)
+        given = locals()
+        for name, parameter in inspect.signature(compute).parameters.items():
+            value, default = given[name], parameter.default
+            if name not in DIAASQ_OPTIONS and value is not default and not (type(value) is type(default) and value == default):
+                raise ValueError(f"{name}: does not apply with convention={convention!r} (DiaASQ's table takes {', '.join(DIAASQ_OPTIONS[2:-1])})")
+        return diaasq_compute(predictions, references, zero_division, confidence_level, n_resamples, seed, return_signature)
     zero_division = check_zero_division(zero_division)
     if not isinstance(strict, (bool, np.bool_)):
         raise ValueError(f"strict: {strict!r} is not True or False")
@@ -875,6 +1213,14 @@ def compute(
     elif strict or parse_references is not True:
         raise ValueError(f"{'strict' if strict else 'parse_references'}: applies to model texts read by a parser; pass parse=NAME")
     tuple_len = "0123" if tuple_len is None else tuple_len
+    if spans is not None:
+        check_choice("spans", spans, SPAN_CONVENTIONS)
+        _check_tuple_len(tuple_len)
+        if parse is not None:
+            raise ValueError("spans: a parser reads text, not span indices; leave one of parse and spans out")
+        if similarity != "exact":
+            raise ValueError(f"similarity: {similarity!r}; spans are compared by position, exactly: pass similarity=\"exact\"")
+        predictions, references = span_quads(predictions, "predictions", tuple_len, spans), span_quads(references, "references", tuple_len, spans)
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples)
     for name, value in (("exact_only", exact_only), ("implicit_split", implicit_split)):
@@ -922,6 +1268,7 @@ def compute(
         result["signature"] = signature(
             "quad_match",
             **parsing,
+            **({"spans": spans} if spans is not None else {}),
             tuple_len=tuple_len,
             weights=list(weights),
             similarity=f"{similarity}+cjk_char" if similarity == "rouge_l" else similarity,
@@ -991,11 +1338,16 @@ def add_options(parser):
     parser.add_argument("--sep-token2", default=ELEMENT_SEP, help="between elements (default ' | ')")
     parser.add_argument("--similarity", default="rouge_l", choices=SIMILARITIES, help="soft match of target and opinion: rouge_l (ROUGE-L F1 over CJK characters and letter/digit runs) or exact")
     parser.add_argument("--duplicates", default="multiset", choices=DUPLICATES, help="exact-match counting of repeated quads (default multiset)")
+    parser.add_argument("--convention", choices=CONVENTIONS, help="diaasq: DiaASQ's own table (its run_eval.py) over its prediction and gold files (JSON arrays of dialogues), by token spans; no other scoring option applies")
     parser.add_argument("--format", default="text", choices=FORMATS, help="text: quad strings, one sample a line; json: a JSON array or JSON lines of quads as lists or objects, or DiaASQ dialogues (default text)")
 
 
 def options(args):
-    """The scoring options of compute() (the file format is not one)."""
+    """The scoring options of compute() (the file format is not one); under --convention,
+    the convention alone, the others checked to be left out."""
+    if args.convention is not None:
+        _check_convention_arguments(args)
+        return {"convention": args.convention}
     return dict(
         weights=tuple(split_values(args.weights)),
         tuple_len=args.tuple_len or "0123",
@@ -1017,6 +1369,7 @@ def add_arguments(parser):
     parser.add_argument("--parse", choices=QUAD_PARSERS, metavar="NAME", help=f"the files hold model text, one per line (--format json: JSON strings), read by this parser: {', '.join(QUAD_PARSERS)}")
     parser.add_argument("--references-as-quads", action="store_true", help="with --parse: the references are quads in the parser's order and spelling, not model text")
     parser.add_argument("--strict", action="store_true", help="with --parse: a prediction the parser cannot read is an error")
+    parser.add_argument("--spans", choices=SPAN_CONVENTIONS, help="with --format json and --similarity exact: span-index quads, target and opinion as [start, end] token indices, end exclusive or inclusive")
 
 
 def read_references(path, argument, format="text"):
@@ -1036,12 +1389,16 @@ def read_model_texts(path, argument, format):
 
 
 def run(args):
+    if args.convention is not None:
+        return run_convention(args)
     scoring = options(args)
     if args.parse is None:
         if args.strict or args.references_as_quads:
             raise ValueError(f"{'--strict' if args.strict else '--references-as-quads'}: applies with --parse NAME only")
         predictions = read_samples(args.predictions, "--predictions", args.format)
         references = read_references(args.references, "--references", args.format)
+        if args.spans is not None:
+            scoring.update(spans=args.spans)
     else:
         scoring.update(tuple_len=args.tuple_len, parse=args.parse, parse_references=not args.references_as_quads, strict=args.strict)
         predictions = read_model_texts(args.predictions, "--predictions", args.format)
@@ -1058,8 +1415,32 @@ def run(args):
     )
 
 
+def _check_convention_arguments(args):
+    defaults = {"tuple_len": None, "weights": "1,1,1,1", "sep_token1": QUAD_SEP, "sep_token2": ELEMENT_SEP, "similarity": "rouge_l", "duplicates": "multiset", "format": "text",
+                "exact_only": False, "implicit_split": False, "legacy_keys": False, "details": False, "parse": None, "references_as_quads": False, "strict": False, "spans": None}  # fmt: skip
+    for name, default in defaults.items():
+        if getattr(args, name, default) != default:
+            raise ValueError(f"--{name.replace('_', '-')}: does not apply with --convention {args.convention} (DiaASQ's files are JSON arrays of dialogues)")
+
+
+def read_dialogues(path, argument):
+    """A DiaASQ prediction or gold file: one JSON array of dialogues, as DiaASQ reads it."""
+    dialogues = load_json(read_text(path, argument), f"{argument}: {path}")
+    if not isinstance(dialogues, list):
+        raise ValueError(f"{argument}: {path} is not a JSON array of DiaASQ dialogues")
+    return dialogues
+
+
+def run_convention(args):
+    """--convention diaasq: both files read as DiaASQ reads them (one JSON array each)."""
+    _check_convention_arguments(args)
+    return compute(read_dialogues(args.predictions, "--predictions"), read_dialogues(args.references, "--references"), convention=args.convention, **args.common)
+
+
 def read_compare(args):
     """The inputs of `paperscore compare quad`."""
+    if args.convention is not None:
+        return {name: read_dialogues(getattr(args, name), flag) for name, flag in (("references", "--references"), ("system_a", "--system-a"), ("system_b", "--system-b"))}
     return dict(
         references=read_references(args.references, "--references", args.format),
         system_a=read_samples(args.system_a, "--system-a", args.format),

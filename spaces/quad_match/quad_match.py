@@ -14,7 +14,7 @@ import scipy.optimize
 # evaluate copies only the sibling files this script imports: a line for each vendored module.
 from .paperscore_core import VERSION, as_corpus
 from .paperscore_parse import get_parser
-from .paperscore_quad import ELEMENT_SEP, QUAD_SEP, QUAD_PARSERS, check_inputs, compute
+from .paperscore_quad import ELEMENT_SEP, QUAD_SEP, QUAD_PARSERS, check_inputs, compute, has_spans, is_dialogues
 from .paperscore_space import SpaceMetric
 from .paperscore_trainer import trainer_metrics
 
@@ -71,6 +71,13 @@ Args:
     parse_references: references are model text too, read by the same parser strictly
         (default True); False: references are quads in the parser's order and spelling.
     strict: a prediction the parser cannot read is a ValueError.
+    spans: "exclusive" or "inclusive": span-index quads (Span-ASTE, DiaASQ): each target and
+        opinion a [start, end] pair of token indices, end exclusive or inclusive as named
+        ([-1, -1] or null: implicit), compared exactly (with similarity="exact").
+    convention: "diaasq": DiaASQ's own table (its run_eval.py): predictions and references
+        are the dialogues of its prediction and gold files (objects with doc_id, triplets,
+        ...), compared by token spans; keys <row>_precision/_recall/_f1 for its 13 rows
+        (target, aspect, opinion, ta, to, ao, micro, iden, intra, inter, cross_1..3).
     sep_token1, sep_token2: the separators between quads and between elements.
     similarity: "rouge_l" (default) or "exact" (every element by exact match).
     duplicates: exact-match counting: "multiset" (one-to-one, default), "list" (ASQP, MvP,
@@ -123,7 +130,8 @@ class QuadMatch(SpaceMetric, evaluate.Metric):
 
     def check_batch(self, columns):
         predictions, references = as_corpus(columns["predictions"], "predictions"), as_corpus(columns["references"], "references")
-        check_inputs(predictions, references)
+        if not is_dialogues(predictions, references) and not has_spans(predictions, references):  # compute(convention=..., spans=...) checks those
+            check_inputs(predictions, references)
         encode = lambda values: [json.dumps(value, ensure_ascii=False, default=lambda array: array.tolist()) for value in values]  # noqa: E731
         return {**columns, "predictions": encode(predictions), "references": encode(references)}
 
@@ -156,6 +164,8 @@ class QuadMatch(SpaceMetric, evaluate.Metric):
         parse=None,
         parse_references=True,
         strict=False,
+        convention=None,
+        spans=None,
     ):
         # Every argument goes to the package unchanged (a test keeps the signatures equal);
         # the examples come back from their JSON text.

@@ -1,0 +1,242 @@
+"""CorefUD matching (paperscore.corefud) against ufal/corefud-scorer's own figures
+(tests/data/corefud/: the scorer run in place on its CorefUD test files and on random
+perturbations, see the README there), against udapi's reading, and by hand."""
+
+import gc
+import gzip
+import tempfile
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import corefud_cases
+from paperscore import corefud
+
+DATA = Path(__file__).parent / "data" / "corefud"
+ORDER = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
+
+
+@pytest.fixture(scope="session")
+def reference():
+    with gzip.open(DATA / "reference.json.gz", "rt", encoding="utf-8") as f:
+        return json.load(f)
+
+
+@pytest.fixture(scope="session")
+def scorer_files():
+    with gzip.open(DATA / "scorer_tests.json.gz", "rt", encoding="utf-8") as f:
+        return json.load(f)
+
+
+def ours(key, response, setting):
+    _, rows = corefud.statistics(key, response, *setting)
+    return rows.sum(0)
+
+
+def expected(counts):
+    return np.array([v for metric in ORDER for v in counts[metric]])
+
+
+def check(key, response, entry):
+    if entry["counts"] == "fails":  # the scorer divides by zero: refused with a reason here
+        with pytest.raises(ValueError, match="enhanced dependencies"):
+            ours(key, response, entry["setting"])
+        return 1
+    np.testing.assert_allclose(ours(key, response, entry["setting"]), expected(entry["counts"]), rtol=1e-9, atol=1e-9, err_msg=str(entry.get("case", entry.get("response"))))
+    return 0
+
+
+def test_scorer_test_files(reference, scorer_files):
+    """The scorer's 133 CorefUD test pairs, each under all 12 settings (matching x
+    singletons x zero matching): 1,596 runs."""
+    assert reference["commit"].startswith("4fd7b0e")
+    assert len(reference["public"]) == 1596
+    read = {name: corefud.read_conllu(text, name) for name, text in scorer_files.items()}
+    fails = sum(check(read[e["key"]], read[e["response"]], e) for e in reference["public"])
+    assert 0 < fails < 200  # zeros without DEPS under dependent matching
+
+
+def test_random_perturbations(reference):
+    """2,400 random key/response pairs (shifted spans, moved and dropped heads, split and
+    merged entities, dropped and added zeros, repeated spans), 200 per setting."""
+    assert len(reference["random"]) == 2400
+    settings = set()
+    for entry in reference["random"]:
+        key, response = corefud_cases.case(entry["case"])
+        assert (corefud_cases.digest(key), corefud_cases.digest(response)) == (entry["key_sha"], entry["response_sha"]), "the case generator changed: rerun make_fixtures.py"
+        check(corefud.read_conllu(key), corefud.read_conllu(response), entry)
+        settings.add(tuple(entry["setting"]))
+    assert len(settings) == 12
+
+
+def _udapi_mentions(text):
+    """Per document name, per entity, (sorted words, head) as the scorer sees them via udapi."""
+    from udapi.block.read.conllu import Conllu
+    from udapi.core.document import Document
+
+    doc = Document()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "file.conllu"
+        path.write_text(text, encoding="utf-8")
+        Conllu(files=[str(path)]).apply_on_document(doc)
+    number, docs, name = 0, {}, None
+    tree_doc = {}
+    for tree in doc.trees:
+        if tree.newdoc:
+            number += 1
+            name = tree.newdoc if tree.newdoc is not True else number
+            docs[name] = {}
+        for node in tree.descendants_and_empty:
+            tree_doc[node] = name
+
+    def position(node):
+        return (node.root.bundle.number, node.ord)
+
+    for entity in doc.coref_entities:
+        for m in entity.mentions:
+            words = tuple(sorted(position(w) for w in m.words))
+            docs[tree_doc[m.words[0]]].setdefault(entity.eid, []).append((words, position(m.head)))
+    return docs
+
+
+def test_reader_equals_udapi(scorer_files, monkeypatch):
+    """Mentions, heads, entity and mention order equal udapi 0.5.2's on every scorer test
+    file and on 100 random keys and responses."""
+    monkeypatch.setattr(gc, "collect", lambda *a, **k: 0)  # udapi collects after every file: time only
+    texts = list(scorer_files.values())
+    for number in range(100):
+        texts += list(corefud_cases.case(number))
+    for text in texts:
+        ours_docs = {name: {eid: [(m.words, m.head) for m in ms] for eid, ms in entities} for name, entities in corefud.read_conllu(text).documents}
+        theirs = _udapi_mentions(text)
+        assert ours_docs == theirs
+        assert [list(d) for d in ours_docs.values()] == [list(d) for d in theirs.values()]  # entity order
+
+
+# A hand example. Key: "the big dog barked ; it ran": entity e1 = {the big dog (head dog), it}.
+# Response: e1 = {big dog (head dog), it}.
+#   exact:   "big dog" != "the big dog": MUC R = (2 - 1 - 1 linked... ) -> the key entity keeps
+#            one found mention ("it"), so MUC R = (2 - 1 unfound - 1 entity) / 1 = 0; P likewise 0.
+#   partial: "big dog" lies inside "the big dog" and holds its head "dog": matched; MUC 1/1.
+#   head:    the heads are the same word: matched; MUC 1/1.
+KEY = """# newdoc id = d
+# global.Entity = eid-etype-head-other
+# sent_id = s1
+1\tthe\t_\t_\t_\t_\t0\t_\t_\tEntity=(e1-x-3-
+2\tbig\t_\t_\t_\t_\t0\t_\t_\t_
+3\tdog\t_\t_\t_\t_\t0\t_\t_\tEntity=e1)
+4\tbarked\t_\t_\t_\t_\t0\t_\t_\t_
+5\t;\t_\t_\t_\t_\t0\t_\t_\t_
+6\tit\t_\t_\t_\t_\t0\t_\t_\tEntity=(e1-x-1-)
+7\tran\t_\t_\t_\t_\t0\t_\t_\t_
+"""
+RESPONSE = KEY.replace("Entity=(e1-x-3-", "_").replace("2\tbig\t_\t_\t_\t_\t0\t_\t_\t_", "2\tbig\t_\t_\t_\t_\t0\t_\t_\tEntity=(e1-x-2-")
+
+
+@pytest.mark.parametrize("matching, muc", [("exact", 0.0), ("partial", 1.0), ("head", 1.0)])
+def test_matching_by_hand(matching, muc):
+    result = corefud.compute(RESPONSE, KEY, matching=matching)
+    assert result["muc_recall"] == muc and result["muc_precision"] == muc
+
+
+def test_head_needs_the_same_head():
+    # The response's "big dog" now has head "big": head matching fails, partial still
+    # matches ("big dog" inside the key mention, holding its head "dog").
+    response = RESPONSE.replace("Entity=(e1-x-2-", "Entity=(e1-x-1-")
+    assert corefud.compute(response, KEY, matching="head")["muc_f1"] == 0.0
+    assert corefud.compute(response, KEY, matching="partial")["muc_f1"] == 1.0
+
+
+def test_singletons_removed_by_default():
+    # A twinless response singleton "barked" is ignored unless kept. Kept, B3 precision sums
+    # per response entity (mentions found in one key entity)^2 / size: {the big dog, it}
+    # gives 2^2/2 = 2, {barked} gives 0; over 3 response mentions, 2/3.
+    response = KEY.replace("4\tbarked\t_\t_\t_\t_\t0\t_\t_\t_", "4\tbarked\t_\t_\t_\t_\t0\t_\t_\tEntity=(e2-x-1-)")
+    assert corefud.compute(response, KEY, matching="exact")["bcub_precision"] == 1.0
+    assert corefud.compute(response, KEY, matching="exact", keep_singletons=True)["bcub_precision"] == pytest.approx(2 / 3)
+
+
+def test_batch_rows_equal_alone():
+    """Each file's documents score in a batch exactly as alone."""
+    pairs = [corefud_cases.case(n) for n in range(40)]
+    batch = corefud.compute([r for _, r in pairs], [k for k, _ in pairs], per_document=True)
+    at = 0
+    for key, response in pairs:
+        alone = corefud.compute(response, key, per_document=True)["per_document"]
+        for entry in alone:
+            assert {k: v for k, v in batch["per_document"][at].items() if k != "document"} == {k: v for k, v in entry.items() if k != "document"}
+            at += 1
+    assert at == len(batch["per_document"])
+
+
+def test_macro_average():
+    # CRAC's table: the plain mean of the datasets' CoNLL F1, (0.5 + 0.7 + 0.9) / 3 = 0.7.
+    results = {"a": {"conll_f1": 0.5}, "b": {"conll_f1": 0.7}, "c": {"conll_f1": 0.9}}
+    assert corefud.macro_average(results) == {"conll_f1": pytest.approx(0.7)}
+    with pytest.raises(ValueError, match=r"results\[1\]: has no 'conll_f1'"):
+        corefud.macro_average([{"conll_f1": 1.0}, {}])
+
+
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        (lambda t: t.replace("Entity=e1)", "_"), "opened but never closed"),
+        (lambda t: t.replace("# newdoc id = d\n", ""), "no '# newdoc'"),
+        (lambda t: t.replace("Entity=(e1-x-2-", "Entity=(e1-x-9-"), "head index 9"),
+        (lambda t: t.replace("\t_\tEntity=(e1-x-1-)", "\tEntity=(e1-x-1-)"), "columns"),
+        (lambda t: t.replace("# global.Entity = eid-etype-head-other\n", ""), "global.Entity"),
+    ],
+)
+def test_bad_files_refused(edit, message):
+    with pytest.raises(ValueError, match=message):
+        corefud.compute(edit(RESPONSE), KEY)
+    with pytest.raises(ValueError, match=message):
+        corefud.compute(KEY, edit(RESPONSE))
+
+
+def test_misaligned_files_refused():
+    with pytest.raises(ValueError, match=r"predictions: sentence 1: words"):
+        corefud.compute(RESPONSE.replace("\tran\t", "\twalked\t"), KEY)
+    with pytest.raises(ValueError, match="matching"):
+        corefud.compute(RESPONSE, KEY, matching="fuzzy")
+
+
+def test_coref_compute_hook():
+    """coref.compute takes CoNLL-U and matching=; exact is its default, singletons kept as
+    the family keeps them (the hand example: head matching finds "big dog" = "the big dog")."""
+    from paperscore import coref
+
+    assert coref.compute([RESPONSE], [KEY])["muc_f1"] == 0.0
+    assert coref.compute([RESPONSE], [KEY], matching="head")["muc_f1"] == 1.0
+    both = coref.compute([RESPONSE], [KEY], matching="head", keep_singletons=False, metrics=["muc", "bcub", "ceafe"], return_signature=True)
+    assert set(both) == {"muc_recall", "muc_precision", "muc_f1", "bcub_recall", "bcub_precision", "bcub_f1", "ceafe_recall", "ceafe_precision", "ceafe_f1", "conll_f1", "signature"}
+    assert "matching:head" in both["signature"] and "keep_singletons:no" in both["signature"]
+    with pytest.raises(ValueError, match="matching='head' needs CoNLL-U"):
+        coref.compute([[[[0, 1]]]], [[[[0, 1]]]], matching="head")
+    with pytest.raises(ValueError, match="mixed"):
+        coref.compute([RESPONSE], [[[[0, 1]]]])
+    with pytest.raises(ValueError, match="convention"):
+        coref.compute([RESPONSE], [KEY], convention="e2e_coref")
+    for coval_option in ("remove_nested", "NP_only", "min_span"):  # coval's CoNLL-2012 options
+        with pytest.raises(ValueError, match=coval_option):
+            coref.compute([RESPONSE], [KEY], **{coval_option: True})
+
+
+def test_cli(tmp_path):
+    import subprocess
+    import sys
+
+    key, response = tmp_path / "key.conllu", tmp_path / "response.conllu"
+    key.write_text(KEY, encoding="utf-8")
+    response.write_text(RESPONSE, encoding="utf-8")
+    run = [sys.executable, "-m", "paperscore", "coref", str(key), str(response), "--format", "conllu", "--json"]
+    head = json.loads(subprocess.run(run + ["--matching", "head"], capture_output=True, text=True, check=True).stdout)
+    exact = json.loads(subprocess.run(run, capture_output=True, text=True, check=True).stdout)
+    assert (head["muc_f1"], exact["muc_f1"]) == (1.0, 0.0)
+    assert head["counts"]["muc"] == {"recall": [1.0, 1.0], "precision": [1.0, 1.0]}
+    refused = subprocess.run(run[:6] + ["--matching", "head"], capture_output=True, text=True)
+    assert refused.returncode != 0 and "--format conllu" in refused.stderr
+    coval = subprocess.run(run + ["--remove-nested"], capture_output=True, text=True)
+    assert coval.returncode != 0 and "--remove-nested" in coval.stderr

@@ -1,0 +1,214 @@
+"""Span-level event detection (micro_macro spans=, paperscore.event_spans) against TextEE's
+scorer, OneIE's score_graphs and seqeval's BIO reading run in place (fixtures), a plain
+per-example oracle at users' sizes, by hand, and through the Space and the command line."""
+
+import json
+import random
+
+import pytest
+from conftest import ROOT
+
+from paperscore import cli, event_spans
+from paperscore.micro_macro import compute
+
+REFERENCES = json.loads((ROOT / "tests" / "data" / "micro_macro" / "event_spans_references.json").read_text(encoding="utf-8"))
+NAMES = {"trigger_id": "trigger_id", "trigger_cls": "trigger", "argument_id": "role_id", "argument_cls": "role"}
+
+
+def figures(result, measure, rule):
+    """Our figures in the repository's layout: TextEE's counts and percents, OneIE's percents."""
+    percents = [result[f"{measure}_{name}"] * 100 for name in ("precision", "recall", "f1")]
+    counts = [result[f"{measure}_{name}"] for name in event_spans.COUNTS]
+    return counts + percents if rule == "textee" else percents
+
+
+@pytest.mark.parametrize("rule", ["textee", "oneie"])
+def test_equal_to_the_repositories_scorers_run_in_place(rule):
+    """tests/data/micro_macro/README.md: TextEE's compute_scores("ED" / "E2E") and OneIE's
+    score_graphs on random corpora (repeated windows, tuples, events and arguments; gold
+    triggers sharing a span)."""
+    for case in REFERENCES[rule]:
+        result = compute(case["predictions"], case["references"], spans=rule)
+        expected = case["repository_output"]
+        measures = [m for m in event_spans.MEASURES if f"{m}_f1" in result]
+        assert sorted(measures) == sorted(expected)
+        for measure in measures:
+            assert figures(result, measure, rule) == pytest.approx(expected[measure], abs=1e-9), (measure, case)
+
+
+def test_bio_tags_are_read_as_seqeval_reads_them():
+    for case in REFERENCES["bio"]:
+        assert sorted(event_spans.bio_spans(case["tags"], "references", 0)) == case["repository_output"], case["tags"]
+
+
+def test_by_hand_both_rules():
+    gold = [{"events": [{"trigger": [1, 2, "Attack"], "arguments": [[3, 4, "Target"], [5, 6, "Place"]]}, {"trigger": [7, 8, "Die"], "arguments": [[3, 4, "Victim"]]}]}]
+    pred = [{"events": [{"trigger": [1, 2, "Attack"], "arguments": [[3, 4, "Target"], [5, 6, "Target"]]}, {"trigger": [7, 8, "Attack"], "arguments": [[3, 4, "Victim"]]}, {"trigger": [7, 8, "Attack"], "arguments": []}]}]
+    textee = compute(pred, gold, spans="textee")
+    # TextEE, sets: trigger spans {1-2, 7-8} both sides -> Tri-I 2/2; typed {1-2 Attack,
+    # 7-8 Attack} vs {1-2 Attack, 7-8 Die}: Tri-C 1 of 2. Arg-I keys (type, span):
+    # predicted {Attack 3-4, Attack 5-6} (the Victim one is Attack 3-4 again), gold
+    # {Attack 3-4, Attack 5-6, Die 3-4}: 2 of 2 predicted, of 3 gold. Arg-C (type, span,
+    # role): predicted {Attack 3-4 Target, Attack 5-6 Target, Attack 3-4 Victim}, gold
+    # {Attack 3-4 Target, Attack 5-6 Place, Die 3-4 Victim}: 1 of 3. Attached: keyed by the
+    # trigger span too: predicted {1-2 Attack 3-4, 1-2 Attack 5-6, 7-8 Attack 3-4}, gold
+    # {1-2 Attack 3-4, 1-2 Attack 5-6, 7-8 Die 3-4}: 2 of 3.
+    assert [textee[f"{m}_matched"] for m in event_spans.MEASURES] == [2, 1, 2, 1, 2, 1]
+    assert [textee[f"{m}_predicted"] for m in event_spans.MEASURES] == [2, 2, 2, 3, 3, 3]
+    assert [textee[f"{m}_gold"] for m in event_spans.MEASURES] == [2, 2, 3, 3, 3, 3]
+    oneie = compute(pred, gold, spans="oneie")
+    # OneIE, lists: 3 predicted triggers, each span found in gold -> Tri-I 3 of 3 predicted
+    # and "3 of 2 gold" (recall 1.5, as score_graphs gives); Tri-C: only 1-2 Attack has the
+    # first gold type of its span. Arguments per example as sets of (span, event type,
+    # role): the three above; identified by (span, type): all 3; classified: 1.
+    assert (oneie["trigger_id_precision"], oneie["trigger_id_recall"], oneie["trigger_cls_matched"]) == (1.0, 1.5, 1)
+    assert (oneie["argument_id_matched"], oneie["argument_id_predicted"], oneie["argument_cls_matched"]) == (3, 3, 1)
+    assert "argument_attached_id_f1" not in oneie
+
+
+def test_windows_with_the_same_ids_are_one_window_under_textee_only():
+    # TextEE's EAE instances: one trigger each, two of them in window (d, 0). The second
+    # instance's prediction repeats the first's argument: TextEE's set sees it once.
+    gold = [{"doc_id": "d", "wnd_id": 0, "events": [{"trigger": [0, 1, "Attack"], "arguments": [[2, 3, "Target"]]}]}] * 2
+    pred = [gold[0], {"doc_id": "d", "wnd_id": 0, "events": [{"trigger": [0, 1, "Attack"], "arguments": [[2, 3, "Target"], [4, 5, "Place"]]}]}]
+    textee = compute(pred, gold, spans="textee")
+    assert (textee["argument_cls_predicted"], textee["argument_cls_gold"], textee["argument_cls_matched"]) == (2, 1, 1)
+    oneie = compute(pred, gold, spans="oneie")  # each example its own graph
+    assert (oneie["argument_cls_predicted"], oneie["argument_cls_gold"], oneie["argument_cls_matched"]) == (3, 2, 2)
+
+
+@pytest.mark.parametrize(
+    "predictions, references, kwargs, message",
+    [
+        ([[[0, 1]]], [[]], {}, r"predictions\[0\]: trigger 1 \[0, 1\] is not \[start, end, label\]"),
+        ([[[2, 1, "A"]]], [[]], {}, r"predictions\[0\]: trigger 1 \[2, 1, 'A'\]: the span is empty, reversed or negative"),
+        ([[[0, 1.0, "A"]]], [[]], {}, r"is not \[int start, int end, str label\]"),
+        ([{"events": []}], [[]], {}, r"predictions\[0\]: holds events but references\[0\] holds triggers"),
+        ([{"events": [{"trigger": [0, 1, "A"]}]}], [{"events": []}], {}, r"event 1 .* is not \{\"trigger\""),
+        ([{"triggers": [], "doc_id": "a", "wnd_id": 0}], [{"triggers": [], "doc_id": "b", "wnd_id": 0}], {}, r"predictions\[0\]: doc_id, wnd_id \('a', 0\) differ"),
+        ([{"triggers": [], "doc_id": "a"}], [[]], {}, r"predictions\[0\]: doc_id and wnd_id \('a', None\) are not both strings or ints"),
+        ([{"trigger": []}], [[]], {}, r"is an object with the keys \['trigger'\]"),
+        ([["B-A", "X"]], [["O", "O"]], {"scheme": "bio"}, r"predictions\[0\]\[1\]: 'X' is not a BIO tag"),
+        ([["B-A"]], [["O", "O"]], {"scheme": "bio"}, r"predictions\[0\]: has 1 tags but references\[0\] has 2"),
+        ([[]], [[]], {"spans": "nope"}, "spans: 'nope' is not one of 'textee', 'oneie'"),
+        ([[]], [[]], {"convention": "maven"}, "convention: applies to candidate or token labels, not to spans='textee'"),
+    ],
+)
+def test_bad_records_are_refused_by_name(predictions, references, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        compute(predictions, references, **{"spans": "textee", **kwargs})
+
+
+def test_a_mix_of_forms_is_refused():
+    with pytest.raises(ValueError, match="some examples hold events and others only triggers"):
+        compute([[], {"events": []}], [[], {"events": []}], spans="textee")
+
+
+# ---------------------------------------------------------------------------------------
+# The plain oracle at users' sizes
+
+
+def random_corpus(rng, n):
+    """n windows as diverse as real ones: ids repeated (several instances of one window),
+    empty windows, long and short ones, repeated and overlapping spans, gold spans with two
+    types, predictions copied from gold and perturbed."""
+    types, roles = [f"T{i}" for i in range(40)], [f"R{i}" for i in range(12)]
+
+    def span():
+        start = rng.randint(0, 60)
+        return [start, start + rng.randint(1, 4)]
+
+    pred, gold = [], []
+    for _ in range(n):
+        size = rng.choice([0, 0, 1, 2, 3, 5, 12])
+        events = [{"trigger": span() + [rng.choice(types)], "arguments": [span() + [rng.choice(roles)] for _ in range(rng.randint(0, 4))]} for _ in range(size)]
+        if events and rng.random() < 0.1:
+            events.append({"trigger": events[0]["trigger"][:2] + [rng.choice(types)], "arguments": []})  # a span with two types
+        guess = []
+        for event in events:
+            if rng.random() < 0.7:
+                trigger = event["trigger"] if rng.random() < 0.8 else event["trigger"][:2] + [rng.choice(types)]
+                arguments = [a if rng.random() < 0.8 else a[:2] + [rng.choice(roles)] for a in event["arguments"] if rng.random() < 0.8]
+                guess.append({"trigger": trigger, "arguments": arguments + arguments[: rng.randint(0, 1)]})
+        guess += [{"trigger": span() + [rng.choice(types)], "arguments": [span() + [rng.choice(roles)]]} for _ in range(rng.randint(0, 2))]
+        ids = {"doc_id": f"doc{rng.randint(0, n // 3)}", "wnd_id": rng.randint(0, 2)} if rng.random() < 0.5 else {}
+        gold.append({"events": events, **ids})
+        pred.append({"events": guess, **ids})
+    return pred, gold
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    return random_corpus(random.Random(7), 10_000)
+
+
+@pytest.mark.parametrize("rule", ["textee", "oneie"])
+def test_the_batch_equals_the_plain_oracle_at_users_sizes(corpus, rule):
+    from event_spans_naive import oneie_one, scores, textee
+
+    pred, gold = corpus
+    result = compute(pred, gold, spans=rule)
+    rows, measures = event_spans.statistics(pred, gold, rule)
+    if rule == "textee":
+        totals, windows = textee(pred, gold)
+        # each window's row inside the batch equals that window's own counts
+        order = list(dict.fromkeys(("ids", g.get("doc_id"), g.get("wnd_id")) if "doc_id" in g else ("example", i) for i, g in enumerate(gold)))
+        assert len(order) == len(rows) and len(order) < len(gold)  # some windows merged
+        for row, key in zip(rows.tolist(), order):
+            assert row == [c for m in measures for c in windows[(key, m)]], key
+    else:
+        per_example = [oneie_one(p, g) for p, g in zip(pred, gold)]
+        totals = {m: tuple(sum(counts[m][c] for counts in per_example) for c in range(3)) for m in measures}
+        for row, counts in zip(rows.tolist(), per_example):  # each example's row = the example alone
+            assert row == [c for m in measures for c in counts[m]]
+        alone = [event_spans.statistics([p], [g], rule)[0][0].tolist() for p, g in zip(pred[:300], gold[:300])]
+        assert alone == rows[:300].tolist()
+    expected = scores({m: totals[m] for m in measures})
+    for measure in measures:
+        assert [result[f"{measure}_{c}"] for c in event_spans.COUNTS] == list(totals[measure])
+        for name, value in zip(("precision", "recall", "f1"), expected[measure]):
+            assert result[f"{measure}_{name}"] == pytest.approx(value, abs=1e-12), (measure, name)
+
+
+def test_bootstrap_resamples_windows_and_brackets_the_estimate(corpus):
+    pred, gold = corpus[0][:2000], corpus[1][:2000]
+    result = compute(pred, gold, spans="textee", confidence_level=0.9, n_resamples=200, seed=3, return_signature=True)
+    assert result["trigger_cls_f1_low"] <= result["trigger_cls_f1"] <= result["trigger_cls_f1_high"]
+    assert result == compute(pred, gold, spans="textee", confidence_level=0.9, n_resamples=200, seed=3, return_signature=True)
+    assert result["signature"] == "micro_macro|spans:textee|scheme:none|zero_division:0|bootstrap:200@0.9|seed:3|paperscore:0.1.0"
+
+
+# ---------------------------------------------------------------------------------------
+# The Space and the command line
+
+
+def test_the_space_stores_span_records_and_tags():
+    import evaluate
+    from conftest import SPACES_DIR
+
+    metric = evaluate.load(str(SPACES_DIR / "micro_macro"), keep_in_memory=True)
+    case = REFERENCES["textee"][0]
+    half = len(case["references"]) // 2
+    metric.add_batch(predictions=case["predictions"][:half], references=case["references"][:half])
+    metric.add_batch(predictions=case["predictions"][half:], references=case["references"][half:])
+    with pytest.raises(ValueError, match="this batch holds int labels, but earlier batches held span records"):
+        metric.add_batch(predictions=[1], references=[1])
+    assert metric.compute(spans="textee") == compute(case["predictions"], case["references"], spans="textee")
+    tags = [["B-Attack", "I-Attack", "O"], ["O", "I-Die"]]
+    assert metric.compute(predictions=tags, references=[["B-Attack", "O", "O"], ["O", "B-Die"]], spans="oneie", scheme="bio") == compute(
+        tags, [["B-Attack", "O", "O"], ["O", "B-Die"]], spans="oneie", scheme="bio"
+    )
+
+
+def test_the_command_line_reads_json_lines_of_records(tmp_path, capsys):
+    case = REFERENCES["oneie"][0]
+    for name, records in (("p.jsonl", case["predictions"]), ("g.jsonl", case["references"])):
+        (tmp_path / name).write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    code = cli.main(["micro_macro", "--spans", "oneie", "--predictions", str(tmp_path / "p.jsonl"), "--references", str(tmp_path / "g.jsonl"), "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out == compute(case["predictions"], case["references"], spans="oneie", return_signature=True)
+    (tmp_path / "t.jsonl").write_text('["B-A", "I-A"]\n["O"]\n', encoding="utf-8")
+    code = cli.main(["micro_macro", "--spans", "textee", "--scheme", "bio", "--predictions", str(tmp_path / "t.jsonl"), "--references", str(tmp_path / "t.jsonl"), "--json"])
+    assert code == 0 and json.loads(capsys.readouterr().out)["trigger_cls_f1"] == 1.0
+    code = cli.main(["micro_macro", "--scheme", "bio", "--predictions", str(tmp_path / "t.jsonl"), "--references", str(tmp_path / "t.jsonl")])
+    assert code == 1 and "--scheme: applies with --spans only" in capsys.readouterr().err
