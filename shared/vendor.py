@@ -5,7 +5,8 @@ sibling .py files it imports relatively at top level, so a package directory can
 travel with it. The metric script names its roots (`from .paperscore_micro_macro import
 compute`); this command copies those modules and every package module they import,
 rewriting `from .core import x` into `from .paperscore_core import x`, and removes copies
-no longer needed.
+no longer needed. The demo's app.py names its own (`import paperscore_demo as page`): those
+run as top-level modules beside app.py, so they may not import the package.
 
     python shared/vendor.py           # regenerate
     python shared/vendor.py --check   # exit 1 and list the stale files
@@ -18,6 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PREFIX = "paperscore_"
 SCRIPT_IMPORT = re.compile(rf"^from \.{PREFIX}(\w+) import ", re.M)
+APP_IMPORT = re.compile(rf"^import {PREFIX}(\w+) as ", re.M)
 PACKAGE_IMPORT = re.compile(r"^from \.(\w+) import |^from \. import (\w+)", re.M)
 
 
@@ -60,6 +62,11 @@ def plan(root, space):
             f"{script.relative_to(root)}: add `from .{PREFIX}{module} import ...` on its own line "
             "(evaluate copies only the files the metric script imports)"
         )
+    app = space / "app.py"
+    for module in sorted(set(APP_IMPORT.findall(app.read_text(encoding="utf-8"))) if app.is_file() else []):
+        if closure(package, [module]) != {module}:
+            problems.append(f"shared/paperscore/{module}.py: app.py imports it as a top-level module, so it may not import the package")
+        needed.add(module)
     wanted = {space / f"{PREFIX}{m}.py": vendored_text(package, m) for m in sorted(needed)}
     stale = [p for p in space.glob(f"{PREFIX}*.py") if p not in wanted]
     return wanted, stale, problems

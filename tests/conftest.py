@@ -82,6 +82,15 @@ def hub():
     return HUB
 
 
+def page_modules(space):
+    """The vendored modules only app.py imports (the demo's page helpers, which import
+    gradio and which evaluate never fetches): {"paperscore_demo"}."""
+    import vendor
+
+    app = (SPACES_DIR / space / "app.py").read_text(encoding="utf-8")
+    return {f"{vendor.PREFIX}{name}" for name in vendor.APP_IMPORT.findall(app)}
+
+
 def load_app(space):
     """The Space's app.py imported as a fresh module (its demo built, not launched)."""
     spec = importlib.util.spec_from_file_location(f"app_{space}", SPACES_DIR / space / "app.py")

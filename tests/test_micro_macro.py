@@ -897,6 +897,8 @@ def test_the_demo_reads_model_texts_with_a_parser_chosen_from_its_list():
     # die tp 1 / predicted 2 / gold 1: micro P = R = 2/3
     assert headline["micro_precision"] == headline["micro_recall"] == pytest.approx(2 / 3)
     assert headline["parse_failures"] == 0 and headline["signature"].startswith("micro_macro|parse:omnievent_s2s@1|types:2|")
+    # both texts read, every trigger on a candidate: the page's report line says so
+    assert '<p id="parse-report">Parse failures: 0; unplaced triggers: 0</p>' in app.show(**{**app.EXAMPLE, **app.OMNIEVENT_EXAMPLE})[3]
     with pytest.raises(Exception, match="references: line 1 is not JSON"):
         app.score(**{**app.EXAMPLE, **app.OMNIEVENT_EXAMPLE, "references": "{nope"})
     with pytest.raises(Exception, match="parse: 'mvp' is not one of"):

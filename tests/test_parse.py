@@ -634,6 +634,8 @@ def test_csc_demos_score_replies_with_a_chosen_parser(space):
     expected = {**REALISE_EXPECTED, **PARSED} if space == "csc_common" else SIGHAN_EXPECTED
     assert {key: headline[key] for key in expected} == pytest.approx(expected, abs=1e-12)
     assert "去学校了。" in table and "修" not in table and "纠" not in table  # the table shows the sentences read
+    # the page reports the third reply (index 2, nothing left once its label is removed) counted from 1
+    assert '<p id="parse-report">Parse failures: 1 (sentence 3)</p>' in app.show(**{**app.EXAMPLE, **app.REPLY_EXAMPLE, **chosen})[3]
     with pytest.raises(gr.Error, match="parse: 'nope' is not one of"):
         app.score(**{**app.EXAMPLE, "parse": "nope"})
 

@@ -807,7 +807,7 @@ def test_the_demo_refuses_deep_json_keeps_serving_and_holds_few_sessions(monkeyp
     demo, url = app["demo"], f"http://127.0.0.1:{port}/"
     try:
         client = Client(url, verbose=False)
-        with pytest.raises(AppError, match=re.escape("predictions[0]: a JSON list nested too deeply to read")):
+        with pytest.raises(AppError, match=re.escape("predictions (example 1): a JSON list nested too deeply to read")):
             client.predict(predictions="[" * 5000, api_name="/compute")
         expected = client.predict(api_name="/compute")[0]
         assert expected["f1"] > 0

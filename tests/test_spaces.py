@@ -6,9 +6,12 @@ imported on their own lines; a metric class `X(SpaceMetric, evaluate.Metric)` wh
 `check_batch` guards what evaluate's features would coerce; `tests.py` with hand-derived `test_cases`, `demo_bad_input`
 and `demo_error`; an app.py that builds `demo` on import (launching only as a script) and
 defines `metric`, `EXAMPLE` (the demo's preloaded input values by parameter name) and
-`compute_kwargs(**EXAMPLE)` (the metric keyword arguments those values mean). The demo's
-first output is a dict of the headline numbers; its button is #compute-btn, its first
-input #predictions and its first output #result.
+`compute_kwargs(**EXAMPLE)` (the metric keyword arguments those values mean), `score`
+(the figures) and `show` (the page: built with the vendored page helpers, paperscore_demo).
+The demo's first output is a dict of the headline numbers; its button is #compute-btn, its
+first input #predictions and its first output #result (folded); the page shows #headline
+(the family's figure, its name and paper), #signature, #figures, a "Metric card" tab and a
+file input #<box>-file beside each box it fills.
 """
 
 import doctest
@@ -21,7 +24,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import HUB, ORG, OUTBOUND, ROOT, SPACES, SPACES_DIR, run_python
+from conftest import HUB, ORG, OUTBOUND, ROOT, SPACES, SPACES_DIR, page_modules, run_python
 
 sys.path.insert(0, str(ROOT / "shared"))
 import vendor  # noqa: E402
@@ -134,7 +137,7 @@ def test_vendored_files_are_fresh():
 def test_metric_script_imports_each_vendored_module_on_its_own_line(space):
     script = (SPACES_DIR / space / f"{space}.py").read_text(encoding="utf-8")
     imported = re.findall(r"^from \.(paperscore_\w+) import [\w, ]+$", script, re.M)
-    vendored = sorted(p.stem for p in (SPACES_DIR / space).glob("paperscore_*.py"))
+    vendored = sorted(p.stem for p in (SPACES_DIR / space).glob("paperscore_*.py") if p.stem not in page_modules(space))
     assert vendored and sorted(imported) == vendored
     # evaluate reads a comment after a relative import as a URL to fetch it from
     assert not re.search(r"^from \..*#", script, re.M)
@@ -309,7 +312,7 @@ def test_loads_as_org_name_through_the_hub(space, loaded_in_a_fresh_process):
     results, _, requests = loaded_in_a_fresh_process
     assert_cases(results[("hub", space)], space, "through the Hub")
     fetched = {path.rsplit("/", 1)[-1] for method, path in requests if method == "GET" and f"/{ORG}/{space}/" in path}
-    vendored = {p.name for p in (SPACES_DIR / space).glob("paperscore_*.py")}
+    vendored = {p.name for p in (SPACES_DIR / space).glob("paperscore_*.py") if p.stem not in page_modules(space)}
     assert fetched == {f"{space}.py"} | vendored
 
 
@@ -501,6 +504,11 @@ def test_demo_in_headless_chromium(served, in_chromium, tmp_path_factory):
     assert hosts == {"127.0.0.1"}, hosts
 
 
+def _figures_text(page):
+    """The headline and the figures table as the page draws them."""
+    return page.locator("#headline").inner_text() + "\n" + page.locator("#figures").inner_text()
+
+
 def _drive_the_demo(browser, url, checks, numbers, shots):
     """The browser test's steps (run in the browser's thread); the URLs the page requested."""
     from playwright.sync_api import expect
@@ -512,14 +520,13 @@ def _drive_the_demo(browser, url, checks, numbers, shots):
         page.on("request", lambda request: requested.append(request.url))
         page.goto(url, wait_until="networkidle")
         page.click("#compute-btn")
-        result = page.locator("#result")
-        first_key = next(iter(numbers))
-        expect(result).to_contain_text(first_key, timeout=30_000)
-        text = result.inner_text()
-        shown = [key for key in numbers if key in text]
+        first_key = next(iter(numbers)).split("/")[-1]  # a side-by-side table names it without its convention
+        expect(page.locator("#figures")).to_contain_text(first_key, timeout=30_000)
+        text = _figures_text(page)
+        shown = [key for key in numbers if key.split("/")[-1] in text]
         assert shown, text
         for key in shown:
-            assert repr(numbers[key]) in text or f"{numbers[key]:.4f}" in text, (key, text)
+            assert four_digits(numbers[key]) in text, (key, four_digits(numbers[key]), text)
         page.screenshot(path=str(shots / "result.png"), full_page=True)
 
         bad_field, bad_value = next(iter(checks["demo_bad_input"].items()))
@@ -537,14 +544,23 @@ def _drive_the_demo(browser, url, checks, numbers, shots):
         expect(toast.first).to_contain_text(checks["demo_limit_error"], timeout=30_000)
         page.screenshot(path=str(shots / "limit.png"), full_page=True)
 
+        # an empty box is refused, by name, not scored as an empty corpus
+        page.reload(wait_until="networkidle")
+        page.fill("#predictions textarea", "")
+        page.click("#compute-btn")
+        expect(toast.first).to_contain_text("predictions: ", timeout=30_000)
+
         # user text is shown, never run: every text box gets markup that would run
         page.reload(wait_until="networkidle")
-        boxes = page.locator("textarea")
+        expect(page.locator("#figures")).to_contain_text(first_key, timeout=30_000)  # the example, drawn on load
+        before = page.locator("#figures .ps-scroll").first.inner_text()  # the table (Gradio's timer writes beside it)
+        boxes = page.locator("textarea:not([readonly]):not([disabled])")
         for i in range(boxes.count()):
             boxes.nth(i).fill(HOSTILE)
         page.click("#compute-btn")
         page.wait_for_function(
-            "document.querySelector('[data-testid=\"toast-text\"]') || document.querySelector('#result').innerText.includes('_')",
+            "before => document.querySelector('[data-testid=\"toast-text\"]') || document.querySelector('#figures .ps-scroll').innerText !== before",
+            arg=before,
             timeout=30_000,
         )
         page.wait_for_timeout(500)  # let any injected element load and fire
@@ -554,7 +570,233 @@ def _drive_the_demo(browser, url, checks, numbers, shots):
 
         page.reload(wait_until="networkidle")  # the server keeps serving
         page.click("#compute-btn")
-        expect(page.locator("#result")).to_contain_text(first_key, timeout=30_000)
+        expect(page.locator("#figures")).to_contain_text(first_key, timeout=30_000)
         return requested
     finally:
         context.close()
+
+
+def four_digits(value):
+    """A figure as the page shows it: 4 significant digits (written out here, not the app's)."""
+    return "nan" if value != value else f"{value:.4g}"
+
+
+# ---------------------------------------------------------------------------------------
+# What a visitor sees first (issue 25): the headline figure, the signature box, the card
+# tab, every drawn colour readable in both colour schemes, nothing clipped on a phone.
+
+# The figure each family's page puts first, by the family's papers (not read from the app).
+HEADLINE_KEYS = {
+    "micro_macro": "micro_f1",
+    "csc_sighan": "correction_f1",
+    "csc_common": "realise/sentence_correction_f1",
+    "coref_conll": "conll_f1",
+    "quad_match": "exact_f1",
+    "rationale_f1": "f1",
+}
+PHONE = {"width": 390, "height": 844}
+
+# WCAG contrast of every element carrying one of the project's classes (ps-*) that has text
+# of its own, against the first opaque background behind it: [class, text, ratio].
+CONTRASTS = """() => {
+  const channels = c => c.match(/[\\d.]+/g).map(Number);
+  const luminance = c => {
+    const [r, g, b] = channels(c).slice(0, 3).map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const opaque = c => { const v = channels(c); return v.length < 4 || v[3] > 0; };
+  const behind = el => {
+    for (let e = el; e; e = e.parentElement) { const c = getComputedStyle(e).backgroundColor; if (opaque(c)) return c; }
+    return 'rgb(255, 255, 255)';
+  };
+  const out = [];
+  for (const el of document.querySelectorAll('[class*="ps-"]')) {
+    const own = Array.from(el.childNodes).some(n => n.nodeType === 3 && n.textContent.trim());
+    if (!own || !el.checkVisibility()) continue;
+    const a = luminance(getComputedStyle(el).color), b = luminance(behind(el));
+    out.push([el.className, el.textContent.trim().slice(0, 12), (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)]);
+  }
+  return out;
+}"""
+
+# Elements reaching past the viewport's right edge that no scrolling box of theirs holds.
+CLIPPED = """() => {
+  const bad = [];
+  for (const el of document.querySelectorAll('.gradio-container *')) {
+    const r = el.getBoundingClientRect();
+    if (!r.width || r.right <= innerWidth + 1 || !el.checkVisibility()) continue;
+    let held = false;
+    for (let e = el.parentElement; e && !held; e = e.parentElement) held = ['auto', 'scroll'].includes(getComputedStyle(e).overflowX);
+    if (!held) bad.push(`${el.tagName}.${el.className} right ${Math.round(r.right)}`);
+  }
+  return bad.slice(0, 10);
+}"""
+
+
+def _look(browser, url, scheme, viewport):
+    """The page after loading (the default example drawn), in `scheme` at `viewport`."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(color_scheme=scheme, viewport=viewport)
+    page = context.new_page()
+    page.goto(url, wait_until="networkidle")
+    expect(page.locator("#headline .ps-value")).to_be_visible(timeout=30_000)
+    return context, page
+
+
+def _visit(browser, url, shots):
+    """What the checks need, read in the browser's thread."""
+    from playwright.sync_api import expect
+
+    seen = {}
+    context, page = _look(browser, url, "light", {"width": 1366, "height": 900})
+    try:
+        value = page.locator("#headline .ps-value")
+        seen["headline"] = (value.get_attribute("data-key"), value.inner_text(), page.locator("#headline").inner_text())
+        seen["headline_size"] = page.evaluate("parseFloat(getComputedStyle(document.querySelector('#headline .ps-value')).fontSize)")
+        seen["signature"] = page.locator("#signature textarea").input_value()
+        seen["copy"] = page.locator("#signature button").count()
+        seen["figures"] = page.locator("#figures").inner_text()
+        seen["light"] = page.evaluate(CONTRASTS)
+        page.get_by_role("tab", name="Metric card").click()
+        expect(page.locator("#card")).to_contain_text("Metric Card for", timeout=10_000)
+        seen["card"] = page.locator("#card").inner_text()
+        page.screenshot(path=str(shots / "card.png"))
+    finally:
+        context.close()
+    context, page = _look(browser, url, "dark", {"width": 1366, "height": 900})
+    try:
+        seen["dark_body"] = page.evaluate("document.body.classList.contains('dark')")
+        seen["dark"] = page.evaluate(CONTRASTS)
+        page.screenshot(path=str(shots / "dark.png"), full_page=True)
+    finally:
+        context.close()
+    context, page = _look(browser, url, "light", PHONE)
+    try:
+        seen["phone_clipped"] = page.evaluate(CLIPPED)
+        seen["phone_width"] = page.evaluate("document.documentElement.scrollWidth")
+        seen["phone_signature"] = page.evaluate("(t => [t.scrollWidth, t.clientWidth])(document.querySelector('#signature textarea'))")
+        page.screenshot(path=str(shots / "phone.png"), full_page=True)
+    finally:
+        context.close()
+    return seen
+
+
+def test_demo_page_headline_signature_card_contrast_and_phone(served, in_chromium, tmp_path_factory):
+    """The default example is computed on load: its headline figure first and large, named;
+    the signature in its own box with a copy button; the card in a tab; every colour the
+    project draws at >= 4.5:1 in the light and the dark scheme; on a 390 px phone nothing
+    reaches past the screen outside a box of its own that scrolls."""
+    space, app, url = served
+    expected = app.metric.fresh().compute(**app.compute_kwargs(**app.EXAMPLE), return_signature=True)
+    expected["signature"] = _headline(app.score(**app.EXAMPLE))["signature"]  # with the options the page adds
+    seen = in_chromium(_visit, url, tmp_path_factory.mktemp(f"look-{space}"))
+    key, value, whole = seen["headline"]
+    assert key == HEADLINE_KEYS[space] and value == four_digits(expected[key]), seen["headline"]
+    assert seen["headline_size"] >= 32, "the headline figure is not large"
+    assert len(whole.split("\n")) >= 2, f"the headline names neither the figure nor its paper: {whole!r}"
+    assert seen["signature"] == expected["signature"] and seen["copy"] >= 1
+    assert "Metric Card for" in seen["card"] and "---" not in seen["card"].split("\n", 1)[0]
+    assert seen["dark_body"], "the dark scheme did not reach the page"
+    for scheme in ("light", "dark"):
+        assert seen[scheme], f"no drawn colour found in the {scheme} scheme"
+        low = [c for c in seen[scheme] if c[2] < 4.5]
+        assert low == [], f"{scheme}: below 4.5:1: {low[:5]}"
+    assert seen["phone_clipped"] == [] and seen["phone_width"] <= PHONE["width"], seen["phone_clipped"]
+    assert seen["phone_signature"][0] <= seen["phone_signature"][1], "the signature is cut off on a phone"
+
+
+def test_demo_errors_stay_until_closed_in_the_users_terms(served):
+    """An error stays until closed (duration None) and names examples as the tables do,
+    from 1 (the package says predictions[0])."""
+    import gradio as gr
+
+    space, app, _ = served
+    with pytest.raises(gr.Error) as raised:
+        app.show(**{**app.EXAMPLE, **space_tests(space)["demo_bad_input"]})
+    assert raised.value.duration is None
+    assert not re.search(r"(predictions|references|sources|tokens)\[\d+\]", raised.value.message), raised.value.message
+
+
+# Each family's standard test set, uploaded into the page's file inputs ({input id: file}),
+# after the boxes named in "clear" are emptied; and the per-item view whose drawn rows are
+# counted (None: the view is no row table).
+DATA = ROOT / "tests" / "data"
+STANDARD_SETS = {
+    "micro_macro": ({"predictions-file": DATA / "micro_macro" / "maven_sample.pred.txt", "references-file": DATA / "micro_macro" / "maven_sample.gold.txt"}, (), None),
+    "rationale_f1": ({"predictions-file": DATA / "rationale_f1" / "sample.pred.jsonl", "references-file": DATA / "rationale_f1" / "sample.gold.jsonl"}, ("tokens",), "#per-example"),
+    # the label-lines path: Sources empty, the jar's truth as both result and truth
+    "csc_sighan": ({"references-file": DATA / "sighan15" / "SIGHAN15_CSC_TestTruth.txt", "predictions-file": DATA / "sighan15" / "SIGHAN15_CSC_TestTruth.txt"}, ("sources",), "#per-sentence"),
+    "csc_common": ({f"{box}-file": DATA / "sighan15" / "SIGHAN15_CSC_TestInput.txt" for box in ("sources", "references", "predictions")}, (), "#per-sentence"),
+    "quad_match": ({"predictions-file": DATA / "quad_match" / "diaasq_zh_test.json", "references-file": DATA / "quad_match" / "diaasq_zh_test.json"}, (), "#alignment"),
+    "coref_conll": ({"key-file": DATA / "coref_conll" / "158_emma_brat.conll", "response-file": DATA / "coref_conll" / "158_emma_brat.conll"}, (), None),
+}
+
+
+def _upload_standard_set(browser, url, files, clear, view):
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(url, wait_until="networkidle")
+        expect(page.locator("#headline .ps-value")).to_be_visible(timeout=30_000)
+        before = page.locator("#headline .ps-value").inner_text()  # the example's figure: each set's differs
+        for box in clear:
+            page.fill(f"#{box} textarea", "")
+        for element, path in files.items():
+            box = element.removesuffix("-file")
+            page.set_input_files(f"#{element} input[type=file]", str(path))
+            # uploaded (Gradio draws the name's stem and extension as two spans: a space between
+            # them until its stylesheet arrives, late on a loaded machine)
+            expect(page.locator(f"#{element}")).to_contain_text(re.compile(re.escape(path.stem) + r"\s*" + re.escape(path.suffix)), timeout=30_000)
+            if page.locator(f"#{box} textarea").count():  # a box the file fills
+                page.wait_for_function("([box, old]) => document.querySelector(`#${box} textarea`).value.length > 2000", arg=[box, ""], timeout=30_000)
+        boxes = {box: page.locator(f"#{box} textarea").input_value() for box in ("predictions", "references", "sources") if page.locator(f"#{box} textarea").count()}
+        page.click("#compute-btn")
+        page.wait_for_function(
+            # (a component's text also changes while it waits: Gradio writes its timer there)
+            """([old, view]) => document.querySelector('[data-testid="toast-text"]') || (document.querySelector('#headline .ps-value')?.innerText !== old
+                && (!view || document.querySelectorAll(`${view} tr`).length > 60))""",
+            arg=[before, view],
+            timeout=60_000,
+        )
+        toast = page.locator('[data-testid="toast-text"]')
+        error = toast.first.inner_text() if toast.count() else None
+        shown = page.locator("#headline .ps-value").inner_text()
+        rows = None
+        if view:
+            rows = page.evaluate(f"""() => {{
+                const all = Array.from(document.querySelectorAll('{view} tr'));
+                return [all.length, all.filter(r => r.checkVisibility()).length];
+            }}""")
+        return boxes, error, shown, rows
+    finally:
+        context.close()
+
+
+def test_demo_takes_its_familys_standard_test_set_by_upload(served, in_chromium):
+    """The standard test set goes through the page's file inputs (the limits count
+    sentences, quads, tokens and labels, not characters); a long per-item view draws its
+    first 50 rows and holds the rest behind a "show"."""
+    space, app, url = served
+    files, clear, view = STANDARD_SETS[space]
+    boxes, error, shown, rows = in_chromium(_upload_standard_set, url, files, clear, view)
+    assert error is None, error
+    inputs = {**app.EXAMPLE, **dict.fromkeys(clear, ""), **boxes}
+    inputs.update({name.replace("-", "_"): str(path) for name, path in files.items() if name in ("key-file", "response-file")})
+    assert shown == four_digits(_headline(app.score(**inputs))[HEADLINE_KEYS[space]]), shown
+    if space == "csc_sighan":
+        assert boxes["sources"] == "" and len(app.sentence_lines(boxes["references"])) == 1_100
+    if rows is not None:
+        total, drawn = rows
+        assert total > 60, f"{space}: only {total} rows in the per-item view"
+        assert drawn <= 51 + 1, f"{space}: {drawn} of {total} rows drawn at once"
+
+
+def test_demo_refuses_empty_boxes(served):
+    import gradio as gr
+
+    space, app, _ = served
+    with pytest.raises(gr.Error):
+        app.show(**{**app.EXAMPLE, "predictions": "", "references": ""})

@@ -6,6 +6,7 @@ import html
 import importlib
 import json
 import os
+import sys
 from pathlib import Path
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
@@ -24,6 +25,10 @@ metric = evaluate.load(str(HERE / "coref_conll.py"), keep_in_memory=True)
 # The vendored scoring package that evaluate loaded beside the metric script.
 package = importlib.import_module(type(metric).__module__.rpartition(".")[0] + ".paperscore_coref")
 core = importlib.import_module(type(metric).__module__.rpartition(".")[0] + ".paperscore_core")
+sys.path.insert(0, str(HERE))  # the page helpers vendored beside app.py (a Space runs it from there)
+import paperscore_demo as page  # noqa: E402
+
+sys.path.remove(str(HERE))
 
 
 def example_file(name):
@@ -40,8 +45,8 @@ EXAMPLES = {
 FIRST = next(iter(EXAMPLES))
 EXAMPLE = dict(predictions=EXAMPLES[FIRST][0], references=EXAMPLES[FIRST][1], key_file=None, response_file=None, keep_singletons=True, zero_division="0")
 METRICS = ["muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mentions"]
-PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#bcbd22", "#393b79", "#637939", "#ad494a"]
-UNMATCHED = "#7f7f7f"
+# The figure a visitor came for.
+HEADLINE_FIGURE = ("conll_f1", "the CoNLL-2011/2012 shared tasks (Pradhan et al., 2014): mean of MUC, B3 and CEAFe F1")
 
 
 # The demo's limits, stated on the page and checked before any work.
@@ -152,9 +157,9 @@ def prepare(predictions, references, key_file, response_file, keep_singletons, z
     return kwargs, unmatched, (shown(key_form, key, key_text), shown(response_form, response, response_text))
 
 
-def compute_kwargs(predictions, references, key_file, response_file, keep_singletons, zero_division):
+def compute_kwargs(predictions, references, key_file, response_file, keep_singletons, zero_division, span_convention="token_inclusive"):
     """The metric's keyword arguments for the demo's inputs."""
-    return prepare(predictions, references, key_file, response_file, keep_singletons, zero_division)[0]
+    return prepare(predictions, references, key_file, response_file, keep_singletons, zero_division, span_convention=span_convention)[0]
 
 
 def conll_words(text, name=None):
@@ -175,18 +180,18 @@ def conll_words(text, name=None):
 
 
 def colours(key, response):
-    """Each key entity a colour; a response entity takes the colour of the key entity it
-    shares most mentions with (greedy, one to one), others grey."""
-    key_colour = [PALETTE[i % len(PALETTE)] for i in range(len(key))]
+    """Each key entity a colour (its number); a response entity takes the colour of the key
+    entity it shares most mentions with (greedy, one to one), others none (grey)."""
+    key_colour = list(range(len(key)))
     owner = {json.dumps(m): i for i, cluster in enumerate(key) for m in cluster}
     shared = [
         (sum(owner.get(json.dumps(m)) == k for m in cluster), -r, k, r)
         for r, cluster in enumerate(response)
         for k in {owner.get(json.dumps(m)) for m in cluster} - {None}
     ]
-    response_colour, taken = [UNMATCHED] * len(response), set()
+    response_colour, taken = [None] * len(response), set()
     for _, _, k, r in sorted(shared, reverse=True):
-        if k not in taken and response_colour[r] == UNMATCHED:
+        if k not in taken and response_colour[r] is None:
             response_colour[r] = key_colour[k]
             taken.add(k)
     return key_colour, response_colour
@@ -198,7 +203,7 @@ def render(clusters, words, palette, title):
     head = f"<h3>{html.escape(title)}</h3>"
     if words is None and clusters and isinstance(clusters[0][0], str):
         rows = [
-            f'<li style="color:{palette[n]}">entity {n}: ' + ", ".join(html.escape(m) for m in cluster) + "</li>"
+            f'<li class="{page.entity(palette[n])}">entity {n}: ' + ", ".join(html.escape(m) for m in cluster) + "</li>"
             for n, cluster in enumerate(clusters)
         ]
         return head + "<ul>" + "".join(rows) + "</ul>"
@@ -212,9 +217,9 @@ def render(clusters, words, palette, title):
             closes[e].append((-s, n))
     out = []
     for t, word in enumerate(words):
-        out += [f'<b style="color:{palette[n]}">[</b>' for _, n in sorted(opens[t])]
+        out += [f'<b class="{page.entity(palette[n])}">[</b>' for _, n in sorted(opens[t])]
         out.append(html.escape(word))
-        out += [f'<b style="color:{palette[n]}">]<sub>{n}</sub></b>' for _, n in sorted(closes[t])]
+        out += [f'<b class="{page.entity(palette[n])}">]<sub>{n}</sub></b>' for _, n in sorted(closes[t])]
         out.append(" ")
     return head + f'<div style="line-height:2;font-size:15px">{"".join(out)}</div>'
 
@@ -226,7 +231,7 @@ def score(predictions, references, key_file=None, response_file=None, keep_singl
         )
         result = metric.fresh().compute(**kwargs, metrics=METRICS, return_counts=True, return_signature=True)
     except ValueError as error:
-        raise gr.Error(html.escape(str(error), quote=False), print_exception=False) from None
+        page.fail(error, "document")
     headline = {"conll_f1": result["conll_f1"]}
     headline.update((f"{m}_{part}", result[f"{m}_{part}"]) for m in METRICS[:-1] for part in ("recall", "precision", "f1"))
     headline.update(unmatched)
@@ -249,46 +254,61 @@ def score(predictions, references, key_file=None, response_file=None, keep_singl
     )
 
 
+def show(predictions, references, key_file=None, response_file=None, keep_singletons=True, zero_division="0", document=1, span_convention="token_inclusive"):
+    """The page: the raw figures, the headline, the signature, the metrics table and both
+    texts drawn."""
+    headline, table, key_html, response_html = score(predictions, references, key_file, response_file, keep_singletons, zero_division, document, span_convention)
+    key, paper = HEADLINE_FIGURE
+    rows = [[cell if isinstance(cell, str) else page.figure(cell) for cell in row] for row in table["data"]]
+    unmatched = "".join(f"<p>{name.replace('_', ' ')}: {html.escape(', '.join(headline[name]))}</p>" for name in ("missing_documents", "extra_documents") if headline[name])
+    others = page.figures(headline, skip=(key,)) + page.table(table["headers"], rows) + unmatched
+    return headline, page.headline(key, headline[key], paper), headline["signature"], others, key_html, response_html
+
+
 def pick(name):
     return EXAMPLES[name]
 
 
 with gr.Blocks(title="coref_conll") as demo:
-    gr.Markdown(
-        "# coref_conll\n"
-        "MUC, B3, CEAFm, CEAFe, BLANC, LEA and the CoNLL score, exactly as the CoNLL reference "
-        "scorer computes them. Paste one document per box: a CoNLL-2011/2012 document (coreference "
-        "in the last column) or JSON clusters (mention ids, or `[start, end]` token spans). Or upload a "
-        "key and a response file, each CoNLL or jsonlines (`doc_key`, `sentences`, `clusters`, as the "
-        "e2e-coref family writes it): documents are matched by name, a CoNLL `(NAME); part N` meeting the "
-        "doc_key `NAME_N`, and documents missing or extra are listed in the result. An upload replaces "
-        "its text box.\n\n" + LIMITS
-    )
-    example = gr.Dropdown(list(EXAMPLES), value=FIRST, label="Pick an example")
-    with gr.Row():
-        predictions = gr.Textbox(value=EXAMPLE["predictions"], label="Predictions (response)", lines=12, max_lines=12, elem_id="predictions")
-        references = gr.Textbox(value=EXAMPLE["references"], label="References (key)", lines=12, max_lines=12, elem_id="references")
-    with gr.Row():
-        response_file = gr.File(label="Response file (CoNLL or jsonlines; replaces the text box)", file_types=[".conll", ".jsonlines", ".jsonl", ".json", ".txt"], elem_id="response-file")
-        key_file = gr.File(label="Key file (CoNLL or jsonlines; replaces the text box)", file_types=[".conll", ".jsonlines", ".jsonl", ".json", ".txt"], elem_id="key-file")
-    with gr.Row():
-        keep_singletons = gr.Checkbox(value=EXAMPLE["keep_singletons"], label="keep_singletons (the reference keeps them)")
-        zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division")
-        document = gr.Number(value=1, precision=0, minimum=1, label="Document to draw (1-based, in the key's order; all are scored)", elem_id="document")
-        span_convention = gr.Dropdown(list(package.SPAN_CONVENTIONS), value="token_inclusive", label="span_convention of jsonlines spans, both sides (e2e-coref: token_inclusive; wl-coref: token_exclusive)", elem_id="span-convention")
-    button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
-    result = gr.JSON(label="Result", elem_id="result")
-    metrics_table = gr.Dataframe(label="Metrics, with the counts the reference prints (BLANC: coreference links · non-coreference links)", elem_id="metrics")
-    gr.Markdown("Each mention is in brackets coloured by its entity; a response entity shares the colour of the key entity it overlaps most, grey when it has none.")
-    with gr.Row():
-        key_text = gr.HTML(elem_id="key-text")
-        response_text = gr.HTML(elem_id="response-text")
-    example.change(pick, example, [predictions, references], api_name=False)
-    button.click(
-        score,
+    with gr.Tab("Demo"):
+        gr.Markdown(
+            "# coref_conll\n"
+            "MUC, B3, CEAFm, CEAFe, BLANC, LEA and the CoNLL score, exactly as the CoNLL reference "
+            "scorer computes them. Paste one document per box: a CoNLL-2011/2012 document (coreference "
+            "in the last column) or JSON clusters (mention ids, or `[start, end]` token spans). Or upload a "
+            "key and a response file, each CoNLL or jsonlines (`doc_key`, `sentences`, `clusters`, as the "
+            "e2e-coref family writes it): documents are matched by name, a CoNLL `(NAME); part N` meeting the "
+            "doc_key `NAME_N`, and documents missing or extra are listed in the result. An upload replaces "
+            "its text box.\n\n" + LIMITS
+        )
+        example = gr.Dropdown(list(EXAMPLES), value=FIRST, label="Pick an example")
+        with gr.Row():
+            predictions = gr.Textbox(value=EXAMPLE["predictions"], label="Predictions (response)", lines=12, max_lines=12, elem_id="predictions")
+            references = gr.Textbox(value=EXAMPLE["references"], label="References (key)", lines=12, max_lines=12, elem_id="references")
+        with gr.Row():
+            response_file = gr.File(label="Response file (CoNLL or jsonlines; replaces the text box)", file_types=[".conll", ".jsonlines", ".jsonl", ".json", ".txt"], elem_id="response-file")
+            key_file = gr.File(label="Key file (CoNLL or jsonlines; replaces the text box)", file_types=[".conll", ".jsonlines", ".jsonl", ".json", ".txt"], elem_id="key-file")
+        with gr.Row():
+            keep_singletons = gr.Checkbox(value=EXAMPLE["keep_singletons"], label="keep_singletons (the reference keeps them)")
+            zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division")
+            document = gr.Number(value=1, precision=0, minimum=1, label="Document to draw (1-based, in the key's order; all are scored)", elem_id="document")
+            span_convention = gr.Dropdown(list(package.SPAN_CONVENTIONS), value="token_inclusive", label="span_convention of jsonlines spans, both sides (e2e-coref: token_inclusive; wl-coref: token_exclusive)", elem_id="span-convention")
+        button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
+        headline, signature, metrics_table = page.outputs()
+        gr.Markdown("Above: every figure, then the metrics with the counts the reference prints (BLANC: coreference links · non-coreference links).")
+        gr.Markdown("Each mention is in brackets coloured by its entity; a response entity shares the colour of the key entity it overlaps most, grey when it has none.")
+        with gr.Row():
+            key_text = gr.HTML(elem_id="key-text")
+            response_text = gr.HTML(elem_id="response-text")
+        result = page.raw_json()
+        example.change(pick, example, [predictions, references], api_name=False)
+    page.card_tab(HERE)
+    page.connect(
+        demo,
+        button,
+        show,
         [predictions, references, key_file, response_file, keep_singletons, zero_division, document, span_convention],
-        [result, metrics_table, key_text, response_text],
-        api_name="compute",
+        [result, headline, signature, metrics_table, key_text, response_text],
     )
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ Builds `demo` on import; launches only as a script."""
 import html
 import importlib
 import os
+import sys
 from pathlib import Path
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
@@ -20,6 +21,12 @@ SESSIONS = 50
 HERE = Path(__file__).resolve().parent
 # By file path: on a Space the directory is `app/`, and evaluate would take app.py for the metric.
 metric = evaluate.load(str(HERE / "csc_common.py"), keep_in_memory=True)
+# The command line's reader of sentence files (the metric's vendored copy of paperscore.csc).
+csc = importlib.import_module(type(metric).__module__.rpartition(".")[0] + ".paperscore_csc")
+sys.path.insert(0, str(HERE))  # the page helpers vendored beside app.py (a Space runs it from there)
+import paperscore_demo as page  # noqa: E402
+
+sys.path.remove(str(HERE))
 # The parsers from a corrector's replies (the metric's vendored copy of paperscore.parse).
 parsing = importlib.import_module(type(metric).__module__.rpartition(".")[0] + ".paperscore_parse")
 NO_PARSER = "none: sentences"
@@ -63,11 +70,11 @@ EXAMPLE = dict(
 MAX_SENTENCES = 5_000
 MAX_SENTENCE_CHARACTERS = 300
 LIMITS = (
-    f"Limits: at most {MAX_SENTENCES:,} sentences in each box and {MAX_SENTENCE_CHARACTERS:,} characters "
-    "in a sentence; for more, use the package or `paperscore csc`."
+    f"Limits: at most {MAX_SENTENCES:,} sentences in each box, {MAX_SENTENCE_CHARACTERS:,} characters "
+    f"in a sentence and files of {page.MAX_FILE_BYTES // 1_000_000} MB; for more, use the package or `paperscore csc`."
 )
-CLASS_COLOURS = {"TP": "#2e7d32", "FP": "#c62828", "TN": "#757575", "FN": "#ef6c00", "FP+FN": "#6a1b9a"}
-EDIT_COLOURS = {"right": "#c8e6c9", "wrong char": "#ffe0b2", "wrong place": "#ffcdd2", "gold": "#c8e6c9", "source": "#eeeeee"}
+# Whose released evaluation code each variant follows, for the headline.
+PROJECTS = dict(zip(VARIANTS, ["ReaLiSe", "SCOPE", "SpellGCN", "PLOME", "CRASpell", "Pointer Networks", "FASPell", "FASPell (non-strict)", "CSCD-NS", "pycorrector", "PaddleNLP", "LEMON", "C-LLM", "simple-csc", "MSLLM"], strict=True))
 
 
 def sentence_lines(text):
@@ -144,17 +151,8 @@ def marked(text, marks):
     """The sentence with the characters at the 1-based positions of `marks` highlighted
     (position 0: the whole sentence, a length-changed one)."""
     if 0 in marks:
-        return f'<span style="background:{EDIT_COLOURS[marks[0]]}">{html.escape(text)}</span>'
-    return "".join(
-        f'<span style="background:{EDIT_COLOURS[marks[i]]};font-weight:bold">{html.escape(c)}</span>' if i in marks else html.escape(c)
-        for i, c in enumerate(text, 1)
-    )
-
-
-def badge(cell):
-    if cell is None:
-        return ""
-    return f'<span style="color:white;background:{CLASS_COLOURS[cell]};padding:1px 6px;border-radius:4px">{cell}</span>'
+        return page.mark(text, marks[0])
+    return "".join(f"<b>{page.mark(c, marks[i])}</b>" if i in marks else html.escape(c) for i, c in enumerate(text, 1))
 
 
 def sentence_table(kwargs, result, official):
@@ -170,7 +168,7 @@ def sentence_table(kwargs, result, official):
     columns = zip(sources, kwargs["references"], kwargs["predictions"], result["reference_edits"], result["predicted_edits"])
     for number, (source, reference, prediction, gold, predicted) in enumerate(columns, 1):
         gold_chars = dict(map(tuple, gold))
-        prediction_marks = {p: "right" if gold_chars.get(p) == c else "wrong char" if p in gold_chars else "wrong place" for p, c in predicted}
+        prediction_marks = {p: "right" if gold_chars.get(p) == c else "wrong-char" if p in gold_chars else "wrong-place" for p, c in predicted}
         cells = [
             str(number),
             marked(source, {p: "source" for p in gold_chars.keys() | prediction_marks.keys()}),
@@ -178,11 +176,11 @@ def sentence_table(kwargs, result, official):
             marked(prediction, {} if labels else prediction_marks),
             html.escape(", ".join(f"{p} {c}" for p, c in predicted)),
             str(sum(p in gold_chars for p, _ in predicted)),
-        ] + [badge(classes[number - 1]) for _, classes in counts]
-        rows.append("<tr>" + "".join(f'<td style="padding:2px 8px">{cell}</td>' for cell in cells) + "</tr>")
-    header = "".join(f'<th style="padding:2px 8px;text-align:left">{name}</th>' for name in names + [f"sentence correction ({name})" for name, _ in counts])
-    legend = " ".join(f'<span style="background:{EDIT_COLOURS[k]};padding:0 4px">{k}</span>' for k in ("right", "wrong char", "wrong place"))
-    return f'<p>Predicted edits: {legend}</p><table style="border-collapse:collapse"><tr>{header}</tr>{"".join(rows)}</table>'
+        ] + [page.badge(classes[number - 1]) for _, classes in counts]
+        rows.append(cells)
+    legend = page.legend({"right": "right", "wrong-char": "wrong char", "wrong-place": "wrong place"})
+    headers = names + [f"sentence correction ({name})" for name, _ in counts]
+    return f"<p>Predicted edits: {legend}</p>" + page.table(headers, rows, first=page.FIRST_ROWS, escape=False)
 
 
 def score(predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division, parse=NO_PARSER):
@@ -195,8 +193,7 @@ def score(predictions, sources, references, variant, char_subset, length_mismatc
         if variant == "all":  # the official-style classes beside the paper-common ones
             official = metric.fresh().compute(**{**kwargs, "variant": "paddle", "char_subset": None}, per_sentence=True)
     except ValueError as error:
-        # Gradio renders the message as HTML: the user's text in it must stay text
-        raise gr.Error(html.escape(str(error), quote=False), print_exception=False) from None
+        page.fail(error, "sentence")
     top = headline(result, variant)
     if "parse" in kwargs:  # the report, and the table shows the sentences read
         top.update(parse_failures=result["parse_failures"], parse_failure_examples=result["parse_failure_examples"])
@@ -205,39 +202,74 @@ def score(predictions, sources, references, variant, char_subset, length_mismatc
     return top, side_by_side(result, variant), sentence_table(kwargs, result, official)
 
 
+def headline_figure(top, variant):
+    """(key, value, paper) of the figure a visitor came for: the variant's sentence
+    correction F1 (for "all", ReaLiSe's), or its character one where it has no sentence level."""
+    name = "realise" if variant == "all" else variant
+    prefix = "realise/" if variant == "all" else ""
+    key = next(k for k in (f"{prefix}sentence_correction_f1", f"{prefix}char_correction_f1") if k in top)
+    return key, top[key], f"{PROJECTS.get(name, name)}'s released evaluation code"
+
+
+def upload(path, argument):
+    """A file of sentences, an official test input (`(pid=ID)<TAB>sentence`: the sentences)
+    or label lines, read as the command line reads its sources, one line each in the box."""
+    return "\n".join(csc.read_sources(page.upload_path(path, argument), argument)[1])
+
+
+def show(predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division, parse=NO_PARSER):
+    """The page: the raw figures, the headline, the signature, the parser's report and
+    every figure side by side, and the per-sentence table."""
+    top, table, details = score(predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division, parse)
+    key, value, paper = headline_figure(top, variant)
+    rows = [[figure, *map(page.figure, rest)] for figure, *rest in table["data"]]
+    return top, page.headline(key, value, paper), top["signature"], page.parse_report(top, "sentence") + page.table(table["headers"], rows), details
+
+
 with gr.Blocks(title="csc_common") as demo:
-    gr.Markdown(
-        "# csc_common\n"
-        "Chinese spelling check scored as papers score it: each column is one project's released evaluation code "
-        "(ReaLiSe, SCOPE, SpellGCN, PLOME, CRASpell, Pointer Networks, FASPell, CSCD-NS, pycorrector, PaddleNLP, LEMON; "
-        "for LLM correctors C-LLM, simple-csc and MSLLM, which read every sentence in their own way). "
-        "One sentence per line, the three boxes in the same order; an edit is a position where a sentence differs "
-        "from its source. Preloaded: eight sentences on which the conventions disagree. For the official SIGHAN "
-        "figures see the `csc_sighan` Space. Predictions of another length than their source (an LLM corrector's): "
-        "`length_mismatch` = `align` reads insertions and deletions as edits.\n\n" + LIMITS
-    )
-    with gr.Row():
-        sources = gr.Textbox(value=EXAMPLE["sources"], label="Sources (input sentences)", lines=8, elem_id="sources")
-        references = gr.Textbox(value=EXAMPLE["references"], label="References (gold corrections)", lines=8, elem_id="references")
-        predictions = gr.Textbox(value=EXAMPLE["predictions"], label="Predictions (system output)", lines=8, elem_id="predictions")
-    with gr.Row():
-        variant = gr.Dropdown(["all"] + VARIANTS, value=EXAMPLE["variant"], label="variant (all: side by side)")
-        char_subset = gr.Dropdown(["preset", "all", "erroneous"], value=EXAMPLE["char_subset"], label="char_subset")
-        length_mismatch = gr.Dropdown(["preset", "error", "truncate", "whole", "align"], value=EXAMPLE["length_mismatch"], label="length_mismatch")
-        remove_de = gr.Checkbox(value=EXAMPLE["remove_de"], label="remove_de (SIGHAN13 地/得)")
-        zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division")
-        parse = gr.Dropdown(PARSERS, value=EXAMPLE["parse"], label="parser (Predictions: a chat model's replies, one a line)", elem_id="parse")
-    button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
-    result = gr.JSON(label="Headline", elem_id="result")
-    table = gr.Dataframe(label="Every figure, side by side", elem_id="side-by-side")
-    details = gr.HTML(elem_id="per-sentence")
+    with gr.Tab("Demo"):
+        gr.Markdown(
+            "# csc_common\n"
+            "Chinese spelling check scored as papers score it: each column is one project's released evaluation code "
+            "(ReaLiSe, SCOPE, SpellGCN, PLOME, CRASpell, Pointer Networks, FASPell, CSCD-NS, pycorrector, PaddleNLP, LEMON; "
+            "for LLM correctors C-LLM, simple-csc and MSLLM, which read every sentence in their own way). "
+            "One sentence per line, the three boxes in the same order; an edit is a position where a sentence differs "
+            "from its source. A file holds the same (or an official test input, `(pid=ID)<TAB>sentence`). "
+            "Preloaded: eight sentences on which the conventions disagree. For the official SIGHAN "
+            "figures see the `csc_sighan` Space. Predictions of another length than their source (an LLM corrector's): "
+            "`length_mismatch` = `align` reads insertions and deletions as edits. With a parser, each Predictions line is a chat "
+            "model's reply, read by it (the table shows the sentences read; replies it cannot read are reported).\n\n" + LIMITS
+        )
+        with gr.Row():
+            sources = gr.Textbox(value=EXAMPLE["sources"], label="Sources (input sentences)", lines=8, max_lines=10, elem_id="sources")
+            references = gr.Textbox(value=EXAMPLE["references"], label="References (gold corrections)", lines=8, max_lines=10, elem_id="references")
+            predictions = gr.Textbox(value=EXAMPLE["predictions"], label="Predictions (system output)", lines=8, max_lines=10, elem_id="predictions")
+        page.uploads({"sources": sources, "references": references, "predictions": predictions}, upload, [".txt", ".tsv"], "sentences or label lines")
+        with gr.Row():
+            variant = gr.Dropdown(["all"] + VARIANTS, value=EXAMPLE["variant"], label="variant (all: side by side)")
+            char_subset = gr.Dropdown(["preset", "all", "erroneous"], value=EXAMPLE["char_subset"], label="char_subset")
+            length_mismatch = gr.Dropdown(["preset", "error", "truncate", "whole", "align"], value=EXAMPLE["length_mismatch"], label="length_mismatch")
+            remove_de = gr.Checkbox(value=EXAMPLE["remove_de"], label="remove_de (SIGHAN13 地/得)")
+            zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division")
+            parse = gr.Dropdown(PARSERS, value=EXAMPLE["parse"], label="parser (Predictions: a chat model's replies, one a line)", elem_id="parse")
+        gr.Examples(
+            [[REPLY_EXAMPLE[name] for name in ("sources", "references", "predictions", "length_mismatch", "parse")]],
+            [sources, references, predictions, length_mismatch, parse],
+            label="A generative example (a chat model's replies, read by csc_reply)",
+        )
+        button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
+        headline_box, signature, table = page.outputs()
+        details = gr.HTML(elem_id="per-sentence")
+        result = page.raw_json()
+    page.card_tab(HERE)
     # predictions first: the contract's first input
-    button.click(
-        score,
+    page.connect(
+        demo,
+        button,
+        show,
         [predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division, parse],
-        [result, table, details],
-        api_name="compute",
+        [result, headline_box, signature, table, details],
     )
 
 if __name__ == "__main__":
-    demo.launch(state_session_capacity=SESSIONS)
+    demo.launch(max_file_size=page.MAX_FILE_BYTES, state_session_capacity=SESSIONS)

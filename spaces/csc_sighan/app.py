@@ -5,6 +5,7 @@ Builds `demo` on import; launches only as a script."""
 import html
 import importlib
 import os
+import sys
 from pathlib import Path
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
@@ -20,6 +21,12 @@ SESSIONS = 50
 HERE = Path(__file__).resolve().parent
 # By file path: on a Space the directory is `app/`, and evaluate would take app.py for the metric.
 metric = evaluate.load(str(HERE / "csc_sighan.py"), keep_in_memory=True)
+# The command line's reader of sentence files (the metric's vendored copy of paperscore.csc).
+csc = importlib.import_module(type(metric).__module__.rpartition(".")[0] + ".paperscore_csc")
+sys.path.insert(0, str(HERE))  # the page helpers vendored beside app.py (a Space runs it from there)
+import paperscore_demo as page  # noqa: E402
+
+sys.path.remove(str(HERE))
 # The parsers from a corrector's replies (the metric's vendored copy of paperscore.parse).
 parsing = importlib.import_module(type(metric).__module__.rpartition(".")[0] + ".paperscore_parse")
 NO_PARSER = "none: sentences"
@@ -63,23 +70,30 @@ EXAMPLE = dict(
 # The definitions the page offers: the jars' versions (2014 and 2015 share one), and the
 # metric's keyword arguments for each.
 VERSIONS = {"2015": dict(version="2015"), "2014": dict(version="2014"), "2013 subtask 1": dict(version="2013", subtask=1), "2013 subtask 2": dict(version="2013", subtask=2)}
-CLASS_COLOURS = {"TP": "#2e7d32", "FP": "#c62828", "TN": "#757575", "FN": "#ef6c00"}
-EDIT_COLOURS = {"right": "#c8e6c9", "wrong char": "#ffe0b2", "wrong place": "#ffcdd2", "gold": "#c8e6c9", "source": "#eeeeee"}
+# The figure a visitor came for, by version: (its key, the bake-off that reports it).
+HEADLINE_FIGURE = {
+    "2015": ("correction_f1", "SIGHAN 2015 bake-off (Tseng et al., 2015), the official jar"),
+    "2014": ("correction_f1", "SIGHAN 2014 bake-off (Yu et al., 2014), the official jar"),
+    "2013 subtask 1": ("detection_f1", "SIGHAN 2013 subtask 1 (Wu et al., 2013), error detection"),
+    "2013 subtask 2": ("correction_accuracy", "SIGHAN 2013 subtask 2 (Wu et al., 2013), error correction"),
+}
 
 
-# What one request may hold (each box): enough for a test set's worth of sentences, while
-# the page's per-sentence table stays a page.
-MAX_LINES = 2_000
-MAX_CHARACTERS = 200_000
+# What one request may hold (each box), in sentences: SIGHAN15's 1,100 test sentences of
+# at most 124 characters go through; the page draws the first rows of its table.
+MAX_SENTENCES = 5_000
+MAX_SENTENCE_CHARACTERS = 300
 
 
 def check_limits(**boxes):
     """Refuse a box beyond the limits stated on the page, before any work."""
     for name, text in boxes.items():
-        if len(text) > MAX_CHARACTERS:
-            raise ValueError(f"{name}: {len(text):,} characters; this demo takes at most {MAX_CHARACTERS:,} per box")
-        if text.count("\n") + 1 > MAX_LINES:
-            raise ValueError(f"{name}: {text.count(chr(10)) + 1:,} lines; this demo takes at most {MAX_LINES:,} per box")
+        lines = sentence_lines(text)
+        if len(lines) > MAX_SENTENCES:
+            raise ValueError(f"{name}: {len(lines):,} sentences, more than the {MAX_SENTENCES:,} this page takes")
+        for number, line in enumerate(lines, 1):
+            if len(line) > MAX_SENTENCE_CHARACTERS:
+                raise ValueError(f"{name}: sentence {number} has {len(line):,} characters, more than the {MAX_SENTENCE_CHARACTERS:,} this page takes")
 
 
 def sentence_lines(text):
@@ -119,15 +133,8 @@ def marked(text, marks):
     """The sentence with the characters at the 1-based positions of `marks` highlighted
     (position 0: the whole sentence, a length-changed prediction)."""
     if 0 in marks:
-        return f'<span style="background:{EDIT_COLOURS[marks[0]]}">{html.escape(text)}</span>'
-    return "".join(
-        f'<span style="background:{EDIT_COLOURS[marks[i]]};font-weight:bold">{html.escape(c)}</span>' if i in marks else html.escape(c)
-        for i, c in enumerate(text, 1)
-    )
-
-
-def badge(cell):
-    return f'<span style="color:white;background:{CLASS_COLOURS[cell]};padding:1px 6px;border-radius:4px">{cell}</span>'
+        return page.mark(text, marks[0])
+    return "".join(f"<b>{page.mark(c, marks[i])}</b>" if i in marks else html.escape(c) for i, c in enumerate(text, 1))
 
 
 # Per-sentence outcomes the metric returns (per_sentence=True), by definition.
@@ -137,7 +144,7 @@ OUTCOMES = ("detection_classes", "correction_classes", "location_correct", "corr
 def outcome(value):
     """A class as a badge; a 2013 yes/no as a mark (None: a sentence subtask 2 does not score)."""
     if isinstance(value, str):
-        return badge(value)
+        return page.badge(value)
     return {True: "✓", False: "✗", None: "–"}[value]
 
 
@@ -157,20 +164,19 @@ def sentence_table(kwargs, result):
         else:
             source, reference, prediction = kwargs["sources"][k], kwargs["references"][k], kwargs["predictions"][k]
             gold_chars = dict(map(tuple, gold))
-            prediction_marks = {p: "right" if gold_chars.get(p) == c else "wrong char" if p in gold_chars else "wrong place" for p, c in predicted}
+            prediction_marks = {p: "right" if gold_chars.get(p) == c else "wrong-char" if p in gold_chars else "wrong-place" for p, c in predicted}
             cells += [
                 marked(source, {p: "source" for p in gold_chars.keys() | prediction_marks.keys()}),
                 marked(reference, dict.fromkeys(gold_chars, "gold")),
                 marked(prediction, prediction_marks),
             ]
         cells += [outcome(result[key][k]) for key in outcomes]
-        rows.append("<tr>" + "".join(f'<td style="padding:2px 8px">{cell}</td>' for cell in cells) + "</tr>")
+        rows.append(cells)
     names = ["#"] + (["reference edits", "predicted edits"] if kwargs["sources"] is None else ["source", "reference", "prediction"])
     names += [key.replace("_", " ") for key in outcomes]
-    header = "".join(f'<th style="padding:2px 8px;text-align:left">{name}</th>' for name in names)
-    legend = " ".join(f'<span style="background:{EDIT_COLOURS[k]};padding:0 4px">{k}</span>' for k in ("right", "wrong char", "wrong place"))
+    legend = page.legend({"right": "right", "wrong-char": "wrong char", "wrong-place": "wrong place"})
     intro = f"<p>Predicted edits: {legend}</p>" if kwargs["sources"] is not None else "<p>Label lines: the sentences in the truth's order, each edit `position character`.</p>"
-    return f'{intro}<table style="border-collapse:collapse"><tr>{header}</tr>{"".join(rows)}</table>'
+    return intro + page.table(names, rows, first=page.FIRST_ROWS, escape=False)
 
 
 def score(predictions, sources, references, version, correction_match, length_mismatch, zero_division, parse=NO_PARSER):
@@ -179,8 +185,8 @@ def score(predictions, sources, references, version, correction_match, length_mi
         kwargs = compute_kwargs(predictions, sources, references, version, correction_match, length_mismatch, zero_division, parse)
         # A fresh metric per request: nothing of one request (or thread) reaches another.
         result = metric.fresh().compute(**kwargs, return_counts=True, per_sentence=True, return_signature=True)
-    except ValueError as error:  # the toast renders HTML: the message may quote user text
-        raise gr.Error(html.escape(str(error), quote=False), print_exception=False) from None
+    except ValueError as error:
+        page.fail(error, "sentence")
     # The figures of the chosen definition (floats; the counts are ints), in the jar's order.
     headline = {key: value for key, value in result.items() if isinstance(value, float)}
     if "parse" in kwargs:  # the report (taken out of the counts below), and the table shows the sentences read
@@ -198,41 +204,72 @@ def score(predictions, sources, references, version, correction_match, length_mi
     return headline, matrix, sentence_table(kwargs, result)
 
 
-with gr.Blocks(title="csc_sighan") as demo:
-    gr.Markdown(
-        "# csc_sighan\n"
-        "The official SIGHAN 2013/2014/2015 Chinese spelling check evaluation, as the bake-off jars compute it. "
-        "One sentence per line, the three boxes in the same order; an edit is a position where a sentence "
-        "differs from its source. A false positive is a flagged **error-free** sentence; a wrong correction "
-        "of an erroneous sentence is a false negative. With the Sources box empty, the other two boxes hold "
-        "the jars' label lines (`pid, 0` or `pid, pos, char, ...`; 2013 subtask 1: `pid, pos, ...`), matched "
-        "by pid. Preloaded: the SIGHAN15 toy result's outcomes on ten SIGHAN15 test sentences (the figures "
-        "of `SIGHAN15_Toy_Evaluation.txt`).\n\n"
-        f"**Limits:** at most {MAX_LINES:,} lines and {MAX_CHARACTERS:,} characters per box; "
-        "larger inputs are refused (score them with the package or the `paperscore sighan` command)."
+def upload(path, argument):
+    """A file of sentences, an official test input (`(pid=ID)<TAB>sentence`: the sentences)
+    or label lines, read as the command line reads its sources, one line each in the box."""
+    return "\n".join(csc.read_sources(page.upload_path(path, argument), argument)[1])
+
+
+def show(predictions, sources, references, version, correction_match, length_mismatch, zero_division, parse=NO_PARSER):
+    """The page: the raw figures, the headline, the signature, the parser's report and the
+    other figures (with the confusion matrix), and the per-sentence table."""
+    headline, matrix, table = score(predictions, sources, references, version, correction_match, length_mismatch, zero_division, parse)
+    key, paper = HEADLINE_FIGURE[version]
+    return (
+        headline,
+        page.headline(key, headline[key], paper),
+        headline["signature"],
+        page.parse_report(headline, "sentence") + page.figures(headline, skip=(key, "signature", "parse_failures")) + page.table(matrix["headers"], matrix["data"]),
+        table,
     )
-    with gr.Row():
-        sources = gr.Textbox(value=EXAMPLE["sources"], label="Sources (input sentences; empty: label lines)", lines=10, elem_id="sources")
-        references = gr.Textbox(value=EXAMPLE["references"], label="References (gold corrections)", lines=10, elem_id="references")
-        predictions = gr.Textbox(value=EXAMPLE["predictions"], label="Predictions (system output)", lines=10, elem_id="predictions")
-    with gr.Row():
-        version = gr.Dropdown(list(VERSIONS), value=EXAMPLE["version"], label="version (2014 and 2015: the same definition)")
-        correction_match = gr.Dropdown(["subset", "exact", "set"], value=EXAMPLE["correction_match"], label="correction_match (subset: the jar; set: CCL2022)")
-        length_mismatch = gr.Dropdown(["error", "truncate", "whole", "align"], value=EXAMPLE["length_mismatch"], label="length_mismatch")
-        zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division (nan: the jar)")
-        parse = gr.Dropdown(PARSERS, value=EXAMPLE["parse"], label="parser (Predictions: a chat model's replies, one a line)", elem_id="parse")
-    button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
-    with gr.Row():
-        result = gr.JSON(label="Result", elem_id="result")
-        confusion = gr.Dataframe(label="Confusion matrix (sentences)", elem_id="confusion-matrix")
-    table = gr.HTML(elem_id="per-sentence")
+
+
+with gr.Blocks(title="csc_sighan") as demo:
+    with gr.Tab("Demo"):
+        gr.Markdown(
+            "# csc_sighan\n"
+            "The official SIGHAN 2013/2014/2015 Chinese spelling check evaluation, as the bake-off jars compute it. "
+            "One sentence per line, the three boxes in the same order; an edit is a position where a sentence "
+            "differs from its source. A false positive is a flagged **error-free** sentence; a wrong correction "
+            "of an erroneous sentence is a false negative. With the Sources box empty, the other two boxes hold "
+            "the jars' label lines (`pid, 0` or `pid, pos, char, ...`; 2013 subtask 1: `pid, pos, ...`), matched "
+            "by pid. A file holds the same (or an official test input, `(pid=ID)<TAB>sentence`). Preloaded: the "
+            "SIGHAN15 toy result's outcomes on ten SIGHAN15 test sentences (the figures of `SIGHAN15_Toy_Evaluation.txt`). "
+            "With a parser, each Predictions line is a chat model's reply, read by it (the table shows the sentences read; "
+            "replies it cannot read are reported).\n\n"
+            f"**Limits:** at most {MAX_SENTENCES:,} sentences per box, {MAX_SENTENCE_CHARACTERS} characters per sentence "
+            f"and files of {page.MAX_FILE_BYTES // 1_000_000} MB; larger inputs are refused (score them with the package "
+            "or the `paperscore sighan` command)."
+        )
+        with gr.Row():
+            sources = gr.Textbox(value=EXAMPLE["sources"], label="Sources (input sentences; empty: label lines)", lines=10, max_lines=10, elem_id="sources")
+            references = gr.Textbox(value=EXAMPLE["references"], label="References (gold corrections)", lines=10, max_lines=10, elem_id="references")
+            predictions = gr.Textbox(value=EXAMPLE["predictions"], label="Predictions (system output)", lines=10, max_lines=10, elem_id="predictions")
+        page.uploads({"sources": sources, "references": references, "predictions": predictions}, upload, [".txt"], "sentences or label lines")
+        with gr.Row():
+            version = gr.Dropdown(list(VERSIONS), value=EXAMPLE["version"], label="version (2014 and 2015: the same definition)")
+            correction_match = gr.Dropdown(["subset", "exact", "set"], value=EXAMPLE["correction_match"], label="correction_match (subset: the jar; set: CCL2022)")
+            length_mismatch = gr.Dropdown(["error", "truncate", "whole", "align"], value=EXAMPLE["length_mismatch"], label="length_mismatch")
+            zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division (nan: the jar)")
+            parse = gr.Dropdown(PARSERS, value=EXAMPLE["parse"], label="parser (Predictions: a chat model's replies, one a line)", elem_id="parse")
+        gr.Examples(
+            [[REPLY_EXAMPLE[name] for name in ("sources", "references", "predictions", "length_mismatch", "parse")]],
+            [sources, references, predictions, length_mismatch, parse],
+            label="A generative example (a chat model's replies, read by csc_reply)",
+        )
+        button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
+        headline, signature, figures = page.outputs()
+        table = gr.HTML(elem_id="per-sentence")
+        result = page.raw_json()
+    page.card_tab(HERE)
     # predictions first: the contract's first input
-    button.click(
-        score,
+    page.connect(
+        demo,
+        button,
+        show,
         [predictions, sources, references, version, correction_match, length_mismatch, zero_division, parse],
-        [result, confusion, table],
-        api_name="compute",
+        [result, headline, signature, figures, table],
     )
 
 if __name__ == "__main__":
-    demo.launch(state_session_capacity=SESSIONS)
+    demo.launch(max_file_size=page.MAX_FILE_BYTES, state_session_capacity=SESSIONS)

@@ -52,7 +52,7 @@ test_cases = [
 demo_bad_input = {"predictions": "我起床的時候。"}
 demo_error = "differ in length"
 
-# An input beyond the limits the page states (200,000 characters per box), refused before
+# An input beyond the limits the page states (300 characters per sentence), refused before
 # any work with this message.
-demo_over_limit = {"predictions": "我" * 200_001}
-demo_limit_error = "this demo takes at most 200,000"
+demo_over_limit = {"predictions": "我" * 301}
+demo_limit_error = "sentence 1 has 301 characters, more than the 300 this page takes"

@@ -1,18 +1,18 @@
-"""Gradio demo of micro_macro: labels in (or a seq2seq model's text with OmniEvent items,
-read by a parser chosen from a list); headline numbers, a per-class table and the
-confusion matrix as a heatmap out. Builds `demo` on import; launches only as a script."""
+"""Gradio demo of micro_macro: labels in (typed or uploaded), or a seq2seq model's text
+with OmniEvent items, read by a parser chosen from a list; the micro F1 first, every
+figure, a per-class table and the confusion matrix as a heatmap out. Builds `demo` on
+import; launches only as a script."""
 
-import html
 import importlib
 import json
 import os
+import sys
 from pathlib import Path
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
 import evaluate  # noqa: E402
 import gradio as gr  # noqa: E402
-from PIL import Image, ImageDraw, ImageFont  # noqa: E402
 
 # Gradio keeps a copy of the page's state for each visitor session, 10,000 sessions by
 # default: under load that is gigabytes (rationale_f1: 532 MB -> 3.1 GB in 180 s with 50
@@ -22,9 +22,15 @@ SESSIONS = 50
 HERE = Path(__file__).resolve().parent
 # By file path: on a Space the directory is `app/`, and evaluate would take app.py for the metric.
 metric = evaluate.load(str(HERE / "micro_macro.py"), keep_in_memory=True)
-# The parsers from model text (the metric's vendored copy of the package).
+# The label-file reader of the command line (the metric's vendored copy of the package).
+reading = importlib.import_module(type(metric).__module__.rpartition(".")[0] + ".paperscore_micro_macro")
+sys.path.insert(0, str(HERE))  # the page helpers vendored beside app.py (a Space runs it from there)
+import paperscore_demo as page  # noqa: E402
+
+sys.path.remove(str(HERE))
+# The parsers from model text (the package's own list).
 NO_PARSER = "none: labels"
-PARSERS = [NO_PARSER, *importlib.import_module(type(metric).__module__.rpartition(".")[0] + ".paperscore_micro_macro").EVENT_PARSERS]
+PARSERS = [NO_PARSER, *reading.EVENT_PARSERS]
 
 # MAVEN-style event detection: "None" is the NA class, left out by convention="maven".
 EXAMPLE = dict(
@@ -50,10 +56,17 @@ OMNIEVENT_EXAMPLE = dict(
     parse="omnievent_s2s",
     types="Conflict.Attack, Life.Die",
 )
-# Limits, stated on the page and checked before any work: the heatmap grows with the
-# square of the class count (300 classes would be a 2.3 GB image).
-MAX_CHARS = 20_000
+# Limits, stated on the page and checked before any work, in labels (MAVEN's 2,000-candidate
+# sample goes through) and classes (the heatmap grows with the square of the class count).
+MAX_LABELS = 200_000
 MAX_CLASSES = 40
+# The figure a visitor came for, by convention: (its name, the papers that report it).
+HEADLINE_FIGURE = {
+    "none": ("micro_f1", "sklearn's f1_score(average='micro'): every class counted"),
+    "maven": ("micro_f1", "MAVEN (Wang et al., 2020) evaluate.py: the NA class left out"),
+    "jmee": ("micro_f1", "JMEE (Liu et al., 2018) as in OntoED's baselines: gold events only"),
+    "omnievent": ("micro_f1", "OmniEvent's compute_unified_micro_f1: NA left out, the references' classes only"),
+}
 HEADLINE = ("accuracy", "micro_precision", "micro_recall", "micro_f1", "macro_precision", "macro_recall", "macro_f1")
 
 
@@ -68,11 +81,10 @@ def parse_labels(text, argument):
         return labels
 
 
-def check_size(**texts):
-    """Refuse, before any parsing, a text box over the page's stated size limit."""
-    for argument, text in texts.items():
-        if len(text) > MAX_CHARS:
-            raise ValueError(f"{argument}: {len(text):,} characters; this demo takes at most {MAX_CHARS:,} per box (use the package or the command line for more)")
+def limited(labels, argument, what="labels"):
+    if len(labels) > MAX_LABELS:
+        raise ValueError(f"{argument}: {len(labels):,} {what}; this demo takes at most {MAX_LABELS:,} per box (use the package or the command line for more)")
+    return labels
 
 
 def parse_items(text):
@@ -90,7 +102,6 @@ def parse_items(text):
 def compute_kwargs(predictions, references, convention, negative_labels, zero_division, parse=NO_PARSER, types=""):
     """The metric's keyword arguments for the demo's inputs, within the page's limits.
     With a parser: a model text per line, an OmniEvent item per line, comma-separated types."""
-    check_size(predictions=predictions, references=references, negative_labels=negative_labels, types=types)
     if parse not in PARSERS:
         raise ValueError(f"parse: {parse!r} is not one of {', '.join(PARSERS)}")
     negatives = parse_labels(negative_labels, "negative_labels") if negative_labels.strip() else None
@@ -102,9 +113,9 @@ def compute_kwargs(predictions, references, convention, negative_labels, zero_di
     if parse != NO_PARSER:
         names = [name.strip() for name in types.split(",") if name.strip()]
         texts = predictions[:-1].split("\n") if predictions.endswith("\n") else predictions.split("\n")
-        kwargs.update(predictions=texts, references=parse_items(references), parse=parse, types=names or None)
+        kwargs.update(predictions=limited(texts, "predictions", "texts"), references=limited(parse_items(references), "references", "items"), parse=parse, types=names or None)
         return kwargs
-    kwargs.update(predictions=parse_labels(predictions, "predictions"), references=parse_labels(references, "references"))
+    kwargs.update(predictions=limited(parse_labels(predictions, "predictions"), "predictions"), references=limited(parse_labels(references, "references"), "references"))
     classes = len(set(kwargs["predictions"]) | set(kwargs["references"]))
     if classes > MAX_CLASSES:
         raise ValueError(f"{classes} classes; this demo scores and draws at most {MAX_CLASSES} (use the package or the command line for more)")
@@ -112,25 +123,28 @@ def compute_kwargs(predictions, references, convention, negative_labels, zero_di
 
 
 def heatmap(labels, matrix):
-    """The confusion matrix as a picture: rows are references, columns predictions,
-    each cell shaded by its share of the row."""
-    cell, margin = 72, 100
-    font = ImageFont.load_default(size=14)
-    size = (margin + cell * len(labels) + 10, margin + cell * len(labels) + 10)
-    image = Image.new("RGB", size, "white")
-    draw = ImageDraw.Draw(image)
-    for i, row in enumerate(matrix):
+    """The confusion matrix as a table: rows are references, columns predictions, each
+    cell shaded by its share of the row, its count in the colour that reads best on it."""
+    rows = []
+    for label, row in zip(labels, matrix):
         total = sum(row) or 1
-        for j, count in enumerate(row):
+        cells = []
+        for count in row:
             shade = int(235 * (1 - count / total))
-            box = (margin + j * cell, margin + i * cell, margin + (j + 1) * cell, margin + (i + 1) * cell)
-            draw.rectangle(box, fill=(shade, shade + (255 - shade) // 3, 255), outline="grey")
-            draw.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), str(count), fill="black" if shade > 120 else "white", font=font, anchor="mm")
-    for k, label in enumerate(labels):
-        name = str(label)[:12]
-        draw.text((margin - 6, margin + k * cell + cell / 2), name, fill="black", font=font, anchor="rm")
-        draw.text((margin + k * cell + cell / 2, margin - 6), name[:9], fill="black", font=font, anchor="ms")
-    return image
+            background = f"#{shade:02x}{shade + (255 - shade) // 3:02x}ff"
+            cells.append(f'<span class="ps-cell" style="background:{background};color:{page.text_on(background)}">{count}</span>')
+        rows.append([f"<b>{page.figure(label)}</b>", *cells])
+    return page.table(["reference \\ prediction", *map(page.figure, labels)], rows, escape=False)
+
+
+def upload(path, argument):
+    """A label file as the command line reads it (one label per line, or a JSON list of
+    labels per line), one label per line in the box."""
+    labels = reading._as_labels(reading.read_labels(page.upload_path(path, argument), argument))
+    for number, label in enumerate(labels, 1):
+        if isinstance(label, list) or (isinstance(label, str) and (not label or any(c.isspace() or c == "," for c in label))):
+            raise ValueError(f"{argument} line {number}: {label!r}; this page reads one label per line, without spaces or commas (use `paperscore micro_macro` for sequences)")
+    return "\n".join(map(str, limited(labels, argument)))
 
 
 def score(predictions, references, convention, negative_labels, zero_division, parse=NO_PARSER, types=""):
@@ -141,8 +155,7 @@ def score(predictions, references, convention, negative_labels, zero_division, p
         if len(result["labels"]) > MAX_CLASSES:  # a parser's classes are known once read
             raise ValueError(f"{len(result['labels'])} classes; this demo scores and draws at most {MAX_CLASSES} (use the package or the command line for more)")
     except ValueError as error:
-        # Gradio renders the toast as HTML: the message quotes user text
-        raise gr.Error(html.escape(str(error), quote=False), print_exception=False) from None
+        page.fail(error, "label")
     headline = {key: result[key] for key in HEADLINE + ("weighted_f1",)}
     headline.update({key: result[key] for key in ("parse_failures", "parse_failure_examples", "unplaced_triggers") if key in result})
     headline["signature"] = result["signature"]
@@ -154,37 +167,63 @@ def score(predictions, references, convention, negative_labels, zero_division, p
     return headline, table, heatmap(result["labels"], result["confusion_matrix"])
 
 
-with gr.Blocks(title="micro_macro") as demo:
-    gr.Markdown(
-        "# micro_macro\n"
-        "Multi-class precision, recall and F1, micro / macro / weighted, equal to sklearn. "
-        "Labels are separated by spaces or commas. `convention=maven` leaves the NA class "
-        '("None" or 0) out of the averages; `jmee` scores only gold-event tokens.\n\n'
-        f"**Limits:** at most {MAX_CHARS:,} characters per box and {MAX_CLASSES} classes "
-        "(the confusion matrix is drawn); beyond that, use the package or `paperscore micro_macro`."
+def show(predictions, references, convention, negative_labels, zero_division, parse=NO_PARSER, types=""):
+    """The page: the raw figures, the headline, the signature, the parser's report and the
+    other figures, the per-class table and the heatmap."""
+    headline, table, matrix = score(predictions, references, convention, negative_labels, zero_division, parse, types)
+    key, paper = HEADLINE_FIGURE[convention]
+    per_class = [[label, *map(page.figure, rest)] for label, *rest in table["data"]]
+    return (
+        headline,
+        page.headline(key, headline[key], paper),
+        headline["signature"],
+        page.parse_report(headline) + page.figures(headline, skip=(key, "parse_failures", "unplaced_triggers")),
+        page.table(table["headers"], per_class, first=page.FIRST_ROWS),
+        matrix,
     )
-    with gr.Row():
-        predictions = gr.Textbox(value=EXAMPLE["predictions"], label="Predictions", lines=3, elem_id="predictions")
-        references = gr.Textbox(value=EXAMPLE["references"], label="References", lines=3, elem_id="references")
-    with gr.Row():
-        convention = gr.Dropdown(["none", "maven", "jmee", "omnievent"], value=EXAMPLE["convention"], label="convention")
-        negative_labels = gr.Textbox(value=EXAMPLE["negative_labels"], label="negative_labels (optional)")
-        zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division")
-    with gr.Row():
-        parse = gr.Dropdown(PARSERS, value=EXAMPLE["parse"], label="parse (model text)")
-        types = gr.Textbox(value=EXAMPLE["types"], label="types (with a parser; comma-separated)")
-    gr.Examples([[OMNIEVENT_EXAMPLE[name] for name in ("predictions", "references", "convention", "parse", "types")]], [predictions, references, convention, parse, types], label="A generative example (OmniEvent seq2seq)")
-    button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
-    result = gr.JSON(label="Result", elem_id="result")
-    with gr.Row():
-        per_class = gr.Dataframe(label="Per class", elem_id="per-class")
-        picture = gr.Image(label="Confusion matrix (rows: reference, columns: prediction)", type="pil", elem_id="confusion-matrix")
-    button.click(
-        score,
+
+
+with gr.Blocks(title="micro_macro") as demo:
+    with gr.Tab("Demo"):
+        gr.Markdown(
+            "# micro_macro\n"
+            "Multi-class precision, recall and F1, micro / macro / weighted, equal to sklearn. "
+            "Labels are separated by spaces, commas or new lines; a file holds one label per line "
+            '(or a JSON list per line), as `paperscore micro_macro` reads it. `convention=maven` leaves the NA class '
+            '("None" or 0) out of the averages; `jmee` scores only gold-event tokens. With a parser, Predictions hold a seq2seq '
+            "model's text, one a line, References OmniEvent items (one JSON object a line), `types` the event types "
+            "(comma-separated), and `omnievent` scores as OmniEvent does.\n\n"
+            f"**Limits:** at most {MAX_LABELS:,} labels (or texts, or items) per box, {MAX_CLASSES} classes "
+            f"(the confusion matrix is drawn) and files of {page.MAX_FILE_BYTES // 1_000_000} MB; "
+            "beyond that, use the package or `paperscore micro_macro`."
+        )
+        with gr.Row():
+            predictions = gr.Textbox(value=EXAMPLE["predictions"], label="Predictions", lines=3, max_lines=8, elem_id="predictions")
+            references = gr.Textbox(value=EXAMPLE["references"], label="References", lines=3, max_lines=8, elem_id="references")
+        page.uploads({"predictions": predictions, "references": references}, upload, [".txt", ".jsonl", ".json"], "one label per line")
+        with gr.Row():
+            convention = gr.Dropdown(["none", "maven", "jmee", "omnievent"], value=EXAMPLE["convention"], label="convention")
+            negative_labels = gr.Textbox(value=EXAMPLE["negative_labels"], label="negative_labels (optional)")
+            zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division")
+        with gr.Row():
+            parse = gr.Dropdown(PARSERS, value=EXAMPLE["parse"], label="parse (model text)", elem_id="parse")
+            types = gr.Textbox(value=EXAMPLE["types"], label="types (with a parser; comma-separated)", elem_id="types")
+        gr.Examples([[OMNIEVENT_EXAMPLE[name] for name in ("predictions", "references", "convention", "parse", "types")]], [predictions, references, convention, parse, types], label="A generative example (OmniEvent seq2seq)")
+        button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
+        headline, signature, figures = page.outputs()
+        gr.Markdown("Per class")
+        per_class = gr.HTML(elem_id="per-class")
+        gr.Markdown("Confusion matrix (rows: reference, columns: prediction)")
+        picture = gr.HTML(elem_id="confusion-matrix")
+        result = page.raw_json()
+    page.card_tab(HERE)
+    page.connect(
+        demo,
+        button,
+        show,
         [predictions, references, convention, negative_labels, zero_division, parse, types],
-        [result, per_class, picture],
-        api_name="compute",
+        [result, headline, signature, figures, per_class, picture],
     )
 
 if __name__ == "__main__":
-    demo.launch(state_session_capacity=SESSIONS)
+    demo.launch(max_file_size=page.MAX_FILE_BYTES, state_session_capacity=SESSIONS)

@@ -4,11 +4,11 @@ the headline numbers and an alignment table (each predicted quad, its matched re
 quad, each element's similarity and the pair's degree) out. Builds `demo` on import;
 launches only as a script."""
 
-import html
 import importlib
 import json
 import os
 import re
+import sys
 from pathlib import Path
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
@@ -28,7 +28,12 @@ metric = evaluate.load(str(HERE / "quad_match.py"), keep_in_memory=True)
 package = type(metric).__module__.rpartition(".")[0]
 parsing = importlib.import_module(package + ".paperscore_parse")
 NO_PARSER = "none: quad strings"
-PARSERS = [NO_PARSER, *importlib.import_module(package + ".paperscore_quad").QUAD_PARSERS]
+quad = importlib.import_module(package + ".paperscore_quad")
+PARSERS = [NO_PARSER, *quad.QUAD_PARSERS]
+sys.path.insert(0, str(HERE))  # the page helpers vendored beside app.py (a Space runs it from there)
+import paperscore_demo as page  # noqa: E402
+
+sys.path.remove(str(HERE))
 
 EXAMPLE = dict(
     predictions="\n".join(
@@ -59,19 +64,20 @@ MVP_EXAMPLE = dict(
     "[A] it [O] nice [C] ambience general [S] great",
     parse="mvp",
 )
-# Limits of a request, stated on the page and checked before any work: the pairs compared
-# grow with the product of the quad counts (600 x 600 quads in 50 KB took 36 s).
-MAX_CHARACTERS = 20_000  # per text box
+# Limits of a request, stated on the page and checked before any work, in quads: the pairs
+# compared grow with the product of the quad counts (600 x 600 quads took 36 s); the DiaASQ
+# zh test set (826 quads, at most 17 a dialogue) goes through.
 MAX_QUADS_PER_SAMPLE = 50
 MAX_QUADS = 2_000  # per text box
 LIMITS = (
-    f"Limits of this demo: {MAX_CHARACTERS:,} characters per box, {MAX_QUADS_PER_SAMPLE} quads per sample, "
-    f"{MAX_QUADS:,} quads per box. Score more with the package or `paperscore quad`."
+    f"Limits of this demo: {MAX_QUADS_PER_SAMPLE} quads per sample, {MAX_QUADS:,} quads per box, "
+    f"files of {page.MAX_FILE_BYTES // 1_000_000} MB. Score more with the package or `paperscore quad`."
 )
+# The figure a visitor came for.
+HEADLINE_FIGURE = ("exact_f1", "exact-match quad F1, as DiaASQ (Li et al., 2023) and the ASQP papers report it")
 ELEMENTS = ("target", "opinion", "aspect", "polarity")
 UNMATCHED = "(unmatched)"
 HEADERS = ["sample", "prediction", "reference", *ELEMENTS, "degree"]
-WIDTHS = ["6%", "26%", "26%", "8%", "8%", "8%", "9%", "9%"]
 
 
 NUMBER = re.compile(r"-?\d+(\.\d+)?([eE][-+]?\d+)?")  # a JSON number: 1 stays an int, as the legacy keys print it
@@ -84,13 +90,25 @@ def parse_weights(text):
     return tuple(json.loads(item) for item in items)
 
 
+def samples(text, name):
+    """One sample a line: quad strings, or (a line starting with "{") a JSON sample as
+    `paperscore quad --format json` reads one: {"quads": [...]} or a DiaASQ dialogue."""
+    out = []
+    for number, line in enumerate(text.rstrip("\n").split("\n"), 1):
+        if line.lstrip().startswith("{"):
+            try:
+                line = quad.json_sample(json.loads(line))
+            except (ValueError, RecursionError):
+                raise ValueError(f"{name} line {number}: a line starting with {{ is not a JSON sample") from None
+        out.append(line)
+    return out
+
+
 def check_limits(name, text, parse=NO_PARSER):
     """Refuse a box beyond the demo's limits, before any work (a parser's quads counted
     by running it: it is cheap beside the matching)."""
-    if len(text) > MAX_CHARACTERS:
-        raise ValueError(f"{name}: {len(text):,} characters; this demo takes at most {MAX_CHARACTERS:,}")
     if parse == NO_PARSER:
-        counts = [line.count(" & ") + 1 if line.strip() else 0 for line in text.split("\n")]
+        counts = [len(s) if isinstance(s, list) else s.count(" & ") + 1 if s.strip() else 0 for s in samples(text, name)]
     else:
         counts = list(map(len, parsing.parse(text.rstrip("\n").split("\n"), parse, argument=name)[0]))
     for number, count in enumerate(counts, 1):
@@ -105,12 +123,15 @@ def compute_kwargs(predictions, references, tuple_len, weights, similarity, dupl
     parser, both boxes hold model text and tuple_len is the parser's."""
     if parse not in PARSERS:
         raise ValueError(f"parse: {parse!r} is not one of {', '.join(PARSERS)}")
+    for name, text in (("predictions", predictions), ("references", references)):
+        if not text.strip():  # a blank line is a sample without quads; a blank box is no input
+            raise ValueError(f"{name}: the box is empty (one sample per line)")
     check_limits("predictions", predictions, parse)
     check_limits("references", references, parse)
     parsing = {} if parse == NO_PARSER else {"parse": parse}
     return dict(
-        predictions=predictions.rstrip("\n").split("\n"),
-        references=references.rstrip("\n").split("\n"),
+        predictions=samples(predictions, "predictions") if not parsing else predictions.rstrip("\n").split("\n"),
+        references=samples(references, "references") if not parsing else references.rstrip("\n").split("\n"),
         **parsing,
         tuple_len=None if parsing else tuple_len,
         weights=parse_weights(weights),
@@ -144,43 +165,74 @@ def score(predictions, references, tuple_len, weights, similarity, duplicates, l
         # a fresh metric per request: one request cannot leave state for the next, or another thread
         result = metric.fresh().compute(**kwargs, details=True, return_signature=True)
     except ValueError as error:
-        raise gr.Error(html.escape(str(error), quote=False), print_exception=False) from None
+        page.fail(error, "sample")
     samples = result.pop("samples")
     return result, alignment_table(samples)
 
 
+def upload(path, argument):
+    """A file as `paperscore quad` reads it: quad strings one sample a line, or (.json,
+    .jsonl) JSON samples, DiaASQ dialogues among them, each a {"quads": [...]} line."""
+    path = page.upload_path(path, argument)
+    if not str(path).endswith((".json", ".jsonl")):
+        return page.read_upload(path, argument)
+    return "\n".join(json.dumps({"quads": sample}, ensure_ascii=False) for sample in quad.read_samples(path, argument, "json"))
+
+
+def show(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse=NO_PARSER):
+    """The page: the raw figures, the headline, the signature, the other figures and the
+    alignment table (its first rows)."""
+    result, table = score(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse)
+    key, paper = HEADLINE_FIGURE
+    rows = [[cell if isinstance(cell, str) else page.figure(cell) for cell in row] for row in table["data"]]
+    return (
+        result,
+        page.headline(key, result[key], paper),
+        result["signature"],
+        page.figures(result, skip=(key,)),
+        page.table(table["headers"], rows, first=page.FIRST_ROWS, wrap=(1, 2)),
+    )
+
+
 with gr.Blocks(title="quad_match") as demo:
-    gr.Markdown(
-        "# quad_match\n"
-        "Sentiment quads `target | opinion | aspect | polarity`, joined by ` & `, one sample per line. "
-        "Each predicted quad is matched one-to-one to the reference quad that maximises the total match "
-        "degree (target and opinion by ROUGE-L over Chinese characters and words, aspect and polarity "
-        "exactly); a pair of degree 0.75 counts as 0.75 of a true positive. The exact-match F1 is the "
-        "papers' number. Or paste what a generative model writes (one text per line, references as "
-        "the gold target texts) and choose its decoding convention under parser: the result counts "
-        "the texts it could not fully read (parse_failures)."
-    )
-    gr.Markdown(LIMITS)
-    with gr.Row():
-        predictions = gr.Textbox(value=EXAMPLE["predictions"], label="Predictions (one sample per line)", lines=4, elem_id="predictions")
-        references = gr.Textbox(value=EXAMPLE["references"], label="References (one sample per line)", lines=4, elem_id="references")
-    with gr.Row():
-        tuple_len = gr.Dropdown(["0123", "01", "012", "013", "023", "23", "03", "13", "3", "0", "1", "2", "02", "12", "123"], value=EXAMPLE["tuple_len"], label="tuple_len (0 target, 1 opinion, 2 aspect, 3 polarity)")
-        weights = gr.Textbox(value=EXAMPLE["weights"], label="weights (target, opinion, aspect, polarity)")
-        similarity = gr.Dropdown(["rouge_l", "exact"], value=EXAMPLE["similarity"], label="similarity")
-        duplicates = gr.Dropdown(["multiset", "list", "set"], value=EXAMPLE["duplicates"], label="duplicates (exact match)")
-        legacy_keys = gr.Checkbox(value=EXAMPLE["legacy_keys"], label="add the original Space's keys")
-        parse = gr.Dropdown(PARSERS, value=EXAMPLE["parse"], label="parser (model text in; tuple_len is the parser's)", elem_id="parse")
-    button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
-    result = gr.JSON(label="Result", elem_id="result")
-    alignment = gr.Dataframe(label="Alignment: matched pairs, then unmatched quads (degree 0)", elem_id="alignment", headers=HEADERS, column_widths=WIDTHS, wrap=True)
-    button.click(
-        score,
+    with gr.Tab("Demo"):
+        gr.Markdown(
+            "# quad_match\n"
+            "Sentiment quads `target | opinion | aspect | polarity`, joined by ` & `, one sample per line. "
+            "Each predicted quad is matched one-to-one to the reference quad that maximises the total match "
+            "degree (target and opinion by ROUGE-L over Chinese characters and words, aspect and polarity "
+            "exactly); a pair of degree 0.75 counts as 0.75 of a true positive. The exact-match F1 is the "
+            "papers' number. Or paste what a generative model writes (one text per line, references as "
+            "the gold target texts) and choose its decoding convention under parser: the result counts "
+            "the texts it could not fully read (parse_failures). A file holds quad strings one sample a line, "
+            "or JSON samples (.json, .jsonl; DiaASQ dialogues too), as `paperscore quad` reads them."
+        )
+        gr.Markdown(LIMITS)
+        with gr.Row():
+            predictions = gr.Textbox(value=EXAMPLE["predictions"], label="Predictions (one sample per line)", lines=4, max_lines=10, elem_id="predictions")
+            references = gr.Textbox(value=EXAMPLE["references"], label="References (one sample per line)", lines=4, max_lines=10, elem_id="references")
+        page.uploads({"predictions": predictions, "references": references}, upload, [".txt", ".json", ".jsonl"], "quad strings or JSON")
+        with gr.Row():
+            tuple_len = gr.Dropdown(["0123", "01", "012", "013", "023", "23", "03", "13", "3", "0", "1", "2", "02", "12", "123"], value=EXAMPLE["tuple_len"], label="tuple_len (0 target, 1 opinion, 2 aspect, 3 polarity)")
+            weights = gr.Textbox(value=EXAMPLE["weights"], label="weights (target, opinion, aspect, polarity)")
+            similarity = gr.Dropdown(["rouge_l", "exact"], value=EXAMPLE["similarity"], label="similarity")
+            duplicates = gr.Dropdown(["multiset", "list", "set"], value=EXAMPLE["duplicates"], label="duplicates (exact match)")
+            legacy_keys = gr.Checkbox(value=EXAMPLE["legacy_keys"], label="add the original Space's keys")
+            parse = gr.Dropdown(PARSERS, value=EXAMPLE["parse"], label="parser (model text in; tuple_len is the parser's)", elem_id="parse")
+        button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
+        headline, signature, figures = page.outputs()
+        gr.Markdown("Alignment: matched pairs, then unmatched quads (degree 0)")
+        alignment = gr.HTML(elem_id="alignment")
+        result = page.raw_json()
+        gr.Examples([[MVP_EXAMPLE[name] for name in ("predictions", "references", "parse")]], [predictions, references, parse], label="Model text (MvP)")
+    page.card_tab(HERE)
+    page.connect(
+        demo,
+        button,
+        show,
         [predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse],
-        [result, alignment],
-        api_name="compute",
+        [result, headline, signature, figures, alignment],
     )
-    gr.Examples([[MVP_EXAMPLE[name] for name in ("predictions", "references", "parse")]], [predictions, references, parse], label="Model text (MvP)")
 
 if __name__ == "__main__":
-    demo.launch(state_session_capacity=SESSIONS)
+    demo.launch(max_file_size=page.MAX_FILE_BYTES, state_session_capacity=SESSIONS)

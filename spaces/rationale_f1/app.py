@@ -6,6 +6,7 @@ import html
 import json
 import os
 import re
+import sys
 from pathlib import Path
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
@@ -16,6 +17,10 @@ import gradio as gr  # noqa: E402
 HERE = Path(__file__).resolve().parent
 # By file path: on a Space the directory is `app/`, and evaluate would take app.py for the metric.
 metric = evaluate.load(str(HERE / "rationale_f1.py"), keep_in_memory=True)
+sys.path.insert(0, str(HERE))  # the page helpers vendored beside app.py (a Space runs it from there)
+import paperscore_demo as page  # noqa: E402
+
+sys.path.remove(str(HERE))
 
 # Beer reviews with the appearance aspect's rationale (the second text has none).
 EXAMPLE = dict(
@@ -34,14 +39,15 @@ HEADLINE = (
     "precision", "recall", "f1", "sparsity", "micro_f1", "macro_f1",
     "example_precision", "example_recall", "example_f1", "iou_f1", "auprc",
 )  # fmt: skip
-# Limits, stated on the page and checked before parsing: the highlighted text and the
-# per-example table grow with the input.
-MAX_CHARS = 20_000
+# Limits, stated on the page, in tokens (the project's 200-example sample holds 16,000):
+# the scoring and the highlighted text grow with them.
+MAX_TOKENS = 200_000
+# The figure a visitor came for: the rationale class's token F1 over corpus sums.
+HEADLINE_FIGURE = ("f1", "DMR (Huang et al., 2021) and FR: token F1 of the rationale class over corpus sums")
 # Gradio keeps a copy of the page's state for each visitor session, 10,000 sessions by
 # default: under load that is gigabytes (532 MB -> 3.1 GB in 180 s with 50 clients). The
 # demo keeps nothing between requests, so the 50 most recent sessions are plenty.
 SESSIONS = 50
-COLORS = {"TP": "#2e7d32", "FP": "#c62828", "FN": "#f9a825"}
 
 
 def _number(text, argument, line):
@@ -71,6 +77,9 @@ def parse_selections(text, argument):
             examples.append([_number(item, argument, line) for item in re.split(r"[\s,]+", row)])
     if not examples:
         raise ValueError(f"{argument}: no examples given")
+    tokens = sum(len(e) if isinstance(e, list) else 1 for e in examples)
+    if tokens > MAX_TOKENS:
+        raise ValueError(f"{argument}: {tokens:,} tokens; this demo takes at most {MAX_TOKENS:,} per box (use the package or the command line for more)")
     return examples
 
 
@@ -90,9 +99,6 @@ def parse_tokens(text, references):
 
 def compute_kwargs(predictions, references, tokens, threshold_rule, threshold, zero_division):
     """The metric's keyword arguments for the demo's inputs (the tokens only label them)."""
-    for argument, text in (("predictions", predictions), ("references", references), ("tokens", tokens)):
-        if len(text) > MAX_CHARS:
-            raise ValueError(f"{argument}: {len(text):,} characters; this demo takes at most {MAX_CHARS:,} per box (use the package or the command line for more)")
     refs = parse_selections(references, "references")
     parse_tokens(tokens, refs)
     return dict(
@@ -122,10 +128,9 @@ def score(predictions, references, tokens, threshold_rule, threshold, zero_divis
         # a new metric per request: one visitor's batch never reaches another's
         result = metric.fresh().compute(**kwargs, per_example=True, return_signature=True)
     except ValueError as error:
-        # Gradio renders the toast as HTML: the message quotes user text
-        raise gr.Error(html.escape(str(error), quote=False), print_exception=False) from None
+        page.fail(error)
     except RecursionError:  # the last line of defence, as the command line's
-        raise gr.Error("the input is nested too deeply to read", print_exception=False) from None
+        raise gr.Error("the input is nested too deeply to read", duration=None, print_exception=False) from None
     headline = {key: result[key] for key in HEADLINE if key in result}
     headline["signature"] = result["signature"]
     marked = []
@@ -133,38 +138,75 @@ def score(predictions, references, tokens, threshold_rule, threshold, zero_divis
         marked += list(highlight(words, prediction, reference, threshold_rule, float(threshold))) + [("\n", None)]
     columns = ["tokens", "gold", "predicted", "tp", "precision", "recall", "f1", "gold_spans", "predicted_spans", "matched_spans"]
     columns += ["auprc"] if "auprc" in result else []
-    rows = [[i] + [round(row[c], 4) for c in columns] for i, row in enumerate(result["per_example"])]
+    rows = [[i] + [round(row[c], 4) for c in columns] for i, row in enumerate(result["per_example"], 1)]
     return headline, marked, {"headers": ["example"] + columns, "data": rows}
 
 
-with gr.Blocks(title="rationale_f1") as demo:
-    gr.Markdown(
-        "# rationale_f1\n"
-        "Rationale token P/R/F1 as DMR/FR (corpus sums, rationale class) beside the true "
-        "micro / macro F1, A2R/ERASER per-example means, ERASER's IOU F1 and AUPRC. One "
-        "example per line: selections as `0110`, as numbers (`0.1 0.9 0.4`, soft scores "
-        "add AUPRC) or as a JSON list; `-100` in a reference marks padding.\n\n"
-        f"**Limit:** at most {MAX_CHARS:,} characters per box; beyond that, use the package or "
-        "`paperscore rationale`."
+def highlighted(marked):
+    """The (token, class) pairs as text, one example a line numbered as the table, TP / FP /
+    FN highlighted; the first examples drawn, the rest behind a "show"."""
+    examples, words = [], []
+    for word, kind in marked:
+        if word == "\n":
+            examples.append(f'<div class="ps-text"><b>{len(examples) + 1}</b> {"".join(words)}</div>')
+            words = []
+        else:
+            words.append(page.mark(word, kind.lower()) if kind else html.escape(word))
+    return page.blocks(examples)
+
+
+def show(predictions, references, tokens, threshold_rule, threshold, zero_division):
+    """The page: the raw figures, the headline, the signature, the other figures, the
+    highlighted text and the per-example table."""
+    headline, marked, table = score(predictions, references, tokens, threshold_rule, threshold, zero_division)
+    key, paper = HEADLINE_FIGURE
+    rows = [[number, *map(page.figure, rest)] for number, *rest in table["data"]]
+    return (
+        headline,
+        page.headline(key, headline[key], paper),
+        headline["signature"],
+        page.figures(headline, skip=(key, "signature")),
+        highlighted(marked),
+        page.table(table["headers"], rows, first=page.FIRST_ROWS),
     )
-    with gr.Row():
-        predictions = gr.Textbox(value=EXAMPLE["predictions"], label="Predicted selections", lines=3, elem_id="predictions")
-        references = gr.Textbox(value=EXAMPLE["references"], label="Gold selections", lines=3, elem_id="references")
-    tokens = gr.Textbox(value=EXAMPLE["tokens"], label="Tokens (whitespace-separated, one text per line; optional)", lines=3, elem_id="tokens")
-    with gr.Row():
-        threshold_rule = gr.Dropdown([">=", ">"], value=EXAMPLE["threshold_rule"], label="threshold_rule (>= DMR, > FR/MGR/DAR)")
-        threshold = gr.Slider(0, 1, value=EXAMPLE["threshold"], step=0.05, label="threshold")
-        zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division")
-    button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
-    result = gr.JSON(label="Result", elem_id="result")
-    marked = gr.HighlightedText(label="Tokens: TP (selected, gold), FP (selected only), FN (gold only)", color_map=COLORS, show_legend=True, elem_id="highlighted")
-    per_example = gr.Dataframe(label="Per example", elem_id="per-example")
-    button.click(
-        score,
+
+
+with gr.Blocks(title="rationale_f1") as demo:
+    with gr.Tab("Demo"):
+        gr.Markdown(
+            "# rationale_f1\n"
+            "Rationale token P/R/F1 as DMR/FR (corpus sums, rationale class) beside the true "
+            "micro / macro F1, A2R/ERASER per-example means, ERASER's IOU F1 and AUPRC. One "
+            "example per line: selections as `0110`, as numbers (`0.1 0.9 0.4`, soft scores "
+            "add AUPRC) or as a JSON list; `-100` in a reference marks padding. A file holds one "
+            "JSON list per line, as `paperscore rationale` reads it.\n\n"
+            f"**Limits:** at most {MAX_TOKENS:,} tokens per box and files of {page.MAX_FILE_BYTES // 1_000_000} MB; "
+            "beyond that, use the package or `paperscore rationale`."
+        )
+        with gr.Row():
+            predictions = gr.Textbox(value=EXAMPLE["predictions"], label="Predicted selections", lines=3, max_lines=8, elem_id="predictions")
+            references = gr.Textbox(value=EXAMPLE["references"], label="Gold selections", lines=3, max_lines=8, elem_id="references")
+        page.uploads({"predictions": predictions, "references": references}, page.read_upload, [".jsonl", ".json", ".txt"], "a JSON list per line")
+        tokens = gr.Textbox(value=EXAMPLE["tokens"], label="Tokens (whitespace-separated, one text per line; optional)", lines=3, max_lines=8, elem_id="tokens")
+        with gr.Row():
+            threshold_rule = gr.Dropdown([">=", ">"], value=EXAMPLE["threshold_rule"], label="threshold_rule (>= DMR, > FR/MGR/DAR)")
+            threshold = gr.Slider(0, 1, value=EXAMPLE["threshold"], step=0.05, label="threshold")
+            zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division")
+        button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
+        headline, signature, figures = page.outputs()
+        gr.Markdown("Tokens: " + page.legend({"tp": "TP (selected, gold)", "fp": "FP (selected only)", "fn": "FN (gold only)"}))
+        marked = gr.HTML(elem_id="highlighted")
+        gr.Markdown("Per example")
+        per_example = gr.HTML(elem_id="per-example")
+        result = page.raw_json()
+    page.card_tab(HERE)
+    page.connect(
+        demo,
+        button,
+        show,
         [predictions, references, tokens, threshold_rule, threshold, zero_division],
-        [result, marked, per_example],
-        api_name="compute",
+        [result, headline, signature, figures, marked, per_example],
     )
 
 if __name__ == "__main__":
-    demo.launch(state_session_capacity=SESSIONS)
+    demo.launch(max_file_size=page.MAX_FILE_BYTES, state_session_capacity=SESSIONS)

@@ -38,8 +38,8 @@ test_cases = [
 # An input the demo must reject with a message, and keep serving afterwards: the first
 # text has 12 tokens, its prediction 11.
 demo_bad_input = {"predictions": "01110000111\n00111000000000\n11100000011"}
-demo_error = "predictions[0]: has 11 tokens but references[0] has 12"
+demo_error = "predictions (example 1): has 11 tokens but references (example 1) has 12"
 
-# Over the page's stated limit of 20,000 characters per box, refused before parsing.
-demo_over_limit = {"predictions": "0" * 20_001}
-demo_limit_error = "predictions: 20,001 characters; this demo takes at most 20,000 per box"
+# Over the page's stated limit of 200,000 tokens per box.
+demo_over_limit = {"predictions": "0" * 200_001}
+demo_limit_error = "predictions: 200,001 tokens; this demo takes at most 200,000 per box"
