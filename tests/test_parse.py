@@ -53,7 +53,7 @@ def test_registry_names_versions_and_unknown_names():
         P.get_parser(None)
     for key, parser in P.PARSERS.items():
         assert key == f"{parser.name}@{parser.version}" and parser.read.__doc__
-        assert set(parser.tuple_len) <= set("0123") if parser.family == "quad_match" else parser.family in ("csc", "micro_macro") and parser.tuple_len is None
+        assert set(parser.tuple_len) <= set("0123") if parser.family == "quad_match" else parser.family in ("csc", "micro_macro", "rationale_f1") and parser.tuple_len is None
     with pytest.raises(ValueError, match=r"unknown parser 'mvp' for csc; known: csc_first_line@1, csc_label@1, csc_quotes@1, csc_reply@1$"):
         P.get_parser("mvp", family="csc")
 

@@ -32,13 +32,18 @@ from .core import (
     harmonic_mean,
     INT64,
     input_error,
+    parse_value,
     position,
     prf,
+    read_lines,
     read_values,
     signature,
 )
+from .parse import PARSERS, get_parser, parse_rationales, parser_id
 
 THRESHOLD_RULES = (">=", ">")
+RATIONALE_PARSERS = sorted(parser.name for parser in PARSERS.values() if parser.family == "rationale_f1")
+PARSE_KEYS = ("parse_failures", "parse_failure_examples", "quotes", "unmatched_quotes")
 SPACE = "rationale_f1"
 KEYS = (
     "precision", "recall", "f1", "sparsity",
@@ -400,9 +405,55 @@ def paired_statistics(references, system_a, system_b, threshold=0.5, threshold_r
     return (*tables, lambda weights, rows: summarise(weights, rows, zero_division, with_auprc))
 
 
+def _tokens(sources, count):
+    """Each example's input tokens: a text split on white space, or a list of strings."""
+    if sources is None:
+        raise ValueError("sources: parse= places the quotes on the input's tokens; pass sources, one text (split on white space) or list of tokens per example")
+    sources = as_corpus(sources, "sources")
+    if len(sources) != count:
+        raise ValueError(f"sources and predictions differ in length: {len(sources)} against {count} examples")
+    tokens = []
+    for index, source in enumerate(sources):
+        if isinstance(source, str):
+            tokens.append(source.split())
+        elif isinstance(source, (list, tuple, np.ndarray)) and all(isinstance(token, str) for token in source):
+            tokens.append(list(source))
+        else:
+            raise input_error("sources", index, f"expected a text or a list of token strings, got {type(source).__name__} {source!r:.60}")
+    return tokens
+
+
+def _parsed(predictions, references, sources, parse, strict):
+    """(predictions, references, report) with the model texts read by the parser `parse`
+    onto the tokens of `sources`: every prediction, and references given as texts (gold
+    quotes, as a seq2seq model's labels are) strictly, since a gold quote that matches
+    nothing is a broken reference; references given as 0/1 lists must have one entry per
+    token."""
+    parser = get_parser(parse, "rationale_f1")
+    predictions, references = _corpora(predictions, references)
+    check_same_length(predictions, references)
+    for index, prediction in enumerate(predictions):
+        if not isinstance(prediction, str):
+            raise input_error("predictions", index, f"is a {type(prediction).__name__}, not a model reply for the parser {parse}")
+    tokens = _tokens(sources, len(predictions))
+    masks, report = parse_rationales(predictions, tokens, parser, strict)
+    texts = [isinstance(reference, str) for reference in references]
+    if any(texts) and not all(texts):
+        first = texts.index(not texts[0])
+        raise input_error("references", first, f"is {'a text' if texts[first] else 'a list'} but references[0] is {'a text' if texts[0] else 'a list'}; give every reference as gold quotes (texts) or every one as 0/1 per token")
+    if all(texts) and texts:
+        gold, _ = parse_rationales(references, tokens, parser, strict=True, argument="references")
+        return masks, gold, {**report, "references": "quotes"}
+    for index, (reference, words) in enumerate(zip(references, tokens)):
+        if hasattr(reference, "__len__") and len(reference) != len(words):
+            raise input_error("references", index, f"has {len(reference)} entries but sources[{index}] has {len(words)} tokens")
+    return masks, references, report
+
+
 def compute(
     predictions,
     references,
+    sources=None,
     threshold=0.5,
     threshold_rule=">=",
     iou_threshold=0.5,
@@ -414,6 +465,8 @@ def compute(
     n_resamples=1000,
     seed=None,
     return_signature=False,
+    parse=None,
+    strict=False,
 ):
     """Rationale token metrics; see the module docstring and the Space card.
 
@@ -424,11 +477,25 @@ def compute(
     score > threshold (FR, MGR, DAR). iou_threshold: ERASER's partial-match IOU, in
     [0.5, 1]. auprc: None adds "auprc" when some score is neither 0 nor 1; True or False
     force it on or off.
+    parse: a rationale parser of paperscore.parse (quotes_exact, quotes_normalized,
+    quotes_fuzzy): predictions are model texts quoting the input, placed on the tokens of
+    `sources` (one text, split on white space, or list of tokens per example); references
+    are 0/1 per token, or gold quotes (texts) placed by the same parser, strictly. The
+    result adds parse_failures, parse_failure_examples (0-based), quotes and
+    unmatched_quotes; the signature names the parser. strict: a quote that matches
+    nothing is a ValueError instead.
     """
     _check_options(threshold, threshold_rule, iou_threshold, auprc)
     zero_division = check_zero_division(zero_division)
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples, seed)
+    if not isinstance(strict, (bool, np.bool_)):
+        raise ValueError(f"strict: {strict!r} is not True or False")
+    report = None
+    if parse is not None:
+        predictions, references, report = _parsed(predictions, references, sources, parse, strict)
+    elif strict or sources is not None:
+        raise ValueError(f"{'strict' if strict else 'sources'}: applies to model texts read by a parser; pass parse=NAME")
     values, gold, lengths = scored_tokens(predictions, references, ignore_index)
     with_auprc = _soft(values) if auprc is None else auprc
     rows, spans_per_example = statistics(values, gold, lengths, threshold, threshold_rule, iou_threshold, zero_division, with_auprc)
@@ -439,9 +506,13 @@ def compute(
         result.update(bootstrap_intervals(counts, reduce, confidence_level, n_resamples, seed))
     if per_example:
         result["per_example"] = _details(rows, spans_per_example, zero_division, with_auprc)
+    if report:
+        result.update({key: report[key] for key in PARSE_KEYS})
     if return_signature:
+        parsing = {"parse": report["parser"], **({"references": "quotes"} if "references" in report else {})} if report else {}
         result["signature"] = signature(
             "rationale_f1",
+            **parsing,
             threshold=float(threshold),
             threshold_rule=threshold_rule,
             iou_threshold=float(iou_threshold),
@@ -497,13 +568,36 @@ def add_arguments(parser):
     parser.add_argument("--references", required=True, help="one JSON list of 0/1 per line, ignore-index marking padding")
     add_options(parser)
     parser.add_argument("--per-example", action="store_true", help="add each example's numbers")
+    parser.add_argument("--parse", choices=RATIONALE_PARSERS, metavar="NAME", help=f"--predictions holds model replies quoting the input, one a line (a line that is a JSON string is that string), placed on the --sources tokens by this policy: {', '.join(RATIONALE_PARSERS)}; --references may then hold gold quotes (texts) instead of 0/1 lists")
+    parser.add_argument("--sources", help="with --parse: the input of each example, one a line: a text (split on white space) or a JSON list of tokens")
+    parser.add_argument("--strict", action="store_true", help="with --parse: a quote that matches no tokens is an error")
+
+
+def read_replies(path, argument):
+    """One model reply a line, as it is; a line that is a JSON string is that string (a
+    reply of several lines written as one)."""
+    replies = []
+    for line in read_lines(path, argument, allow_empty=True):
+        value = parse_value(line) if line.lstrip().startswith('"') else None
+        replies.append(value if isinstance(value, str) else line)
+    return replies
 
 
 def run(args):
+    if args.parse is None:
+        if args.strict or args.sources:
+            raise ValueError(f"{'--strict' if args.strict else '--sources'}: applies with --parse NAME only")
+        predictions, parsing = read_values(args.predictions, "--predictions"), {}
+    else:
+        predictions = read_replies(args.predictions, "--predictions")
+        if not args.sources:
+            raise ValueError("--sources: --parse places the quotes on the input's tokens; give the inputs, one a line")
+        parsing = dict(parse=args.parse, strict=args.strict, sources=read_values(args.sources, "--sources"))
     return compute(
-        read_values(args.predictions, "--predictions"),
+        predictions,
         read_values(args.references, "--references"),
         per_example=args.per_example,
+        **parsing,
         **options(args),
         **args.common,
     )
