@@ -467,14 +467,15 @@ def omnievent_candidates(pairs, texts, positions, labels, types):
 # policies are the project's own, defined here and in rationale_f1's card.
 
 QUOTE_MARKS = re.compile(r'"([^"\n]*)"|“([^”]*)”|「([^」]*)」|『([^』]*)』')
-BULLET = re.compile(r"\A(?:[-*•]|\d+[.)])\s+")
+BULLET = re.compile(r"\A(?:[-*•]|[0-9]+[.)])\s+")
 FUZZY_MIN = (4, 5)  # the least similarity of a fuzzy match: 1 - distance / length >= 4/5
 
 
 def read_quotes(text):
     """(quotes, problems): what a reply quotes. The first ``` fenced block (else the whole
     text), stripped, read as JSON if it is a JSON list (each string item a quote; any other
-    item a problem) or a JSON string (one quote); else the texts inside double quotes
+    item a problem) or a JSON string (one quote); any other JSON value (an object, a number)
+    is no quote and a problem; else the texts inside double quotes
     ("…" on one line, “…”, 「…」, 『…』) if there are any; else each non-blank line, stripped,
     a leading bullet ("- ", "* ", "• ", "1. ", "1) ") removed. A blank reply quotes nothing."""
     fenced = FENCE.search(text)
@@ -490,6 +491,8 @@ def read_quotes(text):
     if isinstance(value, list):
         problems = [f"item {number} {item!r:.60} is not a string" for number, item in enumerate(value, 1) if not isinstance(item, str)]
         return [item for item in value if isinstance(item, str)], problems
+    if value is not None or body == "null":
+        return [], [f"JSON {type(value).__name__}, not a list of quotes"]
     quoted = [next(group for group in found if group) if any(found) else "" for found in QUOTE_MARKS.findall(body)]
     if quoted:
         return quoted, []
