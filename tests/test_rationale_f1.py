@@ -812,7 +812,7 @@ def test_the_demo_refuses_deep_json_keeps_serving_and_holds_few_sessions(monkeyp
         expected = client.predict(api_name="/compute")[0]
         assert expected["f1"] > 0
         for i in range(app["SESSIONS"] + 5):  # visitors, each in a session of their own
-            assert visit(url, f"visitor-{i}", ["1 0", "1 1", "", ">=", 0.5, "0"])[0]["f1"] == 2 / 3
+            assert visit(url, f"visitor-{i}", ["1 0", "1 1", "", ">=", 0.5, "0", app["NO_PARSER"]])[0]["f1"] == 2 / 3
         assert len(demo.state_holder.session_data) == app["SESSIONS"] < 60
     finally:
         demo.close()
@@ -1065,3 +1065,69 @@ def test_cli_parse_reads_replies_sources_and_gold_quotes(tmp_path, capsys):
     assert code == 1 and "predictions[1]: quotes_normalized@1 cannot place it: quote 2 'oak'" in err
     code, _, err = run_cli([a for a in argv if a not in ("--parse", "quotes_normalized")], capsys)
     assert code == 1 and "--sources: applies with --parse NAME only" in err
+
+
+@pytest.mark.parametrize("mode", ["concat", "batch_eval"])  # per_batch: as quad_match's test
+def test_trainer_metrics_parse_generated_quotes_with_sources_from_the_inputs(tmp_path, mode):
+    """Seq2SeqTrainer: the generated text, the decoded labels (gold quotes) and the decoded
+    inputs (sources) reach compute(parse=...); the parse report is among the numbers."""
+    from test_trainer import assert_plain_floats, predict, run, seq2seq_data
+    from transformers import DataCollatorForSeq2Seq, Seq2SeqTrainer, Seq2SeqTrainingArguments
+
+    def target(rng):  # gold quotes of source-like words: '" r3 r4 " " r7 "'
+        return " ".join(f'" {" ".join(rng.choice([f"r{i}" for i in range(20)], int(rng.integers(1, 3)), replace=False))} "' for _ in range(int(rng.integers(1, 3))))
+
+    tokenizer, model, data = seq2seq_data(['"'], target, 6)
+    # the gold quotes must lie in the source: write each source as the review of its quotes
+    for example in data:
+        words = [w for w in tokenizer.decode(example["labels"], skip_special_tokens=True).split() if w != '"']
+        example["input_ids"] = tokenizer(" ".join(["review"] + words + ["r19"]))["input_ids"] + [tokenizer.eos_token_id]
+    compute_metrics = space_metric().trainer_metrics(tokenizer=tokenizer, parse="quotes_exact")
+    generation = dict(predict_with_generate=True, generation_max_length=12, include_for_metrics=["inputs"])
+    trainer, metrics, ours = run(Seq2SeqTrainer, Seq2SeqTrainingArguments, tmp_path, model, data, DataCollatorForSeq2Seq(tokenizer, model=model), compute_metrics, mode, **generation)
+    assert ours == []
+    prediction = predict(trainer, data)
+
+    def decode(ids):
+        return tokenizer.batch_decode(np.where(ids == -100, tokenizer.pad_token_id, ids).tolist(), skip_special_tokens=True)
+
+    sources = [tokenizer.decode(example["input_ids"], skip_special_tokens=True) for example in data]
+    references = decode(prediction.label_ids)
+    assert references[0].startswith('" r') and sources[0].startswith("review r")
+    expected = compute(decode(prediction.predictions), references, sources=sources, parse="quotes_exact")
+    assert_plain_floats(metrics, KEYS)
+    for key in (*KEYS, "parse_failures", "quotes", "unmatched_quotes"):
+        assert metrics[f"eval_{key}"] == pytest.approx(expected[key], abs=1e-12), key
+
+
+def test_the_readme_generative_example_is_what_the_command_prints(capsys):
+    from conftest import ROOT
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = next(b for b in re.findall(r"```text\n(.*?)```", readme, re.S) if "--parse quotes_fuzzy" in b)
+    command, *shown = block.strip().splitlines()
+    argv = [str(ROOT / a) if a.startswith("tests/") else a for a in command.split()[2:]]
+    code, out, _ = run_cli(argv, capsys)
+    assert code == 0 and len(shown) == 7
+    for line in shown:
+        assert line in out.splitlines(), line
+
+
+def test_the_demo_scores_model_replies_with_a_chosen_parser():
+    """The demo's generative example: replies in the predictions box (the third, of
+    several lines, as a JSON string), the parser from the list; what compute gives, and
+    the tokens highlighted from the placed quotes."""
+    from conftest import load_app
+
+    app = load_app("rationale_f1")
+    assert app.PARSERS[1:] == ["quotes_exact", "quotes_fuzzy", "quotes_normalized"]
+    headline, marked, _ = app.score(app.LLM_EXAMPLE["predictions"], app.EXAMPLE["references"], app.EXAMPLE["tokens"], ">=", 0.5, "0", "quotes_normalized")
+    sources = [row.split() for row in app.EXAMPLE["tokens"].splitlines()]
+    replies = ['["hazy golden", "Thick white head"]', "- citrus\n- oak", "[]"]
+    gold = [[int(c) for c in row] for row in app.EXAMPLE["references"].splitlines()]
+    expected = compute(replies, gold, sources=sources, parse="quotes_normalized", return_signature=True)
+    assert {key: headline[key] for key in ("f1", "parse_failures", "unmatched_quotes", "signature")} == {key: expected[key] for key in ("f1", "parse_failures", "unmatched_quotes", "signature")}
+    assert [word for word, kind in marked[:10]] == ["pours ", "a ", "hazy ", "golden ", "color ", "with ", "a ", "thick ", "white ", "head "]
+    assert [kind for _, kind in marked[2:5]] == ["TP", "TP", "FN"]  # "hazy golden" placed; "color" gold only
+    with pytest.raises(Exception, match="tokens: a parser places the replies"):
+        app.score(app.LLM_EXAMPLE["predictions"], app.EXAMPLE["references"], "", ">=", 0.5, "0", "quotes_exact")

@@ -3,6 +3,7 @@ numbers, a per-example table and the text highlighted token by token as TP / FP 
 out. Builds `demo` on import; launches only as a script."""
 
 import html
+import importlib
 import json
 import os
 import re
@@ -16,6 +17,11 @@ import gradio as gr  # noqa: E402
 HERE = Path(__file__).resolve().parent
 # By file path: on a Space the directory is `app/`, and evaluate would take app.py for the metric.
 metric = evaluate.load(str(HERE / "rationale_f1.py"), keep_in_memory=True)
+# The policies placing a model reply's quotes on the tokens (the metric's vendored package).
+package = type(metric).__module__.rpartition(".")[0]
+parsing = importlib.import_module(package + ".paperscore_parse")
+NO_PARSER = "none (predictions are selections)"
+PARSERS = [NO_PARSER, *importlib.import_module(package + ".paperscore_rationale").RATIONALE_PARSERS]
 
 # Beer reviews with the appearance aspect's rationale (the second text has none).
 EXAMPLE = dict(
@@ -29,6 +35,13 @@ EXAMPLE = dict(
     threshold_rule=">=",
     threshold=0.5,
     zero_division="0",
+    parse=NO_PARSER,
+)
+# One generative example: an LLM's replies quoting the texts (one reply a line; a reply of
+# several lines as a JSON string), placed on the tokens by a policy.
+LLM_EXAMPLE = dict(
+    predictions='["hazy golden", "Thick white head"]\n"- citrus\\n- oak"\n[]',
+    parse="quotes_normalized",
 )
 HEADLINE = (
     "precision", "recall", "f1", "sparsity", "micro_f1", "macro_f1",
@@ -88,19 +101,47 @@ def parse_tokens(text, references):
     return lines
 
 
-def compute_kwargs(predictions, references, tokens, threshold_rule, threshold, zero_division):
-    """The metric's keyword arguments for the demo's inputs (the tokens only label them)."""
+def parse_replies(text):
+    """One model reply per line; a line that is a JSON string is that string."""
+    replies = []
+    for row in text.splitlines():
+        value = json.loads(row) if row.lstrip().startswith('"') and _is_json(row) else row
+        replies.append(value if isinstance(value, str) else row)
+    return replies
+
+
+def _is_json(row):
+    try:
+        json.loads(row)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
+def compute_kwargs(predictions, references, tokens, threshold_rule, threshold, zero_division, parse=NO_PARSER):
+    """The metric's keyword arguments for the demo's inputs (the tokens only label them,
+    unless a parser places the replies' quotes on them)."""
+    if parse not in PARSERS:
+        raise ValueError(f"parse: {parse!r} is not one of {', '.join(PARSERS)}")
     for argument, text in (("predictions", predictions), ("references", references), ("tokens", tokens)):
         if len(text) > MAX_CHARS:
             raise ValueError(f"{argument}: {len(text):,} characters; this demo takes at most {MAX_CHARS:,} per box (use the package or the command line for more)")
     refs = parse_selections(references, "references")
     parse_tokens(tokens, refs)
+    if parse == NO_PARSER:
+        predicted, parsing = parse_selections(predictions, "predictions"), {}
+    else:
+        if not tokens.strip():
+            raise ValueError("tokens: a parser places the replies' quotes on the tokens; give the texts, one a line")
+        predicted = parse_replies(predictions)
+        parsing = dict(parse=parse, sources=[row.split() for row in tokens.splitlines() if row.strip()])
     return dict(
-        predictions=parse_selections(predictions, "predictions"),
+        predictions=predicted,
         references=refs,
         threshold_rule=threshold_rule,
         threshold=float(threshold),
         zero_division="nan" if zero_division == "nan" else float(zero_division),
+        **parsing,
     )
 
 
@@ -116,17 +157,20 @@ def highlight(words, prediction, reference, threshold_rule, threshold):
         yield word + " ", "TP" if chosen and gold else "FP" if chosen else "FN" if gold else None
 
 
-def score(predictions, references, tokens, threshold_rule, threshold, zero_division):
+def score(predictions, references, tokens, threshold_rule, threshold, zero_division, parse=NO_PARSER):
     try:
-        kwargs = compute_kwargs(predictions, references, tokens, threshold_rule, threshold, zero_division)
+        kwargs = compute_kwargs(predictions, references, tokens, threshold_rule, threshold, zero_division, parse)
         # a new metric per request: one visitor's batch never reaches another's
         result = metric.fresh().compute(**kwargs, per_example=True, return_signature=True)
+        if parse != NO_PARSER:  # the selections the quotes make, to highlight
+            kwargs["predictions"] = parsing.parse_rationales(kwargs["predictions"], kwargs["sources"], parse)[0]
     except ValueError as error:
         # Gradio renders the toast as HTML: the message quotes user text
         raise gr.Error(html.escape(str(error), quote=False), print_exception=False) from None
     except RecursionError:  # the last line of defence, as the command line's
         raise gr.Error("the input is nested too deeply to read", print_exception=False) from None
     headline = {key: result[key] for key in HEADLINE if key in result}
+    headline.update({key: result[key] for key in ("parse_failures", "parse_failure_examples", "quotes", "unmatched_quotes") if key in result})
     headline["signature"] = result["signature"]
     marked = []
     for words, prediction, reference in zip(parse_tokens(tokens, kwargs["references"]), kwargs["predictions"], kwargs["references"]):
@@ -155,16 +199,18 @@ with gr.Blocks(title="rationale_f1") as demo:
         threshold_rule = gr.Dropdown([">=", ">"], value=EXAMPLE["threshold_rule"], label="threshold_rule (>= DMR, > FR/MGR/DAR)")
         threshold = gr.Slider(0, 1, value=EXAMPLE["threshold"], step=0.05, label="threshold")
         zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division")
+        parse = gr.Dropdown(PARSERS, value=EXAMPLE["parse"], label="parser (predictions: model replies quoting the tokens, one a line)", elem_id="parse")
     button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
     result = gr.JSON(label="Result", elem_id="result")
     marked = gr.HighlightedText(label="Tokens: TP (selected, gold), FP (selected only), FN (gold only)", color_map=COLORS, show_legend=True, elem_id="highlighted")
     per_example = gr.Dataframe(label="Per example", elem_id="per-example")
     button.click(
         score,
-        [predictions, references, tokens, threshold_rule, threshold, zero_division],
+        [predictions, references, tokens, threshold_rule, threshold, zero_division, parse],
         [result, marked, per_example],
         api_name="compute",
     )
+    gr.Examples([[LLM_EXAMPLE["predictions"], EXAMPLE["references"], EXAMPLE["tokens"], LLM_EXAMPLE["parse"]]], [predictions, references, tokens, parse], label="Model replies (LLM quotes)")
 
 if __name__ == "__main__":
     demo.launch(state_session_capacity=SESSIONS)
