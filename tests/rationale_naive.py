@@ -124,6 +124,10 @@ def corpus(rows, zero_division=0.0, with_auprc=False):
         "iou_recall": iou_r,
         "iou_f1": NAN if math.isnan(iou_p) or math.isnan(iou_r) else ratio(2 * iou_p * iou_r, iou_p + iou_r),
     }
+    # ERASER's micro partial match: span counts summed over the corpus
+    matched, spans_p, spans_g = (sum(row[key] for row in rows) for key in ("matched_spans", "predicted_spans", "gold_spans"))
+    micro_p, micro_r = ratio(matched, spans_p, zero_division), ratio(matched, spans_g, zero_division)
+    out.update(iou_micro_precision=micro_p, iou_micro_recall=micro_r, iou_micro_f1=NAN if math.isnan(micro_p) or math.isnan(micro_r) else ratio(2 * micro_p * micro_r, micro_p + micro_r))
     if with_auprc:
         out["auprc"] = means("auprc")
     return out
@@ -255,3 +259,39 @@ def place_reply(reply, tokens, policy):
             for k in range(*span):
                 mask[k] = 1
     return mask, len(quotes) + others, missed
+
+
+# ---------------------------------------------------------------------------------------
+# ERASER's faithfulness numbers, one example at a time, from the definitions in its paper
+# and scipy's entropy (scaled to sum 1, natural logarithm, 0 log 0 = 0).
+
+
+def plain_entropy(p, q=None):
+    total_p = sum(p)
+    p = [x / total_p for x in p]
+    if q is None:
+        return -sum(x * math.log(x) for x in p if x > 0)
+    total_q = sum(q)
+    q = [x / total_q for x in q]
+    return sum(x * math.log(x / y) if y > 0 else math.inf for x, y in zip(p, q) if x > 0)
+
+
+def plain_faithfulness(full, without, alone, predicted, thresholded_without, thresholded_alone):
+    """{"examples": per example its differences, "corpus": their means (the AOPC: the mean
+    over examples and thresholds; its points: the mean at each threshold)}."""
+    examples = []
+    for f, w, a, y, tw, ta in zip(full, without, alone, predicted, thresholded_without, thresholded_alone):
+        examples.append({
+            "comprehensiveness": f[y] - w[y],
+            "sufficiency": f[y] - a[y],
+            "comprehensiveness_entropy": plain_entropy(f) - plain_entropy(w),
+            "comprehensiveness_kl": plain_entropy(w, f),
+            "sufficiency_entropy": plain_entropy(f) - plain_entropy(a),
+            "sufficiency_kl": plain_entropy(a, f),
+            "comprehensiveness_aopc": sum(f[y] - row[y] for row in tw) / len(tw),
+            "sufficiency_aopc": sum(f[y] - row[y] for row in ta) / len(ta),
+        })  # fmt: skip
+    corpus = {key: sum(e[key] for e in examples) / len(examples) for key in examples[0]}
+    for name, rows in (("comprehensiveness", thresholded_without), ("sufficiency", thresholded_alone)):
+        corpus[f"{name}_aopc_points"] = [sum(f[y] - row[k][y] for f, y, row in zip(full, predicted, rows)) / len(rows) for k in range(len(rows[0]))]
+    return {"examples": examples, "corpus": corpus}

@@ -1110,7 +1110,7 @@ def test_the_readme_generative_example_is_what_the_command_prints(capsys):
     code, out, _ = run_cli(argv, capsys)
     assert code == 0 and len(shown) == 7
     for line in shown:
-        assert line in out.splitlines(), line
+        assert line in out.splitlines(), line  # as printed, column widths included
 
 
 def test_the_demo_scores_model_replies_with_a_chosen_parser():
@@ -1131,3 +1131,149 @@ def test_the_demo_scores_model_replies_with_a_chosen_parser():
     assert [kind for _, kind in marked[2:5]] == ["TP", "TP", "FN"]  # "hazy golden" placed; "color" gold only
     with pytest.raises(Exception, match="tokens: a parser places the replies"):
         app.score(app.LLM_EXAMPLE["predictions"], app.EXAMPLE["references"], "", ">=", 0.5, "0", "quotes_exact")
+
+
+# ---------------------------------------------------------------------------------------
+# ERASER's faithfulness numbers (paperscore.faithfulness) and its micro partial match:
+# by hand, against ERASER's metrics.py run in place (fixtures, tests/data/rationale_eraser/),
+# a plain per-example oracle on 10,000 examples, and its results JSONL.
+
+from paperscore import faithfulness  # noqa: E402
+from conftest import DATA  # noqa: E402
+from rationale_naive import plain_faithfulness  # noqa: E402
+
+ERASER_FIXTURES = json.loads((DATA / "rationale_eraser" / "eraser_metrics.json").read_text(encoding="utf-8"))
+
+
+def test_faithfulness_by_hand():
+    # Two examples, classes (NEG, POS). ŷ = argmax of full: POS (0.8), NEG (0.6).
+    # comprehensiveness: (0.8 - 0.3) and (0.6 - 0.5): mean 0.3. sufficiency: (0.8 - 0.7)
+    # and (0.6 - 0.6): mean 0.05. AOPC at two thresholds: deltas (0.8-0.4, 0.8-0.2) and
+    # (0.6-0.6, 0.6-0.1): mean (0.4 + 0.6 + 0 + 0.5)/4 = 0.375; points 0.2 and 0.55.
+    full, without, alone = [[0.2, 0.8], [0.6, 0.4]], [[0.7, 0.3], [0.5, 0.5]], [[0.3, 0.7], [0.6, 0.4]]
+    tw = [[[0.6, 0.4], [0.8, 0.2]], [[0.6, 0.4], [0.1, 0.9]]]
+    r = faithfulness.compute(full, without, alone, thresholded_without=tw, thresholded_alone=tw, aopc_thresholds=(0.1, 0.5), return_signature=True)
+    assert (r["comprehensiveness"], r["sufficiency"], r["comprehensiveness_aopc"]) == pytest.approx((0.3, 0.05, 0.375))
+    assert r["comprehensiveness_aopc_points"] == pytest.approx([0.2, 0.55])
+    # entropy: H(0.2, 0.8) - H(0.7, 0.3) and H(0.6, 0.4) - H(0.5, 0.5), natural logs
+    h = lambda *p: -sum(x * math.log(x) for x in p)  # noqa: E731
+    assert r["comprehensiveness_entropy"] == pytest.approx(((h(0.2, 0.8) - h(0.7, 0.3)) + (h(0.6, 0.4) - h(0.5, 0.5))) / 2)
+    assert r["sufficiency_kl"] == pytest.approx((0.3 * math.log(0.3 / 0.2) + 0.7 * math.log(0.7 / 0.8) + 0) / 2)
+    assert r["signature"].startswith("rationale_f1|measure:eraser_faithfulness|aopc_thresholds:0.1,0.5|")
+    # a given ŷ overrides the argmax (ERASER reads the line's "classification")
+    assert faithfulness.compute(full, without, alone, predicted=[0, 0])["comprehensiveness"] == pytest.approx(((0.2 - 0.7) + (0.6 - 0.5)) / 2)
+
+
+def test_faithfulness_equals_eraser_run_in_place():
+    """ERASER's score_classifications on its own results lines (random corpora of 1-6
+    instances, 2-4 classes, predicted class not always the argmax, thresholds in any order
+    plus one ERASER filters out), its figures written into the fixture."""
+    cases = ERASER_FIXTURES["faithfulness"]
+    assert len(cases) >= 100
+    for case in cases:
+        read = faithfulness.read_eraser_results([json.dumps(line) for line in case["results"]])
+        ours = faithfulness.compute(**{key: read[key] for key in ("full", "without", "alone", "predicted", "thresholded_without", "thresholded_alone")})
+        for key, value in case["eraser"].items():
+            assert ours[key] == pytest.approx(value, rel=1e-12, abs=1e-12), key
+
+
+def test_iou_micro_and_macro_equal_eraser_run_in_place():
+    """ERASER's partial_match_score at 0.5 on the maximal runs of random masks."""
+    cases = ERASER_FIXTURES["iou"]
+    assert len(cases) >= 150
+    for case in cases:
+        ours = compute(case["predictions"], case["references"])
+        for key, value in case["eraser"].items():
+            assert ours[key] == pytest.approx(value, rel=1e-12, abs=1e-12), key
+
+
+def test_iou_micro_by_hand():
+    # Example A: predicted spans [0,1) (matches gold [0,1)) and [2,3) (no gold); example B:
+    # no prediction, two gold spans. Micro: 1 matched of 2 predicted, of 3 gold: P 1/2,
+    # R 1/3, F1 2/5 (macro, averaged per example first: 1/2, 1/2, 1/2).
+    r = compute([[1, 0, 1], [0, 0, 0]], [[1, 0, 0], [1, 0, 1]])
+    assert (r["iou_micro_precision"], r["iou_micro_recall"], r["iou_micro_f1"]) == pytest.approx((1 / 2, 1 / 3, 2 / 5))
+
+
+def test_faithfulness_ten_thousand_examples_equal_the_plain_oracle():
+    rng = np.random.default_rng(5)
+    n, classes = 10_000, 3
+    draw = lambda *shape: rng.dirichlet(np.ones(classes) * 0.5, size=shape)  # noqa: E731
+    full, without, alone = draw(n), draw(n), draw(n)
+    full[rng.random(n) < 0.05] = np.eye(classes)[0]  # certain predictions: zeros in the rows
+    without[:100] = full[:100]  # nothing removed changes nothing
+    tw, ta = draw(n, 5), draw(n, 5)
+    predicted = np.where(rng.random(n) < 0.1, rng.integers(0, classes, n), full.argmax(1))
+    ours = faithfulness.compute(full, without, alone, predicted=predicted, thresholded_without=tw, thresholded_alone=ta, per_example=True)
+    plain = plain_faithfulness(full.tolist(), without.tolist(), alone.tolist(), predicted.tolist(), tw.tolist(), ta.tolist())
+    for key, value in plain["corpus"].items():
+        assert ours[key] == pytest.approx(value, rel=1e-12, abs=1e-12), key
+    for mine, theirs in zip(ours["per_example"], plain["examples"]):
+        assert mine == pytest.approx(theirs, rel=1e-12, abs=1e-12)
+    alone_5 = faithfulness.compute(full[5:6], without[5:6], alone[5:6], predicted=predicted[5:6], thresholded_without=tw[5:6], thresholded_alone=ta[5:6])
+    assert alone_5["comprehensiveness_aopc"] == pytest.approx(ours["per_example"][5]["comprehensiveness_aopc"], abs=1e-15)
+
+
+def test_eraser_results_jsonl_is_read_and_refused_where_broken():
+    line = {"annotation_id": "a1", "classification": "POS", "classification_scores": {"POS": 0.8, "NEG": 0.2},
+            "comprehensiveness_classification_scores": {"POS": 0.3, "NEG": 0.7}, "sufficiency_classification_scores": {"NEG": 0.3, "POS": 0.7},
+            "rationales": [{"docid": "d1", "hard_rationale_predictions": [{"start_token": 0, "end_token": 2}, {"start_token": 2, "end_token": 3}]}]}  # fmt: skip
+    read = faithfulness.read_eraser_results([json.dumps(line), ""])
+    assert read["labels"] == ["NEG", "POS"] and read["full"] == [[0.2, 0.8]] and read["predicted"] == [1]
+    assert read["hard_rationales"] == [{"d1": [(0, 2), (2, 3)]}]  # adjacent spans kept as ERASER gives them
+    assert faithfulness.compute(read["full"], read["without"], read["alone"], read["predicted"])["sufficiency"] == pytest.approx(0.1)
+    for broken, message in (
+        ({**line, "classification": "neu"}, "line 2 classification 'neu' is not one of"),
+        ({**line, "sufficiency_classification_scores": {"POS": 1.0}}, r"line 2 sufficiency_classification_scores has the classes \['POS'\], not \['NEG', 'POS'\]"),
+        ({k: v for k, v in line.items() if k != "classification_scores"}, "line 2 lacks 'classification_scores'"),
+        ({**line, "thresholded_scores": []}, "line 1 lacks 'thresholded_scores', which other lines have"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            faithfulness.read_eraser_results([json.dumps(line), json.dumps(broken)])
+    with pytest.raises(ValueError, match=r"full\[1\]: 1.5 is not a probability in \[0, 1\]"):
+        faithfulness.compute([[0.5, 0.5], [1.5, 0.0]], [[0.5, 0.5]] * 2, [[0.5, 0.5]] * 2)
+    with pytest.raises(ValueError, match=r"without: has shape \(1, 2\), expected \(2, 2\)"):
+        faithfulness.compute([[0.5, 0.5]] * 2, [[0.5, 0.5]], [[0.5, 0.5]] * 2)
+    with pytest.raises(ValueError, match="AOPC needs both"):
+        faithfulness.compute([[0.5, 0.5]], [[0.5, 0.5]], [[0.5, 0.5]], thresholded_without=[[[0.5, 0.5]] * 5])
+
+
+def test_top_k_ratio_by_hand():
+    # Width 5 (padding included, as A2R's padded batch): int(5 * 0.5) = 2 tokens, the
+    # scores 0.9 and 0.7 (tokens 0 and 3), both gold: P = R = 1. Width 10 at 0.29:
+    # int(2.9) = 2; at 0.3: int(10 * 0.3) = int(3.0000000000000004) = 3.
+    r = compute([[0.9, 0.1, 0.5, 0.7, -100]], [[1, 0, 0, 1, -100]], top_k_ratio=0.5, per_example=True, return_signature=True)
+    assert (r["precision"], r["recall"], r["per_example"][0]["predicted"]) == (1.0, 1.0, 2)
+    assert "|top_k_ratio:0.5|iou_threshold:0.5|" in r["signature"] and "threshold_rule" not in r["signature"]
+    scores_ = [[0.1 * i for i in range(10)]]
+    assert compute(scores_, [[0] * 10], top_k_ratio=0.29, per_example=True)["per_example"][0]["predicted"] == 2
+    assert compute(scores_, [[0] * 10], top_k_ratio=0.3, per_example=True)["per_example"][0]["predicted"] == 3
+    # ties: the earlier token first; fewer scored tokens than k: all of them
+    r = compute([[0.5, 0.5, 0.5, 0.2], [0.3]], [[0, 1, 0, 0], [1, -100, -100, -100]], top_k_ratio=0.5, per_example=True)
+    assert [row["predicted"] for row in r["per_example"]] == [2, 1] and r["per_example"][0]["tp"] == 1
+    with pytest.raises(ValueError, match="threshold_rule: not used with top_k_ratio"):
+        compute(scores_, [[0] * 10], top_k_ratio=0.3, threshold_rule=">")
+    with pytest.raises(ValueError, match=r"top_k_ratio: 1.5 is not a number in \[0, 1\]"):
+        compute(scores_, [[0] * 10], top_k_ratio=1.5)
+
+
+def test_top_k_ratio_equals_a2r_run_in_place():
+    """A2R's _eval_att_rationale (its notebook cell executed as it is, torch.topk of
+    int(padded width * ratio)) on random padded batches of distinct scores: the tokens it
+    selects and hits in each example, written into the fixture."""
+    cases = json.loads((DATA / "rationale_eraser" / "a2r_top_k.json").read_text())
+    assert len(cases) >= 50
+    for case in cases:
+        r = compute(case["predictions"], case["references"], top_k_ratio=case["top_k_ratio"], per_example=True)
+        assert [row["predicted"] for row in r["per_example"]] == case["a2r_selected"]
+        assert [row["tp"] for row in r["per_example"]] == case["a2r_tp"]
+
+
+def test_top_k_ratio_on_ten_thousand_examples_equals_a_sort_per_example(realistic):
+    """Each example's selection: its scored tokens sorted by falling score (stable), the
+    first int(width * ratio) kept; counted by hand against the vectorised selection."""
+    predictions, references, examples = realistic
+    r = compute(predictions, references, top_k_ratio=0.15, per_example=True)
+    for row, (scores_, truth), reference in zip(r["per_example"], examples, references):
+        keep = sorted(range(len(scores_)), key=lambda i: -scores_[i])[: int(len(reference) * 0.15)]
+        assert (row["predicted"], row["tp"]) == (len(keep), sum(truth[i] for i in keep))

@@ -76,6 +76,8 @@ Args:
         Adds parse_failures and parse_failure_examples (replies with a quote that matches
         no tokens; their first 0-based indices), quotes and unmatched_quotes.
     strict: a quote that matches no tokens is a ValueError.
+    top_k_ratio: A2R's selection instead of a threshold: per example the int(width *
+        top_k_ratio) highest scores, width = the reference's padded length.
     threshold: a soft score selects its token at this value (default 0.5).
     threshold_rule: ">=" (DMR, default) or ">" (FR, MGR, DAR).
     iou_threshold: ERASER's partial-match IOU, in [0.5, 1] (default 0.5).
@@ -89,7 +91,8 @@ Args:
 Returns:
     precision, recall, f1, sparsity, micro_f1, macro_f1, example_precision,
     example_recall, example_f1, iou_precision, iou_recall, iou_f1 and, for soft scores,
-    auprc: floats in [0, 1]; with parse, the counts above.
+    auprc, iou_micro_precision, iou_micro_recall, iou_micro_f1 (ERASER's micro partial
+    match): floats in [0, 1]; with parse, the counts above.
 Examples:
     >>> metric = evaluate.load("paperscore/rationale_f1")
     >>> r = metric.compute(predictions=[[0, 0, 0, 1, 1, 0, 1, 1, 0, 0]], references=[[0, 0, 0, 1, 0, 1, 0, 1, 0, 0]])
@@ -186,6 +189,7 @@ class RationaleF1(SpaceMetric, evaluate.Metric):
         return_signature=False,
         parse=None,
         strict=False,
+        top_k_ratio=None,
     ):
         # Every argument goes to the package unchanged (a test keeps the signatures equal);
         # model replies get back their references and sources from JSON text.
