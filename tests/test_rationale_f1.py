@@ -1277,3 +1277,14 @@ def test_top_k_ratio_on_ten_thousand_examples_equals_a_sort_per_example(realisti
     for row, (scores_, truth), reference in zip(r["per_example"], examples, references):
         keep = sorted(range(len(scores_)), key=lambda i: -scores_[i])[: int(len(reference) * 0.15)]
         assert (row["predicted"], row["tp"]) == (len(keep), sum(truth[i] for i in keep))
+
+
+def test_cli_top_k_ratio_in_rationale_and_compare(tmp_path, capsys):
+    preds = [[0.9, 0.1, 0.5, 0.7], [0.2, 0.8, 0.4]]
+    golds = [[1, 0, 0, 1], [0, 1, -100]]
+    pred, gold = write_jsonl(tmp_path / "p.jsonl", preds), write_jsonl(tmp_path / "g.jsonl", golds)
+    code, out, _ = run_cli(["rationale", "--predictions", pred, "--references", gold, "--top-k-ratio", "0.5", "--json"], capsys)
+    assert code == 0 and json.loads(out) == compute(preds, golds, top_k_ratio=0.5, return_signature=True)
+    code, out, err = run_cli(["compare", "rationale", "--references", gold, "--system-a", pred, "--system-b", gold, "--top-k-ratio", "0.5", "--seed", "1", "--n-resamples", "20", "--json"], capsys)
+    assert code == 0, err
+    assert "top_k_ratio:0.5" in out
