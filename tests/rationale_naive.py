@@ -124,6 +124,10 @@ def corpus(rows, zero_division=0.0, with_auprc=False):
         "iou_recall": iou_r,
         "iou_f1": NAN if math.isnan(iou_p) or math.isnan(iou_r) else ratio(2 * iou_p * iou_r, iou_p + iou_r),
     }
+    # ERASER's micro partial match: span counts summed over the corpus
+    matched, spans_p, spans_g = (sum(row[key] for row in rows) for key in ("matched_spans", "predicted_spans", "gold_spans"))
+    micro_p, micro_r = ratio(matched, spans_p, zero_division), ratio(matched, spans_g, zero_division)
+    out.update(iou_micro_precision=micro_p, iou_micro_recall=micro_r, iou_micro_f1=NAN if math.isnan(micro_p) or math.isnan(micro_r) else ratio(2 * micro_p * micro_r, micro_p + micro_r))
     if with_auprc:
         out["auprc"] = means("auprc")
     return out
@@ -133,3 +137,161 @@ def numbers(examples, threshold=0.5, threshold_rule=">=", iou_threshold=0.5, wit
     """Every corpus number of the (scores, gold) examples."""
     rows = [example_row(scores, truth, threshold, threshold_rule, iou_threshold, zero_division, with_auprc) for scores, truth in examples]
     return corpus(rows, zero_division, with_auprc)
+
+
+# ---------------------------------------------------------------------------------------
+# Quotes placed on tokens (paperscore.parse's rationale policies), by brute force over
+# every run of tokens: written from the card's definitions, not from the package's search.
+
+
+def plain_normalized(text):
+    """NFKC, case folded, every punctuation (category P*) and white-space character dropped."""
+    import unicodedata
+
+    text = unicodedata.normalize("NFKC", text).casefold()
+    return "".join(c for c in text if not c.isspace() and unicodedata.category(c)[0] != "P")
+
+
+def levenshtein(a, b):
+    """Edit distance, the full table."""
+    table = [[i + j if i * j == 0 else 0 for j in range(len(b) + 1)] for i in range(len(a) + 1)]
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + (a[i - 1] != b[j - 1]))
+    return table[len(a)][len(b)]
+
+
+def place_quote(quote, tokens, policy):
+    """(start, end) of the tokens the quote selects under `policy`, or None."""
+    from fractions import Fraction
+
+    n = len(tokens)
+    if policy == "quotes_exact":
+        words = quote.split()
+        runs = [(i, i + len(words)) for i in range(n) if words and tokens[i : i + len(words)] == words]
+        return runs[0] if runs else None
+    norm = [plain_normalized(t) for t in tokens]
+    wanted = plain_normalized(quote)
+    if not wanted:
+        return None
+    # runs from a token with text to a token with text, leftmost start first, then shorter
+    for i in range(n):  # leftmost start first; one joined length per start
+        text = ""
+        for j in range(i, n):
+            text += norm[j]
+            if norm[i] and norm[j] and text == wanted:
+                return i, j + 1
+            if len(text) > len(wanted):
+                break
+    if policy == "quotes_normalized":
+        return None
+    runs = [(i, j + 1) for i in range(n) if norm[i] for j in range(i, n) if norm[j]]
+    best, found = None, None
+    for i, j in runs:
+        text = "".join(norm[i:j])
+        similarity = 1 - Fraction(levenshtein(wanted, text), max(len(wanted), len(text)))
+        if similarity >= Fraction(4, 5) and (best is None or similarity > best):
+            best, found = similarity, (i, j)
+    return found
+
+
+def plain_quotes(reply):
+    """The quotes of a reply as the card defines them: (quotes, items that are not quotes)."""
+    import json
+
+    body = reply
+    if "```" in reply:  # the first fenced block: after its opening line's info string
+        inside = reply[reply.index("```") + 3 :]
+        k = 0
+        while k < len(inside) and (inside[k].isalnum() or inside[k] in "_+-"):
+            k += 1
+        inside = inside[k + 1 :] if inside[k : k + 1] == "\n" else inside[k:]
+        body = inside[: inside.index("```")] if "```" in inside else inside
+    body = body.strip()
+    if not body:
+        return [], 0
+    try:
+        value = json.loads(body)
+    except (ValueError, RecursionError):
+        value = None
+    if isinstance(value, str):
+        return [value], 0
+    if isinstance(value, list):
+        return [v for v in value if isinstance(v, str)], sum(not isinstance(v, str) for v in value)
+    if body in ("null", "true", "false") or isinstance(value, (dict, int, float)):
+        return [], 1
+    quoted, k = [], 0
+    closing = {'"': '"', "“": "”", "「": "」", "『": "』"}
+    while k < len(body):  # left to right, each quoted text taken whole
+        mark = body[k]
+        end = body.find(closing[mark], k + 1) if mark in closing else -1
+        if end >= 0 and not (mark == '"' and "\n" in body[k + 1 : end]):
+            quoted.append(body[k + 1 : end])
+            k = end + 1
+        else:
+            k += 1
+    if quoted:
+        return quoted, 0
+    quotes = []
+    for line in body.splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        digits = len(line) - len(line.lstrip("0123456789"))
+        if line[0] in "-*•" and line[1:2].isspace():
+            line = line[1:].lstrip()
+        elif digits and line[digits : digits + 1] in (".", ")") and line[digits + 1 : digits + 2].isspace():
+            line = line[digits + 1 :].lstrip()
+        quotes.append(line)
+    return quotes, 0
+
+
+def place_reply(reply, tokens, policy):
+    """(0/1 per token, quotes and items, quotes and items placed nowhere)."""
+    quotes, others = plain_quotes(reply)
+    mask = [0] * len(tokens)
+    missed = others
+    for quote in quotes:
+        span = place_quote(quote, tokens, policy)
+        if span is None:
+            missed += 1
+        else:
+            for k in range(*span):
+                mask[k] = 1
+    return mask, len(quotes) + others, missed
+
+
+# ---------------------------------------------------------------------------------------
+# ERASER's faithfulness numbers, one example at a time, from the definitions in its paper
+# and scipy's entropy (scaled to sum 1, natural logarithm, 0 log 0 = 0).
+
+
+def plain_entropy(p, q=None):
+    total_p = sum(p)
+    p = [x / total_p for x in p]
+    if q is None:
+        return -sum(x * math.log(x) for x in p if x > 0)
+    total_q = sum(q)
+    q = [x / total_q for x in q]
+    return sum(x * math.log(x / y) if y > 0 else math.inf for x, y in zip(p, q) if x > 0)
+
+
+def plain_faithfulness(full, without, alone, predicted, thresholded_without, thresholded_alone):
+    """{"examples": per example its differences, "corpus": their means (the AOPC: the mean
+    over examples and thresholds; its points: the mean at each threshold)}."""
+    examples = []
+    for f, w, a, y, tw, ta in zip(full, without, alone, predicted, thresholded_without, thresholded_alone):
+        examples.append({
+            "comprehensiveness": f[y] - w[y],
+            "sufficiency": f[y] - a[y],
+            "comprehensiveness_entropy": plain_entropy(f) - plain_entropy(w),
+            "comprehensiveness_kl": plain_entropy(w, f),
+            "sufficiency_entropy": plain_entropy(f) - plain_entropy(a),
+            "sufficiency_kl": plain_entropy(a, f),
+            "comprehensiveness_aopc": sum(f[y] - row[y] for row in tw) / len(tw),
+            "sufficiency_aopc": sum(f[y] - row[y] for row in ta) / len(ta),
+        })  # fmt: skip
+    corpus = {key: sum(e[key] for e in examples) / len(examples) for key in examples[0]}
+    for name, rows in (("comprehensiveness", thresholded_without), ("sufficiency", thresholded_alone)):
+        corpus[f"{name}_aopc_points"] = [sum(f[y] - row[k][y] for f, y, row in zip(full, predicted, rows)) / len(rows) for k in range(len(rows[0]))]
+    return {"examples": examples, "corpus": corpus}

@@ -55,7 +55,7 @@ def test_registry_names_versions_and_unknown_names():
         P.get_parser(None)
     for key, parser in P.PARSERS.items():
         assert key == f"{parser.name}@{parser.version}" and parser.read.__doc__
-        assert set(parser.tuple_len) <= set("0123") if parser.family == "quad_match" else parser.family in ("csc", "micro_macro", "coref") and parser.tuple_len is None
+        assert set(parser.tuple_len) <= set("0123") if parser.family == "quad_match" else parser.family in ("csc", "micro_macro", "coref", "rationale_f1") and parser.tuple_len is None
     with pytest.raises(ValueError, match=r"unknown parser 'mvp' for csc; known: cllm_reply@1, csc_first_line@1, csc_label@1, csc_quotes@1, csc_reply@1, pycorrector_gpt@1, simple_csc_line@1$"):
         P.get_parser("mvp", family="csc")
 

@@ -812,7 +812,479 @@ def test_the_demo_refuses_deep_json_keeps_serving_and_holds_few_sessions(monkeyp
         expected = client.predict(api_name="/compute")[0]
         assert expected["f1"] > 0
         for i in range(app["SESSIONS"] + 5):  # visitors, each in a session of their own
-            assert visit(url, f"visitor-{i}", ["1 0", "1 1", "", ">=", 0.5, "0"])[0]["f1"] == 2 / 3
+            assert visit(url, f"visitor-{i}", ["1 0", "1 1", "", ">=", 0.5, "0", app["NO_PARSER"]])[0]["f1"] == 2 / 3
         assert len(demo.state_holder.session_data) == app["SESSIONS"] < 60
     finally:
         demo.close()
+
+
+# ---------------------------------------------------------------------------------------
+# Model replies that quote the input (parse=): the project's own three policies, checked
+# against the card's definitions (by hand, and a brute force over every run of tokens in
+# rationale_naive), then scored as the 0/1 masks they give.
+
+from paperscore import parse as P  # noqa: E402
+from rationale_naive import place_quote, place_reply, plain_quotes  # noqa: E402
+
+BEER = "Pours a hazy , golden color with a thick white head . Don 't miss it".split()
+
+
+def test_replies_are_read_as_their_quotes():
+    assert P.read_quotes('```json\n["hazy golden", "thick", 3]\n```\nBecause...') == (["hazy golden", "thick"], ["item 3 3 is not a string"])
+    assert P.read_quotes('"a single JSON string"') == (["a single JSON string"], [])
+    assert P.read_quotes('The words "hazy golden" and “thick” and 「很好」.') == (["hazy golden", "thick", "很好"], [])
+    assert P.read_quotes("- hazy\n* thick white\n2. head\n3) miss\n•  it\n-no bullet") == (["hazy", "thick white", "head", "miss", "it", "-no bullet"], [])
+    assert P.read_quotes("  \n ") == ([], [])
+    assert P.read_quotes('{"rationale": ["a"]}') == ([], ["JSON dict, not a list of quotes"])
+    assert P.read_quotes("```\n42") == ([], ["JSON int, not a list of quotes"])  # an open fence runs to the end
+
+
+def test_each_policy_places_quotes_as_the_card_says():
+    exact, normalized, fuzzy = (P.RATIONALE_POLICIES[name][0] for name in ("quotes_exact", "quotes_normalized", "quotes_fuzzy"))
+    # exact: words equal tokens; "hazy , golden" is tokens 2-4, "hazy, golden" is no token run
+    assert exact("hazy , golden", BEER) == (2, 5) and exact("hazy, golden", BEER) is None and exact("pours", BEER) is None
+    # normalized: "hazygolden" = "hazy" + "" + "golden" (the comma token has no text left);
+    # "don't" = "do" + "nt"; "Pours" and "pours" fold to one; "." alone has no text: nowhere
+    assert normalized("hazy, golden", BEER) == (2, 5) and normalized("DON'T", BEER) == (12, 14)
+    assert normalized("pours", BEER) == (0, 1) and normalized(".", BEER) is None and normalized("olden", BEER) is None
+    # fuzzy: "golden colour" -> "goldencolour" (12) against tokens 4-5 "goldencolor" (11):
+    # one deletion, similarity 1 - 1/12 >= 4/5. "thik whit head" -> "thikwhithead" (12)
+    # against "thickwhitehead" (14, tokens 8-10): distance 2, 1 - 2/14 = 0.857; against
+    # "athickwhitehead" (tokens 7-10): distance 3, 1 - 3/15 = 0.8, lower: tokens 8-10.
+    assert fuzzy("golden colour", BEER) == (4, 6) and fuzzy("thik whit head", BEER) == (8, 11)
+    # "zzzz" is nothing like any run; "goldn" (5) vs "golden" (6): 1 - 1/6 = 0.83 passes,
+    # "gldn" vs "golden": 1 - 2/6 = 0.67 does not
+    assert fuzzy("zzzz", BEER) is None and fuzzy("goldn", BEER) == (4, 5) and fuzzy("gldn", BEER) is None
+    for quote in ("hazy , golden", "DON'T", "golden colour", "thik whit head", "goldn", "gldn", "."):
+        for name, (find, _) in P.RATIONALE_POLICIES.items():
+            assert find(quote, BEER) == place_quote(quote, BEER, name), (quote, name)
+
+
+def render(rng, quotes):
+    """Quotes written as an LLM might: a JSON list (fenced or not), quoted prose, bullets."""
+    style = rng.integers(0, 5)
+    if style == 0:
+        return json.dumps(quotes, ensure_ascii=False)
+    if style == 1:
+        return "Here you go:\n```json\n" + json.dumps(quotes, ensure_ascii=False) + "\n```\nThese show the aspect."
+    if not quotes:  # nothing to quote: in prose, nothing
+        return ""
+    if style == 2:
+        return "The rationale: " + ", ".join(f"“{q}”" for q in quotes) + "."
+    if style == 3:
+        return "\n".join(f"{i}. {q}" for i, q in enumerate(quotes, 1))
+    return "\n".join(f"- {q}" for q in quotes)
+
+
+WORDS = [f"{a}{b}{c}" for a in "bcdfgklmnprstvz" for b in "aeiou" for c in "bdgklmnprst"]
+
+
+def gold_runs(rng, tokens, avoid=()):
+    """A 0/1 mask of 0-3 runs of 1-4 tokens, each starting and ending on a token outside
+    `avoid`, and the runs as lists of token indices."""
+    mask, runs = [0] * len(tokens), []
+    for _ in range(int(rng.integers(0, 4))):
+        start = int(rng.integers(0, len(tokens)))
+        stop = min(len(tokens), start + int(rng.integers(1, 5)))
+        while stop > start and tokens[stop - 1] in avoid:
+            stop -= 1
+        if stop <= start or tokens[start] in avoid or any(mask[max(0, start - 1) : stop + 1]):
+            continue
+        mask[start:stop] = [1] * (stop - start)
+        runs.append(list(range(start, stop)))
+    return mask, runs
+
+
+def test_gold_rationales_rendered_as_replies_read_back_to_the_same_tokens():
+    """Distinct tokens (so every run has one place): each policy gives back the gold mask
+    from the runs written as they are (exact), recased with punctuation glued on
+    (normalized), and with one letter of a long quote changed (fuzzy: similarity >= 4/5)."""
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        tokens = list(rng.choice(WORDS, int(rng.integers(3, 30)), replace=False))
+        tokens = [t if rng.random() > 0.1 else "," for t in tokens]
+        mask, runs = gold_runs(rng, tokens, avoid={","})
+        plain = [" ".join(tokens[i] for i in run) for run in runs]
+        recased = ["".join(tokens[i].upper() if rng.random() < 0.5 else tokens[i] for i in run[:1]) + " " + " ".join(tokens[i] + "!" for i in run[1:]) for run in runs]
+        typo = [q if len(q.replace(" ", "")) < 10 else q[:2] + ("x" if q[2] != "x" else "y") + q[3:] for q in plain]
+        for name, quotes in (("quotes_exact", plain), ("quotes_normalized", recased), ("quotes_fuzzy", typo)):
+            masks, report = P.parse_rationales([render(rng, quotes)], [tokens], name)
+            assert masks == [mask] and report["unmatched_quotes"] == 0, (name, quotes, tokens)
+
+
+PIECES = ["hazy", "Hazy", "golden", "gold", "en", "color", "colour", ",", ".", "!", "'t", "don", "do", "n't", "很", "好", "很好", "，", "the", "the", "ＡＢ", "ab", "-", "1."]
+
+
+def random_reply(rng, tokens):
+    """A reply quoting pieces of its tokens (runs, recased, cut, misspelt) or other text, in
+    any of the written styles, or malformed: broken JSON, JSON objects and numbers, items
+    that are not strings, empty and blank replies, stray quote marks, fences left open."""
+    quotes = []
+    for _ in range(int(rng.integers(0, 4))):
+        start = int(rng.integers(0, len(tokens)))
+        run = tokens[start : start + int(rng.integers(1, 4))]
+        kind = rng.random()
+        text = " ".join(run) if kind < 0.4 else "".join(run) if kind < 0.5 else " ".join(run).upper() if kind < 0.6 else " ".join(run)[1:] if kind < 0.7 else " ".join(rng.choice(PIECES, int(rng.integers(1, 3))))
+        quotes.append(text)
+    roll = rng.random()
+    if roll < 0.75:
+        return render(rng, quotes)
+    return str(rng.choice([
+        "", "   ", "[", '["a", 1, null, ["b"]]', '{"rationale": ["hazy"]}', "42", '"unclosed', "```\n[\"hazy\"]", "“open", '"a\nb"',
+        "- \n* \n1.", "1.hazy", '["很好", "ＡＢ"]', "```json\n\"the\"\n```", '"the" "the"',
+    ]))  # fmt: skip
+
+
+def replies_corpus(n, seed):
+    rng = np.random.default_rng(seed)
+    replies, sources = [], []
+    for _ in range(n):
+        length = int(rng.integers(1, 14)) if rng.random() < 0.97 else int(rng.integers(60, 200))
+        tokens = list(rng.choice(PIECES, length)) if rng.random() < 0.5 else list(rng.choice(WORDS[:40] + PIECES, length))
+        sources.append(tokens)
+        replies.append(random_reply(rng, tokens))
+    return replies, sources
+
+
+@pytest.fixture(scope="module")
+def replies():
+    return replies_corpus(10_000, 11)
+
+
+def test_quotes_are_read_as_the_plain_definition(replies):
+    texts, _ = replies
+    for text in texts:
+        quotes, problems = P.read_quotes(text)
+        assert (quotes, len(problems)) == plain_quotes(text), text
+
+
+@pytest.mark.parametrize("name", ["quotes_exact", "quotes_normalized", "quotes_fuzzy"])
+def test_ten_thousand_replies_placed_as_the_brute_force_and_scored_as_their_masks(replies, name):
+    """Every reply's mask and counts equal the brute force (fuzzy: the 1,500 first of at
+    most 13 tokens, as its brute force measures every run); the corpus scored with parse=
+    equals the masks scored directly, the report counts what the brute force counts, and
+    each example's numbers in the batch are its numbers alone."""
+    texts, sources = replies
+    if name == "quotes_fuzzy":
+        texts, sources = map(list, zip(*[pair for pair in zip(texts, sources) if len(pair[1]) <= 13][:1_500]))
+    n = len(texts)
+    rng = np.random.default_rng(3)
+    gold = [list(rng.integers(0, 2, len(tokens))) for tokens in sources]
+    expected = [place_reply(text, tokens, name) for text, tokens in zip(texts, sources)]
+    masks, report = P.parse_rationales(texts, sources, name)
+    assert masks == [mask for mask, _, _ in expected]
+    failed = [i for i, (_, _, missed) in enumerate(expected) if missed]
+    assert report == {
+        "parser": f"{name}@1", "parse_failures": len(failed), "parse_failure_examples": failed[:5],
+        "quotes": sum(count for _, count, _ in expected), "unmatched_quotes": sum(missed for _, _, missed in expected),
+    }  # fmt: skip
+    assert 0.05 * n < len(failed) < 0.95 * n  # both kinds are well represented
+    result = compute(texts, gold, sources=sources, parse=name, per_example=True)
+    direct = compute(masks, gold, per_example=True)
+    assert {key: result[key] for key in direct} == direct
+    assert {key: result[key] for key in ("parse_failures", "quotes", "unmatched_quotes")} == {key: report[key] for key in ("parse_failures", "quotes", "unmatched_quotes")}
+    for i in rng.choice(n, 20, replace=False):
+        alone = compute([texts[i]], [gold[i]], sources=[sources[i]], parse=name, per_example=True)
+        assert alone["per_example"][0] == result["per_example"][i]
+
+
+SOURCES = ["pours a hazy golden color with a thick white head", "smells of citrus and pine , the taste is bitter"]
+REPLIES = ['["hazy golden", "Thick white head"]', "- citrus\n- oak"]
+GOLD = [[0, 0, 1, 1, 0, 0, 0, 1, 1, 1], [0, 0, 1, 0, 1, 0, 0, 0, 0, 0]]
+
+
+def test_compute_with_a_parser_by_hand():
+    # quotes_normalized: "hazy golden" -> tokens 2-3, "Thick white head" -> 7-9 (case
+    # folded); "citrus" -> token 2, "oak" nowhere (reported). Selected 5 + 1, gold 5 + 2,
+    # TP 5 + 1: P = 6/6, R = 6/7. quotes_exact misses "Thick white head" too: TP 3,
+    # predicted 3: P = 1, R = 3/7, two failures of 4 quotes.
+    r = compute(REPLIES, GOLD, sources=SOURCES, parse="quotes_normalized", return_signature=True)
+    assert (r["precision"], r["recall"]) == (1.0, pytest.approx(6 / 7))
+    assert {k: r[k] for k in ("parse_failures", "parse_failure_examples", "quotes", "unmatched_quotes")} == {"parse_failures": 1, "parse_failure_examples": [1], "quotes": 4, "unmatched_quotes": 1}
+    assert r["signature"].startswith("rationale_f1|parse:quotes_normalized@1|threshold:0.5|")
+    r = compute(REPLIES, GOLD, sources=[s.split() for s in SOURCES], parse="quotes_exact@1")
+    assert (r["precision"], r["recall"], r["parse_failures"], r["unmatched_quotes"]) == (1.0, pytest.approx(3 / 7), 2, 2)
+    # gold given as quotes (a seq2seq model's labels): placed by the same parser, strictly
+    r = compute(REPLIES, ['"hazy golden color"', '["citrus", "pine"]'], sources=SOURCES, parse="quotes_normalized", return_signature=True)
+    # gold tokens 2-4 and 2, 4: TP 2 + 1 of predicted 5 + 1, gold 3 + 2
+    assert (r["precision"], r["recall"]) == (pytest.approx(3 / 6), pytest.approx(3 / 5))
+    assert "|parse:quotes_normalized@1|references:quotes|" in r["signature"]
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(references=GOLD, sources=SOURCES, parse="quotes_exact", strict=True), r"predictions\[0\]: quotes_exact@1 cannot place it: quote 2 'Thick white head' matches no run of tokens"),
+        (dict(references=['"hazy"', '"oak"'], sources=SOURCES, parse="quotes_exact"), r"references\[1\]: quotes_exact@1 cannot place it: quote 1 'oak'"),
+        (dict(references=['"hazy"', [0] * 10], sources=SOURCES, parse="quotes_exact"), r"references\[1\]: is a list but references\[0\] is a text"),
+        (dict(references=GOLD, parse="quotes_exact"), "sources: parse= places the quotes on the input's tokens"),
+        (dict(references=GOLD, sources=SOURCES[:1], parse="quotes_exact"), "sources and predictions differ in length: 1 against 2"),
+        (dict(references=GOLD, sources=[SOURCES[0], [1, 2]], parse="quotes_exact"), r"sources\[1\]: expected a text or a list of token strings"),
+        (dict(references=[GOLD[0], [0, 1]], sources=SOURCES, parse="quotes_exact"), r"references\[1\]: has 2 entries but sources\[1\] has 10 tokens"),
+        (dict(references=GOLD, sources=SOURCES, parse="mvp"), "parse: unknown parser 'mvp' for rationale_f1; known: quotes_exact@1, quotes_fuzzy@1, quotes_normalized@1"),
+        (dict(references=GOLD, sources=SOURCES), "sources: applies to model texts read by a parser; pass parse=NAME"),
+        (dict(references=GOLD, strict=True), "strict: applies to model texts read by a parser"),
+    ],
+)
+def test_parse_errors_name_the_argument_and_example(kwargs, message):
+    predictions = kwargs.pop("predictions", REPLIES)
+    with pytest.raises(ValueError, match=message):
+        compute(predictions, **kwargs)
+    with pytest.raises(ValueError, match=r"predictions\[0\]: is a list, not a model reply"):
+        compute(GOLD, GOLD, sources=SOURCES, parse="quotes_exact")
+
+
+def test_replies_through_evaluate_add_batch_add_and_compute():
+    metric = space_metric()
+    expected = compute(REPLIES, GOLD, sources=SOURCES, parse="quotes_fuzzy", return_signature=True)
+    assert metric.compute(predictions=REPLIES, references=GOLD, sources=SOURCES, parse="quotes_fuzzy", return_signature=True) == expected
+    metric.add_batch(predictions=REPLIES[:1], references=GOLD[:1], sources=[SOURCES[0].split()])
+    metric.add(prediction=REPLIES[1], reference=GOLD[1], sources=SOURCES[1])
+    assert metric.compute(parse="quotes_fuzzy", return_signature=True) == expected
+    gold_quotes = ['"hazy golden color"', '["citrus", "pine"]']
+    assert metric.compute(predictions=REPLIES, references=gold_quotes, sources=SOURCES, parse="quotes_exact") == compute(REPLIES, gold_quotes, sources=SOURCES, parse="quotes_exact")
+    with pytest.raises(ValueError, match="sources: model replies .* need each example's input"):
+        metric.compute(predictions=REPLIES, references=GOLD)
+    with pytest.raises(ValueError, match="sources: apply to model replies read by a parser"):
+        metric.compute(predictions=GOLD, references=GOLD, sources=SOURCES)
+    with pytest.raises(ValueError, match="parse: unknown parser 'nope' for rationale_f1"):
+        metric.trainer_metrics(parse="nope")
+
+
+def test_cli_parse_reads_replies_sources_and_gold_quotes(tmp_path, capsys):
+    (tmp_path / "pred.txt").write_text("\n".join(json.dumps(r) if "\n" in r else r for r in REPLIES) + "\n", encoding="utf-8")
+    write_jsonl(tmp_path / "gold.jsonl", GOLD)
+    (tmp_path / "src.txt").write_text("\n".join(SOURCES) + "\n", encoding="utf-8")
+    argv = ["rationale", "--predictions", str(tmp_path / "pred.txt"), "--references", str(tmp_path / "gold.jsonl"), "--sources", str(tmp_path / "src.txt"), "--parse", "quotes_normalized", "--json"]
+    code, out, _ = run_cli(argv, capsys)
+    assert code == 0
+    result = json.loads(out)
+    expected = compute(REPLIES, GOLD, sources=SOURCES, parse="quotes_normalized", return_signature=True)
+    assert result == expected
+    code, _, err = run_cli(argv + ["--strict"], capsys)
+    assert code == 1 and "predictions[1]: quotes_normalized@1 cannot place it: quote 2 'oak'" in err
+    code, _, err = run_cli([a for a in argv if a not in ("--parse", "quotes_normalized")], capsys)
+    assert code == 1 and "--sources: applies with --parse NAME only" in err
+
+
+@pytest.mark.parametrize("mode", ["concat", "batch_eval"])  # per_batch: as quad_match's test
+def test_trainer_metrics_parse_generated_quotes_with_sources_from_the_inputs(tmp_path, mode):
+    """Seq2SeqTrainer: the generated text, the decoded labels (gold quotes) and the decoded
+    inputs (sources) reach compute(parse=...); the parse report is among the numbers."""
+    from test_trainer import assert_plain_floats, predict, run, seq2seq_data
+    from transformers import DataCollatorForSeq2Seq, Seq2SeqTrainer, Seq2SeqTrainingArguments
+
+    def target(rng):  # gold quotes of source-like words: '" r3 r4 " " r7 "'
+        return " ".join(f'" {" ".join(rng.choice([f"r{i}" for i in range(20)], int(rng.integers(1, 3)), replace=False))} "' for _ in range(int(rng.integers(1, 3))))
+
+    tokenizer, model, data = seq2seq_data(['"'], target, 6)
+    # the gold quotes must lie in the source: write each source as the review of its quotes
+    for example in data:
+        words = [w for w in tokenizer.decode(example["labels"], skip_special_tokens=True).split() if w != '"']
+        example["input_ids"] = tokenizer(" ".join(["review"] + words + ["r19"]))["input_ids"] + [tokenizer.eos_token_id]
+    compute_metrics = space_metric().trainer_metrics(tokenizer=tokenizer, parse="quotes_exact")
+    generation = dict(predict_with_generate=True, generation_max_length=12, include_for_metrics=["inputs"])
+    trainer, metrics, ours = run(Seq2SeqTrainer, Seq2SeqTrainingArguments, tmp_path, model, data, DataCollatorForSeq2Seq(tokenizer, model=model), compute_metrics, mode, **generation)
+    assert ours == []
+    prediction = predict(trainer, data)
+
+    def decode(ids):
+        return tokenizer.batch_decode(np.where(ids == -100, tokenizer.pad_token_id, ids).tolist(), skip_special_tokens=True)
+
+    sources = [tokenizer.decode(example["input_ids"], skip_special_tokens=True) for example in data]
+    references = decode(prediction.label_ids)
+    assert references[0].startswith('" r') and sources[0].startswith("review r")
+    expected = compute(decode(prediction.predictions), references, sources=sources, parse="quotes_exact")
+    assert_plain_floats(metrics, KEYS)
+    for key in (*KEYS, "parse_failures", "quotes", "unmatched_quotes"):
+        assert metrics[f"eval_{key}"] == pytest.approx(expected[key], abs=1e-12), key
+
+
+def test_the_readme_generative_example_is_what_the_command_prints(capsys):
+    from conftest import ROOT
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = next(b for b in re.findall(r"```text\n(.*?)```", readme, re.S) if "--parse quotes_fuzzy" in b)
+    command, *shown = block.strip().splitlines()
+    argv = [str(ROOT / a) if a.startswith("tests/") else a for a in command.split()[2:]]
+    code, out, _ = run_cli(argv, capsys)
+    assert code == 0 and len(shown) == 7
+    for line in shown:
+        assert line in out.splitlines(), line  # as printed, column widths included
+
+
+def test_the_demo_scores_model_replies_with_a_chosen_parser():
+    """The demo's generative example: replies in the predictions box (the third, of
+    several lines, as a JSON string), the parser from the list; what compute gives, and
+    the tokens highlighted from the placed quotes."""
+    from conftest import load_app
+
+    app = load_app("rationale_f1")
+    assert app.PARSERS[1:] == ["quotes_exact", "quotes_fuzzy", "quotes_normalized"]
+    headline, marked, _ = app.score(app.LLM_EXAMPLE["predictions"], app.EXAMPLE["references"], app.EXAMPLE["tokens"], ">=", 0.5, "0", "quotes_normalized")
+    sources = [row.split() for row in app.EXAMPLE["tokens"].splitlines()]
+    replies = ['["hazy golden", "Thick white head"]', "- citrus\n- oak", "[]"]
+    gold = [[int(c) for c in row] for row in app.EXAMPLE["references"].splitlines()]
+    expected = compute(replies, gold, sources=sources, parse="quotes_normalized", return_signature=True)
+    assert {key: headline[key] for key in ("f1", "parse_failures", "unmatched_quotes", "signature")} == {key: expected[key] for key in ("f1", "parse_failures", "unmatched_quotes", "signature")}
+    assert [word for word, kind in marked[:10]] == ["pours ", "a ", "hazy ", "golden ", "color ", "with ", "a ", "thick ", "white ", "head "]
+    assert [kind for _, kind in marked[2:5]] == ["TP", "TP", "FN"]  # "hazy golden" placed; "color" gold only
+    with pytest.raises(Exception, match="tokens: a parser places the replies"):
+        app.score(app.LLM_EXAMPLE["predictions"], app.EXAMPLE["references"], "", ">=", 0.5, "0", "quotes_exact")
+
+
+# ---------------------------------------------------------------------------------------
+# ERASER's faithfulness numbers (paperscore.faithfulness) and its micro partial match:
+# by hand, against ERASER's metrics.py run in place (fixtures, tests/data/rationale_eraser/),
+# a plain per-example oracle on 10,000 examples, and its results JSONL.
+
+from paperscore import faithfulness  # noqa: E402
+from conftest import DATA  # noqa: E402
+from rationale_naive import plain_faithfulness  # noqa: E402
+
+ERASER_FIXTURES = json.loads((DATA / "rationale_eraser" / "eraser_metrics.json").read_text(encoding="utf-8"))
+
+
+def test_faithfulness_by_hand():
+    # Two examples, classes (NEG, POS). ŷ = argmax of full: POS (0.8), NEG (0.6).
+    # comprehensiveness: (0.8 - 0.3) and (0.6 - 0.5): mean 0.3. sufficiency: (0.8 - 0.7)
+    # and (0.6 - 0.6): mean 0.05. AOPC at two thresholds: deltas (0.8-0.4, 0.8-0.2) and
+    # (0.6-0.6, 0.6-0.1): mean (0.4 + 0.6 + 0 + 0.5)/4 = 0.375; points 0.2 and 0.55.
+    full, without, alone = [[0.2, 0.8], [0.6, 0.4]], [[0.7, 0.3], [0.5, 0.5]], [[0.3, 0.7], [0.6, 0.4]]
+    tw = [[[0.6, 0.4], [0.8, 0.2]], [[0.6, 0.4], [0.1, 0.9]]]
+    r = faithfulness.compute(full, without, alone, thresholded_without=tw, thresholded_alone=tw, aopc_thresholds=(0.1, 0.5), return_signature=True)
+    assert (r["comprehensiveness"], r["sufficiency"], r["comprehensiveness_aopc"]) == pytest.approx((0.3, 0.05, 0.375))
+    assert r["comprehensiveness_aopc_points"] == pytest.approx([0.2, 0.55])
+    # entropy: H(0.2, 0.8) - H(0.7, 0.3) and H(0.6, 0.4) - H(0.5, 0.5), natural logs
+    h = lambda *p: -sum(x * math.log(x) for x in p)  # noqa: E731
+    assert r["comprehensiveness_entropy"] == pytest.approx(((h(0.2, 0.8) - h(0.7, 0.3)) + (h(0.6, 0.4) - h(0.5, 0.5))) / 2)
+    assert r["sufficiency_kl"] == pytest.approx((0.3 * math.log(0.3 / 0.2) + 0.7 * math.log(0.7 / 0.8) + 0) / 2)
+    assert r["signature"].startswith("rationale_f1|measure:eraser_faithfulness|aopc_thresholds:0.1,0.5|")
+    # a given ŷ overrides the argmax (ERASER reads the line's "classification")
+    assert faithfulness.compute(full, without, alone, predicted=[0, 0])["comprehensiveness"] == pytest.approx(((0.2 - 0.7) + (0.6 - 0.5)) / 2)
+
+
+def test_faithfulness_equals_eraser_run_in_place():
+    """ERASER's score_classifications on its own results lines (random corpora of 1-6
+    instances, 2-4 classes, predicted class not always the argmax, thresholds in any order
+    plus one ERASER filters out), its figures written into the fixture."""
+    cases = ERASER_FIXTURES["faithfulness"]
+    assert len(cases) >= 100
+    for case in cases:
+        read = faithfulness.read_eraser_results([json.dumps(line) for line in case["results"]])
+        ours = faithfulness.compute(**{key: read[key] for key in ("full", "without", "alone", "predicted", "thresholded_without", "thresholded_alone")})
+        for key, value in case["eraser"].items():
+            assert ours[key] == pytest.approx(value, rel=1e-12, abs=1e-12), key
+
+
+def test_iou_micro_and_macro_equal_eraser_run_in_place():
+    """ERASER's partial_match_score at 0.5 on the maximal runs of random masks."""
+    cases = ERASER_FIXTURES["iou"]
+    assert len(cases) >= 150
+    for case in cases:
+        ours = compute(case["predictions"], case["references"])
+        for key, value in case["eraser"].items():
+            assert ours[key] == pytest.approx(value, rel=1e-12, abs=1e-12), key
+
+
+def test_iou_micro_by_hand():
+    # Example A: predicted spans [0,1) (matches gold [0,1)) and [2,3) (no gold); example B:
+    # no prediction, two gold spans. Micro: 1 matched of 2 predicted, of 3 gold: P 1/2,
+    # R 1/3, F1 2/5 (macro, averaged per example first: 1/2, 1/2, 1/2).
+    r = compute([[1, 0, 1], [0, 0, 0]], [[1, 0, 0], [1, 0, 1]])
+    assert (r["iou_micro_precision"], r["iou_micro_recall"], r["iou_micro_f1"]) == pytest.approx((1 / 2, 1 / 3, 2 / 5))
+
+
+def test_faithfulness_ten_thousand_examples_equal_the_plain_oracle():
+    rng = np.random.default_rng(5)
+    n, classes = 10_000, 3
+    draw = lambda *shape: rng.dirichlet(np.ones(classes) * 0.5, size=shape)  # noqa: E731
+    full, without, alone = draw(n), draw(n), draw(n)
+    full[rng.random(n) < 0.05] = np.eye(classes)[0]  # certain predictions: zeros in the rows
+    without[:100] = full[:100]  # nothing removed changes nothing
+    tw, ta = draw(n, 5), draw(n, 5)
+    predicted = np.where(rng.random(n) < 0.1, rng.integers(0, classes, n), full.argmax(1))
+    ours = faithfulness.compute(full, without, alone, predicted=predicted, thresholded_without=tw, thresholded_alone=ta, per_example=True)
+    plain = plain_faithfulness(full.tolist(), without.tolist(), alone.tolist(), predicted.tolist(), tw.tolist(), ta.tolist())
+    for key, value in plain["corpus"].items():
+        assert ours[key] == pytest.approx(value, rel=1e-12, abs=1e-12), key
+    for mine, theirs in zip(ours["per_example"], plain["examples"]):
+        assert mine == pytest.approx(theirs, rel=1e-12, abs=1e-12)
+    alone_5 = faithfulness.compute(full[5:6], without[5:6], alone[5:6], predicted=predicted[5:6], thresholded_without=tw[5:6], thresholded_alone=ta[5:6])
+    assert alone_5["comprehensiveness_aopc"] == pytest.approx(ours["per_example"][5]["comprehensiveness_aopc"], abs=1e-15)
+
+
+def test_eraser_results_jsonl_is_read_and_refused_where_broken():
+    line = {"annotation_id": "a1", "classification": "POS", "classification_scores": {"POS": 0.8, "NEG": 0.2},
+            "comprehensiveness_classification_scores": {"POS": 0.3, "NEG": 0.7}, "sufficiency_classification_scores": {"NEG": 0.3, "POS": 0.7},
+            "rationales": [{"docid": "d1", "hard_rationale_predictions": [{"start_token": 0, "end_token": 2}, {"start_token": 2, "end_token": 3}]}]}  # fmt: skip
+    read = faithfulness.read_eraser_results([json.dumps(line), ""])
+    assert read["labels"] == ["NEG", "POS"] and read["full"] == [[0.2, 0.8]] and read["predicted"] == [1]
+    assert read["hard_rationales"] == [{"d1": [(0, 2), (2, 3)]}]  # adjacent spans kept as ERASER gives them
+    assert faithfulness.compute(read["full"], read["without"], read["alone"], read["predicted"])["sufficiency"] == pytest.approx(0.1)
+    for broken, message in (
+        ({**line, "classification": "neu"}, "line 2 classification 'neu' is not one of"),
+        ({**line, "sufficiency_classification_scores": {"POS": 1.0}}, r"line 2 sufficiency_classification_scores has the classes \['POS'\], not \['NEG', 'POS'\]"),
+        ({k: v for k, v in line.items() if k != "classification_scores"}, "line 2 lacks 'classification_scores'"),
+        ({**line, "thresholded_scores": []}, "line 1 lacks 'thresholded_scores', which other lines have"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            faithfulness.read_eraser_results([json.dumps(line), json.dumps(broken)])
+    with pytest.raises(ValueError, match=r"full\[1\]: 1.5 is not a probability in \[0, 1\]"):
+        faithfulness.compute([[0.5, 0.5], [1.5, 0.0]], [[0.5, 0.5]] * 2, [[0.5, 0.5]] * 2)
+    with pytest.raises(ValueError, match=r"without: has shape \(1, 2\), expected \(2, 2\)"):
+        faithfulness.compute([[0.5, 0.5]] * 2, [[0.5, 0.5]], [[0.5, 0.5]] * 2)
+    with pytest.raises(ValueError, match="AOPC needs both"):
+        faithfulness.compute([[0.5, 0.5]], [[0.5, 0.5]], [[0.5, 0.5]], thresholded_without=[[[0.5, 0.5]] * 5])
+
+
+def test_top_k_ratio_by_hand():
+    # Width 5 (padding included, as A2R's padded batch): int(5 * 0.5) = 2 tokens, the
+    # scores 0.9 and 0.7 (tokens 0 and 3), both gold: P = R = 1. Width 10 at 0.29:
+    # int(2.9) = 2; at 0.3: int(10 * 0.3) = int(3.0000000000000004) = 3.
+    r = compute([[0.9, 0.1, 0.5, 0.7, -100]], [[1, 0, 0, 1, -100]], top_k_ratio=0.5, per_example=True, return_signature=True)
+    assert (r["precision"], r["recall"], r["per_example"][0]["predicted"]) == (1.0, 1.0, 2)
+    assert "|top_k_ratio:0.5|iou_threshold:0.5|" in r["signature"] and "threshold_rule" not in r["signature"]
+    scores_ = [[0.1 * i for i in range(10)]]
+    assert compute(scores_, [[0] * 10], top_k_ratio=0.29, per_example=True)["per_example"][0]["predicted"] == 2
+    assert compute(scores_, [[0] * 10], top_k_ratio=0.3, per_example=True)["per_example"][0]["predicted"] == 3
+    # ties: the earlier token first; fewer scored tokens than k: all of them
+    r = compute([[0.5, 0.5, 0.5, 0.2], [0.3]], [[0, 1, 0, 0], [1, -100, -100, -100]], top_k_ratio=0.5, per_example=True)
+    assert [row["predicted"] for row in r["per_example"]] == [2, 1] and r["per_example"][0]["tp"] == 1
+    with pytest.raises(ValueError, match="threshold_rule: not used with top_k_ratio"):
+        compute(scores_, [[0] * 10], top_k_ratio=0.3, threshold_rule=">")
+    with pytest.raises(ValueError, match=r"top_k_ratio: 1.5 is not a number in \[0, 1\]"):
+        compute(scores_, [[0] * 10], top_k_ratio=1.5)
+
+
+def test_top_k_ratio_equals_a2r_run_in_place():
+    """A2R's _eval_att_rationale (its notebook cell executed as it is, torch.topk of
+    int(padded width * ratio)) on random padded batches of distinct scores: the tokens it
+    selects and hits in each example, written into the fixture."""
+    cases = json.loads((DATA / "rationale_eraser" / "a2r_top_k.json").read_text())
+    assert len(cases) >= 50
+    for case in cases:
+        r = compute(case["predictions"], case["references"], top_k_ratio=case["top_k_ratio"], per_example=True)
+        assert [row["predicted"] for row in r["per_example"]] == case["a2r_selected"]
+        assert [row["tp"] for row in r["per_example"]] == case["a2r_tp"]
+
+
+def test_top_k_ratio_on_ten_thousand_examples_equals_a_sort_per_example(realistic):
+    """Each example's selection: its scored tokens sorted by falling score (stable), the
+    first int(width * ratio) kept; counted by hand against the vectorised selection."""
+    predictions, references, examples = realistic
+    r = compute(predictions, references, top_k_ratio=0.15, per_example=True)
+    for row, (scores_, truth), reference in zip(r["per_example"], examples, references):
+        keep = sorted(range(len(scores_)), key=lambda i: -scores_[i])[: int(len(reference) * 0.15)]
+        assert (row["predicted"], row["tp"]) == (len(keep), sum(truth[i] for i in keep))
+
+
+def test_cli_top_k_ratio_in_rationale_and_compare(tmp_path, capsys):
+    preds = [[0.9, 0.1, 0.5, 0.7], [0.2, 0.8, 0.4]]
+    golds = [[1, 0, 0, 1], [0, 1, -100]]
+    pred, gold = write_jsonl(tmp_path / "p.jsonl", preds), write_jsonl(tmp_path / "g.jsonl", golds)
+    code, out, _ = run_cli(["rationale", "--predictions", pred, "--references", gold, "--top-k-ratio", "0.5", "--json"], capsys)
+    assert code == 0 and json.loads(out) == compute(preds, golds, top_k_ratio=0.5, return_signature=True)
+    code, out, err = run_cli(["compare", "rationale", "--references", gold, "--system-a", pred, "--system-b", gold, "--top-k-ratio", "0.5", "--seed", "1", "--n-resamples", "20", "--json"], capsys)
+    assert code == 0, err
+    assert "top_k_ratio:0.5" in out

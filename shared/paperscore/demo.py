@@ -139,8 +139,9 @@ def figures(result, skip=()):
 
 def parse_report(result, item="example"):
     """A parser's report (`parse_failures`, `parse_failure_examples`: 0-based, and
-    micro_macro's `unplaced_triggers`) as one line, its examples counted from 1 as the
-    page counts its rows; nothing when no parser read the predictions."""
+    micro_macro's `unplaced_triggers`, rationale_f1's `quotes` and `unmatched_quotes`) as
+    one line, its examples counted from 1 as the page counts its rows; nothing when no
+    parser read the predictions."""
     if "parse_failures" not in result:
         return ""
     examples = [str(i + 1) for i in result["parse_failure_examples"]]
@@ -150,6 +151,8 @@ def parse_report(result, item="example"):
         text += f" ({item}{'s' if len(examples) > 1 else ''} {', '.join(examples)}{more})"
     if "unplaced_triggers" in result:
         text += f"; unplaced triggers: {result['unplaced_triggers']:,}"
+    if "unmatched_quotes" in result:
+        text += f"; quotes: {result['quotes']:,}, matching nothing: {result['unmatched_quotes']:,}"
     return f'<p id="parse-report">{html.escape(text)}</p>'
 
 

@@ -30,6 +30,7 @@ the empty string, reported.
 import ast
 import json
 import re
+import unicodedata
 import warnings
 from bisect import bisect_left, bisect_right
 from collections import namedtuple
@@ -845,6 +846,174 @@ def parse_coref(texts, parser, sources, strict=False, argument="predictions"):
 
 
 # ---------------------------------------------------------------------------------------
+# Rationales (family rationale_f1): the words or spans of its input an LLM quotes, mapped
+# back to the input's tokens. No published repository maps quoted rationales to tokens with
+# a function of its own (searched 2026-11-24), so the reading and the three matching
+# policies are the project's own, defined here and in rationale_f1's card.
+
+QUOTE_MARKS = re.compile(r'"([^"\n]*)"|“([^”]*)”|「([^」]*)」|『([^』]*)』')
+BULLET = re.compile(r"\A(?:[-*•]|[0-9]+[.)])\s+")
+FUZZY_MIN = (4, 5)  # the least similarity of a fuzzy match: 1 - distance / length >= 4/5
+
+
+def read_quotes(text):
+    """(quotes, problems): what a reply quotes. The first ``` fenced block (else the whole
+    text), stripped, read as JSON if it is a JSON list (each string item a quote; any other
+    item a problem) or a JSON string (one quote); any other JSON value (an object, a number)
+    is no quote and a problem; else the texts inside double quotes
+    ("…" on one line, “…”, 「…」, 『…』) if there are any; else each non-blank line, stripped,
+    a leading bullet ("- ", "* ", "• ", "1. ", "1) ") removed. A blank reply quotes nothing."""
+    fenced = FENCE.search(text)
+    body = (fenced.group(1) if fenced else text).strip()
+    if not body:
+        return [], []
+    try:
+        value = json.loads(body)
+    except (ValueError, RecursionError):
+        value = None
+    if isinstance(value, str):
+        return [value], []
+    if isinstance(value, list):
+        problems = [f"item {number} {item!r:.60} is not a string" for number, item in enumerate(value, 1) if not isinstance(item, str)]
+        return [item for item in value if isinstance(item, str)], problems
+    if value is not None or body == "null":
+        return [], [f"JSON {type(value).__name__}, not a list of quotes"]
+    quoted = [next(group for group in found if group) if any(found) else "" for found in QUOTE_MARKS.findall(body)]
+    if quoted:
+        return quoted, []
+    return [BULLET.sub("", line.strip()) for line in body.splitlines() if line.strip()], []
+
+
+def normalized(text):
+    """NFKC, case folded, without punctuation (Unicode category P*) and white space."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return "".join(c for c in folded if not (unicodedata.category(c).startswith("P") or c.isspace()))
+
+
+def _exact_span(quote, tokens):
+    """The first run of tokens equal to the quote's white-space-separated words, or None."""
+    words = quote.split()
+    for start in range(len(tokens) - len(words) + 1) if words else ():
+        if tokens[start : start + len(words)] == words:
+            return start, start + len(words)
+    return None
+
+
+def _joined(tokens):
+    """(the normalized tokens joined, each token's start offset in it and the end)."""
+    pieces = [normalized(token) for token in tokens]
+    starts = [0]
+    for piece in pieces:
+        starts.append(starts[-1] + len(piece))
+    return "".join(pieces), starts
+
+
+def _covering(start, end, starts):
+    """The tokens [begin, stop) whose normalized text is [start, end) of the joined text:
+    from the token with text starting at `start` to the one ending at `end` (tokens
+    without text between them included), or None if those are not token boundaries."""
+    begin = next((i for i in range(len(starts) - 1) if starts[i] == start < starts[i + 1]), None)
+    stop = next((i + 1 for i in range(len(starts) - 1) if starts[i] < end == starts[i + 1]), None)
+    return None if begin is None or stop is None else (begin, stop)
+
+
+def _normalized_span(quote, tokens, joined=None):
+    """The first run of tokens whose normalized texts, joined, equal the normalized quote
+    ("Don't," matches the tokens "do" "n't"; "hazy, golden" the tokens "hazy" "," "golden"),
+    or None."""
+    joined, starts = joined or _joined(tokens)
+    wanted = normalized(quote)
+    at = joined.find(wanted) if wanted else -1
+    while at >= 0:
+        span = _covering(at, at + len(wanted), starts)
+        if span:
+            return span
+        at = joined.find(wanted, at + 1)
+    return None
+
+
+def _fuzzy_span(quote, tokens):
+    """The normalized match; else, of the runs of tokens (each from a token with normalized
+    text to one), the one most similar to the normalized quote, similarity 1 - Levenshtein
+    distance / the longer length, at least FUZZY_MIN; ties to the leftmost start, then the
+    shorter run; or None. A run longer than the quote / FUZZY_MIN cannot reach it (the
+    distance is at least the difference of lengths) and is not measured; the runs of one
+    start share one edit-distance table grown a character at a time."""
+    joined, starts = _joined(tokens)
+    span = _normalized_span(quote, tokens, (joined, starts))
+    wanted = normalized(quote)
+    if span or not wanted:
+        return span
+    low, high = FUZZY_MIN
+    ends = {end for begin, end in zip(starts, starts[1:]) if end > begin}
+    best, found = None, None  # (distance, length) of the best run so far, and its tokens
+    for first in range(len(tokens)):
+        if starts[first + 1] == starts[first]:
+            continue
+        row = list(range(len(wanted) + 1))  # the distances of the run so far to the quote's prefixes
+        stop = min(len(joined), starts[first] + len(wanted) * high // low)
+        for offset in range(starts[first], stop):
+            char, previous, row = joined[offset], row, [row[0] + 1]
+            for j, wanted_char in enumerate(wanted, 1):
+                row.append(min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (wanted_char != char)))
+            if offset + 1 in ends:
+                distance, longer = row[-1], max(offset + 1 - starts[first], len(wanted))
+                # distance / longer <= 1 - low / high, and below the best so far (exactly)
+                if distance * high <= longer * (high - low) and (best is None or distance * best[1] < best[0] * longer):
+                    best, found = (distance, longer), _covering(starts[first], offset + 1, starts)
+    return found
+
+
+def _rationale_reader(find, rule):
+    def read(text, tokens):
+        quotes, problems = read_quotes(text)
+        items = len(quotes) + len(problems)
+        mask = [0] * len(tokens)
+        for number, quote in enumerate(quotes, 1):
+            span = find(quote, tokens)
+            if span is None:
+                problems.append(f"quote {number} {quote!r:.60} matches no run of tokens")
+            else:
+                mask[span[0] : span[1]] = [1] * (span[1] - span[0])
+        return mask, problems, items
+
+    read.__doc__ = (
+        f"(0/1 per token, problems, number of items): the quotes of read_quotes, each placed on the first run of tokens where {rule}; "
+        "a quote placed nowhere (or an item that is no quote) is a problem each and selects nothing."
+    )
+    return read
+
+
+RATIONALE_POLICIES = {
+    "quotes_exact": (_exact_span, "the quote's white-space-separated words equal the tokens"),
+    "quotes_normalized": (_normalized_span, "the joined normalized tokens equal the normalized quote (see normalized)"),
+    "quotes_fuzzy": (_fuzzy_span, "the tokens match as quotes_normalized, else are the most similar run (see _fuzzy_span)"),
+}
+
+
+def parse_rationales(texts, sources, parser, strict=False, argument="predictions"):
+    """(masks, report): each text's quotes mapped onto its example's tokens (sources[i]: a
+    list of tokens) by `parser`, one 0/1 list per token; the report adds "quotes" and
+    "unmatched_quotes" (quotes and items that match no tokens) to parse()'s. strict: the
+    first text with such a quote is a ValueError naming `argument`[index]."""
+    parser = parser if isinstance(parser, Parser) else get_parser(parser, "rationale_f1")
+    masks, failed, quotes, unmatched = [], [], 0, 0
+    for index, (text, tokens) in enumerate(zip(texts, sources)):
+        if not isinstance(text, str):
+            raise input_error(argument, index, f"is a {type(text).__name__}, not a model text for the parser {parser_id(parser)}")
+        mask, problems, count = parser.read(text, tokens)
+        if problems:
+            if strict:
+                raise input_error(argument, index, f"{parser_id(parser)} cannot place it: {problems[0]}")
+            failed.append(index)
+        masks.append(mask)
+        quotes += count
+        unmatched += len(problems)
+    report = {"parser": parser_id(parser), "parse_failures": len(failed), "parse_failure_examples": failed[:FAILURE_EXAMPLES]}
+    return masks, {**report, "quotes": quotes, "unmatched_quotes": unmatched}
+
+
+# ---------------------------------------------------------------------------------------
 # The registry
 
 ABSA_QUAD = "IsakZhang/ABSA-QUAD@ce4d4a5 eval_utils.extract_spans_para"
@@ -884,6 +1053,7 @@ PARSERS = {
         Parser("diaasq_json", 1, "quad_match", "0123", read_diaasq_json, "paperscore (unikcc/DiaASQ@a7e3e35 save2file's triplet layout)"),
         Parser("coref_markdown", 1, "coref", None, read_coref_markdown, "nle18/coref-llms@6d0e16e src/data_processing.py (its markup; paperscore's reader)"),
         Parser("coref_clusters", 1, "coref", None, read_coref_clusters, "paperscore"),
+        *(Parser(name, 1, "rationale_f1", None, _rationale_reader(find, rule), "paperscore") for name, (find, rule) in RATIONALE_POLICIES.items()),
     )
 }
 

@@ -3,6 +3,7 @@ numbers, a per-example table and the text highlighted token by token as TP / FP 
 out. Builds `demo` on import; launches only as a script."""
 
 import html
+import importlib
 import json
 import os
 import re
@@ -21,6 +22,11 @@ sys.path.insert(0, str(HERE))  # the page helpers vendored beside app.py (a Spac
 import paperscore_demo as page  # noqa: E402
 
 sys.path.remove(str(HERE))
+# The policies placing a model reply's quotes on the tokens (the metric's vendored package).
+package = type(metric).__module__.rpartition(".")[0]
+parsing = importlib.import_module(package + ".paperscore_parse")
+NO_PARSER = "none (predictions are selections)"
+PARSERS = [NO_PARSER, *importlib.import_module(package + ".paperscore_rationale").RATIONALE_PARSERS]
 
 # Beer reviews with the appearance aspect's rationale (the second text has none).
 EXAMPLE = dict(
@@ -34,6 +40,13 @@ EXAMPLE = dict(
     threshold_rule=">=",
     threshold=0.5,
     zero_division="0",
+    parse=NO_PARSER,
+)
+# One generative example: an LLM's replies quoting the texts (one reply a line; a reply of
+# several lines as a JSON string), placed on the tokens by a policy.
+LLM_EXAMPLE = dict(
+    predictions='["hazy golden", "Thick white head"]\n"- citrus\\n- oak"\n[]',
+    parse="quotes_normalized",
 )
 HEADLINE = (
     "precision", "recall", "f1", "sparsity", "micro_f1", "macro_f1",
@@ -42,6 +55,8 @@ HEADLINE = (
 # Limits, stated on the page, in tokens (the project's 200-example sample holds 16,000):
 # the scoring and the highlighted text grow with them.
 MAX_TOKENS = 200_000
+# With a parser, the replies are text matched against the tokens: bounded in characters.
+MAX_REPLY_CHARACTERS = 200_000
 # The figure a visitor came for: the rationale class's token F1 over corpus sums.
 HEADLINE_FIGURE = ("f1", "DMR (Huang et al., 2021) and FR: token F1 of the rationale class over corpus sums")
 # Gradio keeps a copy of the page's state for each visitor session, 10,000 sessions by
@@ -97,16 +112,46 @@ def parse_tokens(text, references):
     return lines
 
 
-def compute_kwargs(predictions, references, tokens, threshold_rule, threshold, zero_division):
-    """The metric's keyword arguments for the demo's inputs (the tokens only label them)."""
+def parse_replies(text):
+    """One model reply per line; a line that is a JSON string is that string."""
+    if len(text) > MAX_REPLY_CHARACTERS:
+        raise ValueError(f"predictions: {len(text):,} characters of replies; this demo takes at most {MAX_REPLY_CHARACTERS:,} (use the package or the command line for more)")
+    replies = []
+    for row in text.splitlines():
+        value = json.loads(row) if row.lstrip().startswith('"') and _is_json(row) else row
+        replies.append(value if isinstance(value, str) else row)
+    return replies
+
+
+def _is_json(row):
+    try:
+        json.loads(row)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
+def compute_kwargs(predictions, references, tokens, threshold_rule, threshold, zero_division, parse=NO_PARSER):
+    """The metric's keyword arguments for the demo's inputs (the tokens only label them,
+    unless a parser places the replies' quotes on them)."""
+    if parse not in PARSERS:
+        raise ValueError(f"parse: {parse!r} is not one of {', '.join(PARSERS)}")
     refs = parse_selections(references, "references")
     parse_tokens(tokens, refs)
+    if parse == NO_PARSER:
+        predicted, parsed = parse_selections(predictions, "predictions"), {}
+    else:
+        if not tokens.strip():
+            raise ValueError("tokens: a parser places the replies' quotes on the tokens; give the texts, one a line")
+        predicted = parse_replies(predictions)
+        parsed = dict(parse=parse, sources=[row.split() for row in tokens.splitlines() if row.strip()])
     return dict(
-        predictions=parse_selections(predictions, "predictions"),
+        predictions=predicted,
         references=refs,
         threshold_rule=threshold_rule,
         threshold=float(threshold),
         zero_division="nan" if zero_division == "nan" else float(zero_division),
+        **parsed,
     )
 
 
@@ -122,16 +167,19 @@ def highlight(words, prediction, reference, threshold_rule, threshold):
         yield word + " ", "TP" if chosen and gold else "FP" if chosen else "FN" if gold else None
 
 
-def score(predictions, references, tokens, threshold_rule, threshold, zero_division):
+def score(predictions, references, tokens, threshold_rule, threshold, zero_division, parse=NO_PARSER):
     try:
-        kwargs = compute_kwargs(predictions, references, tokens, threshold_rule, threshold, zero_division)
+        kwargs = compute_kwargs(predictions, references, tokens, threshold_rule, threshold, zero_division, parse)
         # a new metric per request: one visitor's batch never reaches another's
         result = metric.fresh().compute(**kwargs, per_example=True, return_signature=True)
+        if parse != NO_PARSER:  # the selections the quotes make, to highlight
+            kwargs["predictions"] = parsing.parse_rationales(kwargs["predictions"], kwargs["sources"], parse)[0]
     except ValueError as error:
         page.fail(error)
     except RecursionError:  # the last line of defence, as the command line's
         raise gr.Error("the input is nested too deeply to read", duration=None, print_exception=False) from None
     headline = {key: result[key] for key in HEADLINE if key in result}
+    headline.update({key: result[key] for key in ("parse_failures", "parse_failure_examples", "quotes", "unmatched_quotes") if key in result})
     headline["signature"] = result["signature"]
     marked = []
     for words, prediction, reference in zip(parse_tokens(tokens, kwargs["references"]), kwargs["predictions"], kwargs["references"]):
@@ -155,17 +203,17 @@ def highlighted(marked):
     return page.blocks(examples)
 
 
-def show(predictions, references, tokens, threshold_rule, threshold, zero_division):
-    """The page: the raw figures, the headline, the signature, the other figures, the
-    highlighted text and the per-example table."""
-    headline, marked, table = score(predictions, references, tokens, threshold_rule, threshold, zero_division)
+def show(predictions, references, tokens, threshold_rule, threshold, zero_division, parse=NO_PARSER):
+    """The page: the raw figures, the headline, the signature, the parse report and the
+    other figures, the highlighted text and the per-example table."""
+    headline, marked, table = score(predictions, references, tokens, threshold_rule, threshold, zero_division, parse)
     key, paper = HEADLINE_FIGURE
     rows = [[number, *map(page.figure, rest)] for number, *rest in table["data"]]
     return (
         headline,
         page.headline(key, headline[key], paper),
         headline["signature"],
-        page.figures(headline, skip=(key, "signature")),
+        page.parse_report(headline) + page.figures(headline, skip=(key, "signature", "parse_failures", "parse_failure_examples", "quotes", "unmatched_quotes")),
         highlighted(marked),
         page.table(table["headers"], rows, first=page.FIRST_ROWS),
     )
@@ -179,7 +227,9 @@ with gr.Blocks(title="rationale_f1") as demo:
             "micro / macro F1, A2R/ERASER per-example means, ERASER's IOU F1 and AUPRC. One "
             "example per line: selections as `0110`, as numbers (`0.1 0.9 0.4`, soft scores "
             "add AUPRC) or as a JSON list; `-100` in a reference marks padding. A file holds one "
-            "JSON list per line, as `paperscore rationale` reads it.\n\n"
+            "JSON list per line, as `paperscore rationale` reads it. With a parser, each Predictions line "
+            "is a model's reply quoting its text (a reply of several lines as a JSON string), placed on the "
+            "tokens by the chosen policy; quotes that match nothing are counted.\n\n"
             f"**Limits:** at most {MAX_TOKENS:,} tokens per box and files of {page.MAX_FILE_BYTES // 1_000_000} MB; "
             "beyond that, use the package or `paperscore rationale`."
         )
@@ -192,6 +242,12 @@ with gr.Blocks(title="rationale_f1") as demo:
             threshold_rule = gr.Dropdown([">=", ">"], value=EXAMPLE["threshold_rule"], label="threshold_rule (>= DMR, > FR/MGR/DAR)")
             threshold = gr.Slider(0, 1, value=EXAMPLE["threshold"], step=0.05, label="threshold")
             zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division")
+            parse = gr.Dropdown(PARSERS, value=EXAMPLE["parse"], label="parser (predictions: model replies quoting the tokens, one a line)", elem_id="parse")
+        gr.Examples(
+            [[LLM_EXAMPLE["predictions"], EXAMPLE["references"], EXAMPLE["tokens"], LLM_EXAMPLE["parse"]]],
+            [predictions, references, tokens, parse],
+            label="A generative example (an LLM's replies quoting the texts)",
+        )
         button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
         headline, signature, figures = page.outputs()
         gr.Markdown("Tokens: " + page.legend({"tp": "TP (selected, gold)", "fp": "FP (selected only)", "fn": "FN (gold only)"}))
@@ -204,7 +260,7 @@ with gr.Blocks(title="rationale_f1") as demo:
         demo,
         button,
         show,
-        [predictions, references, tokens, threshold_rule, threshold, zero_division],
+        [predictions, references, tokens, threshold_rule, threshold, zero_division, parse],
         [result, headline, signature, figures, marked, per_example],
     )
 

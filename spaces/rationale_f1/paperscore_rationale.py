@@ -34,23 +34,29 @@ from .paperscore_core import (
     harmonic_mean,
     INT64,
     input_error,
+    parse_value,
     position,
     prf,
+    read_lines,
     read_values,
     signature,
 )
+from .paperscore_parse import PARSERS, get_parser, parse_rationales, parser_id
 
 THRESHOLD_RULES = (">=", ">")
+RATIONALE_PARSERS = sorted(parser.name for parser in PARSERS.values() if parser.family == "rationale_f1")
+PARSE_KEYS = ("parse_failures", "parse_failure_examples", "quotes", "unmatched_quotes")
 SPACE = "rationale_f1"
 KEYS = (
     "precision", "recall", "f1", "sparsity",
     "micro_f1", "macro_f1",
     "example_precision", "example_recall", "example_f1",
     "iou_precision", "iou_recall", "iou_f1",
+    "iou_micro_precision", "iou_micro_recall", "iou_micro_f1",
 )  # fmt: skip
-# Columns of the per-example statistics; the first four are counts, the rest are means'
-# terms (NaN: the example is not part of that mean).
-COLUMNS = ("tp", "predicted", "gold", "tokens", "precision", "recall", "f1", "iou_precision", "iou_recall", "auprc")
+# Columns of the per-example statistics: four token counts, six means' terms (NaN: the
+# example is not part of that mean), three span counts.
+COLUMNS = ("tp", "predicted", "gold", "tokens", "precision", "recall", "f1", "iou_precision", "iou_recall", "auprc", "predicted_spans", "gold_spans", "matched_spans")
 
 
 # ---------------------------------------------------------------------------------------
@@ -126,8 +132,9 @@ def check_inputs(predictions, references):
     return predictions, references
 
 
-def scored_tokens(predictions, references, ignore_index=-100):
-    """The scored tokens: (scores, gold, tokens per example), flat, in example order.
+def scored_tokens(predictions, references, ignore_index=-100, widths=False):
+    """The scored tokens: (scores, gold, tokens per example), flat, in example order; with
+    widths=True also each reference's length as given, padding included.
 
     Reference positions equal to ignore_index are not scored. A prediction as long as its
     reference is aligned with it position by position (what it holds at unscored
@@ -160,12 +167,24 @@ def scored_tokens(predictions, references, ignore_index=-100):
     if bad.any():
         i = np.flatnonzero(use)[np.flatnonzero(bad)[0]]
         raise input_error("predictions", position(i, pred_lengths), f"{pred[i].item()!r} is not a 0/1 selection or a score in [0, 1]")
-    return scores_, (ref == 1)[keep], scored
+    return (scores_, (ref == 1)[keep], scored) + ((ref_lengths,) if widths else ())
 
 
 def select(scores, threshold=0.5, threshold_rule=">="):
     """The selected tokens: score >= threshold (DMR) or score > threshold (FR, MGR, DAR)."""
     return scores >= threshold if threshold_rule == ">=" else scores > threshold
+
+
+def select_top(scores, lengths, widths, ratio):
+    """A2R's selection (`_eval_att_rationale`: torch.topk of int(padded width * ratio)
+    tokens): in each example the int(width * ratio) highest-scored tokens (all of them if
+    fewer are scored), the earlier token first among equal scores."""
+    owner = np.repeat(np.arange(len(lengths)), lengths)
+    order = np.lexsort((-scores, owner))  # by example, then by falling score; stable: earlier first
+    rank = np.empty(len(scores), dtype=np.int64)
+    rank[order] = np.arange(len(scores)) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    count = (np.asarray(widths, dtype=np.float64) * ratio).astype(np.int64)  # int() of a positive float
+    return rank < count[owner]
 
 
 # ---------------------------------------------------------------------------------------
@@ -298,14 +317,14 @@ def _owners(starts, lengths):
     return np.bincount(np.searchsorted(np.cumsum(lengths), starts, side="right"), minlength=len(lengths))
 
 
-def statistics(scores, gold, lengths, threshold=0.5, threshold_rule=">=", iou_threshold=0.5, zero_division=0.0, with_auprc=True):
+def statistics(scores, gold, lengths, threshold=0.5, threshold_rule=">=", iou_threshold=0.5, zero_division=0.0, with_auprc=True, selected=None):
     """The per-example rows, shape (n_examples, len(COLUMNS)), and the span counts.
 
     An example with neither gold nor selected tokens is left out of the per-example token
     means (ERASER scores only annotated or predicted documents); IOU precision averages
     over the examples with predicted spans, IOU recall over those with gold spans
     (ERASER's macro partial match)."""
-    selected = select(scores, threshold, threshold_rule)
+    selected = select(scores, threshold, threshold_rule) if selected is None else selected
     tp = _segment_sums(selected & gold, lengths)
     predicted = _segment_sums(selected, lengths)
     truth = _segment_sums(gold, lengths)
@@ -324,6 +343,7 @@ def statistics(scores, gold, lengths, threshold=0.5, threshold_rule=">=", iou_th
         counts["matched_spans"] / np.where(counts["predicted_spans"] > 0, counts["predicted_spans"], np.nan),
         counts["matched_spans"] / np.where(counts["gold_spans"] > 0, counts["gold_spans"], np.nan),
         example_auprc(scores, gold, lengths) if with_auprc else np.full(len(lengths), np.nan),
+        counts["predicted_spans"], counts["gold_spans"], counts["matched_spans"],
     ]  # fmt: skip
     return np.column_stack(columns).astype(float).reshape(len(lengths), len(COLUMNS)), counts
 
@@ -346,7 +366,9 @@ def summarise(weights, rows, zero_division=0.0, with_auprc=True):
     precision, recall, f1 = prf(tp, predicted, gold, zero_division)
     negatives = tokens - predicted - gold + tp
     _, _, f1_negative = prf(negatives, tokens - predicted, tokens - gold, zero_division)
-    means = _mean(weights, rows[:, 4:], zero_division).reshape(len(weights), -1)
+    means = _mean(weights, rows[:, 4:10], zero_division).reshape(len(weights), -1)
+    predicted_spans, gold_spans, matched_spans = (weights @ rows[:, 10:13]).T
+    iou_micro_precision, iou_micro_recall = divide(matched_spans, predicted_spans, zero_division), divide(matched_spans, gold_spans, zero_division)
     out = {
         "precision": precision,
         "recall": recall,
@@ -361,6 +383,10 @@ def summarise(weights, rows, zero_division=0.0, with_auprc=True):
         "iou_precision": means[:, 3],
         "iou_recall": means[:, 4],
         "iou_f1": harmonic_mean(means[:, 3], means[:, 4]),
+        # ERASER's partial match "micro": matched / predicted and matched / gold spans, summed
+        "iou_micro_precision": iou_micro_precision,
+        "iou_micro_recall": iou_micro_recall,
+        "iou_micro_f1": harmonic_mean(iou_micro_precision, iou_micro_recall),
     }
     if with_auprc:
         out["auprc"] = means[:, 5]
@@ -379,6 +405,13 @@ def _check_options(threshold, threshold_rule, iou_threshold, auprc):
         raise ValueError(f"auprc: {auprc!r} is not None, True or False")
 
 
+def _check_top_k(top_k_ratio, threshold, threshold_rule):
+    if top_k_ratio is not None:
+        _check_number("top_k_ratio", top_k_ratio, 0, 1)
+        if threshold != 0.5 or threshold_rule != ">=":
+            raise ValueError(f"{'threshold' if threshold != 0.5 else 'threshold_rule'}: not used with top_k_ratio, which selects the top tokens instead")
+
+
 def _soft(values):
     return bool(((values != 0) & (values != 1)).any())
 
@@ -388,23 +421,71 @@ def headline(**options):
     return "f1"
 
 
-def paired_statistics(references, system_a, system_b, threshold=0.5, threshold_rule=">=", iou_threshold=0.5, ignore_index=-100, auprc=None, zero_division=0.0):
+def paired_statistics(references, system_a, system_b, threshold=0.5, threshold_rule=">=", iou_threshold=0.5, ignore_index=-100, auprc=None, zero_division=0.0, top_k_ratio=None):
     """For paperscore.compare: each system's per-example rows and the reducer (AUPRC only
     when both systems give soft scores, unless `auprc` says otherwise)."""
     _check_options(threshold, threshold_rule, iou_threshold, auprc)
+    _check_top_k(top_k_ratio, threshold, threshold_rule)
     zero_division = check_zero_division(zero_division)
-    scored = [scored_tokens(system, references, ignore_index) for system in (system_a, system_b)]
-    with_auprc = all(_soft(values) for values, _, _ in scored) if auprc is None else auprc
+    scored = [scored_tokens(system, references, ignore_index, widths=True) for system in (system_a, system_b)]
+    with_auprc = all(_soft(values) for values, _, _, _ in scored) if auprc is None else auprc
     tables = []
-    for values, gold, lengths in scored:
-        rows, _ = statistics(values, gold, lengths, threshold, threshold_rule, iou_threshold, zero_division, with_auprc)
+    for values, gold, lengths, widths in scored:
+        selected = None if top_k_ratio is None else select_top(values, lengths, widths, top_k_ratio)
+        rows, _ = statistics(values, gold, lengths, threshold, threshold_rule, iou_threshold, zero_division, with_auprc, selected)
         tables += encode_rows(rows)
     return (*tables, lambda weights, rows: summarise(weights, rows, zero_division, with_auprc))
+
+
+def _tokens(sources, count):
+    """Each example's input tokens: a text split on white space, or a list of strings."""
+    if sources is None:
+        raise ValueError("sources: parse= places the quotes on the input's tokens; pass sources, one text (split on white space) or list of tokens per example")
+    sources = as_corpus(sources, "sources")
+    if len(sources) != count:
+        raise ValueError(f"sources and predictions differ in length: {len(sources)} against {count} examples")
+    tokens = []
+    for index, source in enumerate(sources):
+        if isinstance(source, str):
+            tokens.append(source.split())
+        elif isinstance(source, (list, tuple, np.ndarray)) and all(isinstance(token, str) for token in source):
+            tokens.append(list(source))
+        else:
+            raise input_error("sources", index, f"expected a text or a list of token strings, got {type(source).__name__} {source!r:.60}")
+    return tokens
+
+
+def _parsed(predictions, references, sources, parse, strict):
+    """(predictions, references, report) with the model texts read by the parser `parse`
+    onto the tokens of `sources`: every prediction, and references given as texts (gold
+    quotes, as a seq2seq model's labels are) strictly, since a gold quote that matches
+    nothing is a broken reference; references given as 0/1 lists must have one entry per
+    token."""
+    parser = get_parser(parse, "rationale_f1")
+    predictions, references = _corpora(predictions, references)
+    check_same_length(predictions, references)
+    for index, prediction in enumerate(predictions):
+        if not isinstance(prediction, str):
+            raise input_error("predictions", index, f"is a {type(prediction).__name__}, not a model reply for the parser {parse}")
+    tokens = _tokens(sources, len(predictions))
+    masks, report = parse_rationales(predictions, tokens, parser, strict)
+    texts = [isinstance(reference, str) for reference in references]
+    if any(texts) and not all(texts):
+        first = texts.index(not texts[0])
+        raise input_error("references", first, f"is {'a text' if texts[first] else 'a list'} but references[0] is {'a text' if texts[0] else 'a list'}; give every reference as gold quotes (texts) or every one as 0/1 per token")
+    if all(texts) and texts:
+        gold, _ = parse_rationales(references, tokens, parser, strict=True, argument="references")
+        return masks, gold, {**report, "references": "quotes"}
+    for index, (reference, words) in enumerate(zip(references, tokens)):
+        if hasattr(reference, "__len__") and len(reference) != len(words):
+            raise input_error("references", index, f"has {len(reference)} entries but sources[{index}] has {len(words)} tokens")
+    return masks, references, report
 
 
 def compute(
     predictions,
     references,
+    sources=None,
     threshold=0.5,
     threshold_rule=">=",
     iou_threshold=0.5,
@@ -416,6 +497,9 @@ def compute(
     n_resamples=1000,
     seed=None,
     return_signature=False,
+    parse=None,
+    strict=False,
+    top_k_ratio=None,
 ):
     """Rationale token metrics; see the module docstring and the Space card.
 
@@ -426,14 +510,33 @@ def compute(
     score > threshold (FR, MGR, DAR). iou_threshold: ERASER's partial-match IOU, in
     [0.5, 1]. auprc: None adds "auprc" when some score is neither 0 nor 1; True or False
     force it on or off.
+    parse: a rationale parser of paperscore.parse (quotes_exact, quotes_normalized,
+    quotes_fuzzy): predictions are model texts quoting the input, placed on the tokens of
+    `sources` (one text, split on white space, or list of tokens per example); references
+    are 0/1 per token, or gold quotes (texts) placed by the same parser, strictly. The
+    result adds parse_failures, parse_failure_examples (0-based), quotes and
+    unmatched_quotes; the signature names the parser. strict: a quote that matches
+    nothing is a ValueError instead.
+    top_k_ratio: A2R's selection instead of a threshold: in each example the
+    int(width * top_k_ratio) highest-scored tokens, width = the reference's length as
+    given (its padded width), the earlier token first among equal scores.
     """
     _check_options(threshold, threshold_rule, iou_threshold, auprc)
     zero_division = check_zero_division(zero_division)
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples, seed)
-    values, gold, lengths = scored_tokens(predictions, references, ignore_index)
+    if not isinstance(strict, (bool, np.bool_)):
+        raise ValueError(f"strict: {strict!r} is not True or False")
+    report = None
+    if parse is not None:
+        predictions, references, report = _parsed(predictions, references, sources, parse, strict)
+    elif strict or sources is not None:
+        raise ValueError(f"{'strict' if strict else 'sources'}: applies to model texts read by a parser; pass parse=NAME")
+    _check_top_k(top_k_ratio, threshold, threshold_rule)
+    values, gold, lengths, widths = scored_tokens(predictions, references, ignore_index, widths=True)
     with_auprc = _soft(values) if auprc is None else auprc
-    rows, spans_per_example = statistics(values, gold, lengths, threshold, threshold_rule, iou_threshold, zero_division, with_auprc)
+    selected = None if top_k_ratio is None else select_top(values, lengths, widths, top_k_ratio)
+    rows, spans_per_example = statistics(values, gold, lengths, threshold, threshold_rule, iou_threshold, zero_division, with_auprc, selected)
     result = as_floats({key: value[0] for key, value in summarise(np.ones((1, len(rows))), rows, zero_division, with_auprc).items()})
     if confidence_level is not None:
         distinct, counts = compress_rows(rows)
@@ -441,11 +544,14 @@ def compute(
         result.update(bootstrap_intervals(counts, reduce, confidence_level, n_resamples, seed))
     if per_example:
         result["per_example"] = _details(rows, spans_per_example, zero_division, with_auprc)
+    if report:
+        result.update({key: report[key] for key in PARSE_KEYS})
     if return_signature:
+        parsing = {"parse": report["parser"], **({"references": "quotes"} if "references" in report else {})} if report else {}
         result["signature"] = signature(
             "rationale_f1",
-            threshold=float(threshold),
-            threshold_rule=threshold_rule,
+            **parsing,
+            **({"top_k_ratio": float(top_k_ratio)} if top_k_ratio is not None else {"threshold": float(threshold), "threshold_rule": threshold_rule}),
             iou_threshold=float(iou_threshold),
             ignore_index=ignore_index,
             zero_division=zero_division,
@@ -482,6 +588,7 @@ def add_options(parser):
     parser.add_argument("--iou-threshold", type=float, default=0.5, help="overlap (IOU) at which a predicted span matches a gold one, for ERASER's IOU F1")
     parser.add_argument("--ignore-index", type=int, default=-100, help="reference value marking padding: those positions are not scored")
     parser.add_argument("--no-auprc", action="store_true", help="skip AUPRC even for soft scores")
+    parser.add_argument("--top-k-ratio", type=float, help="A2R's selection instead of a threshold: in each example the int(width * ratio) highest scores (width: the reference line's length, padding included)")
 
 
 def options(args):
@@ -491,6 +598,7 @@ def options(args):
         iou_threshold=args.iou_threshold,
         ignore_index=args.ignore_index,
         auprc=False if args.no_auprc else None,
+        top_k_ratio=args.top_k_ratio,
     )
 
 
@@ -499,13 +607,36 @@ def add_arguments(parser):
     parser.add_argument("--references", required=True, help="one JSON list of 0/1 per line, ignore-index marking padding")
     add_options(parser)
     parser.add_argument("--per-example", action="store_true", help="add each example's numbers")
+    parser.add_argument("--parse", choices=RATIONALE_PARSERS, metavar="NAME", help=f"--predictions holds model replies quoting the input, one a line (a line that is a JSON string is that string), placed on the --sources tokens by this policy: {', '.join(RATIONALE_PARSERS)}; --references may then hold gold quotes (texts) instead of 0/1 lists")
+    parser.add_argument("--sources", help="with --parse: the input of each example, one a line: a text (split on white space) or a JSON list of tokens")
+    parser.add_argument("--strict", action="store_true", help="with --parse: a quote that matches no tokens is an error")
+
+
+def read_replies(path, argument):
+    """One model reply a line, as it is; a line that is a JSON string is that string (a
+    reply of several lines written as one)."""
+    replies = []
+    for line in read_lines(path, argument, allow_empty=True):
+        value = parse_value(line) if line.lstrip().startswith('"') else None
+        replies.append(value if isinstance(value, str) else line)
+    return replies
 
 
 def run(args):
+    if args.parse is None:
+        if args.strict or args.sources:
+            raise ValueError(f"{'--strict' if args.strict else '--sources'}: applies with --parse NAME only")
+        predictions, parsing = read_values(args.predictions, "--predictions"), {}
+    else:
+        predictions = read_replies(args.predictions, "--predictions")
+        if not args.sources:
+            raise ValueError("--sources: --parse places the quotes on the input's tokens; give the inputs, one a line")
+        parsing = dict(parse=args.parse, strict=args.strict, sources=read_values(args.sources, "--sources"))
     return compute(
-        read_values(args.predictions, "--predictions"),
+        predictions,
         read_values(args.references, "--references"),
         per_example=args.per_example,
+        **parsing,
         **options(args),
         **args.common,
     )

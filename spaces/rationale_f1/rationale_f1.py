@@ -2,6 +2,8 @@
 them (DMR, FR, MGR, DAR, A2R, ERASER), with the true micro and macro F1, ERASER's IOU F1
 and its AUPRC of soft scores."""
 
+import json
+
 import datasets
 import evaluate
 
@@ -9,8 +11,9 @@ import evaluate
 import numpy
 
 # evaluate copies only the sibling files this script imports: a line for each vendored module.
-from .paperscore_core import VERSION
-from .paperscore_rationale import check_inputs, compute
+from .paperscore_core import VERSION, as_corpus, check_same_length
+from .paperscore_parse import get_parser
+from .paperscore_rationale import RATIONALE_PARSERS, check_inputs, compute
 from .paperscore_space import SpaceMetric
 from .paperscore_trainer import trainer_metrics
 
@@ -59,13 +62,22 @@ Inputs are one sequence per example, as a transformers Trainer passes them: 0/1 
 or scores in [0, 1] against 0/1 references padded with -100.
 """
 
-_KWARGS_DESCRIPTION = """
+_KWARGS_DESCRIPTION = f"""
 Args:
     predictions: one sequence per example of 0/1 selections or soft scores in [0, 1]
-        (lists, or a 2-D array).
+        (lists, or a 2-D array); with parse, one model reply (text) quoting the input.
     references: one sequence per example of 0/1 gold selections; positions equal to
         ignore_index are not scored. A prediction is either as long as its reference
-        (aligned) or as long as the reference's scored tokens.
+        (aligned) or as long as the reference's scored tokens. With parse: 0/1 per
+        token of sources, or gold quotes (texts) placed by the same parser, strictly.
+    sources: with parse, each example's input: a text (split on white space) or a list
+        of tokens.
+    parse: the replies' quotes placed on the tokens by this policy: {", ".join(RATIONALE_PARSERS)}.
+        Adds parse_failures and parse_failure_examples (replies with a quote that matches
+        no tokens; their first 0-based indices), quotes and unmatched_quotes.
+    strict: a quote that matches no tokens is a ValueError.
+    top_k_ratio: A2R's selection instead of a threshold: per example the int(width *
+        top_k_ratio) highest scores, width = the reference's padded length.
     threshold: a soft score selects its token at this value (default 0.5).
     threshold_rule: ">=" (DMR, default) or ">" (FR, MGR, DAR).
     iou_threshold: ERASER's partial-match IOU, in [0.5, 1] (default 0.5).
@@ -79,7 +91,8 @@ Args:
 Returns:
     precision, recall, f1, sparsity, micro_f1, macro_f1, example_precision,
     example_recall, example_f1, iou_precision, iou_recall, iou_f1 and, for soft scores,
-    auprc: floats in [0, 1].
+    auprc, iou_micro_precision, iou_micro_recall, iou_micro_f1 (ERASER's micro partial
+    match): floats in [0, 1]; with parse, the counts above.
 Examples:
     >>> metric = evaluate.load("paperscore/rationale_f1")
     >>> r = metric.compute(predictions=[[0, 0, 0, 1, 1, 0, 1, 1, 0, 0]], references=[[0, 0, 0, 1, 0, 1, 0, 1, 0, 0]])
@@ -112,32 +125,57 @@ class RationaleF1(SpaceMetric, evaluate.Metric):
     }
 
     def _info(self):
-        # float64 scores: a float32 or int feature would round or truncate soft scores.
+        # float64 scores: a float32 or int feature would round or truncate soft scores. Model
+        # replies (parse=) travel as text, their references and sources as JSON text (see
+        # check_batch); evaluate takes the first of the two layouts that a batch fits.
+        text = datasets.Value("string")
         return evaluate.MetricInfo(
             module_type="metric",
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
-            features=datasets.Features(
-                {
-                    "predictions": datasets.Sequence(datasets.Value("float64")),
-                    "references": datasets.Sequence(datasets.Value("int64")),
-                }
-            ),
+            features=[
+                datasets.Features({"predictions": datasets.Sequence(datasets.Value("float64")), "references": datasets.Sequence(datasets.Value("int64")), "sources": text}),
+                datasets.Features({"predictions": text, "references": text, "sources": text}),
+            ],
             homepage="https://huggingface.co/spaces/paperscore/rationale_f1",
             codebase_urls=["https://github.com/jayded/eraserbenchmark", "https://github.com/kochsnow/distribution-matching-rationality"],
             reference_urls=["https://www.eraserbenchmark.com/"],
         )
 
+    optional_inputs = ("sources",)  # only model replies (parse=) need them
+
     def check_batch(self, columns):
+        sources = columns.get("sources")
+        given = sources is not None and any(source is not None for source in sources)
+        predictions = as_corpus(columns["predictions"], "predictions")
+        if len(predictions) and all(isinstance(prediction, str) for prediction in predictions):  # model replies
+            references = as_corpus(columns["references"], "references")
+            check_same_length(predictions, references)
+            if not given:
+                raise ValueError("sources: model replies (for parse=) need each example's input, a text or a list of tokens")
+            sources = as_corpus(sources, "sources")
+            check_same_length(predictions, sources, ("predictions", "sources"))
+            encode = lambda values: [json.dumps(value, ensure_ascii=False, default=lambda array: array.tolist()) for value in values]  # noqa: E731
+            return {**columns, "predictions": list(predictions), "references": encode(references), "sources": encode(sources)}
+        if given:
+            raise ValueError("sources: apply to model replies read by a parser (parse=); these predictions are selections")
         # tensors become numpy here, so evaluate stores what compute() would read
-        predictions, references = check_inputs(columns["predictions"], columns["references"])
-        return {**columns, "predictions": predictions, "references": references}
+        predictions, references = check_inputs(predictions, columns["references"])
+        return {**columns, "predictions": predictions, "references": references, "sources": [""] * len(predictions)}
+
+    def trainer_metrics(self, *arguments, **options):
+        """SpaceMetric.trainer_metrics, with the parser's name checked now, not at the end
+        of the first evaluation."""
+        if options.get("parse") is not None:
+            get_parser(options["parse"], "rationale_f1")
+        return super().trainer_metrics(*arguments, **options)
 
     def _compute(
         self,
         predictions,
         references,
+        sources=None,
         threshold=0.5,
         threshold_rule=">=",
         iou_threshold=0.5,
@@ -149,6 +187,14 @@ class RationaleF1(SpaceMetric, evaluate.Metric):
         n_resamples=1000,
         seed=None,
         return_signature=False,
+        parse=None,
+        strict=False,
+        top_k_ratio=None,
     ):
-        # Every argument goes to the package unchanged (a test keeps the signatures equal).
-        return compute(**{name: value for name, value in locals().items() if name != "self"})
+        # Every argument goes to the package unchanged (a test keeps the signatures equal);
+        # model replies get back their references and sources from JSON text.
+        arguments = {name: value for name, value in locals().items() if name != "self"}
+        replies = len(predictions) and isinstance(predictions[0], str)
+        arguments["references"] = list(map(json.loads, references)) if replies else references
+        arguments["sources"] = list(map(json.loads, sources)) if replies else None
+        return compute(**arguments)
