@@ -89,8 +89,9 @@ Args:
         be CoNLL-2012 or jsonlines strings): "coref_markdown", the text rewritten with
         mentions marked "[Mary](#1) said [she](#1)" (Le & Ritter's document template), or
         "coref_clusters", a JSON list of lists of mention strings (each at its first
-        unused occurrence). Mentions on text the model changed are left out and counted:
-        the result adds mentions_on_changed_text and parse_failures (with the first
+        unused occurrence). A mention that cannot be placed (on text the model changed)
+        stays in its cluster as a mention matching no key mention, and is counted: the
+        result adds mentions_on_changed_text and parse_failures (with the first
         example indices); the signature names the parser.
     strict: with parse, an unreadable text or an unplaced mention is an error.
 Returns:
