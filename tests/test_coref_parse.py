@@ -313,3 +313,38 @@ def test_rewriting_never_scores_above_keeping(document):
     for name, value in keep.items():
         if name.endswith(("recall", "precision", "f1")):
             assert changed[name] <= value + 1e-12, name
+
+
+def test_trainer_metrics_reads_generated_ids():
+    """Seq2SeqTrainer with predict_with_generate: generated ids decoded by the tokenizer,
+    read by coref_markdown and placed on the words of `references=` (the key documents);
+    hand-made ids, no model run. Word-level vocabulary: each markup piece is one token."""
+    import evaluate
+    import numpy as np
+    from conftest import SPACES_DIR
+    from tokenizers import Tokenizer, models, pre_tokenizers
+    from transformers import PreTrainedTokenizerFast
+
+    words = ["[PAD]", "[UNK]", "</s>", "[Mary](#1)", "said", "[she](#1)", "liked", "[her](#1)", "[her", "cat](#1)", "dog", "."]
+    model = Tokenizer(models.WordLevel({w: i for i, w in enumerate(words)}, unk_token="[UNK]"))
+    model.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    tokenizer = PreTrainedTokenizerFast(tokenizer_object=model, pad_token="[PAD]", unk_token="[UNK]", eos_token="</s>")
+    ids = {w: i for i, w in enumerate(words)}
+    # Document 1 copied: "[Mary](#1) said [she](#1) liked [her](#1) dog ." (all three right);
+    # document 2 rewritten: "[Mary](#1) said [she](#1) liked [her cat](#1) ." (as test_compute_hand_derived:
+    # MUC 1/2 recall, 1/2 precision). Summed MUC: recall (2 + 1) / (2 + 2), precision (2 + 1) / (2 + 2).
+    texts = ["[Mary](#1) said [she](#1) liked [her](#1) dog .", "[Mary](#1) said [she](#1) liked [her cat](#1) ."]
+    generated = np.full((2, 9), ids["[PAD]"])
+    for row, text in enumerate(texts):
+        pieces = [ids[w] for w in text.split()] + [ids["</s>"]]
+        generated[row, : len(pieces)] = pieces
+    labels = np.full((2, 4), -100)  # the targets: not read, references= holds the keys
+    metric = evaluate.load(str(SPACES_DIR / "coref_conll"), keep_in_memory=True)
+    compute_metrics = metric.trainer_metrics(tokenizer=tokenizer, parse="coref_markdown", references=[JSONLINES, CONLL], metrics=["muc"])
+    result = compute_metrics((generated, labels))
+    assert (result["muc_recall"], result["muc_precision"]) == (0.75, 0.75)
+    assert (result["mentions_on_changed_text"], result["parse_failures"]) == (1, 0)
+    with pytest.raises(ValueError, match="references: with parse, give the evaluation set's key documents"):
+        metric.trainer_metrics(tokenizer=tokenizer, parse="coref_markdown")
+    with pytest.raises(ValueError, match="parse: unknown parser 'mvp' for coref"):
+        metric.trainer_metrics(tokenizer=tokenizer, parse="mvp", references=[JSONLINES])
