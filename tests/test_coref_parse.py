@@ -8,6 +8,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from paperscore.coref import compute
 from paperscore.parse import parse_coref, read_coref_clusters, read_coref_markdown
@@ -96,7 +98,7 @@ def test_markdown_changed_text():
     # "cat" replaced "dog": difflib aligns Mary, said, she, liked, her, "." unchanged and
     # leaves "cat" unaligned, so [her cat] is on changed text; [her] alone is not.
     placed, report = parse_coref(["[Mary](#1) said [she](#1) liked [[her](#1) cat](#2) ."], "coref_markdown", [SOURCE])
-    assert placed == [[[[0, 0], [2, 2], [4, 4]]]]
+    assert placed == [[[[0, 0], [2, 2], [4, 4]], [None]]]  # [her cat] stays in its cluster, unplaced
     assert report["mentions_on_changed_text"] == 1 and report["mentions_on_changed_text_examples"] == [0]
     # An inserted word outside the mentions moves nothing: Mary stays on source token 0.
     placed, report = parse_coref(["Yesterday [Mary](#a) said [she](#a) liked her dog ."], "coref_markdown", [SOURCE])
@@ -104,7 +106,7 @@ def test_markdown_changed_text():
     # A word dropped inside a mention: "her" (4) and "dog" (5) align, "liked" is gone from
     # "[she liked](#1)" -> she (2) alone is aligned with a gap: changed text.
     placed, report = parse_coref(["[Mary](#1) said [she her](#1) dog ."], "coref_markdown", [SOURCE])
-    assert placed == [[[[0, 0]]]] and report["mentions_on_changed_text"] == 1
+    assert placed == [[[[0, 0], None]]] and report["mentions_on_changed_text"] == 1
     # The markup splits "Mary's" at the mention's end: the tokens Mary, 's as in the source.
     placed, report = parse_coref(["[Mary](#1)'s dog"], "coref_markdown", [["Mary", "'s", "dog"]])
     assert placed == [[[[0, 0]]]] and report["mentions_on_changed_text"] == 0
@@ -127,13 +129,18 @@ def test_clusters_occurrences_and_failures():
     # First unused occurrence, left to right: the two "Mary" strings take 0 and 2; the
     # third (4) is left; "Mary 's dog" is at 4..6 although 4 is inside it (nesting is fine).
     placed, report = parse_coref(['[["Mary", "Mary"], ["Mary \'s dog", "cat"]]'], "coref_clusters", [source])
-    assert placed == [[[[0, 0], [2, 2]], [[4, 6]]]]
+    assert placed == [[[[0, 0], [2, 2]], [[4, 6], None]]]
     assert report["mentions_on_changed_text"] == 1  # "cat" is nowhere in the source
     placed, report = parse_coref(['[["Mary", "Mary", "Mary", "Mary"]]'], "coref_clusters", [source])
-    assert placed == [[[[0, 0], [2, 2], [4, 4]]]] and report["mentions_on_changed_text"] == 1
+    assert placed == [[[[0, 0], [2, 2], [4, 4], None]]] and report["mentions_on_changed_text"] == 1
     assert read_coref_clusters("not json")[0] == []
     assert read_coref_clusters('{"a": 1}')[0] == []
-    assert read_coref_clusters('[["Mary", 3]]') == ([["Mary"]], ["cluster 1 item 2 3 is not a string"])
+    assert read_coref_clusters('[["Mary", 3]]') == ([["Mary", 3]], ["cluster 1 item 2 3 is not a string"])
+    # The item that is not a string, and an empty markdown mention, stay unplaced mentions of their clusters.
+    placed, report = parse_coref(['[["Mary", 3]]'], "coref_clusters", [source])
+    assert placed == [[[[0, 0], None]]] and (report["mentions_on_changed_text"], report["parse_failures"]) == (1, 1)
+    placed, report = parse_coref(["[Mary](#1) met [](#1) Mary"], "coref_markdown", [source])
+    assert placed == [[[[0, 0], None]]] and (report["mentions_on_changed_text"], report["parse_failures"]) == (1, 1)
 
 
 def test_strict_names_the_example():
@@ -152,11 +159,11 @@ CONLL = "#begin document (d); part 000\n" + "".join(f"d 0 {i} {w} X * - - - - * 
 
 @pytest.mark.parametrize("reference", [JSONLINES, CONLL])
 def test_compute_hand_derived(reference):
-    # Key {Mary, she, her}; response {Mary, she}, {her dog -> her cat: changed, left out}.
+    # Key {Mary, she, her}; response {Mary, she, U}, U = "her cat" on changed text (her dog).
     # MUC recall: the key entity of 3 is split by the response into {0, 2} and {4}: (3 - 2) / 2 = 0.5;
-    # precision: the response entity {0, 2} is within one key entity: 1 / 1.
+    # precision: the response entity of 3 is split by the key into {0, 2} and {U}: (3 - 2) / 2 = 0.5.
     result = compute(["[Mary](#1) said [she](#1) liked [her cat](#1) ."], [reference], parse="coref_markdown", metrics=["muc"], return_signature=True)
-    assert (result["muc_recall"], result["muc_precision"]) == (0.5, 1.0)
+    assert (result["muc_recall"], result["muc_precision"]) == (0.5, 0.5)
     assert result["mentions_on_changed_text"] == 1 and result["parse_failures"] == 0
     assert "|parse:coref_markdown@1|" in result["signature"]
 
@@ -195,3 +202,149 @@ def test_cli_parse(tmp_path):
     (tmp_path / "response.json").write_text(json.dumps(["[Mary](#1) said", "[she](#1)"]))
     done = subprocess.run(run, capture_output=True, text=True)
     assert done.returncode != 0 and "holds 2 model texts, but KEY" in done.stderr
+
+
+# Unplaced mentions in every metric. Source tokens A B C (Ann Bob Cy); key K1 = {A, B},
+# K2 = {C}; "Zed" is nowhere in the source, so it is an unplaced mention U.
+KEY = [[[[0, 0], [1, 1]], [[2, 2]]]]
+ABC = [["Ann", "Bob", "Cy"]]
+EVERY = ["muc", "bcub", "ceafm", "ceafe", "lea", "blanc", "mentions"]
+
+
+def counts(text):
+    result = compute([text], KEY, parse="coref_clusters", tokens=ABC, metrics=EVERY, return_counts=True)
+    assert result["mentions_on_changed_text"] == 1
+    return {metric: {name: tuple(pair) for name, pair in value.items()} for metric, value in result["counts"].items()}
+
+
+def test_unplaced_in_its_cluster_hand_derived():
+    # Response R1 = {A, U}.
+    # MUC (Vilain): recall sum(|K| - |partition of K by R|) / sum(|K| - 1): K1 -> {A}{B}: 2 - 2,
+    #   K2: 1 - 1 -> 0 / 1; precision: R1 -> {A}{U} by the key: 2 - 2 -> 0 / 1.
+    # B3: recall (A: |K1∩R1|/|K1| = 1/2, B: 0, C: 0) -> 1/2 over 3 mentions; precision (A: 1/2, U: 0) -> 1/2 over 2.
+    # CEAFm: K1-R1 share 1 mention -> 1 / 3 key mentions, 1 / 2 response mentions.
+    # CEAFe: phi4(K1, R1) = 2*1/(2+2) = 1/2 -> 1/2 over 2 key entities, 1/2 over 1 response entity.
+    # LEA: recall K1: 2 * (links kept 0 / 1), K2 (C absent from the response): 0 -> 0 / 3;
+    #   precision R1: 2 * (0 / 1) -> 0 / 2.
+    # BLANC: key coreference links {A-B} = 1, non-coreference {A-C, B-C} = 2; response
+    #   coreference {A-U} = 1, non-coreference 0; right links: A-U is no key link -> 0;
+    #   right non-links: among mentions on both sides (A alone) none.
+    # Mentions: A found, 1 / 3 key and 1 / 2 response mentions.
+    assert counts('[["Ann", "Zed"]]') == {
+        "muc": {"recall": (0, 1), "precision": (0, 1)},
+        "bcub": {"recall": (0.5, 3), "precision": (0.5, 2)},
+        "ceafm": {"recall": (1, 3), "precision": (1, 2)},
+        "ceafe": {"recall": (0.5, 2), "precision": (0.5, 1)},
+        "lea": {"recall": (0, 3), "precision": (0, 2)},
+        "blanc": {"coreference_recall": (0, 1), "coreference_precision": (0, 1), "non_coreference_recall": (0, 2), "non_coreference_precision": (0, 0)},
+        "mentions": {"recall": (1, 3), "precision": (1, 2)},
+    }
+
+
+def test_unplaced_alone_hand_derived():
+    # Response R1 = {A}, R2 = {U}.
+    # MUC: recall K1 -> {A}{B}: 0 / 1; precision R1: 1 - 1, R2: 1 - 1 -> 0 / 0.
+    # B3: recall A: 1/2 -> 1/2 over 3; precision A: |R1∩K1|/|R1| = 1, U: 0 -> 1 over 2.
+    # CEAFm: K1-R1 share 1 -> 1 / 3, 1 / 2.
+    # CEAFe: phi4(K1, R1) = 2*1/(2+1) = 2/3 -> 2/3 over 2 key entities, 2/3 over 2 response entities.
+    # LEA: recall 0 / 3 as above; precision R1 = {A} is a singleton whose mention is no
+    #   singleton in the key (K1 has 2): 0; R2: 0 -> 0 / 2.
+    # BLANC: key links 1, non-links 2; response links 0, non-links {A-U} = 1; right 0 and 0.
+    found = counts('[["Ann"], ["Zed"]]')
+    assert found["ceafe"]["recall"][0] == pytest.approx(2 / 3) and found["ceafe"]["precision"][0] == pytest.approx(2 / 3)
+    found["ceafe"] = {name: pair[1] for name, pair in found["ceafe"].items()}
+    assert found == {
+        "muc": {"recall": (0, 1), "precision": (0, 0)},
+        "bcub": {"recall": (0.5, 3), "precision": (1, 2)},
+        "ceafm": {"recall": (1, 3), "precision": (1, 2)},
+        "ceafe": {"recall": 2, "precision": 2},
+        "lea": {"recall": (0, 3), "precision": (0, 2)},
+        "blanc": {"coreference_recall": (0, 1), "coreference_precision": (0, 0), "non_coreference_recall": (0, 2), "non_coreference_precision": (0, 1)},
+        "mentions": {"recall": (1, 3), "precision": (1, 2)},
+    }
+
+
+def test_unplaced_per_document_and_remove_nested():
+    # The same unplaced mention in the second of two documents: the first (all right) is
+    # untouched, the second scores as test_unplaced_in_its_cluster_hand_derived (B3 precision 1/4).
+    result = compute(['[["Ann", "Bob"], ["Cy"]]', '[["Ann", "Zed"]]'], KEY * 2, parse="coref_clusters", tokens=ABC * 2, metrics=["bcub"], per_document=True, remove_nested=True)
+    assert [d["bcub_precision"] for d in result["per_document"]] == [1.0, 0.25]
+    assert result["mentions_on_changed_text_examples"] == [1]
+    with pytest.raises(ValueError, match=r"predictions\[0\]: NP_only and min_span .* 1 mention"):
+        compute(['[["Ann", "Zed"]]'], KEY, parse="coref_clusters", tokens=ABC, min_span=True)
+
+
+@st.composite
+def documents(draw):
+    """(source tokens, key clusters, response clusters, the response mentions to rewrite):
+    distinct tokens, disjoint mentions on each side, at least one of them rewritten."""
+    n = draw(st.integers(2, 12))
+
+    def clusters():
+        cuts = sorted(draw(st.sets(st.integers(0, n), min_size=2, max_size=2 * n)))
+        spans = [(a, b - 1) for a, b in zip(cuts, cuts[1:])]
+        owners = draw(st.lists(st.integers(0, 3), min_size=len(spans), max_size=len(spans)))
+        return [[list(s) for s, o in zip(spans, owners) if o == c] for c in sorted(set(owners))]
+
+    key, response = clusters(), clusters()
+    mentions = [tuple(m) for cluster in response for m in cluster]
+    return [f"w{i}" for i in range(n)], key, response, draw(st.sets(st.sampled_from(mentions), min_size=1))
+
+
+def markdown(tokens, clusters, rewrite=()):
+    """Le & Ritter's markup of the response, the first token of each mention in `rewrite` changed."""
+    words = list(tokens)
+    for number, cluster in enumerate(clusters):
+        for first, last in cluster:
+            if (first, last) in rewrite:
+                words[first] = "changed" + words[first]
+            words[first] = "[" + words[first]
+            words[last] = words[last] + f"](#{number})"
+    return " ".join(words)
+
+
+@settings(max_examples=100, deadline=None)
+@given(documents())
+def test_rewriting_never_scores_above_keeping(document):
+    tokens, key, response, rewrite = document
+    keep = compute([markdown(tokens, response)], [key], parse="coref_markdown", tokens=[tokens], metrics=EVERY)
+    changed = compute([markdown(tokens, response, rewrite)], [key], parse="coref_markdown", tokens=[tokens], metrics=EVERY)
+    assert (keep["mentions_on_changed_text"], changed["mentions_on_changed_text"]) == (0, len(rewrite))
+    for name, value in keep.items():
+        if name.endswith(("recall", "precision", "f1")):
+            assert changed[name] <= value + 1e-12, name
+
+
+def test_trainer_metrics_reads_generated_ids():
+    """Seq2SeqTrainer with predict_with_generate: generated ids decoded by the tokenizer,
+    read by coref_markdown and placed on the words of `references=` (the key documents);
+    hand-made ids, no model run. Word-level vocabulary: each markup piece is one token."""
+    import evaluate
+    import numpy as np
+    from conftest import SPACES_DIR
+    from tokenizers import Tokenizer, models, pre_tokenizers
+    from transformers import PreTrainedTokenizerFast
+
+    words = ["[PAD]", "[UNK]", "</s>", "[Mary](#1)", "said", "[she](#1)", "liked", "[her](#1)", "[her", "cat](#1)", "dog", "."]
+    model = Tokenizer(models.WordLevel({w: i for i, w in enumerate(words)}, unk_token="[UNK]"))
+    model.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    tokenizer = PreTrainedTokenizerFast(tokenizer_object=model, pad_token="[PAD]", unk_token="[UNK]", eos_token="</s>")
+    ids = {w: i for i, w in enumerate(words)}
+    # Document 1 copied: "[Mary](#1) said [she](#1) liked [her](#1) dog ." (all three right);
+    # document 2 rewritten: "[Mary](#1) said [she](#1) liked [her cat](#1) ." (as test_compute_hand_derived:
+    # MUC 1/2 recall, 1/2 precision). Summed MUC: recall (2 + 1) / (2 + 2), precision (2 + 1) / (2 + 2).
+    texts = ["[Mary](#1) said [she](#1) liked [her](#1) dog .", "[Mary](#1) said [she](#1) liked [her cat](#1) ."]
+    generated = np.full((2, 9), ids["[PAD]"])
+    for row, text in enumerate(texts):
+        pieces = [ids[w] for w in text.split()] + [ids["</s>"]]
+        generated[row, : len(pieces)] = pieces
+    labels = np.full((2, 4), -100)  # the targets: not read, references= holds the keys
+    metric = evaluate.load(str(SPACES_DIR / "coref_conll"), keep_in_memory=True)
+    compute_metrics = metric.trainer_metrics(tokenizer=tokenizer, parse="coref_markdown", references=[JSONLINES, CONLL], metrics=["muc"])
+    result = compute_metrics((generated, labels))
+    assert (result["muc_recall"], result["muc_precision"]) == (0.75, 0.75)
+    assert (result["mentions_on_changed_text"], result["parse_failures"]) == (1, 0)
+    with pytest.raises(ValueError, match="references: with parse, give the evaluation set's key documents"):
+        metric.trainer_metrics(tokenizer=tokenizer, parse="coref_markdown")
+    with pytest.raises(ValueError, match="parse: unknown parser 'mvp' for coref"):
+        metric.trainer_metrics(tokenizer=tokenizer, parse="mvp", references=[JSONLINES])

@@ -1530,22 +1530,29 @@ def compute(
     parse: "coref_markdown" or "coref_clusters" (paperscore.parse): predictions are model
     texts, read by that parser and placed on each document's source tokens: `tokens` when
     given, else the references' own (CoNLL-2012 or jsonlines strings). Mentions the
-    parser cannot place (on text the model changed, or a string with no unused
-    occurrence) are left out and counted: the result adds "mentions_on_changed_text",
+    parser cannot place (on text the model changed, an empty mention, a string with no
+    unused occurrence, an item that is not a string) stay in their clusters as response
+    mentions that match no key mention, in every metric, and are counted: rewriting text
+    never scores above keeping it. The result adds "mentions_on_changed_text",
     "mentions_on_changed_text_examples", "parse_failures" and "parse_failure_examples";
     the signature names the parser; span_convention is then the references' alone.
     strict: either kind of failure is a ValueError.
     """
-    report = None
+    report = unplaced = None
     if parse is not None:
         predictions, report = _parsed(predictions, references, parse, strict, tokens)
+        split = [_split_unplaced(clusters) for clusters in predictions]
+        predictions, unplaced = [kept for kept, _ in split], [entities for _, entities in split]
+        if any(unplaced) and (NP_only or min_span):
+            first = next(index for index, entities in enumerate(unplaced) if entities)
+            raise input_error("predictions", first, f"NP_only and min_span read each mention's parse tree, and {len(unplaced[first])} mention(s) here are not on the source tokens (mentions_on_changed_text); score without those options, or with strict=True to see the first")
         conventions = check_span_convention(span_convention)
         if not isinstance(span_convention, str) and conventions["predictions"] != "token_inclusive":
             raise ValueError(f"span_convention: with parse, predictions are model texts placed on tokens; give the references' convention alone, not {span_convention!r}")
         span_convention = ("token_inclusive", conventions["references"])
     elif strict is not False:
         raise ValueError("strict: applies to model texts read by a parser; pass parse=NAME")
-    result = _compute(predictions, references, metrics, keep_singletons, zero_division, per_document, return_counts, confidence_level, n_resamples, seed, return_signature, span_convention, tokens, texts, convention, remove_nested, NP_only, min_span, matching, zero_matching)
+    result = _compute(predictions, references, metrics, keep_singletons, zero_division, per_document, return_counts, confidence_level, n_resamples, seed, return_signature, span_convention, tokens, texts, convention, remove_nested, NP_only, min_span, matching, zero_matching, unplaced)
     if report is not None:
         result.update({name: value for name, value in report.items() if name != "parser"})
         if "signature" in result:  # the parser named before the version, as an option
@@ -1554,8 +1561,8 @@ def compute(
     return result
 
 
-def _compute(predictions, references, metrics, keep_singletons, zero_division, per_document, return_counts, confidence_level, n_resamples, seed, return_signature, span_convention, tokens, texts, convention, remove_nested, NP_only, min_span, matching, zero_matching):
-    """compute() on documents (predictions already parsed)."""
+def _compute(predictions, references, metrics, keep_singletons, zero_division, per_document, return_counts, confidence_level, n_resamples, seed, return_signature, span_convention, tokens, texts, convention, remove_nested, NP_only, min_span, matching, zero_matching, unplaced=None):
+    """compute() on documents (predictions already parsed; unplaced: _split_unplaced's)."""
     if corefud.takes(predictions, references, matching):  # CorefUD CoNLL-U: paperscore.corefud
         return corefud.compute_for_coref(predictions, references, matching, zero_matching, convention, span_convention, tokens, texts, remove_nested=remove_nested, NP_only=NP_only, min_span=min_span, metrics=metrics, keep_singletons=keep_singletons, zero_division=zero_division, per_document=per_document, return_counts=return_counts, confidence_level=confidence_level, n_resamples=n_resamples, seed=seed, return_signature=return_signature)
     zero_division = check_zero_division(zero_division)
@@ -1565,6 +1572,8 @@ def _compute(predictions, references, metrics, keep_singletons, zero_division, p
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples)
     key, response = read_examples(predictions, references, span_convention, tokens, texts)
+    if unplaced is not None and any(unplaced):
+        response = _with_unplaced(key, response, unplaced)
     if chosen:
         parses = _reference_parses(references) if NP_only or min_span else None
         key, response = apply_mention_options(key, response, parses, keep_singletons, **chosen)
@@ -1610,6 +1619,36 @@ def _parsed(predictions, references, parse, strict, tokens):
         raise ValueError(f"strict: {strict!r} is not True or False")
     parser = get_parser(parse, "coref")
     return parse_coref(as_corpus(predictions, "predictions"), parser, source_tokens(references, tokens), bool(strict))
+
+
+def _split_unplaced(clusters):
+    """(the clusters of placed spans, without empty ones; per mention place_coref could not
+    place (None), the number of its cluster among them, a cluster with none placed
+    numbered after them)."""
+    kept, counts, lost = [], [], []
+    for cluster in clusters:
+        spans = [span for span in cluster if span is not None]
+        if spans:
+            counts.append((len(kept), len(cluster) - len(spans)))
+            kept.append(spans)
+        else:
+            lost.append(len(cluster))
+    counts += [(len(kept) + i, count) for i, count in enumerate(lost)]
+    return kept, [number for number, count in counts for _ in range(count)]
+
+
+def _with_unplaced(key, response, unplaced):
+    """The response with each mention a parser could not place added to its entity (per
+    document the numbers _split_unplaced gives) on a one-token span of its own past every
+    mention of either side, so that it matches no key mention in any metric."""
+    start = 1 + max((int(a.max()) for a in (key.first, key.second, response.first, response.second) if len(a)), default=0)
+    parts = []
+    for d, entities in enumerate(unplaced):
+        mine = response.doc == d
+        local = response.entity[mine] - (response.entity[mine].min() if mine.any() else 0)
+        extra = start + np.arange(len(entities), dtype=np.int64)
+        parts.append((np.concatenate((response.first[mine], extra)), np.concatenate((response.second[mine], extra)), np.concatenate((local, np.asarray(entities, dtype=np.int64)))))
+    return _side(parts, response.where, response.labels)
 
 
 def check_mention_options(convention, **options):

@@ -12,7 +12,7 @@ import scipy.optimize
 from .paperscore_core import VERSION
 from .paperscore_coref import batch_forms, check_inputs, compute
 from .paperscore_corefud import MATCHING
-from .paperscore_parse import COREF_PARSERS
+from .paperscore_parse import COREF_PARSERS, get_parser
 from .paperscore_space import SpaceMetric
 from .paperscore_trainer import trainer_metrics
 
@@ -89,8 +89,9 @@ Args:
         be CoNLL-2012 or jsonlines strings): "coref_markdown", the text rewritten with
         mentions marked "[Mary](#1) said [she](#1)" (Le & Ritter's document template), or
         "coref_clusters", a JSON list of lists of mention strings (each at its first
-        unused occurrence). Mentions on text the model changed are left out and counted:
-        the result adds mentions_on_changed_text and parse_failures (with the first
+        unused occurrence). A mention that cannot be placed (on text the model changed)
+        stays in its cluster as a mention matching no key mention, and is counted: the
+        result adds mentions_on_changed_text and parse_failures (with the first
         example indices); the signature names the parser.
     strict: with parse, an unreadable text or an unplaced mention is an error.
 Returns:
@@ -155,6 +156,16 @@ class CorefConll(SpaceMetric, evaluate.Metric):
     def _infer_feature_from_example(self, example):
         """The feature of the forms that add found in the document."""
         return self.info.features[_PAIRS.index(self._forms)]
+
+    def trainer_metrics(self, *arguments, **options):
+        """SpaceMetric.trainer_metrics; with parse, the parser's name is checked now and
+        `references=` (the evaluation set's key documents, whose words the model texts are
+        placed on) is required: the decoded label ids are model texts, not keys."""
+        if options.get("parse") is not None:
+            get_parser(options["parse"], "coref")
+            if options.get("references") is None:
+                raise ValueError("references: with parse, give the evaluation set's key documents in order (CoNLL-2012 or jsonlines strings) as trainer_metrics(references=...); the decoded label ids are model texts, not keys")
+        return super().trainer_metrics(*arguments, **options)
 
     def _compute(
         self,

@@ -688,7 +688,8 @@ def read_coref_markdown(text):
     mention boundary, and per mention [first token, last token, cluster id] (ids as
     written). "[" opens a mention, "](#id)" closes the innermost open one; a "[" never
     closed and a "](#id)" with none open stay as text and are reported, as is a mention
-    without an id "(#)" (the template's unresolved mark), which is then a singleton."""
+    without an id "(#)" (the template's unresolved mark), which is then a singleton, and
+    an empty mention "[](#id)", which is [None, None, id]: a mention nowhere in the text."""
     opened, pairs, problems = [], {}, []
     position = 0
     while position < len(text):
@@ -732,6 +733,7 @@ def read_coref_markdown(text):
         if inside:
             mentions.append([inside[0], inside[-1], name])
         else:
+            mentions.append([None, None, name])
             problems.append(f"the mention (#{name}) ending at character {end} of the text without markup is empty")
     return (tokens, mentions), problems
 
@@ -752,7 +754,7 @@ def _cut_tokens(text, cuts):
 def read_coref_clusters(text):
     """Clusters of mention strings: a JSON list of lists of strings, possibly inside a
     fenced block (the first). Anything else is no clusters, reported; an item of a cluster
-    that is not a string is left out, reported."""
+    that is not a string is kept and reported (place_coref cannot place it)."""
     fenced = FENCE.search(text)
     body = fenced.group(1) if fenced else text
     try:
@@ -762,7 +764,7 @@ def read_coref_clusters(text):
     if not isinstance(value, list) or not all(isinstance(cluster, list) for cluster in value):
         return [], ["not a JSON list of lists of mention strings"]
     problems = [f"cluster {c + 1} item {i + 1} {item!r} is not a string" for c, cluster in enumerate(value) for i, item in enumerate(cluster) if not isinstance(item, str)]
-    return [[item for item in cluster if isinstance(item, str)] for cluster in value], problems
+    return value, problems
 
 
 def _aligned(tokens, source):
@@ -790,22 +792,29 @@ def _first_unused(words, source, used):
 
 
 def place_coref(structure, parser, source):
-    """(clusters of [start, end] inclusive spans over `source`, the source tokens, and the
-    descriptions of the mentions that could not be placed, which are left out of the
-    clusters, never moved elsewhere). coref_markdown: a mention is placed where every one
-    of its tokens is in a block difflib aligns unchanged and they stay contiguous; else it
-    is on text the model changed. coref_clusters: each string, split on whitespace, at its
-    first occurrence in the source tokens (left to right) that is not the span of a
-    mention placed before it (clusters, then items, in the model's order; nested mentions
-    are fine); a string with none is unplaced."""
+    """(clusters of [start, end] inclusive spans over `source`, the source tokens, with None
+    for each mention that could not be placed, in its cluster; the descriptions of those
+    mentions). A mention is never moved elsewhere: an unplaced one is scored as a response
+    mention that matches no key mention (paperscore.coref). coref_markdown: a mention is
+    placed where every one of its tokens is in a block difflib aligns unchanged and they
+    stay contiguous; else it is on text the model changed (or empty). coref_clusters: each
+    string, split on whitespace, at its first occurrence in the source tokens (left to
+    right) that is not the span of a mention placed before it (clusters, then items, in
+    the model's order; nested mentions are fine); a string with none, or an item that is
+    not a string, is unplaced."""
     unplaced, clusters = [], {}
     if parser.name == "coref_markdown":
         tokens, mentions = structure
         where = _aligned(tokens, source)
         for first, last, name in mentions:
+            if first is None:
+                unplaced.append(f"the mention (cluster {name!r}) is empty")
+                clusters.setdefault(name, []).append(None)
+                continue
             ends = (where[first], where[last])
             if None in where[first : last + 1] or ends[1] - ends[0] != last - first:
                 unplaced.append(f"the mention {' '.join(tokens[first : last + 1])!r} (cluster {name!r}) is on text the model changed")
+                clusters.setdefault(name, []).append(None)
             else:
                 clusters.setdefault(name, []).append(list(ends))
         return list(clusters.values()), unplaced
@@ -813,11 +822,12 @@ def place_coref(structure, parser, source):
     for number, cluster in enumerate(structure, 1):
         placed = []
         for item in cluster:
-            span = _first_unused(item.split(), source, used) if item.split() else None
+            span = _first_unused(item.split(), source, used) if isinstance(item, str) and item.split() else None
             if span is None:
                 unplaced.append(f"the mention {item!r} (cluster {number}) has no unused occurrence in the source tokens")
             else:
-                used.add(tuple(span)), placed.append(span)
+                used.add(tuple(span))
+            placed.append(span)
         if placed:
             out.append(placed)
     return out, unplaced
@@ -825,9 +835,10 @@ def place_coref(structure, parser, source):
 
 def parse_coref(texts, parser, sources, strict=False, argument="predictions"):
     """(clusters per text, report): each model text read by `parser` (parse()) and placed
-    on its source tokens (place_coref); the report adds "mentions_on_changed_text" (how
-    many mentions could not be placed) and "mentions_on_changed_text_examples" (the first
-    0-based indices). strict=True: an unplaced mention is a ValueError naming the example."""
+    on its source tokens (place_coref: None for a mention it cannot place); the report
+    adds "mentions_on_changed_text" (how many mentions could not be placed) and
+    "mentions_on_changed_text_examples" (the first 0-based indices). strict=True: an
+    unplaced mention is a ValueError naming the example."""
     parser = get_parser(parser, "coref") if not isinstance(parser, Parser) else parser
     structures, report = parse(texts, parser, strict, argument)
     if len(sources) != len(structures):
