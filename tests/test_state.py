@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from paperscore import micro_macro, rationale, state
+from paperscore import micro_macro, quad, rationale, state
 
 ROOT = Path(__file__).resolve().parent.parent
 # rationale's means of per-example ratios are float sums added in another order
@@ -266,3 +266,121 @@ def test_datasets_map_recipe():
     assert len(states) == 8  # two workers' 200 examples each in batches of 64, 64, 64, 8
     total = state.merge(*(state.from_dict(json.loads(s)) for s in states["state"]))
     assert total.compute() == micro_macro.compute(predictions, references)
+
+
+# ---------------------------------------------------------------------------------------
+# quad_match: sums of quad.STATS rows (soft-matched totals and sample scores are floats)
+
+QUAD_FLOATS = {"optimal_precision", "optimal_recall", "optimal_f1", "optimal_score"}  # sums of ROUGE-L degrees
+
+
+def assert_quad_same(got, expected):
+    assert got.keys() == expected.keys()
+    for key, value in expected.items():
+        if key.rsplit("_", 1)[0] in QUAD_FLOATS or key in QUAD_FLOATS:
+            assert got[key] == pytest.approx(value, rel=1e-12, abs=1e-15, nan_ok=True), key
+        else:
+            assert got[key] == value or (np.isnan(got[key]) and np.isnan(value)), key
+
+
+quad_element = st.sampled_from(["battery", "battery life", "the battery life", "NULL", "屏幕", "屏幕很亮", "screen", "é"])
+quad_label = st.sampled_from(["food quality", "service general", "POS", "NEG"])
+quad_item = st.one_of(
+    st.tuples(quad_element, quad_element, quad_label, quad_label).map(" | ".join),
+    st.sampled_from(["battery | good", "x |  | food quality | POS"]),  # malformed: matches nothing
+)
+quad_sample = st.lists(quad_item, max_size=4).map(" & ".join)
+quad_reference = st.lists(st.tuples(quad_element, quad_element, quad_label, quad_label).map(" | ".join), max_size=3).map(" & ".join)
+quad_options = st.fixed_dictionaries(
+    {},
+    optional={
+        "duplicates": st.sampled_from(["multiset", "list", "set"]),
+        "similarity": st.sampled_from(["rouge_l", "exact"]),
+        "exact_only": st.booleans(),
+        "zero_division": st.sampled_from([0.0, 1.0]),
+        "weights": st.sampled_from([(1, 1, 1, 1), (2, 0.5, 1, 0)]),
+    },
+)
+
+
+@pytest.mark.filterwarnings("ignore:duplicates=")
+@settings(max_examples=30, deadline=None)
+@given(
+    examples=st.lists(st.tuples(quad_sample, st.one_of(quad_reference, st.lists(quad_reference, min_size=1, max_size=2))), max_size=20),
+    cuts=st.lists(st.integers(0, 20), max_size=4),
+    order=st.integers(0, 1000),
+    options=quad_options,
+)
+def test_quad_merging_shards_equals_one_pass(examples, cuts, order, options):
+    predictions, references = [p for p, _ in examples], [r for _, r in examples]
+    pieces = shards(len(examples), cuts, order)
+    expected = quad.compute(predictions, references, **options)
+    assert_quad_same(merged("quad_match", options, predictions, references, pieces).compute(), expected)
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    examples=st.lists(st.tuples(quad_sample, quad_reference), min_size=1, max_size=20),
+    cuts=st.lists(st.integers(0, 20), max_size=4),
+    order=st.integers(0, 1000),
+)
+def test_quad_intervals_do_not_depend_on_sharding(examples, cuts, order):
+    """keep_rows: distinct STATS rows in sorted order, as compute compresses them."""
+    predictions, references = [p for p, _ in examples], [r for _, r in examples]
+    expected = quad.compute(predictions, references, confidence_level=0.9, n_resamples=50, seed=5)
+    got = merged("quad_match", {}, predictions, references, shards(len(examples), cuts, order), keep_rows=True)
+    assert_quad_same(got.compute(confidence_level=0.9, n_resamples=50, seed=5), expected)
+
+
+def test_quad_at_users_size():
+    """10,000 samples: many distinct words, empty samples, malformed quads, repeats, several
+    references, 6 shards in shuffled order; span-index quads too."""
+    rng = np.random.default_rng(5)
+    words = [f"w{i}" for i in range(3000)] + ["屏幕", "很", "亮", "NULL"]
+    labels_ = ["food quality", "service general", "ambience general", "price"]
+
+    def phrase():
+        return " ".join(words[i] for i in rng.zipf(1.2, rng.integers(1, 4)) % len(words))
+
+    def sample(size):
+        quads = [f"{phrase()} | {phrase()} | {labels_[rng.integers(4)]} | {['POS', 'NEG', 'NEU'][rng.integers(3)]}" for _ in range(size)]
+        return " & ".join(quads)
+
+    references = [sample(rng.integers(0, 4)) if i % 50 else [sample(2), sample(1)] for i in range(10_000)]
+    predictions = []
+    for i, r in enumerate(references):
+        r = r if isinstance(r, str) else r[0]
+        predictions.append(r if i % 3 == 0 else (r + " & " + r.split(" & ")[0] if r and i % 7 == 0 else (sample(rng.integers(0, 3)) + (" & broken | quad" if i % 11 == 0 else ""))))
+    pieces = shards(10_000, [10, 3000, 3001, 7000, 9999], 8)
+    assert_quad_same(merged("quad_match", {}, predictions, references, pieces).compute(), quad.compute(predictions, references))
+
+
+def test_quad_span_quads_and_refusals():
+    """spans: the state reads span-index quads as compute does; options checked by compute."""
+    references = [[[[0, 1], [2, 3], "food", "POS"]], [], [[None, [4, 6], "price", "NEG"]]]
+    predictions = [[[[0, 1], [2, 3], "food", "POS"]], [[[1, 2], None, "food", "NEG"]], []]
+    options = {"spans": "exclusive", "similarity": "exact"}
+    expected = quad.compute(predictions, references, **options)
+    assert_quad_same(merged("quad_match", options, predictions, references, [(2, 3), (0, 2)]).compute(), expected)
+    with pytest.raises(ValueError, match="similarity"):
+        state.new("quad_match", spans="exclusive")
+    with pytest.raises(ValueError, match="details: not a quad_match state option"):
+        state.new("quad_match", details=True)
+    with pytest.raises(ValueError, match=r"option weights is \[2, 1, 1, 1\] in argument 2 but \[1, 1, 1, 1\] in argument 1"):
+        state.merge(state.new("quad_match"), state.new("quad_match", weights=(2, 1, 1, 1)))
+    with pytest.raises(ValueError, match="references"):  # the family's own check within the batch
+        state.new("quad_match").update(["a | b | c | POS"], ["a | b"])
+
+
+def test_sums_state_integer_widths_checked():
+    data = state.new("quad_match", keep_rows=True).update(["a | b | c | POS"], ["a | b | c | POS"]).to_dict()
+    for bad in (2**63, -1, 1.5, True):
+        broken = json.loads(json.dumps(data))
+        broken["counts"][1] = bad
+        with pytest.raises(ValueError, match=r"counts\[1\]: .* is not a count"):
+            state.from_dict(broken)
+    data["counts"][0] = 2**63 - 1
+    data["weights"][0] = 2**63 - 1
+    big = state.from_dict(data)
+    with pytest.raises(OverflowError, match="2\\^63"):
+        state.merge(big, big)

@@ -12,15 +12,18 @@ Every family's figures are ratios of sums, so a state holds only the sums:
 - rationale: the four token counts, and per mean (example P/R/F1, IOU P/R, AUPRC) the sum
   of its per-example terms and how many examples enter it; plus whether a soft score was
   seen (auprc=None reports AUPRC only then, as compute does).
+- quad_match (and every family whose compute() sums per-example rows into its
+  bootstrap_intervals call): the column sums of those rows, counts as int64.
 
-Count figures are equal bit for bit. Figures that are means of per-example ratios
-(rationale's example_*, iou_*, auprc) are sums of floats added in another order, so they
-may differ from one pass in the last bits (relative 1e-12).
+Count figures are equal bit for bit. Figures from sums of fractional terms (rationale's
+example_*, iou_*, auprc; quad's optimal_*, sums of ROUGE-L degrees) are floats added in
+another order, so they may differ from one pass in the last bits (relative 1e-12).
 
 Bootstrap intervals (`compute(confidence_level=...)`) need the per-example rows, kept only
 with `keep_rows=True`:
-- rationale keeps the distinct rows and their counts; compute sorts them the same way, so
-  intervals are identical however the examples were sharded and merged.
+- rationale and quad_match keep the distinct rows and their counts; compute sorts them the
+  same way, so intervals are identical however the examples were sharded and merged
+  (quad's optimal_* intervals up to the float sums above).
 - micro_macro keeps the examples' labels, concatenated in merge order; with one label per
   example the bootstrap reads only the confusion cells (identical under any sharding),
   with sequences of labels it resamples sequences in order: identical when shards are
@@ -34,8 +37,8 @@ import numpy as np
 
 from .core import INT64, check_bootstrap, check_zero_division, input_error
 
-FAMILIES = ("micro_macro", "rationale")
-PLANNED = ("quad", "coref", "csc", "csc_sighan")
+FAMILIES = ("micro_macro", "rationale", "quad_match")
+PLANNED = ("coref", "csc", "csc_common", "csc_sighan")
 FORMAT = 1
 
 
@@ -48,7 +51,7 @@ def new(family, keep_rows=False, **options):
         raise ValueError(f"family: {family!r} is not one of {', '.join(FAMILIES)}")
     if not isinstance(keep_rows, (bool, np.bool_)):
         raise ValueError(f"keep_rows: {keep_rows!r} is not True or False")
-    cls = {"micro_macro": MicroMacroState, "rationale": RationaleState}[family]
+    cls = {"micro_macro": MicroMacroState, "rationale": RationaleState, "quad_match": QuadState}[family]
     return cls(cls.check_options(options), bool(keep_rows))
 
 
@@ -100,6 +103,25 @@ def _add_counts(a, b):
     if len(a) and (b > INT64[1] - a).any():
         raise OverflowError("a merged count passes 2^63 - 1")
     return a + b
+
+
+def _merge_rows(table, weights, more, more_weights):
+    """The distinct rows of two (rows, their example counts) pairs, in the sorted order
+    core.compress_rows gives one pass's rows: the bootstrap then draws the same resamples."""
+    from .core import encode_rows
+
+    table, codes = encode_rows(np.concatenate([table, more]))
+    return table, _counts_sum(codes, np.concatenate([weights, more_weights]), len(table))
+
+
+def _counts_sum(codes, weights, size):
+    """Sums of int64 `weights` by code, exactly (np.bincount adds in float64), refusing a
+    total past 2^63 - 1."""
+    if sum(int(w) for w in weights) > INT64[1]:
+        raise OverflowError("a merged count passes 2^63 - 1")
+    out = np.zeros(size, dtype=np.int64)
+    np.add.at(out, codes, weights)
+    return out
 
 
 def _floats(values):
@@ -334,11 +356,7 @@ class RationaleState(State):
         self.soft = self.soft or bool(soft)
 
     def _add_rows(self, table, weights):
-        from .core import encode_rows
-
-        table, codes = encode_rows(np.concatenate([self.table, table]))
-        self.weights = np.bincount(codes, weights=np.concatenate([self.weights, weights]), minlength=len(table)).astype(np.int64)
-        self.table = table
+        self.table, self.weights = _merge_rows(self.table, self.weights, table, weights)
 
     def _add(self, other):
         self._add_sums(other.counts, other.terms, other.entered, other.soft)
@@ -388,6 +406,132 @@ class RationaleState(State):
         if self.keep_rows:
             table = np.array([_unfloats(row) for row in data["table"]]).reshape(-1, 4 + self.MEANS)
             self._add_rows(table, _counts(data["weights"], "weights", (len(table),)))
+
+
+# ---------------------------------------------------------------------------------------
+# Families whose compute() sums per-example rows (its `bootstrap_intervals(counts, reduce)`
+# call): the state holds the column sums, counts as int64 and fractional columns as
+# floats, and with keep_rows the distinct rows with their example counts.
+
+
+class SumsState(State):
+    OPTIONS = ()  # compute()'s options a state takes; defaults from its signature
+    FLOATS = ()  # columns that are not counts
+
+    @classmethod
+    def check_options(cls, options):
+        import inspect
+
+        for name in options:
+            if name not in cls.OPTIONS:
+                raise ValueError(f"{name}: not a {cls.family} state option (options: {', '.join(cls.OPTIONS)}; bootstrap options go to compute())")
+        defaults = inspect.signature(cls.module().compute).parameters
+        out = {name: options.get(name, defaults[name].default) for name in cls.OPTIONS}
+        out = {name: list(v) if isinstance(v, (tuple, np.ndarray)) else v for name, v in out.items()}  # as JSON gives them back
+        out["zero_division"] = check_zero_division(out["zero_division"])
+        cls.module().compute([], [], **cls.empty_inputs(), **out)  # compute's own checks, one source of truth
+        return out
+
+    @staticmethod
+    def empty_inputs():
+        return {}
+
+    def __init__(self, options, keep_rows):
+        super().__init__(options, keep_rows)
+        width = self.width()
+        self.ints = np.array([i for i in range(width) if i not in self.FLOATS], dtype=np.int64)
+        self.floats = np.array(self.FLOATS, dtype=np.int64)
+        self.counts = np.zeros(len(self.ints), dtype=np.int64)
+        self.terms = np.zeros(len(self.floats))
+        self.table, self.weights = (np.zeros((0, width)), np.zeros(0, dtype=np.int64)) if keep_rows else (None, None)
+
+    def update(self, predictions, references, **inputs):
+        """Add a batch, checked exactly as compute() checks it (example indices in messages
+        are within the batch)."""
+        rows = np.asarray(self.rows(predictions, references, **inputs), dtype=float).reshape(-1, len(self.ints) + len(self.floats))
+        counts = rows[:, self.ints]
+        if (counts != np.round(counts)).any() or (counts < 0).any():  # the family's contract: these columns count
+            raise AssertionError(f"{self.family}: a count column holds a non-integer")
+        self._add_sums(counts.astype(np.int64).sum(0), rows[:, self.floats].sum(0))
+        if self.keep_rows:
+            from .core import compress_rows
+
+            self.table, self.weights = _merge_rows(self.table, self.weights, *compress_rows(rows))
+        return self
+
+    def _add_sums(self, counts, terms):
+        self.counts = _add_counts(self.counts, counts)
+        self.terms = self.terms + terms
+
+    def _add(self, other):
+        self._add_sums(other.counts, other.terms)
+        if self.keep_rows:
+            self.table, self.weights = _merge_rows(self.table, self.weights, other.table, other.weights)
+
+    def sums(self):
+        out = np.zeros(len(self.ints) + len(self.floats))
+        out[self.ints], out[self.floats] = self.counts, self.terms
+        return out
+
+    def _figures(self):
+        from .core import as_floats
+
+        return as_floats({key: value[0] for key, value in self.reduce(self.sums()[None]).items()}) | self.extras()
+
+    def extras(self):
+        return {}
+
+    def _intervals(self, confidence_level, n_resamples, seed):
+        from .core import bootstrap_intervals
+
+        return bootstrap_intervals(self.weights, lambda w: self.reduce(w @ self.table), confidence_level, n_resamples, seed)
+
+    def _dump(self):
+        return {
+            "counts": self.counts.tolist(),
+            "terms": _floats(self.terms),
+            "table": None if self.table is None else [_floats(row) for row in self.table],
+            "weights": None if self.weights is None else self.weights.tolist(),
+        }
+
+    def _load(self, data):
+        self._add_sums(_counts(data["counts"], "counts", self.counts.shape), _unfloats(data["terms"]).reshape(self.terms.shape))
+        if self.keep_rows:
+            table = np.array([_unfloats(row) for row in data["table"]]).reshape(-1, self.width())
+            self.table, self.weights = _merge_rows(self.table, self.weights, table, _counts(data["weights"], "weights", (len(table),)))
+
+
+class QuadState(SumsState):
+    """quad.STATS sums: matched (soft degrees) and score are floats, the rest counts."""
+
+    family = "quad_match"
+    OPTIONS = ("weights", "tuple_len", "sep_token1", "sep_token2", "similarity", "duplicates", "exact_only", "spans", "zero_division")
+    FLOATS = (0, 7)  # quad.STATS: matched, score
+
+    @staticmethod
+    def module():
+        from . import quad
+
+        return quad
+
+    def width(self):
+        return len(self.module().STATS)
+
+    def rows(self, predictions, references):
+        quad, o = self.module(), self.options
+        tuple_len = "0123" if o["tuple_len"] is None else o["tuple_len"]
+        if o["spans"] is not None:
+            predictions, references = (quad.span_quads(x, name, tuple_len, o["spans"]) for x, name in ((predictions, "predictions"), (references, "references")))
+        _, rows, chosen = quad._score(predictions, references, o["weights"], tuple_len, o["sep_token1"], o["sep_token2"], o["similarity"], o["duplicates"], o["exact_only"])
+        return rows[chosen]
+
+    def reduce(self, sums):
+        quad = self.module()
+        return quad.ratios(sums, self.options["zero_division"], quad.EXACT_KEYS if self.options["exact_only"] else quad.KEYS)
+
+    def extras(self):
+        repeated = self.counts[list(self.ints).index(self.module().STATS.index("repeated_hits"))]
+        return {"exact_repeated_hits": int(repeated)} if self.options["duplicates"] == "list" else {}
 
 
 # ---------------------------------------------------------------------------------------
