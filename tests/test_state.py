@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from paperscore import micro_macro, quad, rationale, state
+from paperscore import csc_sighan, micro_macro, quad, rationale, state
 
 ROOT = Path(__file__).resolve().parent.parent
 # rationale's means of per-example ratios are float sums added in another order
@@ -384,3 +384,89 @@ def test_sums_state_integer_widths_checked():
     big = state.from_dict(data)
     with pytest.raises(OverflowError, match="2\\^63"):
         state.merge(big, big)
+
+
+# ---------------------------------------------------------------------------------------
+# csc_sighan: sums of the per-sentence 0/1 rows of csc_sighan.COLUMNS (all counts)
+
+
+def merged_sources(family, options, predictions, references, sources, pieces, keep_rows=False):
+    """merged() for the families whose update takes sources."""
+    states = []
+    for a, b in pieces:
+        s = state.new(family, keep_rows=keep_rows, **options).update(predictions[a:b], references[a:b], sources=sources[a:b])
+        states.append(state.from_dict(json.loads(json.dumps(s.to_dict(), allow_nan=False))))
+    return state.merge(*states) if states else state.new(family, keep_rows=keep_rows, **options)
+
+
+def csc_sentence(draw_chars, edits):
+    """(source, prediction, reference): a source, and two corrections of some of its characters."""
+    source = "".join(draw_chars)
+    return source, *("".join(c if e is None else e for c, e in zip(source, side)) for side in edits)
+
+
+csc_chars = st.sampled_from("他在学校里读书的时候很认真再座")
+csc_example = st.integers(0, 7).flatmap(
+    lambda n: st.tuples(
+        st.lists(csc_chars, min_size=n, max_size=n),
+        st.tuples(*[st.lists(st.one_of(st.none(), st.none(), csc_chars), min_size=n, max_size=n)] * 2),
+    ).map(lambda t: csc_sentence(*t))
+)
+sighan_options = st.sampled_from(
+    [{}, {"correction_match": "exact"}, {"version": 2014, "zero_division": 1.0}, {"version": "2013", "subtask": 1}, {"version": "2013", "subtask": 2, "zero_division": "nan"}]
+)
+
+
+@settings(max_examples=30, deadline=None)
+@given(examples=st.lists(csc_example, max_size=20), cuts=st.lists(st.integers(0, 20), max_size=4), order=st.integers(0, 1000), options=sighan_options)
+def test_sighan_merging_shards_equals_one_pass(examples, cuts, order, options):
+    sources, predictions, references = (list(side) for side in zip(*examples)) if examples else ([], [], [])
+    expected = csc_sighan.compute(predictions, references, sources=sources, **options)
+    got = merged_sources("csc_sighan", options, predictions, references, sources, shards(len(examples), cuts, order)).compute()
+    assert_same(got, expected, "csc_sighan")
+
+
+@settings(max_examples=15, deadline=None)
+@given(examples=st.lists(csc_example, min_size=1, max_size=20), cuts=st.lists(st.integers(0, 20), max_size=4), order=st.integers(0, 1000), options=sighan_options)
+def test_sighan_intervals_do_not_depend_on_sharding(examples, cuts, order, options):
+    sources, predictions, references = (list(side) for side in zip(*examples))
+    expected = csc_sighan.compute(predictions, references, sources=sources, **options, confidence_level=0.9, n_resamples=50, seed=5)
+    got = merged_sources("csc_sighan", options, predictions, references, sources, shards(len(examples), cuts, order), keep_rows=True)
+    assert_same(got.compute(confidence_level=0.9, n_resamples=50, seed=5), expected, "csc_sighan")
+
+
+def csc_corpus(seed, n=10_000):
+    """n sentences of 0-60 characters over 3,000 CJK characters (Zipf), a third error-free,
+    predictions that fix, miss, over-correct or copy; repeats."""
+    rng = np.random.default_rng(seed)
+    alphabet = [chr(0x4E00 + i) for i in range(3000)]
+    sources, predictions, references = [], [], []
+    for i in range(n):
+        if i % 97 == 1:  # a repeated sentence
+            sources.append(sources[-1]), predictions.append(predictions[-1]), references.append(references[-1])
+            continue
+        source = [alphabet[j] for j in rng.zipf(1.3, rng.integers(0, 61)) % 3000]
+        reference = [alphabet[rng.integers(3000)] if i % 3 and rng.random() < 0.05 else c for c in source]
+        prediction = [r if rng.random() < 0.8 else (alphabet[rng.integers(3000)] if rng.random() < 0.05 else c) for c, r in zip(source, reference)]
+        sources.append("".join(source)), references.append("".join(reference)), predictions.append("".join(prediction))
+    return sources, predictions, references
+
+
+def test_sighan_at_users_size():
+    sources, predictions, references = csc_corpus(6)
+    pieces = shards(10_000, [1, 4000, 4001, 9500], 2)
+    for options in ({}, {"version": "2013", "subtask": 2}):
+        expected = csc_sighan.compute(predictions, references, sources=sources, **options)
+        assert_same(merged_sources("csc_sighan", options, predictions, references, sources, pieces).compute(), expected, "csc_sighan")
+
+
+def test_sighan_refusals():
+    with pytest.raises(ValueError, match="sources: the state scores sentences"):
+        state.new("csc_sighan").update(["1, 0"], ["1, 0"])
+    with pytest.raises(ValueError, match="subtask"):
+        state.new("csc_sighan", version="2013")
+    with pytest.raises(ValueError, match="option correction_match is 'exact' in argument 2 but 'subset' in argument 1"):
+        state.merge(state.new("csc_sighan"), state.new("csc_sighan", correction_match="exact"))
+    with pytest.raises(ValueError, match="references"):  # the family's own length check, within the batch
+        state.new("csc_sighan").update(["他在"], ["他"], sources=["他在"])
+    assert state.merge(state.new("csc_sighan", version=2015), state.new("csc_sighan", version="2015")).options["version"] == "2015"

@@ -12,8 +12,10 @@ Every family's figures are ratios of sums, so a state holds only the sums:
 - rationale: the four token counts, and per mean (example P/R/F1, IOU P/R, AUPRC) the sum
   of its per-example terms and how many examples enter it; plus whether a soft score was
   seen (auprc=None reports AUPRC only then, as compute does).
-- quad_match (and every family whose compute() sums per-example rows into its
-  bootstrap_intervals call): the column sums of those rows, counts as int64.
+- quad_match, csc_sighan (the families whose compute() sums per-example rows for its
+  bootstrap_intervals call): the column sums of those rows, counts as int64. csc_sighan's
+  update takes sentences with their sources (`update(predictions, references,
+  sources=...)`); label lines, paired by pid over the whole corpus, are refused.
 
 Count figures are equal bit for bit. Figures from sums of fractional terms (rationale's
 example_*, iou_*, auprc; quad's optimal_*, sums of ROUGE-L degrees) are floats added in
@@ -21,7 +23,7 @@ another order, so they may differ from one pass in the last bits (relative 1e-12
 
 Bootstrap intervals (`compute(confidence_level=...)`) need the per-example rows, kept only
 with `keep_rows=True`:
-- rationale and quad_match keep the distinct rows and their counts; compute sorts them the
+- rationale, quad_match and csc_sighan keep the distinct rows and their counts; compute sorts them the
   same way, so intervals are identical however the examples were sharded and merged
   (quad's optimal_* intervals up to the float sums above).
 - micro_macro keeps the examples' labels, concatenated in merge order; with one label per
@@ -37,8 +39,8 @@ import numpy as np
 
 from .core import INT64, check_bootstrap, check_zero_division, input_error
 
-FAMILIES = ("micro_macro", "rationale", "quad_match")
-PLANNED = ("coref", "csc", "csc_common", "csc_sighan")
+FAMILIES = ("micro_macro", "rationale", "quad_match", "csc_sighan")
+PLANNED = ("coref", "csc", "csc_common")
 FORMAT = 1
 
 
@@ -51,7 +53,7 @@ def new(family, keep_rows=False, **options):
         raise ValueError(f"family: {family!r} is not one of {', '.join(FAMILIES)}")
     if not isinstance(keep_rows, (bool, np.bool_)):
         raise ValueError(f"keep_rows: {keep_rows!r} is not True or False")
-    cls = {"micro_macro": MicroMacroState, "rationale": RationaleState, "quad_match": QuadState}[family]
+    cls = {"micro_macro": MicroMacroState, "rationale": RationaleState, "quad_match": QuadState, "csc_sighan": SighanState}[family]
     return cls(cls.check_options(options), bool(keep_rows))
 
 
@@ -532,6 +534,48 @@ class QuadState(SumsState):
     def extras(self):
         repeated = self.counts[list(self.ints).index(self.module().STATS.index("repeated_hits"))]
         return {"exact_repeated_hits": int(repeated)} if self.options["duplicates"] == "list" else {}
+
+
+class SighanState(SumsState):
+    """csc_sighan.COLUMNS[kind] sums: every column counts sentences."""
+
+    family = "csc_sighan"
+    OPTIONS = ("version", "subtask", "correction_match", "length_mismatch", "zero_division")
+
+    @classmethod
+    def check_options(cls, options):
+        out = super().check_options(options)
+        out["version"] = str(out["version"])  # 2015 and "2015" are one option (compute reads str(version))
+        return out
+
+    @staticmethod
+    def module():
+        from . import csc_sighan
+
+        return csc_sighan
+
+    @staticmethod
+    def empty_inputs():
+        return {"sources": []}
+
+    def kind(self):
+        o = self.options
+        return self.module().definition(o["version"], o["subtask"], o["correction_match"])
+
+    def width(self):
+        return len(self.module().COLUMNS[self.kind()])
+
+    def rows(self, predictions, references, sources=None):
+        from .csc import match
+
+        sighan, kind = self.module(), self.kind()
+        if sources is None:  # label lines pair by pid over the whole corpus, which a shard cannot check
+            raise ValueError("sources: the state scores sentences with their sources; label lines (sources=None) pair by pid across the corpus: score them with csc_sighan.compute")
+        _, predicted, gold, _ = sighan.edits(predictions, references, sources, kind, self.options["length_mismatch"])
+        return sighan.statistics(match(predicted, gold), kind, self.options["correction_match"])
+
+    def reduce(self, sums):
+        return self.module().ratios(sums, self.kind(), self.options["zero_division"])
 
 
 # ---------------------------------------------------------------------------------------
