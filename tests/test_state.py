@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from paperscore import csc_sighan, micro_macro, quad, rationale, state
+from paperscore import csc_common, csc_sighan, micro_macro, quad, rationale, state
 
 ROOT = Path(__file__).resolve().parent.parent
 # rationale's means of per-example ratios are float sums added in another order
@@ -470,3 +470,67 @@ def test_sighan_refusals():
     with pytest.raises(ValueError, match="references"):  # the family's own length check, within the batch
         state.new("csc_sighan").update(["他在"], ["他"], sources=["他在"])
     assert state.merge(state.new("csc_sighan", version=2015), state.new("csc_sighan", version="2015")).options["version"] == "2015"
+
+
+# ---------------------------------------------------------------------------------------
+# csc_common: sums of the per-sentence table (a block of csc_common.COLUMNS per reading)
+
+csc_common_options = st.fixed_dictionaries(
+    {"variant": st.sampled_from(list(csc_common.VARIANTS) + ["all"])},
+    optional={
+        "char_subset": st.sampled_from(["all", "erroneous"]),
+        "remove_de": st.booleans(),
+        "zero_division": st.sampled_from([0.0, 1.0]),
+        "normalize": st.sampled_from([["clean"], ["no_spaces", "drop_unequal"]]),
+        "length_mismatch": st.sampled_from(["truncate", "whole", "align"]),
+    },
+)
+# with a space, 地/得 (remove_de) and a sentence of another length now and then
+csc_common_example = st.tuples(csc_example, st.sampled_from([None, None, None, "地", " 得", ""])).map(
+    lambda t: t[0] if t[1] is None else (t[0][0], t[0][1] + t[1], t[0][2])
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(examples=st.lists(csc_common_example, max_size=15), cuts=st.lists(st.integers(0, 15), max_size=4), order=st.integers(0, 1000), options=csc_common_options)
+def test_csc_common_merging_shards_equals_one_pass(examples, cuts, order, options):
+    sources, predictions, references = (list(side) for side in zip(*examples)) if examples else ([], [], [])
+    pieces = shards(len(examples), cuts, order)
+    try:
+        expected = csc_common.compute(predictions, references, sources=sources, **options)
+    except ValueError as error:  # options that do not go together, or lengths refused: the state refuses too
+        with pytest.raises(ValueError, match=str(error)[:20].replace("(", r"\(").replace("[", r"\[").replace(".", r"\.")):
+            merged_sources("csc_common", options, predictions, references, sources, [(0, len(examples))]).compute()
+        return
+    got = merged_sources("csc_common", options, predictions, references, sources, pieces).compute()
+    assert_same(got, expected, "csc_common")
+
+
+@settings(max_examples=15, deadline=None)
+@given(examples=st.lists(csc_example, min_size=1, max_size=15), cuts=st.lists(st.integers(0, 15), max_size=4), order=st.integers(0, 1000), variant=st.sampled_from(["realise", "pointer", "all"]))
+def test_csc_common_intervals_do_not_depend_on_sharding(examples, cuts, order, variant):
+    """The state's table keeps a block per reading, compute's one per distinct one: the
+    distinct rows, sorted, and their counts are the same, so the draws are too."""
+    sources, predictions, references = (list(side) for side in zip(*examples))
+    expected = csc_common.compute(predictions, references, sources=sources, variant=variant, confidence_level=0.9, n_resamples=30, seed=5)
+    got = merged_sources("csc_common", {"variant": variant}, predictions, references, sources, shards(len(examples), cuts, order), keep_rows=True)
+    assert_same(got.compute(confidence_level=0.9, n_resamples=30, seed=5), expected, "csc_common")
+
+
+def test_csc_common_at_users_size():
+    sources, predictions, references = csc_corpus(7)
+    pieces = shards(10_000, [2, 5000, 5001, 8000], 5)
+    for options in ({}, {"variant": "pointer", "char_subset": "erroneous"}):
+        expected = csc_common.compute(predictions, references, sources=sources, **options)
+        assert_same(merged_sources("csc_common", options, predictions, references, sources, pieces).compute(), expected, "csc_common")
+
+
+def test_csc_common_refusals():
+    with pytest.raises(ValueError, match="sources: the state scores sentences"):
+        state.new("csc_common").update(["1, 0"], ["1, 0"])
+    with pytest.raises(ValueError, match="variant"):
+        state.new("csc_common", variant="nope")
+    with pytest.raises(ValueError, match="option variant is 'scope' in argument 2 but 'realise' in argument 1"):
+        state.merge(state.new("csc_common"), state.new("csc_common", variant="scope"))
+    with pytest.raises(ValueError, match="parse: not a csc_common state option"):
+        state.new("csc_common", parse="csc_reply")

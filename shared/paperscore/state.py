@@ -12,9 +12,9 @@ Every family's figures are ratios of sums, so a state holds only the sums:
 - rationale: the four token counts, and per mean (example P/R/F1, IOU P/R, AUPRC) the sum
   of its per-example terms and how many examples enter it; plus whether a soft score was
   seen (auprc=None reports AUPRC only then, as compute does).
-- quad_match, csc_sighan (the families whose compute() sums per-example rows for its
-  bootstrap_intervals call): the column sums of those rows, counts as int64. csc_sighan's
-  update takes sentences with their sources (`update(predictions, references,
+- quad_match, csc_sighan, csc_common (the families whose compute() sums per-example rows
+  for its bootstrap_intervals call): the column sums of those rows, counts as int64. The
+  CSC states take sentences with their sources (`update(predictions, references,
   sources=...)`); label lines, paired by pid over the whole corpus, are refused.
 
 Count figures are equal bit for bit. Figures from sums of fractional terms (rationale's
@@ -23,7 +23,7 @@ another order, so they may differ from one pass in the last bits (relative 1e-12
 
 Bootstrap intervals (`compute(confidence_level=...)`) need the per-example rows, kept only
 with `keep_rows=True`:
-- rationale, quad_match and csc_sighan keep the distinct rows and their counts; compute sorts them the
+- rationale, quad_match, csc_sighan and csc_common keep the distinct rows and their counts; compute sorts them the
   same way, so intervals are identical however the examples were sharded and merged
   (quad's optimal_* intervals up to the float sums above).
 - micro_macro keeps the examples' labels, concatenated in merge order; with one label per
@@ -39,8 +39,8 @@ import numpy as np
 
 from .core import INT64, check_bootstrap, check_zero_division, input_error
 
-FAMILIES = ("micro_macro", "rationale", "quad_match", "csc_sighan")
-PLANNED = ("coref", "csc", "csc_common")
+FAMILIES = ("micro_macro", "rationale", "quad_match", "csc_sighan", "csc_common")
+PLANNED = ("coref", "csc")
 FORMAT = 1
 
 
@@ -53,7 +53,7 @@ def new(family, keep_rows=False, **options):
         raise ValueError(f"family: {family!r} is not one of {', '.join(FAMILIES)}")
     if not isinstance(keep_rows, (bool, np.bool_)):
         raise ValueError(f"keep_rows: {keep_rows!r} is not True or False")
-    cls = {"micro_macro": MicroMacroState, "rationale": RationaleState, "quad_match": QuadState, "csc_sighan": SighanState}[family]
+    cls = {"micro_macro": MicroMacroState, "rationale": RationaleState, "quad_match": QuadState, "csc_sighan": SighanState, "csc_common": CscCommonState}[family]
     return cls(cls.check_options(options), bool(keep_rows))
 
 
@@ -569,13 +569,56 @@ class SighanState(SumsState):
         from .csc import match
 
         sighan, kind = self.module(), self.kind()
-        if sources is None:  # label lines pair by pid over the whole corpus, which a shard cannot check
-            raise ValueError("sources: the state scores sentences with their sources; label lines (sources=None) pair by pid across the corpus: score them with csc_sighan.compute")
+        _need_sources(self.family, sources)
         _, predicted, gold, _ = sighan.edits(predictions, references, sources, kind, self.options["length_mismatch"])
         return sighan.statistics(match(predicted, gold), kind, self.options["correction_match"])
 
     def reduce(self, sums):
         return self.module().ratios(sums, self.kind(), self.options["zero_division"])
+
+
+def _need_sources(family, sources):
+    if sources is None:  # label lines pair by pid over the whole corpus, which a shard cannot check
+        raise ValueError(f"sources: the state scores sentences with their sources; label lines (sources=None) pair by pid across the corpus: score them with {family}.compute")
+
+
+class CscCommonState(SumsState):
+    """csc_common's per-sentence table: one block of csc_common.COLUMNS (counts) per way
+    of reading the edits, laid out from the options alone (paired_statistics' layout), so
+    every shard's rows line up."""
+
+    family = "csc_common"
+    OPTIONS = ("variant", "char_subset", "length_mismatch", "remove_de", "normalize", "zero_division")
+
+    @staticmethod
+    def module():
+        from . import csc_common
+
+        return csc_common
+
+    @staticmethod
+    def empty_inputs():
+        return {"sources": []}
+
+    def _table(self, predictions, references, sources):
+        cc, o = self.module(), self.options
+        variants = cc.check_options(o["variant"], o["char_subset"], o["length_mismatch"], o["remove_de"])
+        steps = None if o["normalize"] is None else cc.csc_llm.check_normalize(o["normalize"])
+        rows, blocks, _ = cc._table(predictions, references, sources, variants, o["length_mismatch"], o["remove_de"], shared=False, normalize=steps)
+        return variants, rows, blocks
+
+    def width(self):
+        return self._table([], [], [])[1].shape[1]
+
+    def rows(self, predictions, references, sources=None):
+        _need_sources(self.family, sources)
+        predictions, references, sources = self.module().corpora(predictions=predictions, references=references, sources=sources).values()
+        return self._table(predictions, references, sources)[1]
+
+    def reduce(self, sums):
+        variants, _, blocks = self._table([], [], [])
+        o = self.options
+        return self.module().ratios(sums, variants, blocks, o["zero_division"], o["char_subset"])
 
 
 # ---------------------------------------------------------------------------------------
