@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from paperscore import csc_common, csc_sighan, micro_macro, quad, rationale, state
+from paperscore import coref, csc_common, csc_sighan, micro_macro, quad, rationale, state
 
 ROOT = Path(__file__).resolve().parent.parent
 # rationale's means of per-example ratios are float sums added in another order
@@ -189,8 +189,8 @@ def test_merge_refuses_different_options_naming_them():
 
 
 def test_refusals():
-    with pytest.raises(NotImplementedError, match="'coref'"):
-        state.new("coref")
+    with pytest.raises(ValueError, match="family: 'corefs' is not one of"):
+        state.new("corefs")
     with pytest.raises(ValueError, match="confidence_level: .*keep_rows=True"):
         state.new("rationale").compute(confidence_level=0.9)
     with pytest.raises(ValueError, match="seed: not a micro_macro state option"):
@@ -534,3 +534,86 @@ def test_csc_common_refusals():
         state.merge(state.new("csc_common"), state.new("csc_common", variant="scope"))
     with pytest.raises(ValueError, match="parse: not a csc_common state option"):
         state.new("csc_common", parse="csc_reply")
+
+
+# ---------------------------------------------------------------------------------------
+# coref: sums of the per-document numerators and denominators (float64, as compute sums them)
+
+COREF_WHOLE = ("muc_", "ceafm_", "blanc_", "mentions_")  # ratios of whole counts: bit for bit
+
+
+def assert_coref_same(got, expected):
+    assert got.keys() == expected.keys()
+    for key, value in expected.items():
+        if key.startswith(COREF_WHOLE):
+            assert got[key] == value or (np.isnan(got[key]) and np.isnan(value)), key
+        else:
+            assert got[key] == pytest.approx(value, rel=1e-12, abs=1e-15, nan_ok=True), key
+
+
+@st.composite
+def coref_document(draw):
+    """(prediction, reference): clusters of [start, end] spans over distinct mentions; the
+    prediction regroups some key mentions and adds or drops others."""
+    starts = draw(st.lists(st.integers(0, 12), max_size=7, unique=True))
+    spans = [[s, s + draw(st.integers(1, 2))] for s in starts]
+    reference = _clusters(spans, draw(st.lists(st.integers(0, 3), min_size=len(spans), max_size=len(spans))))
+    kept = [span for span in spans if draw(st.booleans()) or draw(st.booleans())] + [[s, s + 1] for s in draw(st.lists(st.integers(20, 25), max_size=2, unique=True))]
+    prediction = _clusters(kept, draw(st.lists(st.integers(0, 3), min_size=len(kept), max_size=len(kept))))
+    return prediction, reference
+
+
+def _clusters(spans, groups):
+    out = {}
+    for span, group in zip(spans, groups):
+        out.setdefault(group, []).append(span)
+    return list(out.values())
+
+
+coref_options = st.sampled_from(
+    [{}, {"keep_singletons": False}, {"metrics": ["muc", "blanc", "mentions"], "zero_division": 1.0}, {"convention": "e2e_coref"}, {"convention": "maverick"}, {"span_convention": "token_exclusive"}]
+)
+
+
+@settings(max_examples=30, deadline=None)
+@given(documents=st.lists(coref_document(), max_size=12), cuts=st.lists(st.integers(0, 12), max_size=4), order=st.integers(0, 1000), options=coref_options)
+def test_coref_merging_shards_equals_one_pass(documents, cuts, order, options):
+    predictions, references = [p for p, _ in documents], [r for _, r in documents]
+    expected = coref.compute(predictions, references, **options)
+    assert_coref_same(merged("coref", options, predictions, references, shards(len(documents), cuts, order)).compute(), expected)
+
+
+@settings(max_examples=15, deadline=None)
+@given(documents=st.lists(coref_document(), min_size=1, max_size=12), cuts=st.lists(st.integers(0, 12), max_size=4), order=st.integers(0, 1000))
+def test_coref_intervals_do_not_depend_on_sharding(documents, cuts, order):
+    predictions, references = [p for p, _ in documents], [r for _, r in documents]
+    expected = coref.compute(predictions, references, confidence_level=0.9, n_resamples=30, seed=5)
+    got = merged("coref", {}, predictions, references, shards(len(documents), cuts, order), keep_rows=True)
+    assert_coref_same(got.compute(confidence_level=0.9, n_resamples=30, seed=5), expected)
+
+
+def test_coref_at_users_size():
+    """10,000 documents of 0-30 mentions (empty, singleton-only, long), 5 shards shuffled."""
+    rng = np.random.default_rng(8)
+    predictions, references = [], []
+    for d in range(10_000):
+        n = int(rng.integers(0, 31)) if d % 10 else 0
+        starts = np.sort(rng.choice(400, n, replace=False))
+        spans = [[int(s), int(s + rng.integers(0, 3))] for s in starts]
+        references.append(_clusters(spans, rng.integers(0, max(n // 3, 1), n).tolist()))
+        noisy = [span for span in spans if rng.random() < 0.85] + [[int(s), int(s)] for s in rng.integers(500, 600, rng.integers(0, 3))]
+        noisy = list({tuple(span): span for span in noisy}.values())
+        predictions.append(_clusters(noisy, rng.integers(0, max(n // 3, 1), len(noisy)).tolist()))
+    pieces = shards(10_000, [3, 2000, 2001, 7777], 6)
+    assert_coref_same(merged("coref", {}, predictions, references, pieces).compute(), coref.compute(predictions, references))
+
+
+def test_coref_refusals():
+    with pytest.raises(ValueError, match="remove_nested: not a coref state option"):
+        state.new("coref", remove_nested=True)
+    with pytest.raises(ValueError, match="keep_singletons"):
+        state.new("coref", convention="e2e_coref", keep_singletons=False)
+    with pytest.raises(ValueError, match="option convention is 'maverick' in argument 2 but 'scorer_pl' in argument 1"):
+        state.merge(state.new("coref"), state.new("coref", convention="maverick"))
+    with pytest.raises(ValueError, match="references"):  # the family's own check within the batch
+        state.new("coref").update([[[[0, 0]]]], [[[[0, 0]], [[0, 0]]]])

@@ -12,48 +12,45 @@ Every family's figures are ratios of sums, so a state holds only the sums:
 - rationale: the four token counts, and per mean (example P/R/F1, IOU P/R, AUPRC) the sum
   of its per-example terms and how many examples enter it; plus whether a soft score was
   seen (auprc=None reports AUPRC only then, as compute does).
-- quad_match, csc_sighan, csc_common (the families whose compute() sums per-example rows
-  for its bootstrap_intervals call): the column sums of those rows, counts as int64. The
-  CSC states take sentences with their sources (`update(predictions, references,
-  sources=...)`); label lines, paired by pid over the whole corpus, are refused.
+- quad_match, csc_sighan, csc_common, coref (the families whose compute() sums
+  per-example rows for its bootstrap_intervals call): the column sums of those rows,
+  counts as int64 (coref: float64 throughout, as its compute sums them). The CSC states
+  take sentences with their sources (`update(predictions, references, sources=...)`);
+  label lines, paired by pid over the whole corpus, are refused. coref takes documents
+  (and `tokens=`, `texts=` for character spans); CoNLL-U (CorefUD) texts are refused.
 
 Count figures are equal bit for bit. Figures from sums of fractional terms (rationale's
-example_*, iou_*, auprc; quad's optimal_*, sums of ROUGE-L degrees) are floats added in
-another order, so they may differ from one pass in the last bits (relative 1e-12).
+example_*, iou_*, auprc; quad's optimal_*, sums of ROUGE-L degrees; coref's B3, CEAFe,
+LEA and CoNLL) are floats added in another order, so they may differ from one pass in the last bits (relative 1e-12).
 
 Bootstrap intervals (`compute(confidence_level=...)`) need the per-example rows, kept only
 with `keep_rows=True`:
-- rationale, quad_match, csc_sighan and csc_common keep the distinct rows and their counts; compute sorts them the
+- rationale, quad_match, csc_sighan, csc_common and coref keep the distinct rows and their counts; compute sorts them the
   same way, so intervals are identical however the examples were sharded and merged
-  (quad's optimal_* intervals up to the float sums above).
+  (quad's optimal_* and coref's fractional figures up to the float sums above).
 - micro_macro keeps the examples' labels, concatenated in merge order; with one label per
   example the bootstrap reads only the confusion cells (identical under any sharding),
   with sequences of labels it resamples sequences in order: identical when shards are
   merged in corpus order, else a different (equally valid) draw for the same seed.
 `paperscore compare` p-values depend on the same rows: compare whole corpora.
-
-Families not listed in FAMILIES raise NotImplementedError naming them.
 """
 
 import numpy as np
 
 from .core import INT64, check_bootstrap, check_zero_division, input_error
 
-FAMILIES = ("micro_macro", "rationale", "quad_match", "csc_sighan", "csc_common")
-PLANNED = ("coref", "csc")
+FAMILIES = ("micro_macro", "rationale", "quad_match", "csc_sighan", "csc_common", "coref")
 FORMAT = 1
 
 
 def new(family, keep_rows=False, **options):
     """An empty state for `family` with the family's compute() options (bootstrap and
     output options excluded: they go to State.compute)."""
-    if family in PLANNED:
-        raise NotImplementedError(f"family {family!r} has no mergeable state yet (done: {', '.join(FAMILIES)})")
     if family not in FAMILIES:
         raise ValueError(f"family: {family!r} is not one of {', '.join(FAMILIES)}")
     if not isinstance(keep_rows, (bool, np.bool_)):
         raise ValueError(f"keep_rows: {keep_rows!r} is not True or False")
-    cls = {"micro_macro": MicroMacroState, "rationale": RationaleState, "quad_match": QuadState, "csc_sighan": SighanState, "csc_common": CscCommonState}[family]
+    cls = {"micro_macro": MicroMacroState, "rationale": RationaleState, "quad_match": QuadState, "csc_sighan": SighanState, "csc_common": CscCommonState, "coref": CorefState}[family]
     return cls(cls.check_options(options), bool(keep_rows))
 
 
@@ -438,11 +435,15 @@ class SumsState(State):
     def empty_inputs():
         return {}
 
+    def float_columns(self, width):
+        return self.FLOATS
+
     def __init__(self, options, keep_rows):
         super().__init__(options, keep_rows)
         width = self.width()
-        self.ints = np.array([i for i in range(width) if i not in self.FLOATS], dtype=np.int64)
-        self.floats = np.array(self.FLOATS, dtype=np.int64)
+        floats = self.float_columns(width)
+        self.ints = np.array([i for i in range(width) if i not in floats], dtype=np.int64)
+        self.floats = np.array(floats, dtype=np.int64)
         self.counts = np.zeros(len(self.ints), dtype=np.int64)
         self.terms = np.zeros(len(self.floats))
         self.table, self.weights = (np.zeros((0, width)), np.zeros(0, dtype=np.int64)) if keep_rows else (None, None)
@@ -619,6 +620,44 @@ class CscCommonState(SumsState):
         variants, _, blocks = self._table([], [], [])
         o = self.options
         return self.module().ratios(sums, variants, blocks, o["zero_division"], o["char_subset"])
+
+
+class CorefState(SumsState):
+    """coref's per-document numerators and denominators (coref.WIDTH per metric). B3, CEAF
+    and LEA numerators are fractional, so every column is a float64 sum, as compute sums
+    them (whole counts exact below 2^53 in both)."""
+
+    family = "coref"
+    OPTIONS = ("metrics", "keep_singletons", "zero_division", "convention", "span_convention")
+
+    @staticmethod
+    def module():
+        from . import coref
+
+        return coref
+
+    def metrics(self):
+        o = self.options
+        return self.module().check_convention(o["convention"], o["metrics"], o["keep_singletons"])
+
+    def width(self):
+        return sum(self.module().WIDTH[m] for m in self.metrics())
+
+    def float_columns(self, width):
+        return tuple(range(width))
+
+    def rows(self, predictions, references, tokens=None, texts=None):
+        from . import corefud
+
+        coref, o = self.module(), self.options
+        if corefud.takes(predictions, references, "exact"):
+            raise ValueError("predictions, references: CoNLL-U texts (CorefUD) have no mergeable state yet; score them with coref.compute")
+        span_convention = tuple(o["span_convention"]) if isinstance(o["span_convention"], list) else o["span_convention"]
+        key, response = coref.read_examples(predictions, references, span_convention, tokens, texts)
+        return coref._document_rows(key, response, self.metrics(), o["keep_singletons"], convention=o["convention"])
+
+    def reduce(self, sums):
+        return self.module().scores(sums, self.metrics(), self.options["zero_division"])
 
 
 # ---------------------------------------------------------------------------------------
