@@ -617,3 +617,38 @@ def test_coref_refusals():
         state.merge(state.new("coref"), state.new("coref", convention="maverick"))
     with pytest.raises(ValueError, match="references"):  # the family's own check within the batch
         state.new("coref").update([[[[0, 0]]]], [[[[0, 0]], [[0, 0]]]])
+
+
+def test_coref_character_spans_with_tokens_per_batch():
+    """tokens= goes with its batch's documents: character spans read over each document's tokens."""
+    tokens = [["Anna", "saw", "her", "dog"], ["It", "ran", "to", "Bob", "and", "him"]]
+    references = [[[[0, 4], [9, 12]]], [[[10, 13], [18, 21]], [[0, 2]]]]  # Anna/her; Bob/him, It
+    predictions = [[[[0, 4], [9, 12], [13, 16]]], [[[10, 13], [18, 21], [0, 2]]]]
+    options = {"span_convention": "char_exclusive"}
+    expected = coref.compute(predictions, references, tokens=tokens, **options)
+    parts = [state.new("coref", **options).update(predictions[i : i + 1], references[i : i + 1], tokens=tokens[i : i + 1]) for i in (1, 0)]
+    assert_coref_same(state.merge(*parts).compute(), expected)
+    # the spans read as meant: MUC recall (2 key links, both found) 2/2; precision: each
+    # response entity of 3 mentions has 2 links and spans 2 key partitions, so 1 right: 2/4
+    assert (expected["muc_recall"], expected["muc_precision"]) == (1.0, 0.5)
+
+
+@pytest.mark.filterwarnings("ignore:duplicates=")
+def test_every_example_alone_equals_one_pass():
+    """One state per example, merged: each example's statistics scored alone sum to the batch's."""
+    rng = np.random.default_rng(9)
+    sources, predictions, references = csc_corpus(10, n=120)
+    for family, options, inputs in (
+        ("csc_sighan", {}, {"sources": sources}),
+        ("csc_common", {"variant": "all"}, {"sources": sources}),
+    ):
+        alone = [state.new(family, **options).update(predictions[i : i + 1], references[i : i + 1], **{k: v[i : i + 1] for k, v in inputs.items()}) for i in range(120)]
+        batch = state.new(family, **options).update(predictions, references, **inputs)
+        assert state.merge(*alone) == batch, family
+    quads = ["a | b | food | POS & c | d | price | NEG", "", "a | b | food | POS", "x | y", "屏幕 | 亮 | screen | POS"]
+    predictions = [quads[i] for i in rng.integers(0, 5, 200)]
+    references = [quads[i] if i != 3 else [quads[0], quads[4]] for i in rng.integers(0, 5, 200)]
+    alone = [state.new("quad_match", duplicates="list").update(predictions[i : i + 1], references[i : i + 1]) for i in range(200)]
+    batch = state.new("quad_match", duplicates="list").update(predictions, references)
+    assert state.merge(*alone).counts.tolist() == batch.counts.tolist()
+    assert state.merge(*alone).terms == pytest.approx(batch.terms, rel=1e-12)

@@ -21,12 +21,13 @@ Every family's figures are ratios of sums, so a state holds only the sums:
 
 Count figures are equal bit for bit. Figures from sums of fractional terms (rationale's
 example_*, iou_*, auprc; quad's optimal_*, sums of ROUGE-L degrees; coref's B3, CEAFe,
-LEA and CoNLL) are floats added in another order, so they may differ from one pass in the last bits (relative 1e-12).
+LEA and CoNLL) are floats added in another order, so they may differ from one pass in the
+last bits (relative 1e-12).
 
 Bootstrap intervals (`compute(confidence_level=...)`) need the per-example rows, kept only
 with `keep_rows=True`:
-- rationale, quad_match, csc_sighan, csc_common and coref keep the distinct rows and their counts; compute sorts them the
-  same way, so intervals are identical however the examples were sharded and merged
+- rationale, quad_match, csc_sighan, csc_common and coref keep the distinct rows and
+  their counts; compute sorts them the same way, so intervals are identical however the examples were sharded and merged
   (quad's optimal_* and coref's fractional figures up to the float sums above).
 - micro_macro keeps the examples' labels, concatenated in merge order; with one label per
   example the bootstrap reads only the confusion cells (identical under any sharding),
