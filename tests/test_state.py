@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from paperscore import micro_macro, rationale, state
+from paperscore import coref, csc_common, csc_sighan, micro_macro, quad, rationale, state
 
 ROOT = Path(__file__).resolve().parent.parent
 # rationale's means of per-example ratios are float sums added in another order
@@ -189,8 +189,8 @@ def test_merge_refuses_different_options_naming_them():
 
 
 def test_refusals():
-    with pytest.raises(NotImplementedError, match="'coref'"):
-        state.new("coref")
+    with pytest.raises(ValueError, match="family: 'corefs' is not one of"):
+        state.new("corefs")
     with pytest.raises(ValueError, match="confidence_level: .*keep_rows=True"):
         state.new("rationale").compute(confidence_level=0.9)
     with pytest.raises(ValueError, match="seed: not a micro_macro state option"):
@@ -266,3 +266,389 @@ def test_datasets_map_recipe():
     assert len(states) == 8  # two workers' 200 examples each in batches of 64, 64, 64, 8
     total = state.merge(*(state.from_dict(json.loads(s)) for s in states["state"]))
     assert total.compute() == micro_macro.compute(predictions, references)
+
+
+# ---------------------------------------------------------------------------------------
+# quad_match: sums of quad.STATS rows (soft-matched totals and sample scores are floats)
+
+QUAD_FLOATS = {"optimal_precision", "optimal_recall", "optimal_f1", "optimal_score"}  # sums of ROUGE-L degrees
+
+
+def assert_quad_same(got, expected):
+    assert got.keys() == expected.keys()
+    for key, value in expected.items():
+        if key.rsplit("_", 1)[0] in QUAD_FLOATS or key in QUAD_FLOATS:
+            assert got[key] == pytest.approx(value, rel=1e-12, abs=1e-15, nan_ok=True), key
+        else:
+            assert got[key] == value or (np.isnan(got[key]) and np.isnan(value)), key
+
+
+quad_element = st.sampled_from(["battery", "battery life", "the battery life", "NULL", "屏幕", "屏幕很亮", "screen", "é"])
+quad_label = st.sampled_from(["food quality", "service general", "POS", "NEG"])
+quad_item = st.one_of(
+    st.tuples(quad_element, quad_element, quad_label, quad_label).map(" | ".join),
+    st.sampled_from(["battery | good", "x |  | food quality | POS"]),  # malformed: matches nothing
+)
+quad_sample = st.lists(quad_item, max_size=4).map(" & ".join)
+quad_reference = st.lists(st.tuples(quad_element, quad_element, quad_label, quad_label).map(" | ".join), max_size=3).map(" & ".join)
+quad_options = st.fixed_dictionaries(
+    {},
+    optional={
+        "duplicates": st.sampled_from(["multiset", "list", "set"]),
+        "similarity": st.sampled_from(["rouge_l", "exact"]),
+        "exact_only": st.booleans(),
+        "zero_division": st.sampled_from([0.0, 1.0]),
+        "weights": st.sampled_from([(1, 1, 1, 1), (2, 0.5, 1, 0)]),
+    },
+)
+
+
+@pytest.mark.filterwarnings("ignore:duplicates=")
+@settings(max_examples=30, deadline=None)
+@given(
+    examples=st.lists(st.tuples(quad_sample, st.one_of(quad_reference, st.lists(quad_reference, min_size=1, max_size=2))), max_size=20),
+    cuts=st.lists(st.integers(0, 20), max_size=4),
+    order=st.integers(0, 1000),
+    options=quad_options,
+)
+def test_quad_merging_shards_equals_one_pass(examples, cuts, order, options):
+    predictions, references = [p for p, _ in examples], [r for _, r in examples]
+    pieces = shards(len(examples), cuts, order)
+    expected = quad.compute(predictions, references, **options)
+    assert_quad_same(merged("quad_match", options, predictions, references, pieces).compute(), expected)
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    examples=st.lists(st.tuples(quad_sample, quad_reference), min_size=1, max_size=20),
+    cuts=st.lists(st.integers(0, 20), max_size=4),
+    order=st.integers(0, 1000),
+)
+def test_quad_intervals_do_not_depend_on_sharding(examples, cuts, order):
+    """keep_rows: distinct STATS rows in sorted order, as compute compresses them."""
+    predictions, references = [p for p, _ in examples], [r for _, r in examples]
+    expected = quad.compute(predictions, references, confidence_level=0.9, n_resamples=50, seed=5)
+    got = merged("quad_match", {}, predictions, references, shards(len(examples), cuts, order), keep_rows=True)
+    assert_quad_same(got.compute(confidence_level=0.9, n_resamples=50, seed=5), expected)
+
+
+def test_quad_at_users_size():
+    """10,000 samples: many distinct words, empty samples, malformed quads, repeats, several
+    references, 6 shards in shuffled order; span-index quads too."""
+    rng = np.random.default_rng(5)
+    words = [f"w{i}" for i in range(3000)] + ["屏幕", "很", "亮", "NULL"]
+    labels_ = ["food quality", "service general", "ambience general", "price"]
+
+    def phrase():
+        return " ".join(words[i] for i in rng.zipf(1.2, rng.integers(1, 4)) % len(words))
+
+    def sample(size):
+        quads = [f"{phrase()} | {phrase()} | {labels_[rng.integers(4)]} | {['POS', 'NEG', 'NEU'][rng.integers(3)]}" for _ in range(size)]
+        return " & ".join(quads)
+
+    references = [sample(rng.integers(0, 4)) if i % 50 else [sample(2), sample(1)] for i in range(10_000)]
+    predictions = []
+    for i, r in enumerate(references):
+        r = r if isinstance(r, str) else r[0]
+        predictions.append(r if i % 3 == 0 else (r + " & " + r.split(" & ")[0] if r and i % 7 == 0 else (sample(rng.integers(0, 3)) + (" & broken | quad" if i % 11 == 0 else ""))))
+    pieces = shards(10_000, [10, 3000, 3001, 7000, 9999], 8)
+    assert_quad_same(merged("quad_match", {}, predictions, references, pieces).compute(), quad.compute(predictions, references))
+
+
+def test_quad_span_quads_and_refusals():
+    """spans: the state reads span-index quads as compute does; options checked by compute."""
+    references = [[[[0, 1], [2, 3], "food", "POS"]], [], [[None, [4, 6], "price", "NEG"]]]
+    predictions = [[[[0, 1], [2, 3], "food", "POS"]], [[[1, 2], None, "food", "NEG"]], []]
+    options = {"spans": "exclusive", "similarity": "exact"}
+    expected = quad.compute(predictions, references, **options)
+    assert_quad_same(merged("quad_match", options, predictions, references, [(2, 3), (0, 2)]).compute(), expected)
+    with pytest.raises(ValueError, match="similarity"):
+        state.new("quad_match", spans="exclusive")
+    with pytest.raises(ValueError, match="details: not a quad_match state option"):
+        state.new("quad_match", details=True)
+    with pytest.raises(ValueError, match=r"option weights is \[2, 1, 1, 1\] in argument 2 but \[1, 1, 1, 1\] in argument 1"):
+        state.merge(state.new("quad_match"), state.new("quad_match", weights=(2, 1, 1, 1)))
+    with pytest.raises(ValueError, match="references"):  # the family's own check within the batch
+        state.new("quad_match").update(["a | b | c | POS"], ["a | b"])
+
+
+def test_sums_state_integer_widths_checked():
+    data = state.new("quad_match", keep_rows=True).update(["a | b | c | POS"], ["a | b | c | POS"]).to_dict()
+    for bad in (2**63, -1, 1.5, True):
+        broken = json.loads(json.dumps(data))
+        broken["counts"][1] = bad
+        with pytest.raises(ValueError, match=r"counts\[1\]: .* is not a count"):
+            state.from_dict(broken)
+    data["counts"][0] = 2**63 - 1
+    data["weights"][0] = 2**63 - 1
+    big = state.from_dict(data)
+    with pytest.raises(OverflowError, match="2\\^63"):
+        state.merge(big, big)
+
+
+# ---------------------------------------------------------------------------------------
+# csc_sighan: sums of the per-sentence 0/1 rows of csc_sighan.COLUMNS (all counts)
+
+
+def merged_sources(family, options, predictions, references, sources, pieces, keep_rows=False):
+    """merged() for the families whose update takes sources."""
+    states = []
+    for a, b in pieces:
+        s = state.new(family, keep_rows=keep_rows, **options).update(predictions[a:b], references[a:b], sources=sources[a:b])
+        states.append(state.from_dict(json.loads(json.dumps(s.to_dict(), allow_nan=False))))
+    return state.merge(*states) if states else state.new(family, keep_rows=keep_rows, **options)
+
+
+def csc_sentence(draw_chars, edits):
+    """(source, prediction, reference): a source, and two corrections of some of its characters."""
+    source = "".join(draw_chars)
+    return source, *("".join(c if e is None else e for c, e in zip(source, side)) for side in edits)
+
+
+csc_chars = st.sampled_from("他在学校里读书的时候很认真再座")
+csc_example = st.integers(0, 7).flatmap(
+    lambda n: st.tuples(
+        st.lists(csc_chars, min_size=n, max_size=n),
+        st.tuples(*[st.lists(st.one_of(st.none(), st.none(), csc_chars), min_size=n, max_size=n)] * 2),
+    ).map(lambda t: csc_sentence(*t))
+)
+sighan_options = st.sampled_from(
+    [{}, {"correction_match": "exact"}, {"version": 2014, "zero_division": 1.0}, {"version": "2013", "subtask": 1}, {"version": "2013", "subtask": 2, "zero_division": "nan"}]
+)
+
+
+@settings(max_examples=30, deadline=None)
+@given(examples=st.lists(csc_example, max_size=20), cuts=st.lists(st.integers(0, 20), max_size=4), order=st.integers(0, 1000), options=sighan_options)
+def test_sighan_merging_shards_equals_one_pass(examples, cuts, order, options):
+    sources, predictions, references = (list(side) for side in zip(*examples)) if examples else ([], [], [])
+    expected = csc_sighan.compute(predictions, references, sources=sources, **options)
+    got = merged_sources("csc_sighan", options, predictions, references, sources, shards(len(examples), cuts, order)).compute()
+    assert_same(got, expected, "csc_sighan")
+
+
+@settings(max_examples=15, deadline=None)
+@given(examples=st.lists(csc_example, min_size=1, max_size=20), cuts=st.lists(st.integers(0, 20), max_size=4), order=st.integers(0, 1000), options=sighan_options)
+def test_sighan_intervals_do_not_depend_on_sharding(examples, cuts, order, options):
+    sources, predictions, references = (list(side) for side in zip(*examples))
+    expected = csc_sighan.compute(predictions, references, sources=sources, **options, confidence_level=0.9, n_resamples=50, seed=5)
+    got = merged_sources("csc_sighan", options, predictions, references, sources, shards(len(examples), cuts, order), keep_rows=True)
+    assert_same(got.compute(confidence_level=0.9, n_resamples=50, seed=5), expected, "csc_sighan")
+
+
+def csc_corpus(seed, n=10_000):
+    """n sentences of 0-60 characters over 3,000 CJK characters (Zipf), a third error-free,
+    predictions that fix, miss, over-correct or copy; repeats."""
+    rng = np.random.default_rng(seed)
+    alphabet = [chr(0x4E00 + i) for i in range(3000)]
+    sources, predictions, references = [], [], []
+    for i in range(n):
+        if i % 97 == 1:  # a repeated sentence
+            sources.append(sources[-1]), predictions.append(predictions[-1]), references.append(references[-1])
+            continue
+        source = [alphabet[j] for j in rng.zipf(1.3, rng.integers(0, 61)) % 3000]
+        reference = [alphabet[rng.integers(3000)] if i % 3 and rng.random() < 0.05 else c for c in source]
+        prediction = [r if rng.random() < 0.8 else (alphabet[rng.integers(3000)] if rng.random() < 0.05 else c) for c, r in zip(source, reference)]
+        sources.append("".join(source)), references.append("".join(reference)), predictions.append("".join(prediction))
+    return sources, predictions, references
+
+
+def test_sighan_at_users_size():
+    sources, predictions, references = csc_corpus(6)
+    pieces = shards(10_000, [1, 4000, 4001, 9500], 2)
+    for options in ({}, {"version": "2013", "subtask": 2}):
+        expected = csc_sighan.compute(predictions, references, sources=sources, **options)
+        assert_same(merged_sources("csc_sighan", options, predictions, references, sources, pieces).compute(), expected, "csc_sighan")
+
+
+def test_sighan_refusals():
+    with pytest.raises(ValueError, match="sources: the state scores sentences"):
+        state.new("csc_sighan").update(["1, 0"], ["1, 0"])
+    with pytest.raises(ValueError, match="subtask"):
+        state.new("csc_sighan", version="2013")
+    with pytest.raises(ValueError, match="option correction_match is 'exact' in argument 2 but 'subset' in argument 1"):
+        state.merge(state.new("csc_sighan"), state.new("csc_sighan", correction_match="exact"))
+    with pytest.raises(ValueError, match="references"):  # the family's own length check, within the batch
+        state.new("csc_sighan").update(["他在"], ["他"], sources=["他在"])
+    assert state.merge(state.new("csc_sighan", version=2015), state.new("csc_sighan", version="2015")).options["version"] == "2015"
+
+
+# ---------------------------------------------------------------------------------------
+# csc_common: sums of the per-sentence table (a block of csc_common.COLUMNS per reading)
+
+csc_common_options = st.fixed_dictionaries(
+    {"variant": st.sampled_from(list(csc_common.VARIANTS) + ["all"])},
+    optional={
+        "char_subset": st.sampled_from(["all", "erroneous"]),
+        "remove_de": st.booleans(),
+        "zero_division": st.sampled_from([0.0, 1.0]),
+        "normalize": st.sampled_from([["clean"], ["no_spaces", "drop_unequal"]]),
+        "length_mismatch": st.sampled_from(["truncate", "whole", "align"]),
+    },
+)
+# with a space, 地/得 (remove_de) and a sentence of another length now and then
+csc_common_example = st.tuples(csc_example, st.sampled_from([None, None, None, "地", " 得", ""])).map(
+    lambda t: t[0] if t[1] is None else (t[0][0], t[0][1] + t[1], t[0][2])
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(examples=st.lists(csc_common_example, max_size=15), cuts=st.lists(st.integers(0, 15), max_size=4), order=st.integers(0, 1000), options=csc_common_options)
+def test_csc_common_merging_shards_equals_one_pass(examples, cuts, order, options):
+    sources, predictions, references = (list(side) for side in zip(*examples)) if examples else ([], [], [])
+    pieces = shards(len(examples), cuts, order)
+    try:
+        expected = csc_common.compute(predictions, references, sources=sources, **options)
+    except ValueError as error:  # options that do not go together, or lengths refused: the state refuses too
+        with pytest.raises(ValueError, match=str(error)[:20].replace("(", r"\(").replace("[", r"\[").replace(".", r"\.")):
+            merged_sources("csc_common", options, predictions, references, sources, [(0, len(examples))]).compute()
+        return
+    got = merged_sources("csc_common", options, predictions, references, sources, pieces).compute()
+    assert_same(got, expected, "csc_common")
+
+
+@settings(max_examples=15, deadline=None)
+@given(examples=st.lists(csc_example, min_size=1, max_size=15), cuts=st.lists(st.integers(0, 15), max_size=4), order=st.integers(0, 1000), variant=st.sampled_from(["realise", "pointer", "all"]))
+def test_csc_common_intervals_do_not_depend_on_sharding(examples, cuts, order, variant):
+    """The state's table keeps a block per reading, compute's one per distinct one: the
+    distinct rows, sorted, and their counts are the same, so the draws are too."""
+    sources, predictions, references = (list(side) for side in zip(*examples))
+    expected = csc_common.compute(predictions, references, sources=sources, variant=variant, confidence_level=0.9, n_resamples=30, seed=5)
+    got = merged_sources("csc_common", {"variant": variant}, predictions, references, sources, shards(len(examples), cuts, order), keep_rows=True)
+    assert_same(got.compute(confidence_level=0.9, n_resamples=30, seed=5), expected, "csc_common")
+
+
+def test_csc_common_at_users_size():
+    sources, predictions, references = csc_corpus(7)
+    pieces = shards(10_000, [2, 5000, 5001, 8000], 5)
+    for options in ({}, {"variant": "pointer", "char_subset": "erroneous"}):
+        expected = csc_common.compute(predictions, references, sources=sources, **options)
+        assert_same(merged_sources("csc_common", options, predictions, references, sources, pieces).compute(), expected, "csc_common")
+
+
+def test_csc_common_refusals():
+    with pytest.raises(ValueError, match="sources: the state scores sentences"):
+        state.new("csc_common").update(["1, 0"], ["1, 0"])
+    with pytest.raises(ValueError, match="variant"):
+        state.new("csc_common", variant="nope")
+    with pytest.raises(ValueError, match="option variant is 'scope' in argument 2 but 'realise' in argument 1"):
+        state.merge(state.new("csc_common"), state.new("csc_common", variant="scope"))
+    with pytest.raises(ValueError, match="parse: not a csc_common state option"):
+        state.new("csc_common", parse="csc_reply")
+
+
+# ---------------------------------------------------------------------------------------
+# coref: sums of the per-document numerators and denominators (float64, as compute sums them)
+
+COREF_WHOLE = ("muc_", "ceafm_", "blanc_", "mentions_")  # ratios of whole counts: bit for bit
+
+
+def assert_coref_same(got, expected):
+    assert got.keys() == expected.keys()
+    for key, value in expected.items():
+        if key.startswith(COREF_WHOLE):
+            assert got[key] == value or (np.isnan(got[key]) and np.isnan(value)), key
+        else:
+            assert got[key] == pytest.approx(value, rel=1e-12, abs=1e-15, nan_ok=True), key
+
+
+@st.composite
+def coref_document(draw):
+    """(prediction, reference): clusters of [start, end] spans over distinct mentions; the
+    prediction regroups some key mentions and adds or drops others."""
+    starts = draw(st.lists(st.integers(0, 12), max_size=7, unique=True))
+    spans = [[s, s + draw(st.integers(1, 2))] for s in starts]
+    reference = _clusters(spans, draw(st.lists(st.integers(0, 3), min_size=len(spans), max_size=len(spans))))
+    kept = [span for span in spans if draw(st.booleans()) or draw(st.booleans())] + [[s, s + 1] for s in draw(st.lists(st.integers(20, 25), max_size=2, unique=True))]
+    prediction = _clusters(kept, draw(st.lists(st.integers(0, 3), min_size=len(kept), max_size=len(kept))))
+    return prediction, reference
+
+
+def _clusters(spans, groups):
+    out = {}
+    for span, group in zip(spans, groups):
+        out.setdefault(group, []).append(span)
+    return list(out.values())
+
+
+coref_options = st.sampled_from(
+    [{}, {"keep_singletons": False}, {"metrics": ["muc", "blanc", "mentions"], "zero_division": 1.0}, {"convention": "e2e_coref"}, {"convention": "maverick"}, {"span_convention": "token_exclusive"}]
+)
+
+
+@settings(max_examples=30, deadline=None)
+@given(documents=st.lists(coref_document(), max_size=12), cuts=st.lists(st.integers(0, 12), max_size=4), order=st.integers(0, 1000), options=coref_options)
+def test_coref_merging_shards_equals_one_pass(documents, cuts, order, options):
+    predictions, references = [p for p, _ in documents], [r for _, r in documents]
+    expected = coref.compute(predictions, references, **options)
+    assert_coref_same(merged("coref", options, predictions, references, shards(len(documents), cuts, order)).compute(), expected)
+
+
+@settings(max_examples=15, deadline=None)
+@given(documents=st.lists(coref_document(), min_size=1, max_size=12), cuts=st.lists(st.integers(0, 12), max_size=4), order=st.integers(0, 1000))
+def test_coref_intervals_do_not_depend_on_sharding(documents, cuts, order):
+    predictions, references = [p for p, _ in documents], [r for _, r in documents]
+    expected = coref.compute(predictions, references, confidence_level=0.9, n_resamples=30, seed=5)
+    got = merged("coref", {}, predictions, references, shards(len(documents), cuts, order), keep_rows=True)
+    assert_coref_same(got.compute(confidence_level=0.9, n_resamples=30, seed=5), expected)
+
+
+def test_coref_at_users_size():
+    """10,000 documents of 0-30 mentions (empty, singleton-only, long), 5 shards shuffled."""
+    rng = np.random.default_rng(8)
+    predictions, references = [], []
+    for d in range(10_000):
+        n = int(rng.integers(0, 31)) if d % 10 else 0
+        starts = np.sort(rng.choice(400, n, replace=False))
+        spans = [[int(s), int(s + rng.integers(0, 3))] for s in starts]
+        references.append(_clusters(spans, rng.integers(0, max(n // 3, 1), n).tolist()))
+        noisy = [span for span in spans if rng.random() < 0.85] + [[int(s), int(s)] for s in rng.integers(500, 600, rng.integers(0, 3))]
+        noisy = list({tuple(span): span for span in noisy}.values())
+        predictions.append(_clusters(noisy, rng.integers(0, max(n // 3, 1), len(noisy)).tolist()))
+    pieces = shards(10_000, [3, 2000, 2001, 7777], 6)
+    assert_coref_same(merged("coref", {}, predictions, references, pieces).compute(), coref.compute(predictions, references))
+
+
+def test_coref_refusals():
+    with pytest.raises(ValueError, match="remove_nested: not a coref state option"):
+        state.new("coref", remove_nested=True)
+    with pytest.raises(ValueError, match="keep_singletons"):
+        state.new("coref", convention="e2e_coref", keep_singletons=False)
+    with pytest.raises(ValueError, match="option convention is 'maverick' in argument 2 but 'scorer_pl' in argument 1"):
+        state.merge(state.new("coref"), state.new("coref", convention="maverick"))
+    with pytest.raises(ValueError, match="references"):  # the family's own check within the batch
+        state.new("coref").update([[[[0, 0]]]], [[[[0, 0]], [[0, 0]]]])
+
+
+def test_coref_character_spans_with_tokens_per_batch():
+    """tokens= goes with its batch's documents: character spans read over each document's tokens."""
+    tokens = [["Anna", "saw", "her", "dog"], ["It", "ran", "to", "Bob", "and", "him"]]
+    references = [[[[0, 4], [9, 12]]], [[[10, 13], [18, 21]], [[0, 2]]]]  # Anna/her; Bob/him, It
+    predictions = [[[[0, 4], [9, 12], [13, 16]]], [[[10, 13], [18, 21], [0, 2]]]]
+    options = {"span_convention": "char_exclusive"}
+    expected = coref.compute(predictions, references, tokens=tokens, **options)
+    parts = [state.new("coref", **options).update(predictions[i : i + 1], references[i : i + 1], tokens=tokens[i : i + 1]) for i in (1, 0)]
+    assert_coref_same(state.merge(*parts).compute(), expected)
+    # the spans read as meant: MUC recall (2 key links, both found) 2/2; precision: each
+    # response entity of 3 mentions has 2 links and spans 2 key partitions, so 1 right: 2/4
+    assert (expected["muc_recall"], expected["muc_precision"]) == (1.0, 0.5)
+
+
+@pytest.mark.filterwarnings("ignore:duplicates=")
+def test_every_example_alone_equals_one_pass():
+    """One state per example, merged: each example's statistics scored alone sum to the batch's."""
+    rng = np.random.default_rng(9)
+    sources, predictions, references = csc_corpus(10, n=120)
+    for family, options, inputs in (
+        ("csc_sighan", {}, {"sources": sources}),
+        ("csc_common", {"variant": "all"}, {"sources": sources}),
+    ):
+        alone = [state.new(family, **options).update(predictions[i : i + 1], references[i : i + 1], **{k: v[i : i + 1] for k, v in inputs.items()}) for i in range(120)]
+        batch = state.new(family, **options).update(predictions, references, **inputs)
+        assert state.merge(*alone) == batch, family
+    quads = ["a | b | food | POS & c | d | price | NEG", "", "a | b | food | POS", "x | y", "屏幕 | 亮 | screen | POS"]
+    predictions = [quads[i] for i in rng.integers(0, 5, 200)]
+    references = [quads[i] if i != 3 else [quads[0], quads[4]] for i in rng.integers(0, 5, 200)]
+    alone = [state.new("quad_match", duplicates="list").update(predictions[i : i + 1], references[i : i + 1]) for i in range(200)]
+    batch = state.new("quad_match", duplicates="list").update(predictions, references)
+    assert state.merge(*alone).counts.tolist() == batch.counts.tolist()
+    assert state.merge(*alone).terms == pytest.approx(batch.terms, rel=1e-12)

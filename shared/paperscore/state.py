@@ -12,43 +12,46 @@ Every family's figures are ratios of sums, so a state holds only the sums:
 - rationale: the four token counts, and per mean (example P/R/F1, IOU P/R, AUPRC) the sum
   of its per-example terms and how many examples enter it; plus whether a soft score was
   seen (auprc=None reports AUPRC only then, as compute does).
+- quad_match, csc_sighan, csc_common, coref (the families whose compute() sums
+  per-example rows for its bootstrap_intervals call): the column sums of those rows,
+  counts as int64 (coref: float64 throughout, as its compute sums them). The CSC states
+  take sentences with their sources (`update(predictions, references, sources=...)`);
+  label lines, paired by pid over the whole corpus, are refused. coref takes documents
+  (and `tokens=`, `texts=` for character spans); CoNLL-U (CorefUD) texts are refused.
 
-Count figures are equal bit for bit. Figures that are means of per-example ratios
-(rationale's example_*, iou_*, auprc) are sums of floats added in another order, so they
-may differ from one pass in the last bits (relative 1e-12).
+Count figures are equal bit for bit. Figures from sums of fractional terms (rationale's
+example_*, iou_*, auprc; quad's optimal_*, sums of ROUGE-L degrees; coref's B3, CEAFe,
+LEA and CoNLL) are floats added in another order, so they may differ from one pass in the
+last bits (relative 1e-12).
 
 Bootstrap intervals (`compute(confidence_level=...)`) need the per-example rows, kept only
 with `keep_rows=True`:
-- rationale keeps the distinct rows and their counts; compute sorts them the same way, so
-  intervals are identical however the examples were sharded and merged.
+- rationale, quad_match, csc_sighan, csc_common and coref keep the distinct rows and
+  their counts; compute sorts them the same way, so intervals are identical however the examples were sharded and merged
+  (quad's optimal_* and coref's fractional figures up to the float sums above).
 - micro_macro keeps the examples' labels, concatenated in merge order; with one label per
   example the bootstrap reads only the confusion cells (identical under any sharding),
   with sequences of labels it resamples sequences in order: identical when shards are
   merged in corpus order, else a different (equally valid) draw for the same seed.
 `paperscore compare` p-values depend on the same rows: compare whole corpora.
-
-Families not listed in FAMILIES raise NotImplementedError naming them.
 """
 
 import numpy as np
 
 from .core import INT64, check_bootstrap, check_zero_division, input_error
 
-FAMILIES = ("micro_macro", "rationale")
-PLANNED = ("quad", "coref", "csc", "csc_sighan")
+FAMILIES = ("micro_macro", "rationale", "quad_match", "csc_sighan", "csc_common", "coref")
 FORMAT = 1
 
 
 def new(family, keep_rows=False, **options):
     """An empty state for `family` with the family's compute() options (bootstrap and
     output options excluded: they go to State.compute)."""
-    if family in PLANNED:
-        raise NotImplementedError(f"family {family!r} has no mergeable state yet (done: {', '.join(FAMILIES)})")
     if family not in FAMILIES:
         raise ValueError(f"family: {family!r} is not one of {', '.join(FAMILIES)}")
     if not isinstance(keep_rows, (bool, np.bool_)):
         raise ValueError(f"keep_rows: {keep_rows!r} is not True or False")
-    cls = {"micro_macro": MicroMacroState, "rationale": RationaleState}[family]
+    cls = {"micro_macro": MicroMacroState, "rationale": RationaleState, "quad_match": QuadState, "csc_sighan": SighanState, "csc_common": CscCommonState, "coref": CorefState}[family]
     return cls(cls.check_options(options), bool(keep_rows))
 
 
@@ -100,6 +103,25 @@ def _add_counts(a, b):
     if len(a) and (b > INT64[1] - a).any():
         raise OverflowError("a merged count passes 2^63 - 1")
     return a + b
+
+
+def _merge_rows(table, weights, more, more_weights):
+    """The distinct rows of two (rows, their example counts) pairs, in the sorted order
+    core.compress_rows gives one pass's rows: the bootstrap then draws the same resamples."""
+    from .core import encode_rows
+
+    table, codes = encode_rows(np.concatenate([table, more]))
+    return table, _counts_sum(codes, np.concatenate([weights, more_weights]), len(table))
+
+
+def _counts_sum(codes, weights, size):
+    """Sums of int64 `weights` by code, exactly (np.bincount adds in float64), refusing a
+    total past 2^63 - 1."""
+    if sum(int(w) for w in weights) > INT64[1]:
+        raise OverflowError("a merged count passes 2^63 - 1")
+    out = np.zeros(size, dtype=np.int64)
+    np.add.at(out, codes, weights)
+    return out
 
 
 def _floats(values):
@@ -334,11 +356,7 @@ class RationaleState(State):
         self.soft = self.soft or bool(soft)
 
     def _add_rows(self, table, weights):
-        from .core import encode_rows
-
-        table, codes = encode_rows(np.concatenate([self.table, table]))
-        self.weights = np.bincount(codes, weights=np.concatenate([self.weights, weights]), minlength=len(table)).astype(np.int64)
-        self.table = table
+        self.table, self.weights = _merge_rows(self.table, self.weights, table, weights)
 
     def _add(self, other):
         self._add_sums(other.counts, other.terms, other.entered, other.soft)
@@ -388,6 +406,259 @@ class RationaleState(State):
         if self.keep_rows:
             table = np.array([_unfloats(row) for row in data["table"]]).reshape(-1, 4 + self.MEANS)
             self._add_rows(table, _counts(data["weights"], "weights", (len(table),)))
+
+
+# ---------------------------------------------------------------------------------------
+# Families whose compute() sums per-example rows (its `bootstrap_intervals(counts, reduce)`
+# call): the state holds the column sums, counts as int64 and fractional columns as
+# floats, and with keep_rows the distinct rows with their example counts.
+
+
+class SumsState(State):
+    OPTIONS = ()  # compute()'s options a state takes; defaults from its signature
+    FLOATS = ()  # columns that are not counts
+
+    @classmethod
+    def check_options(cls, options):
+        import inspect
+
+        for name in options:
+            if name not in cls.OPTIONS:
+                raise ValueError(f"{name}: not a {cls.family} state option (options: {', '.join(cls.OPTIONS)}; bootstrap options go to compute())")
+        defaults = inspect.signature(cls.module().compute).parameters
+        out = {name: options.get(name, defaults[name].default) for name in cls.OPTIONS}
+        out = {name: list(v) if isinstance(v, (tuple, np.ndarray)) else v for name, v in out.items()}  # as JSON gives them back
+        out["zero_division"] = check_zero_division(out["zero_division"])
+        cls.module().compute([], [], **cls.empty_inputs(), **out)  # compute's own checks, one source of truth
+        return out
+
+    @staticmethod
+    def empty_inputs():
+        return {}
+
+    def float_columns(self, width):
+        return self.FLOATS
+
+    def __init__(self, options, keep_rows):
+        super().__init__(options, keep_rows)
+        width = self.width()
+        floats = self.float_columns(width)
+        self.ints = np.array([i for i in range(width) if i not in floats], dtype=np.int64)
+        self.floats = np.array(floats, dtype=np.int64)
+        self.counts = np.zeros(len(self.ints), dtype=np.int64)
+        self.terms = np.zeros(len(self.floats))
+        self.table, self.weights = (np.zeros((0, width)), np.zeros(0, dtype=np.int64)) if keep_rows else (None, None)
+
+    def update(self, predictions, references, **inputs):
+        """Add a batch, checked exactly as compute() checks it (example indices in messages
+        are within the batch)."""
+        rows = np.asarray(self.rows(predictions, references, **inputs), dtype=float).reshape(-1, len(self.ints) + len(self.floats))
+        counts = rows[:, self.ints]
+        if (counts != np.round(counts)).any() or (counts < 0).any():  # the family's contract: these columns count
+            raise AssertionError(f"{self.family}: a count column holds a non-integer")
+        self._add_sums(counts.astype(np.int64).sum(0), rows[:, self.floats].sum(0))
+        if self.keep_rows:
+            from .core import compress_rows
+
+            self.table, self.weights = _merge_rows(self.table, self.weights, *compress_rows(rows))
+        return self
+
+    def _add_sums(self, counts, terms):
+        self.counts = _add_counts(self.counts, counts)
+        self.terms = self.terms + terms
+
+    def _add(self, other):
+        self._add_sums(other.counts, other.terms)
+        if self.keep_rows:
+            self.table, self.weights = _merge_rows(self.table, self.weights, other.table, other.weights)
+
+    def sums(self):
+        out = np.zeros(len(self.ints) + len(self.floats))
+        out[self.ints], out[self.floats] = self.counts, self.terms
+        return out
+
+    def _figures(self):
+        from .core import as_floats
+
+        return as_floats({key: value[0] for key, value in self.reduce(self.sums()[None]).items()}) | self.extras()
+
+    def extras(self):
+        return {}
+
+    def _intervals(self, confidence_level, n_resamples, seed):
+        from .core import bootstrap_intervals
+
+        return bootstrap_intervals(self.weights, lambda w: self.reduce(w @ self.table), confidence_level, n_resamples, seed)
+
+    def _dump(self):
+        return {
+            "counts": self.counts.tolist(),
+            "terms": _floats(self.terms),
+            "table": None if self.table is None else [_floats(row) for row in self.table],
+            "weights": None if self.weights is None else self.weights.tolist(),
+        }
+
+    def _load(self, data):
+        self._add_sums(_counts(data["counts"], "counts", self.counts.shape), _unfloats(data["terms"]).reshape(self.terms.shape))
+        if self.keep_rows:
+            table = np.array([_unfloats(row) for row in data["table"]]).reshape(-1, self.width())
+            self.table, self.weights = _merge_rows(self.table, self.weights, table, _counts(data["weights"], "weights", (len(table),)))
+
+
+class QuadState(SumsState):
+    """quad.STATS sums: matched (soft degrees) and score are floats, the rest counts."""
+
+    family = "quad_match"
+    OPTIONS = ("weights", "tuple_len", "sep_token1", "sep_token2", "similarity", "duplicates", "exact_only", "spans", "zero_division")
+    FLOATS = (0, 7)  # quad.STATS: matched, score
+
+    @staticmethod
+    def module():
+        from . import quad
+
+        return quad
+
+    def width(self):
+        return len(self.module().STATS)
+
+    def rows(self, predictions, references):
+        quad, o = self.module(), self.options
+        tuple_len = "0123" if o["tuple_len"] is None else o["tuple_len"]
+        if o["spans"] is not None:
+            predictions, references = (quad.span_quads(x, name, tuple_len, o["spans"]) for x, name in ((predictions, "predictions"), (references, "references")))
+        _, rows, chosen = quad._score(predictions, references, o["weights"], tuple_len, o["sep_token1"], o["sep_token2"], o["similarity"], o["duplicates"], o["exact_only"])
+        return rows[chosen]
+
+    def reduce(self, sums):
+        quad = self.module()
+        return quad.ratios(sums, self.options["zero_division"], quad.EXACT_KEYS if self.options["exact_only"] else quad.KEYS)
+
+    def extras(self):
+        repeated = self.counts[list(self.ints).index(self.module().STATS.index("repeated_hits"))]
+        return {"exact_repeated_hits": int(repeated)} if self.options["duplicates"] == "list" else {}
+
+
+class SighanState(SumsState):
+    """csc_sighan.COLUMNS[kind] sums: every column counts sentences."""
+
+    family = "csc_sighan"
+    OPTIONS = ("version", "subtask", "correction_match", "length_mismatch", "zero_division")
+
+    @classmethod
+    def check_options(cls, options):
+        out = super().check_options(options)
+        out["version"] = str(out["version"])  # 2015 and "2015" are one option (compute reads str(version))
+        return out
+
+    @staticmethod
+    def module():
+        from . import csc_sighan
+
+        return csc_sighan
+
+    @staticmethod
+    def empty_inputs():
+        return {"sources": []}
+
+    def kind(self):
+        o = self.options
+        return self.module().definition(o["version"], o["subtask"], o["correction_match"])
+
+    def width(self):
+        return len(self.module().COLUMNS[self.kind()])
+
+    def rows(self, predictions, references, sources=None):
+        from .csc import match
+
+        sighan, kind = self.module(), self.kind()
+        _need_sources(self.family, sources)
+        _, predicted, gold, _ = sighan.edits(predictions, references, sources, kind, self.options["length_mismatch"])
+        return sighan.statistics(match(predicted, gold), kind, self.options["correction_match"])
+
+    def reduce(self, sums):
+        return self.module().ratios(sums, self.kind(), self.options["zero_division"])
+
+
+def _need_sources(family, sources):
+    if sources is None:  # label lines pair by pid over the whole corpus, which a shard cannot check
+        raise ValueError(f"sources: the state scores sentences with their sources; label lines (sources=None) pair by pid across the corpus: score them with {family}.compute")
+
+
+class CscCommonState(SumsState):
+    """csc_common's per-sentence table: one block of csc_common.COLUMNS (counts) per way
+    of reading the edits, laid out from the options alone (paired_statistics' layout), so
+    every shard's rows line up."""
+
+    family = "csc_common"
+    OPTIONS = ("variant", "char_subset", "length_mismatch", "remove_de", "normalize", "zero_division")
+
+    @staticmethod
+    def module():
+        from . import csc_common
+
+        return csc_common
+
+    @staticmethod
+    def empty_inputs():
+        return {"sources": []}
+
+    def _table(self, predictions, references, sources):
+        cc, o = self.module(), self.options
+        variants = cc.check_options(o["variant"], o["char_subset"], o["length_mismatch"], o["remove_de"])
+        steps = None if o["normalize"] is None else cc.csc_llm.check_normalize(o["normalize"])
+        rows, blocks, _ = cc._table(predictions, references, sources, variants, o["length_mismatch"], o["remove_de"], shared=False, normalize=steps)
+        return variants, rows, blocks
+
+    def width(self):
+        return self._table([], [], [])[1].shape[1]
+
+    def rows(self, predictions, references, sources=None):
+        _need_sources(self.family, sources)
+        predictions, references, sources = self.module().corpora(predictions=predictions, references=references, sources=sources).values()
+        return self._table(predictions, references, sources)[1]
+
+    def reduce(self, sums):
+        variants, _, blocks = self._table([], [], [])
+        o = self.options
+        return self.module().ratios(sums, variants, blocks, o["zero_division"], o["char_subset"])
+
+
+class CorefState(SumsState):
+    """coref's per-document numerators and denominators (coref.WIDTH per metric). B3, CEAF
+    and LEA numerators are fractional, so every column is a float64 sum, as compute sums
+    them (whole counts exact below 2^53 in both)."""
+
+    family = "coref"
+    OPTIONS = ("metrics", "keep_singletons", "zero_division", "convention", "span_convention")
+
+    @staticmethod
+    def module():
+        from . import coref
+
+        return coref
+
+    def metrics(self):
+        o = self.options
+        return self.module().check_convention(o["convention"], o["metrics"], o["keep_singletons"])
+
+    def width(self):
+        return sum(self.module().WIDTH[m] for m in self.metrics())
+
+    def float_columns(self, width):
+        return tuple(range(width))
+
+    def rows(self, predictions, references, tokens=None, texts=None):
+        from . import corefud
+
+        coref, o = self.module(), self.options
+        if corefud.takes(predictions, references, "exact"):
+            raise ValueError("predictions, references: CoNLL-U texts (CorefUD) have no mergeable state yet; score them with coref.compute")
+        span_convention = tuple(o["span_convention"]) if isinstance(o["span_convention"], list) else o["span_convention"]
+        key, response = coref.read_examples(predictions, references, span_convention, tokens, texts)
+        return coref._document_rows(key, response, self.metrics(), o["keep_singletons"], convention=o["convention"])
+
+    def reduce(self, sums):
+        return self.module().scores(sums, self.metrics(), self.options["zero_division"])
 
 
 # ---------------------------------------------------------------------------------------
