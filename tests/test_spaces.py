@@ -251,10 +251,15 @@ def test_a_batch_evaluate_cannot_store_is_named_and_leaves_the_metric_clean(spac
         assert_results(metric.compute(**_case_inputs(following), **following["kwargs"]), following["result"], f"{space} after a refused batch")
 
 
-def test_loads_from_the_space_directory(space):
+def test_loads_from_the_space_directory(space, monkeypatch):
+    """As the card shows for a clone (issue 25): evaluate.load("spaces/<name>") from the
+    repository's root, before the Space is published."""
     import evaluate
 
-    metric = evaluate.load(str(SPACES_DIR / space))
+    _, body = card(space)
+    assert f'evaluate.load("spaces/{space}")' in body, "the card does not show the local-path form"
+    monkeypatch.chdir(ROOT)
+    metric = evaluate.load(f"spaces/{space}")
     for number, case in enumerate(space_tests(space)["test_cases"]):
         result = metric.compute(predictions=case["predictions"], references=case["references"], **case["kwargs"])
         assert_results(result, case["result"], f"case {number}")
