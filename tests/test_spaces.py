@@ -723,18 +723,19 @@ def test_demo_errors_stay_until_closed_in_the_users_terms(served):
     assert not re.search(r"(predictions|references|sources|tokens)\[\d+\]", raised.value.message), raised.value.message
 
 
-# Each family's standard test set, uploaded into the page's file inputs ({input id: file}),
+# Each family's standard test sets, uploaded into the page's file inputs ({input id: file}),
 # after the boxes named in "clear" are emptied; and the per-item view whose drawn rows are
 # counted (None: the view is no row table).
 DATA = ROOT / "tests" / "data"
+# the label-lines path of both CSC demos: Sources empty, the jar's truth as both result and truth
+LABEL_LINES = ({"references-file": DATA / "sighan15" / "SIGHAN15_CSC_TestTruth.txt", "predictions-file": DATA / "sighan15" / "SIGHAN15_CSC_TestTruth.txt"}, ("sources",), "#per-sentence")
 STANDARD_SETS = {
-    "micro_macro": ({"predictions-file": DATA / "micro_macro" / "maven_sample.pred.txt", "references-file": DATA / "micro_macro" / "maven_sample.gold.txt"}, (), None),
-    "rationale_f1": ({"predictions-file": DATA / "rationale_f1" / "sample.pred.jsonl", "references-file": DATA / "rationale_f1" / "sample.gold.jsonl"}, ("tokens",), "#per-example"),
-    # the label-lines path: Sources empty, the jar's truth as both result and truth
-    "csc_sighan": ({"references-file": DATA / "sighan15" / "SIGHAN15_CSC_TestTruth.txt", "predictions-file": DATA / "sighan15" / "SIGHAN15_CSC_TestTruth.txt"}, ("sources",), "#per-sentence"),
-    "csc_common": ({f"{box}-file": DATA / "sighan15" / "SIGHAN15_CSC_TestInput.txt" for box in ("sources", "references", "predictions")}, (), "#per-sentence"),
-    "quad_match": ({"predictions-file": DATA / "quad_match" / "diaasq_zh_test.json", "references-file": DATA / "quad_match" / "diaasq_zh_test.json"}, (), "#alignment"),
-    "coref_conll": ({"key-file": DATA / "coref_conll" / "158_emma_brat.conll", "response-file": DATA / "coref_conll" / "158_emma_brat.conll"}, (), None),
+    "micro_macro": [({"predictions-file": DATA / "micro_macro" / "maven_sample.pred.txt", "references-file": DATA / "micro_macro" / "maven_sample.gold.txt"}, (), None)],
+    "rationale_f1": [({"predictions-file": DATA / "rationale_f1" / "sample.pred.jsonl", "references-file": DATA / "rationale_f1" / "sample.gold.jsonl"}, ("tokens",), "#per-example")],
+    "csc_sighan": [LABEL_LINES],
+    "csc_common": [({f"{box}-file": DATA / "sighan15" / "SIGHAN15_CSC_TestInput.txt" for box in ("sources", "references", "predictions")}, (), "#per-sentence"), LABEL_LINES],
+    "quad_match": [({"predictions-file": DATA / "quad_match" / "diaasq_zh_test.json", "references-file": DATA / "quad_match" / "diaasq_zh_test.json"}, (), "#alignment")],
+    "coref_conll": [({"key-file": DATA / "coref_conll" / "158_emma_brat.conll", "response-file": DATA / "coref_conll" / "158_emma_brat.conll"}, (), None)],
 }
 
 
@@ -785,18 +786,18 @@ def test_demo_takes_its_familys_standard_test_set_by_upload(served, in_chromium)
     sentences, quads, tokens and labels, not characters); a long per-item view draws its
     first 50 rows and holds the rest behind a "show"."""
     space, app, url = served
-    files, clear, view = STANDARD_SETS[space]
-    boxes, error, shown, rows = in_chromium(_upload_standard_set, url, files, clear, view)
-    assert error is None, error
-    inputs = {**app.EXAMPLE, **dict.fromkeys(clear, ""), **boxes}
-    inputs.update({name.replace("-", "_"): str(path) for name, path in files.items() if name in ("key-file", "response-file")})
-    assert shown == four_digits(_headline(app.score(**inputs))[HEADLINE_KEYS[space]]), shown
-    if space == "csc_sighan":
-        assert boxes["sources"] == "" and len(app.sentence_lines(boxes["references"])) == 1_100
-    if rows is not None:
-        total, drawn = rows
-        assert total > 60, f"{space}: only {total} rows in the per-item view"
-        assert drawn <= 51 + 1, f"{space}: {drawn} of {total} rows drawn at once"
+    for files, clear, view in STANDARD_SETS[space]:
+        boxes, error, shown, rows = in_chromium(_upload_standard_set, url, files, clear, view)
+        assert error is None, error
+        inputs = {**app.EXAMPLE, **dict.fromkeys(clear, ""), **boxes}
+        inputs.update({name.replace("-", "_"): str(path) for name, path in files.items() if name in ("key-file", "response-file")})
+        assert shown == four_digits(_headline(app.score(**inputs))[HEADLINE_KEYS[space]]), shown
+        if "sources" in clear:  # label lines: SIGHAN15's 1,100 truth lines went through
+            assert boxes["sources"] == "" and len(app.sentence_lines(boxes["references"])) == 1_100
+        if rows is not None:
+            total, drawn = rows
+            assert total > 60, f"{space}: only {total} rows in the per-item view"
+            assert drawn <= 51 + 1, f"{space}: {drawn} of {total} rows drawn at once"
 
 
 def test_demo_refuses_empty_boxes(served):
