@@ -285,6 +285,15 @@ def test_format_reward_is_parse_success():
     assert reward.__name__ == "format_asqp_paraphrase"
 
 
+def test_format_reward_of_a_rationale_parser_places_the_quotes():
+    reward = rewards.format_reward("quotes_exact")
+    texts = ['"was great"', '"was great" "pizza"', "", '["great", 3]', '"x"']
+    # placed; one quote placed nowhere; nothing quoted (nothing unreadable); an item no quote; a row of another task
+    assert reward(completions=texts, sources=["the food was great"] * 4 + [None]) == [1.0, 0.0, 1.0, 0.0, None]
+    with pytest.raises(ValueError, match="no column 'sources'"):
+        reward(completions=texts)
+
+
 def test_trl_calling_convention():
     reward = rewards.quad_reward("asqp_paraphrase")
     gold = "food quality is great because pizza is delicious"
@@ -612,6 +621,9 @@ def test_rationale_against_the_naive_placement_and_compute():
         corpus = rationale.compute(completions, golds, sources=sources, parse=policy)
         assert (corpus["precision"], corpus["recall"], corpus["f1"]) == pytest.approx((tp / p, tp / g, 2 * tp / (p + g)), abs=1e-12)
         assert abs(np.mean(got) - corpus["f1"]) > 1e-3  # the mean of rewards is not the corpus figure
+        # but over the examples with gold or quoted tokens it is compute()'s example_f1
+        assert np.mean([value for value, (_, p_i, g_i) in zip(got, counts) if p_i + g_i]) == pytest.approx(corpus["example_f1"], abs=1e-12)
+        assert sum(p_i + g_i == 0 for _, p_i, g_i in counts) > 100  # such examples exist here
     # each example alone: compute()'s per-example f1 (zero_division=1.0: nothing to find, nothing quoted)
     for i in random.Random(13).sample(range(10_000), 100):
         alone = rationale.compute([completions[i]], [golds[i]], sources=[sources[i]], parse="quotes_fuzzy", per_example=True, zero_division=1.0)

@@ -34,8 +34,8 @@ REFUSED = {
     "list": 'duplicates="list" (ASQP/MvP/ACOS) counts every predicted copy of a gold quad as a hit, so repeating a right quad scores above the gold output; use "multiset" or "set"',
     "pycorrector": "pycorrector's sentence precision counts a false positive only on an error-free sentence, so a wrong change of an erroneous sentence costs nothing and rewriting every suspect sentence is free; the csc reward counts every predicted edit",
     "paddle": "PaddleNLP's sentence precision counts a false positive only on an error-free sentence, so a wrong change of an erroneous sentence costs nothing and rewriting every suspect sentence is free; the csc reward counts every predicted edit",
-    "precision": "precision alone scores a reply quoting one sure word 1.0 whatever else the gold holds; use f1",
-    "recall": "recall alone scores a reply quoting the whole input 1.0; use f1",
+    "precision": "precision alone scores 1.0 for one sure item (a rationale quoting one right word) whatever else the gold holds; use f1",
+    "recall": "recall alone scores 1.0 for predicting everything (a rationale quoting the whole input); use f1",
 }
 
 
@@ -126,15 +126,24 @@ def _reward_function(name, counts, score, names):
 # Format: did the parser read every piece?
 
 
-def format_reward(parse, name=None):
+def format_reward(parse, name=None, source="sources"):
     """1.0 where the parser `parse` reads the whole completion (no piece it cannot
-    read: the parse report's failure rule), else 0.0. Applies to every row."""
+    read: the parse report's failure rule), else 0.0. Applies to every row; a rationale
+    parser places the quotes on the tokens of the column `source` (a text or a list of
+    tokens per row; None: not a rationale row, None): 1.0 where every item is a quote
+    placed on them."""
     parser = get_parser(parse)
+    rationale = parser.family == "rationale_f1"
 
     def counts(texts, values):
+        if rationale:
+            from .rationale import _tokens
+
+            tokens = _tokens(values[source], len(texts))
+            return np.array([[not parser.read(text, words)[1]] for text, words in zip(texts, tokens)], dtype=float).reshape(-1, 1)
         return np.array([[not parser.read(text)[1]] for text in texts], dtype=float).reshape(-1, 1)
 
-    return _reward_function(name or f"format_{parser.name}", counts, lambda c: c[:, 0], [])
+    return _reward_function(name or f"format_{parser.name}", counts, lambda c: c[:, 0], [source] if rationale else [])
 
 
 # ---------------------------------------------------------------------------------------
@@ -318,8 +327,8 @@ def event_reward(types=None, parse="omnievent_s2s", text="text", positions="posi
 
     parser = get_parser(parse, "micro_macro")
     policy = POLICY[parser.name]
-    if policy == "omnievent" and (types is None or isinstance(types, str) or not all(isinstance(t, str) for t in types)):
-        raise ValueError(f"types: {types!r} is not a list of event type names (OmniEvent's reading keeps only pairs of a type in the schema)")
+    if types is None and policy == "omnievent":
+        raise ValueError(f"types: None is not a list of event type names (the {parse} reading keeps only pairs of a type in the schema)")
     if types is not None and (isinstance(types, str) or not all(isinstance(t, str) for t in types)):
         raise ValueError(f"types: {types!r} is not a list of event type names")
 
@@ -414,7 +423,8 @@ def rationale_reward(parse, source="sources", reference="reference", metric="f1"
     more. Sums of the counts (tp, predicted, gold) give compute()'s corpus precision,
     recall and f1; the mean of the rewards is compute()'s example_f1 only where every
     example has gold or predicted tokens. metric "precision" and "recall" are refused:
-    each alone is won by quoting one word or everything."""
+    each alone is won by quoting one word or everything. Errors name compute()'s arguments
+    (predictions, references, sources) and the index among the rows that apply."""
     from . import rationale
 
     _refuse("metric", metric)
