@@ -285,6 +285,15 @@ def test_format_reward_is_parse_success():
     assert reward.__name__ == "format_asqp_paraphrase"
 
 
+def test_format_reward_of_a_rationale_parser_places_the_quotes():
+    reward = rewards.format_reward("quotes_exact")
+    texts = ['"was great"', '"was great" "pizza"', "", '["great", 3]', '"x"']
+    # placed; one quote placed nowhere; nothing quoted (nothing unreadable); an item no quote; a row of another task
+    assert reward(completions=texts, sources=["the food was great"] * 4 + [None]) == [1.0, 0.0, 1.0, 0.0, None]
+    with pytest.raises(ValueError, match="no column 'sources'"):
+        reward(completions=texts)
+
+
 def test_trl_calling_convention():
     reward = rewards.quad_reward("asqp_paraphrase")
     gold = "food quality is great because pizza is delicious"
@@ -463,8 +472,8 @@ def test_event_against_the_oracle_and_micro_macro():
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 10**6))
-def test_event_attacks_never_beat_the_gold(seed):
+@given(seed=st.integers(0, 10**6), parse=st.sampled_from(["omnievent_s2s", "omnievent_s2s_strict"]))
+def test_event_attacks_never_beat_the_gold(seed, parse):
     """Each word once: the output names words, not positions, so a word that is a trigger
     at one candidate and not at another is matched in order (the gold text itself can
     score below 1 there, and an attack above it)."""
@@ -477,15 +486,16 @@ def test_event_attacks_never_beat_the_gold(seed):
         "",
         text,  # copy the source sentence
         " ".join(f"<extra_id_0> {rng.choice(TYPES)}: {text[s:e]} <extra_id_1>" for s, e in spans),  # label every word
+        gold_text + " <extra_id_0> attack: nowhere <extra_id_1>",  # a trigger not in the text
     ]
     texts = [gold_text, *attacks]
-    got = rewards.event_reward(TYPES)(completions=texts, text=[text] * len(texts), positions=[spans] * len(texts), labels=[gold] * len(texts))
+    got = rewards.event_reward(TYPES, parse=parse)(completions=texts, text=[text] * len(texts), positions=[spans] * len(texts), labels=[gold] * len(texts))
     assert got[0] == 1.0 and all(value <= 1.0 for value in got[1:]), (texts, got)
 
 
 # ---------------------------------------------------------------------------------------
-# Coreference (clusters as JSON lists of [start, end] token spans, read by json.loads: no
-# coref_conll parser exists in paperscore.parse yet)
+# Coreference (clusters as JSON lists of [start, end] token spans, read by json.loads: the
+# function form; the coref parsers are tested below)
 
 
 def coref_document(rng):
@@ -556,3 +566,179 @@ def test_coref_attacks_never_beat_the_gold(seed):
     texts = [json.dumps(gold), *attacks]
     got = rewards.coref_reward(json.loads)(completions=texts, clusters=[gold] * len(texts))
     assert all(value <= got[0] for value in got[1:]), (gold, got)
+
+
+# ---------------------------------------------------------------------------------------
+# Rationales: quotes placed on the input's tokens (rationale_naive's plain placement)
+
+RATIONALE_WORDS = ["the", "food", "was", "great", "but", "slow", "Don't", "go", ",", ".", "service", "very", "bad", "味道", "很好"]
+
+
+def rationale_example(rng):
+    tokens = [rng.choice(RATIONALE_WORDS) for _ in range(rng.randint(1, 25))]
+    start = rng.randrange(len(tokens))
+    stop = min(len(tokens), start + rng.randint(0, 4)) if tokens[start] not in ",." else start  # a gold quote holds a word
+    gold_quotes = [" ".join(tokens[start:stop])] if stop > start else []
+    return tokens, json.dumps(gold_quotes)
+
+
+def rationale_completion(rng, tokens, gold):
+    kind = rng.randrange(8)
+    if kind == 1:
+        return f'"{" ".join(tokens)}"'  # quote the whole input
+    if kind == 2:
+        return gold + " " + gold if gold != "[]" else ""  # repeat (a JSON list twice is no JSON: read as quoted texts)
+    if kind == 3:
+        return rng.choice(["", "none", '"pizza"', "```json\n[1, \"great\"]\n```", "{}"])
+    if kind == 4:
+        i = rng.randrange(len(tokens))
+        return json.dumps([" ".join(tokens[i : i + rng.randint(1, 3)]).upper(), "zzz"])
+    if kind == 5:
+        return "- " + "\n- ".join(rng.sample(tokens, min(2, len(tokens))))
+    return gold
+
+
+def test_rationale_against_the_naive_placement_and_compute():
+    from rationale_naive import place_reply
+
+    from paperscore import rationale
+
+    rng = random.Random(11)
+    examples = [rationale_example(rng) for _ in range(10_000)]
+    sources = [tokens for tokens, _ in examples]
+    golds = [gold for _, gold in examples]
+    completions = [rationale_completion(rng, tokens, gold) for tokens, gold in examples]
+    for policy in ("quotes_exact", "quotes_normalized"):
+        reward = rewards.rationale_reward(policy)
+        got = reward(completions=completions, sources=sources, reference=golds)
+        for i in range(10_000) if policy == "quotes_exact" else random.Random(12).sample(range(10_000), 1000):
+            mask, _, _ = place_reply(completions[i], sources[i], policy)
+            truth, _, _ = place_reply(golds[i], sources[i], policy)
+            tp, p, g = sum(a & b for a, b in zip(mask, truth)), sum(mask), sum(truth)
+            assert got[i] == (2 * tp / (p + g) if p + g else 1.0), (i, policy)  # the definition
+        counts, rows = reward.statistics(completions, sources=sources, reference=golds)
+        tp, p, g = counts.sum(0)
+        corpus = rationale.compute(completions, golds, sources=sources, parse=policy)
+        assert (corpus["precision"], corpus["recall"], corpus["f1"]) == pytest.approx((tp / p, tp / g, 2 * tp / (p + g)), abs=1e-12)
+        assert abs(np.mean(got) - corpus["f1"]) > 1e-3  # the mean of rewards is not the corpus figure
+        # but over the examples with gold or quoted tokens it is compute()'s example_f1
+        assert np.mean([value for value, (_, p_i, g_i) in zip(got, counts) if p_i + g_i]) == pytest.approx(corpus["example_f1"], abs=1e-12)
+        assert sum(p_i + g_i == 0 for _, p_i, g_i in counts) > 100  # such examples exist here
+    # each example alone: compute()'s per-example f1 (zero_division=1.0: nothing to find, nothing quoted)
+    for i in random.Random(13).sample(range(10_000), 100):
+        alone = rationale.compute([completions[i]], [golds[i]], sources=[sources[i]], parse="quotes_fuzzy", per_example=True, zero_division=1.0)
+        assert rewards.rationale_reward("quotes_fuzzy")(completions=[completions[i]], sources=[sources[i]], reference=[golds[i]]) == [alone["per_example"][0]["f1"]]
+
+
+def test_rationale_hand_derived_and_refusals():
+    reward = rewards.rationale_reward("quotes_exact")
+    source = "the food was great but slow"  # 6 tokens; gold "was great" = tokens 3-4
+    got = reward(completions=['"food was great"', f'"{source}"', "", '"pizza"', '"great" "great"', "[]"], sources=[source] * 6, reference=['"was great"'] * 5 + ["[]"])
+    # 2·2/(3+2), 2·2/(6+2), 0, 0 (nothing placed), 2·1/(1+2), and nothing quoted where nothing is gold: 1.0
+    assert got == [0.8, 0.5, 0.0, 0.0, pytest.approx(2 / 3), 1.0]
+    # 0/1 references with -100: those positions are not scored (tokens 5, 6): quoting them
+    # selects no scored token, and nothing is gold: 1.0; with "great" gold, 0 (tp 0, gold 1)
+    assert reward(completions=['"but slow"', '"but slow"'], sources=[source] * 2, reference=[[0, 0, 0, 0, -100, -100], [0, 0, 0, 1, -100, -100]]) == [1.0, 0.0]
+    assert reward(completions=['"but slow"', "x"], sources=[source, source], reference=[[0, 0, 0, 0, 1, 1], None]) == [1.0, None]
+    for metric in ("precision", "recall"):
+        with pytest.raises(ValueError, match=f"metric: '{metric}' can be gamed"):
+            rewards.rationale_reward("quotes_exact", metric=metric)
+    with pytest.raises(ValueError, match="unknown parser 'coref_clusters' for rationale_f1"):
+        rewards.rationale_reward("coref_clusters")
+    with pytest.raises(ValueError, match=r"references\[1\]: is a list but references\[0\] is a text"):
+        reward(completions=["x", "x"], sources=[source] * 2, reference=['"was"', [1, 0, 0, 0, 0, 0]])
+    with pytest.raises(ValueError, match="no column 'sources'"):
+        reward(completions=["x"], reference=['"was"'])
+
+
+@settings(max_examples=80, deadline=None)
+@given(seed=st.integers(0, 10**6), policy=st.sampled_from(["quotes_exact", "quotes_normalized", "quotes_fuzzy"]))
+def test_rationale_attacks_never_beat_the_gold(seed, policy):
+    rng = random.Random(seed)
+    tokens, gold = rationale_example(rng)
+    quotes = json.loads(gold)
+    attacks = [
+        f'"{" ".join(tokens)}"',  # quote the whole input
+        json.dumps(quotes * 3),  # repeat a quote
+        json.dumps(quotes + quotes[:1]),
+        "",
+        json.dumps(["qqqq xxxx", "zzz"]),  # words not in the text
+        json.dumps(quotes + ["qqqq xxxx"]),
+        json.dumps([" ".join(tokens[i : i + 2]) for i in range(len(tokens))]),  # every pair of words
+    ]
+    texts = [gold, *attacks]
+    got = rewards.rationale_reward(policy)(completions=texts, sources=[tokens] * len(texts), reference=[gold] * len(texts))
+    assert got[0] == 1.0 and all(value <= got[0] for value in got[1:]), (tokens, gold, got)
+
+
+# ---------------------------------------------------------------------------------------
+# Coreference through the coref parsers, placed on the source tokens
+
+
+def test_coref_parsers_against_compute_and_unplaced_mentions():
+    from paperscore import coref
+
+    tokens = "John saw Mary . He left".split()
+    gold = [[[0, 0], [4, 4]], [[2, 2]]]
+    replies = {
+        "coref_clusters": ['[["John", "He"], ["Mary"]]', '[["John", "He", "Bob"], ["Mary"]]', '[["John", "He"], ["Mary"], []]', "not json"],
+        "coref_markdown": ["[John](#1) saw [Mary](#2) . [He](#1) left", "[John](#1) saw [Mary](#2) . [He](#1) left [Bob](#1)", "[John](#1) saw Mary . [He](#1) left", "John saw Mary"],
+    }
+    for name, texts in replies.items():
+        got = rewards.coref_reward(name, tokens="tokens")(completions=texts, clusters=[gold] * 4, tokens=[tokens] * 4)
+        for text, value in zip(texts, got):
+            assert value == pytest.approx(coref.compute([text], [gold], parse=name, tokens=[tokens], metrics=list(coref.CONLL))["conll_f1"], abs=1e-12), (name, text)
+        assert got[0] == 1.0
+    # "Bob" matches no source token (clusters) / sits on text the model added (markdown):
+    # a wrong mention in John's entity, not dropped. MUC: R (2-1)/(2-1) = 1, P (3-2)/(3-1)
+    # = 1/2 (the key entity of one mention adds nothing), F 2/3; B3: R 1, P (2²/3 + 1)/4 =
+    # 7/12, F 14/19; CEAFe: φ4 2·2/(2+3) = 4/5 and 1: R (4/5+1)/2, P (4/5+1)/2, F 9/10.
+    expected = (2 / 3 + 14 / 19 + 9 / 10) / 3
+    for name, texts in replies.items():
+        assert rewards.coref_reward(name, tokens="tokens")(completions=texts[1:2], clusters=[gold], tokens=[tokens]) == [pytest.approx(expected, abs=1e-12)]
+    # the tokens from the references themselves (jsonlines)
+    line = json.dumps({"doc_key": "d", "sentences": [tokens], "clusters": gold})
+    assert rewards.coref_reward("coref_clusters")(completions=replies["coref_clusters"][:2], clusters=[line] * 2) == [1.0, pytest.approx(expected, abs=1e-12)]
+    with pytest.raises(ValueError, match="unknown parser 'quotes_exact' for coref"):
+        rewards.coref_reward("quotes_exact")
+    with pytest.raises(ValueError, match="tokens: places a coref parser's mentions"):
+        rewards.coref_reward(json.loads, tokens="tokens")
+
+
+# ---------------------------------------------------------------------------------------
+# Event detection under the strict offset policy
+
+
+def test_event_strict_sums_are_micro_macro_strict():
+    from paperscore import micro_macro
+
+    rng = random.Random(14)
+    examples = [event_example(rng) for _ in range(10_000)]
+    completions = [event_completion(rng, *example) for example in examples]
+    items = []
+    for text, spans, gold in examples:  # OmniEvent items; the candidates in their order (events first)
+        events = [{"type": g, "triggers": [{"position": list(s)}]} for s, g in zip(spans, gold) if g != "NA"]
+        items.append({"text": text, "events": events, "negative_triggers": [{"position": list(s)} for s, g in zip(spans, gold) if g == "NA"]})
+    positions = [[t["position"] for e in item["events"] for t in e["triggers"]] + [t["position"] for t in item["negative_triggers"]] for item in items]
+    labels = [[e["type"] for e in item["events"]] + ["NA"] * len(item["negative_triggers"]) for item in items]
+    texts = [item["text"] for item in items]
+    reward = rewards.event_reward(parse="omnievent_s2s_strict")
+    assert reward.__name__ == "event_strict_f1"
+    counts, _ = reward.statistics(completions, text=texts, positions=positions, labels=labels)
+    hits, n, m = counts.sum(0)
+    corpus = micro_macro.compute(completions, items, parse="omnievent_s2s_strict", negative_labels=["NA"])
+    assert (corpus["micro_precision"], corpus["micro_recall"]) == pytest.approx((hits / n, hits / m), abs=1e-12)
+    got = reward(completions=completions, text=texts, positions=positions, labels=labels)
+    for i in random.Random(15).sample(range(10_000), 100):
+        h, p, g = counts[i]
+        assert got[i] == (2 * h / (p + g) if p + g else 1.0)
+        if p and g and "NA" in labels[i]:  # micro_macro refuses a negative label absent from the example
+            alone = micro_macro.compute([completions[i]], [items[i]], parse="omnievent_s2s_strict", negative_labels=["NA"])
+            assert (alone["micro_precision"], alone["micro_recall"]) == pytest.approx((h / p, h / g), abs=1e-12)
+    # a trigger named that is not in the text: free under OmniEvent's reading, a false positive here
+    text, spans, gold = "fired at dawn", [[0, 5]], ["attack"]
+    extra = "<extra_id_0> attack: fired <extra_id_1> <extra_id_0> die: died <extra_id_1>"
+    assert rewards.event_reward(TYPES)(completions=[extra], text=[text], positions=[spans], labels=[gold]) == [1.0]
+    assert reward(completions=[extra], text=[text], positions=[spans], labels=[gold]) == [pytest.approx(2 / 3)]  # 2·1/(2+1)
+    with pytest.raises(ValueError, match="types: None is not a list of event type names"):
+        rewards.event_reward()

@@ -34,6 +34,8 @@ REFUSED = {
     "list": 'duplicates="list" (ASQP/MvP/ACOS) counts every predicted copy of a gold quad as a hit, so repeating a right quad scores above the gold output; use "multiset" or "set"',
     "pycorrector": "pycorrector's sentence precision counts a false positive only on an error-free sentence, so a wrong change of an erroneous sentence costs nothing and rewriting every suspect sentence is free; the csc reward counts every predicted edit",
     "paddle": "PaddleNLP's sentence precision counts a false positive only on an error-free sentence, so a wrong change of an erroneous sentence costs nothing and rewriting every suspect sentence is free; the csc reward counts every predicted edit",
+    "precision": "precision alone scores 1.0 for one sure item (a rationale quoting one right word) whatever else the gold holds; use f1",
+    "recall": "recall alone scores 1.0 for predicting everything (a rationale quoting the whole input); use f1",
 }
 
 
@@ -124,15 +126,24 @@ def _reward_function(name, counts, score, names):
 # Format: did the parser read every piece?
 
 
-def format_reward(parse, name=None):
+def format_reward(parse, name=None, source="sources"):
     """1.0 where the parser `parse` reads the whole completion (no piece it cannot
-    read: the parse report's failure rule), else 0.0. Applies to every row."""
+    read: the parse report's failure rule), else 0.0. Applies to every row; a rationale
+    parser places the quotes on the tokens of the column `source` (a text or a list of
+    tokens per row; None: not a rationale row, None): 1.0 where every item is a quote
+    placed on them."""
     parser = get_parser(parse)
+    rationale = parser.family == "rationale_f1"
 
     def counts(texts, values):
+        if rationale:
+            from .rationale import _tokens
+
+            tokens = _tokens(values[source], len(texts))
+            return np.array([[not parser.read(text, words)[1]] for text, words in zip(texts, tokens)], dtype=float).reshape(-1, 1)
         return np.array([[not parser.read(text)[1]] for text in texts], dtype=float).reshape(-1, 1)
 
-    return _reward_function(name or f"format_{parser.name}", counts, lambda c: c[:, 0], [])
+    return _reward_function(name or f"format_{parser.name}", counts, lambda c: c[:, 0], [source] if rationale else [])
 
 
 # ---------------------------------------------------------------------------------------
@@ -291,71 +302,97 @@ def csc_reward(parse=None, source="source", reference="reference", metric="char_
 # Event detection labels
 
 
-def event_reward(types, parse="omnievent_s2s", text="text", positions="positions", reference="labels", negative="NA", name=None):
+def event_reward(types=None, parse="omnievent_s2s", text="text", positions="positions", reference="labels", negative="NA", name=None):
     """Trigger classification of each example's candidates, micro F1 without the negative
     label: 2·hits / (predicted + gold), a hit a candidate given its gold type, predicted
     and gold the candidates whose label is not `negative` (1.0 for an example where both
     are 0). parse: a micro_macro parser of paperscore.parse ([trigger, type] pairs); the
     columns `text` (the sentence), `positions` (candidates' character [start, end)),
     `reference` (their gold labels); types: the event type names a pair may carry
-    (plain_label form, as OmniEvent compares them).
-    Pairs go onto candidates as parse.omnievent_candidates does, WITHOUT its gold
-    preference (OmniEvent gives a candidate its gold type if any pair for the word has it,
-    so writing every type for every word gives every trigger its gold type): a candidate
-    takes the first unused pair of its word. The output names words, not positions: where
-    one word is a trigger at one candidate and not at another, pairs go to its candidates
-    in order, and the gold output itself can score below 1. Sums of the counts give
-    micro_macro's micro P/R/F1 over the candidates with `negative` excluded."""
-    from .parse import omnievent_candidates
+    (plain_label form, as OmniEvent compares them; not used by the strict reading).
+    "omnievent_s2s": pairs go onto candidates as parse.omnievent_candidates does, WITHOUT
+    its gold preference (OmniEvent gives a candidate its gold type if any pair for the word
+    has it, so writing every type for every word gives every trigger its gold type): a
+    candidate takes the first unused pair of its word; a pair no candidate takes costs
+    nothing. Sums of the counts give micro_macro's micro P/R/F1 over those candidates'
+    labels with `negative` excluded.
+    "omnievent_s2s_strict": micro_macro's strict offset policy, gold-blind by its own rule
+    (each pair in order takes the first free candidate of its word; the type as generated)
+    and a pair no candidate takes is a false positive, so naming triggers that are not in
+    the text costs precision. Sums of the counts give micro_macro.compute(parse=
+    "omnievent_s2s_strict")'s micro P/R/F1 exactly. Either way the output names words, not
+    positions: where one word is a trigger at one candidate and not at another, pairs go
+    to its candidates in order, and the gold output itself can score below 1."""
+    from .parse import POLICY, place_triggers
 
     parser = get_parser(parse, "micro_macro")
-    if isinstance(types, str) or not all(isinstance(t, str) for t in types):
+    policy = POLICY[parser.name]
+    if types is None and policy == "omnievent":
+        raise ValueError(f"types: None is not a list of event type names (the {parse} reading keeps only pairs of a type in the schema)")
+    if types is not None and (isinstance(types, str) or not all(isinstance(t, str) for t in types)):
         raise ValueError(f"types: {types!r} is not a list of event type names")
 
     def counts(texts, values):
         pairs = parse_texts(texts, parser)[0]
         blind = [[None] * len(spans) for spans in values[positions]]  # no gold label to prefer
-        predicted = omnievent_candidates(pairs, values[text], values[positions], blind, types)
         out = np.zeros((len(texts), 3), np.int64)
-        for i, (guess, gold) in enumerate(zip(predicted, values[reference])):
+        placed = place_triggers(policy, pairs, values[text], values[positions], blind, types)
+        for i, ((guess, left), gold) in enumerate(zip(placed, values[reference])):
             if len(gold) != len(guess):
                 raise input_error(reference, i, f"{len(gold)} labels for {len(guess)} candidates")
-            out[i] = [sum(g == p != negative for g, p in zip(gold, guess)), sum(p != negative for p in guess), sum(g != negative for g in gold)]
+            extra = [kind for _, kind in left] if policy == "strict" else []  # unplaced pairs: false positives
+            out[i] = [sum(g == p != negative for g, p in zip(gold, guess)), sum(p != negative for p in guess + extra), sum(g != negative for g in gold)]
         return out
 
-    return _reward_function(name or "event_f1", counts, lambda c: f1(c[:, 0], c[:, 1], c[:, 2]), [reference, text, positions])
+    return _reward_function(name or ("event_f1" if policy == "omnievent" else "event_strict_f1"), counts, lambda c: f1(c[:, 0], c[:, 1], c[:, 2]), [reference, text, positions])
 
 
 # ---------------------------------------------------------------------------------------
 # Coreference
 
 
-def coref_reward(parse, reference="clusters", metric="conll_f1", name=None):
+def coref_reward(parse, reference="clusters", tokens=None, metric="conll_f1", name=None):
     """The reference scorer's figure on each document (coref_conll: exact-span mention
-    matching, singletons kept). parse: a coref_conll parser of paperscore.parse, or a
-    function from the completion's text to its clusters (lists of [start, end] token
-    spans, end included, as the reference column holds them). metric: "conll_f1" (the
-    mean of the document's MUC, B3 and CEAFe F1) or "<metric>_f1" of coref.METRICS. A
-    document with no key mention and no predicted one scores 1.0; otherwise an empty
-    denominator is 0, as in the scorer (MUC has no links in a key of singletons, so even
-    the gold output of such a document scores 2/3 in conll_f1). Sums of the per-document
-    counts (`statistics`) give coref_conll's corpus figures; the mean of per-document
-    conll_f1 is not its conll_f1. coref's span-convention check applies to a batch as to
-    compute(): 10 or more predicted mentions none of which is a key mention warn, and are
-    a ValueError when half of them would be key mentions under another convention."""
+    matching, singletons kept). parse: a coref parser of paperscore.parse
+    ("coref_markdown", "coref_clusters"), its mentions placed on the document's source
+    tokens as coref.compute(parse=...) places them: the column `tokens` (a list of token
+    strings per document) or, with tokens=None, the reference's own (CoNLL-2012 or
+    jsonlines strings); a mention it cannot place (on text the model changed, an empty
+    mention, a string with no unused occurrence) stays in its cluster as a response mention
+    that matches no key mention, as in coref.compute. Or a function from the completion's
+    text to its clusters (lists of [start, end] token spans, end included, as the
+    reference column holds them). metric: "conll_f1" (the mean of the document's MUC, B3
+    and CEAFe F1) or "<metric>_f1" of coref.METRICS. A document with no key mention and no
+    predicted one scores 1.0; otherwise an empty denominator is 0, as in the scorer (MUC
+    has no links in a key of singletons, so even the gold output of such a document scores
+    2/3 in conll_f1). Sums of the per-document counts (`statistics`) give coref_conll's
+    corpus figures; the mean of per-document conll_f1 is not its conll_f1. coref's
+    span-convention check applies to a batch as to compute(): 10 or more predicted mentions
+    none of which is a key mention warn, and are a ValueError when half of them would be
+    key mentions under another convention."""
     from . import coref
+    from .parse import parse_coref
 
     if not isinstance(metric, str):
         raise ValueError(f"metric: {metric!r} is not a metric name")
     metrics = coref.CONLL if metric == "conll_f1" else (metric[: -len("_f1")],)
     if not (metric == "conll_f1" or (metric.endswith("_f1") and metrics[0] in coref.METRICS)):
         raise ValueError(f"metric: {metric!r} is not conll_f1 or one of {', '.join(m + '_f1' for m in coref.METRICS)}")
-    read = parse if callable(parse) else get_parser(parse, "coref_conll").read
+    parser = None if callable(parse) else get_parser(parse, "coref")
+    if parser is None and tokens is not None:
+        raise ValueError("tokens: places a coref parser's mentions; a function gives token spans itself")
 
     def counts(texts, values):
-        clusters = [read(text) for text in texts]
-        clusters = [found[0] if isinstance(found, tuple) else found for found in clusters]  # a Parser gives (clusters, problems)
+        unplaced = None
+        if parser is None:
+            clusters = [parse(text) for text in texts]
+        else:
+            placed, _ = parse_coref(texts, parser, coref.source_tokens(values[reference], values[tokens] if tokens else None), argument="completions")
+            split = [coref._split_unplaced(found) for found in placed]
+            clusters, unplaced = [kept for kept, _ in split], [lost for _, lost in split]
         key, response = coref.read_examples(clusters, values[reference])
+        if unplaced is not None and any(unplaced):
+            response = coref._with_unplaced(key, response, unplaced)
         table = coref.statistics(key, response, metrics)
         mentions = np.column_stack([np.bincount(side.doc, minlength=len(texts)) for side in (key, response)])
         return np.column_stack([*(table[m] for m in metrics), mentions])
@@ -364,4 +401,41 @@ def coref_reward(parse, reference="clusters", metric="conll_f1", name=None):
         figures = coref.scores(c[:, :-2], metrics)
         return np.where(c[:, -2:].sum(1) == 0, 1.0, figures[metric])
 
-    return _reward_function(name or f"coref_{metric}", counts, score, [reference])
+    return _reward_function(name or f"coref_{metric}", counts, score, [reference] + ([tokens] if tokens else []))
+
+
+# ---------------------------------------------------------------------------------------
+# Rationales
+
+RATIONALE_METRICS = ("f1",)
+
+
+def rationale_reward(parse, source="sources", reference="reference", metric="f1", name=None):
+    """Token F1 of the rationale class on each example: the completion's quotes placed on
+    the example's tokens by the rationale parser `parse` (quotes_exact, quotes_normalized,
+    quotes_fuzzy), against the gold rationale; exactly rationale_f1.compute(parse=...,
+    sources=...) on that example alone. Columns: `source` (the input: a text, split on
+    white space, or a list of tokens) and `reference` (gold quotes as a text, placed by the
+    same parser strictly, or 0/1 per token with -100 marking unscored tokens).
+    The reward is 2·tp / (predicted + gold tokens), the "f1" of compute()'s per_example
+    rows with zero_division=1.0 (1.0 for quoting nothing where the gold selects nothing,
+    the gold output's own score). A quote placed nowhere, or repeated, selects nothing
+    more. Sums of the counts (tp, predicted, gold) give compute()'s corpus precision,
+    recall and f1; the mean of the rewards is compute()'s example_f1 only where every
+    example has gold or predicted tokens. metric "precision" and "recall" are refused:
+    each alone is won by quoting one word or everything. Errors name compute()'s arguments
+    (predictions, references, sources) and the index among the rows that apply."""
+    from . import rationale
+
+    _refuse("metric", metric)
+    if metric not in RATIONALE_METRICS:
+        raise ValueError(f"metric: {metric!r} is not one of {', '.join(RATIONALE_METRICS)}")
+    get_parser(parse, "rationale_f1")  # an unknown name fails now, not at the first batch
+
+    def counts(texts, values):
+        masks, gold, _ = rationale._parsed(texts, values[reference], values[source], parse, False)
+        scores, truth, lengths = rationale.scored_tokens(masks, gold)
+        rows, _ = rationale.statistics(scores, truth, lengths, with_auprc=False)
+        return rows[:, :3].astype(np.int64)
+
+    return _reward_function(name or f"rationale_{metric}", counts, lambda c: f1(c[:, 0], c[:, 1], c[:, 2]), [reference, source])
