@@ -471,7 +471,7 @@ def test_csc_parse_refuses_what_it_cannot_do():
     for compute in (csc_common.compute, csc_sighan.compute):
         with pytest.raises(ValueError, match=r"predictions\[2\]: csc_reply@1 cannot read it: nothing is left once the label is removed"):
             compute(REPLIES, GOLD, SOURCES, parse="csc_reply", strict=True, length_mismatch="align")
-        with pytest.raises(ValueError, match="strict: applies to model replies read by a parser; pass parse=NAME"):
+        with pytest.raises(ValueError, match="strict: applies to model texts read by a parser; pass parse=NAME"):
             compute(GOLD, GOLD, SOURCES, strict=True)
         with pytest.raises(ValueError, match="strict: expected True or False, got str"):
             compute(REPLIES, GOLD, SOURCES, parse="csc_reply", strict="yes")

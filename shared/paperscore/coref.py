@@ -28,7 +28,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from . import corefud
-from .parse import COREF_PARSERS, get_parser, parse_coref, read_reply_file
+from .parse import COREF_PARSERS, check_parser_options, get_parser, parse_coref, read_reply_file
 from .core import (
     as_corpus,
     as_floats,
@@ -1538,6 +1538,7 @@ def compute(
     the signature names the parser; span_convention is then the references' alone.
     strict: either kind of failure is a ValueError.
     """
+    check_parser_options(parse, strict)
     report = unplaced = None
     if parse is not None:
         predictions, report = _parsed(predictions, references, parse, strict, tokens)
@@ -1550,8 +1551,6 @@ def compute(
         if not isinstance(span_convention, str) and conventions["predictions"] != "token_inclusive":
             raise ValueError(f"span_convention: with parse, predictions are model texts placed on tokens; give the references' convention alone, not {span_convention!r}")
         span_convention = ("token_inclusive", conventions["references"])
-    elif strict is not False:
-        raise ValueError("strict: applies to model texts read by a parser; pass parse=NAME")
     result = _compute(predictions, references, metrics, keep_singletons, zero_division, per_document, return_counts, confidence_level, n_resamples, seed, return_signature, span_convention, tokens, texts, convention, remove_nested, NP_only, min_span, matching, zero_matching, unplaced)
     if report is not None:
         result.update({name: value for name, value in report.items() if name != "parser"})
@@ -1615,8 +1614,6 @@ def source_tokens(references, tokens):
 
 def _parsed(predictions, references, parse, strict, tokens):
     """(clusters of token spans, parse report) of model texts (paperscore.parse)."""
-    if not isinstance(strict, (bool, np.bool_)):
-        raise ValueError(f"strict: {strict!r} is not True or False")
     parser = get_parser(parse, "coref")
     return parse_coref(as_corpus(predictions, "predictions"), parser, source_tokens(references, tokens), bool(strict))
 

@@ -43,7 +43,7 @@ from .core import (
     split_values,
 )
 from . import event_spans
-from .parse import PARSERS, POLICY, get_parser, parse as parse_texts, place_triggers, plain_label
+from .parse import PARSERS, POLICY, check_parser_options, get_parser, parse as parse_texts, place_triggers, plain_label
 
 CONVENTIONS = (None, "maven", "jmee", "omnievent")
 # The NA class of each convention when negative_labels is not given: MAVEN's NA is id 0
@@ -718,13 +718,10 @@ def compute(
     if spans is not None or scheme is not None:
         return _span_level(locals())
     check_choice("convention", convention, CONVENTIONS)
-    if not isinstance(strict, (bool, np.bool_)):
-        raise ValueError(f"strict: {strict!r} is not True or False")
+    check_parser_options(parse, strict, types=types is not None)
     report = None
     if parse is not None:
         predictions, references, report = _parsed(predictions, references, parse, strict, types)
-    elif strict or types is not None:
-        raise ValueError(f"{'strict' if strict else 'types'}: applies to model texts read by a parser; pass parse=NAME")
     elif isinstance(references, (list, tuple)) and references and isinstance(references[0], dict):
         raise input_error("references", 0, f"is an object: OmniEvent items go with model texts read by a parser, parse=NAME ({', '.join(EVENT_PARSERS)})")
     check_flags(per_class=per_class, confusion_matrix=confusion_matrix, return_signature=return_signature)

@@ -43,7 +43,7 @@ from .core import (
     split_lines,
     split_values,
 )
-from .parse import PARSERS, get_parser, parse as parse_texts, parser_id
+from .parse import PARSERS, check_parser_options, get_parser, parse as parse_texts, parser_id
 
 QUAD_SEP, ELEMENT_SEP = " & ", " | "
 ELEMENTS = ("target", "opinion", "aspect", "polarity")
@@ -1272,13 +1272,10 @@ def compute(
                 raise ValueError(f"{name}: does not apply with convention={convention!r} (DiaASQ's table takes {', '.join(DIAASQ_OPTIONS[2:-1])})")
         return diaasq_compute(predictions, references, zero_division, confidence_level, n_resamples, seed, return_signature)
     zero_division = check_zero_division(zero_division)
-    if not isinstance(strict, (bool, np.bool_)):
-        raise ValueError(f"strict: {strict!r} is not True or False")
+    check_parser_options(parse, strict, parse_references=parse_references is not True)
     report = None
     if parse is not None:
         predictions, references, tuple_len, report = _parsed(predictions, references, parse, parse_references, strict, tuple_len)
-    elif strict or parse_references is not True:
-        raise ValueError(f"{'strict' if strict else 'parse_references'}: applies to model texts read by a parser; pass parse=NAME")
     tuple_len = "0123" if tuple_len is None else tuple_len
     if spans is not None:
         if parse is not None:

@@ -442,15 +442,23 @@ def read_simple_csc_line(text):
     return _reply_text(text.strip().replace("\n", " "), "the reply is blank")
 
 
+def check_parser_options(parse, strict, **unread):
+    """strict is True or False; without a parser, strict=True and each option that only a
+    parser reads (name=True where it was given) are refused by name."""
+    check_flags(strict=strict)
+    if parse is None:
+        for name, given in {"strict": strict, **unread}.items():
+            if given:
+                raise ValueError(f"{name}: applies to model texts read by a parser; pass parse=NAME")
+
+
 def read_replies(predictions, parse_name, strict, labels):
     """csc_common's and csc_sighan's parse= and strict=: (predictions, report), each
     prediction a corrector's reply read by the csc parser `parse_name` before any scoring
     rule (report None, predictions untouched, without one). labels: the corpus is label
     lines (no sources), which no parser reads."""
-    check_flags(strict=strict)
+    check_parser_options(parse_name, strict)
     if parse_name is None:
-        if strict:
-            raise ValueError("strict: applies to model replies read by a parser; pass parse=NAME")
         return predictions, None
     parser = get_parser(parse_name, "csc")
     if labels:

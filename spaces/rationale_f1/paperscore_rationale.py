@@ -41,7 +41,7 @@ from .paperscore_core import (
     read_values,
     signature,
 )
-from .paperscore_parse import PARSERS, get_parser, parse_rationales, parser_id
+from .paperscore_parse import PARSERS, check_parser_options, get_parser, parse_rationales, parser_id
 
 THRESHOLD_RULES = (">=", ">")
 RATIONALE_PARSERS = sorted(parser.name for parser in PARSERS.values() if parser.family == "rationale_f1")
@@ -525,13 +525,10 @@ def compute(
     zero_division = check_zero_division(zero_division)
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples, seed)
-    if not isinstance(strict, (bool, np.bool_)):
-        raise ValueError(f"strict: {strict!r} is not True or False")
+    check_parser_options(parse, strict, sources=sources is not None)
     report = None
     if parse is not None:
         predictions, references, report = _parsed(predictions, references, sources, parse, strict)
-    elif strict or sources is not None:
-        raise ValueError(f"{'strict' if strict else 'sources'}: applies to model texts read by a parser; pass parse=NAME")
     _check_top_k(top_k_ratio, threshold, threshold_rule)
     values, gold, lengths, widths = scored_tokens(predictions, references, ignore_index, widths=True)
     with_auprc = _soft(values) if auprc is None else auprc
