@@ -59,6 +59,8 @@ KEYS = (
 SPACE = "micro_macro"
 # Int ids within a range this wide are coded by subtraction; wider ranges by counting or sorting.
 DENSE_SPAN = 4096
+# Resampling tables (cell_rows) of at most this many entries (8 MB) are numpy arrays.
+DENSE_TABLE = 1 << 20
 
 
 # ---------------------------------------------------------------------------------------
@@ -483,12 +485,11 @@ def _average(values, weights=None, mask=True, empty=np.nan):
 
 def cell_rows(cells, n_classes, scored, counted):
     """The statistics of one example in each confusion cell (ref * n_classes + pred), a
-    sparse (len(cells), 3 * len(scored) + 2) matrix: per scored class tp, predicted and
-    gold flags, then correct and total. A cell whose reference class is not `counted`
-    (JMEE drops gold-NA tokens) is a row of zeros. At most five non-zeros a row, built
-    sparse: a dense (cells x classes) table grows with the cube of the classes."""
-    from scipy.sparse import csr_matrix
-
+    (len(cells), 3 * len(scored) + 2) matrix: per scored class tp, predicted and gold
+    flags, then correct and total. A cell whose reference class is not `counted` (JMEE
+    drops gold-NA tokens) is a row of zeros. At most five non-zeros a row: a numpy array
+    up to DENSE_TABLE entries, else scipy sparse (a dense table grows with the cube of the
+    classes; small inputs skip importing scipy)."""
     ref, pred = np.divmod(np.asarray(cells, dtype=np.int64), n_classes)
     width = len(scored)
     column = np.full(n_classes, -1, dtype=np.int64)
@@ -502,7 +503,14 @@ def cell_rows(cells, n_classes, scored, counted):
         rows.append(index[hit])
         columns.append(offset + column[classes[hit]])
     rows, columns = np.concatenate(rows), np.concatenate(columns)
-    return csr_matrix((np.ones(len(rows)), (rows, columns)), shape=(len(ref), 3 * width + 2))
+    shape = (len(ref), 3 * width + 2)
+    if shape[0] * shape[1] <= DENSE_TABLE:
+        table = np.zeros(shape)
+        table[rows, columns] = 1.0  # each (row, column) at most once: five distinct columns a row
+        return table
+    from scipy.sparse import csr_matrix
+
+    return csr_matrix((np.ones(len(rows)), (rows, columns)), shape=shape)
 
 
 def ratios(sums, zero_division=0.0, observed_only=True, headline=False):
@@ -537,14 +545,18 @@ def _resampled(cells, example, n_examples, n_classes, scored, counted):
     One label per example (example is None): a row per distinct confusion cell. Sequences
     (token classification): a row per sequence, the sum of its labels' cell rows, so that
     sentences are resampled, not tokens."""
-    from scipy.sparse import csr_matrix
-
     distinct, codes = dense_codes(cells, n_classes**2)
     rows = cell_rows(distinct, n_classes, scored, counted)
     if example is None:
         return rows, codes
+    if isinstance(rows, np.ndarray) and len(codes) * rows.shape[1] <= DENSE_TABLE:
+        table = np.zeros((n_examples, rows.shape[1]))
+        np.add.at(table, example, rows[codes])
+        return table, np.arange(n_examples)
+    from scipy.sparse import csr_matrix
+
     members = csr_matrix((np.ones(len(codes)), (example, codes)), shape=(n_examples, len(distinct)))
-    return (members @ rows).tocsr(), np.arange(n_examples)
+    return (members @ csr_matrix(rows)).tocsr(), np.arange(n_examples)
 
 
 def _listed(values, limit=20):
@@ -792,7 +804,10 @@ def _reducer(zero_division, labels, convention):
     observed_only = labels is None and convention != "jmee"
 
     def reduce(weights, table=None):
-        sums = weights if table is None else np.asarray(np.asarray(weights, dtype=float) @ table)
+        sums = weights
+        if table is not None:  # column-major as scipy's sparse product gives: the ratios'
+            # sums then round alike for a dense and a sparse table (cell_rows)
+            sums = np.asfortranarray(np.asarray(weights, dtype=float) @ table)
         return ratios(sums, zero_division, observed_only, convention == "jmee")
 
     return reduce
