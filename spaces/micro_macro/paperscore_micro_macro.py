@@ -469,10 +469,17 @@ class Pairs:
     def counts(self, counted):
         """(tp, predicted, gold) per class and (correct, total) of the counted pairs (JMEE
         drops gold-NA)."""
-        if self.raw is not None:
-            matrix = self.matrix(counted)
-            return [np.diagonal(matrix), matrix.sum(0), matrix.sum(1)], (int(np.trace(matrix)), int(matrix.sum()))
         n = len(self.classes)
+        if self.raw is not None:  # summed per code, then placed: no (classes x classes) copy
+            live = np.zeros(len(self.values), dtype=bool)
+            live[self.occurs] = counted[self.where[self.occurs]]
+            raw = np.where(live[:, None], self.raw, 0)
+            per_class = []
+            for per_code in (np.diagonal(raw), raw.sum(0), raw.sum(1)):
+                placed = np.zeros(n, dtype=np.int64)
+                placed[self.where[self.occurs]] = per_code[self.occurs]
+                per_class.append(placed)
+            return per_class, (int(np.trace(raw)), int(raw.sum()))
         ref, pred = self.where[self.ref], self.where[self.pred]
         if not counted.all():
             keep = counted[ref]
