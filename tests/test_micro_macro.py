@@ -347,6 +347,20 @@ def test_sequences_are_resampled_whole():
     assert 0.35 < flat["accuracy_low"] < 0.5 < flat["accuracy_high"] < 0.65
 
 
+@pytest.mark.parametrize(
+    "bad, message",
+    [(2.5, "got float 2.5"), (2.0, "got float 2.0"), ("5", "got str '5'"), (None, "got NoneType None"), ([2], "is a sequence"), (2**70, "outside the 64-bit integer range")],
+)
+def test_a_flat_int_list_with_one_bad_label_is_refused_by_position(bad, message):
+    """Lists that start with an int take the fast conversion; one bad label later on is
+    still named (sklearn would read 2.0 as a class, numpy would truncate 2.5)."""
+    predictions = [1, 0, 1, bad, 0]
+    with pytest.raises(ValueError, match=r"predictions\[3\]: .*" + message.replace("[", r"\[").replace("(", r"\(")):
+        compute(predictions, [1, 0, 1, 1, 0])
+    # bools and numpy ints are ints, as in sklearn: counted as 1 and 3
+    assert compute([1, True, np.int64(3)], [1, 1, 3])["accuracy"] == 1.0
+
+
 @pytest.mark.parametrize("nested", [False, True])
 def test_dense_and_sparse_resampling_tables_give_the_same_intervals(monkeypatch, nested):
     """Small resampling tables are numpy arrays, large ones scipy sparse: the same counts
