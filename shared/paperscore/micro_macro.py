@@ -181,12 +181,12 @@ def _nested(values):
 
 
 def _int_array(values):
-    """A flat list of Python ints as one int64 array, converted by numpy in one step (the
-    common Trainer and evaluate case, several times faster than looking at each label's
-    type); any other list unchanged, for check_types to read label by label and name the
-    first bad one (numpy turns an int beside a float, or beyond 64 bits, into a float).
-    array.array("q") takes ints (and bools) only, refusing a float, a str or a list, and
-    converts faster than np.asarray, which first looks for a common type."""
+    """A flat list of Python ints as one int64 array, converted in one C step (the common
+    Trainer and evaluate case, several times faster than looking at each label's type);
+    any other list unchanged, for check_types to read label by label and name the first
+    bad one. array.array("q") takes ints (bools, numpy ints) only and refuses a float, a
+    str, a list or an int beyond 64 bits (np.fromiter would truncate 2.5 and parse "5"),
+    faster than np.asarray, which first looks for a common type."""
     if type(values) is not list or not values or type(values[0]) is not int:
         return values
     try:
