@@ -10,9 +10,11 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.exceptions import UndefinedMetricWarning
+from scipy.sparse import csr_matrix
 from sklearn.metrics import accuracy_score, confusion_matrix, precision_recall_fscore_support
 
 from paperscore import cli
+from paperscore import micro_macro
 from paperscore.micro_macro import DENSE_SPAN, KEYS, compute
 
 warnings.filterwarnings("ignore", category=UndefinedMetricWarning)
@@ -343,6 +345,35 @@ def test_sequences_are_resampled_whole():
     # flat, the same 100 labels are 100 examples: a narrow interval around 1/2
     flat = compute(sum(predictions, []), sum(references, []), confidence_level=0.95, n_resamples=400, seed=0)
     assert 0.35 < flat["accuracy_low"] < 0.5 < flat["accuracy_high"] < 0.65
+
+
+@pytest.mark.parametrize(
+    "bad, message",
+    [(2.5, "got float 2.5"), (2.0, "got float 2.0"), ("5", "got str '5'"), (None, "got NoneType None"), ([2], "is a sequence"), (2**70, "outside the 64-bit integer range")],
+)
+def test_a_flat_int_list_with_one_bad_label_is_refused_by_position(bad, message):
+    """Lists that start with an int take the fast conversion; one bad label later on is
+    still named (sklearn would read 2.0 as a class, numpy would truncate 2.5)."""
+    predictions = [1, 0, 1, bad, 0]
+    with pytest.raises(ValueError, match=r"predictions\[3\]: .*" + message.replace("[", r"\[").replace("(", r"\(")):
+        compute(predictions, [1, 0, 1, 1, 0])
+    # bools and numpy ints are ints, as in sklearn: counted as 1 and 3
+    assert compute([1, True, np.int64(3)], [1, 1, 3])["accuracy"] == 1.0
+
+
+@pytest.mark.parametrize("nested", [False, True])
+def test_dense_and_sparse_resampling_tables_give_the_same_intervals(monkeypatch, nested):
+    """Small resampling tables are numpy arrays, large ones scipy sparse: the same counts
+    either way, so the same intervals to the bit (labels and sentences)."""
+    rng = np.random.default_rng(2)
+    y = rng.integers(0, 12, 3000)
+    p = np.where(rng.random(3000) < 0.6, y, rng.integers(0, 12, 3000))
+    if nested:
+        y, p = [list(v) for v in y.reshape(300, 10)], [list(v) for v in p.reshape(300, 10)]
+    options = dict(negative_labels=[0], confidence_level=0.9, n_resamples=300, seed=5)
+    dense = compute(p, y, **options)
+    monkeypatch.setattr(micro_macro, "DENSE_TABLE", 0)
+    assert compute(p, y, **options) == dense
 
 
 def test_bootstrap_intervals_are_reproducible_and_bracket_the_estimate():
@@ -701,7 +732,7 @@ def test_the_batch_equals_the_plain_definition_at_users_sizes(case):
     # each example's statistics inside the batch (the rows the bootstrap and the paired
     # tests resample) equal that example's own, counted alone
     table, codes, *_ = paired_statistics(references, predictions, predictions, **{k: v for k, v in options.items() if k != "per_class"})
-    table = table.tocsr()
+    table = csr_matrix(table)  # a numpy array, or scipy sparse for a large table
     if nested:
         row_of = [(example, example) for example in range(n)]
     else:

@@ -9,6 +9,7 @@ predictions). Every number is a ratio of its cells, so shards merge by adding ma
 the bootstrap resamples its cells.
 """
 
+import array
 import collections
 import inspect
 import io
@@ -61,6 +62,8 @@ KEYS = (
 SPACE = "micro_macro"
 # Int ids within a range this wide are coded by subtraction; wider ranges by counting or sorting.
 DENSE_SPAN = 4096
+# Resampling tables (cell_rows) of at most this many entries (8 MB) are numpy arrays.
+DENSE_TABLE = 1 << 20
 
 
 # ---------------------------------------------------------------------------------------
@@ -180,17 +183,18 @@ def _nested(values):
 
 
 def _int_array(values):
-    """A flat list of Python ints as one int64 array, converted by numpy in one step (the
-    common Trainer and evaluate case, several times faster than looking at each label's
-    type); any other list unchanged, for check_types to read label by label and name the
-    first bad one (numpy turns an int beside a float, or beyond 64 bits, into a float)."""
+    """A flat list of Python ints as one int64 array, converted in one C step (the common
+    Trainer and evaluate case, several times faster than looking at each label's type);
+    any other list unchanged, for check_types to read label by label and name the first
+    bad one. array.array("q") takes ints (bools, numpy ints) only and refuses a float, a
+    str, a list or an int beyond 64 bits (np.fromiter would truncate 2.5 and parse "5"),
+    faster than np.asarray, which first looks for a common type."""
     if type(values) is not list or not values or type(values[0]) is not int:
         return values
     try:
-        array = np.asarray(values)
-    except (ValueError, TypeError, OverflowError):  # ragged, or something numpy refuses
+        return np.frombuffer(array.array("q", values), dtype=np.int64)
+    except (TypeError, OverflowError):  # not an int, or beyond 64 bits
         return values
-    return array if array.dtype.kind == "i" and array.ndim == 1 else values
 
 
 def check_inputs(predictions, references):
@@ -381,15 +385,26 @@ def _check_label_list(argument, values, kind):
     if not isinstance(values, (list, tuple, np.ndarray)) or (isinstance(values, np.ndarray) and values.ndim != 1):
         single = f" (for one label, pass [{values!r}])" if _label_kind(values) else ""
         raise input_error(argument, None, f"expected a list of labels, got {type(values).__name__} {values!r:.40}{single}")
+    types = set(map(type, values))
+    if types == {int} and kind == "int" and INT64[0] <= min(values) and max(values) <= INT64[1]:
+        values = list(values)  # plain ints (MAVEN's labels=1..168): nothing to convert
+    elif types == {str} and kind == "str":
+        values = list(values)
+    else:
+        values = _label_values(argument, values, kind)
+    if len(set(values)) != len(values):
+        raise ValueError(f"{argument}: lists a label twice")
+    return values
+
+
+def _label_values(argument, values, kind):
+    """_check_label_list one label at a time, naming the first bad one."""
     for index, value in enumerate(values):
         if _label_kind(value) != kind:
             raise input_error(argument, index, f"{value!r} is not a {kind} label like the data's")
         if kind == "int" and not INT64[0] <= value <= INT64[1]:
             raise input_error(argument, index, f"{value} is outside the 64-bit integer range of labels")
-    values = [int(v) if kind == "int" else str(v) for v in values]
-    if len(set(values)) != len(values):
-        raise ValueError(f"{argument}: lists a label twice")
-    return values
+    return [int(v) if kind == "int" else str(v) for v in values]
 
 
 # ---------------------------------------------------------------------------------------
@@ -454,10 +469,17 @@ class Pairs:
     def counts(self, counted):
         """(tp, predicted, gold) per class and (correct, total) of the counted pairs (JMEE
         drops gold-NA)."""
-        if self.raw is not None:
-            matrix = self.matrix(counted)
-            return [np.diagonal(matrix), matrix.sum(0), matrix.sum(1)], (int(np.trace(matrix)), int(matrix.sum()))
         n = len(self.classes)
+        if self.raw is not None:  # summed per code, then placed: no (classes x classes) copy
+            live = np.zeros(len(self.values), dtype=bool)
+            live[self.occurs] = counted[self.where[self.occurs]]
+            raw = np.where(live[:, None], self.raw, 0)
+            per_class = []
+            for per_code in (np.diagonal(raw), raw.sum(0), raw.sum(1)):
+                placed = np.zeros(n, dtype=np.int64)
+                placed[self.where[self.occurs]] = per_code[self.occurs]
+                per_class.append(placed)
+            return per_class, (int(np.trace(raw)), int(raw.sum()))
         ref, pred = self.where[self.ref], self.where[self.pred]
         if not counted.all():
             keep = counted[ref]
@@ -485,12 +507,11 @@ def _average(values, weights=None, mask=True, empty=np.nan):
 
 def cell_rows(cells, n_classes, scored, counted):
     """The statistics of one example in each confusion cell (ref * n_classes + pred), a
-    sparse (len(cells), 3 * len(scored) + 2) matrix: per scored class tp, predicted and
-    gold flags, then correct and total. A cell whose reference class is not `counted`
-    (JMEE drops gold-NA tokens) is a row of zeros. At most five non-zeros a row, built
-    sparse: a dense (cells x classes) table grows with the cube of the classes."""
-    from scipy.sparse import csr_matrix
-
+    (len(cells), 3 * len(scored) + 2) matrix: per scored class tp, predicted and gold
+    flags, then correct and total. A cell whose reference class is not `counted` (JMEE
+    drops gold-NA tokens) is a row of zeros. At most five non-zeros a row: a numpy array
+    up to DENSE_TABLE entries, else scipy sparse (a dense table grows with the cube of the
+    classes; small inputs skip importing scipy)."""
     ref, pred = np.divmod(np.asarray(cells, dtype=np.int64), n_classes)
     width = len(scored)
     column = np.full(n_classes, -1, dtype=np.int64)
@@ -504,7 +525,14 @@ def cell_rows(cells, n_classes, scored, counted):
         rows.append(index[hit])
         columns.append(offset + column[classes[hit]])
     rows, columns = np.concatenate(rows), np.concatenate(columns)
-    return csr_matrix((np.ones(len(rows)), (rows, columns)), shape=(len(ref), 3 * width + 2))
+    shape = (len(ref), 3 * width + 2)
+    if shape[0] * shape[1] <= DENSE_TABLE:
+        table = np.zeros(shape)
+        table[rows, columns] = 1.0  # each (row, column) at most once: five distinct columns a row
+        return table
+    from scipy.sparse import csr_matrix
+
+    return csr_matrix((np.ones(len(rows)), (rows, columns)), shape=shape)
 
 
 def ratios(sums, zero_division=0.0, observed_only=True, headline=False):
@@ -539,14 +567,18 @@ def _resampled(cells, example, n_examples, n_classes, scored, counted):
     One label per example (example is None): a row per distinct confusion cell. Sequences
     (token classification): a row per sequence, the sum of its labels' cell rows, so that
     sentences are resampled, not tokens."""
-    from scipy.sparse import csr_matrix
-
     distinct, codes = dense_codes(cells, n_classes**2)
     rows = cell_rows(distinct, n_classes, scored, counted)
     if example is None:
         return rows, codes
+    if isinstance(rows, np.ndarray) and len(codes) * rows.shape[1] <= DENSE_TABLE:
+        table = np.zeros((n_examples, rows.shape[1]))
+        np.add.at(table, example, rows[codes])
+        return table, np.arange(n_examples)
+    from scipy.sparse import csr_matrix
+
     members = csr_matrix((np.ones(len(codes)), (example, codes)), shape=(n_examples, len(distinct)))
-    return (members @ rows).tocsr(), np.arange(n_examples)
+    return (members @ csr_matrix(rows)).tocsr(), np.arange(n_examples)
 
 
 def _listed(values, limit=20):
@@ -791,7 +823,10 @@ def _reducer(zero_division, labels, convention):
     observed_only = labels is None and convention != "jmee"
 
     def reduce(weights, table=None):
-        sums = weights if table is None else np.asarray(np.asarray(weights, dtype=float) @ table)
+        sums = weights
+        if table is not None:  # column-major as scipy's sparse product gives: the ratios'
+            # sums then round alike for a dense and a sparse table (cell_rows)
+            sums = np.asfortranarray(np.asarray(weights, dtype=float) @ table)
         return ratios(sums, zero_division, observed_only, convention == "jmee")
 
     return reduce
