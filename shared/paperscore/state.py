@@ -311,9 +311,15 @@ def _plain(corpus):
 # rationale: token counts and the sums of per-example terms
 
 
+COUNT_COLUMNS = [0, 1, 2, 3, 10, 11, 12]  # rationale.COLUMNS' counts: tokens, then spans
+
+
 class RationaleState(State):
     family = "rationale"
-    MEANS = 6  # rationale.COLUMNS after the four counts
+    # rationale.COLUMNS: four token counts, six per-example terms (means), three span counts
+    MEANS = slice(4, 10)
+    AUPRC = 9
+    WIDTH = 13
 
     @staticmethod
     def check_options(options):
@@ -330,11 +336,13 @@ class RationaleState(State):
 
     def __init__(self, options, keep_rows):
         super().__init__(options, keep_rows)
-        self.counts = np.zeros(4, dtype=np.int64)  # tp, predicted, gold, tokens
-        self.terms = np.zeros(self.MEANS)  # sums of the non-NaN per-example terms
-        self.entered = np.zeros(self.MEANS, dtype=np.int64)  # examples in each mean
+        means = self.MEANS.stop - self.MEANS.start
+        # tp, predicted, gold, tokens, predicted_spans, gold_spans, matched_spans
+        self.counts = np.zeros(len(COUNT_COLUMNS), dtype=np.int64)
+        self.terms = np.zeros(means)  # sums of the non-NaN per-example terms
+        self.entered = np.zeros(means, dtype=np.int64)  # examples in each mean
         self.soft = False
-        self.table, self.weights = (np.zeros((0, 4 + self.MEANS)), np.zeros(0, dtype=np.int64)) if keep_rows else (None, None)
+        self.table, self.weights = (np.zeros((0, self.WIDTH)), np.zeros(0, dtype=np.int64)) if keep_rows else (None, None)
 
     def update(self, predictions, references):
         """Add a batch, checked exactly as compute() checks it."""
@@ -344,7 +352,8 @@ class RationaleState(State):
         values, gold, lengths = rationale.scored_tokens(predictions, references, o["ignore_index"])
         # AUPRC terms always: whether compute reports them depends on every shard's scores
         rows, _ = rationale.statistics(values, gold, lengths, o["threshold"], o["threshold_rule"], o["iou_threshold"], o["zero_division"], True)
-        self._add_sums(rows[:, :4].sum(0).astype(np.int64), np.nansum(rows[:, 4:], 0), (~np.isnan(rows[:, 4:])).sum(0), rationale._soft(values))
+        terms = rows[:, self.MEANS]
+        self._add_sums(rows[:, COUNT_COLUMNS].sum(0).astype(np.int64), np.nansum(terms, 0), (~np.isnan(terms)).sum(0), rationale._soft(values))
         if self.keep_rows:
             self._add_rows(*rationale.compress_rows(rows))
         return self
@@ -371,7 +380,8 @@ class RationaleState(State):
 
         with np.errstate(invalid="ignore", divide="ignore"):
             means = np.where(self.entered > 0, self.terms / np.maximum(self.entered, 1), np.nan)
-        row = np.concatenate([self.counts.astype(float), means])[None]
+        counts = self.counts.astype(float)
+        row = np.concatenate([counts[:4], means, counts[4:]])[None]
         figures = rationale.summarise(np.ones((1, 1)), row, self.options["zero_division"], self._with_auprc())
         return rationale.as_floats({key: value[0] for key, value in figures.items()})
 
@@ -382,7 +392,7 @@ class RationaleState(State):
         with_auprc = self._with_auprc()
         if not with_auprc:  # as compute: no AUPRC terms, rows compressed without them
             table = table.copy()
-            table[:, -1] = np.nan
+            table[:, self.AUPRC] = np.nan
             table, codes = rationale.encode_rows(table)
             weights = np.bincount(codes, weights=self.weights, minlength=len(table)).astype(np.int64)
         zd = self.options["zero_division"]
@@ -402,9 +412,9 @@ class RationaleState(State):
     def _load(self, data):
         if not isinstance(data["soft"], bool):
             raise ValueError(f"soft: {data['soft']!r} is not true or false")
-        self._add_sums(_counts(data["counts"], "counts", (4,)), _unfloats(data["terms"]), _counts(data["entered"], "entered", (self.MEANS,)), data["soft"])
+        self._add_sums(_counts(data["counts"], "counts", self.counts.shape), _unfloats(data["terms"]), _counts(data["entered"], "entered", self.entered.shape), data["soft"])
         if self.keep_rows:
-            table = np.array([_unfloats(row) for row in data["table"]]).reshape(-1, 4 + self.MEANS)
+            table = np.array([_unfloats(row) for row in data["table"]]).reshape(-1, self.WIDTH)
             self._add_rows(table, _counts(data["weights"], "weights", (len(table),)))
 
 
