@@ -59,7 +59,26 @@ def spelling_as_papers_count():
     return ("csc_common",) + spelling()[1:]
 
 
-FAMILIES = [classification, quads, rationales, coreference, spelling, spelling_as_papers_count]
+def event_windows(rule, n=60):
+    """TextEE E2E windows: A gives every second trigger the wrong type and drops the
+    arguments of every third event; B is the gold."""
+    gold = [{"doc_id": f"d{i // 3}", "wnd_id": i % 3, "events": [{"trigger": [i % 7, i % 7 + 1, f"T{i % 4}"], "arguments": [[9, 10, "R"], [11, 13, f"S{i % 2}"]]}]} for i in range(n)]
+    weak = [
+        {**g, "events": [{"trigger": [*e["trigger"][:2], e["trigger"][2] if i % 2 else "Other"], "arguments": [] if i % 3 == 0 else e["arguments"]} for e in g["events"]]}
+        for i, g in enumerate(gold)
+    ]
+    return "micro_macro", gold, weak, [dict(g) for g in gold], {"spans": rule}
+
+
+def event_spans_textee():
+    return event_windows("textee")
+
+
+def event_spans_oneie():
+    return event_windows("oneie")
+
+
+FAMILIES = [classification, quads, rationales, coreference, spelling, spelling_as_papers_count, event_spans_textee, event_spans_oneie]
 
 
 @pytest.fixture(params=FAMILIES, ids=lambda f: f.__name__)
@@ -221,8 +240,73 @@ def test_bad_arguments_are_value_errors(call, message):
         call()
 
 
+def test_event_spans_by_hand():
+    """Four windows, one gold trigger [0, 1, "Attack"] each; A finds every span with the
+    wrong type, B gets each right. Trigger classification F1: A 0/4 -> 0, B 4/4 -> 1.
+    Randomization: each window swaps A's and B's rows with probability 1/2; with k of the 4
+    swapped, B scores (4 - k) / 4 and A k / 4, a difference (4 - 2k) / 4, as far from 0
+    as the observed 1 only for k = 0 or 4: p = 2 / 16. Identification F1 is 1 for both:
+    the difference is 0 and every shuffle ties it, p = 1."""
+    gold = [{"doc_id": "d", "wnd_id": w, "triggers": [[0, 1, "Attack"]]} for w in range(4)]
+    weak = [{"doc_id": "d", "wnd_id": w, "triggers": [[0, 1, "Die"]]} for w in range(4)]
+    with pytest.warns(UserWarning, match="differ on 4 of the 4 examples"):
+        result = compare.compare("micro_macro", gold, weak, gold, method="randomization", n_resamples=4000, seed=0, spans="textee")
+    assert (result["metric_key"], result["score_a"], result["score_b"]) == ("trigger_cls_f1", 0.0, 1.0)
+    assert result["p_value"] == pytest.approx(2 / 16, abs=0.015)
+    with pytest.warns(UserWarning, match="differ on 4 of the 4 examples"):  # the rows differ in the classification counts
+        same = compare.compare("micro_macro", gold, weak, gold, metric_key="trigger_id_f1", method="randomization", n_resamples=200, seed=0, spans="textee")
+    assert (same["score_a"], same["score_b"], same["p_value"]) == (1.0, 1.0, 1.0)
+    # TextEE: examples with the same (doc_id, wnd_id) are one window, resampled together:
+    # the 4 examples in 2 windows are 2 units.
+    paired = [{**g, "wnd_id": g["wnd_id"] // 2} for g in gold]
+    with pytest.warns(UserWarning, match="differ on 2 of the 2 examples"):
+        compare.compare("micro_macro", paired, [{**w, "wnd_id": w["wnd_id"] // 2} for w in weak], paired, method="randomization", n_resamples=50, seed=0, spans="textee")
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"spans": "ace"}, "spans: 'ace' is not one of"),
+        ({"scheme": "bio"}, "scheme: applies to span-level scoring"),
+        ({"spans": "textee", "convention": "maven"}, "convention: applies to candidate or token labels, not to spans='textee'"),
+        ({"spans": "textee", "scheme": "iob"}, "scheme: 'iob' is not one of"),
+        ({"spans": "oneie", "metric_key": "argument_attached_id_f1"}, "metric_key: 'argument_attached_id_f1' is not one of"),
+    ],
+)
+def test_event_spans_bad_options_are_value_errors(options, message):
+    gold = [{"events": [{"trigger": [0, 1, "Attack"], "arguments": [[2, 3, "Target"]]}]}]
+    with pytest.raises(ValueError, match=message):
+        compare.compare("micro_macro", gold, gold, gold, n_resamples=20, seed=0, **options)
+
+
 # ---------------------------------------------------------------------------------------
 # Command line
+
+
+def test_cli_compare_micro_macro_spans_equals_the_api(tmp_path, capsys):
+    """--spans: JSON records a line; --scheme bio: a JSON list of tags a line."""
+    _, gold, weak, strong, _ = event_windows("oneie", n=30)
+    for name, records in (("r", gold), ("a", weak), ("b", strong)):
+        (tmp_path / f"{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    argv = ["compare", "micro_macro", "--references", str(tmp_path / "r.jsonl"), "--system-a", str(tmp_path / "a.jsonl"), "--system-b", str(tmp_path / "b.jsonl"), "--seed", "2", "--n-resamples", "100", "--json"]
+    assert cli.main(argv + ["--spans", "oneie", "--metric-key", "argument_cls_f1"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed == compare.compare("micro_macro", gold, weak, strong, metric_key="argument_cls_f1", n_resamples=100, seed=2, spans="oneie", scheme=None)
+    assert printed["score_a"] == pytest.approx(micro_macro.compute(weak, gold, spans="oneie")["argument_cls_f1"], abs=1e-12)
+    assert "|spans:oneie" in printed["signature"]
+    tags = [["B-Attack", "I-Attack", "O"], ["O", "B-Die", "O"], ["B-Die", "O", "B-Attack"]] * 5
+    wrong = [["B-Attack", "O", "O"], ["O", "B-Attack", "O"], ["B-Die", "O", "O"]] * 5
+    for name, records in (("r", tags), ("a", wrong), ("b", tags)):
+        (tmp_path / f"{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    assert cli.main(argv + ["--spans", "textee", "--scheme", "bio"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    # A: triggers [0,1,Attack] (gold [0,2,Attack]: wrong span), [1,2,Attack] (gold Die), [0,1,Die] right,
+    # and misses [2,3,Attack]: 1 of 3 predicted, 1 of 4 gold per three sentences -> F1 2/7.
+    assert (printed["metric_key"], printed["score_a"], printed["score_b"]) == ("trigger_cls_f1", pytest.approx(2 / 7), 1.0)
+    assert cli.main(argv + ["--scheme", "bio"]) == 1
+    assert "--scheme: applies with --spans only" in capsys.readouterr().err
+    assert cli.main(argv + ["--spans", "textee", "--labels", "a,b"]) == 1
+    assert "labels: applies to candidate or token labels" in capsys.readouterr().err
 
 
 def test_cli_compare_micro_macro_json_equals_the_api(tmp_path, capsys):
