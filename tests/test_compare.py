@@ -78,7 +78,19 @@ def event_spans_oneie():
     return event_windows("oneie")
 
 
-FAMILIES = [classification, quads, rationales, coreference, spelling, spelling_as_papers_count, event_spans_textee, event_spans_oneie]
+def corefud_documents(n=40):
+    """CorefUD CoNLL-U: the random key/response pairs of test_corefud (shifted spans, moved
+    heads, split and merged entities, zeros), one file pair each; A the responses, B the keys."""
+    import corefud_cases
+
+    pairs = [corefud_cases.case(number) for number in range(4 * n)]
+    pairs = [pair for pair in pairs if pair[0].count("# newdoc") == 1][:n]  # one document, one example each
+    assert len(pairs) == n
+    keys = [key for key, _ in pairs]
+    return "coref", keys, [response for _, response in pairs], list(keys), {"matching": "head", "zero_matching": "linear"}
+
+
+FAMILIES = [classification, quads, rationales, coreference, spelling, spelling_as_papers_count, event_spans_textee, event_spans_oneie, corefud_documents]
 
 
 @pytest.fixture(params=FAMILIES, ids=lambda f: f.__name__)
@@ -279,8 +291,72 @@ def test_event_spans_bad_options_are_value_errors(options, message):
         compare.compare("micro_macro", gold, gold, gold, n_resamples=20, seed=0, **options)
 
 
+@pytest.mark.parametrize("matching", ["exact", "partial", "head"])
+def test_corefud_matching_by_hand(matching):
+    """test_corefud's KEY: entity {"the big dog" (head dog), "it"}; its RESPONSE marks
+    "big dog" (head dog) instead. Four documents, A the RESPONSE, B the KEY. exact: A's
+    "big dog" matches nothing, so MUC R = P = 0 in each document (B: 1): MUC F1 0 against 1,
+    and with k of the 4 documents swapped the difference is (4 - 2k) / 4 (MUC sums one
+    link a document), as far as the observed 1 only for k = 0 or 4: p = 2 / 16.
+    partial and head: "big dog" lies inside "the big dog" and holds its head, so A's
+    documents count as the key's: identical rows, p = 1."""
+    from test_corefud import KEY, RESPONSE
+
+    with pytest.warns(UserWarning, match="differ on 4 of the 4 examples" if matching == "exact" else "score the same on all 4 examples"):
+        result = compare.compare("coref", [KEY] * 4, [RESPONSE] * 4, [KEY] * 4, metric_key="muc_f1", method="randomization", n_resamples=4000, seed=0, matching=matching)
+    if matching == "exact":
+        assert (result["score_a"], result["score_b"]) == (0.0, 1.0)
+        assert result["p_value"] == pytest.approx(2 / 16, abs=0.015)
+    else:
+        assert (result["score_a"], result["score_b"], result["p_value"]) == (1.0, 1.0, 1.0)
+    assert f"|matching:{matching}|" in result["signature"]
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"matching": "loose"}, "matching: 'loose' is not one of"),
+        ({"matching": "head", "convention": "e2e_coref"}, "convention: 'e2e_coref' does not apply to CoNLL-U input"),
+        ({"zero_matching": "nearest"}, "zero_matching: 'nearest' is not one of"),
+        ({"metrics": ["muc"], "metric_key": "conll_f1"}, "metric_key: 'conll_f1' is not one of muc_recall"),
+    ],
+)
+def test_corefud_bad_options_are_value_errors(options, message):
+    from test_corefud import KEY, RESPONSE
+
+    with pytest.raises(ValueError, match=message):
+        compare.compare("coref", [KEY] * 2, [RESPONSE] * 2, [KEY] * 2, n_resamples=20, seed=0, **options)
+    with pytest.raises(ValueError, match="CoNLL-U texts \\(CorefUD\\) mixed with other documents"):
+        compare.compare("coref", [KEY], [RESPONSE], [[["a"], ["b"]]], n_resamples=20, seed=0)
+    with pytest.raises(ValueError, match="matching='head' needs CoNLL-U texts"):
+        compare.compare("coref", [[["a", "b"]]], [[["a"], ["b"]]], [[["a", "b"]]], n_resamples=20, seed=0, matching="head")
+
+
 # ---------------------------------------------------------------------------------------
 # Command line
+
+
+def test_cli_compare_coref_conllu_equals_the_api(tmp_path, capsys):
+    """--format conllu --matching: one CoNLL-U file a side (its documents the examples)."""
+    _, keys, responses, _, _ = corefud_documents(20)
+    for name, texts in (("r", keys), ("a", responses), ("b", keys)):
+        (tmp_path / f"{name}.conllu").write_text("".join(texts))
+    argv = ["compare", "coref", "--references", str(tmp_path / "r.conllu"), "--system-a", str(tmp_path / "a.conllu"), "--system-b", str(tmp_path / "b.conllu"), "--format", "conllu", "--seed", "1", "--n-resamples", "100", "--json"]
+    assert cli.main(argv + ["--matching", "partial", "--zero-matching", "linear", "--remove-singletons"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    options = dict(matching="partial", zero_matching="linear", keep_singletons=False, metrics=("muc", "bcub", "ceafm", "ceafe", "blanc", "lea"), convention="scorer_pl")
+    assert printed == compare.compare("coref", "".join(keys), "".join(responses), "".join(keys), n_resamples=100, seed=1, **options)
+    # system A's figure is the corefud scorer's on the same file
+    from paperscore import corefud
+
+    assert printed["score_a"] == pytest.approx(corefud.compute("".join(responses), "".join(keys), matching="partial", zero_matching="linear")["conll_f1"], abs=1e-12)
+    assert "|format" not in printed["signature"] and "|matching:partial|" in printed["signature"]
+    assert cli.main(argv[:-1] + ["--metric-key", "lea_f1", "--matching", "head"]) == 0
+    assert "signature: compare|coref_conll|metric_key:lea_f1" in capsys.readouterr().out
+    assert cli.main(argv[:8] + ["--matching", "head", "--seed", "1"]) == 1
+    assert "--matching head needs --format conllu" in capsys.readouterr().err
+    assert cli.main(argv + ["--convention", "maverick"]) == 1
+    assert "convention: 'maverick' does not apply to CoNLL-U input" in capsys.readouterr().err
 
 
 def test_cli_compare_micro_macro_spans_equals_the_api(tmp_path, capsys):
