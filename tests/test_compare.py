@@ -545,3 +545,80 @@ def test_cli_compare_prints_the_few_examples_warning(tmp_path, capsys):
     assert cli.main(argv) == 0
     err = capsys.readouterr().err
     assert err.startswith("paperscore compare: warning: the two systems differ on 2 of the 2 examples: ") and err.count("\n") == 1
+
+
+# ---------------------------------------------------------------------------------------
+# ERASER faithfulness (paperscore.faithfulness): two systems' results on the same examples
+
+
+def eraser_results(n=300, seed=0, aopc=False):
+    """read_eraser_results' dict of random probabilities over 3 classes."""
+    rng = np.random.default_rng(seed)
+    out = {"annotation_ids": [f"e{i}" for i in range(n)], "full": rng.dirichlet([1, 1, 1], n), "without": rng.dirichlet([1, 1, 1], n), "alone": rng.dirichlet([1, 1, 1], n), "predicted": rng.integers(0, 3, n)}
+    if aopc:
+        out.update(thresholded_without=rng.dirichlet([1, 1, 1], (n, 5)), thresholded_alone=rng.dirichlet([1, 1, 1], (n, 5)))
+    return out
+
+
+@pytest.mark.parametrize("key", ["comprehensiveness", "sufficiency", "comprehensiveness_aopc", "sufficiency_entropy"])
+def test_faithfulness_scores_are_computes(key):
+    from paperscore import faithfulness
+
+    a, b = eraser_results(seed=0, aopc=True), eraser_results(seed=1, aopc=True)
+    b["annotation_ids"] = a["annotation_ids"]
+    result = faithfulness.compare_results(a, b, metric_key=key, n_resamples=200, seed=0)
+    inputs = lambda r: {k: v for k, v in r.items() if k != "annotation_ids"}  # noqa: E731
+    assert result["score_a"] == pytest.approx(faithfulness.compute(**inputs(a))[key], abs=1e-12)
+    assert result["score_b"] == pytest.approx(faithfulness.compute(**inputs(b))[key], abs=1e-12)
+    with pytest.warns(UserWarning, match="score the same on all 300 examples"):
+        same = faithfulness.compare_results(a, a, metric_key=key, method="randomization", n_resamples=200, seed=0)
+    assert (same["difference"], same["p_value"]) == (0.0, 1.0)
+
+
+def test_faithfulness_by_hand():
+    """Four examples, p(full) = (0.75, 0.25), ŷ = 0. A's rationale removed changes nothing
+    (without = full): comprehensiveness 0 each; B's drops p(ŷ) to 0.25: 0.5 each. Means 0
+    and 0.5; with k of the 4 examples swapped the difference is 0.5 (4 - 2k) / 4, as far
+    as the observed 0.5 only for k = 0 or 4: p = 2 / 16."""
+    from paperscore import faithfulness
+
+    full = [[0.75, 0.25]] * 4
+    a = {"annotation_ids": list("abcd"), "full": full, "without": full, "alone": full}
+    b = {**a, "without": [[0.25, 0.75]] * 4}
+    with pytest.warns(UserWarning, match="differ on 4 of the 4 examples"):
+        result = faithfulness.compare_results(a, b, method="randomization", n_resamples=4000, seed=0)
+    assert (result["score_a"], result["score_b"], result["difference"]) == (0.0, 0.5, 0.5)
+    assert result["p_value"] == pytest.approx(2 / 16, abs=0.015)
+
+
+def test_faithfulness_bad_inputs_are_value_errors():
+    from paperscore import faithfulness
+
+    a, b = eraser_results(n=5), eraser_results(n=5, seed=1)
+    b["annotation_ids"] = ["e0", "e1", "x", "e3", "e4"]
+    with pytest.raises(ValueError, match="results_b: line 3 is annotation_id 'x', but results_a's is 'e2'"):
+        faithfulness.compare_results(a, b)
+    with pytest.raises(ValueError, match="results_b: 4 examples, but results_a has 5"):
+        faithfulness.compare_results(a, {k: v[:4] for k, v in a.items()})
+    with pytest.raises(ValueError, match="metric_key: 'f1' is not one of comprehensiveness"):
+        faithfulness.compare_results(a, a, metric_key="f1", n_resamples=20)
+    with pytest.raises(ValueError, match="one has thresholded_scores"):
+        faithfulness.compare_results(eraser_results(n=5, aopc=True), a, metric_key="comprehensiveness", n_resamples=20)
+    zero = {**a, "full": [[1.0, 0.0, 0.0]] * 5}  # KL(without || full) is infinite where full has a 0
+    with pytest.raises(ValueError, match="results_a: line 1 has comprehensiveness_kl inf"):
+        faithfulness.compare_results(zero, a, metric_key="comprehensiveness_kl", n_resamples=20)
+
+
+def test_faithfulness_reads_eraser_results_jsonl(tmp_path):
+    """Results JSONL lines (ERASER's fields): the same figures as the dicts they hold."""
+    from paperscore import faithfulness
+
+    def line(i, without):
+        return json.dumps({"annotation_id": f"q{i}", "classification": "POS", "classification_scores": {"NEG": 0.2, "POS": 0.8}, "comprehensiveness_classification_scores": {"NEG": 1 - without, "POS": without}, "sufficiency_classification_scores": {"NEG": 0.4, "POS": 0.6}})
+
+    for name, without in (("a", [0.8, 0.7, 0.6]), ("b", [0.1, 0.2, 0.3])):
+        (tmp_path / f"{name}.jsonl").write_text("".join(line(i, w) + "\n" for i, w in enumerate(without)))
+    with pytest.warns(UserWarning, match="differ on 3 of the 3 examples"):
+        result = faithfulness.compare_results(str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl"), n_resamples=50, seed=0)
+    # comprehensiveness = mean of 0.8 - p(POS | without): A (0 + 0.1 + 0.2) / 3, B (0.7 + 0.6 + 0.5) / 3
+    assert (result["score_a"], result["score_b"]) == (pytest.approx(0.1), pytest.approx(0.6))
