@@ -59,7 +59,38 @@ def spelling_as_papers_count():
     return ("csc_common",) + spelling()[1:]
 
 
-FAMILIES = [classification, quads, rationales, coreference, spelling, spelling_as_papers_count]
+def event_windows(rule, n=60):
+    """TextEE E2E windows: A gives every second trigger the wrong type and drops the
+    arguments of every third event; B is the gold."""
+    gold = [{"doc_id": f"d{i // 3}", "wnd_id": i % 3, "events": [{"trigger": [i % 7, i % 7 + 1, f"T{i % 4}"], "arguments": [[9, 10, "R"], [11, 13, f"S{i % 2}"]]}]} for i in range(n)]
+    weak = [
+        {**g, "events": [{"trigger": [*e["trigger"][:2], e["trigger"][2] if i % 2 else "Other"], "arguments": [] if i % 3 == 0 else e["arguments"]} for e in g["events"]]}
+        for i, g in enumerate(gold)
+    ]
+    return "micro_macro", gold, weak, [dict(g) for g in gold], {"spans": rule}
+
+
+def event_spans_textee():
+    return event_windows("textee")
+
+
+def event_spans_oneie():
+    return event_windows("oneie")
+
+
+def corefud_documents(n=40):
+    """CorefUD CoNLL-U: the random key/response pairs of test_corefud (shifted spans, moved
+    heads, split and merged entities, zeros), one file pair each; A the responses, B the keys."""
+    import corefud_cases
+
+    pairs = [corefud_cases.case(number) for number in range(4 * n)]
+    pairs = [pair for pair in pairs if pair[0].count("# newdoc") == 1][:n]  # one document, one example each
+    assert len(pairs) == n
+    keys = [key for key, _ in pairs]
+    return "coref", keys, [response for _, response in pairs], list(keys), {"matching": "head", "zero_matching": "linear"}
+
+
+FAMILIES = [classification, quads, rationales, coreference, spelling, spelling_as_papers_count, event_spans_textee, event_spans_oneie, corefud_documents]
 
 
 @pytest.fixture(params=FAMILIES, ids=lambda f: f.__name__)
@@ -221,8 +252,137 @@ def test_bad_arguments_are_value_errors(call, message):
         call()
 
 
+def test_event_spans_by_hand():
+    """Four windows, one gold trigger [0, 1, "Attack"] each; A finds every span with the
+    wrong type, B gets each right. Trigger classification F1: A 0/4 -> 0, B 4/4 -> 1.
+    Randomization: each window swaps A's and B's rows with probability 1/2; with k of the 4
+    swapped, B scores (4 - k) / 4 and A k / 4, a difference (4 - 2k) / 4, as far from 0
+    as the observed 1 only for k = 0 or 4: p = 2 / 16. Identification F1 is 1 for both:
+    the difference is 0 and every shuffle ties it, p = 1."""
+    gold = [{"doc_id": "d", "wnd_id": w, "triggers": [[0, 1, "Attack"]]} for w in range(4)]
+    weak = [{"doc_id": "d", "wnd_id": w, "triggers": [[0, 1, "Die"]]} for w in range(4)]
+    with pytest.warns(UserWarning, match="differ on 4 of the 4 examples"):
+        result = compare.compare("micro_macro", gold, weak, gold, method="randomization", n_resamples=4000, seed=0, spans="textee")
+    assert (result["metric_key"], result["score_a"], result["score_b"]) == ("trigger_cls_f1", 0.0, 1.0)
+    assert result["p_value"] == pytest.approx(2 / 16, abs=0.015)
+    with pytest.warns(UserWarning, match="differ on 4 of the 4 examples"):  # the rows differ in the classification counts
+        same = compare.compare("micro_macro", gold, weak, gold, metric_key="trigger_id_f1", method="randomization", n_resamples=200, seed=0, spans="textee")
+    assert (same["score_a"], same["score_b"], same["p_value"]) == (1.0, 1.0, 1.0)
+    # TextEE: examples with the same (doc_id, wnd_id) are one window, resampled together:
+    # the 4 examples in 2 windows are 2 units.
+    paired = [{**g, "wnd_id": g["wnd_id"] // 2} for g in gold]
+    with pytest.warns(UserWarning, match="differ on 2 of the 2 examples"):
+        compare.compare("micro_macro", paired, [{**w, "wnd_id": w["wnd_id"] // 2} for w in weak], paired, method="randomization", n_resamples=50, seed=0, spans="textee")
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"spans": "ace"}, "spans: 'ace' is not one of"),
+        ({"scheme": "bio"}, "scheme: applies to span-level scoring"),
+        ({"spans": "textee", "convention": "maven"}, "convention: applies to candidate or token labels, not to spans='textee'"),
+        ({"spans": "textee", "scheme": "iob"}, "scheme: 'iob' is not one of"),
+        ({"spans": "oneie", "metric_key": "argument_attached_id_f1"}, "metric_key: 'argument_attached_id_f1' is not one of"),
+    ],
+)
+def test_event_spans_bad_options_are_value_errors(options, message):
+    gold = [{"events": [{"trigger": [0, 1, "Attack"], "arguments": [[2, 3, "Target"]]}]}]
+    with pytest.raises(ValueError, match=message):
+        compare.compare("micro_macro", gold, gold, gold, n_resamples=20, seed=0, **options)
+
+
+@pytest.mark.parametrize("matching", ["exact", "partial", "head"])
+def test_corefud_matching_by_hand(matching):
+    """test_corefud's KEY: entity {"the big dog" (head dog), "it"}; its RESPONSE marks
+    "big dog" (head dog) instead. Four documents, A the RESPONSE, B the KEY. exact: A's
+    "big dog" matches nothing, so MUC R = P = 0 in each document (B: 1): MUC F1 0 against 1,
+    and with k of the 4 documents swapped the difference is (4 - 2k) / 4 (MUC sums one
+    link a document), as far as the observed 1 only for k = 0 or 4: p = 2 / 16.
+    partial and head: "big dog" lies inside "the big dog" and holds its head, so A's
+    documents count as the key's: identical rows, p = 1."""
+    from test_corefud import KEY, RESPONSE
+
+    with pytest.warns(UserWarning, match="differ on 4 of the 4 examples" if matching == "exact" else "score the same on all 4 examples"):
+        result = compare.compare("coref", [KEY] * 4, [RESPONSE] * 4, [KEY] * 4, metric_key="muc_f1", method="randomization", n_resamples=4000, seed=0, matching=matching)
+    if matching == "exact":
+        assert (result["score_a"], result["score_b"]) == (0.0, 1.0)
+        assert result["p_value"] == pytest.approx(2 / 16, abs=0.015)
+    else:
+        assert (result["score_a"], result["score_b"], result["p_value"]) == (1.0, 1.0, 1.0)
+    assert f"|matching:{matching}|" in result["signature"]
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"matching": "loose"}, "matching: 'loose' is not one of"),
+        ({"matching": "head", "convention": "e2e_coref"}, "convention: 'e2e_coref' does not apply to CoNLL-U input"),
+        ({"zero_matching": "nearest"}, "zero_matching: 'nearest' is not one of"),
+        ({"metrics": ["muc"], "metric_key": "conll_f1"}, "metric_key: 'conll_f1' is not one of muc_recall"),
+    ],
+)
+def test_corefud_bad_options_are_value_errors(options, message):
+    from test_corefud import KEY, RESPONSE
+
+    with pytest.raises(ValueError, match=message):
+        compare.compare("coref", [KEY] * 2, [RESPONSE] * 2, [KEY] * 2, n_resamples=20, seed=0, **options)
+    with pytest.raises(ValueError, match="CoNLL-U texts \\(CorefUD\\) mixed with other documents"):
+        compare.compare("coref", [KEY], [RESPONSE], [[["a"], ["b"]]], n_resamples=20, seed=0)
+    with pytest.raises(ValueError, match="matching='head' needs CoNLL-U texts"):
+        compare.compare("coref", [[["a", "b"]]], [[["a"], ["b"]]], [[["a", "b"]]], n_resamples=20, seed=0, matching="head")
+
+
 # ---------------------------------------------------------------------------------------
 # Command line
+
+
+def test_cli_compare_coref_conllu_equals_the_api(tmp_path, capsys):
+    """--format conllu --matching: one CoNLL-U file a side (its documents the examples)."""
+    _, keys, responses, _, _ = corefud_documents(20)
+    for name, texts in (("r", keys), ("a", responses), ("b", keys)):
+        (tmp_path / f"{name}.conllu").write_text("".join(texts))
+    argv = ["compare", "coref", "--references", str(tmp_path / "r.conllu"), "--system-a", str(tmp_path / "a.conllu"), "--system-b", str(tmp_path / "b.conllu"), "--format", "conllu", "--seed", "1", "--n-resamples", "100", "--json"]
+    assert cli.main(argv + ["--matching", "partial", "--zero-matching", "linear", "--remove-singletons"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    options = dict(matching="partial", zero_matching="linear", keep_singletons=False, metrics=("muc", "bcub", "ceafm", "ceafe", "blanc", "lea"), convention="scorer_pl")
+    assert printed == compare.compare("coref", "".join(keys), "".join(responses), "".join(keys), n_resamples=100, seed=1, **options)
+    # system A's figure is the corefud scorer's on the same file
+    from paperscore import corefud
+
+    assert printed["score_a"] == pytest.approx(corefud.compute("".join(responses), "".join(keys), matching="partial", zero_matching="linear")["conll_f1"], abs=1e-12)
+    assert "|format" not in printed["signature"] and "|matching:partial|" in printed["signature"]
+    assert cli.main(argv[:-1] + ["--metric-key", "lea_f1", "--matching", "head"]) == 0
+    assert "signature: compare|coref_conll|metric_key:lea_f1" in capsys.readouterr().out
+    assert cli.main(argv[:8] + ["--matching", "head", "--seed", "1"]) == 1
+    assert "--matching head needs --format conllu" in capsys.readouterr().err
+    assert cli.main(argv + ["--convention", "maverick"]) == 1
+    assert "convention: 'maverick' does not apply to CoNLL-U input" in capsys.readouterr().err
+
+
+def test_cli_compare_micro_macro_spans_equals_the_api(tmp_path, capsys):
+    """--spans: JSON records a line; --scheme bio: a JSON list of tags a line."""
+    _, gold, weak, strong, _ = event_windows("oneie", n=30)
+    for name, records in (("r", gold), ("a", weak), ("b", strong)):
+        (tmp_path / f"{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    argv = ["compare", "micro_macro", "--references", str(tmp_path / "r.jsonl"), "--system-a", str(tmp_path / "a.jsonl"), "--system-b", str(tmp_path / "b.jsonl"), "--seed", "2", "--n-resamples", "100", "--json"]
+    assert cli.main(argv + ["--spans", "oneie", "--metric-key", "argument_cls_f1"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed == compare.compare("micro_macro", gold, weak, strong, metric_key="argument_cls_f1", n_resamples=100, seed=2, spans="oneie", scheme=None)
+    assert printed["score_a"] == pytest.approx(micro_macro.compute(weak, gold, spans="oneie")["argument_cls_f1"], abs=1e-12)
+    assert "|spans:oneie" in printed["signature"]
+    tags = [["B-Attack", "I-Attack", "O"], ["O", "B-Die", "O"], ["B-Die", "O", "B-Attack"]] * 5
+    wrong = [["B-Attack", "O", "O"], ["O", "B-Attack", "O"], ["B-Die", "O", "O"]] * 5
+    for name, records in (("r", tags), ("a", wrong), ("b", tags)):
+        (tmp_path / f"{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    assert cli.main(argv + ["--spans", "textee", "--scheme", "bio"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    # A: triggers [0,1,Attack] (gold [0,2,Attack]: wrong span), [1,2,Attack] (gold Die), [0,1,Die] right,
+    # and misses [2,3,Attack]: 1 of 3 predicted, 1 of 4 gold per three sentences -> F1 2/7.
+    assert (printed["metric_key"], printed["score_a"], printed["score_b"]) == ("trigger_cls_f1", pytest.approx(2 / 7), 1.0)
+    assert cli.main(argv + ["--scheme", "bio"]) == 1
+    assert "--scheme: applies with --spans only" in capsys.readouterr().err
+    assert cli.main(argv + ["--spans", "textee", "--labels", "a,b"]) == 1
+    assert "labels: applies to candidate or token labels" in capsys.readouterr().err
 
 
 def test_cli_compare_micro_macro_json_equals_the_api(tmp_path, capsys):
@@ -385,3 +545,80 @@ def test_cli_compare_prints_the_few_examples_warning(tmp_path, capsys):
     assert cli.main(argv) == 0
     err = capsys.readouterr().err
     assert err.startswith("paperscore compare: warning: the two systems differ on 2 of the 2 examples: ") and err.count("\n") == 1
+
+
+# ---------------------------------------------------------------------------------------
+# ERASER faithfulness (paperscore.faithfulness): two systems' results on the same examples
+
+
+def eraser_results(n=300, seed=0, aopc=False):
+    """read_eraser_results' dict of random probabilities over 3 classes."""
+    rng = np.random.default_rng(seed)
+    out = {"annotation_ids": [f"e{i}" for i in range(n)], "full": rng.dirichlet([1, 1, 1], n), "without": rng.dirichlet([1, 1, 1], n), "alone": rng.dirichlet([1, 1, 1], n), "predicted": rng.integers(0, 3, n)}
+    if aopc:
+        out.update(thresholded_without=rng.dirichlet([1, 1, 1], (n, 5)), thresholded_alone=rng.dirichlet([1, 1, 1], (n, 5)))
+    return out
+
+
+@pytest.mark.parametrize("key", ["comprehensiveness", "sufficiency", "comprehensiveness_aopc", "sufficiency_entropy"])
+def test_faithfulness_scores_are_computes(key):
+    from paperscore import faithfulness
+
+    a, b = eraser_results(seed=0, aopc=True), eraser_results(seed=1, aopc=True)
+    b["annotation_ids"] = a["annotation_ids"]
+    result = faithfulness.compare_results(a, b, metric_key=key, n_resamples=200, seed=0)
+    inputs = lambda r: {k: v for k, v in r.items() if k != "annotation_ids"}  # noqa: E731
+    assert result["score_a"] == pytest.approx(faithfulness.compute(**inputs(a))[key], abs=1e-12)
+    assert result["score_b"] == pytest.approx(faithfulness.compute(**inputs(b))[key], abs=1e-12)
+    with pytest.warns(UserWarning, match="score the same on all 300 examples"):
+        same = faithfulness.compare_results(a, a, metric_key=key, method="randomization", n_resamples=200, seed=0)
+    assert (same["difference"], same["p_value"]) == (0.0, 1.0)
+
+
+def test_faithfulness_by_hand():
+    """Four examples, p(full) = (0.75, 0.25), ŷ = 0. A's rationale removed changes nothing
+    (without = full): comprehensiveness 0 each; B's drops p(ŷ) to 0.25: 0.5 each. Means 0
+    and 0.5; with k of the 4 examples swapped the difference is 0.5 (4 - 2k) / 4, as far
+    as the observed 0.5 only for k = 0 or 4: p = 2 / 16."""
+    from paperscore import faithfulness
+
+    full = [[0.75, 0.25]] * 4
+    a = {"annotation_ids": list("abcd"), "full": full, "without": full, "alone": full}
+    b = {**a, "without": [[0.25, 0.75]] * 4}
+    with pytest.warns(UserWarning, match="differ on 4 of the 4 examples"):
+        result = faithfulness.compare_results(a, b, method="randomization", n_resamples=4000, seed=0)
+    assert (result["score_a"], result["score_b"], result["difference"]) == (0.0, 0.5, 0.5)
+    assert result["p_value"] == pytest.approx(2 / 16, abs=0.015)
+
+
+def test_faithfulness_bad_inputs_are_value_errors():
+    from paperscore import faithfulness
+
+    a, b = eraser_results(n=5), eraser_results(n=5, seed=1)
+    b["annotation_ids"] = ["e0", "e1", "x", "e3", "e4"]
+    with pytest.raises(ValueError, match="results_b: line 3 is annotation_id 'x', but results_a's is 'e2'"):
+        faithfulness.compare_results(a, b)
+    with pytest.raises(ValueError, match="results_b: 4 examples, but results_a has 5"):
+        faithfulness.compare_results(a, {k: v[:4] for k, v in a.items()})
+    with pytest.raises(ValueError, match="metric_key: 'f1' is not one of comprehensiveness"):
+        faithfulness.compare_results(a, a, metric_key="f1", n_resamples=20)
+    with pytest.raises(ValueError, match="one has thresholded_scores"):
+        faithfulness.compare_results(eraser_results(n=5, aopc=True), a, metric_key="comprehensiveness", n_resamples=20)
+    zero = {**a, "full": [[1.0, 0.0, 0.0]] * 5}  # KL(without || full) is infinite where full has a 0
+    with pytest.raises(ValueError, match="results_a: line 1 has comprehensiveness_kl inf"):
+        faithfulness.compare_results(zero, a, metric_key="comprehensiveness_kl", n_resamples=20)
+
+
+def test_faithfulness_reads_eraser_results_jsonl(tmp_path):
+    """Results JSONL lines (ERASER's fields): the same figures as the dicts they hold."""
+    from paperscore import faithfulness
+
+    def line(i, without):
+        return json.dumps({"annotation_id": f"q{i}", "classification": "POS", "classification_scores": {"NEG": 0.2, "POS": 0.8}, "comprehensiveness_classification_scores": {"NEG": 1 - without, "POS": without}, "sufficiency_classification_scores": {"NEG": 0.4, "POS": 0.6}})
+
+    for name, without in (("a", [0.8, 0.7, 0.6]), ("b", [0.1, 0.2, 0.3])):
+        (tmp_path / f"{name}.jsonl").write_text("".join(line(i, w) + "\n" for i, w in enumerate(without)))
+    with pytest.warns(UserWarning, match="differ on 3 of the 3 examples"):
+        result = faithfulness.compare_results(str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl"), n_resamples=50, seed=0)
+    # comprehensiveness = mean of 0.8 - p(POS | without): A (0 + 0.1 + 0.2) / 3, B (0.7 + 0.6 + 0.5) / 3
+    assert (result["score_a"], result["score_b"]) == (pytest.approx(0.1), pytest.approx(0.6))

@@ -30,6 +30,7 @@ from .core import (
     check_same_length,
     check_zero_division,
     compress_rows,
+    encode_rows,
     input_error,
     prf,
     signature,
@@ -264,3 +265,21 @@ def compute(predictions, references, rule="textee", scheme=None, zero_division=0
     if return_signature:
         result["signature"] = signature("micro_macro", spans=rule, scheme=scheme, zero_division=zero_division, **bootstrap_options(confidence_level, n_resamples, seed))
     return result
+
+
+def headline():
+    """What `paperscore compare micro_macro --spans` compares by default: trigger
+    classification F1, the number ED papers (MAVEN, TextEE's ED tables) lead with."""
+    return "trigger_cls_f1"
+
+
+def paired_statistics(references, system_a, system_b, rule="textee", scheme=None, zero_division=0.0):
+    """For paperscore.compare: each system's per-unit count rows (a window under "textee",
+    an example under "oneie"; the units come from the references, so both systems' rows
+    line up) and the reducer."""
+    zero_division = check_zero_division(zero_division)
+    tables = []
+    for system in (system_a, system_b):
+        rows, measures = statistics(system, references, rule, scheme)
+        tables += encode_rows(rows)
+    return (*tables, lambda weights, table: ratios(np.asarray(weights, dtype=float) @ table, measures, zero_division))

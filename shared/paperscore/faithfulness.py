@@ -173,3 +173,61 @@ def read_eraser_results(path_or_lines, aopc_thresholds=AOPC_THRESHOLDS):
         for _, instance in instances
     ]
     return out
+
+
+# ---------------------------------------------------------------------------------------
+# Paired comparison of two systems' results (paperscore.compare's tests)
+
+
+def _inputs(results):
+    """compute()'s arguments from read_eraser_results' dict."""
+    keys = ("full", "without", "alone", "predicted", "thresholded_without", "thresholded_alone")
+    return {key: results.get(key) for key in keys}
+
+
+def paired_statistics(results_a, results_b, aopc_thresholds=AOPC_THRESHOLDS):
+    """Each system's per-example values (compute()'s per_example: every number is their
+    mean, so the bootstrap resamples examples) and the reducer, the weighted mean. results:
+    read_eraser_results' dicts (or paths) of two systems on the same examples: the same
+    annotation_ids in the same order, else a ValueError naming the first line that differs."""
+    results = [read_eraser_results(r, aopc_thresholds) if isinstance(r, str) else r for r in (results_a, results_b)]
+    ids_a, ids_b = (r["annotation_ids"] for r in results)
+    if len(ids_a) != len(ids_b):
+        raise ValueError(f"results_b: {len(ids_b)} examples, but results_a has {len(ids_a)}")
+    differ = [number for number, (a, b) in enumerate(zip(ids_a, ids_b), 1) if a != b]
+    if differ:
+        raise ValueError(f"results_b: line {differ[0]} is annotation_id {ids_b[differ[0] - 1]!r}, but results_a's is {ids_a[differ[0] - 1]!r}: pair the same examples in the same order")
+    tables, names = [], None
+    for r in results:
+        per = compute(**_inputs(r), aopc_thresholds=aopc_thresholds, per_example=True)["per_example"]
+        if names is not None and list(per[0]) != names:
+            raise ValueError("results_a, results_b: one has thresholded_scores (AOPC) and the other not")
+        names = list(per[0])
+        tables += [np.array([[example[key] for key in names] for example in per]), np.arange(len(per))]
+
+    def reduce(weights, rows):
+        weights = np.asarray(weights, dtype=float)
+        with np.errstate(invalid="ignore"):  # an infinite KL: compare_results refuses it first
+            means = (weights @ rows) / weights.sum(-1, keepdims=True)
+        return {key: means[:, k] for k, key in enumerate(names)}
+
+    return (*tables, reduce)
+
+
+def compare_results(results_a, results_b, metric_key="comprehensiveness", method="bootstrap", n_resamples=1000, confidence_level=0.95, seed=None, aopc_thresholds=AOPC_THRESHOLDS):
+    """paperscore.compare's paired test of two systems' ERASER results (paths or
+    read_eraser_results' dicts) on one of compute()'s numbers (default comprehensiveness;
+    sufficiency: lower is better). An example whose value is infinite (a KL against a
+    probability of 0) is a ValueError: no difference of means is defined."""
+    from .compare import paired_test
+
+    table_a, codes_a, table_b, codes_b, reduce = paired_statistics(results_a, results_b, aopc_thresholds)
+    names = list(reduce(np.ones((1, 1)), table_a[:1]))
+    if metric_key in names:
+        for system, table in (("results_a", table_a), ("results_b", table_b)):
+            bad = np.flatnonzero(~np.isfinite(table[:, names.index(metric_key)]))
+            if len(bad):
+                raise ValueError(f"{system}: line {bad[0] + 1} has {metric_key} {table[bad[0], names.index(metric_key)]}: the mean is not finite")
+    result = paired_test(table_a, codes_a, table_b, codes_b, reduce, metric_key, method, n_resamples, confidence_level, seed)
+    result["signature"] = signature("compare|rationale_f1", measure="eraser_faithfulness", metric_key=metric_key, method=method, n_resamples=n_resamples, confidence_level=confidence_level, seed=seed)
+    return result

@@ -39,6 +39,7 @@ from .core import (
     read_lines,
     read_text,
     read_values,
+    compared_files,
     signature,
     STDIN,
     split_values,
@@ -832,12 +833,21 @@ def _reducer(zero_division, labels, convention):
 
 def headline(**options):
     """What `paperscore compare` compares by default."""
-    return "micro_f1"
+    return event_spans.headline() if options.get("spans") is not None else "micro_f1"
 
 
-def paired_statistics(references, system_a, system_b, labels=None, negative_labels=None, convention=None, zero_division=0.0, ignore_index=-100):
+def paired_statistics(references, system_a, system_b, labels=None, negative_labels=None, convention=None, zero_division=0.0, ignore_index=-100, spans=None, scheme=None):
     """For paperscore.compare: both systems' statistics over one class list (see
-    _resampled: examples are labels, or sequences for token classification)."""
+    _resampled: examples are labels, or sequences for token classification); with spans,
+    event_spans' per-unit counts."""
+    if spans is not None or scheme is not None:
+        if spans is None:
+            raise ValueError("scheme: applies to span-level scoring; pass spans=\"textee\" or \"oneie\"")
+        check_choice("spans", spans, event_spans.RULES)
+        for name, value, default in (("labels", labels, None), ("negative_labels", negative_labels, None), ("convention", convention, None), ("ignore_index", ignore_index, -100)):
+            if value is not default and value != default:
+                raise ValueError(f"{name}: applies to candidate or token labels, not to spans={spans!r}")
+        return event_spans.paired_statistics(references, system_a, system_b, spans, scheme, zero_division)
     check_choice("convention", convention, CONVENTIONS)
     zero_division = check_zero_division(zero_division)
     pred_a, ref, values, kind, example = _flatten(system_a, references, ignore_index)
@@ -871,15 +881,32 @@ def add_options(parser):
     parser.add_argument("--negative-labels", help="comma-separated classes left out of the averages (NA)")
     parser.add_argument("--convention", choices=[c for c in CONVENTIONS if c], help="a paper's convention: maven leaves the NA class out of the averages, jmee scores gold events only (default: none, sklearn's numbers)")
     parser.add_argument("--ignore-index", type=int, default=-100, help="reference label marking padding: those positions are not scored")
+    parser.add_argument("--spans", choices=event_spans.RULES, help="span-level event detection: the files hold one JSON record a line (triggers, or TextEE's {\"events\": ...}), counted as TextEE's scorer (textee) or OneIE's score_graphs (oneie)")
+    parser.add_argument("--scheme", choices=[s for s in event_spans.SCHEMES if s], help="with --spans: each line is a JSON list of BIO tags")
 
 
 def options(args):
-    return dict(
+    """The scoring options of compute(); with --spans, spans, scheme and only the label
+    options given (which span-level scoring then refuses by name)."""
+    if args.scheme is not None and args.spans is None:
+        raise ValueError("--scheme: applies with --spans only")
+    found = dict(
         labels=split_values(args.labels),
         negative_labels=split_values(args.negative_labels),
         convention=args.convention,
         ignore_index=args.ignore_index,
     )
+    if args.spans is None:
+        return found
+    given = {name: value for name, value in found.items() if value is not None and not (name == "ignore_index" and value == -100)}
+    return {**given, "spans": args.spans, "scheme": args.scheme}
+
+
+def read_compare(args):
+    """The inputs of `paperscore compare micro_macro`: with --spans, JSON records."""
+    if args.spans is None:
+        return {name: read_values(path, flag) for name, path, flag in compared_files(args)}
+    return {name: read_records(getattr(args, name), flag) for name, flag in (("references", "--references"), ("system_a", "--system-a"), ("system_b", "--system-b"))}
 
 
 def add_arguments(parser):
@@ -891,8 +918,6 @@ def add_arguments(parser):
     parser.add_argument("--parse", choices=EVENT_PARSERS, metavar="NAME", help=f"--predictions holds model texts, one a line, and --references OmniEvent items (JSON lines), read by this parser: {', '.join(EVENT_PARSERS)}")
     parser.add_argument("--types", help="with --parse: the event types, comma-separated, or a JSON file of them (a list, or OmniEvent's type2id.json: its keys)")
     parser.add_argument("--strict", action="store_true", help="with --parse: a prediction the parser cannot read is an error")
-    parser.add_argument("--spans", choices=event_spans.RULES, help="span-level event detection: both files hold one JSON record a line (triggers, or TextEE's {\"events\": ...}), counted as TextEE's scorer (textee) or OneIE's score_graphs (oneie)")
-    parser.add_argument("--scheme", choices=[s for s in event_spans.SCHEMES if s], help="with --spans: each line is a JSON list of BIO tags")
 
 
 def read_labels(path, argument):

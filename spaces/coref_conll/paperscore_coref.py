@@ -48,6 +48,7 @@ from .paperscore_core import (
     load_json,
     progress,
     read_bytes,
+    read_text,
     signature,
 )
 
@@ -1413,8 +1414,11 @@ def headline(**options):
     return "conll_f1"
 
 
-def paired_statistics(references, system_a, system_b, metrics=None, keep_singletons=True, zero_division=0.0, convention="scorer_pl"):
-    """For paperscore.compare: each system's per-document rows and the reducer."""
+def paired_statistics(references, system_a, system_b, metrics=None, keep_singletons=True, zero_division=0.0, convention="scorer_pl", matching="exact", zero_matching="dependent"):
+    """For paperscore.compare: each system's per-document rows and the reducer; CoNLL-U
+    (and matching "partial" / "head") as paperscore.corefud scores it."""
+    if corefud.takes(system_a, references, matching) | corefud.takes(system_b, references, matching):
+        return corefud.paired_for_coref(references, system_a, system_b, matching, zero_matching, convention, keep_singletons, metrics, zero_division)
     keep_singletons = _check_keep_singletons(keep_singletons)
     metrics = check_convention(convention, metrics, keep_singletons)
     zero_division = check_zero_division(zero_division)
@@ -1684,11 +1688,23 @@ def add_options(parser):
     parser.add_argument("--remove-singletons", action="store_true", help="remove entities of one mention from both files first (coval's option; default: keep them, as scorer.pl)")
     parser.add_argument("--convention", choices=CONVENTIONS, default="scorer_pl", help="scorer_pl (default): the reference's rules; e2e_coref: kentonl/e2e-coref's metrics.py, which neural papers report (MUC, B3, CEAFe, LEA; B3 and LEA without singletons, CEAFe without the response's); maverick: Maverick's copy (MUC, B3, CEAFe as the reference, LEA without singletons)")
     parser.add_argument("--strict", action="store_true", help="make key documents missing from a response, and response documents not in the key, an error (default: list them on standard error; a missing document scores as empty, as in scorer.pl)")
+    corefud.add_arguments(parser)  # --format conllu, --matching, --zero-matching
 
 
 def options(args):
     everything = METRICS if args.convention == "scorer_pl" else tuple(SINGLETON_RULES[args.convention])
-    return dict(metrics=everything if args.metric == "all" else (args.metric,), keep_singletons=not args.remove_singletons, convention=args.convention)
+    chosen = dict(metrics=everything if args.metric == "all" else (args.metric,), keep_singletons=not args.remove_singletons, convention=args.convention)
+    if args.format == "conllu":
+        return {**chosen, "matching": args.matching, "zero_matching": args.zero_matching}
+    _check_not_conllu(args)
+    return chosen
+
+
+def _check_not_conllu(args):
+    """Without --format conllu, the CoNLL-U options must be left alone."""
+    for flag, value, default in (("--matching", args.matching, "exact"), ("--zero-matching", args.zero_matching, "dependent")):
+        if value != default:
+            raise ValueError(f"{flag} {value} needs --format conllu (CorefUD mention heads)")
 
 
 def add_arguments(parser):
@@ -1699,7 +1715,6 @@ def add_arguments(parser):
     parser.add_argument("--remove-nested", action="store_true", help="coval's remove_nested: drop a mention nested in another mention of its entity, on both sides")
     parser.add_argument("--np-only", action="store_true", help="coval's NP_only: drop verb-phrase mentions (by the key's parse column, column 6), on both sides")
     parser.add_argument("--min-span", action="store_true", help="coval's min_span: match mentions by their minimum span (from the key's parse column, column 6)")
-    corefud.add_arguments(parser)  # --format conllu, --matching, --zero-matching
     parser.add_argument("--parse", choices=COREF_PARSERS, metavar="NAME", help=f"RESPONSE holds an LLM's texts, one per key document in the key's order, as a JSON array of strings or JSON lines of strings, read by this parser and placed on the key's tokens: {', '.join(COREF_PARSERS)}; --strict then makes an unreadable text or a mention on text the model changed an error")
     parser.add_argument("scorer_pl", nargs="*", metavar="", help="scorer.pl's form also works: paperscore coref METRIC KEY RESPONSE [none|DOCNAME] (METRIC: muc, bcub, ceafm, ceafe, blanc, lea or all) prints scorer.pl's TOTALS lines; an empty response, or one without #begin document, then scores as no documents")
 
@@ -1754,8 +1769,7 @@ def run(args):
         raise ValueError(f"--parse {args.parse}: reads model text against a CoNLL-2012 or jsonlines key, not --format conllu")
     if args.format == "conllu":  # CorefUD CoNLL-U: paperscore.corefud
         return corefud.run(args)
-    if args.matching != "exact":
-        raise ValueError(f"--matching {args.matching} needs --format conllu (CorefUD mention heads)")
+    _check_not_conllu(args)
     if args.parse:
         return _run_parsed(args)
     form = _scorer_pl_form(args)
@@ -1868,6 +1882,11 @@ def read_compare(args):
     as clusters of spans, the systems' documents matched to the key's by name; under
     "found", the documents each system lacks or adds."""
     systems = ("system_a", "system_b")
+    if args.format == "conllu":  # CorefUD CoNLL-U: documents must align (paperscore.corefud)
+        files = (("references", "--references"), ("system_a", "--system-a"), ("system_b", "--system-b"))
+        check_stdin_once(*[(flag, getattr(args, name)) for name, flag in files])
+        return {name: read_text(getattr(args, name), flag) for name, flag in files}
+    _check_not_conllu(args)
     key, responses, missing, extra = _read_files((args.references, "--references"), [(args.system_a, "--system-a"), (args.system_b, "--system-b")], args.strict)
     references, system_a, system_b = ([_clusters(*d[2:5]) for d in documents] for documents in [key] + responses)
     found = {"missing_documents": dict(zip(systems, missing)), "extra_documents": dict(zip(systems, extra))}

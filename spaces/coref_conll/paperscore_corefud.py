@@ -590,6 +590,35 @@ def _texts(value, argument):
     raise ValueError(f"{argument}: expected CoNLL-U text or a non-empty list of CoNLL-U texts")
 
 
+def document_rows(predictions, references, matching, keep_singletons, zero_matching, argument="predictions"):
+    """(document names, rows) of every document of every file pair (see statistics);
+    `argument` names the response side in errors."""
+    keys, responses = _texts(references, "references"), _texts(predictions, argument)
+    if len(keys) != len(responses):
+        raise ValueError(f"{argument}: {len(responses)} CoNLL-U texts for {len(keys)} references")
+    names, rows = [], []
+    for i, (k, r) in enumerate(zip(keys, responses)):
+        where = "" if len(keys) == 1 else f"[{i}]"
+        doc_names, doc_rows = statistics(k, r, matching, bool(keep_singletons), zero_matching, "references" + where, argument + where)
+        names += doc_names if len(keys) == 1 else [f"{i}:{n}" for n in doc_names]
+        rows.append(doc_rows)
+    return names, np.concatenate(rows)
+
+
+def paired_statistics(references, system_a, system_b, matching="head", keep_singletons=False, zero_matching="dependent", metrics=None, zero_division=0.0):
+    """For paperscore.compare: each system's per-document rows (the key's documents, in
+    order, so both systems' rows line up) and the reducer, as compute() sums them."""
+    chosen = _check_metrics(metrics)
+    zero_division = check_zero_division(zero_division)
+    if not isinstance(keep_singletons, (bool, np.bool_)):
+        raise ValueError(f"keep_singletons: {keep_singletons!r} is not True or False")
+    tables = []
+    for system, argument in ((system_a, "system_a"), (system_b, "system_b")):
+        _, rows = document_rows(system, references, matching, keep_singletons, zero_matching, argument)
+        tables += [rows, np.arange(len(rows))]
+    return (*tables, lambda weights, rows: _only(scores(np.asarray(weights, dtype=float) @ rows, zero_division), chosen))
+
+
 def compute(
     predictions,
     references,
@@ -621,16 +650,7 @@ def compute(
         raise ValueError(f"keep_singletons: {keep_singletons!r} is not True or False")
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples, seed)
-    keys, responses = _texts(references, "references"), _texts(predictions, "predictions")
-    if len(keys) != len(responses):
-        raise ValueError(f"predictions: {len(responses)} CoNLL-U texts for {len(keys)} references")
-    names, rows = [], []
-    for i, (k, r) in enumerate(zip(keys, responses)):
-        where = ("", "") if len(keys) == 1 else (f"[{i}]", f"[{i}]")
-        doc_names, doc_rows = statistics(k, r, matching, bool(keep_singletons), zero_matching, "references" + where[0], "predictions" + where[1])
-        names += doc_names if len(keys) == 1 else [f"{i}:{n}" for n in doc_names]
-        rows.append(doc_rows)
-    rows = np.concatenate(rows)
+    names, rows = document_rows(predictions, references, matching, keep_singletons, zero_matching)
     totals = rows.sum(0)
     result = as_floats(scores(totals, zero_division))
     if confidence_level is not None:
@@ -708,8 +728,15 @@ def compute_for_coref(predictions, references, matching, zero_matching, conventi
     return compute(predictions, references, matching=matching, zero_matching=zero_matching, **options)
 
 
+def paired_for_coref(references, system_a, system_b, matching, zero_matching, convention, keep_singletons, metrics, zero_division):
+    """coref.paired_statistics() on CoNLL-U: scorer.pl's convention only."""
+    if convention != "scorer_pl":
+        raise ValueError(f"convention: {convention!r} does not apply to CoNLL-U input, scored as corefud-scorer scores it; leave it 'scorer_pl'")
+    return paired_statistics(references, system_a, system_b, matching, keep_singletons, zero_matching, metrics, zero_division)
+
+
 def add_arguments(parser):
-    """`paperscore coref`'s CoNLL-U options."""
+    """`paperscore coref`'s CoNLL-U options (and `paperscore compare coref`'s)."""
     parser.add_argument("--format", choices=("auto", "conllu"), default="auto", help="auto (default): CoNLL-2011/2012 or jsonlines; conllu: CorefUD CoNLL-U (Entity= in MISC), scored as ufal/corefud-scorer v1.2")
     parser.add_argument("--matching", choices=MATCHING, default="exact", help="how CoNLL-U mentions match (default exact): partial (a response mention inside the key mention holding its head) or head (the same head word), as corefud-scorer's -a; CRAC 2023-2025 report head with --remove-singletons")
     parser.add_argument("--zero-matching", choices=ZERO_MATCHING, default="dependent", help="how CoNLL-U zeros (empty nodes) are aligned (default dependent: by their DEPS), as corefud-scorer's -z")
