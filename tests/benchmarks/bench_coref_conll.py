@@ -72,7 +72,10 @@ def generate(folder, docs):
 
 def paperscore(key, response):
     """What `paperscore coref KEY RESPONSE` computes: both files parsed, all metrics."""
-    args = argparse.Namespace(key=key, response=response, metric="all", remove_singletons=False, convention="scorer_pl", per_document=False, strict=False, scorer_pl=[], common={})
+    parser = argparse.ArgumentParser()
+    coref.add_arguments(parser)  # the command's own options, so that new ones get their defaults
+    args = parser.parse_args([key, response])
+    args.common = {}
     return coref.run(args)
 
 
