@@ -282,3 +282,10 @@ def test_the_demo_scores_conllu_under_the_chosen_matching(matching, reference, s
             app.score("[[[0, 1]]]", "[[[0, 1]]]", matching=matching)
     with pytest.raises(gr.Error, match="document: 2 is not a document number from 1 to 1"):
         app.score(RESPONSE, KEY, document=2, matching=matching)
+    # the page's limits, in words and mentions, before any scoring
+    app.MAX_TOKENS, app.MAX_MENTIONS = 6, 1
+    with pytest.raises(gr.Error, match="references: 7 words, beyond the demo's limit of 6"):
+        app.score(RESPONSE, KEY, matching=matching)
+    app.MAX_TOKENS = 7
+    with pytest.raises(gr.Error, match="references: 2 mentions, beyond the demo's limit of 1"):
+        app.score(RESPONSE, KEY, matching=matching)

@@ -105,8 +105,10 @@ def read_side(text, upload, argument, span_convention="token_inclusive"):
 def check_limits(form, documents, argument):
     """Refuse a side beyond the demo's token and mention limits, before any work."""
     if form == "conllu":  # every document's words together
-        n_mentions = sum(len(ms) for _, entities in documents.documents for _, ms in entities)
-        ends = [sum(len(sentence.nodes) for sentence in documents.sentences)]
+        words = sum(len(sentence.nodes) for sentence in documents.sentences)
+        if words > MAX_TOKENS:
+            refuse(argument, f"{words:,} words, beyond the demo's limit of {MAX_TOKENS:,} (all documents of a CoNLL-U side together)")
+        n_mentions, ends = sum(len(ms) for _, entities in documents.documents for _, ms in entities), []
     elif form == "clusters":
         spans = [m for cluster in documents for m in cluster if not isinstance(m, str)]
         n_mentions, ends = sum(map(len, documents)), [int(m[1]) + 1 for m in spans]
