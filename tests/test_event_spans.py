@@ -215,7 +215,7 @@ def test_the_command_line_reads_json_lines_of_records(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("rule", ["textee", "oneie"])
-def test_the_demo_scores_span_records_as_the_repositories_scorers(rule):
+def test_the_demo_scores_span_records_as_the_repositories_scorers(rule, tmp_path):
     """The micro_macro demo with spans=: records typed one JSON line each, the per-measure
     table's P/R/F1 and the headline Tri-C F1 as TextEE's compute_scores / OneIE's
     score_graphs printed them (tests/data/micro_macro), at the page's 4 digits."""
@@ -229,6 +229,10 @@ def test_the_demo_scores_span_records_as_the_repositories_scorers(rule):
     case = next(c for c in REFERENCES[rule] if "argument_cls" in c["repository_output"])
     lines = {side: "\n".join(json.dumps(record) for record in case[side]) for side in ("predictions", "references")}
     inputs = {**app.EXAMPLE, **lines, "convention": "none", "spans": rule}
+    for side, text in lines.items():  # a file of records goes into the box as it is
+        upload = tmp_path / f"{side}.jsonl"
+        upload.write_text(text + "\n", encoding="utf-8")
+        assert app.upload(str(upload), side) == text
     _, top, _, _, table, matrix = app.show(**inputs)
     expected = case["repository_output"]
     percents = {m: figures[-3:] for m, figures in expected.items()}  # TextEE's rows start with its counts

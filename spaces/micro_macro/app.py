@@ -184,7 +184,12 @@ def heatmap(labels, matrix):
 
 def upload(path, argument):
     """A label file as the command line reads it (one label per line, or a JSON list of
-    labels per line), one label per line in the box."""
+    labels per line), one label per line in the box; or span records (a first line
+    starting with { or [[), as they are."""
+    text = page.read_upload(path, argument)
+    if text.lstrip().startswith(("{", "[[")):  # span records (spans=): kept as they are, one a line
+        span_records(text, argument)
+        return text.rstrip("\n")
     labels = reading._as_labels(reading.read_labels(page.upload_path(path, argument), argument))
     for number, label in enumerate(labels, 1):
         if isinstance(label, list) or (isinstance(label, str) and (not label or any(c.isspace() or c == "," for c in label))):
