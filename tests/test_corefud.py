@@ -240,3 +240,52 @@ def test_cli(tmp_path):
     assert refused.returncode != 0 and "--format conllu" in refused.stderr
     coval = subprocess.run(run + ["--remove-nested"], capture_output=True, text=True)
     assert coval.returncode != 0 and "--remove-nested" in coval.stderr
+
+
+def _f1(counts):
+    recall, precision = counts[0] / counts[1] if counts[1] else 0.0, counts[2] / counts[3] if counts[3] else 0.0
+    return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+
+
+@pytest.mark.parametrize("matching", corefud.MATCHING)
+def test_the_demo_scores_conllu_under_the_chosen_matching(matching, reference, scorer_files):
+    """The coref_conll demo with CorefUD CoNLL-U in its boxes: the headline CoNLL F1 is
+    corefud-scorer's (its counts, run in place: tests/data/corefud), named with the matching."""
+    import gradio as gr
+    from conftest import load_app
+
+    app = load_app("coref_conll")
+    assert app.corefud.MATCHING == corefud.MATCHING
+    cases = [e for e in reference["public"] if e["setting"] == [matching, False, "dependent"] and e["counts"] != "fails"]
+    checked = 0
+    for entry in cases:
+        expected = sum(_f1(entry["counts"][m]) for m in ("muc", "bcub", "ceafe")) / 3
+        if not 0 < expected < 1:
+            continue
+        _, top, signature, _, _, _ = app.show(scorer_files[entry["response"]], scorer_files[entry["key"]], keep_singletons=False, matching=matching)
+        assert f">{expected:.4g}<" in top and f"CoNLL F1 under {matching} matching" in top, entry
+        assert f"|matching:{matching}|" in signature and "keep_singletons:no" in signature
+        checked += 1
+        if checked == 3:
+            break
+    assert checked == 3
+    # by hand (KEY, RESPONSE above, singletons kept): exact matching finds "it" alone:
+    # MUC 0; B3 R = P = (0 + 1/2) / 2 = 1/4; CEAFe phi = 2 * 1 / (2 + 2) = 1/2 over one entity
+    # a side: 1/2; CoNLL = (0 + 1/4 + 1/2) / 3 = 1/4. partial and head match "big dog": all 1.
+    result = app.score(RESPONSE, KEY, keep_singletons=True, matching=matching)[0]
+    assert result["conll_f1"] == pytest.approx(0.25 if matching == "exact" else 1.0, abs=1e-15)
+    # refusals: a mix of CoNLL-U and clusters; a matching other than exact without CoNLL-U
+    with pytest.raises(gr.Error, match="predictions: is not CorefUD CoNLL-U while the other side is"):
+        app.score("[[[0, 1]]]", KEY, matching=matching)
+    if matching != "exact":
+        with pytest.raises(gr.Error, match=f"matching: '{matching}' needs CorefUD CoNLL-U"):
+            app.score("[[[0, 1]]]", "[[[0, 1]]]", matching=matching)
+    with pytest.raises(gr.Error, match="document: 2 is not a document number from 1 to 1"):
+        app.score(RESPONSE, KEY, document=2, matching=matching)
+    # the page's limits, in words and mentions, before any scoring
+    app.MAX_TOKENS, app.MAX_MENTIONS = 6, 1
+    with pytest.raises(gr.Error, match="references: 7 words, beyond the demo's limit of 6"):
+        app.score(RESPONSE, KEY, matching=matching)
+    app.MAX_TOKENS = 7
+    with pytest.raises(gr.Error, match="references: 2 mentions, beyond the demo's limit of 1"):
+        app.score(RESPONSE, KEY, matching=matching)

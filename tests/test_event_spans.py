@@ -212,3 +212,49 @@ def test_the_command_line_reads_json_lines_of_records(tmp_path, capsys):
     assert code == 0 and json.loads(capsys.readouterr().out)["trigger_cls_f1"] == 1.0
     code = cli.main(["micro_macro", "--scheme", "bio", "--predictions", str(tmp_path / "t.jsonl"), "--references", str(tmp_path / "t.jsonl")])
     assert code == 1 and "--scheme: applies with --spans only" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("rule", ["textee", "oneie"])
+def test_the_demo_scores_span_records_as_the_repositories_scorers(rule, tmp_path):
+    """The micro_macro demo with spans=: records typed one JSON line each, the per-measure
+    table's P/R/F1 and the headline Tri-C F1 as TextEE's compute_scores / OneIE's
+    score_graphs printed them (tests/data/micro_macro), at the page's 4 digits."""
+    import re
+
+    import gradio as gr
+    from conftest import load_app
+
+    app = load_app("micro_macro")
+    assert app.SPANS[1:] == list(event_spans.RULES)
+    case = next(c for c in REFERENCES[rule] if "argument_cls" in c["repository_output"])
+    lines = {side: "\n".join(json.dumps(record) for record in case[side]) for side in ("predictions", "references")}
+    inputs = {**app.EXAMPLE, **lines, "convention": "none", "spans": rule}
+    for side, text in lines.items():  # a file of records goes into the box as it is
+        upload = tmp_path / f"{side}.jsonl"
+        upload.write_text(text + "\n", encoding="utf-8")
+        assert app.upload(str(upload), side) == text
+    _, top, _, _, table, matrix = app.show(**inputs)
+    expected = case["repository_output"]
+    percents = {m: figures[-3:] for m, figures in expected.items()}  # TextEE's rows start with its counts
+    assert f">{percents['trigger_cls'][2] / 100:.4g}<" in top and 'data-key="trigger_cls_f1"' in top and rule.replace("textee", "TextEE").replace("oneie", "OneIE") in top
+    cells = [re.findall(r"<t[dh]>(.*?)</t[dh]>", row) for row in re.findall(r"<tr>(.*?)</tr>", table)]
+    assert sorted(row[0] for row in cells[1:]) == sorted(expected)
+    for row in cells[1:]:
+        assert row[1:4] == [f"{p / 100:.4g}" for p in percents[row[0]]], row
+        if rule == "textee":  # its counts: predicted, gold, matched
+            assert row[4:] == [str(c) for c in expected[row[0]][:3]], row
+    assert matrix == ""
+    # by hand (the card's example): OneIE counts 3 predicted triggers, one with the first
+    # gold type of its span: Tri-C P = 1/3, R = 1/2, F1 = 2 (1/3)(1/2) / (1/3 + 1/2) = 0.4;
+    # TextEE's sets: 1 of 2 each way, F1 = 0.5
+    hand = {**app.EXAMPLE, **app.SPANS_EXAMPLE, "spans": rule}
+    assert app.score(**hand)[0]["trigger_cls_f1"] == pytest.approx(0.4 if rule == "oneie" else 0.5, abs=1e-15)
+    # refusals in the page's terms: records counted from 1, the label options named
+    with pytest.raises(gr.Error, match=r"predictions \(record 2\)"):
+        app.score(**{**hand, "predictions": '[[1, 2, "Attack"]]\n[[2, 1, "Attack"]]', "references": '[]\n[]'})
+    with pytest.raises(gr.Error, match="predictions line 2: not a JSON span record"):
+        app.score(**{**hand, "predictions": '[]\n[oops', "references": '[]\n[]'})
+    with pytest.raises(gr.Error, match="convention: applies to candidate or token labels"):
+        app.score(**{**hand, "convention": "maven"})
+    with pytest.raises(gr.Error, match="at most 200,000 per box"):
+        app.score(**{**hand, "predictions": json.dumps([[0, 1, "A"]] * 200_001)})

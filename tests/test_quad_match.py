@@ -1765,3 +1765,51 @@ def test_compare_span_index_quads(tmp_path, capsys):
     assert code == 0 and (json.loads(out)["score_a"], json.loads(out)["score_b"]) == (pytest.approx(0.7, abs=1e-12), 1.0)
     code, _, err = run_cli(argv, capsys)
     assert code == 1 and "spans are compared by position" in err
+
+
+def test_demo_diaasq_convention_is_run_evals_table(tmp_path):
+    """The demo's convention "diaasq": DiaASQ's prediction and gold files uploaded as they
+    are, its 13 rows and headline Micro F1 as run_eval.py printed them (its figures, written
+    by tests/diaasq_reference.py), at the page's 4 significant digits."""
+    import diaasq_reference
+    import gradio as gr
+
+    app = load_app()
+    gold = diaasq.released("zh")
+    files = {"references": gold, "predictions": diaasq_reference.released_predictions(gold, 0)["nudged"]}
+    boxes = {}
+    for argument, data in files.items():
+        path = tmp_path / f"{argument}.json"
+        path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+        boxes[argument] = app.upload(str(path), argument)
+    inputs = {**app.EXAMPLE, **boxes, "convention": "diaasq"}
+    result, top, _, _, rows = app.show(**inputs)
+    expected = DIAASQ_FIGURES["released"]["zh"]["nudged"]
+    micro = expected[DIAASQ_ROWS.index("micro")][2]
+    assert 'data-key="micro_f1"' in top and f">{micro:.4g}<" in top and "DiaASQ run_eval.py Micro" in top
+    cells = [re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row) for row in re.findall(r"<tr>(.*?)</tr>", rows)]
+    assert [row[0].split(" ")[0] for row in cells[1:]] == list(DIAASQ_ROWS)  # DiaASQ's 13 rows, its order
+    assert [row[1:] for row in cells[1:]] == [[f"{f:.4g}" for f in figures] for figures in expected]
+    # the same files pasted as one JSON array each score the same
+    pasted = {name: json.dumps(data, ensure_ascii=False) for name, data in files.items()}
+    assert app.score(**{**inputs, **pasted})[0]["micro_f1"] == micro
+    # by hand: one dialogue, two gold quads on distinct spans; the prediction gives one:
+    # Micro P = 1/1, R = 1/2, F1 = 2 * 1 * 0.5 / 1.5 = 2/3; no element lists, so no Target row
+    dialogue = {"doc_id": "d", "sentences": ["a b c d e f"], "replies": [-1]}
+    t1, t2 = [0, 1, 1, 2, 2, 3, "pos", "a", "b", "c"], [3, 4, 4, 5, 5, 6, "neg", "d", "e", "f"]
+    result, _ = app.score(**{**inputs, "references": json.dumps({**dialogue, "triplets": [t1, t2]}), "predictions": json.dumps({"doc_id": "d", "triplets": [t1]})})
+    assert (result["micro_precision"], result["micro_recall"], result["micro_f1"]) == (1.0, 0.5, pytest.approx(2 / 3, abs=1e-15))
+    assert "target_f1" not in result
+    # errors in the page's terms: dialogues counted from 1
+    two = "\n".join(json.dumps({**dialogue, "doc_id": name, "triplets": [t1]}) for name in ("d", "e"))
+    with pytest.raises(gr.Error, match=r"predictions \(dialogue 2\): doc_id 'x' is not among the references'"):
+        app.score(**{**inputs, "references": two, "predictions": two.replace('"e"', '"x"')})
+    with pytest.raises(gr.Error, match="predictions line 2: not a JSON dialogue"):
+        app.score(**{**inputs, "references": two, "predictions": two.split("\n")[0] + "\n{oops"})
+    with pytest.raises(gr.Error, match="similarity: does not apply with convention diaasq"):
+        app.score(**{**inputs, "similarity": "exact"})
+    with pytest.raises(gr.Error, match=r"references \(dialogue 1\): 51 triplets; this demo takes at most 50"):
+        app.score(**{**inputs, "references": json.dumps({**dialogue, "triplets": [t1] * 51})})
+    # the uploaded gold dialogues, one a line, still read as quad strings without the convention:
+    # gold against itself is every quad matched, exact F1 1
+    assert app.score(**{**app.EXAMPLE, "predictions": boxes["references"], "references": boxes["references"]})[0]["exact_f1"] == 1.0

@@ -25,6 +25,7 @@ metric = evaluate.load(str(HERE / "coref_conll.py"), keep_in_memory=True)
 # The vendored scoring package that evaluate loaded beside the metric script.
 package = importlib.import_module(type(metric).__module__.rpartition(".")[0] + ".paperscore_coref")
 core = importlib.import_module(type(metric).__module__.rpartition(".")[0] + ".paperscore_core")
+corefud = importlib.import_module(type(metric).__module__.rpartition(".")[0] + ".paperscore_corefud")
 sys.path.insert(0, str(HERE))  # the page helpers vendored beside app.py (a Space runs it from there)
 import paperscore_demo as page  # noqa: E402
 
@@ -47,6 +48,8 @@ EXAMPLE = dict(predictions=EXAMPLES[FIRST][0], references=EXAMPLES[FIRST][1], ke
 METRICS = ["muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mentions"]
 # The figure a visitor came for.
 HEADLINE_FIGURE = ("conll_f1", "the CoNLL-2011/2012 shared tasks (Pradhan et al., 2014): mean of MUC, B3 and CEAFe F1")
+# CorefUD CoNLL-U: the CRAC shared tasks' CoNLL F1, under the matching chosen.
+CONLLU_HEADLINE = "CoNLL F1 under {} matching, as corefud-scorer v1.2 gives it for the CRAC shared tasks (Novák et al., 2022-2024)"
 
 
 # The demo's limits, stated on the page and checked before any work.
@@ -80,6 +83,8 @@ def read_side(text, upload, argument, span_convention="token_inclusive"):
         if not text.strip():
             refuse(argument, "no document given")
         data, source = text, argument
+    if corefud.is_conllu(data):  # CorefUD CoNLL-U (# newdoc, Entity= in MISC)
+        return "conllu", corefud.read_conllu(data, source), data
     if not data.lstrip().startswith("["):
         form, documents = package.parse_documents(data, source, whole=True, predicted=argument == "predictions", span_convention=span_convention)
         if form == "conll" and "\t" not in data and not any(len(d.first) for d in documents):
@@ -99,7 +104,12 @@ def read_side(text, upload, argument, span_convention="token_inclusive"):
 
 def check_limits(form, documents, argument):
     """Refuse a side beyond the demo's token and mention limits, before any work."""
-    if form == "clusters":
+    if form == "conllu":  # every document's words together
+        words = sum(len(sentence.nodes) for sentence in documents.sentences)
+        if words > MAX_TOKENS:
+            refuse(argument, f"{words:,} words, beyond the demo's limit of {MAX_TOKENS:,} (all documents of a CoNLL-U side together)")
+        n_mentions, ends = sum(len(ms) for _, entities in documents.documents for _, ms in entities), []
+    elif form == "clusters":
         spans = [m for cluster in documents for m in cluster if not isinstance(m, str)]
         n_mentions, ends = sum(map(len, documents)), [int(m[1]) + 1 for m in spans]
     else:
@@ -111,13 +121,52 @@ def check_limits(form, documents, argument):
         refuse(argument, f"{n_mentions:,} mentions, beyond the demo's limit of {MAX_MENTIONS:,}")
 
 
-def prepare(predictions, references, key_file, response_file, keep_singletons, zero_division, document=1, span_convention="token_inclusive"):
+def conllu_entities(conllu, name):
+    """A CoNLL-U document's entities as lists of mention texts (its words, with the
+    sentence and word of its start), for drawing; None when the document is not there."""
+    forms = [dict(zip(sentence.nodes, sentence.forms)) for sentence in conllu.sentences]
+    entities = dict(conllu.documents).get(name)
+    if entities is None:
+        return None
+    return [[" ".join(forms[s - 1].get(n, "_") for s, n in m.words) + f" ({m.words[0][0]}:{m.words[0][1]})" for m in ms] for _, ms in entities]
+
+
+def prepare_conllu(sides, keep_singletons, zero_division, document, matching):
+    """CorefUD CoNLL-U on both sides: (metric keyword arguments, no unmatched documents
+    (the scorer refuses them), per side the shown document's (name, mention texts, None))."""
+    for (form, _, _), argument in zip(sides, ("references", "predictions")):
+        if form != "conllu":
+            refuse(argument, "is not CorefUD CoNLL-U while the other side is: give both sides as CoNLL-U (# newdoc, Entity= in MISC)")
+    (_, key, key_text), (_, response, response_text) = sides
+    names = [name for name, _ in key.documents]
+    if not (isinstance(document, (int, float)) and float(document).is_integer() and 1 <= document <= len(names)):
+        refuse("document", f"{document!r} is not a document number from 1 to {len(names)} (the key's documents, in order)")
+    name = names[int(document) - 1]
+    title = f"{name} ({int(document)} of {len(names)})" if len(names) > 1 else name
+    kwargs = dict(
+        predictions=[response_text],
+        references=[key_text],
+        matching=matching,
+        keep_singletons=keep_singletons,
+        zero_division="nan" if zero_division == "nan" else float(zero_division),
+    )
+    shown = tuple((title, conllu_entities(side, name) or [], None) for side in (key, response))
+    return kwargs, {"missing_documents": [], "extra_documents": []}, shown
+
+
+def prepare(predictions, references, key_file, response_file, keep_singletons, zero_division, document=1, span_convention="token_inclusive", matching="exact"):
     """(metric keyword arguments, unmatched documents, what to draw: per side the shown
     document's (name, clusters, words); `document`: which one, 1-based in the key's order;
-    span_convention: how jsonlines spans count, on both sides)."""
+    span_convention: how jsonlines spans count, on both sides; matching: CoNLL-U's)."""
+    if matching not in corefud.MATCHING:
+        refuse("matching", f"{matching!r} is not one of {', '.join(corefud.MATCHING)}")
     sides = [read_side(references, key_file, "references", span_convention), read_side(predictions, response_file, "predictions", span_convention)]
     for (form, documents, _), argument in zip(sides, ("references", "predictions")):
         check_limits(form, documents, argument)
+    if "conllu" in (sides[0][0], sides[1][0]):
+        return prepare_conllu(sides, keep_singletons, zero_division, document, matching)
+    if matching != "exact":
+        refuse("matching", f"{matching!r} needs CorefUD CoNLL-U on both sides (its mentions carry heads); other input matches spans exactly")
     (key_form, key, key_text), (response_form, response, response_text) = sides
     unmatched = {"missing_documents": [], "extra_documents": []}
     if "clusters" in (key_form, response_form) or len(key) == len(response) == 1:
@@ -157,9 +206,9 @@ def prepare(predictions, references, key_file, response_file, keep_singletons, z
     return kwargs, unmatched, (shown(key_form, key, key_text), shown(response_form, response, response_text))
 
 
-def compute_kwargs(predictions, references, key_file, response_file, keep_singletons, zero_division, span_convention="token_inclusive"):
+def compute_kwargs(predictions, references, key_file, response_file, keep_singletons, zero_division, span_convention="token_inclusive", matching="exact"):
     """The metric's keyword arguments for the demo's inputs."""
-    return prepare(predictions, references, key_file, response_file, keep_singletons, zero_division, span_convention=span_convention)[0]
+    return prepare(predictions, references, key_file, response_file, keep_singletons, zero_division, span_convention=span_convention, matching=matching)[0]
 
 
 def conll_words(text, name=None):
@@ -224,12 +273,13 @@ def render(clusters, words, palette, title):
     return head + f'<div style="line-height:2;font-size:15px">{"".join(out)}</div>'
 
 
-def score(predictions, references, key_file=None, response_file=None, keep_singletons=True, zero_division="0", document=1, span_convention="token_inclusive"):
+def score(predictions, references, key_file=None, response_file=None, keep_singletons=True, zero_division="0", document=1, span_convention="token_inclusive", matching="exact"):
     try:
         kwargs, unmatched, ((key_name, key, key_words), (response_name, response, response_words)) = prepare(
-            predictions, references, key_file, response_file, keep_singletons, zero_division, document, span_convention
+            predictions, references, key_file, response_file, keep_singletons, zero_division, document, span_convention, matching
         )
-        result = metric.fresh().compute(**kwargs, metrics=METRICS, return_counts=True, return_signature=True)
+        chosen = METRICS if "matching" not in kwargs else METRICS[:-1]  # corefud-scorer has no mention figures
+        result = metric.fresh().compute(**kwargs, metrics=chosen, return_counts=True, return_signature=True)
     except ValueError as error:
         page.fail(error, "document")
     headline = {"conll_f1": result["conll_f1"]}
@@ -237,7 +287,7 @@ def score(predictions, references, key_file=None, response_file=None, keep_singl
     headline.update(unmatched)
     headline["signature"] = result["signature"]
     rows = []
-    for m in METRICS:
+    for m in chosen:
         counts = {part: f"{n:g} / {d:g}" for part, (n, d) in result["counts"][m].items()}
         if m == "blanc":  # coreference links, then non-coreference links
             counts = {part: f"{counts['coreference_' + part]} · {counts['non_coreference_' + part]}" for part in ("recall", "precision")}
@@ -254,11 +304,13 @@ def score(predictions, references, key_file=None, response_file=None, keep_singl
     )
 
 
-def show(predictions, references, key_file=None, response_file=None, keep_singletons=True, zero_division="0", document=1, span_convention="token_inclusive"):
+def show(predictions, references, key_file=None, response_file=None, keep_singletons=True, zero_division="0", document=1, span_convention="token_inclusive", matching="exact"):
     """The page: the raw figures, the headline, the signature, the metrics table and both
-    texts drawn."""
-    headline, table, key_html, response_html = score(predictions, references, key_file, response_file, keep_singletons, zero_division, document, span_convention)
+    texts drawn (CoNLL-U: each entity's mentions listed)."""
+    headline, table, key_html, response_html = score(predictions, references, key_file, response_file, keep_singletons, zero_division, document, span_convention, matching)
     key, paper = HEADLINE_FIGURE
+    if "|format:conllu|" in headline["signature"]:
+        paper = CONLLU_HEADLINE.format(matching)
     rows = [[cell if isinstance(cell, str) else page.figure(cell) for cell in row] for row in table["data"]]
     unmatched = "".join(f"<p>{name.replace('_', ' ')}: {html.escape(', '.join(headline[name]))}</p>" for name in ("missing_documents", "extra_documents") if headline[name])
     others = page.figures(headline, skip=(key,)) + page.table(table["headers"], rows) + unmatched
@@ -279,7 +331,9 @@ with gr.Blocks(title="coref_conll") as demo:
             "key and a response file, each CoNLL or jsonlines (`doc_key`, `sentences`, `clusters`, as the "
             "e2e-coref family writes it): documents are matched by name, a CoNLL `(NAME); part N` meeting the "
             "doc_key `NAME_N`, and documents missing or extra are listed in the result. An upload replaces "
-            "its text box.\n\n" + LIMITS
+            "its text box. CorefUD CoNLL-U (`# newdoc`, `Entity=` in MISC), both sides, is scored as corefud-scorer "
+            "v1.2 (the CRAC shared tasks' scorer) under the `matching` chosen: `exact`, `partial` or `head` (CRAC 2023-2025 "
+            "report head matching without singletons: untick keep_singletons).\n\n" + LIMITS
         )
         example = gr.Dropdown(list(EXAMPLES), value=FIRST, label="Pick an example")
         with gr.Row():
@@ -292,6 +346,7 @@ with gr.Blocks(title="coref_conll") as demo:
             keep_singletons = gr.Checkbox(value=EXAMPLE["keep_singletons"], label="keep_singletons (the reference keeps them)")
             zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division")
             document = gr.Number(value=1, precision=0, minimum=1, label="Document to draw (1-based, in the key's order; all are scored)", elem_id="document")
+            matching = gr.Dropdown(list(corefud.MATCHING), value="exact", label="matching (CorefUD CoNLL-U: exact, partial or head, as CRAC's tables)", elem_id="matching")
             span_convention = gr.Dropdown(list(package.SPAN_CONVENTIONS), value="token_inclusive", label="span_convention of jsonlines spans, both sides (e2e-coref: token_inclusive; wl-coref: token_exclusive)", elem_id="span-convention")
         button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
         headline, signature, metrics_table = page.outputs()
@@ -307,7 +362,7 @@ with gr.Blocks(title="coref_conll") as demo:
         demo,
         button,
         show,
-        [predictions, references, key_file, response_file, keep_singletons, zero_division, document, span_convention],
+        [predictions, references, key_file, response_file, keep_singletons, zero_division, document, span_convention, matching],
         [result, headline, signature, metrics_table, key_text, response_text],
     )
 

@@ -31,6 +31,10 @@ sys.path.remove(str(HERE))
 # The parsers from model text (the package's own list).
 NO_PARSER = "none: labels"
 PARSERS = [NO_PARSER, *reading.EVENT_PARSERS]
+# Span-level event detection (the package's own list of counting rules).
+events = importlib.import_module(type(metric).__module__.rpartition(".")[0] + ".paperscore_event_spans")
+NO_SPANS = "none: labels"
+SPANS = [NO_SPANS, *events.RULES]
 
 # MAVEN-style event detection: "None" is the NA class, left out by convention="maven".
 EXAMPLE = dict(
@@ -41,6 +45,15 @@ EXAMPLE = dict(
     zero_division="0",
     parse=NO_PARSER,
     types="",
+    spans=NO_SPANS,
+)
+# One span-level example (the card's, by hand): gold triggers fired (1-2, Attack) and died
+# (7-8, Die); the prediction finds both spans, calls died an Attack, and adds it twice.
+SPANS_EXAMPLE = dict(
+    predictions='[[1, 2, "Attack"], [7, 8, "Attack"], [7, 8, "Attack"]]',
+    references='[[1, 2, "Attack"], [7, 8, "Die"]]',
+    convention="none",
+    spans="textee",
 )
 # One generative example: an OmniEvent seq2seq reply per line, an OmniEvent item per line.
 OMNIEVENT_EXAMPLE = dict(
@@ -67,6 +80,12 @@ HEADLINE_FIGURE = {
     "jmee": ("micro_f1", "JMEE (Liu et al., 2018) as in OntoED's baselines: gold events only"),
     "omnievent": ("micro_f1", "OmniEvent's compute_unified_micro_f1: NA left out, the references' classes only"),
 }
+SPANS_HEADLINE = {
+    "textee": ("trigger_cls_f1", "trigger classification F1 (Tri-C), TextEE's scorer.py (Huang et al., 2024)"),
+    "oneie": ("trigger_cls_f1", "trigger classification F1 (Tri-C), OneIE's score_graphs (Lin et al., ACL 2020)"),
+}
+# Span records per box, counted in triggers and arguments (a record's work).
+MAX_SPANS = 200_000
 HEADLINE = ("accuracy", "micro_precision", "micro_recall", "micro_f1", "macro_precision", "macro_recall", "macro_f1")
 
 
@@ -99,17 +118,43 @@ def parse_items(text):
     return items
 
 
-def compute_kwargs(predictions, references, convention, negative_labels, zero_division, parse=NO_PARSER, types=""):
+def span_records(text, argument):
+    """One span record a line (JSON: [start, end, type] triggers, {"triggers": [...]} or
+    TextEE's {"events": [...]}), within the page's limit in triggers and arguments."""
+    records, spans = [], 0
+    for number, line in enumerate(text.rstrip("\n").split("\n"), 1):
+        try:
+            record = json.loads(line)
+        except (ValueError, RecursionError):
+            raise ValueError(f"{argument} line {number}: not a JSON span record (a list of [start, end, type] triggers, or {{\"triggers\": ...}} or {{\"events\": ...}})") from None
+        found = record.get("triggers", record.get("events")) if isinstance(record, dict) else record
+        found = found if isinstance(found, list) else []
+        spans += sum(1 + len(e["arguments"]) if isinstance(e, dict) and isinstance(e.get("arguments"), list) else 1 for e in found)
+        records.append(record)
+    if spans > MAX_SPANS:
+        raise ValueError(f"{argument}: {spans:,} triggers and arguments; this demo takes at most {MAX_SPANS:,} per box (use the package or the command line for more)")
+    return records
+
+
+def compute_kwargs(predictions, references, convention, negative_labels, zero_division, parse=NO_PARSER, types="", spans=NO_SPANS):
     """The metric's keyword arguments for the demo's inputs, within the page's limits.
-    With a parser: a model text per line, an OmniEvent item per line, comma-separated types."""
+    With a parser: a model text per line, an OmniEvent item per line, comma-separated types.
+    With spans: a span record per line (the label options are refused by the metric)."""
     if parse not in PARSERS:
         raise ValueError(f"parse: {parse!r} is not one of {', '.join(PARSERS)}")
+    if spans not in SPANS:
+        raise ValueError(f"spans: {spans!r} is not one of {', '.join(SPANS)}")
     negatives = parse_labels(negative_labels, "negative_labels") if negative_labels.strip() else None
     kwargs = dict(
         convention=None if convention == "none" else convention,
         negative_labels=negatives,
         zero_division="nan" if zero_division == "nan" else float(zero_division),
     )
+    if spans != NO_SPANS:
+        if parse != NO_PARSER or types.strip():
+            raise ValueError(f"parse: applies to model text, not to spans={spans!r} (choose {NO_PARSER!r} and leave types empty)")
+        kwargs.update(predictions=span_records(predictions, "predictions"), references=span_records(references, "references"), spans=spans)
+        return kwargs
     if parse != NO_PARSER:
         names = [name.strip() for name in types.split(",") if name.strip()]
         texts = predictions[:-1].split("\n") if predictions.endswith("\n") else predictions.split("\n")
@@ -139,7 +184,12 @@ def heatmap(labels, matrix):
 
 def upload(path, argument):
     """A label file as the command line reads it (one label per line, or a JSON list of
-    labels per line), one label per line in the box."""
+    labels per line), one label per line in the box; or span records (a first line
+    starting with { or [[), as they are."""
+    text = page.read_upload(path, argument)
+    if text.lstrip().startswith(("{", "[[")):  # span records (spans=): kept as they are, one a line
+        span_records(text, argument)
+        return text.rstrip("\n")
     labels = reading._as_labels(reading.read_labels(page.upload_path(path, argument), argument))
     for number, label in enumerate(labels, 1):
         if isinstance(label, list) or (isinstance(label, str) and (not label or any(c.isspace() or c == "," for c in label))):
@@ -147,15 +197,26 @@ def upload(path, argument):
     return "\n".join(map(str, limited(labels, argument)))
 
 
-def score(predictions, references, convention, negative_labels, zero_division, parse=NO_PARSER, types=""):
+def span_score(kwargs):
+    """spans=: the headline figures, one row per measure (P, R, F1 and TextEE's counts), no
+    confusion matrix."""
+    result = metric.fresh().compute(**kwargs, return_signature=True)
+    measures = [m for m in events.MEASURES if f"{m}_f1" in result]
+    rows = [[m, *(result[f"{m}_{f}"] for f in ("precision", "recall", "f1")), *(result[f"{m}_{c}"] for c in events.COUNTS)] for m in measures]
+    return result, {"headers": ["measure", "precision", "recall", "f1", *events.COUNTS], "data": rows}, ""
+
+
+def score(predictions, references, convention, negative_labels, zero_division, parse=NO_PARSER, types="", spans=NO_SPANS):
     try:
-        kwargs = compute_kwargs(predictions, references, convention, negative_labels, zero_division, parse, types)
+        kwargs = compute_kwargs(predictions, references, convention, negative_labels, zero_division, parse, types, spans)
+        if spans != NO_SPANS:
+            return span_score(kwargs)
         # a new metric per request: one visitor's batch never reaches another's
         result = metric.fresh().compute(**kwargs, per_class=True, confusion_matrix=True, return_signature=True)
         if len(result["labels"]) > MAX_CLASSES:  # a parser's classes are known once read
             raise ValueError(f"{len(result['labels'])} classes; this demo scores and draws at most {MAX_CLASSES} (use the package or the command line for more)")
     except ValueError as error:
-        page.fail(error, "label")
+        page.fail(error, "label" if spans == NO_SPANS else "record")
     headline = {key: result[key] for key in HEADLINE + ("weighted_f1",)}
     headline.update({key: result[key] for key in ("parse_failures", "parse_failure_examples", "unplaced_triggers") if key in result})
     headline["signature"] = result["signature"]
@@ -167,11 +228,11 @@ def score(predictions, references, convention, negative_labels, zero_division, p
     return headline, table, heatmap(result["labels"], result["confusion_matrix"])
 
 
-def show(predictions, references, convention, negative_labels, zero_division, parse=NO_PARSER, types=""):
+def show(predictions, references, convention, negative_labels, zero_division, parse=NO_PARSER, types="", spans=NO_SPANS):
     """The page: the raw figures, the headline, the signature, the parser's report and the
-    other figures, the per-class table and the heatmap."""
-    headline, table, matrix = score(predictions, references, convention, negative_labels, zero_division, parse, types)
-    key, paper = HEADLINE_FIGURE[convention]
+    other figures, the per-class table (or with spans, the per-measure table) and the heatmap."""
+    headline, table, matrix = score(predictions, references, convention, negative_labels, zero_division, parse, types, spans)
+    key, paper = HEADLINE_FIGURE[convention] if spans == NO_SPANS else SPANS_HEADLINE[spans]
     per_class = [[label, *map(page.figure, rest)] for label, *rest in table["data"]]
     return (
         headline,
@@ -192,9 +253,12 @@ with gr.Blocks(title="micro_macro") as demo:
             '(or a JSON list per line), as `paperscore micro_macro` reads it. `convention=maven` leaves the NA class '
             '("None" or 0) out of the averages; `jmee` scores only gold-event tokens. With a parser, Predictions hold a seq2seq '
             "model's text, one a line, References OmniEvent items (one JSON object a line), `types` the event types "
-            "(comma-separated), and `omnievent` scores as OmniEvent does.\n\n"
+            "(comma-separated), and `omnievent` scores as OmniEvent does. With `spans` (convention none), each box holds "
+            'span records, one JSON line an example: `[[start, end, "type"], ...]` triggers, `{"triggers": [...]}` or '
+            'TextEE\'s `{"events": [{"trigger": [s, e, "type"], "arguments": [[s, e, "role"], ...]}]}`, counted as '
+            "TextEE's scorer (`textee`) or OneIE's `score_graphs` (`oneie`).\n\n"
             f"**Limits:** at most {MAX_LABELS:,} labels (or texts, or items) per box, {MAX_CLASSES} classes "
-            f"(the confusion matrix is drawn) and files of {page.MAX_FILE_BYTES // 1_000_000} MB; "
+            f"(the confusion matrix is drawn), {MAX_SPANS:,} triggers and arguments per box with `spans`, and files of {page.MAX_FILE_BYTES // 1_000_000} MB; "
             "beyond that, use the package or `paperscore micro_macro`."
         )
         with gr.Row():
@@ -208,10 +272,12 @@ with gr.Blocks(title="micro_macro") as demo:
         with gr.Row():
             parse = gr.Dropdown(PARSERS, value=EXAMPLE["parse"], label="parse (model text)", elem_id="parse")
             types = gr.Textbox(value=EXAMPLE["types"], label="types (with a parser; comma-separated)", elem_id="types")
+            spans = gr.Dropdown(SPANS, value=EXAMPLE["spans"], label="spans (span-level event detection: JSON records a line)", elem_id="spans")
         gr.Examples([[OMNIEVENT_EXAMPLE[name] for name in ("predictions", "references", "convention", "parse", "types")]], [predictions, references, convention, parse, types], label="A generative example (OmniEvent seq2seq)")
+        gr.Examples([[SPANS_EXAMPLE[name] for name in ("predictions", "references", "convention", "spans")]], [predictions, references, convention, spans], label="A span-level example (triggers)")
         button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
         headline, signature, figures = page.outputs()
-        gr.Markdown("Per class")
+        gr.Markdown("Per class (with spans: per measure, trigger and argument identification / classification)")
         per_class = gr.HTML(elem_id="per-class")
         gr.Markdown("Confusion matrix (rows: reference, columns: prediction)")
         picture = gr.HTML(elem_id="confusion-matrix")
@@ -221,7 +287,7 @@ with gr.Blocks(title="micro_macro") as demo:
         demo,
         button,
         show,
-        [predictions, references, convention, negative_labels, zero_division, parse, types],
+        [predictions, references, convention, negative_labels, zero_division, parse, types, spans],
         [result, headline, signature, figures, per_class, picture],
     )
 

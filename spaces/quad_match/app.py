@@ -30,6 +30,8 @@ parsing = importlib.import_module(package + ".paperscore_parse")
 NO_PARSER = "none: quad strings"
 quad = importlib.import_module(package + ".paperscore_quad")
 PARSERS = [NO_PARSER, *quad.QUAD_PARSERS]
+NO_CONVENTION = "none: quads as strings"
+CONVENTIONS = [NO_CONVENTION, *quad.CONVENTIONS]
 sys.path.insert(0, str(HERE))  # the page helpers vendored beside app.py (a Space runs it from there)
 import paperscore_demo as page  # noqa: E402
 
@@ -56,6 +58,7 @@ EXAMPLE = dict(
     duplicates="multiset",
     legacy_keys=False,
     parse=NO_PARSER,
+    convention=NO_CONVENTION,
 )
 # One generative example: MvP's output, what the parser dropdown is for.
 MVP_EXAMPLE = dict(
@@ -75,6 +78,9 @@ LIMITS = (
 )
 # The figure a visitor came for.
 HEADLINE_FIGURE = ("exact_f1", "exact-match quad F1, as DiaASQ (Li et al., 2023) and the ASQP papers report it")
+DIAASQ_HEADLINE = ("micro_f1", "DiaASQ run_eval.py Micro: quads by token spans, as DiaASQ (Li et al., Findings of ACL 2023) reports it")
+DIAASQ_HEADERS = ["row (DiaASQ's name)", "precision", "recall", "F1"]
+DIAASQ_NAMES = {"ta": "TA", "to": "TO", "ao": "AO", "cross_1": "Cross-1", "cross_2": "Cross-2", "cross_3": "Cross-3"}
 ELEMENTS = ("target", "opinion", "aspect", "polarity")
 UNMATCHED = "(unmatched)"
 HEADERS = ["sample", "prediction", "reference", *ELEMENTS, "degree"]
@@ -118,9 +124,15 @@ def check_limits(name, text, parse=NO_PARSER):
         raise ValueError(f"{name}: {sum(counts):,} quads; this demo takes at most {MAX_QUADS:,}")
 
 
-def compute_kwargs(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse=NO_PARSER):
+def compute_kwargs(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse=NO_PARSER, convention=NO_CONVENTION):
     """The metric's keyword arguments for the demo's inputs: one sample per line. With a
-    parser, both boxes hold model text and tuple_len is the parser's."""
+    parser, both boxes hold model text and tuple_len is the parser's; under convention
+    "diaasq", DiaASQ's dialogues."""
+    if convention not in CONVENTIONS:
+        raise ValueError(f"convention: {convention!r} is not one of {', '.join(CONVENTIONS)}")
+    if convention != NO_CONVENTION:
+        options = dict(tuple_len=tuple_len, weights=weights, similarity=similarity, duplicates=duplicates, legacy_keys=legacy_keys, parse=parse)
+        return diaasq_kwargs(predictions, references, options)
     if parse not in PARSERS:
         raise ValueError(f"parse: {parse!r} is not one of {', '.join(PARSERS)}")
     for name, text in (("predictions", predictions), ("references", references)):
@@ -141,6 +153,48 @@ def compute_kwargs(predictions, references, tuple_len, weights, similarity, dupl
     )
 
 
+def dialogues(text, name):
+    """DiaASQ's dialogues from a box: one JSON array (its prediction or gold file as it
+    writes it) or one dialogue a line; within the demo's limits (triplets as quads)."""
+    def load(text, problem):
+        try:
+            return json.loads(text)
+        except (ValueError, RecursionError):
+            raise ValueError(problem) from None
+
+    if text.lstrip().startswith("["):
+        out = load(text, f"{name}: the box starts with [ but is not a JSON array of DiaASQ dialogues")
+        if not isinstance(out, list):
+            raise ValueError(f"{name}: the box is not a JSON array of DiaASQ dialogues")
+    else:
+        out = [load(line, f"{name} line {number}: not a JSON dialogue (DiaASQ's dialogues: one JSON array, or one a line)") for number, line in enumerate(text.rstrip("\n").split("\n"), 1)]
+    counts = [len(d["triplets"]) if isinstance(d, dict) and isinstance(d.get("triplets"), list) else 0 for d in out]
+    for number, count in enumerate(counts, 1):
+        if count > MAX_QUADS_PER_SAMPLE:
+            raise ValueError(f"{name} (dialogue {number}): {count} triplets; this demo takes at most {MAX_QUADS_PER_SAMPLE} per dialogue")
+    if sum(counts) > MAX_QUADS:
+        raise ValueError(f"{name}: {sum(counts):,} triplets; this demo takes at most {MAX_QUADS:,}")
+    return out
+
+
+def diaasq_kwargs(predictions, references, options):
+    """convention="diaasq": the boxes' dialogues; every other option left at the page's
+    default (DiaASQ's table takes none: a changed one is refused, never ignored)."""
+    for name, value in options.items():
+        if value != EXAMPLE[name]:
+            raise ValueError(f"{name}: does not apply with convention diaasq (DiaASQ's table compares token spans); leave it at {EXAMPLE[name]!r}")
+    for name, text in (("predictions", predictions), ("references", references)):
+        if not text.strip():
+            raise ValueError(f"{name}: the box is empty (DiaASQ's dialogues: one JSON array, or one a line)")
+    return dict(predictions=dialogues(predictions, "predictions"), references=dialogues(references, "references"), convention="diaasq")
+
+
+def diaasq_table(result):
+    """DiaASQ's 13 rows (those the predictions give), in its order, P/R/F1 each."""
+    rows = [row for row in quad.DIAASQ_ROWS if f"{row}_f1" in result]
+    return [[f"{row} ({DIAASQ_NAMES.get(row, row.title())})", *(page.figure(result[f"{row}_{f}"]) for f in ("precision", "recall", "f1"))] for row in rows]
+
+
 def alignment_table(samples):
     """One row per matched pair or unmatched quad: sample number, both quads, each element's
     similarity (blank where tuple_len leaves the element out) and the pair's degree."""
@@ -159,13 +213,20 @@ def alignment_table(samples):
     return {"headers": HEADERS, "data": rows}
 
 
-def score(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse=NO_PARSER):
+def score(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse=NO_PARSER, convention=NO_CONVENTION):
+    """(the metric's result, the per-item table): the alignment, or under convention
+    "diaasq" DiaASQ's rows."""
+    diaasq = convention != NO_CONVENTION
     try:
-        kwargs = compute_kwargs(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse)
+        kwargs = compute_kwargs(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse, convention)
+        if not diaasq:
+            kwargs["details"] = True
         # a fresh metric per request: one request cannot leave state for the next, or another thread
-        result = metric.fresh().compute(**kwargs, details=True, return_signature=True)
+        result = metric.fresh().compute(**kwargs, return_signature=True)
     except ValueError as error:
-        page.fail(error, "sample")
+        page.fail(error, "dialogue" if diaasq else "sample")
+    if diaasq:
+        return result, {"headers": DIAASQ_HEADERS, "data": diaasq_table(result)}
     samples = result.pop("samples")
     return result, alignment_table(samples)
 
@@ -176,21 +237,25 @@ def upload(path, argument):
     path = page.upload_path(path, argument)
     if not str(path).endswith((".json", ".jsonl")):
         return page.read_upload(path, argument)
+    if str(path).endswith(".json") and page.read_upload(path, argument).lstrip().startswith("["):
+        whole = quad.read_dialogues(path, argument)
+        if whole and quad.is_dialogues(whole, []):  # DiaASQ's file: its dialogues kept whole, one a line, for either convention
+            return "\n".join(json.dumps(d, ensure_ascii=False) for d in whole)
     return "\n".join(json.dumps({"quads": sample}, ensure_ascii=False) for sample in quad.read_samples(path, argument, "json"))
 
 
-def show(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse=NO_PARSER):
+def show(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse=NO_PARSER, convention=NO_CONVENTION):
     """The page: the raw figures, the headline, the signature, the other figures and the
-    alignment table (its first rows)."""
-    result, table = score(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse)
-    key, paper = HEADLINE_FIGURE
+    alignment table (its first rows), or DiaASQ's 13 rows."""
+    result, table = score(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse, convention)
+    key, paper = HEADLINE_FIGURE if convention == NO_CONVENTION else DIAASQ_HEADLINE
     rows = [[cell if isinstance(cell, str) else page.figure(cell) for cell in row] for row in table["data"]]
     return (
         result,
         page.headline(key, result[key], paper),
         result["signature"],
         page.figures(result, skip=(key,)),
-        page.table(table["headers"], rows, first=page.FIRST_ROWS, wrap=(1, 2)),
+        page.table(table["headers"], rows, first=page.FIRST_ROWS, wrap=(1, 2) if convention == NO_CONVENTION else ()),
     )
 
 
@@ -205,7 +270,10 @@ with gr.Blocks(title="quad_match") as demo:
             "papers' number. Or paste what a generative model writes (one text per line, references as "
             "the gold target texts) and choose its decoding convention under parser: the result counts "
             "the texts it could not fully read (parse_failures). A file holds quad strings one sample a line, "
-            "or JSON samples (.json, .jsonl; DiaASQ dialogues too), as `paperscore quad` reads them."
+            "or JSON samples (.json, .jsonl; DiaASQ dialogues too), as `paperscore quad` reads them. "
+            "convention `diaasq`: DiaASQ's own 13-row table (its `run_eval.py`) over its prediction and gold "
+            "files (upload both, or paste each as one JSON array or one dialogue a line), spans by token index; "
+            "leave the other options as they are."
         )
         gr.Markdown(LIMITS)
         with gr.Row():
@@ -219,9 +287,10 @@ with gr.Blocks(title="quad_match") as demo:
             duplicates = gr.Dropdown(["multiset", "list", "set"], value=EXAMPLE["duplicates"], label="duplicates (exact match)")
             legacy_keys = gr.Checkbox(value=EXAMPLE["legacy_keys"], label="add the original Space's keys")
             parse = gr.Dropdown(PARSERS, value=EXAMPLE["parse"], label="parser (model text in; tuple_len is the parser's)", elem_id="parse")
+            convention = gr.Dropdown(CONVENTIONS, value=EXAMPLE["convention"], label="convention (diaasq: DiaASQ's dialogues in, its table out)", elem_id="convention")
         button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
         headline, signature, figures = page.outputs()
-        gr.Markdown("Alignment: matched pairs, then unmatched quads (degree 0)")
+        gr.Markdown("Alignment: matched pairs, then unmatched quads (degree 0); under convention diaasq, DiaASQ's rows")
         alignment = gr.HTML(elem_id="alignment")
         result = page.raw_json()
         gr.Examples([[MVP_EXAMPLE[name] for name in ("predictions", "references", "parse")]], [predictions, references, parse], label="Model text (MvP)")
@@ -230,7 +299,7 @@ with gr.Blocks(title="quad_match") as demo:
         demo,
         button,
         show,
-        [predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse],
+        [predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse, convention],
         [result, headline, signature, figures, alignment],
     )
 
