@@ -33,7 +33,7 @@ import warnings
 from bisect import bisect_left, bisect_right
 from collections import namedtuple
 
-from .core import check_flags, input_error, load_json, read_lines, read_text, split_lines
+from .core import check_flags, input_error, read_json_values, read_lines
 
 Parser = namedtuple("Parser", "name version family tuple_len read source")
 FAILURE_EXAMPLES = 5  # how many failing example indices the report lists
@@ -485,14 +485,7 @@ def read_reply_file(args, argument="--predictions"):
     path = args.predictions
     if args.replies_format != "json":
         return read_lines(path, argument, allow_empty=True)
-    text = read_text(path, argument)
-    try:  # a whole file that is one JSON array; otherwise JSON lines
-        replies = load_json(text, f"{argument}: {path}") if text.lstrip().startswith("[") else None
-    except ValueError:
-        replies = None
-    if not isinstance(replies, list):
-        numbered = [(number, line) for number, line in enumerate(split_lines(text, path, argument, allow_empty=True), 1) if line.strip(" \t\r")]
-        replies = [load_json(line, f"{argument}: {path} line {number}") for number, line in numbered]
+    replies = read_json_values(path, argument)
     for index, reply in enumerate(replies):
         if not isinstance(reply, str):
             raise ValueError(f"{argument}: {path} reply {index + 1} is a JSON {type(reply).__name__}, not a string")

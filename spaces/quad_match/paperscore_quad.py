@@ -39,10 +39,10 @@ from .paperscore_core import (
     input_error,
     load_json,
     prf,
+    read_json_values,
     read_lines,
     read_text,
     signature,
-    split_lines,
     split_values,
 )
 from .paperscore_parse import PARSERS, check_parser_options, get_parser, parse as parse_texts, parser_id
@@ -1350,7 +1350,6 @@ HELP = "sentiment quads: optimal soft match (ROUGE-L over CJK characters) and ex
 
 
 FORMATS = ("text", "json")
-JSON_SPACE = " \t\r\n"  # white space to JSON; str.strip() would also remove U+2028, U+0085
 
 
 def read_samples(path, argument, format="text"):
@@ -1360,15 +1359,7 @@ def read_samples(path, argument, format="text"):
     lines, one sample a line (blank lines skipped), split on "\n" only: U+2028 or U+0085 may
     stand inside a JSON string; see json_sample for what a sample may be."""
     if format == "json":
-        text = read_text(path, argument)
-        try:  # a whole file that is one JSON array; otherwise JSON lines
-            samples = load_json(text, f"{argument}: {path}") if text.lstrip().startswith("[") else None
-        except ValueError:
-            samples = None
-        if not isinstance(samples, list):
-            lines = split_lines(text, path, argument, allow_empty=True)
-            samples = [load_json(line, f"{argument}: {path} line {number}") for number, line in enumerate(lines, 1) if line.strip(JSON_SPACE)]
-        return [json_sample(sample) for sample in samples]
+        return [json_sample(sample) for sample in read_json_values(path, argument)]
     lines = read_lines(path, argument, allow_empty=True)
     return [load_json(line, f"{argument}: {path} line {number}") if line.lstrip()[:1] in ('[', '"') else line for number, line in enumerate(lines, 1)]
 
