@@ -12,7 +12,7 @@ import scipy.optimize
 from .paperscore_core import VERSION
 from .paperscore_coref import batch_forms, check_inputs, compute
 from .paperscore_corefud import MATCHING
-from .paperscore_parse import COREF_PARSERS, get_parser
+from .paperscore_parse import COREF_PARSERS
 from .paperscore_space import SpaceMetric
 from .paperscore_trainer import trainer_metrics
 
@@ -120,6 +120,7 @@ _KWARGS_DESCRIPTION = _KWARGS_DESCRIPTION.replace("{matching}", ", ".join(f'"{m}
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class CorefConll(SpaceMetric, evaluate.Metric):
+    parser_family = "coref"  # parse=NAME: one of its parsers (checked by trainer_metrics at once)
     # evaluate.load(..., config_name=NAME): presets for evaluate's combine and evaluator.
     configs = {
         "conll": {"metrics": ["muc", "bcub", "ceafe"]},  # the CoNLL-2012 score and the three it averages
@@ -158,11 +159,10 @@ class CorefConll(SpaceMetric, evaluate.Metric):
         return self.info.features[_PAIRS.index(self._forms)]
 
     def trainer_metrics(self, *arguments, **options):
-        """SpaceMetric.trainer_metrics; with parse, the parser's name is checked now and
-        `references=` (the evaluation set's key documents, whose words the model texts are
-        placed on) is required: the decoded label ids are model texts, not keys."""
+        """SpaceMetric.trainer_metrics; with parse, `references=` (the evaluation set's key
+        documents, whose words the model texts are placed on) is required: the decoded
+        label ids are model texts, not keys."""
         if options.get("parse") is not None:
-            get_parser(options["parse"], "coref")
             if options.get("references") is None:
                 raise ValueError("references: with parse, give the evaluation set's key documents in order (CoNLL-2012 or jsonlines strings) as trainer_metrics(references=...); the decoded label ids are model texts, not keys")
         return super().trainer_metrics(*arguments, **options)

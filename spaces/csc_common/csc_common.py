@@ -13,7 +13,7 @@ from .paperscore_core import VERSION
 from .paperscore_csc import checked_columns, stored_sources
 from .paperscore_csc_common import VARIANTS, compute, corpora
 from .paperscore_csc_llm import NORMALIZATIONS
-from .paperscore_parse import CSC_PARSERS, get_parser
+from .paperscore_parse import CSC_PARSERS
 from .paperscore_space import SpaceMetric
 from .paperscore_trainer import trainer_metrics
 
@@ -94,6 +94,7 @@ _KWARGS_DESCRIPTION = _KWARGS_DESCRIPTION.replace("NORMALIZATIONS", ", ".join(ma
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class CscCommon(SpaceMetric, evaluate.Metric):
+    parser_family = "csc"  # parse=NAME: one of its parsers (checked by trainer_metrics at once)
     def _info(self):
         return evaluate.MetricInfo(
             module_type="metric",
@@ -116,13 +117,6 @@ class CscCommon(SpaceMetric, evaluate.Metric):
 
     def check_batch(self, columns):
         return checked_columns({**columns, **corpora(**{name: columns.get(name) for name in ("predictions", "references", "sources")})})
-
-    def trainer_metrics(self, *arguments, **options):
-        """SpaceMetric.trainer_metrics, with the parser's name checked now, not at the end
-        of the first evaluation."""
-        if options.get("parse") is not None:
-            get_parser(options["parse"], "csc")
-        return super().trainer_metrics(*arguments, **options)
 
     def _compute(
         self,

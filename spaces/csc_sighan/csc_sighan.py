@@ -11,7 +11,7 @@ import numpy
 from .paperscore_core import VERSION
 from .paperscore_csc import stored_sources
 from .paperscore_csc_sighan import check_columns, compute
-from .paperscore_parse import CSC_PARSERS, get_parser
+from .paperscore_parse import CSC_PARSERS
 from .paperscore_space import SpaceMetric
 from .paperscore_trainer import trainer_metrics
 
@@ -93,6 +93,7 @@ _KWARGS_DESCRIPTION = _KWARGS_DESCRIPTION.replace("PARSERS", ", ".join(map(repr,
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class CscSighan(SpaceMetric, evaluate.Metric):
+    parser_family = "csc"  # parse=NAME: one of its parsers (checked by trainer_metrics at once)
     def _info(self):
         return evaluate.MetricInfo(
             module_type="metric",
@@ -120,13 +121,6 @@ class CscSighan(SpaceMetric, evaluate.Metric):
 
     def check_batch(self, columns):
         return check_columns(columns)
-
-    def trainer_metrics(self, *arguments, **options):
-        """SpaceMetric.trainer_metrics, with the parser's name checked now, not at the end
-        of the first evaluation."""
-        if options.get("parse") is not None:
-            get_parser(options["parse"], "csc")
-        return super().trainer_metrics(*arguments, **options)
 
     def _compute(
         self,

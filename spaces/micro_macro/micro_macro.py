@@ -117,6 +117,7 @@ def _describe(found):
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class MicroMacro(SpaceMetric, evaluate.Metric):
+    parser_family = "micro_macro"  # parse=NAME: one of its parsers (checked by trainer_metrics at once)
     # evaluate.load(..., config_name="maven") for evaluate's combine and evaluator, which
     # pass no compute arguments; explicit arguments still win.
     configs = {"maven": {"convention": "maven"}, "jmee": {"convention": "jmee"}}
@@ -207,10 +208,9 @@ class MicroMacro(SpaceMetric, evaluate.Metric):
         return {**columns, "predictions": encode(columns["predictions"]), "references": encode(columns["references"])}
 
     def trainer_metrics(self, *arguments, **options):
-        """SpaceMetric.trainer_metrics, with the parser's name checked now; the event
-        parsers read T5's markers, which the decoding keeps (as OmniEvent decodes)."""
+        """SpaceMetric.trainer_metrics; the event parsers read T5's markers, which the
+        decoding keeps (as OmniEvent decodes)."""
         if options.get("parse") is not None:
-            get_parser(options["parse"], "micro_macro")
             options.setdefault("skip_special_tokens", False)
         return super().trainer_metrics(*arguments, **options)
 

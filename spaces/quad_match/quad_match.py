@@ -106,6 +106,7 @@ Examples:
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class QuadMatch(SpaceMetric, evaluate.Metric):
+    parser_family = "quad_match"  # parse=NAME: one of its parsers (checked by trainer_metrics at once)
     def _info(self):
         # Every example travels as its JSON text (see check_batch): a quad string, or quads as
         # lists or objects, which no one datasets feature holds without coercing.
@@ -134,13 +135,6 @@ class QuadMatch(SpaceMetric, evaluate.Metric):
             check_inputs(predictions, references)
         encode = lambda values: [json.dumps(value, ensure_ascii=False, default=lambda array: array.tolist()) for value in values]  # noqa: E731
         return {**columns, "predictions": encode(predictions), "references": encode(references)}
-
-    def trainer_metrics(self, *arguments, **options):
-        """SpaceMetric.trainer_metrics, with the parser's name checked now, not at the end
-        of the first evaluation."""
-        if options.get("parse") is not None:
-            get_parser(options["parse"], "quad_match")
-        return super().trainer_metrics(*arguments, **options)
 
     def _compute(
         self,

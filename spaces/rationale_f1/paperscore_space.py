@@ -29,6 +29,7 @@ from contextlib import contextmanager
 import numpy as np
 
 from .paperscore_core import INT64, as_corpus
+from .paperscore_parse import get_parser
 from .paperscore_trainer import trainer_metrics
 
 _PLURAL = {"prediction": "predictions", "reference": "references"}
@@ -79,6 +80,7 @@ class SpaceMetric:
     optional_inputs = ()
     configs = {}  # config_name -> compute() option defaults ("default": none)
     habits = {}  # argument -> what to do instead, for this Space (over HABITS)
+    parser_family = None  # the paperscore.parse family whose parsers parse= names
     # Examples with empty predictions and references that check_batch held back rather than
     # store (evaluate would infer a label type from them); they count only when nothing
     # else was stored.
@@ -185,4 +187,6 @@ class SpaceMetric:
     def trainer_metrics(self, tokenizer=None, label_names=None, logits="argmax", postprocess=None, ignore_index=-100, skip_special_tokens=True, references=None, **options):
         """A compute_metrics function for transformers' Trainer (see paperscore.trainer)."""
         self._check_arguments(options)  # now, not at the end of the first evaluation
+        if options.get("parse") is not None:
+            get_parser(options["parse"], self.parser_family)
         return trainer_metrics(self, tokenizer, label_names, logits, postprocess, ignore_index, skip_special_tokens, references, **options)

@@ -103,6 +103,7 @@ Examples:
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class RationaleF1(SpaceMetric, evaluate.Metric):
+    parser_family = "rationale_f1"  # parse=NAME: one of its parsers (checked by trainer_metrics at once)
     # evaluate.load(..., config_name="fr") for evaluate's combine and evaluator, which pass
     # no compute arguments; explicit arguments still win. The papers differ in the
     # selection rule (and ERASER in its IOU threshold); A2R's numbers are the example_* keys
@@ -163,13 +164,6 @@ class RationaleF1(SpaceMetric, evaluate.Metric):
         # tensors become numpy here, so evaluate stores what compute() would read
         predictions, references = check_inputs(predictions, columns["references"])
         return {**columns, "predictions": predictions, "references": references, "sources": [""] * len(predictions)}
-
-    def trainer_metrics(self, *arguments, **options):
-        """SpaceMetric.trainer_metrics, with the parser's name checked now, not at the end
-        of the first evaluation."""
-        if options.get("parse") is not None:
-            get_parser(options["parse"], "rationale_f1")
-        return super().trainer_metrics(*arguments, **options)
 
     def _compute(
         self,
