@@ -108,17 +108,7 @@ def compute_kwargs(predictions, sources, references, variant, char_subset, lengt
         remove_de=bool(remove_de),
         zero_division="nan" if zero_division == "nan" else float(zero_division),
     )
-    return read_replies(kwargs, predictions, parse)
-
-
-def read_replies(kwargs, predictions, parse):
-    """With a parser, every line of the Predictions box is a reply (a blank one too);
-    without, kwargs as they are."""
-    if parse not in PARSERS:
-        raise ValueError(f"parse: {parse!r} is not one of {', '.join(PARSERS)}")
-    if parse == NO_PARSER:
-        return kwargs
-    return {**kwargs, "predictions": [line.removesuffix("\r") for line in predictions.removesuffix("\n").split("\n")], "parse": parse}
+    return page.read_replies(kwargs, predictions, parse, PARSERS)
 
 
 def headline(result, variant):

@@ -289,3 +289,13 @@ def connect(demo, button, fn, inputs, outs):
     """The Compute button (the API endpoint /compute) and the default example on page load."""
     button.click(fn, inputs, outs, api_name="compute")
     demo.load(fn, inputs, outs, api_name=False)
+
+
+def read_replies(kwargs, predictions, parse, parsers):
+    """With a parser (any of `parsers` but the first, "none"), every line of the Predictions
+    box is one reply, a blank one too; without, kwargs as they are."""
+    if parse not in parsers:
+        raise ValueError(f"parse: {parse!r} is not one of {', '.join(parsers)}")
+    if parse == parsers[0]:
+        return kwargs
+    return {**kwargs, "predictions": [line.removesuffix("\r") for line in predictions.removesuffix("\n").split("\n")], "parse": parse}
