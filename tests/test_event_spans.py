@@ -212,6 +212,17 @@ def test_the_command_line_reads_json_lines_of_records(tmp_path, capsys):
     assert code == 0 and json.loads(capsys.readouterr().out)["trigger_cls_f1"] == 1.0
     code = cli.main(["micro_macro", "--scheme", "bio", "--predictions", str(tmp_path / "t.jsonl"), "--references", str(tmp_path / "t.jsonl")])
     assert code == 1 and "--scheme: applies with --spans only" in capsys.readouterr().err
+    # a file of one line of tags is one sentence, not a list of records; CRLF line ends read
+    # alike. Hand derivation: predicted trigger (0, 1, A), gold (0, 2, A): no hit, F1 0.
+    (tmp_path / "one.jsonl").write_text('["B-A", "O"]\n', encoding="utf-8")
+    (tmp_path / "gold.jsonl").write_text('["B-A", "I-A"]\r\n', encoding="utf-8")
+    code = cli.main(["micro_macro", "--spans", "textee", "--scheme", "bio", "--predictions", str(tmp_path / "one.jsonl"), "--references", str(tmp_path / "gold.jsonl"), "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and (out["trigger_cls_predicted"], out["trigger_cls_gold"], out["trigger_cls_matched"], out["trigger_cls_f1"]) == (1, 1, 0, 0.0)
+    # one JSON array of records reads as its JSON lines do
+    (tmp_path / "p.json").write_text(json.dumps(case["predictions"]), encoding="utf-8")
+    code = cli.main(["micro_macro", "--spans", "oneie", "--predictions", str(tmp_path / "p.json"), "--references", str(tmp_path / "g.jsonl"), "--json"])
+    assert code == 0 and json.loads(capsys.readouterr().out) == compute(case["predictions"], case["references"], spans="oneie", return_signature=True)
 
 
 @pytest.mark.parametrize("rule", ["textee", "oneie"])

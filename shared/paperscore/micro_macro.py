@@ -36,6 +36,7 @@ from .core import (
     parse_value,
     prf,
     read_bytes,
+    read_json_values,
     read_lines,
     read_text,
     read_values,
@@ -973,17 +974,9 @@ def read_types(value):
 
 
 def read_records(path, argument):
-    """--parse references (OmniEvent items) and --spans files: JSON lines (blank lines
-    skipped), or one JSON array of objects."""
-    text = read_text(path, argument)
-    if text.lstrip().startswith("["):
-        try:
-            records = load_json(text, f"{argument}: {path}")
-            if isinstance(records, list) and all(isinstance(record, dict) for record in records):
-                return records
-        except ValueError:
-            pass  # JSON lines whose first line is a list (BIO tags, triggers)
-    return [load_json(line, f"{argument}: {path} line {number}") for number, line in enumerate(text.split("\n"), 1) if line.strip()]
+    """--parse references (OmniEvent items) and --spans files: JSON lines, or one JSON array
+    of objects."""
+    return read_json_values(path, argument, objects=True)
 
 
 def run(args):

@@ -396,16 +396,18 @@ NESTED_TOO_DEEP = "JSON nested too deeply"  # for Python's reader: a RecursionEr
 JSON_SPACE = " \t\r\n"  # white space to JSON; str.strip() would also remove U+2028, U+0085
 
 
-def read_json_values(path, argument):
+def read_json_values(path, argument, objects=False):
     """The values of a file that is one JSON array; otherwise of its JSON lines, one value a
     line (lines of JSON white space skipped), split on "\n" only: U+2028 or U+0085 may stand
-    inside a JSON string. A value that is not JSON is an error naming the file and line."""
+    inside a JSON string. A value that is not JSON is an error naming the file and line.
+    With `objects`, the whole file is one array only if every item is a JSON object: a file
+    of one line of BIO tags is one record, not a list of tags."""
     text = read_text(path, argument)
     try:
         values = load_json(text, f"{argument}: {path}") if text.lstrip().startswith("[") else None
     except ValueError:  # JSON lines whose first line is an array
         values = None
-    if isinstance(values, list):
+    if isinstance(values, list) and not (objects and not all(isinstance(value, dict) for value in values)):
         return values
     lines = split_lines(text, path, argument, allow_empty=True)
     return [load_json(line, f"{argument}: {path} line {number}") for number, line in enumerate(lines, 1) if line.strip(JSON_SPACE)]
