@@ -790,3 +790,46 @@ def test_event_strict_sums_are_micro_macro_strict():
     assert reward(completions=[extra], text=[text], positions=[spans], labels=[gold]) == [pytest.approx(2 / 3)]  # 2·1/(2+1)
     with pytest.raises(ValueError, match="types: None is not a list of event type names"):
         rewards.event_reward()
+
+
+# ---------------------------------------------------------------------------------------
+# Coreference: a model's output never stops training; a gold error does, at once
+
+
+def test_coref_reward_scores_any_model_output_and_refuses_bad_gold():
+    import warnings
+
+    from paperscore import coref
+
+    tokens = [f"w{i}" for i in range(30)]
+    gold = [[[i, i] for i in range(0, 24, 2)]]  # one entity of 12 one-token mentions
+    long = [[[i, i + 1] for i in range(0, 24, 2)]]  # each mention one token too long
+    markdown = " ".join(f"[w{i} w{i + 1}](#1)" for i in range(0, 24, 2)) + " w24 w25 w26 w27 w28 w29"
+    # compute() reads such a batch as spans written end-exclusive and refuses it
+    with pytest.raises(ValueError, match="none of the 12 predicted mentions is a key mention.*token_exclusive"):
+        coref.compute([long, []], [gold, []])
+    with pytest.raises(ValueError, match="none of the 12 predicted mentions"):
+        coref.compute([markdown], [gold], parse="coref_markdown", tokens=[tokens])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # nor a warning per batch
+        # no mention matches: MUC, B3 and CEAFe are 0; a document with nothing on either side: 1.0
+        assert rewards.coref_reward(json.loads)(completions=[json.dumps(long), "[]"], clusters=[gold, []]) == [0.0, 1.0]
+        assert rewards.coref_reward("coref_markdown", tokens="tokens")(completions=[markdown], clusters=[gold], tokens=[tokens]) == [0.0]
+        far = json.dumps([[[100 + i, 100 + i] for i in range(12)]])  # no other reading finds them either (compute warns)
+        assert rewards.coref_reward(json.loads)(completions=[far], clusters=[gold]) == [0.0]
+        # a span past the end of a 6-token jsonlines document: a wrong mention in Mary's entity.
+        # key {John, He} {Mary}; response {John, He} {Mary, X}. MUC R 1, P (1 + 0)/(1 + 1), F 2/3;
+        # B3 R (2²/2 + 1²/1)/3 = 1, P (2²/2 + 1²/2)/4 = 5/8, F 10/13; CEAFe φ4 1 and 2·1/(1+2):
+        # R = P = (1 + 2/3)/2, F 5/6
+        words = "John saw Mary . He left".split()
+        line = json.dumps({"doc_key": "d", "sentences": [words], "clusters": [[[0, 0], [4, 4]], [[2, 2]]]})
+        got = rewards.coref_reward(json.loads)(completions=["[[[0, 0], [4, 4]], [[2, 2]]]", "[[[0, 0], [4, 4]], [[2, 2], [50, 52]]]"], clusters=[line, line])
+        assert got == [1.0, pytest.approx((2 / 3 + 10 / 13 + 5 / 6) / 3, abs=1e-12)]
+    with pytest.raises(ValueError, match="ends beyond the document's 6 tokens"):  # compute() refuses that span
+        coref.compute([[[[0, 0], [4, 4]], [[2, 2], [50, 52]]]], [line])
+    # a gold document that cannot be read stops the run at once, naming it
+    bad = json.dumps({"doc_key": "d", "sentences": [words], "clusters": [[[0, 0], [4, 40]]]})
+    with pytest.raises(ValueError, match=r"references\[1\] line 1 \(doc_key 'd'\): cluster 0 holds \[4, 40\]: ends beyond"):
+        rewards.coref_reward(json.loads)(completions=["[]", "[]"], clusters=[line, bad])
+    # mention ids (no span convention) are still numbered together on both sides
+    assert rewards.coref_reward(json.loads)(completions=['[["a", "c"]]'], clusters=[[["a", "b"]]]) == [coref.compute([[["a", "c"]]], [[["a", "b"]]])["conll_f1"]]
