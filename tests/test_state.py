@@ -4,6 +4,7 @@ The oracle is the family's own compute() on the concatenated corpus (itself test
 sklearn / ERASER elsewhere); states are built from random shardings, merged in any order,
 round-tripped through JSON."""
 
+import functools
 import json
 import os
 import subprocess
@@ -609,8 +610,8 @@ def test_coref_at_users_size():
 
 
 def test_coref_refusals():
-    with pytest.raises(ValueError, match="remove_nested: not a coref state option"):
-        state.new("coref", remove_nested=True)
+    with pytest.raises(ValueError, match="remove_nested: coval's options apply to convention='scorer_pl' only"):
+        state.new("coref", remove_nested=True, convention="e2e_coref")
     with pytest.raises(ValueError, match="keep_singletons"):
         state.new("coref", convention="e2e_coref", keep_singletons=False)
     with pytest.raises(ValueError, match="option convention is 'maverick' in argument 2 but 'scorer_pl' in argument 1"):
@@ -652,3 +653,58 @@ def test_every_example_alone_equals_one_pass():
     batch = state.new("quad_match", duplicates="list").update(predictions, references)
     assert state.merge(*alone).counts.tolist() == batch.counts.tolist()
     assert state.merge(*alone).terms == pytest.approx(batch.terms, rel=1e-12)
+
+
+# ---------------------------------------------------------------------------------------
+# coref under coval's remove_nested, NP_only and min_span: applied within each document
+# (the key's parse trees), so per-document rows still sum. Inputs: the 300 parsed
+# documents of tests/coref_coval_fixtures.py, whose figures coval itself gives
+# (test_coref_conll.py checks compute() against them).
+
+COVAL_LABELS = [",".join(name for name in coref.MENTION_OPTIONS if flags[name]) + ("" if flags["keep_singletons"] else ",no_singletons") for flags in __import__("coref_coval_fixtures").COMBINATIONS]
+
+
+def coval_options(label):
+    names = label.split(",")
+    return dict(keep_singletons="no_singletons" not in names, **{name: name in names for name in coref.MENTION_OPTIONS})
+
+
+@functools.lru_cache(maxsize=1)
+def coval_documents():
+    """(key CoNLL texts with parse trees, response clusters, key clusters) of the fixture's 300 documents."""
+    import coref_coval_fixtures as fixtures
+
+    parsed = json.loads((ROOT / "tests" / "data" / "coref_coval" / "expected.json").read_text())["inputs"]["parsed"]
+    documents = fixtures.parsed_documents()
+    keys = [fixtures.conll_document(name, sentences, parsed["keys"][name]) for name, sentences, _, _ in documents]
+    return keys, [parsed["responses"][name] for name, *_ in documents], [parsed["keys"][name] for name, *_ in documents]
+
+
+@settings(max_examples=20, deadline=None)
+@given(picks=st.lists(st.integers(0, 299), max_size=12), cuts=st.lists(st.integers(0, 12), max_size=4), order=st.integers(0, 1000), label=st.sampled_from(COVAL_LABELS))
+def test_coref_coval_options_merge(picks, cuts, order, label):
+    keys, responses, _ = coval_documents()
+    references, predictions = [keys[i] for i in picks], [responses[i] for i in picks]
+    options = coval_options(label)
+    expected = coref.compute(predictions, references, **options, confidence_level=0.9, n_resamples=30, seed=4)
+    got = merged("coref", options, predictions, references, shards(len(picks), cuts, order), keep_rows=True)
+    assert_coref_same(got.compute(confidence_level=0.9, n_resamples=30, seed=4), expected)
+
+
+def test_coref_coval_options_at_users_size():
+    """10,200 documents: each fixture key (as clusters) 34 times, against responses made of
+    random subsets of its key and response mentions in random entities (some empty), 6
+    shards shuffled; remove_nested, which needs no parse tree (NP_only and min_span, at
+    about 1 ms a document in coref itself, are checked above on the parsed documents)."""
+    _, responses, key_clusters = coval_documents()
+    rng = np.random.default_rng(12)
+    references, predictions = [], []
+    for copy in range(34):
+        for response, gold in zip(responses, key_clusters):
+            mentions = list({tuple(m): list(m) for cluster in gold + response for m in cluster}.values())
+            kept = [m for m in mentions if rng.random() < (0.9 if copy % 2 else 0.5)]
+            references.append(gold)
+            predictions.append(response if copy == 0 else _clusters(kept, rng.integers(0, max(len(kept) // 2, 1), len(kept)).tolist()))
+    pieces = shards(len(references), [5, 3000, 3001, 6000, 10_000], 3)
+    options = {"remove_nested": True, "keep_singletons": False}
+    assert_coref_same(merged("coref", options, predictions, references, pieces).compute(), coref.compute(predictions, references, **options))

@@ -639,7 +639,7 @@ class CorefState(SumsState):
     them (whole counts exact below 2^53 in both)."""
 
     family = "coref"
-    OPTIONS = ("metrics", "keep_singletons", "zero_division", "convention", "span_convention")
+    OPTIONS = ("metrics", "keep_singletons", "zero_division", "convention", "span_convention", "remove_nested", "NP_only", "min_span")
 
     @staticmethod
     def module():
@@ -665,7 +665,12 @@ class CorefState(SumsState):
             raise ValueError("predictions, references: CoNLL-U texts (CorefUD) have no mergeable state yet; score them with coref.compute")
         span_convention = tuple(o["span_convention"]) if isinstance(o["span_convention"], list) else o["span_convention"]
         key, response = coref.read_examples(predictions, references, span_convention, tokens, texts)
-        return coref._document_rows(key, response, self.metrics(), o["keep_singletons"], convention=o["convention"])
+        # coval's options act within each document (the key's own parse trees), as compute applies them
+        chosen = coref.check_mention_options(o["convention"], **{name: o[name] for name in coref.MENTION_OPTIONS})
+        if chosen:
+            parses = coref._reference_parses(references) if o["NP_only"] or o["min_span"] else None
+            key, response = coref.apply_mention_options(key, response, parses, o["keep_singletons"], **chosen)
+        return coref._document_rows(key, response, self.metrics(), o["keep_singletons"] or bool(chosen), convention=o["convention"])
 
     def reduce(self, sums):
         return self.module().scores(sums, self.metrics(), self.options["zero_division"])
