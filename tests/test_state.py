@@ -298,6 +298,7 @@ quad_options = st.fixed_dictionaries(
         "duplicates": st.sampled_from(["multiset", "list", "set"]),
         "similarity": st.sampled_from(["rouge_l", "exact"]),
         "exact_only": st.booleans(),
+        "implicit_split": st.booleans(),  # ACOS's split by the gold quads' implicit (NULL) target / opinion
         "zero_division": st.sampled_from([0.0, 1.0]),
         "weights": st.sampled_from([(1, 1, 1, 1), (2, 0.5, 1, 0)]),
     },
@@ -324,12 +325,14 @@ def test_quad_merging_shards_equals_one_pass(examples, cuts, order, options):
     examples=st.lists(st.tuples(quad_sample, quad_reference), min_size=1, max_size=20),
     cuts=st.lists(st.integers(0, 20), max_size=4),
     order=st.integers(0, 1000),
+    implicit_split=st.booleans(),
 )
-def test_quad_intervals_do_not_depend_on_sharding(examples, cuts, order):
-    """keep_rows: distinct STATS rows in sorted order, as compute compresses them."""
+def test_quad_intervals_do_not_depend_on_sharding(examples, cuts, order, implicit_split):
+    """keep_rows: distinct STATS rows in sorted order, as compute compresses them (with
+    implicit_split the state's rows are wider; the bootstrap reads their STATS part)."""
     predictions, references = [p for p, _ in examples], [r for _, r in examples]
-    expected = quad.compute(predictions, references, confidence_level=0.9, n_resamples=50, seed=5)
-    got = merged("quad_match", {}, predictions, references, shards(len(examples), cuts, order), keep_rows=True)
+    expected = quad.compute(predictions, references, confidence_level=0.9, n_resamples=50, seed=5, implicit_split=implicit_split)
+    got = merged("quad_match", {"implicit_split": implicit_split}, predictions, references, shards(len(examples), cuts, order), keep_rows=True)
     assert_quad_same(got.compute(confidence_level=0.9, n_resamples=50, seed=5), expected)
 
 
@@ -340,8 +343,8 @@ def test_quad_at_users_size():
     words = [f"w{i}" for i in range(3000)] + ["屏幕", "很", "亮", "NULL"]
     labels_ = ["food quality", "service general", "ambience general", "price"]
 
-    def phrase():
-        return " ".join(words[i] for i in rng.zipf(1.2, rng.integers(1, 4)) % len(words))
+    def phrase():  # an implicit (NULL) target or opinion now and then
+        return "NULL" if rng.random() < 0.15 else " ".join(words[i] for i in rng.zipf(1.2, rng.integers(1, 4)) % len(words))
 
     def sample(size):
         quads = [f"{phrase()} | {phrase()} | {labels_[rng.integers(4)]} | {['POS', 'NEG', 'NEU'][rng.integers(3)]}" for _ in range(size)]
@@ -354,6 +357,10 @@ def test_quad_at_users_size():
         predictions.append(r if i % 3 == 0 else (r + " & " + r.split(" & ")[0] if r and i % 7 == 0 else (sample(rng.integers(0, 3)) + (" & broken | quad" if i % 11 == 0 else ""))))
     pieces = shards(10_000, [10, 3000, 3001, 7000, 9999], 8)
     assert_quad_same(merged("quad_match", {}, predictions, references, pieces).compute(), quad.compute(predictions, references))
+    split = {"implicit_split": True, "exact_only": True}
+    expected = quad.compute(predictions, references, **split)
+    assert {expected[f"exact_f1_{kind}"] > 0 for kind in quad.IMPLICITNESS} == {True}  # every kind occurs
+    assert_quad_same(merged("quad_match", split, predictions, references, pieces).compute(), expected)
 
 
 def test_quad_span_quads_and_refusals():

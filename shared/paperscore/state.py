@@ -516,10 +516,12 @@ class SumsState(State):
 
 
 class QuadState(SumsState):
-    """quad.STATS sums: matched (soft degrees) and score are floats, the rest counts."""
+    """quad.STATS sums: matched (soft degrees) and score are floats, the rest counts. With
+    implicit_split a row is STATS then STATS once per quad.IMPLICITNESS kind (the sample's
+    row where its reference includes that kind, else 0): ACOS's split is a sum too."""
 
     family = "quad_match"
-    OPTIONS = ("weights", "tuple_len", "sep_token1", "sep_token2", "similarity", "duplicates", "exact_only", "spans", "zero_division")
+    OPTIONS = ("weights", "tuple_len", "sep_token1", "sep_token2", "similarity", "duplicates", "exact_only", "implicit_split", "spans", "zero_division")
     FLOATS = (0, 7)  # quad.STATS: matched, score
 
     @staticmethod
@@ -528,20 +530,45 @@ class QuadState(SumsState):
 
         return quad
 
+    def blocks(self):
+        return 1 + len(self.module().IMPLICITNESS) * bool(self.options["implicit_split"])
+
     def width(self):
-        return len(self.module().STATS)
+        return len(self.module().STATS) * self.blocks()
+
+    def float_columns(self, width):
+        return tuple(b * len(self.module().STATS) + c for b in range(self.blocks()) for c in self.FLOATS)
 
     def rows(self, predictions, references):
         quad, o = self.module(), self.options
         tuple_len = "0123" if o["tuple_len"] is None else o["tuple_len"]
         if o["spans"] is not None:
             predictions, references = (quad.span_quads(x, name, tuple_len, o["spans"]) for x, name in ((predictions, "predictions"), (references, "references")))
-        _, rows, chosen = quad._score(predictions, references, o["weights"], tuple_len, o["sep_token1"], o["sep_token2"], o["similarity"], o["duplicates"], o["exact_only"])
-        return rows[chosen]
+        pairing, rows, chosen = quad._score(predictions, references, o["weights"], tuple_len, o["sep_token1"], o["sep_token2"], o["similarity"], o["duplicates"], o["exact_only"], by_text=not o["implicit_split"])
+        stats = rows[chosen].reshape(-1, len(quad.STATS))
+        if not o["implicit_split"]:
+            return stats
+        present = quad._implicitness(pairing)[chosen]
+        return np.concatenate([stats] + [stats * present[:, [j]] for j in range(present.shape[1])], axis=1)
 
     def reduce(self, sums):
-        quad = self.module()
-        return quad.ratios(sums, self.options["zero_division"], quad.EXACT_KEYS if self.options["exact_only"] else quad.KEYS)
+        quad, o = self.module(), self.options
+        size = len(quad.STATS)
+        out = quad.ratios(sums[..., :size], o["zero_division"], quad.EXACT_KEYS if o["exact_only"] else quad.KEYS)
+        for j, kind in enumerate(quad.IMPLICITNESS[: self.blocks() - 1]):
+            part = quad.ratios(sums[..., (j + 1) * size : (j + 2) * size], o["zero_division"], quad.EXACT_KEYS)
+            out.update({f"{key}_{kind}": value for key, value in part.items()})
+        return out
+
+    def _intervals(self, confidence_level, n_resamples, seed):
+        from .core import bootstrap_intervals, encode_rows
+
+        quad, o = self.module(), self.options
+        table, codes = encode_rows(self.table[:, : len(quad.STATS)])  # compute resamples the STATS rows alone
+        weights = np.zeros(len(table), dtype=np.int64)
+        np.add.at(weights, codes, self.weights)
+        keys = quad.EXACT_KEYS if o["exact_only"] else quad.KEYS
+        return bootstrap_intervals(weights, lambda w: quad.ratios(w @ table, o["zero_division"], keys), confidence_level, n_resamples, seed)
 
     def extras(self):
         repeated = self.counts[list(self.ints).index(self.module().STATS.index("repeated_hits"))]
