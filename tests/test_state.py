@@ -715,3 +715,58 @@ def test_coref_coval_options_at_users_size():
     pieces = shards(len(references), [5, 3000, 3001, 6000, 10_000], 3)
     options = {"remove_nested": True, "keep_singletons": False}
     assert_coref_same(merged("coref", options, predictions, references, pieces).compute(), coref.compute(predictions, references, **options))
+
+
+# ---------------------------------------------------------------------------------------
+# corefud: CoNLL-U texts (tests/corefud_cases.py's random key/response pairs: empty nodes,
+# discontinuous, nested and zero mentions), each file's documents corefud's rows
+
+
+@functools.lru_cache(maxsize=1)
+def corefud_texts(n=600):
+    import corefud_cases
+
+    pairs = [corefud_cases.case(number) for number in range(n)]
+    return [key for key, _ in pairs], [response for _, response in pairs]
+
+
+def assert_close(got, expected):
+    assert got.keys() == expected.keys()
+    for key, value in expected.items():
+        assert got[key] == pytest.approx(value, rel=1e-12, abs=1e-15), key
+
+
+corefud_options = st.sampled_from(
+    [{}, {"matching": "exact", "keep_singletons": True}, {"matching": "partial"}, {"zero_matching": "linear"}, {"metrics": ["muc", "lea"], "zero_division": 1.0}]
+)
+
+
+@settings(max_examples=20, deadline=None)
+@given(picks=st.lists(st.integers(0, 39), min_size=1, max_size=8), cuts=st.lists(st.integers(0, 8), max_size=4), order=st.integers(0, 1000), options=corefud_options)
+def test_corefud_merging_shards_equals_one_pass(picks, cuts, order, options):
+    keys, responses = corefud_texts()
+    references, predictions = [keys[i] for i in picks], [responses[i] for i in picks]
+    from paperscore import corefud
+
+    expected = corefud.compute(predictions, references, **options, confidence_level=0.9, n_resamples=30, seed=2)
+    got = merged("corefud", options, predictions, references, shards(len(picks), cuts, order), keep_rows=True)
+    assert_close(got.compute(confidence_level=0.9, n_resamples=30, seed=2), expected)
+
+
+def test_corefud_at_users_size_and_through_coref():
+    """600 key/response file pairs (1,207 documents; corefud scores about 2 ms a document,
+    so 10,000 would take most of a minute here), 5 shards shuffled; coref.compute's reading
+    of CoNLL-U is the corefud state with exact matching and singletons kept."""
+    from paperscore import corefud
+
+    keys, responses = corefud_texts()
+    pieces = shards(len(keys), [1, 200, 201, 450], 4)
+    assert_close(merged("corefud", {}, responses, keys, pieces).compute(), corefud.compute(responses, keys))
+    through = {"matching": "exact", "keep_singletons": True}
+    assert_close(merged("corefud", through, responses[:100], keys[:100], [(50, 100), (0, 50)]).compute(), coref.compute(responses[:100], keys[:100]))
+    with pytest.raises(ValueError, match='CoNLL-U texts .* use paperscore.state.new\\("corefud"'):
+        state.new("coref").update(responses[:1], keys[:1])
+    with pytest.raises(ValueError, match="matching"):
+        state.new("corefud", matching="heads")
+    with pytest.raises(ValueError, match="option matching is 'exact' in argument 2 but 'head' in argument 1"):
+        state.merge(state.new("corefud"), state.new("corefud", matching="exact"))

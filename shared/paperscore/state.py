@@ -40,7 +40,7 @@ import numpy as np
 
 from .core import INT64, check_bootstrap, check_zero_division, input_error
 
-FAMILIES = ("micro_macro", "rationale", "quad_match", "csc_sighan", "csc_common", "coref")
+FAMILIES = ("micro_macro", "rationale", "quad_match", "csc_sighan", "csc_common", "coref", "corefud")
 FORMAT = 1
 
 
@@ -51,7 +51,7 @@ def new(family, keep_rows=False, **options):
         raise ValueError(f"family: {family!r} is not one of {', '.join(FAMILIES)}")
     if not isinstance(keep_rows, (bool, np.bool_)):
         raise ValueError(f"keep_rows: {keep_rows!r} is not True or False")
-    cls = {"micro_macro": MicroMacroState, "rationale": RationaleState, "quad_match": QuadState, "csc_sighan": SighanState, "csc_common": CscCommonState, "coref": CorefState}[family]
+    cls = {"micro_macro": MicroMacroState, "rationale": RationaleState, "quad_match": QuadState, "csc_sighan": SighanState, "csc_common": CscCommonState, "coref": CorefState, "corefud": CorefUDState}[family]
     return cls(cls.check_options(options), bool(keep_rows))
 
 
@@ -689,7 +689,7 @@ class CorefState(SumsState):
 
         coref, o = self.module(), self.options
         if corefud.takes(predictions, references, "exact"):
-            raise ValueError("predictions, references: CoNLL-U texts (CorefUD) have no mergeable state yet; score them with coref.compute")
+            raise ValueError("predictions, references: CoNLL-U texts (CorefUD) are scored by corefud's own rows: use paperscore.state.new(\"corefud\", ...), with matching=\"exact\" and keep_singletons=True for what coref.compute gives them")
         span_convention = tuple(o["span_convention"]) if isinstance(o["span_convention"], list) else o["span_convention"]
         key, response = coref.read_examples(predictions, references, span_convention, tokens, texts)
         # coval's options act within each document (the key's own parse trees), as compute applies them
@@ -701,6 +701,59 @@ class CorefState(SumsState):
 
     def reduce(self, sums):
         return self.module().scores(sums, self.metrics(), self.options["zero_division"])
+
+
+class CorefUDState(SumsState):
+    """corefud's per-document rows (corefud.WIDTH per metric, every metric, as its compute
+    sums them): CoNLL-U texts, each file's documents its rows, so a shard holds whole files
+    (each prediction text with its key text)."""
+
+    family = "corefud"
+    OPTIONS = ("matching", "keep_singletons", "zero_matching", "metrics", "zero_division")
+
+    @staticmethod
+    def module():
+        from . import corefud
+
+        return corefud
+
+    @classmethod
+    def check_options(cls, options):
+        """As SumsState's, checked here: corefud.compute([], []) refuses having no text."""
+        import inspect
+
+        from .core import check_choice
+
+        corefud = cls.module()
+        for name in options:
+            if name not in cls.OPTIONS:
+                raise ValueError(f"{name}: not a corefud state option (options: {', '.join(cls.OPTIONS)}; bootstrap options go to compute())")
+        defaults = inspect.signature(corefud.compute).parameters
+        out = {name: options.get(name, defaults[name].default) for name in cls.OPTIONS}
+        check_choice("matching", out["matching"], corefud.MATCHING)
+        check_choice("zero_matching", out["zero_matching"], corefud.ZERO_MATCHING)
+        if not isinstance(out["keep_singletons"], (bool, np.bool_)):
+            raise ValueError(f"keep_singletons: {out['keep_singletons']!r} is not True or False")
+        out["keep_singletons"] = bool(out["keep_singletons"])
+        out["metrics"] = None if out["metrics"] is None else list(corefud._check_metrics(out["metrics"]))
+        out["zero_division"] = check_zero_division(out["zero_division"])
+        return out
+
+    def width(self):
+        return sum(self.module().WIDTH.values())
+
+    def float_columns(self, width):
+        return tuple(range(width))
+
+    def rows(self, predictions, references):
+        o = self.options
+        if isinstance(references, (list, tuple)) and not len(references) and isinstance(predictions, (list, tuple)) and not len(predictions):
+            return np.zeros((0, self.width()))
+        return self.module().document_rows(predictions, references, o["matching"], o["keep_singletons"], o["zero_matching"])[1]
+
+    def reduce(self, sums):
+        corefud = self.module()
+        return corefud._only(corefud.scores(sums, self.options["zero_division"]), corefud._check_metrics(self.options["metrics"]))
 
 
 # ---------------------------------------------------------------------------------------
