@@ -770,3 +770,71 @@ def test_corefud_at_users_size_and_through_coref():
         state.new("corefud", matching="heads")
     with pytest.raises(ValueError, match="option matching is 'exact' in argument 2 but 'head' in argument 1"):
         state.merge(state.new("corefud"), state.new("corefud", matching="exact"))
+
+
+# ---------------------------------------------------------------------------------------
+# quad_match(convention="diaasq"): DiaASQ's table, per dialogue (hits, predicted, gold) of
+# each row (tests/diaasq.py's random dialogues: nudged, repeated, made-up triplets, element
+# and pair lists with near misses)
+
+
+@functools.lru_cache(maxsize=1)
+def diaasq_corpus(n=2000):
+    import random
+
+    import diaasq
+
+    rng = random.Random(31)
+    gold = [diaasq.random_dialogue(rng, f"{i:05d}" if i % 3 else i) for i in range(n)]  # str and int doc_ids
+    return gold, [diaasq.random_prediction(rng, g) for g in gold], [diaasq.random_prediction(rng, g, lists=False) for g in gold]
+
+
+def merged_diaasq(options, predictions, references, pieces, keep_rows=False):
+    """Each shard's predictions in another order than its gold (DiaASQ pairs them by doc_id)."""
+    states = []
+    for a, b in pieces:
+        s = state.new("quad_match", keep_rows=keep_rows, **options).update(predictions[a:b][::-1], references[a:b])
+        states.append(state.from_dict(json.loads(json.dumps(s.to_dict(), allow_nan=False))))
+    return state.merge(*states) if states else state.new("quad_match", keep_rows=keep_rows, **options)
+
+
+@settings(max_examples=20, deadline=None)
+@given(n=st.integers(0, 15), start=st.integers(0, 1000), cuts=st.lists(st.integers(0, 15), max_size=4), order=st.integers(0, 1000), lists=st.booleans(), zero_division=st.sampled_from([0.0, 1.0]))
+def test_diaasq_merging_shards_equals_one_pass(n, start, cuts, order, lists, zero_division):
+    gold, with_lists, triplets_only = diaasq_corpus()
+    references, predictions = gold[start : start + n], (with_lists if lists else triplets_only)[start : start + n]
+    options = {"convention": "diaasq", "zero_division": zero_division}
+    pieces = shards(len(references), cuts, order)
+    expected = quad.compute(predictions, references, **options)
+    assert merged_diaasq(options, predictions, references, pieces).compute() == expected  # counts: bit for bit
+    if n:
+        expected = quad.compute(predictions, references, **options, confidence_level=0.9, n_resamples=30, seed=3)
+        assert merged_diaasq(options, predictions, references, pieces, keep_rows=True).compute(confidence_level=0.9, n_resamples=30, seed=3) == expected
+
+
+def test_diaasq_at_users_size_and_refusals():
+    """2,000 dialogues (DiaASQ's test sets hold 100 each; building and scoring 10,000 random
+    ones takes 20 s here), 6 shards shuffled; what compute refuses over the whole corpus the
+    merge refuses."""
+    gold, with_lists, triplets_only = diaasq_corpus()
+    options = {"convention": "diaasq"}
+    pieces = shards(len(gold), [7, 500, 501, 1200, 1999], 9)
+    assert merged_diaasq(options, with_lists, gold, pieces).compute() == quad.compute(with_lists, gold, **options)
+    mixed = with_lists[:10] + triplets_only[10:20]
+    with pytest.raises(ValueError, match="gives '[a-z]+' but predictions\\[10\\] does not"):
+        quad.compute(mixed, gold[:20], **options)
+    a = state.new("quad_match", **options).update(mixed[:10], gold[:10])
+    b = state.new("quad_match", **options).update(mixed[10:], gold[10:20])
+    with pytest.raises(ValueError, match="merge: the predictions do not give 'targets' but earlier ones do: give it in every prediction"):
+        state.merge(a, b)
+    with pytest.raises(ValueError, match="update: the predictions do not give 'targets' but earlier ones do"):
+        a.update(mixed[10:], gold[10:20])
+    with pytest.raises(ValueError, match="doc_id '00001' is also that of references\\[0\\]"):
+        quad.compute(with_lists[1:2] * 2, gold[1:2] * 2, **options)
+    with pytest.raises(ValueError, match="merge: gold doc_id '00001' is also in an earlier shard"):
+        state.merge(*(state.new("quad_match", **options).update(with_lists[1:2], gold[1:2]) for _ in range(2)))
+    with pytest.raises(ValueError, match="weights: does not apply with convention='diaasq'"):
+        state.new("quad_match", convention="diaasq", weights=(1, 1, 1, 1))
+    with pytest.raises(ValueError, match="option convention is 'diaasq' in argument 2"):
+        state.merge(state.new("quad_match"), state.new("quad_match", convention="diaasq"))
+    assert state.new("quad_match", **options).compute() == quad.compute([], [], **options)

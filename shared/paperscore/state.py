@@ -52,6 +52,8 @@ def new(family, keep_rows=False, **options):
     if not isinstance(keep_rows, (bool, np.bool_)):
         raise ValueError(f"keep_rows: {keep_rows!r} is not True or False")
     cls = {"micro_macro": MicroMacroState, "rationale": RationaleState, "quad_match": QuadState, "csc_sighan": SighanState, "csc_common": CscCommonState, "coref": CorefState, "corefud": CorefUDState}[family]
+    if family == "quad_match" and options.get("convention") is not None:
+        cls = DiaasqState
     return cls(cls.check_options(options), bool(keep_rows))
 
 
@@ -573,6 +575,112 @@ class QuadState(SumsState):
     def extras(self):
         repeated = self.counts[list(self.ints).index(self.module().STATS.index("repeated_hits"))]
         return {"exact_repeated_hits": int(repeated)} if self.options["duplicates"] == "list" else {}
+
+
+class DiaasqState(SumsState):
+    """quad_match(convention="diaasq"): per dialogue the (hits, predicted, gold) counts of
+    every row of quad.DIAASQ_ROWS (0 for a row the batch's predictions give no list for).
+    A shard holds each dialogue's prediction with its gold (paired by doc_id). compute()'s
+    corpus-wide rules are kept by two small records: which element and pair lists the
+    predictions give (a row is scored when every prediction gives its list: a list given
+    in one shard and not in another is refused, as compute refuses it), and the gold
+    doc_ids seen (one doc_id in two shards is refused: DiaASQ would keep only the last)."""
+
+    family = "quad_match"
+    OPTIONS = ("convention", "zero_division")
+
+    @staticmethod
+    def module():
+        from . import quad
+
+        return quad
+
+    @classmethod
+    def check_options(cls, options):
+        from .core import check_choice
+
+        for name in options:
+            if name not in cls.OPTIONS:
+                raise ValueError(f"{name}: does not apply with convention='diaasq' (DiaASQ's table takes zero_division alone; bootstrap options go to compute())")
+        check_choice("convention", options["convention"], cls.module().CONVENTIONS)
+        return {"convention": options["convention"], "zero_division": check_zero_division(options.get("zero_division", 0.0))}
+
+    def __init__(self, options, keep_rows):
+        super().__init__(options, keep_rows)
+        self.given = {}  # list key -> whether the predictions give it (absent: no prediction seen)
+        self.doc_ids = []
+
+    def width(self):
+        return len(self.module().DIAASQ_ROWS) * 3
+
+    def _records(self, given, doc_ids, where):
+        """Refuse what compute would refuse over the union; return the merged records."""
+        for key, value in given.items():
+            if self.given.get(key, value) != value:
+                raise ValueError(f"{where}: the predictions {'give' if value else 'do not give'} {key!r} but earlier ones {'do' if self.given[key] else 'do not'}: give it in every prediction (its rows) or in none, as compute requires")
+        seen = set(self.doc_ids)
+        again = next((doc_id for doc_id in doc_ids if doc_id in seen), None)
+        if again is not None:
+            raise ValueError(f"{where}: gold doc_id {again!r} is also in an earlier shard: DiaASQ keys dialogues by it and would keep only the last")
+        return {**self.given, **given}, self.doc_ids + list(doc_ids)
+
+    def update(self, predictions, references):
+        """Add a batch of dialogues, checked exactly as compute() checks them (indices in
+        messages are within the batch)."""
+        from .core import as_corpus
+
+        quad = self.module()
+        predictions, references = as_corpus(predictions, "predictions"), as_corpus(references, "references")
+        ordered, rows = quad.check_dialogues(predictions, references)
+        given = {quad.DIAASQ_LISTS[row]: row in rows for row in quad.DIAASQ_LISTS} if len(predictions) else {}
+        self.given, self.doc_ids = self._records(given, [gold["doc_id"] for gold in references], "update")
+        counts = np.zeros((len(references), len(quad.DIAASQ_ROWS), 3), dtype=np.int64)
+        at = [quad.DIAASQ_ROWS.index(row) for row in rows]
+        for i, (p, g) in enumerate(zip(ordered, references)):
+            counts[i, at] = quad.diaasq_counts(p, g, rows)
+        self._add_sums(counts.sum(0).ravel(), np.zeros(0))
+        if self.keep_rows:
+            from .core import compress_rows
+
+            self.table, self.weights = _merge_rows(self.table, self.weights, *compress_rows(counts.reshape(len(references), -1)))
+        return self
+
+    def _add(self, other):
+        self.given, self.doc_ids = self._records(other.given, other.doc_ids, "merge")
+        super()._add(other)
+
+    def rows_scored(self):
+        quad = self.module()
+        return [row for row in quad.DIAASQ_ROWS if row not in quad.DIAASQ_LISTS or self.given.get(quad.DIAASQ_LISTS[row], True)]
+
+    def _columns(self):
+        quad = self.module()
+        return np.array([3 * quad.DIAASQ_ROWS.index(row) + k for row in self.rows_scored() for k in range(3)], dtype=np.int64)
+
+    def reduce(self, sums):
+        rows = self.rows_scored()
+        return self.module().diaasq_ratios(sums[..., self._columns()].reshape(*sums.shape[:-1], len(rows), 3), rows, self.options["zero_division"])
+
+    def _intervals(self, confidence_level, n_resamples, seed):
+        from .core import bootstrap_intervals, encode_rows
+
+        table, codes = encode_rows(self.table[:, self._columns()])  # compute's rows hold the scored rows alone
+        weights = np.zeros(len(table), dtype=np.int64)
+        np.add.at(weights, codes, self.weights)
+        rows = self.rows_scored()
+        return bootstrap_intervals(weights, lambda w: self.module().diaasq_ratios((w @ table).reshape(*np.shape(w)[:-1], len(rows), 3), rows, self.options["zero_division"]), confidence_level, n_resamples, seed)
+
+    def _dump(self):
+        return {**super()._dump(), "given": dict(self.given), "doc_ids": list(self.doc_ids)}
+
+    def _load(self, data):
+        given, doc_ids = data["given"], data["doc_ids"]
+        if not isinstance(given, dict) or not all(key in self.module().DIAASQ_LISTS.values() and isinstance(v, bool) for key, v in given.items()):
+            raise ValueError(f"given: {given!r} is not a map of DiaASQ list names to true or false")
+        if not isinstance(doc_ids, list) or not all(isinstance(d, (str, int)) and not isinstance(d, bool) for d in doc_ids):
+            raise ValueError("doc_ids: not a list of DiaASQ doc_ids (strings or integers)")
+        self.given, self.doc_ids = self._records(given, doc_ids, "from_dict")
+        super()._load(data)
 
 
 class SighanState(SumsState):
