@@ -469,7 +469,7 @@ def test_sighan_at_users_size():
 
 
 def test_sighan_refusals():
-    with pytest.raises(ValueError, match="sources: the state scores sentences"):
+    with pytest.raises(ValueError, match="sources: the state scores sentences with their sources; label lines .* a shard cannot tell a pid whose result line is in another shard .* silently wrong"):
         state.new("csc_sighan").update(["1, 0"], ["1, 0"])
     with pytest.raises(ValueError, match="subtask"):
         state.new("csc_sighan", version="2013")
@@ -540,8 +540,9 @@ def test_csc_common_refusals():
         state.new("csc_common", variant="nope")
     with pytest.raises(ValueError, match="option variant is 'scope' in argument 2 but 'realise' in argument 1"):
         state.merge(state.new("csc_common"), state.new("csc_common", variant="scope"))
-    with pytest.raises(ValueError, match="parse: not a csc_common state option"):
-        state.new("csc_common", parse="csc_reply")
+    for family, parser in (("csc_common", "csc_reply"), ("quad_match", "mvp"), ("coref", "coref_markdown"), ("micro_macro", "omnievent_s2s"), ("rationale", "quotes_exact")):
+        with pytest.raises(ValueError, match="parse: states take the family's own inputs, not model texts: .*parse_failure_examples by corpus position"):
+            state.new(family, parse=parser)
 
 
 # ---------------------------------------------------------------------------------------
@@ -838,3 +839,44 @@ def test_diaasq_at_users_size_and_refusals():
     with pytest.raises(ValueError, match="option convention is 'diaasq' in argument 2"):
         state.merge(state.new("quad_match"), state.new("quad_match", convention="diaasq"))
     assert state.new("quad_match", **options).compute() == quad.compute([], [], **options)
+
+
+# ---------------------------------------------------------------------------------------
+# paperscore compare on sharded corpora. Its tests read each example's pair of statistic
+# rows (system A's, system B's). Where a family's paired_statistics codes examples by their
+# distinct rows (sorted), the p-value and interval depend on the multiset of paired
+# examples alone, so shards put back together in any order give the same figures: quad,
+# rationale, both CSC families, micro_macro with one label per example. coref (a row per
+# document) and micro_macro sequences (a row per sequence) code examples by position: the
+# same figures only in corpus order (README, state's docstring).
+
+
+def compare_inputs(family, rng, n):
+    """(references, system_a, system_b, options) of n random examples of `family`."""
+    if family == "micro_macro":
+        refs = [int(x) for x in rng.integers(0, 4, n)]
+        return refs, [x if rng.random() < 0.6 else 0 for x in refs], [x if rng.random() < 0.7 else 1 for x in refs], {}
+    if family == "rationale_f1":
+        refs = [[int(x) for x in rng.integers(0, 2, rng.integers(1, 6))] for _ in range(n)]
+        return refs, [[x if rng.random() < 0.7 else 1 - x for x in r] for r in refs], [[x if rng.random() < 0.8 else 1 - x for x in r] for r in refs], {}
+    if family == "quad_match":
+        refs = [" & ".join(f"t{rng.integers(5)} | o{rng.integers(3)} | food | POS" for _ in range(rng.integers(0, 3))) for _ in range(n)]
+        return refs, [r if rng.random() < 0.5 else "t1 | o1 | food | POS" for r in refs], [r if rng.random() < 0.6 else "t2 | o 1 | food | NEG" for r in refs], {}
+    sources, predictions, references = csc_corpus(int(rng.integers(1000)), n=n)
+    other = [r if rng.random() < 0.5 else p for p, r in zip(predictions, references)]
+    return references, predictions, other, {"sources": sources}
+
+
+@pytest.mark.filterwarnings("ignore")  # few differing examples: compare's own warning
+@settings(max_examples=15, deadline=None)
+@given(family=st.sampled_from(["micro_macro", "rationale_f1", "quad_match", "csc_sighan", "csc_common"]), seed=st.integers(0, 1000), method=st.sampled_from(["bootstrap", "randomization"]))
+def test_compare_does_not_depend_on_sharding(family, seed, method):
+    from paperscore.compare import compare
+
+    rng = np.random.default_rng(seed)
+    references, system_a, system_b, options = compare_inputs(family, rng, 60)
+    expected = compare(family, references, system_a, system_b, method=method, n_resamples=100, seed=7, **options)
+    order = [i for a, b in shards(60, rng.integers(0, 60, 4).tolist(), seed) for i in range(a, b)]  # shards, put back in another order
+    moved = {name: [value[i] for i in order] for name, value in options.items()}
+    got = compare(family, [references[i] for i in order], [system_a[i] for i in order], [system_b[i] for i in order], method=method, n_resamples=100, seed=7, **moved)
+    assert {k: v for k, v in got.items() if k != "signature"} == pytest.approx({k: v for k, v in expected.items() if k != "signature"}, rel=1e-12, abs=1e-15)

@@ -12,28 +12,44 @@ Every family's figures are ratios of sums, so a state holds only the sums:
 - rationale: the four token counts, and per mean (example P/R/F1, IOU P/R, AUPRC) the sum
   of its per-example terms and how many examples enter it; plus whether a soft score was
   seen (auprc=None reports AUPRC only then, as compute does).
-- quad_match, csc_sighan, csc_common, coref (the families whose compute() sums
+- quad_match, csc_sighan, csc_common, coref, corefud (the families whose compute() sums
   per-example rows for its bootstrap_intervals call): the column sums of those rows,
-  counts as int64 (coref: float64 throughout, as its compute sums them). The CSC states
-  take sentences with their sources (`update(predictions, references, sources=...)`);
-  label lines, paired by pid over the whole corpus, are refused. coref takes documents
-  (and `tokens=`, `texts=` for character spans); CoNLL-U (CorefUD) texts are refused.
+  counts as int64 (coref, corefud: float64 throughout, as their compute sums them).
+  quad_match takes implicit_split (ACOS's split: a block of sums per implicitness kind)
+  and convention="diaasq" (DiaASQ's table: per-dialogue counts of every row, plus the
+  lists the predictions give and the gold doc_ids, so that the merge refuses what
+  compute refuses over the whole corpus; a shard holds each dialogue's prediction with its
+  gold). The CSC states take sentences with their sources (`update(predictions,
+  references, sources=...)`). coref takes documents (and `tokens=`, `texts=` for
+  character spans) and coval's remove_nested, NP_only and min_span (applied within each
+  document, as compute applies them); "corefud" takes CoNLL-U texts with corefud.compute's
+  options (coref.compute reads them as matching="exact", keep_singletons=True), a shard
+  holding whole files.
+Refused, saying why: CSC label lines (sources=None: a result line pairs with the truth line
+of its pid anywhere in the files, and a shard cannot tell a pid whose result line is in
+another shard from one the system left out), and parse= (compute(parse=...) reports
+parse_failure_examples by corpus position, which a shard does not know; not supported yet).
 
 Count figures are equal bit for bit. Figures from sums of fractional terms (rationale's
-example_*, iou_*, auprc; quad's optimal_*, sums of ROUGE-L degrees; coref's B3, CEAFe,
-LEA and CoNLL) are floats added in another order, so they may differ from one pass in the
-last bits (relative 1e-12).
+example_*, iou_*, auprc; quad's optimal_*, sums of ROUGE-L degrees; coref's and corefud's
+B3, CEAFe, LEA and CoNLL) are floats added in another order, so they may differ from one
+pass in the last bits (relative 1e-12).
 
 Bootstrap intervals (`compute(confidence_level=...)`) need the per-example rows, kept only
 with `keep_rows=True`:
-- rationale, quad_match, csc_sighan, csc_common and coref keep the distinct rows and
-  their counts; compute sorts them the same way, so intervals are identical however the examples were sharded and merged
-  (quad's optimal_* and coref's fractional figures up to the float sums above).
+- rationale, quad_match, csc_sighan, csc_common, coref and corefud keep the distinct rows
+  and their counts; compute sorts them the same way, so intervals are identical however the
+  examples were sharded and merged (quad's optimal_* and coref's fractional figures up to
+  the float sums above).
 - micro_macro keeps the examples' labels, concatenated in merge order; with one label per
   example the bootstrap reads only the confusion cells (identical under any sharding),
   with sequences of labels it resamples sequences in order: identical when shards are
   merged in corpus order, else a different (equally valid) draw for the same seed.
-`paperscore compare` p-values depend on the same rows: compare whole corpora.
+`paperscore compare` takes whole corpora, not states. Its p-values and intervals depend on
+the multiset of paired examples for quad_match, rationale, the CSC families and
+micro_macro with one label per example (shards rejoined in any order give the same
+figures); coref and micro_macro sequences code each document / sequence by its position,
+so there they are the same only with the examples in corpus order.
 """
 
 import numpy as np
@@ -49,6 +65,8 @@ def new(family, keep_rows=False, **options):
     output options excluded: they go to State.compute)."""
     if family not in FAMILIES:
         raise ValueError(f"family: {family!r} is not one of {', '.join(FAMILIES)}")
+    if "parse" in options:  # the figures would merge, but parse_failure_examples are corpus positions
+        raise ValueError("parse: states take the family's own inputs, not model texts: compute(parse=...) reports parse_failure_examples by corpus position, which a shard does not know (not supported yet); score model texts with compute(parse=...)")
     if not isinstance(keep_rows, (bool, np.bool_)):
         raise ValueError(f"keep_rows: {keep_rows!r} is not True or False")
     cls = {"micro_macro": MicroMacroState, "rationale": RationaleState, "quad_match": QuadState, "csc_sighan": SighanState, "csc_common": CscCommonState, "coref": CorefState, "corefud": CorefUDState}[family]
@@ -726,7 +744,11 @@ class SighanState(SumsState):
 
 def _need_sources(family, sources):
     if sources is None:  # label lines pair by pid over the whole corpus, which a shard cannot check
-        raise ValueError(f"sources: the state scores sentences with their sources; label lines (sources=None) pair by pid across the corpus: score them with {family}.compute")
+        raise ValueError(
+            f"sources: the state scores sentences with their sources; label lines (sources=None) are refused: they pair a result line with the truth "
+            f"line of its pid anywhere in the files, and a shard cannot tell a pid whose result line is in another shard from one the system left out "
+            f"(which the SIGHAN 2013/2014 jars read as 'no error'), so its counts could be silently wrong: score label files with {family}.compute"
+        )
 
 
 class CscCommonState(SumsState):
