@@ -598,7 +598,6 @@ def test_coref_against_per_document_compute_and_the_corpus():
 
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 10**6))
-@pytest.mark.filterwarnings("ignore:predictions. none of the")
 def test_coref_attacks_never_beat_the_gold(seed):
     rng = random.Random(seed)
     gold = coref_document(rng)

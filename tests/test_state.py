@@ -839,6 +839,8 @@ def test_diaasq_at_users_size_and_refusals():
     with pytest.raises(ValueError, match="option convention is 'diaasq' in argument 2"):
         state.merge(state.new("quad_match"), state.new("quad_match", convention="diaasq"))
     assert state.new("quad_match", **options).compute() == quad.compute([], [], **options)
+    plain = ["a | b | food | POS", "NULL | b | food | NEG"]
+    assert state.new("quad_match", convention=None).update(plain, plain[::-1]).compute() == quad.compute(plain, plain[::-1], convention=None)
 
 
 # ---------------------------------------------------------------------------------------

@@ -70,8 +70,11 @@ def new(family, keep_rows=False, **options):
     if not isinstance(keep_rows, (bool, np.bool_)):
         raise ValueError(f"keep_rows: {keep_rows!r} is not True or False")
     cls = {"micro_macro": MicroMacroState, "rationale": RationaleState, "quad_match": QuadState, "csc_sighan": SighanState, "csc_common": CscCommonState, "coref": CorefState, "corefud": CorefUDState}[family]
-    if family == "quad_match" and options.get("convention") is not None:
-        cls = DiaasqState
+    if family == "quad_match" and "convention" in options:  # DiaASQ's table is a state of its own
+        if options["convention"] is None:
+            options = {name: value for name, value in options.items() if name != "convention"}
+        else:
+            cls = DiaasqState
     return cls(cls.check_options(options), bool(keep_rows))
 
 
@@ -132,6 +135,15 @@ def _merge_rows(table, weights, more, more_weights):
 
     table, codes = encode_rows(np.concatenate([table, more]))
     return table, _counts_sum(codes, np.concatenate([weights, more_weights]), len(table))
+
+
+def _columns_only(table, weights, columns):
+    """The distinct rows of `table`'s `columns` with their example counts, sorted as
+    core.compress_rows sorts one pass's rows of those columns alone."""
+    from .core import encode_rows
+
+    table, codes = encode_rows(table[:, columns])
+    return table, _counts_sum(codes, weights, len(table))
 
 
 def _counts_sum(codes, weights, size):
@@ -581,12 +593,10 @@ class QuadState(SumsState):
         return out
 
     def _intervals(self, confidence_level, n_resamples, seed):
-        from .core import bootstrap_intervals, encode_rows
+        from .core import bootstrap_intervals
 
         quad, o = self.module(), self.options
-        table, codes = encode_rows(self.table[:, : len(quad.STATS)])  # compute resamples the STATS rows alone
-        weights = np.zeros(len(table), dtype=np.int64)
-        np.add.at(weights, codes, self.weights)
+        table, weights = _columns_only(self.table, self.weights, np.arange(len(quad.STATS)))  # compute resamples the STATS rows alone
         keys = quad.EXACT_KEYS if o["exact_only"] else quad.KEYS
         return bootstrap_intervals(weights, lambda w: quad.ratios(w @ table, o["zero_division"], keys), confidence_level, n_resamples, seed)
 
@@ -680,11 +690,9 @@ class DiaasqState(SumsState):
         return self.module().diaasq_ratios(sums[..., self._columns()].reshape(*sums.shape[:-1], len(rows), 3), rows, self.options["zero_division"])
 
     def _intervals(self, confidence_level, n_resamples, seed):
-        from .core import bootstrap_intervals, encode_rows
+        from .core import bootstrap_intervals
 
-        table, codes = encode_rows(self.table[:, self._columns()])  # compute's rows hold the scored rows alone
-        weights = np.zeros(len(table), dtype=np.int64)
-        np.add.at(weights, codes, self.weights)
+        table, weights = _columns_only(self.table, self.weights, self._columns())  # compute's rows hold the scored rows alone
         rows = self.rows_scored()
         return bootstrap_intervals(weights, lambda w: self.module().diaasq_ratios((w @ table).reshape(*np.shape(w)[:-1], len(rows), 3), rows, self.options["zero_division"]), confidence_level, n_resamples, seed)
 
