@@ -7,6 +7,7 @@ round-tripped through JSON."""
 import functools
 import json
 import os
+import random
 import subprocess
 import sys
 import textwrap
@@ -15,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
+from test_rewards import corrupt, gold_texts  # random ASQP paraphrase texts and completions
 
 from paperscore import coref, csc_common, csc_sighan, micro_macro, quad, rationale, state
 
@@ -540,8 +542,8 @@ def test_csc_common_refusals():
         state.new("csc_common", variant="nope")
     with pytest.raises(ValueError, match="option variant is 'scope' in argument 2 but 'realise' in argument 1"):
         state.merge(state.new("csc_common"), state.new("csc_common", variant="scope"))
-    for family, parser in (("csc_common", "csc_reply"), ("quad_match", "mvp"), ("coref", "coref_markdown"), ("micro_macro", "omnievent_s2s"), ("rationale", "quotes_exact")):
-        with pytest.raises(ValueError, match="parse: states take the family's own inputs, not model texts: .*parse_failure_examples by corpus position"):
+    for family, parser in (("csc_common", "csc_reply"), ("coref", "coref_markdown"), ("micro_macro", "omnievent_s2s"), ("rationale", "quotes_exact")):
+        with pytest.raises(ValueError, match=f"parse: a {family} state takes the family's own inputs, not model texts"):
             state.new(family, parse=parser)
 
 
@@ -781,8 +783,6 @@ def test_corefud_at_users_size_and_through_coref():
 
 @functools.lru_cache(maxsize=1)
 def diaasq_corpus(n=2000):
-    import random
-
     import diaasq
 
     rng = random.Random(31)
@@ -882,3 +882,59 @@ def test_compare_does_not_depend_on_sharding(family, seed, method):
     moved = {name: [value[i] for i in order] for name, value in options.items()}
     got = compare(family, [references[i] for i in order], [system_a[i] for i in order], [system_b[i] for i in order], method=method, n_resamples=100, seed=7, **moved)
     assert {k: v for k, v in got.items() if k != "signature"} == pytest.approx({k: v for k, v in expected.items() if k != "signature"}, rel=1e-12, abs=1e-15)
+
+
+
+# ---------------------------------------------------------------------------------------
+# quad_match(parse=...): model texts read as compute reads them (test_rewards' random ASQP
+# paraphrase completions: subsets, repeats, junk, half pieces). The oracle is compute() over
+# the examples in merge order: the same figures in any order, and the same parse report's
+# first failing indices (corpus order when the shards are merged in corpus order).
+
+
+def merge_order_oracle(predictions, references, pieces):
+    order = [i for a, b in pieces for i in range(a, b)]
+    return [predictions[i] for i in order], [references[i] for i in order]
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 1000), n=st.integers(0, 25), cuts=st.lists(st.integers(0, 25), max_size=4), order=st.integers(0, 1000), options=st.sampled_from([{}, {"exact_only": True}, {"duplicates": "set", "implicit_split": True}]))
+def test_quad_parse_merges(seed, n, cuts, order, options):
+    rng = random.Random(seed)
+    references = gold_texts(rng, n)
+    predictions = [corrupt(rng, gold, references) for gold in references]
+    options = {"parse": "asqp_paraphrase", **options}
+    pieces = shards(n, cuts, order)
+    got = merged("quad_match", options, predictions, references, pieces, keep_rows=True)
+    assert_quad_same(got.compute(), quad.compute(*merge_order_oracle(predictions, references, pieces), **options))
+    if n:
+        expected = quad.compute(predictions, references, **options, confidence_level=0.9, n_resamples=30, seed=1)
+        result = got.compute(confidence_level=0.9, n_resamples=30, seed=1)  # intervals in any merge order
+        assert_quad_same({k: v for k, v in result.items() if k != "parse_failure_examples"}, {k: v for k, v in expected.items() if k != "parse_failure_examples"})
+
+
+def test_quad_parse_at_users_size():
+    """10,000 completions, 5 shards: merged shuffled, the figures of one pass in corpus order
+    and the first failing indices of the examples in merge order (each text's failure: the
+    parser leaves a piece unread); merged in corpus order, one pass's report too."""
+    from paperscore.parse import get_parser
+
+    rng = random.Random(21)
+    references = gold_texts(rng, 10_000)
+    predictions = [corrupt(rng, gold, references) for gold in references]
+    pieces = shards(10_000, [3, 2500, 2501, 9000], 11)
+    parts = {(a, b): state.new("quad_match", parse="asqp_paraphrase").update(predictions[a:b], references[a:b]) for a, b in pieces}
+    expected = quad.compute(predictions, references, parse="asqp_paraphrase")
+    assert expected["parse_failures"] > 500
+    in_order = state.merge(*(parts[piece] for piece in sorted(pieces))).compute()
+    assert_quad_same(in_order, expected)
+    shuffled = state.merge(*(parts[piece] for piece in pieces)).compute()
+    read = get_parser("asqp_paraphrase").read
+    failing = [k for k, i in enumerate(i for a, b in pieces for i in range(a, b)) if read(predictions[i])[1]]
+    assert_quad_same(shuffled, {**expected, "parse_failure_examples": failing[:5]})
+    data = parts[max(pieces, key=lambda piece: piece[1] - piece[0])].to_dict()
+    data["parse_failure_examples"] = data["parse_failure_examples"][::-1]
+    with pytest.raises(ValueError, match="parse_failure_examples: .* are not the first failing indices of"):
+        state.from_dict(data)
+    with pytest.raises(ValueError, match="tuple_len"):
+        state.new("quad_match", parse="asqp_paraphrase", tuple_len="013")

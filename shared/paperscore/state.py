@@ -25,10 +25,12 @@ Every family's figures are ratios of sums, so a state holds only the sums:
   document, as compute applies them); "corefud" takes CoNLL-U texts with corefud.compute's
   options (coref.compute reads them as matching="exact", keep_singletons=True), a shard
   holding whole files.
-Refused, saying why: CSC label lines (sources=None: a result line pairs with the truth line
-of its pid anywhere in the files, and a shard cannot tell a pid whose result line is in
-another shard from one the system left out), and parse= (compute(parse=...) reports
-parse_failure_examples by corpus position, which a shard does not know; not supported yet).
+quad_match takes parse= too: parse_failures is a sum; parse_failure_examples, corpus
+positions, are the first failing indices of the examples in update and merge order (the
+same as compute's when shards are merged in corpus order). Refused, saying why: CSC label
+lines (sources=None: a result line pairs with the truth line of its pid anywhere in the
+files, and a shard cannot tell a pid whose result line is in another shard from one the
+system left out), and parse= in the other families (not done yet).
 
 Count figures are equal bit for bit. Figures from sums of fractional terms (rationale's
 example_*, iou_*, auprc; quad's optimal_*, sums of ROUGE-L degrees; coref's and corefud's
@@ -65,8 +67,8 @@ def new(family, keep_rows=False, **options):
     output options excluded: they go to State.compute)."""
     if family not in FAMILIES:
         raise ValueError(f"family: {family!r} is not one of {', '.join(FAMILIES)}")
-    if "parse" in options:  # the figures would merge, but parse_failure_examples are corpus positions
-        raise ValueError("parse: states take the family's own inputs, not model texts: compute(parse=...) reports parse_failure_examples by corpus position, which a shard does not know (not supported yet); score model texts with compute(parse=...)")
+    if "parse" in options and family != "quad_match":  # the figures would merge, as quad's do; not done yet
+        raise ValueError(f"parse: a {family} state takes the family's own inputs, not model texts (only quad_match's state reads them yet); score model texts with compute(parse=...)")
     if not isinstance(keep_rows, (bool, np.bool_)):
         raise ValueError(f"keep_rows: {keep_rows!r} is not True or False")
     cls = {"micro_macro": MicroMacroState, "rationale": RationaleState, "quad_match": QuadState, "csc_sighan": SighanState, "csc_common": CscCommonState, "coref": CorefState, "corefud": CorefUDState}[family]
@@ -553,8 +555,33 @@ class QuadState(SumsState):
     row where its reference includes that kind, else 0): ACOS's split is a sum too."""
 
     family = "quad_match"
-    OPTIONS = ("weights", "tuple_len", "sep_token1", "sep_token2", "similarity", "duplicates", "exact_only", "implicit_split", "spans", "zero_division")
+    OPTIONS = ("weights", "tuple_len", "sep_token1", "sep_token2", "similarity", "duplicates", "exact_only", "implicit_split", "spans", "parse", "parse_references", "strict", "zero_division")
     FLOATS = (0, 7)  # quad.STATS: matched, score
+
+    def __init__(self, options, keep_rows):
+        super().__init__(options, keep_rows)
+        # with parse: examples seen, and the parse report's failures and first failing indices
+        self.examples, self.failures, self.failed = 0, 0, []
+
+    def update(self, predictions, references):
+        """Add a batch, checked exactly as compute() checks it (example indices in messages
+        are within the batch). With parse, the batch's model texts are read as compute
+        reads them, and the parse report's failing indices offset by the examples before."""
+        o = self.options
+        if o["parse"] is None:
+            return super().update(predictions, references)
+        quad = self.module()
+        structures, gold, tuple_len, report = quad._parsed(predictions, references, o["parse"], o["parse_references"], o["strict"], o["tuple_len"])
+        super().update(structures, gold, tuple_len=tuple_len)
+        self._add_report(len(structures), report["parse_failures"], report["parse_failure_examples"])
+        return self
+
+    def _add_report(self, examples, failures, failed):
+        from .parse import FAILURE_EXAMPLES
+
+        self.failed = (self.failed + [self.examples + i for i in failed])[:FAILURE_EXAMPLES]
+        self.examples += examples
+        self.failures += failures
 
     @staticmethod
     def module():
@@ -571,9 +598,9 @@ class QuadState(SumsState):
     def float_columns(self, width):
         return tuple(b * len(self.module().STATS) + c for b in range(self.blocks()) for c in self.FLOATS)
 
-    def rows(self, predictions, references):
+    def rows(self, predictions, references, tuple_len=None):
         quad, o = self.module(), self.options
-        tuple_len = "0123" if o["tuple_len"] is None else o["tuple_len"]
+        tuple_len = tuple_len or ("0123" if o["tuple_len"] is None else o["tuple_len"])  # given: the parser's
         if o["spans"] is not None:
             predictions, references = (quad.span_quads(x, name, tuple_len, o["spans"]) for x, name in ((predictions, "predictions"), (references, "references")))
         pairing, rows, chosen = quad._score(predictions, references, o["weights"], tuple_len, o["sep_token1"], o["sep_token2"], o["similarity"], o["duplicates"], o["exact_only"], by_text=not o["implicit_split"])
@@ -600,9 +627,29 @@ class QuadState(SumsState):
         keys = quad.EXACT_KEYS if o["exact_only"] else quad.KEYS
         return bootstrap_intervals(weights, lambda w: quad.ratios(w @ table, o["zero_division"], keys), confidence_level, n_resamples, seed)
 
+    def _add(self, other):
+        super()._add(other)
+        self._add_report(other.examples, other.failures, other.failed)
+
     def extras(self):
         repeated = self.counts[list(self.ints).index(self.module().STATS.index("repeated_hits"))]
-        return {"exact_repeated_hits": int(repeated)} if self.options["duplicates"] == "list" else {}
+        out = {"exact_repeated_hits": int(repeated)} if self.options["duplicates"] == "list" else {}
+        if self.options["parse"] is not None:
+            out.update(parse_failures=self.failures, parse_failure_examples=list(self.failed))
+        return out
+
+    def _dump(self):
+        return {**super()._dump(), "examples": self.examples, "parse_failures": self.failures, "parse_failure_examples": list(self.failed)}
+
+    def _load(self, data):
+        from .parse import FAILURE_EXAMPLES
+
+        examples, failures = (int(v) for v in _counts([data.get("examples", 0), data.get("parse_failures", 0)], "examples, parse_failures"))
+        failed = _counts(data.get("parse_failure_examples", []), "parse_failure_examples")
+        if failures > examples or len(failed) != min(failures, FAILURE_EXAMPLES) or (failed >= examples).any() or (np.diff(failed) <= 0).any():
+            raise ValueError(f"parse_failure_examples: {failed.tolist()} are not the first failing indices of {examples} examples with {failures} failures")
+        super()._load(data)
+        self._add_report(examples, failures, failed.tolist())
 
 
 class DiaasqState(SumsState):
