@@ -542,7 +542,7 @@ def test_csc_common_refusals():
         state.new("csc_common", variant="nope")
     with pytest.raises(ValueError, match="option variant is 'scope' in argument 2 but 'realise' in argument 1"):
         state.merge(state.new("csc_common"), state.new("csc_common", variant="scope"))
-    for family, parser in (("csc_common", "csc_reply"), ("coref", "coref_markdown"), ("micro_macro", "omnievent_s2s"), ("rationale", "quotes_exact")):
+    for family, parser in (("coref", "coref_markdown"), ("micro_macro", "omnievent_s2s"), ("rationale", "quotes_exact")):
         with pytest.raises(ValueError, match=f"parse: a {family} state takes the family's own inputs, not model texts"):
             state.new(family, parse=parser)
 
@@ -938,3 +938,41 @@ def test_quad_parse_at_users_size():
         state.from_dict(data)
     with pytest.raises(ValueError, match="tuple_len"):
         state.new("quad_match", parse="asqp_paraphrase", tuple_len="013")
+
+
+
+def csc_replies(seed, n):
+    """csc_corpus's sentences as a corrector's replies (csc_reply): labelled, bare, and now
+    and then empty (a parse failure, scored as the empty sentence read)."""
+    sources, predictions, references = csc_corpus(seed, n)
+    rng = random.Random(seed)
+    replies = [rng.choice([f"修改后：“{p}”", p, f"修改后：{p}", "修改后：", ""]) for p in predictions]
+    return sources, replies, references
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 1000), n=st.integers(0, 20), cuts=st.lists(st.integers(0, 20), max_size=4), order=st.integers(0, 1000), family=st.sampled_from(["csc_sighan", "csc_common"]))
+def test_csc_parse_merges(seed, n, cuts, order, family):
+    sources, replies, references = csc_replies(seed, n)
+    options = {"parse": "csc_reply", "length_mismatch": "align"}
+    module = {"csc_sighan": csc_sighan, "csc_common": csc_common}[family]
+    pieces = shards(n, cuts, order)
+    got = merged_sources(family, options, replies, references, sources, pieces, keep_rows=True)
+    order_ = [i for a, b in pieces for i in range(a, b)]
+    assert_same(got.compute(), module.compute([replies[i] for i in order_], [references[i] for i in order_], sources=[sources[i] for i in order_], **options), family)
+    if n:
+        expected = module.compute(replies, references, sources=sources, **options, confidence_level=0.9, n_resamples=30, seed=1)
+        result = got.compute(confidence_level=0.9, n_resamples=30, seed=1)
+        assert_same({k: v for k, v in result.items() if k != "parse_failure_examples"}, {k: v for k, v in expected.items() if k != "parse_failure_examples"}, family)
+
+
+def test_csc_parse_at_users_size():
+    sources, replies, references = csc_replies(13, 10_000)
+    pieces = shards(10_000, [2, 4000, 4001, 8000], 7)
+    for family, module, rule in (("csc_sighan", csc_sighan, {"length_mismatch": "align"}), ("csc_common", csc_common, {})):  # sighan's default refuses an empty reply's length
+        options = {"parse": "csc_reply", **rule}
+        expected = module.compute(replies, references, sources=sources, **options)
+        assert expected["parse_failures"] > 2000
+        assert_same(merged_sources(family, options, replies, references, sources, sorted(pieces)).compute(), expected, family)
+    with pytest.raises(ValueError, match="sources: the state scores sentences with their sources"):
+        state.new("csc_common", parse="csc_reply").update(replies[:2], references[:2])

@@ -25,12 +25,13 @@ Every family's figures are ratios of sums, so a state holds only the sums:
   document, as compute applies them); "corefud" takes CoNLL-U texts with corefud.compute's
   options (coref.compute reads them as matching="exact", keep_singletons=True), a shard
   holding whole files.
-quad_match takes parse= too: parse_failures is a sum; parse_failure_examples, corpus
-positions, are the first failing indices of the examples in update and merge order (the
-same as compute's when shards are merged in corpus order). Refused, saying why: CSC label
-lines (sources=None: a result line pairs with the truth line of its pid anywhere in the
-files, and a shard cannot tell a pid whose result line is in another shard from one the
-system left out), and parse= in the other families (not done yet).
+quad_match, csc_sighan and csc_common take parse= too: parse_failures is a sum;
+parse_failure_examples, corpus positions, are the first failing indices of the examples in
+update and merge order (the same as compute's when shards are merged in corpus order).
+Refused, saying why: CSC label lines (sources=None: a result line pairs with the truth line
+of its pid anywhere in the files, and a shard cannot tell a pid whose result line is in
+another shard from one the system left out), and parse= in the other families (not done
+yet).
 
 Count figures are equal bit for bit. Figures from sums of fractional terms (rationale's
 example_*, iou_*, auprc; quad's optimal_*, sums of ROUGE-L degrees; coref's and corefud's
@@ -67,8 +68,8 @@ def new(family, keep_rows=False, **options):
     output options excluded: they go to State.compute)."""
     if family not in FAMILIES:
         raise ValueError(f"family: {family!r} is not one of {', '.join(FAMILIES)}")
-    if "parse" in options and family != "quad_match":  # the figures would merge, as quad's do; not done yet
-        raise ValueError(f"parse: a {family} state takes the family's own inputs, not model texts (only quad_match's state reads them yet); score model texts with compute(parse=...)")
+    if "parse" in options and family not in ("quad_match", "csc_sighan", "csc_common"):  # the figures would merge as theirs do; not done yet
+        raise ValueError(f"parse: a {family} state takes the family's own inputs, not model texts (the quad_match and CSC states read them; not this one yet); score model texts with compute(parse=...)")
     if not isinstance(keep_rows, (bool, np.bool_)):
         raise ValueError(f"keep_rows: {keep_rows!r} is not True or False")
     cls = {"micro_macro": MicroMacroState, "rationale": RationaleState, "quad_match": QuadState, "csc_sighan": SighanState, "csc_common": CscCommonState, "coref": CorefState, "corefud": CorefUDState}[family]
@@ -492,10 +493,16 @@ class SumsState(State):
         self.counts = np.zeros(len(self.ints), dtype=np.int64)
         self.terms = np.zeros(len(self.floats))
         self.table, self.weights = (np.zeros((0, width)), np.zeros(0, dtype=np.int64)) if keep_rows else (None, None)
+        # with parse=: the examples seen, and the parse report's failures and first failing indices
+        self.examples, self.failures, self.failed = 0, 0, []
 
     def update(self, predictions, references, **inputs):
         """Add a batch, checked exactly as compute() checks it (example indices in messages
-        are within the batch)."""
+        are within the batch). With parse=, the batch's model texts are read as compute
+        reads them, the report's failing indices offset by the examples before it."""
+        report = None
+        if self.options.get("parse") is not None:
+            predictions, references, inputs, report = self.read(predictions, references, **inputs)
         rows = np.asarray(self.rows(predictions, references, **inputs), dtype=float).reshape(-1, len(self.ints) + len(self.floats))
         counts = rows[:, self.ints]
         if (counts != np.round(counts)).any() or (counts < 0).any():  # the family's contract: these columns count
@@ -505,16 +512,26 @@ class SumsState(State):
             from .core import compress_rows
 
             self.table, self.weights = _merge_rows(self.table, self.weights, *compress_rows(rows))
+        if report is not None:
+            self._add_report(len(predictions), report["parse_failures"], report["parse_failure_examples"])
         return self
 
     def _add_sums(self, counts, terms):
         self.counts = _add_counts(self.counts, counts)
         self.terms = self.terms + terms
 
+    def _add_report(self, examples, failures, failed):
+        from .parse import FAILURE_EXAMPLES
+
+        self.failed = (self.failed + [self.examples + i for i in failed])[:FAILURE_EXAMPLES]
+        self.examples += examples
+        self.failures += failures
+
     def _add(self, other):
         self._add_sums(other.counts, other.terms)
         if self.keep_rows:
             self.table, self.weights = _merge_rows(self.table, self.weights, other.table, other.weights)
+        self._add_report(other.examples, other.failures, other.failed)
 
     def sums(self):
         out = np.zeros(len(self.ints) + len(self.floats))
@@ -527,7 +544,7 @@ class SumsState(State):
         return as_floats({key: value[0] for key, value in self.reduce(self.sums()[None]).items()}) | self.extras()
 
     def extras(self):
-        return {}
+        return {"parse_failures": self.failures, "parse_failure_examples": list(self.failed)} if self.options.get("parse") is not None else {}
 
     def _intervals(self, confidence_level, n_resamples, seed):
         from .core import bootstrap_intervals
@@ -540,9 +557,19 @@ class SumsState(State):
             "terms": _floats(self.terms),
             "table": None if self.table is None else [_floats(row) for row in self.table],
             "weights": None if self.weights is None else self.weights.tolist(),
+            "examples": self.examples,
+            "parse_failures": self.failures,
+            "parse_failure_examples": list(self.failed),
         }
 
     def _load(self, data):
+        from .parse import FAILURE_EXAMPLES
+
+        examples, failures = (int(v) for v in _counts([data.get("examples", 0), data.get("parse_failures", 0)], "examples, parse_failures"))
+        failed = _counts(data.get("parse_failure_examples", []), "parse_failure_examples")
+        if failures > examples or len(failed) != min(failures, FAILURE_EXAMPLES) or (failed >= examples).any() or (np.diff(failed) <= 0).any():
+            raise ValueError(f"parse_failure_examples: {failed.tolist()} are not the first failing indices of {examples} examples with {failures} failures")
+        self._add_report(examples, failures, failed.tolist())
         self._add_sums(_counts(data["counts"], "counts", self.counts.shape), _unfloats(data["terms"]).reshape(self.terms.shape))
         if self.keep_rows:
             table = np.array([_unfloats(row) for row in data["table"]]).reshape(-1, self.width())
@@ -558,30 +585,10 @@ class QuadState(SumsState):
     OPTIONS = ("weights", "tuple_len", "sep_token1", "sep_token2", "similarity", "duplicates", "exact_only", "implicit_split", "spans", "parse", "parse_references", "strict", "zero_division")
     FLOATS = (0, 7)  # quad.STATS: matched, score
 
-    def __init__(self, options, keep_rows):
-        super().__init__(options, keep_rows)
-        # with parse: examples seen, and the parse report's failures and first failing indices
-        self.examples, self.failures, self.failed = 0, 0, []
-
-    def update(self, predictions, references):
-        """Add a batch, checked exactly as compute() checks it (example indices in messages
-        are within the batch). With parse, the batch's model texts are read as compute
-        reads them, and the parse report's failing indices offset by the examples before."""
-        o = self.options
-        if o["parse"] is None:
-            return super().update(predictions, references)
-        quad = self.module()
+    def read(self, predictions, references):
+        quad, o = self.module(), self.options
         structures, gold, tuple_len, report = quad._parsed(predictions, references, o["parse"], o["parse_references"], o["strict"], o["tuple_len"])
-        super().update(structures, gold, tuple_len=tuple_len)
-        self._add_report(len(structures), report["parse_failures"], report["parse_failure_examples"])
-        return self
-
-    def _add_report(self, examples, failures, failed):
-        from .parse import FAILURE_EXAMPLES
-
-        self.failed = (self.failed + [self.examples + i for i in failed])[:FAILURE_EXAMPLES]
-        self.examples += examples
-        self.failures += failures
+        return structures, gold, {"tuple_len": tuple_len}, report
 
     @staticmethod
     def module():
@@ -627,29 +634,9 @@ class QuadState(SumsState):
         keys = quad.EXACT_KEYS if o["exact_only"] else quad.KEYS
         return bootstrap_intervals(weights, lambda w: quad.ratios(w @ table, o["zero_division"], keys), confidence_level, n_resamples, seed)
 
-    def _add(self, other):
-        super()._add(other)
-        self._add_report(other.examples, other.failures, other.failed)
-
     def extras(self):
         repeated = self.counts[list(self.ints).index(self.module().STATS.index("repeated_hits"))]
-        out = {"exact_repeated_hits": int(repeated)} if self.options["duplicates"] == "list" else {}
-        if self.options["parse"] is not None:
-            out.update(parse_failures=self.failures, parse_failure_examples=list(self.failed))
-        return out
-
-    def _dump(self):
-        return {**super()._dump(), "examples": self.examples, "parse_failures": self.failures, "parse_failure_examples": list(self.failed)}
-
-    def _load(self, data):
-        from .parse import FAILURE_EXAMPLES
-
-        examples, failures = (int(v) for v in _counts([data.get("examples", 0), data.get("parse_failures", 0)], "examples, parse_failures"))
-        failed = _counts(data.get("parse_failure_examples", []), "parse_failure_examples")
-        if failures > examples or len(failed) != min(failures, FAILURE_EXAMPLES) or (failed >= examples).any() or (np.diff(failed) <= 0).any():
-            raise ValueError(f"parse_failure_examples: {failed.tolist()} are not the first failing indices of {examples} examples with {failures} failures")
-        super()._load(data)
-        self._add_report(examples, failures, failed.tolist())
+        return super().extras() | ({"exact_repeated_hits": int(repeated)} if self.options["duplicates"] == "list" else {})
 
 
 class DiaasqState(SumsState):
@@ -756,11 +743,20 @@ class DiaasqState(SumsState):
         super()._load(data)
 
 
+def _read_replies(state, predictions, references, sources=None):
+    """SumsState.read of the CSC families: each reply read into its sentence first."""
+    from .parse import read_replies
+
+    _need_sources(state.family, sources)
+    sentences, report = read_replies(predictions, state.options["parse"], state.options["strict"], False)
+    return sentences, references, {"sources": sources}, report
+
+
 class SighanState(SumsState):
     """csc_sighan.COLUMNS[kind] sums: every column counts sentences."""
 
     family = "csc_sighan"
-    OPTIONS = ("version", "subtask", "correction_match", "length_mismatch", "zero_division")
+    OPTIONS = ("version", "subtask", "correction_match", "length_mismatch", "parse", "strict", "zero_division")
 
     @classmethod
     def check_options(cls, options):
@@ -784,6 +780,8 @@ class SighanState(SumsState):
 
     def width(self):
         return len(self.module().COLUMNS[self.kind()])
+
+    read = _read_replies
 
     def rows(self, predictions, references, sources=None):
         from .csc import match
@@ -812,7 +810,7 @@ class CscCommonState(SumsState):
     every shard's rows line up."""
 
     family = "csc_common"
-    OPTIONS = ("variant", "char_subset", "length_mismatch", "remove_de", "normalize", "zero_division")
+    OPTIONS = ("variant", "char_subset", "length_mismatch", "remove_de", "normalize", "parse", "strict", "zero_division")
 
     @staticmethod
     def module():
@@ -833,6 +831,8 @@ class CscCommonState(SumsState):
 
     def width(self):
         return self._table([], [], [])[1].shape[1]
+
+    read = _read_replies
 
     def rows(self, predictions, references, sources=None):
         _need_sources(self.family, sources)
