@@ -830,5 +830,8 @@ def test_coref_reward_scores_any_model_output_and_refuses_bad_gold():
     bad = json.dumps({"doc_key": "d", "sentences": [words], "clusters": [[[0, 0], [4, 40]]]})
     with pytest.raises(ValueError, match=r"references\[1\] line 1 \(doc_key 'd'\): cluster 0 holds \[4, 40\]: ends beyond"):
         rewards.coref_reward(json.loads)(completions=["[]", "[]"], clusters=[line, bad])
+    # a function's malformed clusters are the function's error (configuration), named
+    with pytest.raises(ValueError, match=r"predictions\[0\]: cluster 0 holds \[5, 2\]"):
+        rewards.coref_reward(json.loads)(completions=["[[[5, 2]]]"], clusters=[gold])
     # mention ids (no span convention) are still numbered together on both sides
     assert rewards.coref_reward(json.loads)(completions=['[["a", "c"]]'], clusters=[[["a", "b"]]]) == [coref.compute([[["a", "c"]]], [[["a", "b"]]])["conll_f1"]]

@@ -374,8 +374,10 @@ def coref_reward(parse, reference="clusters", tokens=None, metric="conll_f1", na
     another convention) is not applied: over a batch it cannot tell a function written in
     another convention from a model whose mentions are one token too long, and a coref
     parser's spans are placed in this convention by paperscore itself. A function is part
-    of the configuration: check that it gives 1.0 on gold texts before training. A gold
-    document that cannot be read is a ValueError naming references[i], as in compute()."""
+    of the configuration: it must give well-formed clusters for any text (its exceptions,
+    and clusters that are not lists of [start, end] pairs with 0 <= start <= end, stop the
+    run, naming predictions[i]); check that it gives 1.0 on gold texts before training. A
+    gold document that cannot be read is a ValueError naming references[i], as in compute()."""
     from . import coref
     from .parse import parse_coref
 
