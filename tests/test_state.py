@@ -542,7 +542,7 @@ def test_csc_common_refusals():
         state.new("csc_common", variant="nope")
     with pytest.raises(ValueError, match="option variant is 'scope' in argument 2 but 'realise' in argument 1"):
         state.merge(state.new("csc_common"), state.new("csc_common", variant="scope"))
-    for family, parser in (("coref", "coref_markdown"), ("micro_macro", "omnievent_s2s"), ("rationale", "quotes_exact")):
+    for family, parser in (("micro_macro", "omnievent_s2s"), ("rationale", "quotes_exact")):
         with pytest.raises(ValueError, match=f"parse: a {family} state takes the family's own inputs, not model texts"):
             state.new(family, parse=parser)
 
@@ -934,7 +934,7 @@ def test_quad_parse_at_users_size():
     assert_quad_same(shuffled, {**expected, "parse_failure_examples": failing[:5]})
     data = parts[max(pieces, key=lambda piece: piece[1] - piece[0])].to_dict()
     data["parse_failure_examples"] = data["parse_failure_examples"][::-1]
-    with pytest.raises(ValueError, match="parse_failure_examples: .* are not the first failing indices of"):
+    with pytest.raises(ValueError, match="parse_failure_examples: .* are not the first indices of"):
         state.from_dict(data)
     with pytest.raises(ValueError, match="tuple_len"):
         state.new("quad_match", parse="asqp_paraphrase", tuple_len="013")
@@ -976,3 +976,75 @@ def test_csc_parse_at_users_size():
         assert_same(merged_sources(family, options, replies, references, sources, sorted(pieces)).compute(), expected, family)
     with pytest.raises(ValueError, match="sources: the state scores sentences with their sources"):
         state.new("csc_common", parse="csc_reply").update(replies[:2], references[:2])
+
+
+
+# ---------------------------------------------------------------------------------------
+# coref(parse=...): markdown replies placed on each document's tokens; mentions on words
+# the model changed stay in their entities, matching nothing, and are reported
+
+
+def coref_replies(seed, n):
+    """(tokens, gold clusters of one-token mentions, coref_markdown replies): replies mark
+    most gold mentions, mark words not in the text (unplaced), or are junk."""
+    rng = random.Random(seed)
+    words = ["John", "Mary", "saw", "he", "she", "the", "dog", "left", ".", "it", "Anna", "park"]
+    tokens, golds, replies = [], [], []
+    for _ in range(n):
+        toks = [rng.choice(words) for _ in range(rng.randint(1, 14))]
+        entity = {i: rng.randint(1, 3) for i in rng.sample(range(len(toks)), rng.randint(0, min(5, len(toks))))}
+        gold = {}
+        for i in sorted(entity):
+            gold.setdefault(entity[i], []).append([i, i])
+        reply = []
+        for i, word in enumerate(toks):
+            roll = rng.random()
+            if i in entity and roll < 0.7:
+                reply.append(f"[{word}](#{entity[i] if roll < 0.6 else rng.randint(1, 3)})")
+            elif roll < 0.08:
+                reply.append(f"[zzz](#{rng.randint(1, 3)})")
+            else:
+                reply.append(word)
+        tokens.append(toks)
+        golds.append(list(gold.values()))
+        replies.append(" ".join(reply) if rng.random() > 0.05 else rng.choice(["", "junk [x", "[John](#"]))
+    return tokens, golds, replies
+
+
+def merged_coref_parse(options, replies, golds, tokens, pieces, keep_rows=False):
+    states = []
+    for a, b in pieces:
+        s = state.new("coref", keep_rows=keep_rows, **options).update(replies[a:b], golds[a:b], tokens=tokens[a:b])
+        states.append(state.from_dict(json.loads(json.dumps(s.to_dict(), allow_nan=False))))
+    return state.merge(*states) if states else state.new("coref", keep_rows=keep_rows, **options)
+
+
+@pytest.mark.filterwarnings("ignore:predictions. none of the")
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 1000), n=st.integers(0, 20), cuts=st.lists(st.integers(0, 20), max_size=4), order=st.integers(0, 1000), options=st.sampled_from([{}, {"keep_singletons": False}, {"remove_nested": True}, {"convention": "e2e_coref"}]))
+def test_coref_parse_merges(seed, n, cuts, order, options):
+    tokens, golds, replies = coref_replies(seed, n)
+    options = {"parse": "coref_markdown", **options}
+    pieces = shards(n, cuts, order)
+    got = merged_coref_parse(options, replies, golds, tokens, pieces, keep_rows=True)
+    moved = [i for a, b in pieces for i in range(a, b)]
+    expected = coref.compute([replies[i] for i in moved], [golds[i] for i in moved], tokens=[tokens[i] for i in moved], **options)
+    assert_coref_same(got.compute(), expected)
+    if n:
+        expected = coref.compute(replies, golds, tokens=tokens, **options, confidence_level=0.9, n_resamples=30, seed=1)
+        result = {k: v for k, v in got.compute(confidence_level=0.9, n_resamples=30, seed=1).items() if not k.endswith("_examples")}
+        assert_coref_same(result, {k: v for k, v in expected.items() if not k.endswith("_examples")})
+
+
+@pytest.mark.filterwarnings("ignore:predictions. none of the")
+def test_coref_parse_at_users_size():
+    tokens, golds, replies = coref_replies(17, 10_000)
+    pieces = shards(10_000, [4, 3000, 3001, 6500], 12)
+    options = {"parse": "coref_markdown", "metrics": ["muc", "mentions"]}  # every metric: the property test above
+    expected = coref.compute(replies, golds, tokens=tokens, **options)
+    assert expected["parse_failures"] > 100 and expected["mentions_on_changed_text"] > 1000
+    assert_coref_same(merged_coref_parse(options, replies, golds, tokens, sorted(pieces)).compute(), expected)
+    with pytest.raises(ValueError, match="parse: with NP_only or min_span, not in a state yet"):
+        state.new("coref", parse="coref_markdown", NP_only=True)
+    with pytest.raises(ValueError, match="span_convention"):  # compute's own rule: the references' convention alone
+        state.new("coref", parse="coref_markdown", span_convention=("token_exclusive", "token_inclusive"))

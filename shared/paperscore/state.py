@@ -25,9 +25,10 @@ Every family's figures are ratios of sums, so a state holds only the sums:
   document, as compute applies them); "corefud" takes CoNLL-U texts with corefud.compute's
   options (coref.compute reads them as matching="exact", keep_singletons=True), a shard
   holding whole files.
-quad_match, csc_sighan and csc_common take parse= too: parse_failures is a sum;
-parse_failure_examples, corpus positions, are the first failing indices of the examples in
-update and merge order (the same as compute's when shards are merged in corpus order).
+quad_match, csc_sighan, csc_common and coref take parse= too (coref: not with NP_only or
+min_span): the report's counts (parse_failures, coref's mentions_on_changed_text) are sums;
+its *_examples, corpus positions, are the first indices of the examples in update and merge
+order (the same as compute's when shards are merged in corpus order).
 Refused, saying why: CSC label lines (sources=None: a result line pairs with the truth line
 of its pid anywhere in the files, and a shard cannot tell a pid whose result line is in
 another shard from one the system left out), and parse= in the other families (not done
@@ -68,8 +69,8 @@ def new(family, keep_rows=False, **options):
     output options excluded: they go to State.compute)."""
     if family not in FAMILIES:
         raise ValueError(f"family: {family!r} is not one of {', '.join(FAMILIES)}")
-    if "parse" in options and family not in ("quad_match", "csc_sighan", "csc_common"):  # the figures would merge as theirs do; not done yet
-        raise ValueError(f"parse: a {family} state takes the family's own inputs, not model texts (the quad_match and CSC states read them; not this one yet); score model texts with compute(parse=...)")
+    if "parse" in options and family not in ("quad_match", "csc_sighan", "csc_common", "coref"):  # the figures would merge as theirs do; not done yet
+        raise ValueError(f"parse: a {family} state takes the family's own inputs, not model texts (the quad_match, CSC and coref states read them; not this one yet); score model texts with compute(parse=...)")
     if not isinstance(keep_rows, (bool, np.bool_)):
         raise ValueError(f"keep_rows: {keep_rows!r} is not True or False")
     cls = {"micro_macro": MicroMacroState, "rationale": RationaleState, "quad_match": QuadState, "csc_sighan": SighanState, "csc_common": CscCommonState, "coref": CorefState, "corefud": CorefUDState}[family]
@@ -462,6 +463,7 @@ class RationaleState(State):
 class SumsState(State):
     OPTIONS = ()  # compute()'s options a state takes; defaults from its signature
     FLOATS = ()  # columns that are not counts
+    REPORT = (("parse_failures", "parse_failure_examples"),)  # with parse=: the parse report's (count, first indices) pairs
 
     @classmethod
     def check_options(cls, options):
@@ -494,7 +496,8 @@ class SumsState(State):
         self.terms = np.zeros(len(self.floats))
         self.table, self.weights = (np.zeros((0, width)), np.zeros(0, dtype=np.int64)) if keep_rows else (None, None)
         # with parse=: the examples seen, and the parse report's failures and first failing indices
-        self.examples, self.failures, self.failed = 0, 0, []
+        self.examples = 0
+        self.report = {name: [] if name.endswith("_examples") else 0 for pair in self.REPORT for name in pair}
 
     def update(self, predictions, references, **inputs):
         """Add a batch, checked exactly as compute() checks it (example indices in messages
@@ -513,25 +516,28 @@ class SumsState(State):
 
             self.table, self.weights = _merge_rows(self.table, self.weights, *compress_rows(rows))
         if report is not None:
-            self._add_report(len(predictions), report["parse_failures"], report["parse_failure_examples"])
+            self._add_report(len(predictions), report)
         return self
 
     def _add_sums(self, counts, terms):
         self.counts = _add_counts(self.counts, counts)
         self.terms = self.terms + terms
 
-    def _add_report(self, examples, failures, failed):
+    def _add_report(self, examples, report):
+        """Another run of `examples` examples after these: counts added, its first indices
+        offset by the examples before it."""
         from .parse import FAILURE_EXAMPLES
 
-        self.failed = (self.failed + [self.examples + i for i in failed])[:FAILURE_EXAMPLES]
+        for count, first in self.REPORT:
+            self.report[count] += report[count]
+            self.report[first] = (self.report[first] + [self.examples + i for i in report[first]])[:FAILURE_EXAMPLES]
         self.examples += examples
-        self.failures += failures
 
     def _add(self, other):
         self._add_sums(other.counts, other.terms)
         if self.keep_rows:
             self.table, self.weights = _merge_rows(self.table, self.weights, other.table, other.weights)
-        self._add_report(other.examples, other.failures, other.failed)
+        self._add_report(other.examples, other.report)
 
     def sums(self):
         out = np.zeros(len(self.ints) + len(self.floats))
@@ -544,7 +550,7 @@ class SumsState(State):
         return as_floats({key: value[0] for key, value in self.reduce(self.sums()[None]).items()}) | self.extras()
 
     def extras(self):
-        return {"parse_failures": self.failures, "parse_failure_examples": list(self.failed)} if self.options.get("parse") is not None else {}
+        return {name: list(v) if isinstance(v, list) else v for name, v in self.report.items()} if self.options.get("parse") is not None else {}
 
     def _intervals(self, confidence_level, n_resamples, seed):
         from .core import bootstrap_intervals
@@ -558,18 +564,20 @@ class SumsState(State):
             "table": None if self.table is None else [_floats(row) for row in self.table],
             "weights": None if self.weights is None else self.weights.tolist(),
             "examples": self.examples,
-            "parse_failures": self.failures,
-            "parse_failure_examples": list(self.failed),
+            **{name: list(v) if isinstance(v, list) else v for name, v in self.report.items()},
         }
 
     def _load(self, data):
         from .parse import FAILURE_EXAMPLES
 
-        examples, failures = (int(v) for v in _counts([data.get("examples", 0), data.get("parse_failures", 0)], "examples, parse_failures"))
-        failed = _counts(data.get("parse_failure_examples", []), "parse_failure_examples")
-        if failures > examples or len(failed) != min(failures, FAILURE_EXAMPLES) or (failed >= examples).any() or (np.diff(failed) <= 0).any():
-            raise ValueError(f"parse_failure_examples: {failed.tolist()} are not the first failing indices of {examples} examples with {failures} failures")
-        self._add_report(examples, failures, failed.tolist())
+        examples = int(_counts([data.get("examples", 0)], "examples")[0])
+        report = {}
+        for count, first in self.REPORT:  # a report's count, and the first indices of the examples it counts in
+            report[count] = int(_counts([data.get(count, 0)], count)[0])
+            report[first] = _counts(data.get(first, []), first).tolist()
+            if len(report[first]) > min(report[count], FAILURE_EXAMPLES) or (report[count] > 0) != bool(report[first]) or (np.diff(report[first]) <= 0).any() or any(i >= examples for i in report[first]):
+                raise ValueError(f"{first}: {report[first]} are not the first indices of {examples} examples where {count} is {report[count]}")
+        self._add_report(examples, report)
         self._add_sums(_counts(data["counts"], "counts", self.counts.shape), _unfloats(data["terms"]).reshape(self.terms.shape))
         if self.keep_rows:
             table = np.array([_unfloats(row) for row in data["table"]]).reshape(-1, self.width())
@@ -851,13 +859,29 @@ class CorefState(SumsState):
     them (whole counts exact below 2^53 in both)."""
 
     family = "coref"
-    OPTIONS = ("metrics", "keep_singletons", "zero_division", "convention", "span_convention", "remove_nested", "NP_only", "min_span")
+    OPTIONS = ("metrics", "keep_singletons", "zero_division", "convention", "span_convention", "remove_nested", "NP_only", "min_span", "parse", "strict")
+    REPORT = SumsState.REPORT + (("mentions_on_changed_text", "mentions_on_changed_text_examples"),)
 
     @staticmethod
     def module():
         from . import coref
 
         return coref
+
+    @classmethod
+    def check_options(cls, options):
+        out = super().check_options(options)
+        if out["parse"] is not None and (out["NP_only"] or out["min_span"]):  # compute refuses them where a mention is unplaced
+            raise ValueError("parse: with NP_only or min_span, not in a state yet (a mention the parser cannot place has no parse tree); score with coref.compute")
+        return out
+
+    def read(self, predictions, references, tokens=None, texts=None):
+        """compute(parse=...)'s reading: each text placed on its document's tokens; mentions
+        it cannot place kept apart (added to the response by rows, matching nothing)."""
+        coref, o = self.module(), self.options
+        clusters, report = coref._parsed(predictions, references, o["parse"], o["strict"], tokens)
+        split = [coref._split_unplaced(found) for found in clusters]
+        return [kept for kept, _ in split], references, {"tokens": tokens, "texts": texts, "unplaced": [lost for _, lost in split]}, report
 
     def metrics(self):
         o = self.options
@@ -869,14 +893,18 @@ class CorefState(SumsState):
     def float_columns(self, width):
         return tuple(range(width))
 
-    def rows(self, predictions, references, tokens=None, texts=None):
+    def rows(self, predictions, references, tokens=None, texts=None, unplaced=None):
         from . import corefud
 
         coref, o = self.module(), self.options
         if corefud.takes(predictions, references, "exact"):
             raise ValueError("predictions, references: CoNLL-U texts (CorefUD) are scored by corefud's own rows: use paperscore.state.new(\"corefud\", ...), with matching=\"exact\" and keep_singletons=True for what coref.compute gives them")
         span_convention = tuple(o["span_convention"]) if isinstance(o["span_convention"], list) else o["span_convention"]
+        if o["parse"] is not None:  # placed spans are token positions, end included
+            span_convention = ("token_inclusive", coref.check_span_convention(span_convention)["references"])
         key, response = coref.read_examples(predictions, references, span_convention, tokens, texts)
+        if unplaced is not None and any(unplaced):
+            response = coref._with_unplaced(key, response, unplaced)
         # coval's options act within each document (the key's own parse trees), as compute applies them
         chosen = coref.check_mention_options(o["convention"], **{name: o[name] for name in coref.MENTION_OPTIONS})
         if chosen:
