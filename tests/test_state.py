@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import coref_coval_fixtures
 from hypothesis import given, settings, strategies as st
 from test_rewards import corrupt, gold_texts  # random ASQP paraphrase texts and completions
 
@@ -671,7 +672,7 @@ def test_every_example_alone_equals_one_pass():
 # documents of tests/coref_coval_fixtures.py, whose figures coval itself gives
 # (test_coref_conll.py checks compute() against them).
 
-COVAL_LABELS = [",".join(name for name in coref.MENTION_OPTIONS if flags[name]) + ("" if flags["keep_singletons"] else ",no_singletons") for flags in __import__("coref_coval_fixtures").COMBINATIONS]
+COVAL_LABELS = [",".join(name for name in coref.MENTION_OPTIONS if flags[name]) + ("" if flags["keep_singletons"] else ",no_singletons") for flags in coref_coval_fixtures.COMBINATIONS]
 
 
 def coval_options(label):
@@ -682,11 +683,9 @@ def coval_options(label):
 @functools.lru_cache(maxsize=1)
 def coval_documents():
     """(key CoNLL texts with parse trees, response clusters, key clusters) of the fixture's 300 documents."""
-    import coref_coval_fixtures as fixtures
-
     parsed = json.loads((ROOT / "tests" / "data" / "coref_coval" / "expected.json").read_text())["inputs"]["parsed"]
-    documents = fixtures.parsed_documents()
-    keys = [fixtures.conll_document(name, sentences, parsed["keys"][name]) for name, sentences, _, _ in documents]
+    documents = coref_coval_fixtures.parsed_documents()
+    keys = [coref_coval_fixtures.conll_document(name, sentences, parsed["keys"][name]) for name, sentences, _, _ in documents]
     return keys, [parsed["responses"][name] for name, *_ in documents], [parsed["keys"][name] for name, *_ in documents]
 
 
