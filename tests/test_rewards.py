@@ -321,45 +321,93 @@ def test_csc_reply_parser():
 
 
 # ---------------------------------------------------------------------------------------
-# A tiny GRPOTrainer run on CPU (a random-weight model from a config, a tokenizer built in
-# code): the rewards TRL logs for the last batch are what the factories give those texts.
+# A tiny GRPOTrainer run on CPU, one run for every factory (a model built from a config, a
+# tokenizer built in code): the rewards TRL logs are what the factories give the texts it
+# generated. So that the rewards are not all 0, the model is made a bigram chain: one-hot
+# embeddings, its layer's outputs zeroed, lm_head giving each token's gold successors (the
+# prompt word -> the task's gold output -> </s>) a logit of ln(20·vocabulary), every other
+# token 0: sampled at temperature 1, a completion follows a gold text (a gold successor
+# about 20/21 of the time) and wanders off, so rewards between 0 and 1 come up besides
+# whole gold outputs.
+
+GRPO_TASKS = {  # prompt word -> (gold completion, the row's columns)
+    "quads": ("food quality is great because pizza is delicious", {"reference": "food quality is great because pizza is delicious"}),
+    "correct": ("他 很 高 兴", {"source": "他 很 高 心", "corrected": "他 很 高 兴"}),
+    "events": ("<extra_id_0> attack: fired <extra_id_1>", {"text": "the men fired at dawn", "positions": [[8, 13]], "labels": ["attack"]}),
+    "coref": ("[John](#1) saw [Mary](#2) . [He](#1) left", {"clusters": [[[0, 0], [4, 4]], [[2, 2]]], "tokens": "John saw Mary . He left".split()}),
+    "rationale": ('"was great"', {"sources": "the food was great but slow", "rationale": '"was great"'}),
+}
+GRPO_COLUMNS = sorted({name for _, columns in GRPO_TASKS.values() for name in columns})
 
 
-def test_grpo_trainer_logs_the_factories_rewards(tmp_path):
+def bigram_model(tokenizer, chains):
+    import math
+
+    import torch
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    size = len(tokenizer)
+    hidden = size + size % 2  # RoPE wants an even head size
+    config = LlamaConfig(vocab_size=size, hidden_size=hidden, intermediate_size=8, num_hidden_layers=1, num_attention_heads=1, num_key_value_heads=1)
+    config.pad_token_id, config.eos_token_id = tokenizer.pad_token_id, tokenizer.eos_token_id
+    model = LlamaForCausalLM(config)
+    ids = tokenizer.convert_tokens_to_ids
+    with torch.no_grad():
+        model.model.embed_tokens.weight.copy_(torch.eye(size, hidden))
+        model.model.layers[0].self_attn.o_proj.weight.zero_()
+        model.model.layers[0].mlp.down_proj.weight.zero_()
+        head = torch.zeros(size, hidden)
+        for chain in chains:
+            for current, following in zip(chain, chain[1:]):
+                head[ids(following), ids(current)] = math.log(20 * size) / math.sqrt(hidden)  # the final RMSNorm scales a one-hot by sqrt(hidden)
+        model.lm_head.weight.copy_(head)
+    return model
+
+
+def test_grpo_trainer_logs_every_factorys_rewards(tmp_path):
     import torch
     from datasets import Dataset
     from test_trainer import tokenizer_for
-    from transformers import LlamaConfig, LlamaForCausalLM
     from trl import GRPOConfig, GRPOTrainer
 
-    gold = "food quality is great because pizza is delicious"
-    words = gold.split() + ["[SSEP]", "it", "bad", "staff", "slow", "service", "general", "他", "很", "高", "兴", "心"]
-    tokenizer = tokenizer_for(words)
+    chains = [[prompt, *gold.split(), "</s>"] for prompt, (gold, _) in GRPO_TASKS.items()]
+    tokenizer = tokenizer_for([word for chain in chains for word in chain])
     torch.manual_seed(0)
-    config = LlamaConfig(vocab_size=len(tokenizer), hidden_size=16, intermediate_size=32, num_hidden_layers=1, num_attention_heads=2, num_key_value_heads=2)
-    config.pad_token_id, config.eos_token_id = tokenizer.pad_token_id, tokenizer.eos_token_id
-    rows = [{"prompt": f"quads {i}", "reference": gold, "source": None, "corrected": None} for i in range(4)]
-    rows += [{"prompt": f"correct {i}", "reference": None, "source": "他 很 高 心", "corrected": "他 很 高 兴"} for i in range(4)]
-    funcs = [
-        rewards.quad_reward("asqp_paraphrase"),
-        rewards.quad_reward("asqp_paraphrase", metric="optimal_f1"),
-        rewards.format_reward("asqp_paraphrase"),
-        rewards.csc_reward(source="source", reference="corrected"),
-    ]
+    rows = [{"prompt": prompt, **{name: columns.get(name) for name in GRPO_COLUMNS}} for prompt, (_, columns) in GRPO_TASKS.items()]
+    tasks = {  # each factory -> the prompt of its task's rows (the format rewards of quad apply to every row)
+        rewards.quad_reward("asqp_paraphrase"): "quads",
+        rewards.quad_reward("asqp_paraphrase", metric="optimal_f1"): "quads",
+        rewards.format_reward("asqp_paraphrase"): "quads",
+        rewards.csc_reward(source="source", reference="corrected"): "correct",
+        rewards.event_reward(["attack", "die"]): "events",
+        rewards.event_reward(parse="omnievent_s2s_strict"): "events",
+        rewards.coref_reward("coref_markdown", tokens="tokens"): "coref",
+        rewards.coref_reward("coref_markdown", tokens="tokens", metric="muc_f1"): "coref",
+        rewards.rationale_reward("quotes_exact", reference="rationale"): "rationale",
+        rewards.format_reward("quotes_exact", source="sources"): "rationale",
+    }
+    funcs = list(tasks)
     args = GRPOConfig(
-        output_dir=str(tmp_path), per_device_train_batch_size=8, num_generations=4, max_completion_length=12, max_steps=1,
+        output_dir=str(tmp_path), per_device_train_batch_size=4 * len(rows), num_generations=4, max_completion_length=12, max_steps=1,
         learning_rate=1e-3, logging_steps=1, report_to=[], use_cpu=True, disable_tqdm=True, seed=0, save_strategy="no",
     )  # fmt: skip
-    trainer = GRPOTrainer(model=LlamaForCausalLM(config), reward_funcs=funcs, args=args, train_dataset=Dataset.from_list(rows), processing_class=tokenizer)
+    trainer = GRPOTrainer(model=bigram_model(tokenizer, chains), reward_funcs=funcs, args=args, train_dataset=Dataset.from_list(rows), processing_class=tokenizer)
     trainer.train()
     logs = trainer._logs
-    by_prompt = {row["prompt"]: row for row in rows}
-    columns = {key: [by_prompt[p][key] for p in logs["prompt"]] for key in ("reference", "source", "corrected")}
-    assert len(logs["completion"]) == 8 and {p.split()[0] for p in logs["prompt"]} <= {"quads", "correct"}
-    for func in funcs:
-        expected = func(prompts=list(logs["prompt"]), completions=list(logs["completion"]), **columns)
-        logged = list(logs["rewards"][func.__name__])
-        assert [None if np.isnan(v) else v for v in logged] == [None if e is None else pytest.approx(e, abs=1e-6) for e in expected], func.__name__
+    prompts, completions = list(logs["prompt"]), list(logs["completion"])
+    assert sorted(prompts) == sorted(p for p in GRPO_TASKS for _ in range(4))
+    columns = {name: [GRPO_TASKS[p][1].get(name) for p in prompts] for name in GRPO_COLUMNS}
+    exact = [c.strip() == GRPO_TASKS[p][0] for p, c in zip(prompts, completions)]
+    for func, task in tasks.items():
+        expected = func(prompts=prompts, completions=completions, **columns)
+        logged = [None if np.isnan(v) else v for v in logs["rewards"][func.__name__]]
+        assert logged == [None if e is None else pytest.approx(e, abs=1e-6) for e in expected], func.__name__
+        everywhere = func.__name__ == "format_asqp_paraphrase"
+        assert [value is not None for value in logged] == [everywhere or p == task for p in prompts], func.__name__  # None on another task's rows
+        assert all(value == 1.0 for value, p, e in zip(logged, prompts, exact) if e and p == task), func.__name__  # the gold output scores 1
+    # the run is not trivial: whole gold outputs and others, and rewards between 0 and 1
+    assert 0 < sum(exact) < len(exact), completions
+    assert any(0 < v < 1 for func in funcs for v in logs["rewards"][func.__name__]), completions
     names = {key for entry in trainer.state.log_history for key in entry}
     assert {f"rewards/{func.__name__}/mean" for func in funcs} <= names
 
@@ -550,7 +598,6 @@ def test_coref_against_per_document_compute_and_the_corpus():
 
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 10**6))
-@pytest.mark.filterwarnings("ignore:predictions. none of the")
 def test_coref_attacks_never_beat_the_gold(seed):
     rng = random.Random(seed)
     gold = coref_document(rng)
@@ -742,3 +789,49 @@ def test_event_strict_sums_are_micro_macro_strict():
     assert reward(completions=[extra], text=[text], positions=[spans], labels=[gold]) == [pytest.approx(2 / 3)]  # 2·1/(2+1)
     with pytest.raises(ValueError, match="types: None is not a list of event type names"):
         rewards.event_reward()
+
+
+# ---------------------------------------------------------------------------------------
+# Coreference: a model's output never stops training; a gold error does, at once
+
+
+def test_coref_reward_scores_any_model_output_and_refuses_bad_gold():
+    import warnings
+
+    from paperscore import coref
+
+    tokens = [f"w{i}" for i in range(30)]
+    gold = [[[i, i] for i in range(0, 24, 2)]]  # one entity of 12 one-token mentions
+    long = [[[i, i + 1] for i in range(0, 24, 2)]]  # each mention one token too long
+    markdown = " ".join(f"[w{i} w{i + 1}](#1)" for i in range(0, 24, 2)) + " w24 w25 w26 w27 w28 w29"
+    # compute() reads such a batch as spans written end-exclusive and refuses it
+    with pytest.raises(ValueError, match="none of the 12 predicted mentions is a key mention.*token_exclusive"):
+        coref.compute([long, []], [gold, []])
+    with pytest.raises(ValueError, match="none of the 12 predicted mentions"):
+        coref.compute([markdown], [gold], parse="coref_markdown", tokens=[tokens])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # nor a warning per batch
+        # no mention matches: MUC, B3 and CEAFe are 0; a document with nothing on either side: 1.0
+        assert rewards.coref_reward(json.loads)(completions=[json.dumps(long), "[]"], clusters=[gold, []]) == [0.0, 1.0]
+        assert rewards.coref_reward("coref_markdown", tokens="tokens")(completions=[markdown], clusters=[gold], tokens=[tokens]) == [0.0]
+        far = json.dumps([[[100 + i, 100 + i] for i in range(12)]])  # no other reading finds them either (compute warns)
+        assert rewards.coref_reward(json.loads)(completions=[far], clusters=[gold]) == [0.0]
+        # a span past the end of a 6-token jsonlines document: a wrong mention in Mary's entity.
+        # key {John, He} {Mary}; response {John, He} {Mary, X}. MUC R 1, P (1 + 0)/(1 + 1), F 2/3;
+        # B3 R (2²/2 + 1²/1)/3 = 1, P (2²/2 + 1²/2)/4 = 5/8, F 10/13; CEAFe φ4 1 and 2·1/(1+2):
+        # R = P = (1 + 2/3)/2, F 5/6
+        words = "John saw Mary . He left".split()
+        line = json.dumps({"doc_key": "d", "sentences": [words], "clusters": [[[0, 0], [4, 4]], [[2, 2]]]})
+        got = rewards.coref_reward(json.loads)(completions=["[[[0, 0], [4, 4]], [[2, 2]]]", "[[[0, 0], [4, 4]], [[2, 2], [50, 52]]]"], clusters=[line, line])
+        assert got == [1.0, pytest.approx((2 / 3 + 10 / 13 + 5 / 6) / 3, abs=1e-12)]
+    with pytest.raises(ValueError, match="ends beyond the document's 6 tokens"):  # compute() refuses that span
+        coref.compute([[[[0, 0], [4, 4]], [[2, 2], [50, 52]]]], [line])
+    # a gold document that cannot be read stops the run at once, naming it
+    bad = json.dumps({"doc_key": "d", "sentences": [words], "clusters": [[[0, 0], [4, 40]]]})
+    with pytest.raises(ValueError, match=r"references\[1\] line 1 \(doc_key 'd'\): cluster 0 holds \[4, 40\]: ends beyond"):
+        rewards.coref_reward(json.loads)(completions=["[]", "[]"], clusters=[line, bad])
+    # a function's malformed clusters are the function's error (configuration), named
+    with pytest.raises(ValueError, match=r"predictions\[0\]: cluster 0 holds \[5, 2\]"):
+        rewards.coref_reward(json.loads)(completions=["[[[5, 2]]]"], clusters=[gold])
+    # mention ids (no span convention) are still numbered together on both sides
+    assert rewards.coref_reward(json.loads)(completions=['[["a", "c"]]'], clusters=[[["a", "b"]]]) == [coref.compute([[["a", "c"]]], [[["a", "b"]]])["conll_f1"]]

@@ -4,8 +4,10 @@ The oracle is the family's own compute() on the concatenated corpus (itself test
 sklearn / ERASER elsewhere); states are built from random shardings, merged in any order,
 round-tripped through JSON."""
 
+import functools
 import json
 import os
+import random
 import subprocess
 import sys
 import textwrap
@@ -13,7 +15,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import coref_coval_fixtures
 from hypothesis import given, settings, strategies as st
+from test_rewards import corrupt, gold_texts  # random ASQP paraphrase texts and completions
 
 from paperscore import coref, csc_common, csc_sighan, micro_macro, quad, rationale, state
 
@@ -297,6 +301,7 @@ quad_options = st.fixed_dictionaries(
         "duplicates": st.sampled_from(["multiset", "list", "set"]),
         "similarity": st.sampled_from(["rouge_l", "exact"]),
         "exact_only": st.booleans(),
+        "implicit_split": st.booleans(),  # ACOS's split by the gold quads' implicit (NULL) target / opinion
         "zero_division": st.sampled_from([0.0, 1.0]),
         "weights": st.sampled_from([(1, 1, 1, 1), (2, 0.5, 1, 0)]),
     },
@@ -323,12 +328,14 @@ def test_quad_merging_shards_equals_one_pass(examples, cuts, order, options):
     examples=st.lists(st.tuples(quad_sample, quad_reference), min_size=1, max_size=20),
     cuts=st.lists(st.integers(0, 20), max_size=4),
     order=st.integers(0, 1000),
+    implicit_split=st.booleans(),
 )
-def test_quad_intervals_do_not_depend_on_sharding(examples, cuts, order):
-    """keep_rows: distinct STATS rows in sorted order, as compute compresses them."""
+def test_quad_intervals_do_not_depend_on_sharding(examples, cuts, order, implicit_split):
+    """keep_rows: distinct STATS rows in sorted order, as compute compresses them (with
+    implicit_split the state's rows are wider; the bootstrap reads their STATS part)."""
     predictions, references = [p for p, _ in examples], [r for _, r in examples]
-    expected = quad.compute(predictions, references, confidence_level=0.9, n_resamples=50, seed=5)
-    got = merged("quad_match", {}, predictions, references, shards(len(examples), cuts, order), keep_rows=True)
+    expected = quad.compute(predictions, references, confidence_level=0.9, n_resamples=50, seed=5, implicit_split=implicit_split)
+    got = merged("quad_match", {"implicit_split": implicit_split}, predictions, references, shards(len(examples), cuts, order), keep_rows=True)
     assert_quad_same(got.compute(confidence_level=0.9, n_resamples=50, seed=5), expected)
 
 
@@ -339,8 +346,8 @@ def test_quad_at_users_size():
     words = [f"w{i}" for i in range(3000)] + ["屏幕", "很", "亮", "NULL"]
     labels_ = ["food quality", "service general", "ambience general", "price"]
 
-    def phrase():
-        return " ".join(words[i] for i in rng.zipf(1.2, rng.integers(1, 4)) % len(words))
+    def phrase():  # an implicit (NULL) target or opinion now and then
+        return "NULL" if rng.random() < 0.15 else " ".join(words[i] for i in rng.zipf(1.2, rng.integers(1, 4)) % len(words))
 
     def sample(size):
         quads = [f"{phrase()} | {phrase()} | {labels_[rng.integers(4)]} | {['POS', 'NEG', 'NEU'][rng.integers(3)]}" for _ in range(size)]
@@ -353,6 +360,10 @@ def test_quad_at_users_size():
         predictions.append(r if i % 3 == 0 else (r + " & " + r.split(" & ")[0] if r and i % 7 == 0 else (sample(rng.integers(0, 3)) + (" & broken | quad" if i % 11 == 0 else ""))))
     pieces = shards(10_000, [10, 3000, 3001, 7000, 9999], 8)
     assert_quad_same(merged("quad_match", {}, predictions, references, pieces).compute(), quad.compute(predictions, references))
+    split = {"implicit_split": True, "exact_only": True}
+    expected = quad.compute(predictions, references, **split)
+    assert {expected[f"exact_f1_{kind}"] > 0 for kind in quad.IMPLICITNESS} == {True}  # every kind occurs
+    assert_quad_same(merged("quad_match", split, predictions, references, pieces).compute(), expected)
 
 
 def test_quad_span_quads_and_refusals():
@@ -461,7 +472,7 @@ def test_sighan_at_users_size():
 
 
 def test_sighan_refusals():
-    with pytest.raises(ValueError, match="sources: the state scores sentences"):
+    with pytest.raises(ValueError, match="sources: the state scores sentences with their sources; label lines .* a shard cannot tell a pid whose result line is in another shard .* silently wrong"):
         state.new("csc_sighan").update(["1, 0"], ["1, 0"])
     with pytest.raises(ValueError, match="subtask"):
         state.new("csc_sighan", version="2013")
@@ -532,8 +543,9 @@ def test_csc_common_refusals():
         state.new("csc_common", variant="nope")
     with pytest.raises(ValueError, match="option variant is 'scope' in argument 2 but 'realise' in argument 1"):
         state.merge(state.new("csc_common"), state.new("csc_common", variant="scope"))
-    with pytest.raises(ValueError, match="parse: not a csc_common state option"):
-        state.new("csc_common", parse="csc_reply")
+    for family, parser in (("micro_macro", "omnievent_s2s"), ("rationale", "quotes_exact")):
+        with pytest.raises(ValueError, match=f"parse: a {family} state takes the family's own inputs, not model texts"):
+            state.new(family, parse=parser)
 
 
 # ---------------------------------------------------------------------------------------
@@ -609,8 +621,8 @@ def test_coref_at_users_size():
 
 
 def test_coref_refusals():
-    with pytest.raises(ValueError, match="remove_nested: not a coref state option"):
-        state.new("coref", remove_nested=True)
+    with pytest.raises(ValueError, match="remove_nested: coval's options apply to convention='scorer_pl' only"):
+        state.new("coref", remove_nested=True, convention="e2e_coref")
     with pytest.raises(ValueError, match="keep_singletons"):
         state.new("coref", convention="e2e_coref", keep_singletons=False)
     with pytest.raises(ValueError, match="option convention is 'maverick' in argument 2 but 'scorer_pl' in argument 1"):
@@ -652,3 +664,386 @@ def test_every_example_alone_equals_one_pass():
     batch = state.new("quad_match", duplicates="list").update(predictions, references)
     assert state.merge(*alone).counts.tolist() == batch.counts.tolist()
     assert state.merge(*alone).terms == pytest.approx(batch.terms, rel=1e-12)
+
+
+# ---------------------------------------------------------------------------------------
+# coref under coval's remove_nested, NP_only and min_span: applied within each document
+# (the key's parse trees), so per-document rows still sum. Inputs: the 300 parsed
+# documents of tests/coref_coval_fixtures.py, whose figures coval itself gives
+# (test_coref_conll.py checks compute() against them).
+
+COVAL_LABELS = [",".join(name for name in coref.MENTION_OPTIONS if flags[name]) + ("" if flags["keep_singletons"] else ",no_singletons") for flags in coref_coval_fixtures.COMBINATIONS]
+
+
+def coval_options(label):
+    names = label.split(",")
+    return dict(keep_singletons="no_singletons" not in names, **{name: name in names for name in coref.MENTION_OPTIONS})
+
+
+@functools.lru_cache(maxsize=1)
+def coval_documents():
+    """(key CoNLL texts with parse trees, response clusters, key clusters) of the fixture's 300 documents."""
+    parsed = json.loads((ROOT / "tests" / "data" / "coref_coval" / "expected.json").read_text())["inputs"]["parsed"]
+    documents = coref_coval_fixtures.parsed_documents()
+    keys = [coref_coval_fixtures.conll_document(name, sentences, parsed["keys"][name]) for name, sentences, _, _ in documents]
+    return keys, [parsed["responses"][name] for name, *_ in documents], [parsed["keys"][name] for name, *_ in documents]
+
+
+@settings(max_examples=20, deadline=None)
+@given(picks=st.lists(st.integers(0, 299), max_size=12), cuts=st.lists(st.integers(0, 12), max_size=4), order=st.integers(0, 1000), label=st.sampled_from(COVAL_LABELS))
+def test_coref_coval_options_merge(picks, cuts, order, label):
+    keys, responses, _ = coval_documents()
+    references, predictions = [keys[i] for i in picks], [responses[i] for i in picks]
+    options = coval_options(label)
+    expected = coref.compute(predictions, references, **options, confidence_level=0.9, n_resamples=30, seed=4)
+    got = merged("coref", options, predictions, references, shards(len(picks), cuts, order), keep_rows=True)
+    assert_coref_same(got.compute(confidence_level=0.9, n_resamples=30, seed=4), expected)
+
+
+def test_coref_coval_options_at_users_size():
+    """10,200 documents: each fixture key (as clusters) 34 times, against responses made of
+    random subsets of its key and response mentions in random entities (some empty), 6
+    shards shuffled; remove_nested, which needs no parse tree (NP_only and min_span, at
+    about 1 ms a document in coref itself, are checked above on the parsed documents)."""
+    _, responses, key_clusters = coval_documents()
+    rng = np.random.default_rng(12)
+    references, predictions = [], []
+    for copy in range(34):
+        for response, gold in zip(responses, key_clusters):
+            mentions = list({tuple(m): list(m) for cluster in gold + response for m in cluster}.values())
+            kept = [m for m in mentions if rng.random() < (0.9 if copy % 2 else 0.5)]
+            references.append(gold)
+            predictions.append(response if copy == 0 else _clusters(kept, rng.integers(0, max(len(kept) // 2, 1), len(kept)).tolist()))
+    pieces = shards(len(references), [5, 3000, 3001, 6000, 10_000], 3)
+    options = {"remove_nested": True, "keep_singletons": False}
+    assert_coref_same(merged("coref", options, predictions, references, pieces).compute(), coref.compute(predictions, references, **options))
+
+
+# ---------------------------------------------------------------------------------------
+# corefud: CoNLL-U texts (tests/corefud_cases.py's random key/response pairs: empty nodes,
+# discontinuous, nested and zero mentions), each file's documents corefud's rows
+
+
+@functools.lru_cache(maxsize=1)
+def corefud_texts(n=600):
+    import corefud_cases
+
+    pairs = [corefud_cases.case(number) for number in range(n)]
+    return [key for key, _ in pairs], [response for _, response in pairs]
+
+
+def assert_close(got, expected):
+    assert got.keys() == expected.keys()
+    for key, value in expected.items():
+        assert got[key] == pytest.approx(value, rel=1e-12, abs=1e-15), key
+
+
+corefud_options = st.sampled_from(
+    [{}, {"matching": "exact", "keep_singletons": True}, {"matching": "partial"}, {"zero_matching": "linear"}, {"metrics": ["muc", "lea"], "zero_division": 1.0}]
+)
+
+
+@settings(max_examples=20, deadline=None)
+@given(picks=st.lists(st.integers(0, 39), min_size=1, max_size=8), cuts=st.lists(st.integers(0, 8), max_size=4), order=st.integers(0, 1000), options=corefud_options)
+def test_corefud_merging_shards_equals_one_pass(picks, cuts, order, options):
+    keys, responses = corefud_texts()
+    references, predictions = [keys[i] for i in picks], [responses[i] for i in picks]
+    from paperscore import corefud
+
+    expected = corefud.compute(predictions, references, **options, confidence_level=0.9, n_resamples=30, seed=2)
+    got = merged("corefud", options, predictions, references, shards(len(picks), cuts, order), keep_rows=True)
+    assert_close(got.compute(confidence_level=0.9, n_resamples=30, seed=2), expected)
+
+
+def test_corefud_at_users_size_and_through_coref():
+    """600 key/response file pairs (1,207 documents; corefud scores about 2 ms a document,
+    so 10,000 would take most of a minute here), 5 shards shuffled; coref.compute's reading
+    of CoNLL-U is the corefud state with exact matching and singletons kept."""
+    from paperscore import corefud
+
+    keys, responses = corefud_texts()
+    pieces = shards(len(keys), [1, 200, 201, 450], 4)
+    assert_close(merged("corefud", {}, responses, keys, pieces).compute(), corefud.compute(responses, keys))
+    through = {"matching": "exact", "keep_singletons": True}
+    assert_close(merged("corefud", through, responses[:100], keys[:100], [(50, 100), (0, 50)]).compute(), coref.compute(responses[:100], keys[:100]))
+    with pytest.raises(ValueError, match='CoNLL-U texts .* use paperscore.state.new\\("corefud"'):
+        state.new("coref").update(responses[:1], keys[:1])
+    with pytest.raises(ValueError, match="matching"):
+        state.new("corefud", matching="heads")
+    with pytest.raises(ValueError, match="option matching is 'exact' in argument 2 but 'head' in argument 1"):
+        state.merge(state.new("corefud"), state.new("corefud", matching="exact"))
+
+
+# ---------------------------------------------------------------------------------------
+# quad_match(convention="diaasq"): DiaASQ's table, per dialogue (hits, predicted, gold) of
+# each row (tests/diaasq.py's random dialogues: nudged, repeated, made-up triplets, element
+# and pair lists with near misses)
+
+
+@functools.lru_cache(maxsize=1)
+def diaasq_corpus(n=2000):
+    import diaasq
+
+    rng = random.Random(31)
+    gold = [diaasq.random_dialogue(rng, f"{i:05d}" if i % 3 else i) for i in range(n)]  # str and int doc_ids
+    return gold, [diaasq.random_prediction(rng, g) for g in gold], [diaasq.random_prediction(rng, g, lists=False) for g in gold]
+
+
+def merged_diaasq(options, predictions, references, pieces, keep_rows=False):
+    """Each shard's predictions in another order than its gold (DiaASQ pairs them by doc_id)."""
+    states = []
+    for a, b in pieces:
+        s = state.new("quad_match", keep_rows=keep_rows, **options).update(predictions[a:b][::-1], references[a:b])
+        states.append(state.from_dict(json.loads(json.dumps(s.to_dict(), allow_nan=False))))
+    return state.merge(*states) if states else state.new("quad_match", keep_rows=keep_rows, **options)
+
+
+@settings(max_examples=20, deadline=None)
+@given(n=st.integers(0, 15), start=st.integers(0, 1000), cuts=st.lists(st.integers(0, 15), max_size=4), order=st.integers(0, 1000), lists=st.booleans(), zero_division=st.sampled_from([0.0, 1.0]))
+def test_diaasq_merging_shards_equals_one_pass(n, start, cuts, order, lists, zero_division):
+    gold, with_lists, triplets_only = diaasq_corpus()
+    references, predictions = gold[start : start + n], (with_lists if lists else triplets_only)[start : start + n]
+    options = {"convention": "diaasq", "zero_division": zero_division}
+    pieces = shards(len(references), cuts, order)
+    expected = quad.compute(predictions, references, **options)
+    assert merged_diaasq(options, predictions, references, pieces).compute() == expected  # counts: bit for bit
+    if n:
+        expected = quad.compute(predictions, references, **options, confidence_level=0.9, n_resamples=30, seed=3)
+        assert merged_diaasq(options, predictions, references, pieces, keep_rows=True).compute(confidence_level=0.9, n_resamples=30, seed=3) == expected
+
+
+def test_diaasq_at_users_size_and_refusals():
+    """2,000 dialogues (DiaASQ's test sets hold 100 each; building and scoring 10,000 random
+    ones takes 20 s here), 6 shards shuffled; what compute refuses over the whole corpus the
+    merge refuses."""
+    gold, with_lists, triplets_only = diaasq_corpus()
+    options = {"convention": "diaasq"}
+    pieces = shards(len(gold), [7, 500, 501, 1200, 1999], 9)
+    assert merged_diaasq(options, with_lists, gold, pieces).compute() == quad.compute(with_lists, gold, **options)
+    mixed = with_lists[:10] + triplets_only[10:20]
+    with pytest.raises(ValueError, match="gives '[a-z]+' but predictions\\[10\\] does not"):
+        quad.compute(mixed, gold[:20], **options)
+    a = state.new("quad_match", **options).update(mixed[:10], gold[:10])
+    b = state.new("quad_match", **options).update(mixed[10:], gold[10:20])
+    with pytest.raises(ValueError, match="merge: the predictions do not give 'targets' but earlier ones do: give it in every prediction"):
+        state.merge(a, b)
+    with pytest.raises(ValueError, match="update: the predictions do not give 'targets' but earlier ones do"):
+        a.update(mixed[10:], gold[10:20])
+    with pytest.raises(ValueError, match="doc_id '00001' is also that of references\\[0\\]"):
+        quad.compute(with_lists[1:2] * 2, gold[1:2] * 2, **options)
+    with pytest.raises(ValueError, match="merge: gold doc_id '00001' is also in an earlier shard"):
+        state.merge(*(state.new("quad_match", **options).update(with_lists[1:2], gold[1:2]) for _ in range(2)))
+    with pytest.raises(ValueError, match="weights: does not apply with convention='diaasq'"):
+        state.new("quad_match", convention="diaasq", weights=(1, 1, 1, 1))
+    with pytest.raises(ValueError, match="option convention is 'diaasq' in argument 2"):
+        state.merge(state.new("quad_match"), state.new("quad_match", convention="diaasq"))
+    assert state.new("quad_match", **options).compute() == quad.compute([], [], **options)
+    plain = ["a | b | food | POS", "NULL | b | food | NEG"]
+    assert state.new("quad_match", convention=None).update(plain, plain[::-1]).compute() == quad.compute(plain, plain[::-1], convention=None)
+
+
+# ---------------------------------------------------------------------------------------
+# paperscore compare on sharded corpora. Its tests read each example's pair of statistic
+# rows (system A's, system B's). Where a family's paired_statistics codes examples by their
+# distinct rows (sorted), the p-value and interval depend on the multiset of paired
+# examples alone, so shards put back together in any order give the same figures: quad,
+# rationale, both CSC families, micro_macro with one label per example. coref (a row per
+# document) and micro_macro sequences (a row per sequence) code examples by position: the
+# same figures only in corpus order (README, state's docstring).
+
+
+def compare_inputs(family, rng, n):
+    """(references, system_a, system_b, options) of n random examples of `family`."""
+    if family == "micro_macro":
+        refs = [int(x) for x in rng.integers(0, 4, n)]
+        return refs, [x if rng.random() < 0.6 else 0 for x in refs], [x if rng.random() < 0.7 else 1 for x in refs], {}
+    if family == "rationale_f1":
+        refs = [[int(x) for x in rng.integers(0, 2, rng.integers(1, 6))] for _ in range(n)]
+        return refs, [[x if rng.random() < 0.7 else 1 - x for x in r] for r in refs], [[x if rng.random() < 0.8 else 1 - x for x in r] for r in refs], {}
+    if family == "quad_match":
+        refs = [" & ".join(f"t{rng.integers(5)} | o{rng.integers(3)} | food | POS" for _ in range(rng.integers(0, 3))) for _ in range(n)]
+        return refs, [r if rng.random() < 0.5 else "t1 | o1 | food | POS" for r in refs], [r if rng.random() < 0.6 else "t2 | o 1 | food | NEG" for r in refs], {}
+    sources, predictions, references = csc_corpus(int(rng.integers(1000)), n=n)
+    other = [r if rng.random() < 0.5 else p for p, r in zip(predictions, references)]
+    return references, predictions, other, {"sources": sources}
+
+
+@pytest.mark.filterwarnings("ignore")  # few differing examples: compare's own warning
+@settings(max_examples=15, deadline=None)
+@given(family=st.sampled_from(["micro_macro", "rationale_f1", "quad_match", "csc_sighan", "csc_common"]), seed=st.integers(0, 1000), method=st.sampled_from(["bootstrap", "randomization"]))
+def test_compare_does_not_depend_on_sharding(family, seed, method):
+    from paperscore.compare import compare
+
+    rng = np.random.default_rng(seed)
+    references, system_a, system_b, options = compare_inputs(family, rng, 60)
+    expected = compare(family, references, system_a, system_b, method=method, n_resamples=100, seed=7, **options)
+    order = [i for a, b in shards(60, rng.integers(0, 60, 4).tolist(), seed) for i in range(a, b)]  # shards, put back in another order
+    moved = {name: [value[i] for i in order] for name, value in options.items()}
+    got = compare(family, [references[i] for i in order], [system_a[i] for i in order], [system_b[i] for i in order], method=method, n_resamples=100, seed=7, **moved)
+    assert {k: v for k, v in got.items() if k != "signature"} == pytest.approx({k: v for k, v in expected.items() if k != "signature"}, rel=1e-12, abs=1e-15)
+
+
+
+# ---------------------------------------------------------------------------------------
+# quad_match(parse=...): model texts read as compute reads them (test_rewards' random ASQP
+# paraphrase completions: subsets, repeats, junk, half pieces). The oracle is compute() over
+# the examples in merge order: the same figures in any order, and the same parse report's
+# first failing indices (corpus order when the shards are merged in corpus order).
+
+
+def merge_order_oracle(predictions, references, pieces):
+    order = [i for a, b in pieces for i in range(a, b)]
+    return [predictions[i] for i in order], [references[i] for i in order]
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 1000), n=st.integers(0, 25), cuts=st.lists(st.integers(0, 25), max_size=4), order=st.integers(0, 1000), options=st.sampled_from([{}, {"exact_only": True}, {"duplicates": "set", "implicit_split": True}]))
+def test_quad_parse_merges(seed, n, cuts, order, options):
+    rng = random.Random(seed)
+    references = gold_texts(rng, n)
+    predictions = [corrupt(rng, gold, references) for gold in references]
+    options = {"parse": "asqp_paraphrase", **options}
+    pieces = shards(n, cuts, order)
+    got = merged("quad_match", options, predictions, references, pieces, keep_rows=True)
+    assert_quad_same(got.compute(), quad.compute(*merge_order_oracle(predictions, references, pieces), **options))
+    if n:
+        expected = quad.compute(predictions, references, **options, confidence_level=0.9, n_resamples=30, seed=1)
+        result = got.compute(confidence_level=0.9, n_resamples=30, seed=1)  # intervals in any merge order
+        assert_quad_same({k: v for k, v in result.items() if k != "parse_failure_examples"}, {k: v for k, v in expected.items() if k != "parse_failure_examples"})
+
+
+def test_quad_parse_at_users_size():
+    """10,000 completions, 5 shards: merged shuffled, the figures of one pass in corpus order
+    and the first failing indices of the examples in merge order (each text's failure: the
+    parser leaves a piece unread); merged in corpus order, one pass's report too."""
+    from paperscore.parse import get_parser
+
+    rng = random.Random(21)
+    references = gold_texts(rng, 10_000)
+    predictions = [corrupt(rng, gold, references) for gold in references]
+    pieces = shards(10_000, [3, 2500, 2501, 9000], 11)
+    parts = {(a, b): state.new("quad_match", parse="asqp_paraphrase").update(predictions[a:b], references[a:b]) for a, b in pieces}
+    expected = quad.compute(predictions, references, parse="asqp_paraphrase")
+    assert expected["parse_failures"] > 500
+    in_order = state.merge(*(parts[piece] for piece in sorted(pieces))).compute()
+    assert_quad_same(in_order, expected)
+    shuffled = state.merge(*(parts[piece] for piece in pieces)).compute()
+    read = get_parser("asqp_paraphrase").read
+    failing = [k for k, i in enumerate(i for a, b in pieces for i in range(a, b)) if read(predictions[i])[1]]
+    assert_quad_same(shuffled, {**expected, "parse_failure_examples": failing[:5]})
+    data = parts[max(pieces, key=lambda piece: piece[1] - piece[0])].to_dict()
+    data["parse_failure_examples"] = data["parse_failure_examples"][::-1]
+    with pytest.raises(ValueError, match="parse_failure_examples: .* are not the first indices of"):
+        state.from_dict(data)
+    with pytest.raises(ValueError, match="tuple_len"):
+        state.new("quad_match", parse="asqp_paraphrase", tuple_len="013")
+
+
+
+def csc_replies(seed, n):
+    """csc_corpus's sentences as a corrector's replies (csc_reply): labelled, bare, and now
+    and then empty (a parse failure, scored as the empty sentence read)."""
+    sources, predictions, references = csc_corpus(seed, n)
+    rng = random.Random(seed)
+    replies = [rng.choice([f"修改后：“{p}”", p, f"修改后：{p}", "修改后：", ""]) for p in predictions]
+    return sources, replies, references
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 1000), n=st.integers(0, 20), cuts=st.lists(st.integers(0, 20), max_size=4), order=st.integers(0, 1000), family=st.sampled_from(["csc_sighan", "csc_common"]))
+def test_csc_parse_merges(seed, n, cuts, order, family):
+    sources, replies, references = csc_replies(seed, n)
+    options = {"parse": "csc_reply", "length_mismatch": "align"}
+    module = {"csc_sighan": csc_sighan, "csc_common": csc_common}[family]
+    pieces = shards(n, cuts, order)
+    got = merged_sources(family, options, replies, references, sources, pieces, keep_rows=True)
+    order_ = [i for a, b in pieces for i in range(a, b)]
+    assert_same(got.compute(), module.compute([replies[i] for i in order_], [references[i] for i in order_], sources=[sources[i] for i in order_], **options), family)
+    if n:
+        expected = module.compute(replies, references, sources=sources, **options, confidence_level=0.9, n_resamples=30, seed=1)
+        result = got.compute(confidence_level=0.9, n_resamples=30, seed=1)
+        assert_same({k: v for k, v in result.items() if k != "parse_failure_examples"}, {k: v for k, v in expected.items() if k != "parse_failure_examples"}, family)
+
+
+def test_csc_parse_at_users_size():
+    sources, replies, references = csc_replies(13, 10_000)
+    pieces = shards(10_000, [2, 4000, 4001, 8000], 7)
+    for family, module, rule in (("csc_sighan", csc_sighan, {"length_mismatch": "align"}), ("csc_common", csc_common, {})):  # sighan's default refuses an empty reply's length
+        options = {"parse": "csc_reply", **rule}
+        expected = module.compute(replies, references, sources=sources, **options)
+        assert expected["parse_failures"] > 2000
+        assert_same(merged_sources(family, options, replies, references, sources, sorted(pieces)).compute(), expected, family)
+    with pytest.raises(ValueError, match="sources: the state scores sentences with their sources"):
+        state.new("csc_common", parse="csc_reply").update(replies[:2], references[:2])
+
+
+
+# ---------------------------------------------------------------------------------------
+# coref(parse=...): markdown replies placed on each document's tokens; mentions on words
+# the model changed stay in their entities, matching nothing, and are reported
+
+
+def coref_replies(seed, n):
+    """(tokens, gold clusters of one-token mentions, coref_markdown replies): replies mark
+    most gold mentions, mark words not in the text (unplaced), or are junk."""
+    rng = random.Random(seed)
+    words = ["John", "Mary", "saw", "he", "she", "the", "dog", "left", ".", "it", "Anna", "park"]
+    tokens, golds, replies = [], [], []
+    for _ in range(n):
+        toks = [rng.choice(words) for _ in range(rng.randint(1, 14))]
+        entity = {i: rng.randint(1, 3) for i in rng.sample(range(len(toks)), rng.randint(0, min(5, len(toks))))}
+        gold = {}
+        for i in sorted(entity):
+            gold.setdefault(entity[i], []).append([i, i])
+        reply = []
+        for i, word in enumerate(toks):
+            roll = rng.random()
+            if i in entity and roll < 0.7:
+                reply.append(f"[{word}](#{entity[i] if roll < 0.6 else rng.randint(1, 3)})")
+            elif roll < 0.08:
+                reply.append(f"[zzz](#{rng.randint(1, 3)})")
+            else:
+                reply.append(word)
+        tokens.append(toks)
+        golds.append(list(gold.values()))
+        replies.append(" ".join(reply) if rng.random() > 0.05 else rng.choice(["", "junk [x", "[John](#"]))
+    return tokens, golds, replies
+
+
+def merged_coref_parse(options, replies, golds, tokens, pieces, keep_rows=False):
+    states = []
+    for a, b in pieces:
+        s = state.new("coref", keep_rows=keep_rows, **options).update(replies[a:b], golds[a:b], tokens=tokens[a:b])
+        states.append(state.from_dict(json.loads(json.dumps(s.to_dict(), allow_nan=False))))
+    return state.merge(*states) if states else state.new("coref", keep_rows=keep_rows, **options)
+
+
+@pytest.mark.filterwarnings("ignore:predictions. none of the")
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 1000), n=st.integers(0, 20), cuts=st.lists(st.integers(0, 20), max_size=4), order=st.integers(0, 1000), options=st.sampled_from([{}, {"keep_singletons": False}, {"remove_nested": True}, {"convention": "e2e_coref"}]))
+def test_coref_parse_merges(seed, n, cuts, order, options):
+    tokens, golds, replies = coref_replies(seed, n)
+    options = {"parse": "coref_markdown", **options}
+    pieces = shards(n, cuts, order)
+    got = merged_coref_parse(options, replies, golds, tokens, pieces, keep_rows=True)
+    moved = [i for a, b in pieces for i in range(a, b)]
+    expected = coref.compute([replies[i] for i in moved], [golds[i] for i in moved], tokens=[tokens[i] for i in moved], **options)
+    assert_coref_same(got.compute(), expected)
+    if n:
+        expected = coref.compute(replies, golds, tokens=tokens, **options, confidence_level=0.9, n_resamples=30, seed=1)
+        result = {k: v for k, v in got.compute(confidence_level=0.9, n_resamples=30, seed=1).items() if not k.endswith("_examples")}
+        assert_coref_same(result, {k: v for k, v in expected.items() if not k.endswith("_examples")})
+
+
+@pytest.mark.filterwarnings("ignore:predictions. none of the")
+def test_coref_parse_at_users_size():
+    tokens, golds, replies = coref_replies(17, 10_000)
+    pieces = shards(10_000, [4, 3000, 3001, 6500], 12)
+    options = {"parse": "coref_markdown", "metrics": ["muc", "mentions"]}  # every metric: the property test above
+    expected = coref.compute(replies, golds, tokens=tokens, **options)
+    assert expected["parse_failures"] > 100 and expected["mentions_on_changed_text"] > 1000
+    assert_coref_same(merged_coref_parse(options, replies, golds, tokens, sorted(pieces)).compute(), expected)
+    with pytest.raises(ValueError, match="parse: with NP_only or min_span, not in a state yet"):
+        state.new("coref", parse="coref_markdown", NP_only=True)
+    with pytest.raises(ValueError, match="span_convention"):  # compute's own rule: the references' convention alone
+        state.new("coref", parse="coref_markdown", span_convention=("token_exclusive", "token_inclusive"))

@@ -366,10 +366,18 @@ def coref_reward(parse, reference="clusters", tokens=None, metric="conll_f1", na
     predicted one scores 1.0; otherwise an empty denominator is 0, as in the scorer (MUC
     has no links in a key of singletons, so even the gold output of such a document scores
     2/3 in conll_f1). Sums of the per-document counts (`statistics`) give coref_conll's
-    corpus figures; the mean of per-document conll_f1 is not its conll_f1. coref's
-    span-convention check applies to a batch as to compute(): 10 or more predicted mentions
-    none of which is a key mention warn, and are a ValueError when half of them would be
-    key mentions under another convention."""
+    corpus figures; the mean of per-document conll_f1 is not its conll_f1.
+    A model's output never stops training: its spans are scored as written (a function's
+    spans read as token positions, end included, as the reference column's; a span past
+    the document's end is a mention that matches nothing). compute()'s span-convention
+    check (a ValueError when no predicted mention is a key mention but half would be under
+    another convention) is not applied: over a batch it cannot tell a function written in
+    another convention from a model whose mentions are one token too long, and a coref
+    parser's spans are placed in this convention by paperscore itself. A function is part
+    of the configuration: it must give well-formed clusters for any text (its exceptions,
+    and clusters that are not lists of [start, end] pairs with 0 <= start <= end, stop the
+    run, naming predictions[i]); check that it gives 1.0 on gold texts before training. A
+    gold document that cannot be read is a ValueError naming references[i], as in compute()."""
     from . import coref
     from .parse import parse_coref
 
@@ -390,7 +398,14 @@ def coref_reward(parse, reference="clusters", tokens=None, metric="conll_f1", na
             placed, _ = parse_coref(texts, parser, coref.source_tokens(values[reference], values[tokens] if tokens else None), argument="completions")
             split = [coref._split_unplaced(found) for found in placed]
             clusters, unplaced = [kept for kept, _ in split], [lost for _, lost in split]
-        key, response = coref.read_examples(clusters, values[reference])
+        # each side read alone: the gold as compute reads it (an unreadable one is an error
+        # naming references[i]); the output's token spans as written, without compute's
+        # span-convention guess over the batch (see the docstring)
+        empty = [[]] * len(texts)
+        if "ids" in coref.check_inputs(clusters, values[reference]):  # mention ids: numbered on both sides together
+            key, response = coref.read_examples(clusters, values[reference])
+        else:
+            key, response = coref.read_examples(empty, values[reference])[0], coref.read_examples(clusters, empty)[1]
         if unplaced is not None and any(unplaced):
             response = coref._with_unplaced(key, response, unplaced)
         table = coref.statistics(key, response, metrics)

@@ -12,35 +12,55 @@ Every family's figures are ratios of sums, so a state holds only the sums:
 - rationale: the four token counts, and per mean (example P/R/F1, IOU P/R, AUPRC) the sum
   of its per-example terms and how many examples enter it; plus whether a soft score was
   seen (auprc=None reports AUPRC only then, as compute does).
-- quad_match, csc_sighan, csc_common, coref (the families whose compute() sums
+- quad_match, csc_sighan, csc_common, coref, corefud (the families whose compute() sums
   per-example rows for its bootstrap_intervals call): the column sums of those rows,
-  counts as int64 (coref: float64 throughout, as its compute sums them). The CSC states
-  take sentences with their sources (`update(predictions, references, sources=...)`);
-  label lines, paired by pid over the whole corpus, are refused. coref takes documents
-  (and `tokens=`, `texts=` for character spans); CoNLL-U (CorefUD) texts are refused.
+  counts as int64 (coref, corefud: float64 throughout, as their compute sums them).
+  quad_match takes implicit_split (ACOS's split: a block of sums per implicitness kind)
+  and convention="diaasq" (DiaASQ's table: per-dialogue counts of every row, plus the
+  lists the predictions give and the gold doc_ids, so that the merge refuses what
+  compute refuses over the whole corpus; a shard holds each dialogue's prediction with its
+  gold). The CSC states take sentences with their sources (`update(predictions,
+  references, sources=...)`). coref takes documents (and `tokens=`, `texts=` for
+  character spans) and coval's remove_nested, NP_only and min_span (applied within each
+  document, as compute applies them); "corefud" takes CoNLL-U texts with corefud.compute's
+  options (coref.compute reads them as matching="exact", keep_singletons=True), a shard
+  holding whole files.
+quad_match, csc_sighan, csc_common and coref take parse= too (coref: not with NP_only or
+min_span): the report's counts (parse_failures, coref's mentions_on_changed_text) are sums;
+its *_examples, corpus positions, are the first indices of the examples in update and merge
+order (the same as compute's when shards are merged in corpus order).
+Refused, saying why: CSC label lines (sources=None: a result line pairs with the truth line
+of its pid anywhere in the files, and a shard cannot tell a pid whose result line is in
+another shard from one the system left out), and parse= in the other families (not done
+yet).
 
 Count figures are equal bit for bit. Figures from sums of fractional terms (rationale's
-example_*, iou_*, auprc; quad's optimal_*, sums of ROUGE-L degrees; coref's B3, CEAFe,
-LEA and CoNLL) are floats added in another order, so they may differ from one pass in the
-last bits (relative 1e-12).
+example_*, iou_*, auprc; quad's optimal_*, sums of ROUGE-L degrees; coref's and corefud's
+B3, CEAFe, LEA and CoNLL) are floats added in another order, so they may differ from one
+pass in the last bits (relative 1e-12).
 
 Bootstrap intervals (`compute(confidence_level=...)`) need the per-example rows, kept only
 with `keep_rows=True`:
-- rationale, quad_match, csc_sighan, csc_common and coref keep the distinct rows and
-  their counts; compute sorts them the same way, so intervals are identical however the examples were sharded and merged
-  (quad's optimal_* and coref's fractional figures up to the float sums above).
+- rationale, quad_match, csc_sighan, csc_common, coref and corefud keep the distinct rows
+  and their counts; compute sorts them the same way, so intervals are identical however the
+  examples were sharded and merged (quad's optimal_* and coref's fractional figures up to
+  the float sums above).
 - micro_macro keeps the examples' labels, concatenated in merge order; with one label per
   example the bootstrap reads only the confusion cells (identical under any sharding),
   with sequences of labels it resamples sequences in order: identical when shards are
   merged in corpus order, else a different (equally valid) draw for the same seed.
-`paperscore compare` p-values depend on the same rows: compare whole corpora.
+`paperscore compare` takes whole corpora, not states. Its p-values and intervals depend on
+the multiset of paired examples for quad_match, rationale, the CSC families and
+micro_macro with one label per example (shards rejoined in any order give the same
+figures); coref and micro_macro sequences code each document / sequence by its position,
+so there they are the same only with the examples in corpus order.
 """
 
 import numpy as np
 
 from .core import INT64, check_bootstrap, check_zero_division, input_error
 
-FAMILIES = ("micro_macro", "rationale", "quad_match", "csc_sighan", "csc_common", "coref")
+FAMILIES = ("micro_macro", "rationale", "quad_match", "csc_sighan", "csc_common", "coref", "corefud")
 FORMAT = 1
 
 
@@ -49,9 +69,16 @@ def new(family, keep_rows=False, **options):
     output options excluded: they go to State.compute)."""
     if family not in FAMILIES:
         raise ValueError(f"family: {family!r} is not one of {', '.join(FAMILIES)}")
+    if "parse" in options and family not in ("quad_match", "csc_sighan", "csc_common", "coref"):  # the figures would merge as theirs do; not done yet
+        raise ValueError(f"parse: a {family} state takes the family's own inputs, not model texts (the quad_match, CSC and coref states read them; not this one yet); score model texts with compute(parse=...)")
     if not isinstance(keep_rows, (bool, np.bool_)):
         raise ValueError(f"keep_rows: {keep_rows!r} is not True or False")
-    cls = {"micro_macro": MicroMacroState, "rationale": RationaleState, "quad_match": QuadState, "csc_sighan": SighanState, "csc_common": CscCommonState, "coref": CorefState}[family]
+    cls = {"micro_macro": MicroMacroState, "rationale": RationaleState, "quad_match": QuadState, "csc_sighan": SighanState, "csc_common": CscCommonState, "coref": CorefState, "corefud": CorefUDState}[family]
+    if family == "quad_match" and "convention" in options:  # DiaASQ's table is a state of its own
+        if options["convention"] is None:
+            options = {name: value for name, value in options.items() if name != "convention"}
+        else:
+            cls = DiaasqState
     return cls(cls.check_options(options), bool(keep_rows))
 
 
@@ -112,6 +139,15 @@ def _merge_rows(table, weights, more, more_weights):
 
     table, codes = encode_rows(np.concatenate([table, more]))
     return table, _counts_sum(codes, np.concatenate([weights, more_weights]), len(table))
+
+
+def _columns_only(table, weights, columns):
+    """The distinct rows of `table`'s `columns` with their example counts, sorted as
+    core.compress_rows sorts one pass's rows of those columns alone."""
+    from .core import encode_rows
+
+    table, codes = encode_rows(table[:, columns])
+    return table, _counts_sum(codes, weights, len(table))
 
 
 def _counts_sum(codes, weights, size):
@@ -427,6 +463,7 @@ class RationaleState(State):
 class SumsState(State):
     OPTIONS = ()  # compute()'s options a state takes; defaults from its signature
     FLOATS = ()  # columns that are not counts
+    REPORT = (("parse_failures", "parse_failure_examples"),)  # with parse=: the parse report's (count, first indices) pairs
 
     @classmethod
     def check_options(cls, options):
@@ -458,10 +495,17 @@ class SumsState(State):
         self.counts = np.zeros(len(self.ints), dtype=np.int64)
         self.terms = np.zeros(len(self.floats))
         self.table, self.weights = (np.zeros((0, width)), np.zeros(0, dtype=np.int64)) if keep_rows else (None, None)
+        # with parse=: the examples seen, and the parse report's failures and first failing indices
+        self.examples = 0
+        self.report = {name: [] if name.endswith("_examples") else 0 for pair in self.REPORT for name in pair}
 
     def update(self, predictions, references, **inputs):
         """Add a batch, checked exactly as compute() checks it (example indices in messages
-        are within the batch)."""
+        are within the batch). With parse=, the batch's model texts are read as compute
+        reads them, the report's failing indices offset by the examples before it."""
+        report = None
+        if self.options.get("parse") is not None:
+            predictions, references, inputs, report = self.read(predictions, references, **inputs)
         rows = np.asarray(self.rows(predictions, references, **inputs), dtype=float).reshape(-1, len(self.ints) + len(self.floats))
         counts = rows[:, self.ints]
         if (counts != np.round(counts)).any() or (counts < 0).any():  # the family's contract: these columns count
@@ -471,16 +515,29 @@ class SumsState(State):
             from .core import compress_rows
 
             self.table, self.weights = _merge_rows(self.table, self.weights, *compress_rows(rows))
+        if report is not None:
+            self._add_report(len(predictions), report)
         return self
 
     def _add_sums(self, counts, terms):
         self.counts = _add_counts(self.counts, counts)
         self.terms = self.terms + terms
 
+    def _add_report(self, examples, report):
+        """Another run of `examples` examples after these: counts added, its first indices
+        offset by the examples before it."""
+        from .parse import FAILURE_EXAMPLES
+
+        for count, first in self.REPORT:
+            self.report[count] += report[count]
+            self.report[first] = (self.report[first] + [self.examples + i for i in report[first]])[:FAILURE_EXAMPLES]
+        self.examples += examples
+
     def _add(self, other):
         self._add_sums(other.counts, other.terms)
         if self.keep_rows:
             self.table, self.weights = _merge_rows(self.table, self.weights, other.table, other.weights)
+        self._add_report(other.examples, other.report)
 
     def sums(self):
         out = np.zeros(len(self.ints) + len(self.floats))
@@ -493,7 +550,7 @@ class SumsState(State):
         return as_floats({key: value[0] for key, value in self.reduce(self.sums()[None]).items()}) | self.extras()
 
     def extras(self):
-        return {}
+        return {name: list(v) if isinstance(v, list) else v for name, v in self.report.items()} if self.options.get("parse") is not None else {}
 
     def _intervals(self, confidence_level, n_resamples, seed):
         from .core import bootstrap_intervals
@@ -506,9 +563,21 @@ class SumsState(State):
             "terms": _floats(self.terms),
             "table": None if self.table is None else [_floats(row) for row in self.table],
             "weights": None if self.weights is None else self.weights.tolist(),
+            "examples": self.examples,
+            **{name: list(v) if isinstance(v, list) else v for name, v in self.report.items()},
         }
 
     def _load(self, data):
+        from .parse import FAILURE_EXAMPLES
+
+        examples = int(_counts([data.get("examples", 0)], "examples")[0])
+        report = {}
+        for count, first in self.REPORT:  # a report's count, and the first indices of the examples it counts in
+            report[count] = int(_counts([data.get(count, 0)], count)[0])
+            report[first] = _counts(data.get(first, []), first).tolist()
+            if len(report[first]) > min(report[count], FAILURE_EXAMPLES) or (report[count] > 0) != bool(report[first]) or (np.diff(report[first]) <= 0).any() or any(i >= examples for i in report[first]):
+                raise ValueError(f"{first}: {report[first]} are not the first indices of {examples} examples where {count} is {report[count]}")
+        self._add_report(examples, report)
         self._add_sums(_counts(data["counts"], "counts", self.counts.shape), _unfloats(data["terms"]).reshape(self.terms.shape))
         if self.keep_rows:
             table = np.array([_unfloats(row) for row in data["table"]]).reshape(-1, self.width())
@@ -516,11 +585,18 @@ class SumsState(State):
 
 
 class QuadState(SumsState):
-    """quad.STATS sums: matched (soft degrees) and score are floats, the rest counts."""
+    """quad.STATS sums: matched (soft degrees) and score are floats, the rest counts. With
+    implicit_split a row is STATS then STATS once per quad.IMPLICITNESS kind (the sample's
+    row where its reference includes that kind, else 0): ACOS's split is a sum too."""
 
     family = "quad_match"
-    OPTIONS = ("weights", "tuple_len", "sep_token1", "sep_token2", "similarity", "duplicates", "exact_only", "spans", "zero_division")
+    OPTIONS = ("weights", "tuple_len", "sep_token1", "sep_token2", "similarity", "duplicates", "exact_only", "implicit_split", "spans", "parse", "parse_references", "strict", "zero_division")
     FLOATS = (0, 7)  # quad.STATS: matched, score
+
+    def read(self, predictions, references):
+        quad, o = self.module(), self.options
+        structures, gold, tuple_len, report = quad._parsed(predictions, references, o["parse"], o["parse_references"], o["strict"], o["tuple_len"])
+        return structures, gold, {"tuple_len": tuple_len}, report
 
     @staticmethod
     def module():
@@ -528,31 +604,167 @@ class QuadState(SumsState):
 
         return quad
 
-    def width(self):
-        return len(self.module().STATS)
+    def blocks(self):
+        return 1 + len(self.module().IMPLICITNESS) * bool(self.options["implicit_split"])
 
-    def rows(self, predictions, references):
+    def width(self):
+        return len(self.module().STATS) * self.blocks()
+
+    def float_columns(self, width):
+        return tuple(b * len(self.module().STATS) + c for b in range(self.blocks()) for c in self.FLOATS)
+
+    def rows(self, predictions, references, tuple_len=None):
         quad, o = self.module(), self.options
-        tuple_len = "0123" if o["tuple_len"] is None else o["tuple_len"]
+        tuple_len = tuple_len or ("0123" if o["tuple_len"] is None else o["tuple_len"])  # given: the parser's
         if o["spans"] is not None:
             predictions, references = (quad.span_quads(x, name, tuple_len, o["spans"]) for x, name in ((predictions, "predictions"), (references, "references")))
-        _, rows, chosen = quad._score(predictions, references, o["weights"], tuple_len, o["sep_token1"], o["sep_token2"], o["similarity"], o["duplicates"], o["exact_only"])
-        return rows[chosen]
+        pairing, rows, chosen = quad._score(predictions, references, o["weights"], tuple_len, o["sep_token1"], o["sep_token2"], o["similarity"], o["duplicates"], o["exact_only"], by_text=not o["implicit_split"])
+        stats = rows[chosen].reshape(-1, len(quad.STATS))
+        if not o["implicit_split"]:
+            return stats
+        present = quad._implicitness(pairing)[chosen]
+        return np.concatenate([stats] + [stats * present[:, [j]] for j in range(present.shape[1])], axis=1)
 
     def reduce(self, sums):
-        quad = self.module()
-        return quad.ratios(sums, self.options["zero_division"], quad.EXACT_KEYS if self.options["exact_only"] else quad.KEYS)
+        quad, o = self.module(), self.options
+        size = len(quad.STATS)
+        out = quad.ratios(sums[..., :size], o["zero_division"], quad.EXACT_KEYS if o["exact_only"] else quad.KEYS)
+        for j, kind in enumerate(quad.IMPLICITNESS[: self.blocks() - 1]):
+            part = quad.ratios(sums[..., (j + 1) * size : (j + 2) * size], o["zero_division"], quad.EXACT_KEYS)
+            out.update({f"{key}_{kind}": value for key, value in part.items()})
+        return out
+
+    def _intervals(self, confidence_level, n_resamples, seed):
+        from .core import bootstrap_intervals
+
+        quad, o = self.module(), self.options
+        table, weights = _columns_only(self.table, self.weights, np.arange(len(quad.STATS)))  # compute resamples the STATS rows alone
+        keys = quad.EXACT_KEYS if o["exact_only"] else quad.KEYS
+        return bootstrap_intervals(weights, lambda w: quad.ratios(w @ table, o["zero_division"], keys), confidence_level, n_resamples, seed)
 
     def extras(self):
         repeated = self.counts[list(self.ints).index(self.module().STATS.index("repeated_hits"))]
-        return {"exact_repeated_hits": int(repeated)} if self.options["duplicates"] == "list" else {}
+        return super().extras() | ({"exact_repeated_hits": int(repeated)} if self.options["duplicates"] == "list" else {})
+
+
+class DiaasqState(SumsState):
+    """quad_match(convention="diaasq"): per dialogue the (hits, predicted, gold) counts of
+    every row of quad.DIAASQ_ROWS (0 for a row the batch's predictions give no list for).
+    A shard holds each dialogue's prediction with its gold (paired by doc_id). compute()'s
+    corpus-wide rules are kept by two small records: which element and pair lists the
+    predictions give (a row is scored when every prediction gives its list: a list given
+    in one shard and not in another is refused, as compute refuses it), and the gold
+    doc_ids seen (one doc_id in two shards is refused: DiaASQ would keep only the last)."""
+
+    family = "quad_match"
+    OPTIONS = ("convention", "zero_division")
+
+    @staticmethod
+    def module():
+        from . import quad
+
+        return quad
+
+    @classmethod
+    def check_options(cls, options):
+        from .core import check_choice
+
+        for name in options:
+            if name not in cls.OPTIONS:
+                raise ValueError(f"{name}: does not apply with convention='diaasq' (DiaASQ's table takes zero_division alone; bootstrap options go to compute())")
+        check_choice("convention", options["convention"], cls.module().CONVENTIONS)
+        return {"convention": options["convention"], "zero_division": check_zero_division(options.get("zero_division", 0.0))}
+
+    def __init__(self, options, keep_rows):
+        super().__init__(options, keep_rows)
+        self.given = {}  # list key -> whether the predictions give it (absent: no prediction seen)
+        self.doc_ids = []
+
+    def width(self):
+        return len(self.module().DIAASQ_ROWS) * 3
+
+    def _records(self, given, doc_ids, where):
+        """Refuse what compute would refuse over the union; return the merged records."""
+        for key, value in given.items():
+            if self.given.get(key, value) != value:
+                raise ValueError(f"{where}: the predictions {'give' if value else 'do not give'} {key!r} but earlier ones {'do' if self.given[key] else 'do not'}: give it in every prediction (its rows) or in none, as compute requires")
+        seen = set(self.doc_ids)
+        again = next((doc_id for doc_id in doc_ids if doc_id in seen), None)
+        if again is not None:
+            raise ValueError(f"{where}: gold doc_id {again!r} is also in an earlier shard: DiaASQ keys dialogues by it and would keep only the last")
+        return {**self.given, **given}, self.doc_ids + list(doc_ids)
+
+    def update(self, predictions, references):
+        """Add a batch of dialogues, checked exactly as compute() checks them (indices in
+        messages are within the batch)."""
+        from .core import as_corpus
+
+        quad = self.module()
+        predictions, references = as_corpus(predictions, "predictions"), as_corpus(references, "references")
+        ordered, rows = quad.check_dialogues(predictions, references)
+        given = {quad.DIAASQ_LISTS[row]: row in rows for row in quad.DIAASQ_LISTS} if len(predictions) else {}
+        self.given, self.doc_ids = self._records(given, [gold["doc_id"] for gold in references], "update")
+        counts = np.zeros((len(references), len(quad.DIAASQ_ROWS), 3), dtype=np.int64)
+        at = [quad.DIAASQ_ROWS.index(row) for row in rows]
+        for i, (p, g) in enumerate(zip(ordered, references)):
+            counts[i, at] = quad.diaasq_counts(p, g, rows)
+        self._add_sums(counts.sum(0).ravel(), np.zeros(0))
+        if self.keep_rows:
+            from .core import compress_rows
+
+            self.table, self.weights = _merge_rows(self.table, self.weights, *compress_rows(counts.reshape(len(references), -1)))
+        return self
+
+    def _add(self, other):
+        self.given, self.doc_ids = self._records(other.given, other.doc_ids, "merge")
+        super()._add(other)
+
+    def rows_scored(self):
+        quad = self.module()
+        return [row for row in quad.DIAASQ_ROWS if row not in quad.DIAASQ_LISTS or self.given.get(quad.DIAASQ_LISTS[row], True)]
+
+    def _columns(self):
+        quad = self.module()
+        return np.array([3 * quad.DIAASQ_ROWS.index(row) + k for row in self.rows_scored() for k in range(3)], dtype=np.int64)
+
+    def reduce(self, sums):
+        rows = self.rows_scored()
+        return self.module().diaasq_ratios(sums[..., self._columns()].reshape(*sums.shape[:-1], len(rows), 3), rows, self.options["zero_division"])
+
+    def _intervals(self, confidence_level, n_resamples, seed):
+        from .core import bootstrap_intervals
+
+        table, weights = _columns_only(self.table, self.weights, self._columns())  # compute's rows hold the scored rows alone
+        rows = self.rows_scored()
+        return bootstrap_intervals(weights, lambda w: self.module().diaasq_ratios((w @ table).reshape(*np.shape(w)[:-1], len(rows), 3), rows, self.options["zero_division"]), confidence_level, n_resamples, seed)
+
+    def _dump(self):
+        return {**super()._dump(), "given": dict(self.given), "doc_ids": list(self.doc_ids)}
+
+    def _load(self, data):
+        given, doc_ids = data["given"], data["doc_ids"]
+        if not isinstance(given, dict) or not all(key in self.module().DIAASQ_LISTS.values() and isinstance(v, bool) for key, v in given.items()):
+            raise ValueError(f"given: {given!r} is not a map of DiaASQ list names to true or false")
+        if not isinstance(doc_ids, list) or not all(isinstance(d, (str, int)) and not isinstance(d, bool) for d in doc_ids):
+            raise ValueError("doc_ids: not a list of DiaASQ doc_ids (strings or integers)")
+        self.given, self.doc_ids = self._records(given, doc_ids, "from_dict")
+        super()._load(data)
+
+
+def _read_replies(state, predictions, references, sources=None):
+    """SumsState.read of the CSC families: each reply read into its sentence first."""
+    from .parse import read_replies
+
+    _need_sources(state.family, sources)
+    sentences, report = read_replies(predictions, state.options["parse"], state.options["strict"], False)
+    return sentences, references, {"sources": sources}, report
 
 
 class SighanState(SumsState):
     """csc_sighan.COLUMNS[kind] sums: every column counts sentences."""
 
     family = "csc_sighan"
-    OPTIONS = ("version", "subtask", "correction_match", "length_mismatch", "zero_division")
+    OPTIONS = ("version", "subtask", "correction_match", "length_mismatch", "parse", "strict", "zero_division")
 
     @classmethod
     def check_options(cls, options):
@@ -577,6 +789,8 @@ class SighanState(SumsState):
     def width(self):
         return len(self.module().COLUMNS[self.kind()])
 
+    read = _read_replies
+
     def rows(self, predictions, references, sources=None):
         from .csc import match
 
@@ -591,7 +805,11 @@ class SighanState(SumsState):
 
 def _need_sources(family, sources):
     if sources is None:  # label lines pair by pid over the whole corpus, which a shard cannot check
-        raise ValueError(f"sources: the state scores sentences with their sources; label lines (sources=None) pair by pid across the corpus: score them with {family}.compute")
+        raise ValueError(
+            f"sources: the state scores sentences with their sources; label lines (sources=None) are refused: they pair a result line with the truth "
+            f"line of its pid anywhere in the files, and a shard cannot tell a pid whose result line is in another shard from one the system left out "
+            f"(which the SIGHAN 2013/2014 jars read as 'no error'), so its counts could be silently wrong: score label files with {family}.compute"
+        )
 
 
 class CscCommonState(SumsState):
@@ -600,7 +818,7 @@ class CscCommonState(SumsState):
     every shard's rows line up."""
 
     family = "csc_common"
-    OPTIONS = ("variant", "char_subset", "length_mismatch", "remove_de", "normalize", "zero_division")
+    OPTIONS = ("variant", "char_subset", "length_mismatch", "remove_de", "normalize", "parse", "strict", "zero_division")
 
     @staticmethod
     def module():
@@ -622,6 +840,8 @@ class CscCommonState(SumsState):
     def width(self):
         return self._table([], [], [])[1].shape[1]
 
+    read = _read_replies
+
     def rows(self, predictions, references, sources=None):
         _need_sources(self.family, sources)
         predictions, references, sources = self.module().corpora(predictions=predictions, references=references, sources=sources).values()
@@ -639,13 +859,29 @@ class CorefState(SumsState):
     them (whole counts exact below 2^53 in both)."""
 
     family = "coref"
-    OPTIONS = ("metrics", "keep_singletons", "zero_division", "convention", "span_convention")
+    OPTIONS = ("metrics", "keep_singletons", "zero_division", "convention", "span_convention", "remove_nested", "NP_only", "min_span", "parse", "strict")
+    REPORT = SumsState.REPORT + (("mentions_on_changed_text", "mentions_on_changed_text_examples"),)
 
     @staticmethod
     def module():
         from . import coref
 
         return coref
+
+    @classmethod
+    def check_options(cls, options):
+        out = super().check_options(options)
+        if out["parse"] is not None and (out["NP_only"] or out["min_span"]):  # compute refuses them where a mention is unplaced
+            raise ValueError("parse: with NP_only or min_span, not in a state yet (a mention the parser cannot place has no parse tree); score with coref.compute")
+        return out
+
+    def read(self, predictions, references, tokens=None, texts=None):
+        """compute(parse=...)'s reading: each text placed on its document's tokens; mentions
+        it cannot place kept apart (added to the response by rows, matching nothing)."""
+        coref, o = self.module(), self.options
+        clusters, report = coref._parsed(predictions, references, o["parse"], o["strict"], tokens)
+        split = [coref._split_unplaced(found) for found in clusters]
+        return [kept for kept, _ in split], references, {"tokens": tokens, "texts": texts, "unplaced": [lost for _, lost in split]}, report
 
     def metrics(self):
         o = self.options
@@ -657,18 +893,80 @@ class CorefState(SumsState):
     def float_columns(self, width):
         return tuple(range(width))
 
-    def rows(self, predictions, references, tokens=None, texts=None):
+    def rows(self, predictions, references, tokens=None, texts=None, unplaced=None):
         from . import corefud
 
         coref, o = self.module(), self.options
         if corefud.takes(predictions, references, "exact"):
-            raise ValueError("predictions, references: CoNLL-U texts (CorefUD) have no mergeable state yet; score them with coref.compute")
+            raise ValueError("predictions, references: CoNLL-U texts (CorefUD) are scored by corefud's own rows: use paperscore.state.new(\"corefud\", ...), with matching=\"exact\" and keep_singletons=True for what coref.compute gives them")
         span_convention = tuple(o["span_convention"]) if isinstance(o["span_convention"], list) else o["span_convention"]
+        if o["parse"] is not None:  # placed spans are token positions, end included
+            span_convention = ("token_inclusive", coref.check_span_convention(span_convention)["references"])
         key, response = coref.read_examples(predictions, references, span_convention, tokens, texts)
-        return coref._document_rows(key, response, self.metrics(), o["keep_singletons"], convention=o["convention"])
+        if unplaced is not None and any(unplaced):
+            response = coref._with_unplaced(key, response, unplaced)
+        # coval's options act within each document (the key's own parse trees), as compute applies them
+        chosen = coref.check_mention_options(o["convention"], **{name: o[name] for name in coref.MENTION_OPTIONS})
+        if chosen:
+            parses = coref._reference_parses(references) if o["NP_only"] or o["min_span"] else None
+            key, response = coref.apply_mention_options(key, response, parses, o["keep_singletons"], **chosen)
+        return coref._document_rows(key, response, self.metrics(), o["keep_singletons"] or bool(chosen), convention=o["convention"])
 
     def reduce(self, sums):
         return self.module().scores(sums, self.metrics(), self.options["zero_division"])
+
+
+class CorefUDState(SumsState):
+    """corefud's per-document rows (corefud.WIDTH per metric, every metric, as its compute
+    sums them): CoNLL-U texts, each file's documents its rows, so a shard holds whole files
+    (each prediction text with its key text)."""
+
+    family = "corefud"
+    OPTIONS = ("matching", "keep_singletons", "zero_matching", "metrics", "zero_division")
+
+    @staticmethod
+    def module():
+        from . import corefud
+
+        return corefud
+
+    @classmethod
+    def check_options(cls, options):
+        """As SumsState's, checked here: corefud.compute([], []) refuses having no text."""
+        import inspect
+
+        from .core import check_choice
+
+        corefud = cls.module()
+        for name in options:
+            if name not in cls.OPTIONS:
+                raise ValueError(f"{name}: not a corefud state option (options: {', '.join(cls.OPTIONS)}; bootstrap options go to compute())")
+        defaults = inspect.signature(corefud.compute).parameters
+        out = {name: options.get(name, defaults[name].default) for name in cls.OPTIONS}
+        check_choice("matching", out["matching"], corefud.MATCHING)
+        check_choice("zero_matching", out["zero_matching"], corefud.ZERO_MATCHING)
+        if not isinstance(out["keep_singletons"], (bool, np.bool_)):
+            raise ValueError(f"keep_singletons: {out['keep_singletons']!r} is not True or False")
+        out["keep_singletons"] = bool(out["keep_singletons"])
+        out["metrics"] = None if out["metrics"] is None else list(corefud._check_metrics(out["metrics"]))
+        out["zero_division"] = check_zero_division(out["zero_division"])
+        return out
+
+    def width(self):
+        return sum(self.module().WIDTH.values())
+
+    def float_columns(self, width):
+        return tuple(range(width))
+
+    def rows(self, predictions, references):
+        o = self.options
+        if isinstance(references, (list, tuple)) and not len(references) and isinstance(predictions, (list, tuple)) and not len(predictions):
+            return np.zeros((0, self.width()))
+        return self.module().document_rows(predictions, references, o["matching"], o["keep_singletons"], o["zero_matching"])[1]
+
+    def reduce(self, sums):
+        corefud = self.module()
+        return corefud._only(corefud.scores(sums, self.options["zero_division"]), corefud._check_metrics(self.options["metrics"]))
 
 
 # ---------------------------------------------------------------------------------------
