@@ -1229,7 +1229,7 @@ def test_eraser_results_jsonl_is_read_and_refused_where_broken():
         ({**line, "thresholded_scores": []}, "line 1 lacks 'thresholded_scores', which other lines have"),
     ):
         with pytest.raises(ValueError, match=message):
-            faithfulness.read_eraser_results([json.dumps(line), json.dumps(broken)])
+            faithfulness.read_eraser_results([json.dumps(line), json.dumps({**broken, "annotation_id": "a2"})])
     with pytest.raises(ValueError, match=r"full\[1\]: 1.5 is not a probability in \[0, 1\]"):
         faithfulness.compute([[0.5, 0.5], [1.5, 0.0]], [[0.5, 0.5]] * 2, [[0.5, 0.5]] * 2)
     with pytest.raises(ValueError, match=r"without: has shape \(1, 2\), expected \(2, 2\)"):

@@ -21,7 +21,7 @@ import json
 
 import numpy as np
 
-from .core import input_error, read_lines, signature
+from .core import NESTED_TOO_DEEP, input_error, read_lines, signature
 
 AOPC_THRESHOLDS = (0.01, 0.05, 0.1, 0.2, 0.5)  # ERASER's --aopc_thresholds default
 KEYS = ("comprehensiveness", "sufficiency", "comprehensiveness_entropy", "comprehensiveness_kl", "sufficiency_entropy", "sufficiency_kl")
@@ -144,8 +144,10 @@ def read_eraser_results(path_or_lines, aopc_thresholds=AOPC_THRESHOLDS, argument
         if line.strip():
             try:
                 instance = json.loads(line)
-            except (ValueError, RecursionError):
+            except ValueError:
                 raise ValueError(f"{where} {number} is not JSON") from None
+            except RecursionError:
+                raise ValueError(f"{where} {number}: {NESTED_TOO_DEEP}") from None
             if not isinstance(instance, dict):
                 raise ValueError(f"{where} {number} is a JSON {type(instance).__name__}, not an object (one result a line)")
             missing = [field for field in FIELDS if field not in instance]
