@@ -231,6 +231,16 @@ def _hard_rationales(rationales, where):
     return spans
 
 
+def compute_results(path_or_lines, aopc_thresholds=AOPC_THRESHOLDS, per_example=False, argument="results"):
+    """compute() of ERASER's results JSONL (read_eraser_results' arguments), with its
+    signature; with per_example, each row also names its "line" and "annotation_id"."""
+    read = read_eraser_results(path_or_lines, aopc_thresholds, argument)
+    result = compute(**_inputs(read), aopc_thresholds=aopc_thresholds, per_example=per_example, return_signature=True)
+    if per_example:
+        result["per_example"] = [{"line": line, "annotation_id": key, **row} for line, key, row in zip(read["lines"], read["annotation_ids"], result["per_example"])]
+    return result
+
+
 # ---------------------------------------------------------------------------------------
 # Paired comparison of two systems' results (paperscore.compare's tests)
 
@@ -306,22 +316,30 @@ def headline(**options):
     return "comprehensiveness"
 
 
-def _thresholds(text):
-    """--aopc-thresholds: comma-separated distinct increasing fractions in (0, 1]."""
-    import argparse
-
+def parse_thresholds(text):
+    """AOPC thresholds written as text ("0.01, 0.05, 0.1"): distinct increasing fractions
+    in (0, 1], else a ValueError."""
     try:
         thresholds = tuple(float(item) for item in text.split(","))
     except ValueError:
         thresholds = ()
     if not thresholds or sorted(set(thresholds)) != list(thresholds) or not all(0 < k <= 1 for k in thresholds):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a comma-separated list of distinct increasing fractions in (0, 1]")
+        raise ValueError(f"aopc_thresholds: {text!r:.80} is not a comma-separated list of distinct increasing fractions in (0, 1]")
     return thresholds
+
+
+def _threshold_argument(text):
+    import argparse
+
+    try:
+        return parse_thresholds(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def add_options(parser):
     """The options shared by this command and `paperscore compare faithfulness`."""
-    parser.add_argument("--aopc-thresholds", type=_thresholds, default=AOPC_THRESHOLDS, help="the k of AOPC, fractions of the tokens, comma-separated; each line's thresholded_scores must hold them (default 0.01,0.05,0.1,0.2,0.5, ERASER's)")
+    parser.add_argument("--aopc-thresholds", type=_threshold_argument, default=AOPC_THRESHOLDS, help="the k of AOPC, fractions of the tokens, comma-separated; each line's thresholded_scores must hold them (default 0.01,0.05,0.1,0.2,0.5, ERASER's)")
 
 
 def options(args):
@@ -339,11 +357,7 @@ def add_arguments(parser):
 
 
 def run(args):
-    read = read_eraser_results(args.results, args.aopc_thresholds, "RESULTS")
-    result = compute(**_inputs(read), aopc_thresholds=args.aopc_thresholds, per_example=args.per_example, return_signature=True)
-    if args.per_example:  # each row named by its line and annotation_id
-        result["per_example"] = [{"line": line, "annotation_id": key, **row} for line, key, row in zip(read["lines"], read["annotation_ids"], result["per_example"])]
-    return result
+    return compute_results(args.results, args.aopc_thresholds, args.per_example, "RESULTS")
 
 
 def read_compare(args):
