@@ -5,6 +5,7 @@ line refused with its number. (The numbers themselves: tests/test_rationale_f1.p
 paired tests: tests/test_compare.py.)"""
 
 import json
+import re
 
 import pytest
 from conftest import DATA
@@ -278,3 +279,21 @@ def test_demo_faithfulness_in_chromium(served, in_chromium):
     for k, c, s in zip(("0.01", "0.05", "0.1", "0.2", "0.5"), ERASER["b"]["comprehensiveness_aopc_points"], ERASER["b"]["sufficiency_aopc_points"]):
         assert f"{k}\t{four_digits(c)}\t{four_digits(s)}" in seen["aopc"], (k, seen["aopc"])
     assert seen["signature"].startswith("rationale_f1|measure:eraser_faithfulness|") and seen["rows"] == 21
+
+
+def test_the_cards_command_prints_what_the_card_shows(capsys):
+    from conftest import ROOT
+
+    card = (ROOT / "spaces" / "rationale_f1" / "README.md").read_text(encoding="utf-8")
+    block = next(b for b in re.findall(r"```text\n(.*?)```", card, re.S) if "paperscore faithfulness" in b)
+    command, *shown = block.strip().splitlines()
+    argv = [str(ROOT / a) if a.startswith("tests/") else a for a in command.split()[2:]]
+    code, out, _ = run(argv, capsys)
+    assert code == 0 and len(shown) >= 6
+    for line in shown:
+        assert line in out.splitlines(), line  # as printed, column widths included
+    # the comparison the card quotes: the command's figures (the scores are ERASER's)
+    r = faithfulness.compare_results(A, B, seed=0)
+    assert (r["score_a"], r["score_b"]) == pytest.approx((ERASER["a"]["comprehensiveness"], ERASER["b"]["comprehensiveness"]), rel=1e-12)
+    quoted = f"B's comprehensiveness is {r['score_b']:.3f} against A's {r['score_a']:.3f}, difference\n{r['difference']:.3f}, 95 % interval [{r['difference_low']:.3f}, {r['difference_high']:.3f}], p = {r['p_value']:.3f}"
+    assert quoted in card, quoted

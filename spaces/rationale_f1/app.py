@@ -27,7 +27,8 @@ package = type(metric).__module__.rpartition(".")[0]
 parsing = importlib.import_module(package + ".paperscore_parse")
 faithfulness = importlib.import_module(package + ".paperscore_faithfulness")
 NO_PARSER = "none (predictions are selections)"
-PARSERS = [NO_PARSER, *importlib.import_module(package + ".paperscore_rationale").RATIONALE_PARSERS]
+rationale = importlib.import_module(package + ".paperscore_rationale")
+PARSERS = [NO_PARSER, *rationale.RATIONALE_PARSERS]
 
 # Beer reviews with the appearance aspect's rationale (the second text has none).
 EXAMPLE = dict(
@@ -42,6 +43,7 @@ EXAMPLE = dict(
     threshold=0.5,
     zero_division="0",
     parse=NO_PARSER,
+    top_k_ratio="",
 )
 # One generative example: an LLM's replies quoting the texts (one reply a line; a reply of
 # several lines as a JSON string), placed on the tokens by a policy.
@@ -51,7 +53,8 @@ LLM_EXAMPLE = dict(
 )
 HEADLINE = (
     "precision", "recall", "f1", "sparsity", "micro_f1", "macro_f1",
-    "example_precision", "example_recall", "example_f1", "iou_f1", "auprc",
+    "example_precision", "example_recall", "example_f1", "iou_f1",
+    "iou_micro_precision", "iou_micro_recall", "iou_micro_f1", "auprc",
 )  # fmt: skip
 # Limits, stated on the page, in tokens (the project's 200-example sample holds 16,000):
 # the scoring and the highlighted text grow with them.
@@ -146,9 +149,20 @@ def _is_json(row):
     return True
 
 
-def compute_kwargs(predictions, references, tokens, threshold_rule, threshold, zero_division, parse=NO_PARSER):
+def parse_ratio(text):
+    """A2R's top_k_ratio from its box: empty for none (the threshold selects)."""
+    if not text.strip():
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError(f"top_k_ratio: {text!r:.40} is not a number (leave it empty to select by the threshold)") from None
+
+
+def compute_kwargs(predictions, references, tokens, threshold_rule, threshold, zero_division, parse=NO_PARSER, top_k_ratio=""):
     """The metric's keyword arguments for the demo's inputs (the tokens only label them,
     unless a parser places the replies' quotes on them)."""
+    ratio = parse_ratio(top_k_ratio)
     if parse not in PARSERS:
         raise ValueError(f"parse: {parse!r} is not one of {', '.join(PARSERS)}")
     refs = parse_selections(references, "references")
@@ -167,6 +181,7 @@ def compute_kwargs(predictions, references, tokens, threshold_rule, threshold, z
         threshold=float(threshold),
         zero_division="nan" if zero_division == "nan" else float(zero_division),
         **parsed,
+        **({} if ratio is None else {"top_k_ratio": ratio}),
     )
 
 
@@ -182,13 +197,23 @@ def highlight(words, prediction, reference, threshold_rule, threshold):
         yield word + " ", "TP" if chosen and gold else "FP" if chosen else "FN" if gold else None
 
 
-def score(predictions, references, tokens, threshold_rule, threshold, zero_division, parse=NO_PARSER):
+def top_k_selections(predictions, references, ratio):
+    """A2R's selections as 0/1 over each example's scored tokens (the package's own rule), to highlight."""
+    values, _, lengths, widths = rationale.scored_tokens(predictions, references, widths=True)
+    selected = rationale.select_top(values, lengths, widths, ratio).astype(int).tolist()
+    ends = [int(end) for end in lengths.cumsum()]
+    return [selected[end - length : end] for end, length in zip(ends, lengths.tolist())]
+
+
+def score(predictions, references, tokens, threshold_rule, threshold, zero_division, parse=NO_PARSER, top_k_ratio=""):
     try:
-        kwargs = compute_kwargs(predictions, references, tokens, threshold_rule, threshold, zero_division, parse)
+        kwargs = compute_kwargs(predictions, references, tokens, threshold_rule, threshold, zero_division, parse, top_k_ratio)
         # a new metric per request: one visitor's batch never reaches another's
         result = metric.fresh().compute(**kwargs, per_example=True, return_signature=True)
         if parse != NO_PARSER:  # the selections the quotes make, to highlight
             kwargs["predictions"] = parsing.parse_rationales(kwargs["predictions"], kwargs["sources"], parse)[0]
+        if "top_k_ratio" in kwargs:  # the tokens A2R's rule selects, to highlight
+            kwargs["predictions"] = top_k_selections(kwargs["predictions"], kwargs["references"], kwargs["top_k_ratio"])
     except ValueError as error:
         page.fail(error)
     except RecursionError:  # the last line of defence, as the command line's
@@ -218,10 +243,10 @@ def highlighted(marked):
     return page.blocks(examples)
 
 
-def show(predictions, references, tokens, threshold_rule, threshold, zero_division, parse=NO_PARSER):
+def show(predictions, references, tokens, threshold_rule, threshold, zero_division, parse=NO_PARSER, top_k_ratio=""):
     """The page: the raw figures, the headline, the signature, the parse report and the
     other figures, the highlighted text and the per-example table."""
-    headline, marked, table = score(predictions, references, tokens, threshold_rule, threshold, zero_division, parse)
+    headline, marked, table = score(predictions, references, tokens, threshold_rule, threshold, zero_division, parse, top_k_ratio)
     key, paper = HEADLINE_FIGURE
     rows = [[number, *map(page.figure, rest)] for number, *rest in table["data"]]
     return (
@@ -285,6 +310,7 @@ with gr.Blocks(title="rationale_f1") as demo:
             threshold = gr.Slider(0, 1, value=EXAMPLE["threshold"], step=0.05, label="threshold")
             zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division")
             parse = gr.Dropdown(PARSERS, value=EXAMPLE["parse"], label="parser (predictions: model replies quoting the tokens, one a line)", elem_id="parse")
+            top_k_ratio = gr.Textbox(value=EXAMPLE["top_k_ratio"], label="top_k_ratio (A2R: each example's int(width × r) highest scores; empty: the threshold)", elem_id="top-k-ratio")
         gr.Examples(
             [[LLM_EXAMPLE["predictions"], EXAMPLE["references"], EXAMPLE["tokens"], LLM_EXAMPLE["parse"]]],
             [predictions, references, tokens, parse],
@@ -326,7 +352,7 @@ with gr.Blocks(title="rationale_f1") as demo:
         demo,
         button,
         show,
-        [predictions, references, tokens, threshold_rule, threshold, zero_division, parse],
+        [predictions, references, tokens, threshold_rule, threshold, zero_division, parse, top_k_ratio],
         [result, headline, signature, figures, marked, per_example],
     )
 
