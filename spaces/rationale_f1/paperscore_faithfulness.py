@@ -172,10 +172,11 @@ def read_eraser_results(path_or_lines, aopc_thresholds=AOPC_THRESHOLDS, argument
     out = {"labels": labels, "annotation_ids": [instance.get("annotation_id") for _, instance in instances], "lines": [number for number, _ in instances]}
     seen = {}
     for number, instance in instances:  # ERASER refuses a repeated annotation_id; compare pairs by them
-        key = json.dumps(instance.get("annotation_id"))
-        if "annotation_id" in instance and key in seen:
-            raise ValueError(f"{where} {number} repeats the annotation_id {instance['annotation_id']!r:.80} of line {seen[key]}")
-        seen.setdefault(key, number)
+        if "annotation_id" in instance:
+            key = json.dumps(instance["annotation_id"])
+            if key in seen:
+                raise ValueError(f"{where} {number} repeats the annotation_id {instance['annotation_id']!r:.80} of line {seen[key]}")
+            seen[key] = number
     for key, field in (("full", "classification_scores"), ("without", "comprehensiveness_classification_scores"), ("alone", "sufficiency_classification_scores")):
         out[key] = [row(instance[field], number, field) for number, instance in instances]
     predicted = []
