@@ -812,7 +812,7 @@ def test_the_demo_refuses_deep_json_keeps_serving_and_holds_few_sessions(monkeyp
         expected = client.predict(api_name="/compute")[0]
         assert expected["f1"] > 0
         for i in range(app["SESSIONS"] + 5):  # visitors, each in a session of their own
-            assert visit(url, f"visitor-{i}", ["1 0", "1 1", "", ">=", 0.5, "0", app["NO_PARSER"]])[0]["f1"] == 2 / 3
+            assert visit(url, f"visitor-{i}", ["1 0", "1 1", "", ">=", 0.5, "0", app["NO_PARSER"], ""])[0]["f1"] == 2 / 3
         assert len(demo.state_holder.session_data) == app["SESSIONS"] < 60
     finally:
         demo.close()
