@@ -186,3 +186,28 @@ def test_the_cards_command_prints_what_the_card_shows(capsys):
     assert (r["score_a"], r["score_b"]) == pytest.approx((ERASER["a"]["comprehensiveness"], ERASER["b"]["comprehensiveness"]), rel=1e-12)
     quoted = f"B's comprehensiveness is {r['score_b']:.3f} against A's {r['score_a']:.3f}, difference\n{r['difference']:.3f}, 95 % interval [{r['difference_low']:.3f}, {r['difference_high']:.3f}], p = {r['p_value']:.3f}"
     assert quoted in card, quoted
+
+
+def test_issue_23s_rationale_numbers_compare_from_the_shell(tmp_path, capsys):
+    """ERASER's IOU micro and A2R's top-k selection reach `paperscore compare rationale`:
+    each system's score is ERASER's partial-match figure / derived by hand."""
+    cases = json.loads((SAMPLE / "eraser_metrics.json").read_text(encoding="utf-8"))["iou"]
+    case = max(cases, key=lambda c: len(c["references"]))  # ERASER's partial_match_score run in place on it
+    paths = {}
+    for name, rows in (("gold", case["references"]), ("a", case["predictions"]), ("b", case["references"])):
+        paths[name] = tmp_path / f"{name}.jsonl"
+        paths[name].write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    argv = ["compare", "rationale", "--references", str(paths["gold"]), "--system-a", str(paths["a"]), "--system-b", str(paths["b"]), "--seed", "0", "--n-resamples", "50", "--json"]
+    code, out, err = run(argv + ["--metric-key", "iou_micro_f1"], capsys)
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["score_a"] == pytest.approx(case["eraser"]["iou_micro_f1"], rel=1e-12) and result["score_b"] == 1.0
+    soft = [[0.9, 0.6, 0.7, 0.2], [0.1, 0.8, 0.3]]  # top 50 %: tokens 0 and 2; int(3 x 0.5) = 1: token 1
+    (tmp_path / "soft.jsonl").write_text("".join(json.dumps(row) + "\n" for row in soft), encoding="utf-8")
+    (tmp_path / "soft_gold.jsonl").write_text("[1, 0, 1, 0]\n[0, 1, 0]\n", encoding="utf-8")
+    argv = ["compare", "rationale", "--references", str(tmp_path / "soft_gold.jsonl"), "--system-a", str(tmp_path / "soft.jsonl"), "--system-b", str(tmp_path / "soft_gold.jsonl"), "--seed", "0", "--n-resamples", "50", "--json"]
+    code, out, err = run(argv + ["--top-k-ratio", "0.5"], capsys)
+    assert code == 0, err
+    assert json.loads(out)["score_a"] == 1.0 and "top_k_ratio:0.5" in json.loads(out)["signature"]
+    code, out, _ = run(argv, capsys)  # by the threshold: tokens 0, 1, 2 and 1: P 3/4, R 1, F1 6/7
+    assert json.loads(out)["score_a"] == pytest.approx(6 / 7)
