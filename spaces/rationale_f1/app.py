@@ -75,7 +75,7 @@ FAITHFULNESS_EXAMPLE = dict(
     aopc_thresholds="0.01, 0.05, 0.1, 0.2, 0.5",
 )  # fmt: skip
 FAITHFULNESS_FIGURE = ("comprehensiveness", "ERASER (DeYoung et al., 2020): mean p(ŷ | x) − p(ŷ | x without the rationale)")
-# Results lines a request may hold (ERASER's largest test split, e-SNLI, has 9,824).
+# Results lines a request may hold (stated on the page; beyond it, the command line).
 MAX_RESULTS = 20_000
 # Gradio keeps a copy of the page's state for each visitor session, 10,000 sessions by
 # default: under load that is gigabytes (532 MB -> 3.1 GB in 180 s with 50 clients). The
