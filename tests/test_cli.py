@@ -41,6 +41,8 @@ def files(tmp_path):
         rationale_gold=DATA / "rationale_f1" / "sample.gold.jsonl",
         result=SIGHAN15 / "SIGHAN15_Toy_Result.txt",
         truth=SIGHAN15 / "SIGHAN15_Toy_Truth.txt",
+        eraser_a=DATA / "rationale_eraser" / "movies_sample.a.jsonl",
+        eraser_b=DATA / "rationale_eraser" / "movies_sample.b.jsonl",
     )
     return {name: str(path) for name, path in paths.items()}
 
@@ -60,6 +62,7 @@ COMMANDS = {
     "compare_sighan": (["compare", "sighan", "--references", "{truth}", "--system-a", "{result}", "--system-b", "{truth}", "--seed", "1", "--n-resamples", "50"], ["{truth}", "{result}", "{truth}"]),
     "compare_csc": (["compare", "csc", "--sources", "{sources}", "--references", "{csc_gold}", "--system-a", "{csc_pred}", "--system-b", "{csc_gold}", "--seed", "1", "--n-resamples", "50"], ["{sources}", "{csc_gold}", "{csc_pred}", "{csc_gold}"]),
     "compare_coref": (["compare", "coref", "--references", CONLL, "--system-a", CONLL, "--system-b", CONLL, "--seed", "1", "--n-resamples", "20"], [CONLL, CONLL, CONLL]),
+    "compare_faithfulness": (["compare", "faithfulness", "--system-a", "{eraser_a}", "--system-b", "{eraser_b}", "--seed", "1", "--n-resamples", "50"], ["{eraser_a}", "{eraser_b}"]),
 }  # fmt: skip
 
 
@@ -185,6 +188,7 @@ def test_score_only_prints_sklearns_number(tmp_path, capsys):
 HEADLINES = {
     "micro_macro": "micro_f1", "rationale": "f1", "quad": "optimal_f1", "sighan_labels": "correction_f1",
     "sighan_sentences": "correction_f1", "coref": "conll_f1", "compare_micro_macro": "p_value", "compare_coref": "p_value",
+    "compare_faithfulness": "p_value",
 }  # fmt: skip
 
 
@@ -241,7 +245,7 @@ def test_missing_command_and_file_statuses_as_a_process(tmp_path):
 DEEP = "[" * 100_000 + "]" * 100_000 + "\n"
 
 
-@pytest.mark.parametrize("command", ["micro_macro", "rationale", "quad", "compare_micro_macro", "compare_rationale", "compare_quad"])
+@pytest.mark.parametrize("command", ["micro_macro", "rationale", "quad", "compare_micro_macro", "compare_rationale", "compare_quad", "compare_faithfulness"])
 def test_json_nested_100000_deep_is_bad_data(command, tmp_path, capsys):
     template, file_arguments = COMMANDS[command]
     paths = files(tmp_path)

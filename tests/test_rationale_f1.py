@@ -812,7 +812,7 @@ def test_the_demo_refuses_deep_json_keeps_serving_and_holds_few_sessions(monkeyp
         expected = client.predict(api_name="/compute")[0]
         assert expected["f1"] > 0
         for i in range(app["SESSIONS"] + 5):  # visitors, each in a session of their own
-            assert visit(url, f"visitor-{i}", ["1 0", "1 1", "", ">=", 0.5, "0", app["NO_PARSER"]])[0]["f1"] == 2 / 3
+            assert visit(url, f"visitor-{i}", ["1 0", "1 1", "", ">=", 0.5, "0", app["NO_PARSER"], ""])[0]["f1"] == 2 / 3
         assert len(demo.state_holder.session_data) == app["SESSIONS"] < 60
     finally:
         demo.close()
@@ -1229,7 +1229,7 @@ def test_eraser_results_jsonl_is_read_and_refused_where_broken():
         ({**line, "thresholded_scores": []}, "line 1 lacks 'thresholded_scores', which other lines have"),
     ):
         with pytest.raises(ValueError, match=message):
-            faithfulness.read_eraser_results([json.dumps(line), json.dumps(broken)])
+            faithfulness.read_eraser_results([json.dumps(line), json.dumps({**broken, "annotation_id": "a2"})])
     with pytest.raises(ValueError, match=r"full\[1\]: 1.5 is not a probability in \[0, 1\]"):
         faithfulness.compute([[0.5, 0.5], [1.5, 0.0]], [[0.5, 0.5]] * 2, [[0.5, 0.5]] * 2)
     with pytest.raises(ValueError, match=r"without: has shape \(1, 2\), expected \(2, 2\)"):

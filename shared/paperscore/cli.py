@@ -86,11 +86,16 @@ def _n_resamples(text):
     return _parsed(text, int, lambda value: core.check_bootstrap(0.5, value) or value)
 
 
-def add_common_arguments(parser):
-    parser.add_argument("--zero-division", type=_zero_division, default=0.0, help="value of a 0/0 ratio: 0, 1 or nan (default 0)")
+def add_common_arguments(parser, zero_division=True):
+    if zero_division:
+        parser.add_argument("--zero-division", type=_zero_division, default=0.0, help="value of a 0/0 ratio: 0, 1 or nan (default 0)")
     parser.add_argument("--confidence-level", type=_confidence_level, help="add bootstrap confidence intervals at this level, e.g. 0.95 (default: none)")
     parser.add_argument("--n-resamples", type=_n_resamples, default=1000, help="bootstrap resamples (default 1000)")
     parser.add_argument("--seed", type=int, help="bootstrap seed (default: a fresh one each run)")
+    add_output_arguments(parser)
+
+
+def add_output_arguments(parser):
     output = parser.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true", help="print the result as JSON")
     output.add_argument("-b", "--score-only", action="store_true", help="print only the headline number (--metric-key; compare: the p-value), for scripts")

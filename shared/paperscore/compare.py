@@ -190,7 +190,8 @@ def compare(metric, references, system_a, system_b, metric_key=None, method="boo
     """Compare two systems' outputs on the same references under a paperscore metric.
 
     metric: a Space name ("micro_macro", "csc_sighan", "csc_common", "coref_conll",
-    "quad_match", "rationale_f1"; the package module and command names work too);
+    "quad_match", "rationale_f1"; the package module and command names work too), or
+    "faithfulness" (ERASER's, references=None: faithfulness.compare_results);
     options: that metric's compute() options (zero_division included).
     metric_key: the number compared (default: the metric's headline, e.g. micro_f1).
     Returns score_a, score_b, difference (B - A), difference_low / _high, p_value,
@@ -198,6 +199,10 @@ def compare(metric, references, system_a, system_b, metric_key=None, method="boo
     """
     family = _family(metric)
     metric_key = metric_key or family.headline(**options)
+    if not getattr(family, "REFERENCES", True):  # faithfulness: each system's results hold all it needs
+        if references is not None:
+            raise ValueError(f"references: {family.SPACE} compares the two systems' own results; give references=None")
+        return family.compare_results(system_a, system_b, metric_key, method, n_resamples, confidence_level, seed, **options)
     *tables, reduce = family.paired_statistics(references, system_a, system_b, **options)
     result = paired_test(*tables, reduce, metric_key, method, n_resamples, confidence_level, seed)
     # inputs such as CSC's sources are data, not options: they stay out of the signature
@@ -230,13 +235,15 @@ def add_arguments(parser):
         if hasattr(family, "paired_statistics"):
             aliases = [family.SPACE] if family.SPACE != name else []
             command = sub.add_parser(name, aliases=aliases, help=family.HELP, description=f"Compare two systems under `paperscore {name}`.")
-            command.add_argument("--references", required=True, help=f"the references, as `paperscore {name}` reads them")
+            references = getattr(family, "REFERENCES", True)  # faithfulness: none, and no 0/0
+            if references:
+                command.add_argument("--references", required=True, help=f"the references, as `paperscore {name}` reads them")
             command.add_argument("--system-a", required=True, help="system A's output (the baseline)")
             command.add_argument("--system-b", required=True, help="system B's output")
             command.add_argument("--metric-key", help=f"the number compared (default {family.headline()})")
             command.add_argument("--method", choices=METHODS, default="bootstrap", help="paired bootstrap resampling, or approximate randomization")
             family.add_options(command)
-            add_common_arguments(command)
+            add_common_arguments(command, zero_division=references)
 
 
 def _read_values(args):
@@ -247,10 +254,12 @@ def run(args):
     family = _family(args.compared)
     inputs = getattr(family, "read_compare", _read_values)(args)
     found = inputs.pop("found", {})  # what reading the files found (coref: unmatched documents)
+    options = family.options(args)
+    if hasattr(args, "zero_division"):
+        options["zero_division"] = args.zero_division
     result = compare(
         family.SPACE, **inputs,
         metric_key=args.metric_key, method=args.method, n_resamples=args.n_resamples,
-        confidence_level=args.confidence_level or 0.95, seed=args.seed,
-        zero_division=args.zero_division, **family.options(args),
+        confidence_level=args.confidence_level or 0.95, seed=args.seed, **options,
     )  # fmt: skip
     return {**result, **found}

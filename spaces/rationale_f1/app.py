@@ -25,8 +25,10 @@ sys.path.remove(str(HERE))
 # The policies placing a model reply's quotes on the tokens (the metric's vendored package).
 package = type(metric).__module__.rpartition(".")[0]
 parsing = importlib.import_module(package + ".paperscore_parse")
+faithfulness = importlib.import_module(package + ".paperscore_faithfulness")
 NO_PARSER = "none (predictions are selections)"
-PARSERS = [NO_PARSER, *importlib.import_module(package + ".paperscore_rationale").RATIONALE_PARSERS]
+rationale = importlib.import_module(package + ".paperscore_rationale")
+PARSERS = [NO_PARSER, *rationale.RATIONALE_PARSERS]
 
 # Beer reviews with the appearance aspect's rationale (the second text has none).
 EXAMPLE = dict(
@@ -41,6 +43,7 @@ EXAMPLE = dict(
     threshold=0.5,
     zero_division="0",
     parse=NO_PARSER,
+    top_k_ratio="",
 )
 # One generative example: an LLM's replies quoting the texts (one reply a line; a reply of
 # several lines as a JSON string), placed on the tokens by a policy.
@@ -50,7 +53,8 @@ LLM_EXAMPLE = dict(
 )
 HEADLINE = (
     "precision", "recall", "f1", "sparsity", "micro_f1", "macro_f1",
-    "example_precision", "example_recall", "example_f1", "iou_f1", "auprc",
+    "example_precision", "example_recall", "example_f1", "iou_f1",
+    "iou_micro_precision", "iou_micro_recall", "iou_micro_f1", "auprc",
 )  # fmt: skip
 # Limits, stated on the page, in tokens (the project's 200-example sample holds 16,000):
 # the scoring and the highlighted text grow with them.
@@ -59,6 +63,20 @@ MAX_TOKENS = 200_000
 MAX_REPLY_CHARACTERS = 200_000
 # The figure a visitor came for: the rationale class's token F1 over corpus sums.
 HEADLINE_FIGURE = ("f1", "DMR (Huang et al., 2021) and FR: token F1 of the rationale class over corpus sums")
+# ERASER's faithfulness section: its results JSONL in (the first three lines of the
+# project's sample, tests/data/rationale_eraser/movies_sample.a.jsonl), the numbers of its
+# score_classifications out, AOPC at each threshold and a row per result line.
+FAITHFULNESS_EXAMPLE = dict(
+    results="\n".join([
+        "{\"annotation_id\": \"negR_900.txt\", \"rationales\": [{\"docid\": \"negR_900.txt\", \"hard_rationale_predictions\": [{\"start_token\": 510, \"end_token\": 519}, {\"start_token\": 550, \"end_token\": 553}, {\"start_token\": 630, \"end_token\": 641}]}], \"classification\": \"NEG\", \"classification_scores\": {\"NEG\": 0.9607, \"POS\": 0.0393}, \"comprehensiveness_classification_scores\": {\"NEG\": 0.528, \"POS\": 0.472}, \"sufficiency_classification_scores\": {\"NEG\": 0.9189, \"POS\": 0.0811}, \"thresholded_scores\": [{\"threshold\": 0.01, \"comprehensiveness_classification_scores\": {\"NEG\": 0.8574, \"POS\": 0.1426}, \"sufficiency_classification_scores\": {\"NEG\": 0.6346, \"POS\": 0.3654}}, {\"threshold\": 0.05, \"comprehensiveness_classification_scores\": {\"NEG\": 0.8177, \"POS\": 0.1823}, \"sufficiency_classification_scores\": {\"NEG\": 0.7563, \"POS\": 0.2437}}, {\"threshold\": 0.1, \"comprehensiveness_classification_scores\": {\"NEG\": 0.8082, \"POS\": 0.1918}, \"sufficiency_classification_scores\": {\"NEG\": 0.6885, \"POS\": 0.3115}}, {\"threshold\": 0.2, \"comprehensiveness_classification_scores\": {\"NEG\": 0.6808, \"POS\": 0.3192}, \"sufficiency_classification_scores\": {\"NEG\": 0.7543, \"POS\": 0.2457}}, {\"threshold\": 0.5, \"comprehensiveness_classification_scores\": {\"NEG\": 0.342, \"POS\": 0.658}, \"sufficiency_classification_scores\": {\"NEG\": 0.9607, \"POS\": 0.0393}}]}",
+        "{\"annotation_id\": \"posR_901.txt\", \"rationales\": [{\"docid\": \"posR_901.txt\", \"hard_rationale_predictions\": [{\"start_token\": 586, \"end_token\": 590}, {\"start_token\": 626, \"end_token\": 636}, {\"start_token\": 706, \"end_token\": 711}]}], \"classification\": \"POS\", \"classification_scores\": {\"NEG\": 0.1552, \"POS\": 0.8448}, \"comprehensiveness_classification_scores\": {\"NEG\": 0.5343, \"POS\": 0.4657}, \"sufficiency_classification_scores\": {\"NEG\": 0.258, \"POS\": 0.742}, \"thresholded_scores\": [{\"threshold\": 0.01, \"comprehensiveness_classification_scores\": {\"NEG\": 0.1708, \"POS\": 0.8292}, \"sufficiency_classification_scores\": {\"NEG\": 0.425, \"POS\": 0.575}}, {\"threshold\": 0.05, \"comprehensiveness_classification_scores\": {\"NEG\": 0.2325, \"POS\": 0.7675}, \"sufficiency_classification_scores\": {\"NEG\": 0.3594, \"POS\": 0.6406}}, {\"threshold\": 0.1, \"comprehensiveness_classification_scores\": {\"NEG\": 0.3627, \"POS\": 0.6373}, \"sufficiency_classification_scores\": {\"NEG\": 0.4252, \"POS\": 0.5748}}, {\"threshold\": 0.2, \"comprehensiveness_classification_scores\": {\"NEG\": 0.4877, \"POS\": 0.5123}, \"sufficiency_classification_scores\": {\"NEG\": 0.4343, \"POS\": 0.5657}}, {\"threshold\": 0.5, \"comprehensiveness_classification_scores\": {\"NEG\": 0.7339, \"POS\": 0.2661}, \"sufficiency_classification_scores\": {\"NEG\": 0.1552, \"POS\": 0.8448}}]}",
+        "{\"annotation_id\": \"negR_902.txt\", \"rationales\": [{\"docid\": \"negR_902.txt\", \"hard_rationale_predictions\": [{\"start_token\": 338, \"end_token\": 342}, {\"start_token\": 378, \"end_token\": 386}, {\"start_token\": 458, \"end_token\": 465}]}], \"classification\": \"NEG\", \"classification_scores\": {\"NEG\": 0.88, \"POS\": 0.12}, \"comprehensiveness_classification_scores\": {\"NEG\": 0.6431, \"POS\": 0.3569}, \"sufficiency_classification_scores\": {\"NEG\": 0.5588, \"POS\": 0.4412}, \"thresholded_scores\": [{\"threshold\": 0.01, \"comprehensiveness_classification_scores\": {\"NEG\": 0.8431, \"POS\": 0.1569}, \"sufficiency_classification_scores\": {\"NEG\": 0.6606, \"POS\": 0.3394}}, {\"threshold\": 0.05, \"comprehensiveness_classification_scores\": {\"NEG\": 0.7781, \"POS\": 0.2219}, \"sufficiency_classification_scores\": {\"NEG\": 0.4892, \"POS\": 0.5108}}, {\"threshold\": 0.1, \"comprehensiveness_classification_scores\": {\"NEG\": 0.7398, \"POS\": 0.2602}, \"sufficiency_classification_scores\": {\"NEG\": 0.7178, \"POS\": 0.2822}}, {\"threshold\": 0.2, \"comprehensiveness_classification_scores\": {\"NEG\": 0.6408, \"POS\": 0.3592}, \"sufficiency_classification_scores\": {\"NEG\": 0.7733, \"POS\": 0.2267}}, {\"threshold\": 0.5, \"comprehensiveness_classification_scores\": {\"NEG\": 0.278, \"POS\": 0.722}, \"sufficiency_classification_scores\": {\"NEG\": 0.88, \"POS\": 0.12}}]}",
+    ]),
+    aopc_thresholds="0.01, 0.05, 0.1, 0.2, 0.5",
+)  # fmt: skip
+FAITHFULNESS_FIGURE = ("comprehensiveness", "ERASER (DeYoung et al., 2020): mean p(ŷ | x) − p(ŷ | x without the rationale)")
+# Results lines a request may hold (stated on the page; beyond it, the command line).
+MAX_RESULTS = 20_000
 # Gradio keeps a copy of the page's state for each visitor session, 10,000 sessions by
 # default: under load that is gigabytes (532 MB -> 3.1 GB in 180 s with 50 clients). The
 # demo keeps nothing between requests, so the 50 most recent sessions are plenty.
@@ -131,9 +149,20 @@ def _is_json(row):
     return True
 
 
-def compute_kwargs(predictions, references, tokens, threshold_rule, threshold, zero_division, parse=NO_PARSER):
+def parse_ratio(text):
+    """A2R's top_k_ratio from its box: empty for none (the threshold selects)."""
+    if not text.strip():
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError(f"top_k_ratio: {text!r:.40} is not a number (leave it empty to select by the threshold)") from None
+
+
+def compute_kwargs(predictions, references, tokens, threshold_rule, threshold, zero_division, parse=NO_PARSER, top_k_ratio=""):
     """The metric's keyword arguments for the demo's inputs (the tokens only label them,
     unless a parser places the replies' quotes on them)."""
+    ratio = parse_ratio(top_k_ratio)
     if parse not in PARSERS:
         raise ValueError(f"parse: {parse!r} is not one of {', '.join(PARSERS)}")
     refs = parse_selections(references, "references")
@@ -152,6 +181,7 @@ def compute_kwargs(predictions, references, tokens, threshold_rule, threshold, z
         threshold=float(threshold),
         zero_division="nan" if zero_division == "nan" else float(zero_division),
         **parsed,
+        **({} if ratio is None else {"top_k_ratio": ratio}),
     )
 
 
@@ -167,13 +197,23 @@ def highlight(words, prediction, reference, threshold_rule, threshold):
         yield word + " ", "TP" if chosen and gold else "FP" if chosen else "FN" if gold else None
 
 
-def score(predictions, references, tokens, threshold_rule, threshold, zero_division, parse=NO_PARSER):
+def top_k_selections(predictions, references, ratio):
+    """A2R's selections as 0/1 over each example's scored tokens (the package's own rule), to highlight."""
+    values, _, lengths, widths = rationale.scored_tokens(predictions, references, widths=True)
+    selected = rationale.select_top(values, lengths, widths, ratio).astype(int).tolist()
+    ends = [int(end) for end in lengths.cumsum()]
+    return [selected[end - length : end] for end, length in zip(ends, lengths.tolist())]
+
+
+def score(predictions, references, tokens, threshold_rule, threshold, zero_division, parse=NO_PARSER, top_k_ratio=""):
     try:
-        kwargs = compute_kwargs(predictions, references, tokens, threshold_rule, threshold, zero_division, parse)
+        kwargs = compute_kwargs(predictions, references, tokens, threshold_rule, threshold, zero_division, parse, top_k_ratio)
         # a new metric per request: one visitor's batch never reaches another's
         result = metric.fresh().compute(**kwargs, per_example=True, return_signature=True)
         if parse != NO_PARSER:  # the selections the quotes make, to highlight
             kwargs["predictions"] = parsing.parse_rationales(kwargs["predictions"], kwargs["sources"], parse)[0]
+        if "top_k_ratio" in kwargs:  # the tokens A2R's rule selects, to highlight
+            kwargs["predictions"] = top_k_selections(kwargs["predictions"], kwargs["references"], kwargs["top_k_ratio"])
     except ValueError as error:
         page.fail(error)
     except RecursionError:  # the last line of defence, as the command line's
@@ -203,10 +243,10 @@ def highlighted(marked):
     return page.blocks(examples)
 
 
-def show(predictions, references, tokens, threshold_rule, threshold, zero_division, parse=NO_PARSER):
+def show(predictions, references, tokens, threshold_rule, threshold, zero_division, parse=NO_PARSER, top_k_ratio=""):
     """The page: the raw figures, the headline, the signature, the parse report and the
     other figures, the highlighted text and the per-example table."""
-    headline, marked, table = score(predictions, references, tokens, threshold_rule, threshold, zero_division, parse)
+    headline, marked, table = score(predictions, references, tokens, threshold_rule, threshold, zero_division, parse, top_k_ratio)
     key, paper = HEADLINE_FIGURE
     rows = [[number, *map(page.figure, rest)] for number, *rest in table["data"]]
     return (
@@ -216,6 +256,33 @@ def show(predictions, references, tokens, threshold_rule, threshold, zero_divisi
         page.parse_report(headline) + page.figures(headline, skip=(key, "signature", "parse_failures", "parse_failure_examples", "quotes", "unmatched_quotes")),
         highlighted(marked),
         page.table(table["headers"], rows, first=page.FIRST_ROWS),
+    )
+
+
+def show_faithfulness(results, aopc_thresholds):
+    """ERASER's faithfulness section: the headline (comprehensiveness), the signature, the
+    other numbers, AOPC at each threshold and a row per result line."""
+    try:
+        thresholds = faithfulness.parse_thresholds(aopc_thresholds)
+        lines = results.splitlines()
+        if sum(1 for line in lines if line.strip()) > MAX_RESULTS:
+            raise ValueError(f"results: more than {MAX_RESULTS:,} lines; this demo takes at most {MAX_RESULTS:,} (use the package or `paperscore faithfulness`)")
+        result = faithfulness.compute_results(lines, thresholds, per_example=True)
+    except ValueError as error:
+        page.fail(error)
+    except RecursionError:
+        raise gr.Error("the input is nested too deeply to read", duration=None, print_exception=False) from None
+    key, paper = FAITHFULNESS_FIGURE
+    rows = [[f"{k:g}", page.figure(result["comprehensiveness_aopc_points"][i]), page.figure(result["sufficiency_aopc_points"][i])] for i, k in enumerate(result.get("aopc_thresholds", []))]
+    aopc = page.table(["k (fraction of tokens)", "comprehensiveness", "sufficiency"], rows) if rows else "<p>No thresholded_scores in these results: no AOPC.</p>"
+    columns = [c for c in ("comprehensiveness", "sufficiency", "comprehensiveness_aopc", "sufficiency_aopc") if c in result["per_example"][0]]
+    examples = [[row["line"], row["annotation_id"], *(page.figure(row[c]) for c in columns)] for row in result["per_example"]]
+    return (
+        page.headline(key, result[key], paper),
+        result["signature"],
+        page.figures(result, skip=(key, "signature")),
+        aopc,
+        page.table(["line", "annotation_id", *columns], examples, first=page.FIRST_ROWS),
     )
 
 
@@ -243,6 +310,7 @@ with gr.Blocks(title="rationale_f1") as demo:
             threshold = gr.Slider(0, 1, value=EXAMPLE["threshold"], step=0.05, label="threshold")
             zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division")
             parse = gr.Dropdown(PARSERS, value=EXAMPLE["parse"], label="parser (predictions: model replies quoting the tokens, one a line)", elem_id="parse")
+            top_k_ratio = gr.Textbox(value=EXAMPLE["top_k_ratio"], label="top_k_ratio (A2R: each example's int(width × r) highest scores; empty: the threshold)", elem_id="top-k-ratio")
         gr.Examples(
             [[LLM_EXAMPLE["predictions"], EXAMPLE["references"], EXAMPLE["tokens"], LLM_EXAMPLE["parse"]]],
             [predictions, references, tokens, parse],
@@ -255,12 +323,36 @@ with gr.Blocks(title="rationale_f1") as demo:
         gr.Markdown("Per example")
         per_example = gr.HTML(elem_id="per-example")
         result = page.raw_json()
+        gr.Markdown(
+            "## Faithfulness (ERASER)\n"
+            "Comprehensiveness, sufficiency and their AOPC (DeYoung et al., 2020) from ERASER's results JSONL, "
+            "one instance a line as its scripts write it: the class probabilities on the full input "
+            "(`classification_scores`), without the rationale (`comprehensiveness_classification_scores`), on the "
+            "rationale alone (`sufficiency_classification_scores`) and, for AOPC, at each threshold "
+            "(`thresholded_scores`); `classification` is ŷ. No model runs here. "
+            f"**Limits:** at most {MAX_RESULTS:,} lines and files of {page.MAX_FILE_BYTES // 1_000_000} MB; "
+            "beyond that, use `paperscore faithfulness RESULTS.jsonl`."
+        )
+        eraser_results = gr.Textbox(value=FAITHFULNESS_EXAMPLE["results"], label="ERASER results (JSON lines)", lines=3, max_lines=8, elem_id="results")
+        page.uploads({"results": eraser_results}, page.read_upload, [".jsonl", ".json", ".txt"], "ERASER's results JSONL")
+        aopc_thresholds = gr.Textbox(value=FAITHFULNESS_EXAMPLE["aopc_thresholds"], label="AOPC thresholds k (fractions of the tokens; ERASER's default)", elem_id="aopc-thresholds")
+        faithfulness_button = gr.Button("Compute faithfulness", variant="primary", elem_id="faithfulness-btn")
+        faithfulness_headline = gr.HTML(elem_id="faithfulness-headline", padding=False)
+        faithfulness_signature = gr.Textbox(label="Signature (paste it beside the number you report)", elem_id="faithfulness-signature", interactive=False, lines=2, max_lines=4, buttons=["copy"])
+        faithfulness_figures = gr.HTML(elem_id="faithfulness-figures", padding=False)
+        gr.Markdown("AOPC at each threshold")
+        faithfulness_aopc = gr.HTML(elem_id="faithfulness-aopc", padding=False)
+        gr.Markdown("Per result line")
+        faithfulness_rows = gr.HTML(elem_id="faithfulness-per-example", padding=False)
     page.card_tab(HERE)
+    faithfulness_outputs = [faithfulness_headline, faithfulness_signature, faithfulness_figures, faithfulness_aopc, faithfulness_rows]
+    faithfulness_button.click(show_faithfulness, [eraser_results, aopc_thresholds], faithfulness_outputs, api_name="faithfulness")
+    demo.load(show_faithfulness, [eraser_results, aopc_thresholds], faithfulness_outputs, api_name=False)
     page.connect(
         demo,
         button,
         show,
-        [predictions, references, tokens, threshold_rule, threshold, zero_division, parse],
+        [predictions, references, tokens, threshold_rule, threshold, zero_division, parse, top_k_ratio],
         [result, headline, signature, figures, marked, per_example],
     )
 

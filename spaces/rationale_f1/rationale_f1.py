@@ -10,8 +10,11 @@ import evaluate
 # What the vendored package imports, named here for evaluate's dependency check at load time.
 import numpy
 
-# evaluate copies only the sibling files this script imports: a line for each vendored module.
+# evaluate copies only the sibling files this script imports: a line for each vendored module
+# (paperscore_faithfulness for the demo's ERASER faithfulness section; no comment after an
+# import: evaluate would read it as the file's address).
 from .paperscore_core import VERSION, as_corpus, check_same_length
+from .paperscore_faithfulness import compute_results
 from .paperscore_parse import get_parser
 from .paperscore_rationale import RATIONALE_PARSERS, check_inputs, compute
 from .paperscore_space import SpaceMetric
