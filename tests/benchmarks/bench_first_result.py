@@ -39,6 +39,8 @@ TINY = {
     "result": "A1-0001-1, 2, 們\n",
     "truth": "A1-0001-1, 2, 們\n",
     "conll": "#begin document d\nw\t(0)\nw\t-\nw\t(0\nw\t0)\n#end document\n",
+    # one result line of ERASER's form (the sample pair's first, thresholds included)
+    "eraser": (ROOT / "tests/data/rationale_eraser/movies_sample.a.jsonl").read_text(encoding="utf-8").split("\n")[0] + "\n",
 }
 COMMANDS = {
     "micro_macro": ["micro_macro", "--predictions", "{labels_pred}", "--references", "{labels_gold}"],
@@ -53,6 +55,8 @@ COMMANDS = {
     "compare sighan": ["compare", "sighan", "--references", "{truth}", "--system-a", "{result}", "--system-b", "{truth}", "--seed", "0"],
     "compare csc": ["compare", "csc", "--sources", "{sources}", "--references", "{csc_gold}", "--system-a", "{csc_pred}", "--system-b", "{csc_gold}", "--seed", "0"],
     "compare coref": ["compare", "coref", "--references", "{conll}", "--system-a", "{conll}", "--system-b", "{conll}", "--seed", "0"],
+    "faithfulness": ["faithfulness", "{eraser}"],
+    "compare faithfulness": ["compare", "faithfulness", "--system-a", "{eraser}", "--system-b", "{eraser}", "--seed", "0"],
 }
 # What any Python command pays before its own work: the interpreter (with site), and the
 # standard modules a command line needs at the least (no numpy).
