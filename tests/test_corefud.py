@@ -15,7 +15,8 @@ import corefud_cases
 from paperscore import corefud
 
 DATA = Path(__file__).parent / "data" / "corefud"
-ORDER = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
+# The fixture's metrics, in the order of our rows' columns (the scorer's -m all, mor and zero last).
+ORDER = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mor", "zero")
 
 
 @pytest.fixture(scope="session")
@@ -156,6 +157,61 @@ def test_singletons_removed_by_default():
     response = KEY.replace("4\tbarked\t_\t_\t_\t_\t0\t_\t_\t_", "4\tbarked\t_\t_\t_\t_\t0\t_\t_\tEntity=(e2-x-1-)")
     assert corefud.compute(response, KEY, matching="exact")["bcub_precision"] == 1.0
     assert corefud.compute(response, KEY, matching="exact", keep_singletons=True)["bcub_precision"] == pytest.approx(2 / 3)
+
+
+@pytest.mark.parametrize("matching", corefud.MATCHING)
+def test_mor_by_hand(matching):
+    # MOR pairs mentions one to one for the most shared words, whatever the matching:
+    # key {the big dog, it} (4 words), response {big dog, it} (3 words); the pairs share
+    # 2 + 1 = 3 words: recall 3/4, precision 3/3.
+    result = corefud.compute(RESPONSE, KEY, matching=matching, metrics=["mor"], return_counts=True)
+    assert result["counts"]["mor"] == {"recall": [3.0, 4.0], "precision": [3.0, 3.0]}
+    assert (result["mor_recall"], result["mor_precision"], result["mor_f1"]) == (0.75, 1.0, pytest.approx(2 * 0.75 / 1.75))
+
+
+def zero_document(cells):
+    """Two sentences, "Mary came ." and "sang _ .", the empty node 2:1.1 a dropped subject
+    (DEPS 1:nsubj); cells: {(sentence, node id): Entity value}."""
+    rows = {1: [("1", "Mary"), ("2", "came"), ("3", ".")], 2: [("1", "sang"), ("1.1", "_"), ("2", ".")]}
+    lines = ["# newdoc id = z", "# global.Entity = eid-etype-head-other"]
+    for s, nodes in rows.items():
+        lines.append(f"# sent_id = z{s}")
+        for node, form in nodes:
+            misc = f"Entity={cells[(s, node)]}" if (s, node) in cells else "_"
+            head, deps = ("_", "1:nsubj") if "." in node else ("0", "_")
+            lines.append(f"{node}\t{form}\t_\t_\t_\t_\t{head}\t_\t{deps}\t{misc}")
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+ZERO_KEY = zero_document({(1, "1"): "(e1-x-1-)", (2, "1.1"): "(e1-x-1-)"})  # e1 = {Mary, zero}: the zero an anaphor
+
+
+@pytest.mark.parametrize(
+    "cells, counts",
+    [
+        # the same: the key zero's counterpart (itself) follows Mary's entity: right, 1/1 1/1
+        ({(1, "1"): "(e1-x-1-)", (2, "1.1"): "(e1-x-1-)"}, ([1, 1], [1, 1])),
+        # the zero joins "sang" (e2, "sang" first in text), not Mary's entity: a wrong link,
+        # counted in both denominators: 0/1 0/1
+        ({(1, "1"): "(e1-x-1-)", (1, "2"): "(e1-x-1-)", (2, "1"): "(e2-x-1-)", (2, "1.1"): "(e2-x-1-)"}, ([0, 1], [0, 1])),
+        # the zero first in its response entity {zero, "."}: missing (recall 0/1), and a
+        # response first mention is no spurious anaphor (precision 0/0)
+        ({(1, "1"): "(e2-x-1-)", (1, "2"): "(e2-x-1-)", (2, "1.1"): "(e1-x-1-)", (2, "2"): "(e1-x-1-)"}, ([0, 1], [0, 0])),
+    ],
+)
+@pytest.mark.parametrize("zero_matching", corefud.ZERO_MATCHING)
+def test_zero_by_hand(cells, counts, zero_matching):
+    result = corefud.compute(zero_document(cells), ZERO_KEY, zero_matching=zero_matching, metrics=["zero"], return_counts=True)
+    assert result["counts"]["zero"] == {"recall": [float(n) for n in counts[0]], "precision": [float(n) for n in counts[1]]}
+
+
+def test_zero_spurious_by_hand():
+    # key e1 = {Mary, sang}: no zero anaphor (recall 0/0); the response's e1 = {Mary, zero}
+    # makes the zero a response anaphor that no key zero claims: spurious, precision 0/1.
+    key = zero_document({(1, "1"): "(e1-x-1-)", (2, "1"): "(e1-x-1-)"})
+    result = corefud.compute(ZERO_KEY, key, metrics=["zero"], return_counts=True)
+    assert result["counts"]["zero"] == {"recall": [0.0, 0.0], "precision": [0.0, 1.0]}
 
 
 def test_batch_rows_equal_alone():

@@ -46,8 +46,10 @@ from .core import (
 
 MATCHING = ("exact", "partial", "head")
 ZERO_MATCHING = ("dependent", "linear")
-METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
-WIDTH = {"muc": 4, "bcub": 4, "ceafm": 4, "ceafe": 4, "blanc": 8, "lea": 4}
+# The scorer's `-m all`: the six coreference metrics, then its two CRAC 2022 additions,
+# mor (Mention Overlap Ratio) and zero (the anaphor-decomposable score of zero anaphors).
+METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mor", "zero")
+WIDTH = {"muc": 4, "bcub": 4, "ceafm": 4, "ceafe": 4, "blanc": 8, "lea": 4, "mor": 4, "zero": 4}
 # The settings of each CRAC shared task's primary score (corefud-scorer README, "Shared Tasks").
 CRAC = {
     "crac22": dict(matching="partial", keep_singletons=False),
@@ -489,6 +491,65 @@ def _tally(values):
     return counts
 
 
+def _mor(key_clusters, response_clusters):
+    """Mention Overlap Ratio (Zabokrtsky et al., 2022), as the scorer's mention_overlap:
+    key and response mentions paired one to one to share the most words in total, apart
+    from the matching chosen; recall over the key's words, precision over the response's
+    (every mention counted, a span in two entities twice)."""
+    from scipy.optimize import linear_sum_assignment
+
+    keys, responses = [m for c in key_clusters for m in c], [m for c in response_clusters for m in c]
+    shared = 0.0
+    # Mentions apart in the text share no word: the scorer pairs within runs of
+    # overlapping (first word, last word) ranges, which gives the same total.
+    items = sorted([(m.words[0], m.words[-1], m, True) for m in keys] + [(m.words[0], m.words[-1], m, False) for m in responses], key=lambda item: item[:2])
+    run, end = [], None
+    for start, last, mention, is_key in items + [(None, None, None, None)]:
+        if run and (start is None or start > end):
+            run_keys, run_responses = [m for m, k in run if k], [m for m, k in run if not k]
+            if run_keys and run_responses:
+                overlap = np.array([[len(k.wordset & r.wordset) for r in run_responses] for k in run_keys], dtype=float)
+                rows, columns = linear_sum_assignment(overlap, maximize=True)
+                shared += float(overlap[rows, columns].sum())
+            run, end = [], None
+        if start is not None:
+            run.append((mention, is_key))
+            end = last if end is None else max(end, last)
+    return [shared, sum(len(m.words) for m in keys), shared, sum(len(m.words) for m in responses)]
+
+
+def _zero(key_clusters, response_clusters, lookup, response_cluster_of):
+    """The anaphor-decomposable score of zeros (Zabokrtsky et al., 2022), as the scorer's
+    als_zeros: each key zero that is not its entity's first mention (mentions in text
+    order) is right when its response counterpart (the equal response mention, else the
+    aligned one) is not a response entity's first mention and its entity holds the
+    counterpart of an earlier key mention of the entity (else "wrong link"); missing
+    when it has no counterpart or that is a first mention. Response zeros that are not
+    first mentions and no counterpart of such a key zero are spurious.
+    Recall tp / (tp + missing + wrong), precision tp / (tp + spurious + wrong)."""
+    firsts = {min(c, key=_Item.order) for c in response_clusters}
+    right = missing = wrong = spurious = 0
+    covered = set()
+    for cluster in key_clusters:
+        earlier = set()  # response entities of the entity's earlier mentions
+        for i, mention in enumerate(sorted(cluster, key=_Item.order)):
+            counterpart = mention if mention in response_cluster_of else lookup.get(mention)
+            entity = None if counterpart is None else response_cluster_of[counterpart]
+            if i and mention.zero:
+                if counterpart is None or counterpart in firsts:
+                    missing += 1
+                elif entity not in earlier:
+                    wrong += 1
+                else:
+                    right += 1
+                if counterpart is not None:
+                    covered.add(counterpart)
+            if entity is not None:
+                earlier.add(entity)
+    spurious = sum(1 for c in response_clusters for m in c if m.zero and m not in firsts and m not in covered)
+    return [right, right + missing + wrong, right, right + spurious + wrong]
+
+
 def _document_row(key_clusters, response_clusters, pairs):
     """One document's row: for each of METRICS its WIDTH numbers."""
     lookup = {}
@@ -514,8 +575,12 @@ def _document_row(key_clusters, response_clusters, pairs):
                 row += [entity, len(key_clusters), entity, len(response_clusters)]
         elif metric == "blanc":
             row += list(_blanc(key_clusters, response_clusters, key_to_response))
-        else:
+        elif metric == "lea":
             row += [*_lea(key_clusters, key_to_response, response_clusters), *_lea(response_clusters, response_to_key, key_clusters)]
+        elif metric == "mor":
+            row += _mor(key_clusters, response_clusters)
+        else:
+            row += _zero(key_clusters, response_clusters, lookup, response_cluster_of)
     return row
 
 

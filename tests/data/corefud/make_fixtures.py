@@ -31,8 +31,8 @@ N_RANDOM = 2400
 
 
 def reference(scorer, key, response, matching, keep_singletons, zero_matching):
-    """The scorer's summed counts: for muc, bcub, ceafm, ceafe, lea (rn, rd, pn, pd); blanc
-    both parts. Same calls as its corefud-scorer.py (CorefUDReader with keep_zeros)."""
+    """The scorer's summed counts: for muc, bcub, ceafm, ceafe, lea, mor, zero (rn, rd, pn,
+    pd); blanc both parts. Same calls as its corefud-scorer.py (CorefUDReader with keep_zeros)."""
     from scorer.corefud.reader import CorefUDReader
     from scorer.eval import evaluator
 
@@ -41,7 +41,8 @@ def reference(scorer, key, response, matching, keep_singletons, zero_matching):
         reader.get_coref_infos(key, response)
     except ZeroDivisionError:
         return "fails"
-    metrics = {"muc": [evaluator.muc], "bcub": [evaluator.b_cubed], "ceafm": [evaluator.ceafm], "ceafe": [evaluator.ceafe], "blanc": [evaluator.blancc, evaluator.blancn], "lea": [evaluator.lea]}
+    # zero last: the scorer's als_zeros sorts the clusters' mentions in place
+    metrics = {"muc": [evaluator.muc], "bcub": [evaluator.b_cubed], "ceafm": [evaluator.ceafm], "ceafe": [evaluator.ceafe], "blanc": [evaluator.blancc, evaluator.blancn], "lea": [evaluator.lea], "mor": [evaluator.mention_overlap], "zero": [evaluator.als_zeros]}
     out = {}
     for name, parts in metrics.items():
         out[name] = []
@@ -108,7 +109,7 @@ def check(scorer, n_cases):
                     ours = corefud.statistics(*texts, *setting)[1].sum(0)
                 except ValueError as error:
                     ours = error
-                same = theirs == "fails" and isinstance(ours, ValueError) or (not isinstance(ours, ValueError) and theirs != "fails" and np.allclose(ours, [v for m in ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea") for v in theirs[m]], rtol=1e-9, atol=1e-9))
+                same = theirs == "fails" and isinstance(ours, ValueError) or (not isinstance(ours, ValueError) and theirs != "fails" and np.allclose(ours, [v for m in corefud.METRICS for v in theirs[m]], rtol=1e-9, atol=1e-9))
                 if not same:
                     differ += 1
                     print(f"case {number} {setting}: scorer {theirs} paperscore {ours}")
