@@ -227,6 +227,21 @@ def test_batch_rows_equal_alone():
     assert at == len(batch["per_document"])
 
 
+def test_metrics_chosen_are_their_columns():
+    """statistics(metrics=...) gives exactly the chosen metrics' columns of the full rows."""
+    widths = {"blanc": 8}
+    for number in range(30):
+        key, response = corefud_cases.case(number)
+        full = corefud.statistics(key, response, "partial", True, "linear")[1]
+        at = 0
+        for metric in ORDER:
+            width = widths.get(metric, 4)
+            part = corefud.statistics(key, response, "partial", True, "linear", metrics=(metric,))[1]
+            np.testing.assert_array_equal(part, full[:, at : at + width])
+            at += width
+        assert at == full.shape[1]
+
+
 def test_macro_average():
     # CRAC's table: the plain mean of the datasets' CoNLL F1, (0.5 + 0.7 + 0.9) / 3 = 0.7.
     results = {"a": {"conll_f1": 0.5}, "b": {"conll_f1": 0.7}, "c": {"conll_f1": 0.9}}
@@ -296,6 +311,12 @@ def test_cli(tmp_path):
     assert refused.returncode != 0 and "--format conllu" in refused.stderr
     coval = subprocess.run(run + ["--remove-nested"], capture_output=True, text=True)
     assert coval.returncode != 0 and "--remove-nested" in coval.stderr
+    # the scorer's mor and zero (test_mor_by_hand: recall 3/4, precision 3/3)
+    mor = json.loads(subprocess.run(run + ["--metric", "mor"], capture_output=True, text=True, check=True).stdout)
+    assert mor["counts"] == {"mor": {"recall": [3.0, 4.0], "precision": [3.0, 3.0]}} and "conll_f1" not in mor
+    assert "zero_f1" in head and "mor_f1" in head  # --metric all: the scorer's -m all
+    refused = subprocess.run(run[:6] + ["--metric", "zero"], capture_output=True, text=True)
+    assert refused.returncode != 0 and "--metric zero needs --format conllu" in refused.stderr
 
 
 def _f1(counts):

@@ -1519,6 +1519,8 @@ def compute(
     singletons.
     metrics: names among muc, bcub, ceafm, ceafe, blanc, lea and mentions (mention
     identification); default the six metrics. conll_f1 needs muc, bcub and ceafe.
+    CorefUD CoNLL-U: among corefud-scorer's muc, bcub, ceafm, ceafe, blanc, lea, mor
+    (Mention Overlap Ratio) and zero (zero anaphors); default all eight, as its -m all.
     keep_singletons: False removes entities of one mention from both sides first (coval's
     option); the reference keeps them.
     remove_nested, NP_only, min_span: coval's options (ns-moosavi/coval, as evaluate's
@@ -1682,7 +1684,7 @@ HELP = "coreference: MUC, B3, CEAFm, CEAFe, BLANC, LEA and the CoNLL score, as t
 
 def add_options(parser):
     """The scoring options, shared by this command and `paperscore compare coref`."""
-    parser.add_argument("--metric", choices=METRICS + ("all",), default="all", help="score one metric (default all), as scorer.pl's first argument")
+    parser.add_argument("--metric", choices=METRICS + corefud.ONLY_CONLLU + ("all",), default="all", help=f"score one metric (default all), as scorer.pl's first argument; {' and '.join(corefud.ONLY_CONLLU)} with --format conllu only (corefud-scorer's)")
     parser.add_argument("--remove-singletons", action="store_true", help="remove entities of one mention from both files first (coval's option; default: keep them, as scorer.pl)")
     parser.add_argument("--convention", choices=CONVENTIONS, default="scorer_pl", help="scorer_pl (default): the reference's rules; e2e_coref: kentonl/e2e-coref's metrics.py, which neural papers report (MUC, B3, CEAFe, LEA; B3 and LEA without singletons, CEAFe without the response's); maverick: Maverick's copy (MUC, B3, CEAFe as the reference, LEA without singletons)")
     parser.add_argument("--strict", action="store_true", help="make key documents missing from a response, and response documents not in the key, an error (default: list them on standard error; a missing document scores as empty, as in scorer.pl)")
@@ -1692,8 +1694,8 @@ def add_options(parser):
 def options(args):
     everything = METRICS if args.convention == "scorer_pl" else tuple(SINGLETON_RULES[args.convention])
     chosen = dict(metrics=everything if args.metric == "all" else (args.metric,), keep_singletons=not args.remove_singletons, convention=args.convention)
-    if args.format == "conllu":
-        return {**chosen, "matching": args.matching, "zero_matching": args.zero_matching}
+    if args.format == "conllu":  # all: corefud-scorer's -m all
+        return {**chosen, "metrics": corefud.METRICS if args.metric == "all" else (args.metric,), "matching": args.matching, "zero_matching": args.zero_matching}
     _check_not_conllu(args)
     return chosen
 
@@ -1703,6 +1705,8 @@ def _check_not_conllu(args):
     for flag, value, default in (("--matching", args.matching, "exact"), ("--zero-matching", args.zero_matching, "dependent")):
         if value != default:
             raise ValueError(f"{flag} {value} needs --format conllu (CorefUD mention heads)")
+    if args.metric in corefud.ONLY_CONLLU:
+        raise ValueError(f"--metric {args.metric} needs --format conllu (corefud-scorer's score)")
 
 
 def add_arguments(parser):
