@@ -3,6 +3,7 @@
 perturbations, see the README there), against udapi's reading, and by hand."""
 
 import gc
+import re
 import gzip
 import tempfile
 import json
@@ -366,3 +367,78 @@ def test_the_demo_scores_conllu_under_the_chosen_matching(matching, reference, s
     app.MAX_TOKENS = 7
     with pytest.raises(gr.Error, match="references: 2 mentions, beyond the demo's limit of 1"):
         app.score(RESPONSE, KEY, matching=matching)
+
+
+# The scorer's zeros test TC-ZF against its response 2, head matching, singletons kept:
+# dependent zero matching pairs the zeros by their DEPS, linear by position, and the
+# scorer's figures (tests/data/corefud) differ: zero F1 1 against 0, MUC F1 1 against 2/3.
+ZF = ("zeros/TC-ZF.key", "zeros/TC-ZF-2.response")
+
+
+def _zf_expected(reference, zero_matching):
+    entry = next(e for e in reference["public"] if (e["key"], e["response"]) == ZF and e["setting"] == ["head", True, zero_matching])
+    return {f"{m}_f1": _f1(entry["counts"][m]) for m in ("muc", "mor", "zero")}
+
+
+@pytest.mark.parametrize("zero_matching", corefud.ZERO_MATCHING)
+def test_the_demo_gives_mor_and_zero_under_the_chosen_zero_matching(zero_matching, reference, scorer_files):
+    import gradio as gr
+    from conftest import load_app
+
+    app = load_app("coref_conll")
+    expected = _zf_expected(reference, zero_matching)
+    assert 0 < expected["mor_f1"] < 1  # the case is not trivial
+    result, _, signature, _, _, _ = app.show(scorer_files[ZF[1]], scorer_files[ZF[0]], keep_singletons=True, matching="head", zero_matching=zero_matching)
+    for key, value in expected.items():
+        assert result[key] == pytest.approx(value, abs=1e-12), key
+    assert f"|zero_matching:{zero_matching}|" in signature
+    with pytest.raises(gr.Error, match="zero_matching: 'linear' applies to CorefUD CoNLL-U zeros"):
+        app.score("[[[0, 1]]]", "[[[0, 1]]]", zero_matching="linear")
+    with pytest.raises(gr.Error, match="zero_matching: 'nearest' is not one of dependent, linear"):
+        app.score(scorer_files[ZF[1]], scorer_files[ZF[0]], zero_matching="nearest")
+
+
+@pytest.fixture(scope="module")
+def coref_demo():
+    """The coref_conll demo served on a free port for this module's browser test."""
+    from conftest import free_port, load_app
+
+    app = load_app("coref_conll")
+    port = free_port()
+    app.demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True)
+    yield f"http://127.0.0.1:{port}/"
+    app.demo.close()
+
+
+def _pick_and_compute(browser, url, key, response):
+    """CoNLL-U in both boxes, matching head; computed under the default zero_matching,
+    then under linear picked from its dropdown: the figures table's text each time."""
+    context = browser.new_context(viewport={"width": 1366, "height": 1000})
+    try:
+        page = context.new_page()
+        page.goto(url, wait_until="networkidle")
+        page.fill("#predictions textarea", response)
+        page.fill("#references textarea", key)
+        page.locator("#matching input").click()
+        page.get_by_role("option", name="head", exact=True).click()
+        shown = []
+        for zero_matching in ("dependent", "linear"):
+            if zero_matching == "linear":
+                page.locator("#zero-matching input").click()
+                page.get_by_role("option", name="linear", exact=True).click()
+            page.click("#compute-btn")
+            page.wait_for_function("z => document.querySelector('#signature textarea').value.includes(`|zero_matching:${z}|`)", arg=zero_matching, timeout=30_000)
+            shown.append((page.locator("#signature textarea").input_value(), page.locator("#figures").inner_text()))
+        return shown
+    finally:
+        context.close()
+
+
+def test_the_demo_page_picks_zero_matching(coref_demo, in_chromium, reference, scorer_files):
+    """In a browser: the zero_matching dropdown reaches the scorer, and the page lists mor
+    and zero with the scorer's figures (4 significant digits)."""
+    shown = in_chromium(_pick_and_compute, coref_demo, scorer_files[ZF[0]], scorer_files[ZF[1]])
+    for (signature, text), zero_matching in zip(shown, ("dependent", "linear")):
+        assert "|matching:head|" in signature and "keep_singletons:yes" in signature
+        for key, value in _zf_expected(reference, zero_matching).items():
+            assert re.search(rf"^{key}\t{value:.4g}$", text, re.M), (zero_matching, key, value, text)
