@@ -251,6 +251,30 @@ def test_macro_average():
         corefud.macro_average([{"conll_f1": 1.0}, {}])
 
 
+def test_crac_table(reference, scorer_files):
+    """The CRAC 2024 results table (four CoNLL F1 columns, macro-averaged over datasets) in
+    one call equals the scorer's counts (tests/data/corefud) under the four settings, each
+    scorer test pair standing for a dataset: CoNLL F1 = mean of the MUC, B3, CEAFe F1."""
+    columns = {"head_match": ["head", False], "partial_match": ["partial", False], "exact_match": ["exact", False], "with_singletons": ["head", True]}
+    counts = {(e["key"], e["response"], tuple(e["setting"])): e["counts"] for e in reference["public"]}
+    pairs = [("exact-match/TC-A.key", "exact-match/TC-A-13.response"), ("head-match/TC-HMA.key", "head-match/TC-HMA-3.response"), ("partial-corefud-match/overlapping_mentions/TC-OLMC.key", "partial-corefud-match/overlapping_mentions/TC-OLMC-3.response"), ("zeros/TC-ZD.key", "zeros/TC-ZD-2.response")]
+    expected = {}
+    for key, response in pairs:
+        found = [counts[(key, response, (*setting, "dependent"))] for setting in columns.values()]
+        expected[response] = {column: sum(_f1(c[m]) for m in ("muc", "bcub", "ceafe")) / 3 for column, c in zip(columns, found)}
+    assert len({v for row in expected.values() for v in row.values()}) > 3  # the columns differ
+    table = corefud.crac_table({response: (scorer_files[response], scorer_files[key]) for key, response in pairs})
+    assert list(table["datasets"]) == list(expected)
+    for name, row in expected.items():
+        assert table["datasets"][name] == pytest.approx(row, abs=1e-12), name
+    for column in columns:
+        assert table["macro_average"][column] == pytest.approx(sum(row[column] for row in expected.values()) / len(pairs), abs=1e-12)
+    with pytest.raises(ValueError, match=r"datasets\['a'\]: expected \(predictions, references\)"):
+        corefud.crac_table({"a": KEY})
+    with pytest.raises(ValueError, match=r"datasets\['a'\] predictions\[0\]: sentence 1: words"):
+        corefud.crac_table({"a": (RESPONSE.replace("\tran\t", "\twalked\t"), KEY)})
+
+
 @pytest.mark.parametrize(
     "edit, message",
     [

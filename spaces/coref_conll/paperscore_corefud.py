@@ -822,3 +822,41 @@ def macro_average(results, keys=("conll_f1",)):
             raise ValueError(f"results[{missing[0]}]: has no {key!r}")
         out[key] = math.fsum(float(r[key]) for r in values) / len(values)
     return out
+
+
+# The four CoNLL F1 columns of the CRAC 2024 results (ufal.mff.cuni.cz/corefud/crac24,
+# Novák et al., 2024), each macro-averaged over datasets: head-match (the primary score),
+# partial-match and exact-match without singletons, head-match with singletons.
+CRAC_COLUMNS = {
+    "head_match": dict(matching="head", keep_singletons=False),
+    "partial_match": dict(matching="partial", keep_singletons=False),
+    "exact_match": dict(matching="exact", keep_singletons=False),
+    "with_singletons": dict(matching="head", keep_singletons=True),
+}
+
+
+def crac_table(datasets, zero_matching="dependent", zero_division=0.0):
+    """The CRAC results table in one call: per dataset the CoNLL F1 under each of
+    CRAC_COLUMNS, and their macro_average over the datasets (as fractions, not percent).
+
+    datasets: {name: (predictions, references)}, each side as compute() takes it (a
+    CoNLL-U text or a list of them). Returns {"datasets": {name: {column: conll_f1}},
+    "macro_average": {column: mean over datasets}}."""
+    if not isinstance(datasets, dict) or not datasets:
+        raise ValueError("datasets: expected a non-empty {name: (predictions, references)} dict")
+    zero_division = check_zero_division(zero_division)
+    table = {}
+    for name, pair in datasets.items():
+        if not (isinstance(pair, (list, tuple)) and len(pair) == 2):
+            raise ValueError(f"datasets[{name!r}]: expected (predictions, references), got {type(pair).__name__}")
+        # read once, scored under every column
+        keys, responses = _texts(pair[1], f"datasets[{name!r}] references"), _texts(pair[0], f"datasets[{name!r}] predictions")
+        if len(keys) != len(responses):
+            raise ValueError(f"datasets[{name!r}]: {len(responses)} CoNLL-U texts of predictions for {len(keys)} references")
+        sources = [(f"datasets[{name!r}] references[{i}]", f"datasets[{name!r}] predictions[{i}]") for i in range(len(keys))]
+        read = [(read_conllu(k, ks), read_conllu(r, rs)) for k, r, (ks, rs) in zip(keys, responses, sources)]
+        table[name] = {}
+        for column, setting in CRAC_COLUMNS.items():
+            rows = [statistics(k, r, setting["matching"], setting["keep_singletons"], zero_matching, ks, rs, ("muc", "bcub", "ceafe"))[1] for (k, r), (ks, rs) in zip(read, sources)]
+            table[name][column] = float(scores(np.concatenate(rows).sum(0), zero_division, ("muc", "bcub", "ceafe"))["conll_f1"])
+    return {"datasets": table, "macro_average": macro_average(list(table.values()), tuple(CRAC_COLUMNS))}
