@@ -73,6 +73,32 @@ def test_random_perturbations(reference):
     assert len(settings) == 12
 
 
+def test_scorer_output(scorer_files):
+    """--corefud-output prints what corefud-scorer.py prints, character for character, on
+    4,124 runs of it (tests/data/corefud/scorer_output.json.gz): every public pair under
+    every setting (-m all), under two settings with each metric alone, and 400 random cases."""
+    with gzip.open(DATA / "scorer_output.json.gz", "rt", encoding="utf-8") as f:
+        runs = json.load(f)
+    assert len(runs) == 4124
+    read = {name: corefud.read_conllu(text, name) for name, text in scorer_files.items()}
+    columns = dict(zip(ORDER, np.split(np.arange(sum(corefud.WIDTH.values())), np.cumsum([corefud.WIDTH[m] for m in ORDER])[:-1])))
+    totals, compared = {}, 0
+    for run in runs:
+        if run["stdout"] == "fails":  # zeros without DEPS: refused here (test_scorer_test_files)
+            continue
+        pair = run.get("case", (run.get("key"), run.get("response")))
+        if (pair, tuple(run["setting"])) not in totals:  # every metric's counts, once a pair and setting
+            key, response = map(corefud.read_conllu, corefud_cases.case(pair)) if "case" in run else (read[pair[0]], read[pair[1]])
+            totals[pair, tuple(run["setting"])] = corefud.statistics(key, response, *run["setting"])[1].sum(0)
+        metrics = corefud.METRICS if run["metrics"] == ["all"] else run["metrics"]
+        chosen = totals[pair, tuple(run["setting"])][np.concatenate([columns[m] for m in ORDER if m in metrics])]
+        result = {k: float(v) for k, v in corefud.scores(chosen, 0.0, metrics).items()}
+        printed = corefud.scorer_output(result, "all" if run["metrics"] == ["all"] else run["metrics"], *run["setting"])
+        assert printed + "\n" == run["stdout"], run
+        compared += 1
+    assert compared > 3900
+
+
 def _udapi_mentions(text):
     """Per document name, per entity, (sorted words, head) as the scorer sees them via udapi."""
     from udapi.block.read.conllu import Conllu
@@ -342,6 +368,31 @@ def test_cli(tmp_path):
     assert "zero_f1" in head and "mor_f1" in head  # --metric all: the scorer's -m all
     refused = subprocess.run(run[:6] + ["--metric", "zero"], capture_output=True, text=True)
     assert refused.returncode != 0 and "--metric zero needs --format conllu" in refused.stderr
+
+
+def test_cli_corefud_output(tmp_path, scorer_files):
+    """--corefud-output: the scorer's own standard output (tests/data/corefud/scorer_output),
+    here for its TC-ZD test pair, partial matching, singletons removed, zeros by position."""
+    import subprocess
+    import sys
+
+    with gzip.open(DATA / "scorer_output.json.gz", "rt", encoding="utf-8") as f:
+        runs = json.load(f)
+    printed = {(r["response"], tuple(r["setting"]), tuple(r["metrics"])): r["stdout"] for r in runs if "response" in r}
+    key, response = tmp_path / "key.conllu", tmp_path / "response.conllu"
+    key.write_text(scorer_files["zeros/TC-ZD.key"], encoding="utf-8")
+    response.write_text(scorer_files["zeros/TC-ZD-2.response"], encoding="utf-8")
+    run = [sys.executable, "-m", "paperscore", "coref", str(key), str(response), "--format", "conllu", "--corefud-output", "--matching", "partial", "--zero-matching", "linear", "--remove-singletons"]
+    setting = ("partial", False, "linear")
+    for metric in ("all", "mor", "zero"):
+        out = subprocess.run(run + ["--metric", metric], capture_output=True, text=True, check=True).stdout
+        assert out == printed["zeros/TC-ZD-2.response", setting, (metric,)]
+        assert ("CoNLL score: " in out) == (metric == "all")
+    for extra, message in ((["--zero-division", "1"], "leave --zero-division 0"), (["--per-document"], "drop --per-document")):
+        refused = subprocess.run(run + extra, capture_output=True, text=True)
+        assert refused.returncode != 0 and message in refused.stderr
+    refused = subprocess.run(run[:6] + ["--corefud-output"], capture_output=True, text=True)
+    assert refused.returncode != 0 and "--corefud-output needs --format conllu" in refused.stderr
 
 
 def _f1(counts):

@@ -1718,6 +1718,7 @@ def add_arguments(parser):
     parser.add_argument("--np-only", action="store_true", help="coval's NP_only: drop verb-phrase mentions (by the key's parse column, column 6), on both sides")
     parser.add_argument("--min-span", action="store_true", help="coval's min_span: match mentions by their minimum span (from the key's parse column, column 6)")
     parser.add_argument("--parse", choices=COREF_PARSERS, metavar="NAME", help=f"RESPONSE holds an LLM's texts, one per key document in the key's order, as a JSON array of strings or JSON lines of strings, read by this parser and placed on the key's tokens: {', '.join(COREF_PARSERS)}; --strict then makes an unreadable text or a mention on text the model changed an error")
+    corefud.add_command_arguments(parser)  # --corefud-output
     parser.add_argument("scorer_pl", nargs="*", metavar="", help="scorer.pl's form also works: paperscore coref METRIC KEY RESPONSE [none|DOCNAME] (METRIC: muc, bcub, ceafm, ceafe, blanc, lea or all) prints scorer.pl's TOTALS lines; an empty response, or one without #begin document, then scores as no documents")
 
 
@@ -1771,6 +1772,8 @@ def run(args):
         raise ValueError(f"--parse {args.parse}: reads model text against a CoNLL-2012 or jsonlines key, not --format conllu")
     if args.format == "conllu":  # CorefUD CoNLL-U: paperscore.corefud
         return corefud.run(args)
+    if args.corefud_output:
+        raise ValueError("--corefud-output needs --format conllu")
     _check_not_conllu(args)
     if args.parse:
         return _run_parsed(args)
@@ -1903,8 +1906,9 @@ def table(result):
     """The numbers with their numerators and denominators at full precision, as scorer.pl
     prints them (but not truncated), then the CoNLL score and the signature; scorer.pl's
     own lines when its argument form was used."""
-    if "scorer_pl_report" in result:
-        return result["scorer_pl_report"]
+    for own in ("scorer_pl_report", "corefud_report"):  # a reference tool's own lines
+        if own in result:
+            return result[own]
     rows = [("metric", "measure", "value", "numerator", "denominator")]
     for metric, parts in result.get("counts", {}).items():
         for measure, (numerator, denominator) in parts.items():

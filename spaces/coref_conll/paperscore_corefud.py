@@ -566,14 +566,15 @@ def _document_row(key_clusters, response_clusters, pairs, metrics=METRICS):
     # Where each mention of one side falls among the other side's entities.
     key_to_response = {m: response_cluster_of[lookup.get(m, m)] for c in key_clusters for m in c if lookup.get(m, m) in response_cluster_of}
     response_to_key = {m: key_cluster_of[lookup.get(m, m)] for c in response_clusters for m in c if lookup.get(m, m) in key_cluster_of}
-    row = []
+    row, ceaf = [], None
     for metric in metrics:
         if metric == "muc":
             row += [*_muc(key_clusters, key_to_response), *_muc(response_clusters, response_to_key)]
         elif metric == "bcub":
             row += [*_bcub(key_clusters, key_to_response), *_bcub(response_clusters, response_to_key)]
         elif metric in ("ceafm", "ceafe"):
-            mention, entity = _ceaf(key_clusters, response_clusters, lookup)
+            ceaf = ceaf or _ceaf(key_clusters, response_clusters, lookup)  # both from one call
+            mention, entity = ceaf
             if metric == "ceafm":
                 n_key, n_response = sum(len(c) for c in key_clusters), sum(len(c) for c in response_clusters)
                 row += [mention, n_key, mention, n_response]
@@ -800,13 +801,46 @@ def add_arguments(parser):
     parser.add_argument("--zero-matching", choices=ZERO_MATCHING, default="dependent", help="how CoNLL-U zeros (empty nodes) are aligned (default dependent: by their DEPS), as corefud-scorer's -z")
 
 
+def add_command_arguments(parser):
+    """`paperscore coref`'s own CoNLL-U option (not compare's)."""
+    parser.add_argument("--corefud-output", action="store_true", help="with --format conllu: print what corefud-scorer.py prints (its header, each metric's Recall / Precision / F1 in percent to 2 decimals, the CoNLL score), for scripts that read its output")
+
+
 def run(args):
     """`paperscore coref KEY RESPONSE --format conllu`."""
     if args.scorer_pl or args.convention != "scorer_pl" or args.remove_nested or args.np_only or args.min_span:
         raise ValueError("--format conllu: scorer.pl's argument form, --convention and coval's --remove-nested/--np-only/--min-span do not apply to CoNLL-U input")
+    if args.corefud_output and (args.common["zero_division"] != 0 or args.per_document or "confidence_level" in args.common):
+        raise ValueError("--corefud-output prints the scorer's own figures: leave --zero-division 0 and drop --per-document and --confidence-level")
     key, response = read_text(args.key, "KEY"), read_text(args.response, "RESPONSE")
     metrics = None if args.metric == "all" else (args.metric,)
-    return compute(response, key, matching=args.matching, keep_singletons=not args.remove_singletons, zero_matching=args.zero_matching, metrics=metrics, per_document=args.per_document, return_counts=True, **args.common)
+    keep_singletons = not args.remove_singletons
+    result = compute(response, key, matching=args.matching, keep_singletons=keep_singletons, zero_matching=args.zero_matching, metrics=metrics, per_document=args.per_document, return_counts=True, **args.common)
+    if args.corefud_output:
+        result["corefud_report"] = scorer_output(result, metrics or "all", args.matching, keep_singletons, args.zero_matching)
+    return result
+
+
+# corefud-scorer's `-m all`, in the order it prints them
+SCORER_ORDER = ("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mor", "zero")
+
+
+def scorer_output(result, metrics, matching, keep_singletons, zero_matching):
+    """What `corefud-scorer.py KEY SYS -m METRICS -a MATCHING [-s] -z ZERO_MATCHING` prints
+    to standard output, from compute()'s result (zero_division 0) for those metrics:
+    metrics "all" or names in the order given (the scorer prints them so)."""
+    names = list(SCORER_ORDER) if metrics == "all" else list(metrics)
+    # its header (ua-scorer's process_arguments): "mor" alone counts as no coreference metric
+    message = "The scorer is evaluating "
+    if set(names) - {"mor"}:
+        message += "coreferential mentions" + (", singletons" if keep_singletons else "") + f", zeros (using {zero_matching} match method)"
+    message += f" using {'partial-corefud' if matching == 'partial' else matching} match evaluation setting.\n"
+    lines = [message + "The following metrics will be evaluated: " + ", ".join(names) + "\n"]
+    for name in names:
+        lines += [name, "Recall: %.2f  Precision: %.2f  F1: %.2f" % tuple(result[f"{name}_{part}"] * 100 for part in ("recall", "precision", "f1"))]
+    if sum(name in ("muc", "bcub", "ceafe") for name in names) == 3:
+        lines.append("CoNLL score: %.2f" % (result["conll_f1"] * 100))
+    return "\n".join(lines)
 
 
 def macro_average(results, keys=("conll_f1",)):
