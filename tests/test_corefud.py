@@ -346,6 +346,17 @@ def test_coref_compute_hook():
             coref.compute([RESPONSE], [KEY], **{coval_option: True})
 
 
+def test_compare_on_mor():
+    """paperscore compare on the scorer's MOR: A (RESPONSE) has MOR F1 2(3/4)/(7/4) = 6/7
+    (test_mor_by_hand), B (the KEY itself) 1, on every document."""
+    from paperscore import compare
+
+    with pytest.warns(UserWarning, match="differ on 3 of the 3 examples"):
+        result = compare.compare("coref", [KEY] * 3, [RESPONSE] * 3, [KEY] * 3, metrics=["mor"], metric_key="mor_f1", n_resamples=50, seed=0, matching="head")
+    assert (result["score_a"], result["score_b"]) == (pytest.approx(6 / 7), 1.0)
+    assert "|matching:head|metrics:mor|" in result["signature"]
+
+
 def test_cli(tmp_path):
     import subprocess
     import sys
