@@ -299,11 +299,12 @@ def test_corefud_matching_by_hand(matching):
     and with k of the 4 documents swapped the difference is (4 - 2k) / 4 (MUC sums one
     link a document), as far as the observed 1 only for k = 0 or 4: p = 2 / 16.
     partial and head: "big dog" lies inside "the big dog" and holds its head, so A's
-    documents count as the key's: identical rows, p = 1."""
+    documents count as the key's: identical MUC rows, p = 1 (MOR, in the default metrics,
+    would still see "big dog" against "the big dog", whatever the matching)."""
     from test_corefud import KEY, RESPONSE
 
     with pytest.warns(UserWarning, match="differ on 4 of the 4 examples" if matching == "exact" else "score the same on all 4 examples"):
-        result = compare.compare("coref", [KEY] * 4, [RESPONSE] * 4, [KEY] * 4, metric_key="muc_f1", method="randomization", n_resamples=4000, seed=0, matching=matching)
+        result = compare.compare("coref", [KEY] * 4, [RESPONSE] * 4, [KEY] * 4, metrics=["muc"], metric_key="muc_f1", method="randomization", n_resamples=4000, seed=0, matching=matching)
     if matching == "exact":
         assert (result["score_a"], result["score_b"]) == (0.0, 1.0)
         assert result["p_value"] == pytest.approx(2 / 16, abs=0.015)
@@ -344,7 +345,7 @@ def test_cli_compare_coref_conllu_equals_the_api(tmp_path, capsys):
     argv = ["compare", "coref", "--references", str(tmp_path / "r.conllu"), "--system-a", str(tmp_path / "a.conllu"), "--system-b", str(tmp_path / "b.conllu"), "--format", "conllu", "--seed", "1", "--n-resamples", "100", "--json"]
     assert cli.main(argv + ["--matching", "partial", "--zero-matching", "linear", "--remove-singletons"]) == 0
     printed = json.loads(capsys.readouterr().out)
-    options = dict(matching="partial", zero_matching="linear", keep_singletons=False, metrics=("muc", "bcub", "ceafm", "ceafe", "blanc", "lea"), convention="scorer_pl")
+    options = dict(matching="partial", zero_matching="linear", keep_singletons=False, metrics=("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mor", "zero"), convention="scorer_pl")
     assert printed == compare.compare("coref", "".join(keys), "".join(responses), "".join(keys), n_resamples=100, seed=1, **options)
     # system A's figure is the corefud scorer's on the same file
     from paperscore import corefud

@@ -3,6 +3,7 @@
 perturbations, see the README there), against udapi's reading, and by hand."""
 
 import gc
+import re
 import gzip
 import tempfile
 import json
@@ -15,7 +16,8 @@ import corefud_cases
 from paperscore import corefud
 
 DATA = Path(__file__).parent / "data" / "corefud"
-ORDER = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
+# The fixture's metrics, in the order of our rows' columns (the scorer's -m all, mor and zero last).
+ORDER = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mor", "zero")
 
 
 @pytest.fixture(scope="session")
@@ -69,6 +71,32 @@ def test_random_perturbations(reference):
         check(corefud.read_conllu(key), corefud.read_conllu(response), entry)
         settings.add(tuple(entry["setting"]))
     assert len(settings) == 12
+
+
+def test_scorer_output(scorer_files):
+    """--corefud-output prints what corefud-scorer.py prints, character for character, on
+    4,124 runs of it (tests/data/corefud/scorer_output.json.gz): every public pair under
+    every setting (-m all), under two settings with each metric alone, and 400 random cases."""
+    with gzip.open(DATA / "scorer_output.json.gz", "rt", encoding="utf-8") as f:
+        runs = json.load(f)
+    assert len(runs) == 4124
+    read = {name: corefud.read_conllu(text, name) for name, text in scorer_files.items()}
+    columns = dict(zip(ORDER, np.split(np.arange(sum(corefud.WIDTH.values())), np.cumsum([corefud.WIDTH[m] for m in ORDER])[:-1])))
+    totals, compared = {}, 0
+    for run in runs:
+        if run["stdout"] == "fails":  # zeros without DEPS: refused here (test_scorer_test_files)
+            continue
+        pair = run.get("case", (run.get("key"), run.get("response")))
+        if (pair, tuple(run["setting"])) not in totals:  # every metric's counts, once a pair and setting
+            key, response = map(corefud.read_conllu, corefud_cases.case(pair)) if "case" in run else (read[pair[0]], read[pair[1]])
+            totals[pair, tuple(run["setting"])] = corefud.statistics(key, response, *run["setting"])[1].sum(0)
+        metrics = corefud.METRICS if run["metrics"] == ["all"] else run["metrics"]
+        chosen = totals[pair, tuple(run["setting"])][np.concatenate([columns[m] for m in ORDER if m in metrics])]
+        result = {k: float(v) for k, v in corefud.scores(chosen, 0.0, metrics).items()}
+        printed = corefud.scorer_output(result, "all" if run["metrics"] == ["all"] else run["metrics"], *run["setting"])
+        assert printed + "\n" == run["stdout"], run
+        compared += 1
+    assert compared > 3900
 
 
 def _udapi_mentions(text):
@@ -158,6 +186,61 @@ def test_singletons_removed_by_default():
     assert corefud.compute(response, KEY, matching="exact", keep_singletons=True)["bcub_precision"] == pytest.approx(2 / 3)
 
 
+@pytest.mark.parametrize("matching", corefud.MATCHING)
+def test_mor_by_hand(matching):
+    # MOR pairs mentions one to one for the most shared words, whatever the matching:
+    # key {the big dog, it} (4 words), response {big dog, it} (3 words); the pairs share
+    # 2 + 1 = 3 words: recall 3/4, precision 3/3.
+    result = corefud.compute(RESPONSE, KEY, matching=matching, metrics=["mor"], return_counts=True)
+    assert result["counts"]["mor"] == {"recall": [3.0, 4.0], "precision": [3.0, 3.0]}
+    assert (result["mor_recall"], result["mor_precision"], result["mor_f1"]) == (0.75, 1.0, pytest.approx(2 * 0.75 / 1.75))
+
+
+def zero_document(cells):
+    """Two sentences, "Mary came ." and "sang _ .", the empty node 2:1.1 a dropped subject
+    (DEPS 1:nsubj); cells: {(sentence, node id): Entity value}."""
+    rows = {1: [("1", "Mary"), ("2", "came"), ("3", ".")], 2: [("1", "sang"), ("1.1", "_"), ("2", ".")]}
+    lines = ["# newdoc id = z", "# global.Entity = eid-etype-head-other"]
+    for s, nodes in rows.items():
+        lines.append(f"# sent_id = z{s}")
+        for node, form in nodes:
+            misc = f"Entity={cells[(s, node)]}" if (s, node) in cells else "_"
+            head, deps = ("_", "1:nsubj") if "." in node else ("0", "_")
+            lines.append(f"{node}\t{form}\t_\t_\t_\t_\t{head}\t_\t{deps}\t{misc}")
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+ZERO_KEY = zero_document({(1, "1"): "(e1-x-1-)", (2, "1.1"): "(e1-x-1-)"})  # e1 = {Mary, zero}: the zero an anaphor
+
+
+@pytest.mark.parametrize(
+    "cells, counts",
+    [
+        # the same: the key zero's counterpart (itself) follows Mary's entity: right, 1/1 1/1
+        ({(1, "1"): "(e1-x-1-)", (2, "1.1"): "(e1-x-1-)"}, ([1, 1], [1, 1])),
+        # the zero joins "sang" (e2, "sang" first in text), not Mary's entity: a wrong link,
+        # counted in both denominators: 0/1 0/1
+        ({(1, "1"): "(e1-x-1-)", (1, "2"): "(e1-x-1-)", (2, "1"): "(e2-x-1-)", (2, "1.1"): "(e2-x-1-)"}, ([0, 1], [0, 1])),
+        # the zero first in its response entity {zero, "."}: missing (recall 0/1), and a
+        # response first mention is no spurious anaphor (precision 0/0)
+        ({(1, "1"): "(e2-x-1-)", (1, "2"): "(e2-x-1-)", (2, "1.1"): "(e1-x-1-)", (2, "2"): "(e1-x-1-)"}, ([0, 1], [0, 0])),
+    ],
+)
+@pytest.mark.parametrize("zero_matching", corefud.ZERO_MATCHING)
+def test_zero_by_hand(cells, counts, zero_matching):
+    result = corefud.compute(zero_document(cells), ZERO_KEY, zero_matching=zero_matching, metrics=["zero"], return_counts=True)
+    assert result["counts"]["zero"] == {"recall": [float(n) for n in counts[0]], "precision": [float(n) for n in counts[1]]}
+
+
+def test_zero_spurious_by_hand():
+    # key e1 = {Mary, sang}: no zero anaphor (recall 0/0); the response's e1 = {Mary, zero}
+    # makes the zero a response anaphor that no key zero claims: spurious, precision 0/1.
+    key = zero_document({(1, "1"): "(e1-x-1-)", (2, "1"): "(e1-x-1-)"})
+    result = corefud.compute(ZERO_KEY, key, metrics=["zero"], return_counts=True)
+    assert result["counts"]["zero"] == {"recall": [0.0, 0.0], "precision": [0.0, 1.0]}
+
+
 def test_batch_rows_equal_alone():
     """Each file's documents score in a batch exactly as alone."""
     pairs = [corefud_cases.case(n) for n in range(40)]
@@ -171,12 +254,51 @@ def test_batch_rows_equal_alone():
     assert at == len(batch["per_document"])
 
 
+def test_metrics_chosen_are_their_columns():
+    """statistics(metrics=...) gives exactly the chosen metrics' columns of the full rows."""
+    widths = {"blanc": 8}
+    for number in range(30):
+        key, response = corefud_cases.case(number)
+        full = corefud.statistics(key, response, "partial", True, "linear")[1]
+        at = 0
+        for metric in ORDER:
+            width = widths.get(metric, 4)
+            part = corefud.statistics(key, response, "partial", True, "linear", metrics=(metric,))[1]
+            np.testing.assert_array_equal(part, full[:, at : at + width])
+            at += width
+        assert at == full.shape[1]
+
+
 def test_macro_average():
     # CRAC's table: the plain mean of the datasets' CoNLL F1, (0.5 + 0.7 + 0.9) / 3 = 0.7.
     results = {"a": {"conll_f1": 0.5}, "b": {"conll_f1": 0.7}, "c": {"conll_f1": 0.9}}
     assert corefud.macro_average(results) == {"conll_f1": pytest.approx(0.7)}
     with pytest.raises(ValueError, match=r"results\[1\]: has no 'conll_f1'"):
         corefud.macro_average([{"conll_f1": 1.0}, {}])
+
+
+def test_crac_table(reference, scorer_files):
+    """The CRAC 2024 results table (four CoNLL F1 columns, macro-averaged over datasets) in
+    one call equals the scorer's counts (tests/data/corefud) under the four settings, each
+    scorer test pair standing for a dataset: CoNLL F1 = mean of the MUC, B3, CEAFe F1."""
+    columns = {"head_match": ["head", False], "partial_match": ["partial", False], "exact_match": ["exact", False], "with_singletons": ["head", True]}
+    counts = {(e["key"], e["response"], tuple(e["setting"])): e["counts"] for e in reference["public"]}
+    pairs = [("exact-match/TC-A.key", "exact-match/TC-A-13.response"), ("head-match/TC-HMA.key", "head-match/TC-HMA-3.response"), ("partial-corefud-match/overlapping_mentions/TC-OLMC.key", "partial-corefud-match/overlapping_mentions/TC-OLMC-3.response"), ("zeros/TC-ZD.key", "zeros/TC-ZD-2.response")]
+    expected = {}
+    for key, response in pairs:
+        found = [counts[(key, response, (*setting, "dependent"))] for setting in columns.values()]
+        expected[response] = {column: sum(_f1(c[m]) for m in ("muc", "bcub", "ceafe")) / 3 for column, c in zip(columns, found)}
+    assert len({v for row in expected.values() for v in row.values()}) > 3  # the columns differ
+    table = corefud.crac_table({response: (scorer_files[response], scorer_files[key]) for key, response in pairs})
+    assert list(table["datasets"]) == list(expected)
+    for name, row in expected.items():
+        assert table["datasets"][name] == pytest.approx(row, abs=1e-12), name
+    for column in columns:
+        assert table["macro_average"][column] == pytest.approx(sum(row[column] for row in expected.values()) / len(pairs), abs=1e-12)
+    with pytest.raises(ValueError, match=r"datasets\['a'\]: expected \(predictions, references\)"):
+        corefud.crac_table({"a": KEY})
+    with pytest.raises(ValueError, match=r"datasets\['a'\] predictions\[0\]: sentence 1: words"):
+        corefud.crac_table({"a": (RESPONSE.replace("\tran\t", "\twalked\t"), KEY)})
 
 
 @pytest.mark.parametrize(
@@ -224,6 +346,17 @@ def test_coref_compute_hook():
             coref.compute([RESPONSE], [KEY], **{coval_option: True})
 
 
+def test_compare_on_mor():
+    """paperscore compare on the scorer's MOR: A (RESPONSE) has MOR F1 2(3/4)/(7/4) = 6/7
+    (test_mor_by_hand), B (the KEY itself) 1, on every document."""
+    from paperscore import compare
+
+    with pytest.warns(UserWarning, match="differ on 3 of the 3 examples"):
+        result = compare.compare("coref", [KEY] * 3, [RESPONSE] * 3, [KEY] * 3, metrics=["mor"], metric_key="mor_f1", n_resamples=50, seed=0, matching="head")
+    assert (result["score_a"], result["score_b"]) == (pytest.approx(6 / 7), 1.0)
+    assert "|matching:head|metrics:mor|" in result["signature"]
+
+
 def test_cli(tmp_path):
     import subprocess
     import sys
@@ -240,6 +373,36 @@ def test_cli(tmp_path):
     assert refused.returncode != 0 and "--format conllu" in refused.stderr
     coval = subprocess.run(run + ["--remove-nested"], capture_output=True, text=True)
     assert coval.returncode != 0 and "--remove-nested" in coval.stderr
+    # the scorer's mor and zero (test_mor_by_hand: recall 3/4, precision 3/3)
+    mor = json.loads(subprocess.run(run + ["--metric", "mor"], capture_output=True, text=True, check=True).stdout)
+    assert mor["counts"] == {"mor": {"recall": [3.0, 4.0], "precision": [3.0, 3.0]}} and "conll_f1" not in mor
+    assert "zero_f1" in head and "mor_f1" in head  # --metric all: the scorer's -m all
+    refused = subprocess.run(run[:6] + ["--metric", "zero"], capture_output=True, text=True)
+    assert refused.returncode != 0 and "--metric zero needs --format conllu" in refused.stderr
+
+
+def test_cli_corefud_output(tmp_path, scorer_files):
+    """--corefud-output: the scorer's own standard output (tests/data/corefud/scorer_output),
+    here for its TC-ZD test pair, partial matching, singletons removed, zeros by position."""
+    import subprocess
+    import sys
+
+    with gzip.open(DATA / "scorer_output.json.gz", "rt", encoding="utf-8") as f:
+        runs = json.load(f)
+    printed = {(r["response"], tuple(r["setting"]), tuple(r["metrics"])): r["stdout"] for r in runs if "response" in r}
+    key, response = tmp_path / "key.conllu", tmp_path / "response.conllu"
+    key.write_text(scorer_files["zeros/TC-ZD.key"], encoding="utf-8")
+    response.write_text(scorer_files["zeros/TC-ZD-2.response"], encoding="utf-8")
+    run = [sys.executable, "-m", "paperscore", "coref", str(key), str(response), "--format", "conllu", "--corefud-output", "--matching", "partial", "--zero-matching", "linear", "--remove-singletons"]
+    setting = ("partial", False, "linear")
+    for metric in ("all", "zero"):
+        out = subprocess.run(run + ["--metric", metric], capture_output=True, text=True, check=True).stdout
+        assert out == printed["zeros/TC-ZD-2.response", setting, (metric,)]
+        assert ("CoNLL score: " in out) == (metric == "all")
+    refused = subprocess.run(run + ["--zero-division", "1"], capture_output=True, text=True)
+    assert refused.returncode != 0 and "leave --zero-division 0" in refused.stderr
+    refused = subprocess.run(run[:6] + ["--corefud-output"], capture_output=True, text=True)
+    assert refused.returncode != 0 and "--corefud-output needs --format conllu" in refused.stderr
 
 
 def _f1(counts):
@@ -289,3 +452,83 @@ def test_the_demo_scores_conllu_under_the_chosen_matching(matching, reference, s
     app.MAX_TOKENS = 7
     with pytest.raises(gr.Error, match="references: 2 mentions, beyond the demo's limit of 1"):
         app.score(RESPONSE, KEY, matching=matching)
+
+
+# The scorer's zeros test TC-ZF against its response 2, head matching, singletons kept:
+# dependent zero matching pairs the zeros by their DEPS, linear by position, and the
+# scorer's figures (tests/data/corefud) differ: zero F1 1 against 0, MUC F1 1 against 2/3.
+ZF = ("zeros/TC-ZF.key", "zeros/TC-ZF-2.response")
+
+
+def _zf_expected(reference, zero_matching):
+    entry = next(e for e in reference["public"] if (e["key"], e["response"]) == ZF and e["setting"] == ["head", True, zero_matching])
+    return {f"{m}_f1": _f1(entry["counts"][m]) for m in ("muc", "mor", "zero")}
+
+
+@pytest.fixture(scope="module")
+def coref_app():
+    from conftest import load_app
+
+    return load_app("coref_conll")
+
+
+@pytest.mark.parametrize("zero_matching", corefud.ZERO_MATCHING)
+def test_the_demo_gives_mor_and_zero_under_the_chosen_zero_matching(zero_matching, coref_app, reference, scorer_files):
+    import gradio as gr
+
+    app = coref_app
+    expected = _zf_expected(reference, zero_matching)
+    assert 0 < expected["mor_f1"] < 1  # the case is not trivial
+    result, _, signature, _, _, _ = app.show(scorer_files[ZF[1]], scorer_files[ZF[0]], keep_singletons=True, matching="head", zero_matching=zero_matching)
+    for key, value in expected.items():
+        assert result[key] == pytest.approx(value, abs=1e-12), key
+    assert f"|zero_matching:{zero_matching}|" in signature
+    with pytest.raises(gr.Error, match="zero_matching: 'linear' applies to CorefUD CoNLL-U zeros"):
+        app.score("[[[0, 1]]]", "[[[0, 1]]]", zero_matching="linear")
+    with pytest.raises(gr.Error, match="zero_matching: 'nearest' is not one of dependent, linear"):
+        app.score(scorer_files[ZF[1]], scorer_files[ZF[0]], zero_matching="nearest")
+
+
+@pytest.fixture(scope="module")
+def coref_demo(coref_app):
+    """The coref_conll demo served on a free port for this module's browser test."""
+    from conftest import free_port
+
+    port = free_port()
+    coref_app.demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True)
+    yield f"http://127.0.0.1:{port}/"
+    coref_app.demo.close()
+
+
+def _pick_and_compute(browser, url, key, response):
+    """CoNLL-U in both boxes, matching head; computed under the default zero_matching,
+    then under linear picked from its dropdown: the figures table's text each time."""
+    context = browser.new_context(viewport={"width": 1366, "height": 1000})
+    try:
+        page = context.new_page()
+        page.goto(url, wait_until="networkidle")
+        page.fill("#predictions textarea", response)
+        page.fill("#references textarea", key)
+        page.locator("#matching input").click()
+        page.get_by_role("option", name="head", exact=True).click()
+        shown = []
+        for zero_matching in ("dependent", "linear"):
+            if zero_matching == "linear":
+                page.locator("#zero-matching input").click()
+                page.get_by_role("option", name="linear", exact=True).click()
+            page.click("#compute-btn")
+            page.wait_for_function("z => document.querySelector('#signature textarea').value.includes(`|zero_matching:${z}|`)", arg=zero_matching, timeout=30_000)
+            shown.append((page.locator("#signature textarea").input_value(), page.locator("#figures").inner_text()))
+        return shown
+    finally:
+        context.close()
+
+
+def test_the_demo_page_picks_zero_matching(coref_demo, in_chromium, reference, scorer_files):
+    """In a browser: the zero_matching dropdown reaches the scorer, and the page lists mor
+    and zero with the scorer's figures (4 significant digits)."""
+    shown = in_chromium(_pick_and_compute, coref_demo, scorer_files[ZF[0]], scorer_files[ZF[1]])
+    for (signature, text), zero_matching in zip(shown, ("dependent", "linear")):
+        assert "|matching:head|" in signature and "keep_singletons:yes" in signature
+        for key, value in _zf_expected(reference, zero_matching).items():
+            assert re.search(rf"^{key}\t{value:.4g}$", text, re.M), (zero_matching, key, value, text)

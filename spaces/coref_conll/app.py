@@ -131,7 +131,7 @@ def conllu_entities(conllu, name):
     return [[" ".join(forms[s - 1].get(n, "_") for s, n in m.words) + f" ({m.words[0][0]}:{m.words[0][1]})" for m in ms] for _, ms in entities]
 
 
-def prepare_conllu(sides, keep_singletons, zero_division, document, matching):
+def prepare_conllu(sides, keep_singletons, zero_division, document, matching, zero_matching="dependent"):
     """CorefUD CoNLL-U on both sides: (metric keyword arguments, no unmatched documents
     (the scorer refuses them), per side the shown document's (name, mention texts, None))."""
     for (form, _, _), argument in zip(sides, ("references", "predictions")):
@@ -147,6 +147,7 @@ def prepare_conllu(sides, keep_singletons, zero_division, document, matching):
         predictions=[response_text],
         references=[key_text],
         matching=matching,
+        zero_matching=zero_matching,
         keep_singletons=keep_singletons,
         zero_division="nan" if zero_division == "nan" else float(zero_division),
     )
@@ -154,19 +155,23 @@ def prepare_conllu(sides, keep_singletons, zero_division, document, matching):
     return kwargs, {"missing_documents": [], "extra_documents": []}, shown
 
 
-def prepare(predictions, references, key_file, response_file, keep_singletons, zero_division, document=1, span_convention="token_inclusive", matching="exact"):
+def prepare(predictions, references, key_file, response_file, keep_singletons, zero_division, document=1, span_convention="token_inclusive", matching="exact", zero_matching="dependent"):
     """(metric keyword arguments, unmatched documents, what to draw: per side the shown
     document's (name, clusters, words); `document`: which one, 1-based in the key's order;
-    span_convention: how jsonlines spans count, on both sides; matching: CoNLL-U's)."""
+    span_convention: how jsonlines spans count, on both sides; matching, zero_matching: CoNLL-U's)."""
     if matching not in corefud.MATCHING:
         refuse("matching", f"{matching!r} is not one of {', '.join(corefud.MATCHING)}")
+    if zero_matching not in corefud.ZERO_MATCHING:
+        refuse("zero_matching", f"{zero_matching!r} is not one of {', '.join(corefud.ZERO_MATCHING)}")
     sides = [read_side(references, key_file, "references", span_convention), read_side(predictions, response_file, "predictions", span_convention)]
     for (form, documents, _), argument in zip(sides, ("references", "predictions")):
         check_limits(form, documents, argument)
     if "conllu" in (sides[0][0], sides[1][0]):
-        return prepare_conllu(sides, keep_singletons, zero_division, document, matching)
+        return prepare_conllu(sides, keep_singletons, zero_division, document, matching, zero_matching)
     if matching != "exact":
         refuse("matching", f"{matching!r} needs CorefUD CoNLL-U on both sides (its mentions carry heads); other input matches spans exactly")
+    if zero_matching != "dependent":
+        refuse("zero_matching", f"{zero_matching!r} applies to CorefUD CoNLL-U zeros (empty nodes); other input has none")
     (key_form, key, key_text), (response_form, response, response_text) = sides
     unmatched = {"missing_documents": [], "extra_documents": []}
     if "clusters" in (key_form, response_form) or len(key) == len(response) == 1:
@@ -206,9 +211,9 @@ def prepare(predictions, references, key_file, response_file, keep_singletons, z
     return kwargs, unmatched, (shown(key_form, key, key_text), shown(response_form, response, response_text))
 
 
-def compute_kwargs(predictions, references, key_file, response_file, keep_singletons, zero_division, span_convention="token_inclusive", matching="exact"):
+def compute_kwargs(predictions, references, key_file, response_file, keep_singletons, zero_division, span_convention="token_inclusive", matching="exact", zero_matching="dependent"):
     """The metric's keyword arguments for the demo's inputs."""
-    return prepare(predictions, references, key_file, response_file, keep_singletons, zero_division, span_convention=span_convention, matching=matching)[0]
+    return prepare(predictions, references, key_file, response_file, keep_singletons, zero_division, span_convention=span_convention, matching=matching, zero_matching=zero_matching)[0]
 
 
 def conll_words(text, name=None):
@@ -273,17 +278,18 @@ def render(clusters, words, palette, title):
     return head + f'<div style="line-height:2;font-size:15px">{"".join(out)}</div>'
 
 
-def score(predictions, references, key_file=None, response_file=None, keep_singletons=True, zero_division="0", document=1, span_convention="token_inclusive", matching="exact"):
+def score(predictions, references, key_file=None, response_file=None, keep_singletons=True, zero_division="0", document=1, span_convention="token_inclusive", matching="exact", zero_matching="dependent"):
     try:
         kwargs, unmatched, ((key_name, key, key_words), (response_name, response, response_words)) = prepare(
-            predictions, references, key_file, response_file, keep_singletons, zero_division, document, span_convention, matching
+            predictions, references, key_file, response_file, keep_singletons, zero_division, document, span_convention, matching, zero_matching
         )
-        chosen = METRICS if "matching" not in kwargs else METRICS[:-1]  # corefud-scorer has no mention figures
+        # CoNLL-U: corefud-scorer's -m all (no mention figures; its mor and zero instead)
+        chosen = METRICS if "matching" not in kwargs else list(corefud.METRICS)
         result = metric.fresh().compute(**kwargs, metrics=chosen, return_counts=True, return_signature=True)
     except ValueError as error:
         page.fail(error, "document")
     headline = {"conll_f1": result["conll_f1"]}
-    headline.update((f"{m}_{part}", result[f"{m}_{part}"]) for m in METRICS[:-1] for part in ("recall", "precision", "f1"))
+    headline.update((f"{m}_{part}", result[f"{m}_{part}"]) for m in chosen if m != "mentions" for part in ("recall", "precision", "f1"))
     headline.update(unmatched)
     headline["signature"] = result["signature"]
     rows = []
@@ -304,10 +310,10 @@ def score(predictions, references, key_file=None, response_file=None, keep_singl
     )
 
 
-def show(predictions, references, key_file=None, response_file=None, keep_singletons=True, zero_division="0", document=1, span_convention="token_inclusive", matching="exact"):
+def show(predictions, references, key_file=None, response_file=None, keep_singletons=True, zero_division="0", document=1, span_convention="token_inclusive", matching="exact", zero_matching="dependent"):
     """The page: the raw figures, the headline, the signature, the metrics table and both
     texts drawn (CoNLL-U: each entity's mentions listed)."""
-    headline, table, key_html, response_html = score(predictions, references, key_file, response_file, keep_singletons, zero_division, document, span_convention, matching)
+    headline, table, key_html, response_html = score(predictions, references, key_file, response_file, keep_singletons, zero_division, document, span_convention, matching, zero_matching)
     key, paper = HEADLINE_FIGURE
     if "|format:conllu|" in headline["signature"]:
         paper = CONLLU_HEADLINE.format(matching)
@@ -333,7 +339,8 @@ with gr.Blocks(title="coref_conll") as demo:
             "doc_key `NAME_N`, and documents missing or extra are listed in the result. An upload replaces "
             "its text box. CorefUD CoNLL-U (`# newdoc`, `Entity=` in MISC), both sides, is scored as corefud-scorer "
             "v1.2 (the CRAC shared tasks' scorer) under the `matching` chosen: `exact`, `partial` or `head` (CRAC 2023-2025 "
-            "report head matching without singletons: untick keep_singletons).\n\n" + LIMITS
+            "report head matching without singletons: untick keep_singletons), zeros aligned by `zero_matching`, with the scorer's "
+            "Mention Overlap Ratio (`mor`) and zero anaphor score (`zero`) beside the six metrics.\n\n" + LIMITS
         )
         example = gr.Dropdown(list(EXAMPLES), value=FIRST, label="Pick an example")
         with gr.Row():
@@ -347,6 +354,7 @@ with gr.Blocks(title="coref_conll") as demo:
             zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division")
             document = gr.Number(value=1, precision=0, minimum=1, label="Document to draw (1-based, in the key's order; all are scored)", elem_id="document")
             matching = gr.Dropdown(list(corefud.MATCHING), value="exact", label="matching (CorefUD CoNLL-U: exact, partial or head, as CRAC's tables)", elem_id="matching")
+            zero_matching = gr.Dropdown(list(corefud.ZERO_MATCHING), value="dependent", label="zero_matching (CorefUD CoNLL-U zeros: by their DEPS, or by position)", elem_id="zero-matching")
             span_convention = gr.Dropdown(list(package.SPAN_CONVENTIONS), value="token_inclusive", label="span_convention of jsonlines spans, both sides (e2e-coref: token_inclusive; wl-coref: token_exclusive)", elem_id="span-convention")
         button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
         headline, signature, metrics_table = page.outputs()
@@ -362,7 +370,7 @@ with gr.Blocks(title="coref_conll") as demo:
         demo,
         button,
         show,
-        [predictions, references, key_file, response_file, keep_singletons, zero_division, document, span_convention, matching],
+        [predictions, references, key_file, response_file, keep_singletons, zero_division, document, span_convention, matching, zero_matching],
         [result, headline, signature, metrics_table, key_text, response_text],
     )
 

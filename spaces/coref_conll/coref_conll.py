@@ -66,7 +66,9 @@ Args:
         copy too), or "maverick", Maverick's copy (MUC, B3, CEAFe as the reference, LEA
         without singletons).
     metrics: a list among "muc", "bcub", "ceafm", "ceafe", "blanc", "lea" and "mentions"
-        (mention identification); default the six metrics.
+        (mention identification); default the six metrics. CorefUD CoNLL-U: among the six,
+        "mor" (Mention Overlap Ratio) and "zero" (zero anaphors), default all eight (as
+        corefud-scorer's -m all).
     keep_singletons: False removes entities of one mention from both sides first (coval's
         option; the reference keeps them).
     remove_nested, NP_only, min_span: coval's options (ns-moosavi/coval, named as

@@ -1521,6 +1521,8 @@ def compute(
     singletons.
     metrics: names among muc, bcub, ceafm, ceafe, blanc, lea and mentions (mention
     identification); default the six metrics. conll_f1 needs muc, bcub and ceafe.
+    CorefUD CoNLL-U: among corefud-scorer's muc, bcub, ceafm, ceafe, blanc, lea, mor
+    (Mention Overlap Ratio) and zero (zero anaphors); default all eight, as its -m all.
     keep_singletons: False removes entities of one mention from both sides first (coval's
     option); the reference keeps them.
     remove_nested, NP_only, min_span: coval's options (ns-moosavi/coval, as evaluate's
@@ -1684,7 +1686,7 @@ HELP = "coreference: MUC, B3, CEAFm, CEAFe, BLANC, LEA and the CoNLL score, as t
 
 def add_options(parser):
     """The scoring options, shared by this command and `paperscore compare coref`."""
-    parser.add_argument("--metric", choices=METRICS + ("all",), default="all", help="score one metric (default all), as scorer.pl's first argument")
+    parser.add_argument("--metric", choices=METRICS + corefud.ONLY_CONLLU + ("all",), default="all", help=f"score one metric (default all), as scorer.pl's first argument; {' and '.join(corefud.ONLY_CONLLU)} with --format conllu only (corefud-scorer's)")
     parser.add_argument("--remove-singletons", action="store_true", help="remove entities of one mention from both files first (coval's option; default: keep them, as scorer.pl)")
     parser.add_argument("--convention", choices=CONVENTIONS, default="scorer_pl", help="scorer_pl (default): the reference's rules; e2e_coref: kentonl/e2e-coref's metrics.py, which neural papers report (MUC, B3, CEAFe, LEA; B3 and LEA without singletons, CEAFe without the response's); maverick: Maverick's copy (MUC, B3, CEAFe as the reference, LEA without singletons)")
     parser.add_argument("--strict", action="store_true", help="make key documents missing from a response, and response documents not in the key, an error (default: list them on standard error; a missing document scores as empty, as in scorer.pl)")
@@ -1694,8 +1696,8 @@ def add_options(parser):
 def options(args):
     everything = METRICS if args.convention == "scorer_pl" else tuple(SINGLETON_RULES[args.convention])
     chosen = dict(metrics=everything if args.metric == "all" else (args.metric,), keep_singletons=not args.remove_singletons, convention=args.convention)
-    if args.format == "conllu":
-        return {**chosen, "matching": args.matching, "zero_matching": args.zero_matching}
+    if args.format == "conllu":  # all: corefud-scorer's -m all
+        return {**chosen, "metrics": corefud.METRICS if args.metric == "all" else (args.metric,), "matching": args.matching, "zero_matching": args.zero_matching}
     _check_not_conllu(args)
     return chosen
 
@@ -1705,6 +1707,8 @@ def _check_not_conllu(args):
     for flag, value, default in (("--matching", args.matching, "exact"), ("--zero-matching", args.zero_matching, "dependent")):
         if value != default:
             raise ValueError(f"{flag} {value} needs --format conllu (CorefUD mention heads)")
+    if args.metric in corefud.ONLY_CONLLU:
+        raise ValueError(f"--metric {args.metric} needs --format conllu (corefud-scorer's score)")
 
 
 def add_arguments(parser):
@@ -1716,6 +1720,7 @@ def add_arguments(parser):
     parser.add_argument("--np-only", action="store_true", help="coval's NP_only: drop verb-phrase mentions (by the key's parse column, column 6), on both sides")
     parser.add_argument("--min-span", action="store_true", help="coval's min_span: match mentions by their minimum span (from the key's parse column, column 6)")
     parser.add_argument("--parse", choices=COREF_PARSERS, metavar="NAME", help=f"RESPONSE holds an LLM's texts, one per key document in the key's order, as a JSON array of strings or JSON lines of strings, read by this parser and placed on the key's tokens: {', '.join(COREF_PARSERS)}; --strict then makes an unreadable text or a mention on text the model changed an error")
+    corefud.add_command_arguments(parser)  # --corefud-output
     parser.add_argument("scorer_pl", nargs="*", metavar="", help="scorer.pl's form also works: paperscore coref METRIC KEY RESPONSE [none|DOCNAME] (METRIC: muc, bcub, ceafm, ceafe, blanc, lea or all) prints scorer.pl's TOTALS lines; an empty response, or one without #begin document, then scores as no documents")
 
 
@@ -1769,6 +1774,8 @@ def run(args):
         raise ValueError(f"--parse {args.parse}: reads model text against a CoNLL-2012 or jsonlines key, not --format conllu")
     if args.format == "conllu":  # CorefUD CoNLL-U: paperscore.corefud
         return corefud.run(args)
+    if args.corefud_output:
+        raise ValueError("--corefud-output needs --format conllu")
     _check_not_conllu(args)
     if args.parse:
         return _run_parsed(args)
@@ -1901,8 +1908,9 @@ def table(result):
     """The numbers with their numerators and denominators at full precision, as scorer.pl
     prints them (but not truncated), then the CoNLL score and the signature; scorer.pl's
     own lines when its argument form was used."""
-    if "scorer_pl_report" in result:
-        return result["scorer_pl_report"]
+    for own in ("scorer_pl_report", "corefud_report"):  # a reference tool's own lines
+        if own in result:
+            return result[own]
     rows = [("metric", "measure", "value", "numerator", "denominator")]
     for metric, parts in result.get("counts", {}).items():
         for measure, (numerator, denominator) in parts.items():

@@ -21,7 +21,10 @@ same head, the pair with the largest share of the key mention's words winning, s
 the scorer solves it (the same matrix, in the same order, given to scipy's
 linear_sum_assignment). MUC, B3, CEAFm, CEAFe, BLANC and LEA then count an aligned
 response mention as its key mention; numerators and denominators are summed over
-documents, and BLANC averages the parts whose two denominators are not both 0.
+documents, and BLANC averages the parts whose two denominators are not both 0. The
+scorer's two CRAC 2022 additions: mor (Mention Overlap Ratio: mentions paired for the most
+shared words, apart from the alignment) and zero (zero anaphors found with an antecedent
+in the right entity), see _mor and _zero.
 """
 
 import functools
@@ -48,8 +51,11 @@ from .paperscore_core import (
 
 MATCHING = ("exact", "partial", "head")
 ZERO_MATCHING = ("dependent", "linear")
-METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
-WIDTH = {"muc": 4, "bcub": 4, "ceafm": 4, "ceafe": 4, "blanc": 8, "lea": 4}
+# The scorer's `-m all`: the six coreference metrics, then its two CRAC 2022 additions,
+# mor (Mention Overlap Ratio) and zero (the anaphor-decomposable score of zero anaphors).
+METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mor", "zero")
+ONLY_CONLLU = ("mor", "zero")  # what coref's CoNLL-2012 and jsonlines scoring has not
+WIDTH = {"muc": 4, "bcub": 4, "ceafm": 4, "ceafe": 4, "blanc": 8, "lea": 4, "mor": 4, "zero": 4}
 # The settings of each CRAC shared task's primary score (corefud-scorer README, "Shared Tasks").
 CRAC = {
     "crac22": dict(matching="partial", keep_singletons=False),
@@ -491,8 +497,67 @@ def _tally(values):
     return counts
 
 
-def _document_row(key_clusters, response_clusters, pairs):
-    """One document's row: for each of METRICS its WIDTH numbers."""
+def _mor(key_clusters, response_clusters):
+    """Mention Overlap Ratio (Zabokrtsky et al., 2022), as the scorer's mention_overlap:
+    key and response mentions paired one to one to share the most words in total, apart
+    from the matching chosen; recall over the key's words, precision over the response's
+    (every mention counted, a span in two entities twice)."""
+    from scipy.optimize import linear_sum_assignment
+
+    keys, responses = [m for c in key_clusters for m in c], [m for c in response_clusters for m in c]
+    shared = 0.0
+    # Mentions apart in the text share no word: the scorer pairs within runs of
+    # overlapping (first word, last word) ranges, which gives the same total.
+    items = sorted([(m.words[0], m.words[-1], m, True) for m in keys] + [(m.words[0], m.words[-1], m, False) for m in responses], key=lambda item: item[:2])
+    run, end = [], None
+    for start, last, mention, is_key in items + [(None, None, None, None)]:
+        if run and (start is None or start > end):
+            run_keys, run_responses = [m for m, k in run if k], [m for m, k in run if not k]
+            if run_keys and run_responses:
+                overlap = np.array([[len(k.wordset & r.wordset) for r in run_responses] for k in run_keys], dtype=float)
+                rows, columns = linear_sum_assignment(overlap, maximize=True)
+                shared += float(overlap[rows, columns].sum())
+            run, end = [], None
+        if start is not None:
+            run.append((mention, is_key))
+            end = last if end is None else max(end, last)
+    return [shared, sum(len(m.words) for m in keys), shared, sum(len(m.words) for m in responses)]
+
+
+def _zero(key_clusters, response_clusters, lookup, response_cluster_of):
+    """The anaphor-decomposable score of zeros (Zabokrtsky et al., 2022), as the scorer's
+    als_zeros: each key zero that is not its entity's first mention (mentions in text
+    order) is right when its response counterpart (the equal response mention, else the
+    aligned one) is not a response entity's first mention and its entity holds the
+    counterpart of an earlier key mention of the entity (else "wrong link"); missing
+    when it has no counterpart or that is a first mention. Response zeros that are not
+    first mentions and no counterpart of such a key zero are spurious.
+    Recall tp / (tp + missing + wrong), precision tp / (tp + spurious + wrong)."""
+    firsts = {min(c, key=_Item.order) for c in response_clusters}
+    right = missing = wrong = spurious = 0
+    covered = set()
+    for cluster in key_clusters:
+        earlier = set()  # response entities of the entity's earlier mentions
+        for i, mention in enumerate(sorted(cluster, key=_Item.order)):
+            counterpart = mention if mention in response_cluster_of else lookup.get(mention)
+            entity = None if counterpart is None else response_cluster_of[counterpart]
+            if i and mention.zero:
+                if counterpart is None or counterpart in firsts:
+                    missing += 1
+                elif entity not in earlier:
+                    wrong += 1
+                else:
+                    right += 1
+                if counterpart is not None:
+                    covered.add(counterpart)
+            if entity is not None:
+                earlier.add(entity)
+    spurious = sum(1 for c in response_clusters for m in c if m.zero and m not in firsts and m not in covered)
+    return [right, right + missing + wrong, right, right + spurious + wrong]
+
+
+def _document_row(key_clusters, response_clusters, pairs, metrics=METRICS):
+    """One document's row: for each of `metrics` its WIDTH numbers."""
     lookup = {}
     lookup.update({k: r for k, r in pairs if k != r})
     lookup.update({r: k for k, r in pairs if k != r})
@@ -501,14 +566,15 @@ def _document_row(key_clusters, response_clusters, pairs):
     # Where each mention of one side falls among the other side's entities.
     key_to_response = {m: response_cluster_of[lookup.get(m, m)] for c in key_clusters for m in c if lookup.get(m, m) in response_cluster_of}
     response_to_key = {m: key_cluster_of[lookup.get(m, m)] for c in response_clusters for m in c if lookup.get(m, m) in key_cluster_of}
-    row = []
-    for metric in METRICS:
+    row, ceaf = [], None
+    for metric in metrics:
         if metric == "muc":
             row += [*_muc(key_clusters, key_to_response), *_muc(response_clusters, response_to_key)]
         elif metric == "bcub":
             row += [*_bcub(key_clusters, key_to_response), *_bcub(response_clusters, response_to_key)]
         elif metric in ("ceafm", "ceafe"):
-            mention, entity = _ceaf(key_clusters, response_clusters, lookup)
+            ceaf = ceaf or _ceaf(key_clusters, response_clusters, lookup)  # both from one call
+            mention, entity = ceaf
             if metric == "ceafm":
                 n_key, n_response = sum(len(c) for c in key_clusters), sum(len(c) for c in response_clusters)
                 row += [mention, n_key, mention, n_response]
@@ -516,14 +582,20 @@ def _document_row(key_clusters, response_clusters, pairs):
                 row += [entity, len(key_clusters), entity, len(response_clusters)]
         elif metric == "blanc":
             row += list(_blanc(key_clusters, response_clusters, key_to_response))
-        else:
+        elif metric == "lea":
             row += [*_lea(key_clusters, key_to_response, response_clusters), *_lea(response_clusters, response_to_key, key_clusters)]
+        elif metric == "mor":
+            row += _mor(key_clusters, response_clusters)
+        else:
+            row += _zero(key_clusters, response_clusters, lookup, response_cluster_of)
     return row
 
 
-def statistics(key, response, matching="head", keep_singletons=False, zero_matching="dependent", key_source="key", response_source="response"):
-    """(document names, rows): per key document, the numerators and denominators of every
-    metric in METRICS (WIDTH columns each). key, response: Conllu (read_conllu) or text."""
+def statistics(key, response, matching="head", keep_singletons=False, zero_matching="dependent", key_source="key", response_source="response", metrics=METRICS):
+    """(document names, rows): per key document, the numerators and denominators of each
+    of `metrics` (WIDTH columns each, in METRICS order). key, response: Conllu
+    (read_conllu) or text."""
+    metrics = tuple(m for m in METRICS if m in metrics)
     check_choice("matching", matching, MATCHING)
     check_choice("zero_matching", zero_matching, ZERO_MATCHING)
     key = read_conllu(key, key_source) if isinstance(key, str) else key
@@ -538,18 +610,20 @@ def statistics(key, response, matching="head", keep_singletons=False, zero_match
         response_clusters = _clusters(response, responses[name], by_head, keep_singletons, response_source)
         pairs = align(key_clusters, response_clusters, matching, zero_matching, where)
         names.append(name)
-        rows.append(_document_row(key_clusters, response_clusters, pairs))
-    return names, np.array(rows, dtype=float).reshape(len(rows), sum(WIDTH.values()))
+        rows.append(_document_row(key_clusters, response_clusters, pairs, metrics))
+    return names, np.array(rows, dtype=float).reshape(len(rows), sum(WIDTH[m] for m in metrics))
 
 
 # ---------------------------------------------------------------------------------------
 # Scores
 
 
-def scores(totals, zero_division=0.0):
-    """Recall, precision, F1 of each metric and conll_f1 from summed rows (..., columns)."""
+def scores(totals, zero_division=0.0, metrics=METRICS):
+    """Recall, precision, F1 of each of `metrics` (statistics' columns) and conll_f1 when
+    muc, bcub and ceafe are there, from summed rows (..., columns)."""
     out, at = {}, 0
-    for metric in METRICS:
+    metrics = tuple(m for m in METRICS if m in metrics)
+    for metric in metrics:
         part = totals[..., at : at + WIDTH[metric]]
         at += WIDTH[metric]
         if metric == "blanc":
@@ -568,13 +642,14 @@ def scores(totals, zero_division=0.0):
             precision = divide(part[..., 2], part[..., 3], zero_division)
             f1 = harmonic_mean(precision, recall)
         out.update({f"{metric}_recall": recall, f"{metric}_precision": precision, f"{metric}_f1": f1})
-    out["conll_f1"] = (out["muc_f1"] + out["bcub_f1"] + out["ceafe_f1"]) / 3
+    if {"muc", "bcub", "ceafe"} <= set(metrics):
+        out["conll_f1"] = (out["muc_f1"] + out["bcub_f1"] + out["ceafe_f1"]) / 3
     return out
 
 
-def _counts(totals):
+def _counts(totals, metrics):
     out, at = {}, 0
-    for metric in METRICS:
+    for metric in (m for m in METRICS if m in metrics):
         values = totals[at : at + WIDTH[metric]].tolist()
         names = ("coreference_recall", "coreference_precision", "non_coreference_recall", "non_coreference_precision") if metric == "blanc" else ("recall", "precision")
         out[metric] = {name: values[2 * i : 2 * i + 2] for i, name in enumerate(names)}
@@ -590,7 +665,7 @@ def _texts(value, argument):
     raise ValueError(f"{argument}: expected CoNLL-U text or a non-empty list of CoNLL-U texts")
 
 
-def document_rows(predictions, references, matching, keep_singletons, zero_matching, argument="predictions"):
+def document_rows(predictions, references, matching, keep_singletons, zero_matching, argument="predictions", metrics=METRICS):
     """(document names, rows) of every document of every file pair (see statistics);
     `argument` names the response side in errors."""
     keys, responses = _texts(references, "references"), _texts(predictions, argument)
@@ -599,7 +674,7 @@ def document_rows(predictions, references, matching, keep_singletons, zero_match
     names, rows = [], []
     for i, (k, r) in enumerate(zip(keys, responses)):
         where = "" if len(keys) == 1 else f"[{i}]"
-        doc_names, doc_rows = statistics(k, r, matching, bool(keep_singletons), zero_matching, "references" + where, argument + where)
+        doc_names, doc_rows = statistics(k, r, matching, bool(keep_singletons), zero_matching, "references" + where, argument + where, metrics)
         names += doc_names if len(keys) == 1 else [f"{i}:{n}" for n in doc_names]
         rows.append(doc_rows)
     return names, np.concatenate(rows)
@@ -614,9 +689,9 @@ def paired_statistics(references, system_a, system_b, matching="head", keep_sing
         raise ValueError(f"keep_singletons: {keep_singletons!r} is not True or False")
     tables = []
     for system, argument in ((system_a, "system_a"), (system_b, "system_b")):
-        _, rows = document_rows(system, references, matching, keep_singletons, zero_matching, argument)
+        _, rows = document_rows(system, references, matching, keep_singletons, zero_matching, argument, chosen)
         tables += [rows, np.arange(len(rows))]
-    return (*tables, lambda weights, rows: _only(scores(np.asarray(weights, dtype=float) @ rows, zero_division), chosen))
+    return (*tables, lambda weights, rows: scores(np.asarray(weights, dtype=float) @ rows, zero_division, chosen))
 
 
 def compute(
@@ -634,15 +709,16 @@ def compute(
     seed=None,
     return_signature=False,
 ):
-    """MUC, B3, CEAFm, CEAFe, BLANC, LEA and conll_f1 as corefud-scorer v1.2 prints them
-    (as fractions, not percentages). Defaults are the scorer's (and CRAC 2023-2025's):
+    """MUC, B3, CEAFm, CEAFe, BLANC, LEA, MOR, the zero anaphor score and conll_f1 as
+    corefud-scorer v1.2 prints them (as fractions, not percentages). Defaults are the scorer's (and CRAC 2023-2025's):
     head matching, singletons removed, zeros aligned by their dependencies.
 
     predictions, references: a CoNLL-U text, or lists of them paired item by item (the
     i-th response file against the i-th key file; every document of every file is a row).
     matching: "exact", "partial" or "head". keep_singletons: the scorer's -s.
     zero_matching: "dependent" (default) or "linear" (the scorer's -z).
-    metrics: None (all six) or names among METRICS; conll_f1 comes with muc, bcub, ceafe.
+    metrics: None (all eight, the scorer's -m all) or names among METRICS; conll_f1 comes
+    with muc, bcub and ceafe.
     """
     chosen = _check_metrics(metrics)
     zero_division = check_zero_division(zero_division)
@@ -650,22 +726,22 @@ def compute(
         raise ValueError(f"keep_singletons: {keep_singletons!r} is not True or False")
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples, seed)
-    names, rows = document_rows(predictions, references, matching, keep_singletons, zero_matching)
+    names, rows = document_rows(predictions, references, matching, keep_singletons, zero_matching, metrics=chosen)
     totals = rows.sum(0)
-    result = as_floats(scores(totals, zero_division))
+    result = as_floats(scores(totals, zero_division, chosen))
     if confidence_level is not None:
         distinct, counts = compress_rows(rows)
-        result.update(bootstrap_intervals(counts, lambda weights: scores(weights @ distinct, zero_division), confidence_level, n_resamples, seed))
+        result.update(bootstrap_intervals(counts, lambda weights: scores(weights @ distinct, zero_division, chosen), confidence_level, n_resamples, seed))
     if return_counts:
-        result["counts"] = _counts(totals)
+        result["counts"] = _counts(totals, chosen)
     if per_document:
-        values = scores(rows, zero_division)
+        values = scores(rows, zero_division, chosen)
         result["per_document"] = [{"document": name, **{k: float(v[d]) for k, v in values.items()}} for d, name in enumerate(names)]
     if return_signature:
         options = bootstrap_options(confidence_level, n_resamples, seed)
         named = {"metrics": list(chosen)} if metrics is not None else {}
         result["signature"] = signature("coref_conll", format="conllu", matching=matching, zero_matching=zero_matching, **named, keep_singletons=bool(keep_singletons), zero_division=zero_division, **options)
-    return _only(result, chosen)
+    return result
 
 
 def _check_metrics(metrics):
@@ -677,23 +753,6 @@ def _check_metrics(metrics):
     for name in names:
         check_choice("metrics", name, METRICS)
     return tuple(dict.fromkeys(names))
-
-
-def _only(result, metrics):
-    """result restricted to `metrics` (and conll_f1 when its three metrics are there)."""
-    if metrics == METRICS:
-        return result
-    keep = set(metrics) | ({"conll"} if {"muc", "bcub", "ceafe"} <= set(metrics) else set())
-
-    def wanted(key):
-        return key.split("_")[0] in keep or key in ("counts", "per_document", "signature", "document")
-
-    out = {k: v for k, v in result.items() if wanted(k)}
-    if "counts" in out:
-        out["counts"] = {m: v for m, v in out["counts"].items() if m in keep}
-    if "per_document" in out:
-        out["per_document"] = [{k: v for k, v in entry.items() if wanted(k)} for entry in out["per_document"]]
-    return out
 
 
 # ---------------------------------------------------------------------------------------
@@ -742,13 +801,46 @@ def add_arguments(parser):
     parser.add_argument("--zero-matching", choices=ZERO_MATCHING, default="dependent", help="how CoNLL-U zeros (empty nodes) are aligned (default dependent: by their DEPS), as corefud-scorer's -z")
 
 
+def add_command_arguments(parser):
+    """`paperscore coref`'s own CoNLL-U option (not compare's)."""
+    parser.add_argument("--corefud-output", action="store_true", help="with --format conllu: print what corefud-scorer.py prints (its header, each metric's Recall / Precision / F1 in percent to 2 decimals, the CoNLL score), for scripts that read its output")
+
+
 def run(args):
     """`paperscore coref KEY RESPONSE --format conllu`."""
     if args.scorer_pl or args.convention != "scorer_pl" or args.remove_nested or args.np_only or args.min_span:
         raise ValueError("--format conllu: scorer.pl's argument form, --convention and coval's --remove-nested/--np-only/--min-span do not apply to CoNLL-U input")
+    if args.corefud_output and (args.common["zero_division"] != 0 or args.per_document or "confidence_level" in args.common):
+        raise ValueError("--corefud-output prints the scorer's own figures: leave --zero-division 0 and drop --per-document and --confidence-level")
     key, response = read_text(args.key, "KEY"), read_text(args.response, "RESPONSE")
     metrics = None if args.metric == "all" else (args.metric,)
-    return compute(response, key, matching=args.matching, keep_singletons=not args.remove_singletons, zero_matching=args.zero_matching, metrics=metrics, per_document=args.per_document, return_counts=True, **args.common)
+    keep_singletons = not args.remove_singletons
+    result = compute(response, key, matching=args.matching, keep_singletons=keep_singletons, zero_matching=args.zero_matching, metrics=metrics, per_document=args.per_document, return_counts=True, **args.common)
+    if args.corefud_output:
+        result["corefud_report"] = scorer_output(result, metrics or "all", args.matching, keep_singletons, args.zero_matching)
+    return result
+
+
+# corefud-scorer's `-m all`, in the order it prints them
+SCORER_ORDER = ("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mor", "zero")
+
+
+def scorer_output(result, metrics, matching, keep_singletons, zero_matching):
+    """What `corefud-scorer.py KEY SYS -m METRICS -a MATCHING [-s] -z ZERO_MATCHING` prints
+    to standard output, from compute()'s result (zero_division 0) for those metrics:
+    metrics "all" or names in the order given (the scorer prints them so)."""
+    names = list(SCORER_ORDER) if metrics == "all" else list(metrics)
+    # its header (ua-scorer's process_arguments): "mor" alone counts as no coreference metric
+    message = "The scorer is evaluating "
+    if set(names) - {"mor"}:
+        message += "coreferential mentions" + (", singletons" if keep_singletons else "") + f", zeros (using {zero_matching} match method)"
+    message += f" using {'partial-corefud' if matching == 'partial' else matching} match evaluation setting.\n"
+    lines = [message + "The following metrics will be evaluated: " + ", ".join(names) + "\n"]
+    for name in names:
+        lines += [name, "Recall: %.2f  Precision: %.2f  F1: %.2f" % tuple(result[f"{name}_{part}"] * 100 for part in ("recall", "precision", "f1"))]
+    if sum(name in ("muc", "bcub", "ceafe") for name in names) == 3:
+        lines.append("CoNLL score: %.2f" % (result["conll_f1"] * 100))
+    return "\n".join(lines)
 
 
 def macro_average(results, keys=("conll_f1",)):
@@ -764,3 +856,41 @@ def macro_average(results, keys=("conll_f1",)):
             raise ValueError(f"results[{missing[0]}]: has no {key!r}")
         out[key] = math.fsum(float(r[key]) for r in values) / len(values)
     return out
+
+
+# The four CoNLL F1 columns of the CRAC 2024 results (ufal.mff.cuni.cz/corefud/crac24,
+# Novák et al., 2024), each macro-averaged over datasets: head-match (the primary score),
+# partial-match and exact-match without singletons, head-match with singletons.
+CRAC_COLUMNS = {
+    "head_match": dict(matching="head", keep_singletons=False),
+    "partial_match": dict(matching="partial", keep_singletons=False),
+    "exact_match": dict(matching="exact", keep_singletons=False),
+    "with_singletons": dict(matching="head", keep_singletons=True),
+}
+
+
+def crac_table(datasets, zero_matching="dependent", zero_division=0.0):
+    """The CRAC results table in one call: per dataset the CoNLL F1 under each of
+    CRAC_COLUMNS, and their macro_average over the datasets (as fractions, not percent).
+
+    datasets: {name: (predictions, references)}, each side as compute() takes it (a
+    CoNLL-U text or a list of them). Returns {"datasets": {name: {column: conll_f1}},
+    "macro_average": {column: mean over datasets}}."""
+    if not isinstance(datasets, dict) or not datasets:
+        raise ValueError("datasets: expected a non-empty {name: (predictions, references)} dict")
+    zero_division = check_zero_division(zero_division)
+    table = {}
+    for name, pair in datasets.items():
+        if not (isinstance(pair, (list, tuple)) and len(pair) == 2):
+            raise ValueError(f"datasets[{name!r}]: expected (predictions, references), got {type(pair).__name__}")
+        # read once, scored under every column
+        keys, responses = _texts(pair[1], f"datasets[{name!r}] references"), _texts(pair[0], f"datasets[{name!r}] predictions")
+        if len(keys) != len(responses):
+            raise ValueError(f"datasets[{name!r}]: {len(responses)} CoNLL-U texts of predictions for {len(keys)} references")
+        sources = [(f"datasets[{name!r}] references[{i}]", f"datasets[{name!r}] predictions[{i}]") for i in range(len(keys))]
+        read = [(read_conllu(k, ks), read_conllu(r, rs)) for k, r, (ks, rs) in zip(keys, responses, sources)]
+        table[name] = {}
+        for column, setting in CRAC_COLUMNS.items():
+            rows = [statistics(k, r, setting["matching"], setting["keep_singletons"], zero_matching, ks, rs, ("muc", "bcub", "ceafe"))[1] for (k, r), (ks, rs) in zip(read, sources)]
+            table[name][column] = float(scores(np.concatenate(rows).sum(0), zero_division, ("muc", "bcub", "ceafe"))["conll_f1"])
+    return {"datasets": table, "macro_average": macro_average(list(table.values()), tuple(CRAC_COLUMNS))}

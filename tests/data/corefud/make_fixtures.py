@@ -5,12 +5,17 @@
     python tests/data/corefud/make_fixtures.py /tmp/corefud-refs/corefud-scorer
 
     python tests/data/corefud/make_fixtures.py /tmp/corefud-refs/corefud-scorer --check 3000
+    python tests/data/corefud/make_fixtures.py /tmp/corefud-refs/corefud-scorer --outputs
 
 Writes scorer_tests.json.gz (the scorer's own CorefUD test files, MIT) and reference.json.gz:
 per public test pair and each of the 12 settings, and per random case (tests/corefud_cases.py)
 one setting, the raw numerators and denominators the scorer's evaluator sums, or "fails"
 where the scorer raises. With --check N it writes nothing and instead compares
 paperscore.corefud with the scorer on random cases 0..N-1 under all 12 settings each.
+With --outputs it writes scorer_output.json.gz: what corefud-scorer.py prints (its main
+path, run in this process with standard output captured) for the public pairs under every
+setting with -m all, under two settings with each metric alone, and for random cases
+0..N_OUTPUTS-1 under their setting.
 """
 
 import gc
@@ -28,11 +33,12 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent))  # tests/
 SETTINGS = list(itertools.product(["exact", "partial", "head"], [False, True], ["dependent", "linear"]))
 N_RANDOM = 2400
+N_OUTPUTS = 400
 
 
 def reference(scorer, key, response, matching, keep_singletons, zero_matching):
-    """The scorer's summed counts: for muc, bcub, ceafm, ceafe, lea (rn, rd, pn, pd); blanc
-    both parts. Same calls as its corefud-scorer.py (CorefUDReader with keep_zeros)."""
+    """The scorer's summed counts: for muc, bcub, ceafm, ceafe, lea, mor, zero (rn, rd, pn,
+    pd); blanc both parts. Same calls as its corefud-scorer.py (CorefUDReader with keep_zeros)."""
     from scorer.corefud.reader import CorefUDReader
     from scorer.eval import evaluator
 
@@ -41,7 +47,8 @@ def reference(scorer, key, response, matching, keep_singletons, zero_matching):
         reader.get_coref_infos(key, response)
     except ZeroDivisionError:
         return "fails"
-    metrics = {"muc": [evaluator.muc], "bcub": [evaluator.b_cubed], "ceafm": [evaluator.ceafm], "ceafe": [evaluator.ceafe], "blanc": [evaluator.blancc, evaluator.blancn], "lea": [evaluator.lea]}
+    # zero last: the scorer's als_zeros sorts the clusters' mentions in place
+    metrics = {"muc": [evaluator.muc], "bcub": [evaluator.b_cubed], "ceafm": [evaluator.ceafm], "ceafe": [evaluator.ceafe], "blanc": [evaluator.blancc, evaluator.blancn], "lea": [evaluator.lea], "mor": [evaluator.mention_overlap], "zero": [evaluator.als_zeros]}
     out = {}
     for name, parts in metrics.items():
         out[name] = []
@@ -52,6 +59,48 @@ def reference(scorer, key, response, matching, keep_singletons, zero_matching):
             pn, pd, rn, rd = ev.get_counts()
             out[name] += [float(rn), float(rd), float(pn), float(pd)]
     return out
+
+
+def printed(key, response, matching, keep_singletons, zero_matching, metrics):
+    """corefud-scorer.py's standard output, as its main() makes it (no argparse), or "fails"."""
+    import contextlib
+    import importlib
+    import io
+
+    cli = importlib.import_module("corefud-scorer")
+    args = cli.corefud_to_ua_args({"key_file": key, "sys_file": response, "metrics": list(metrics), "keep_singletons": keep_singletons, "match": matching, "exact_match": False, "zero_match_method": zero_matching})
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        try:
+            cli.uascorer.process_arguments(args)
+            cli.uascorer.evaluate(args)
+        except ZeroDivisionError:
+            return "fails"
+    return out.getvalue()
+
+
+def outputs(scorer):
+    sys.path.insert(0, scorer)
+    gc.collect = lambda *a, **k: 0
+    logging.disable(logging.CRITICAL)
+    import corefud_cases
+
+    root = Path(scorer) / "tests" / "tests-corefud"
+    files = {str(p.relative_to(root)) for p in root.rglob("*") if p.suffix in (".key", ".response")}
+    pairs = [(key, response) for key in sorted(k for k in files if k.endswith(".key")) for response in sorted(r for r in files if r.startswith(key[:-4] + "-")) + [key]]
+    runs = [(key, response, setting, ["all"]) for key, response in pairs for setting in SETTINGS]
+    runs += [(key, response, setting, [metric]) for key, response in pairs for setting in (SETTINGS[8], SETTINGS[5]) for metric in ("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mor", "zero")]
+    out = [{"key": k, "response": r, "setting": setting, "metrics": metrics, "stdout": printed(str(root / k), str(root / r), *setting, metrics)} for k, r, setting, metrics in runs]
+    with tempfile.TemporaryDirectory() as tmp:
+        for number in range(N_OUTPUTS):
+            paths = [Path(tmp) / "key.conllu", Path(tmp) / "response.conllu"]
+            for path, text in zip(paths, corefud_cases.case(number)):
+                path.write_text(text, encoding="utf-8")
+            setting = SETTINGS[number % len(SETTINGS)]
+            out.append({"case": number, "setting": setting, "metrics": ["all"], "stdout": printed(*map(str, paths), *setting, ["all"])})
+    with gzip.open(HERE / "scorer_output.json.gz", "wt", encoding="utf-8") as f:
+        json.dump(out, f, separators=(",", ":"))
+    print(f"{len(out)} outputs, {sum(o['stdout'] == 'fails' for o in out)} fail")
 
 
 def main(scorer):
@@ -108,7 +157,7 @@ def check(scorer, n_cases):
                     ours = corefud.statistics(*texts, *setting)[1].sum(0)
                 except ValueError as error:
                     ours = error
-                same = theirs == "fails" and isinstance(ours, ValueError) or (not isinstance(ours, ValueError) and theirs != "fails" and np.allclose(ours, [v for m in ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea") for v in theirs[m]], rtol=1e-9, atol=1e-9))
+                same = theirs == "fails" and isinstance(ours, ValueError) or (not isinstance(ours, ValueError) and theirs != "fails" and np.allclose(ours, [v for m in corefud.METRICS for v in theirs[m]], rtol=1e-9, atol=1e-9))
                 if not same:
                     differ += 1
                     print(f"case {number} {setting}: scorer {theirs} paperscore {ours}")
@@ -117,7 +166,9 @@ def check(scorer, n_cases):
 
 if __name__ == "__main__":
     scorer = sys.argv[1] if len(sys.argv) > 1 else "/tmp/corefud-refs/corefud-scorer"
-    if "--check" in sys.argv:
+    if "--outputs" in sys.argv:
+        outputs(scorer)
+    elif "--check" in sys.argv:
         check(scorer, int(sys.argv[sys.argv.index("--check") + 1]))
     else:
         main(scorer)
