@@ -917,8 +917,8 @@ class CorefState(SumsState):
 
 
 class CorefUDState(SumsState):
-    """corefud's per-document rows (corefud.WIDTH per metric, every metric, as its compute
-    sums them): CoNLL-U texts, each file's documents its rows, so a shard holds whole files
+    """corefud's per-document rows (corefud.WIDTH per chosen metric, as its compute sums
+    them): CoNLL-U texts, each file's documents its rows, so a shard holds whole files
     (each prediction text with its key text)."""
 
     family = "corefud"
@@ -952,8 +952,11 @@ class CorefUDState(SumsState):
         out["zero_division"] = check_zero_division(out["zero_division"])
         return out
 
+    def chosen(self):
+        return self.module()._check_metrics(self.options["metrics"])
+
     def width(self):
-        return sum(self.module().WIDTH.values())
+        return sum(self.module().WIDTH[m] for m in self.chosen())
 
     def float_columns(self, width):
         return tuple(range(width))
@@ -962,11 +965,10 @@ class CorefUDState(SumsState):
         o = self.options
         if isinstance(references, (list, tuple)) and not len(references) and isinstance(predictions, (list, tuple)) and not len(predictions):
             return np.zeros((0, self.width()))
-        return self.module().document_rows(predictions, references, o["matching"], o["keep_singletons"], o["zero_matching"])[1]
+        return self.module().document_rows(predictions, references, o["matching"], o["keep_singletons"], o["zero_matching"], metrics=self.chosen())[1]
 
     def reduce(self, sums):
-        corefud = self.module()
-        return corefud._only(corefud.scores(sums, self.options["zero_division"]), corefud._check_metrics(self.options["metrics"]))
+        return self.module().scores(sums, self.options["zero_division"], self.chosen())
 
 
 # ---------------------------------------------------------------------------------------
