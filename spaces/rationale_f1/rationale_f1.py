@@ -14,7 +14,7 @@ import numpy
 from .paperscore_core import VERSION, as_corpus, check_same_length
 from .paperscore_parse import get_parser
 from .paperscore_rationale import RATIONALE_PARSERS, check_inputs, compute
-from .paperscore_space import SpaceMetric
+from .paperscore_space import SpaceMetric, from_arrow
 from .paperscore_trainer import trainer_metrics
 
 _CITATION = """\
@@ -103,6 +103,7 @@ Examples:
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class RationaleF1(SpaceMetric, evaluate.Metric):
+    stored_format = "arrow"  # _compute reads the stored columns through from_arrow
     parser_family = "rationale_f1"  # parse=NAME: one of its parsers (checked by trainer_metrics at once)
     # evaluate.load(..., config_name="fr") for evaluate's combine and evaluator, which pass
     # no compute arguments; explicit arguments still win. The papers differ in the
@@ -187,6 +188,7 @@ class RationaleF1(SpaceMetric, evaluate.Metric):
     ):
         # Every argument goes to the package unchanged (a test keeps the signatures equal);
         # model replies get back their references and sources from JSON text.
+        predictions, references, sources = map(from_arrow, (predictions, references, sources))
         arguments = {name: value for name, value in locals().items() if name != "self"}
         replies = len(predictions) and isinstance(predictions[0], str)
         arguments["references"] = list(map(json.loads, references)) if replies else references
