@@ -563,6 +563,46 @@ def test_batches_added_through_evaluate_equal_one_pass(corpus, cuts):
     assert metric.compute(auprc=True) == compute(predictions, references, auprc=True)
 
 
+def test_the_stored_columns_read_as_arrow_are_the_values_as_given():
+    """The Space reads evaluate's stored columns as pyarrow (space.from_arrow) instead of
+    Python lists: the same values, whatever the shape of the batches."""
+    import pyarrow as pa
+
+    from paperscore.space import from_arrow
+
+    ragged = [[0.25, 1.0], [], [0.5, 0.0, 0.75]]
+    chunked = pa.chunked_array([pa.array(ragged[:2], pa.list_(pa.float64())), pa.array(ragged[2:], pa.list_(pa.float64()))])
+    assert [list(example) for example in from_arrow(chunked)] == ragged
+    square = pa.array([[1, -100], [0, 1], [-100, -100]], pa.list_(pa.int64()))
+    assert from_arrow(square).tolist() == [[1, -100], [0, 1], [-100, -100]] and from_arrow(square).dtype == np.int64
+    assert from_arrow(square.slice(1, 2)).tolist() == [[0, 1], [-100, -100]]  # offsets not from 0
+    assert from_arrow(pa.array([[], []], pa.list_(pa.float64()))).shape == (2, 0)
+    assert from_arrow(pa.array([2**62 + 1], pa.int64())) == [2**62 + 1]  # not a list column: Python values
+    assert from_arrow(pa.chunked_array([pa.array(["a", "b"])])) == ["a", "b"]
+    assert from_arrow(pa.array([[0.5], None], pa.list_(pa.float64()))) == [[0.5], None]  # nulls as evaluate gives them
+    assert from_arrow(pa.array([[0.5, None]], pa.list_(pa.float64()))) == [[0.5, None]]
+    assert from_arrow([[1, 0]]) == [[1, 0]]
+    # at users' sizes: 10,000 examples of 0 to 120 tokens in three chunks, against
+    # to_pylist (what evaluate's default format gives), each example alone too
+    rng = np.random.default_rng(3)
+    lengths = rng.integers(0, 121, 10_000)
+    lengths[::97] = 0
+    examples = [rng.random(k).round(rng.integers(1, 4)).tolist() for k in lengths]
+    column = pa.chunked_array([pa.array(examples[a:b], pa.list_(pa.float64())) for a, b in ((0, 10), (10, 6000), (6000, 10_000))])
+    read = from_arrow(column)
+    assert len(read) == 10_000 and all(list(got) == want for got, want in zip(read, column.to_pylist()))
+    assert [list(example) for example in from_arrow(column[4321:4322])] == [examples[4321]]
+    # through evaluate, ragged and square batches and both sides' dtypes
+    metric = space_metric()
+    references = [rng.integers(0, 2, k).tolist() for k in lengths]
+    metric.add_batch(predictions=examples[:3000], references=references[:3000])
+    assert metric.compute(predictions=examples[3000:], references=references[3000:]) == compute(examples, references)
+    for predictions, references in (([[1, 0, 1], [0.5]], [[1, 1, -100], [0]]), ([[0.2, 0.9]] * 3, [[0, 1]] * 3), ([[], [1]], [[], [1]])):
+        metric.add_batch(predictions=predictions[:1], references=references[:1])
+        metric.add_batch(predictions=predictions[1:], references=references[1:])
+        assert metric.compute(per_example=True) == compute(predictions, references, per_example=True)
+
+
 def test_the_metric_script_takes_exactly_the_package_arguments():
     import inspect
 

@@ -115,7 +115,8 @@ def check_inputs(predictions, references):
     on both sides, as many predictions as references, and whole-number references (the
     int feature truncates 0.5 to 0; the float feature reads the string "0.5" as 0.5). The
     metric script runs this on every batch before evaluate encodes it; compute() then
-    checks the values. Returns the corpora as numpy where they were tensors."""
+    checks the values. Returns the corpora as numpy where they were tensors, and the
+    predictions as float64 (a 2-D array when every example is as long)."""
     predictions, references = _corpora(predictions, references)
     check_same_length(predictions, references)
     pred, pred_lengths = _numbers(predictions, "predictions")
@@ -126,7 +127,11 @@ def check_inputs(predictions, references):
             raise input_error("references", position(fractional[0], lengths), f"{ref[fractional[0]].item()!r} is not 0, 1 or an ignore_index")
     if not isinstance(predictions, np.ndarray):
         # as compute() reads them: evaluate's float feature refuses a bool among floats
-        predictions = np.split(pred.astype(np.float64), np.cumsum(pred_lengths)[:-1]) if len(pred_lengths) else []
+        floats = pred.astype(np.float64)
+        if len(pred_lengths) and (pred_lengths == pred_lengths[0]).all():
+            predictions = floats.reshape(len(pred_lengths), pred_lengths[0])  # one tolist() for evaluate
+        else:
+            predictions = np.split(floats, np.cumsum(pred_lengths)[:-1]) if len(pred_lengths) else []
     return predictions, references
 
 

@@ -76,11 +76,40 @@ def _as_lists(values):
     return values
 
 
+def from_arrow(values):
+    """A column as evaluate hands it to _compute() in a Space whose MetricInfo says
+    format="arrow": a list of numbers per example as numpy (one 2-D array when every example
+    is as long, else a list of 1-D arrays; the values exactly as stored), any other column
+    as Python values, which is what evaluate's default format gives at twice the cost.
+    Anything else (compute() with nothing stored passes lists) is returned as it is."""
+    if not hasattr(values, "to_pylist"):  # not pyarrow
+        return values
+    import pyarrow as pa
+
+    column = values.combine_chunks() if hasattr(values, "combine_chunks") else values
+    kind = column.type
+    if not (pa.types.is_list(kind) or pa.types.is_large_list(kind)) or not pa.types.is_primitive(kind.value_type) or column.null_count:
+        return column.to_pylist()
+    flat = column.flatten()
+    if flat.null_count:
+        return column.to_pylist()
+    flat = flat.to_numpy(zero_copy_only=False)
+    lengths = np.diff(np.asarray(column.offsets))
+    if len(lengths) and (lengths == lengths[0]).all():
+        return flat.reshape(len(lengths), lengths[0])
+    return np.split(flat, np.cumsum(lengths)[:-1]) if len(lengths) else []
+
+
 class SpaceMetric:
     optional_inputs = ()
     configs = {}  # config_name -> compute() option defaults ("default": none)
     habits = {}  # argument -> what to do instead, for this Space (over HABITS)
     parser_family = None  # the paperscore.parse family whose parsers parse= names
+    # "arrow": evaluate's compute() hands _compute() the stored columns as pyarrow arrays,
+    # for the Space to read through from_arrow (evaluate's default builds Python lists, the
+    # largest cost of a compute() on numbers). Set on the instance: MetricInfo refuses a
+    # format beside Sequence features.
+    stored_format = None
     # Examples with empty predictions and references that check_batch held back rather than
     # store (evaluate would infer a label type from them); they count only when nothing
     # else was stored.
@@ -93,6 +122,8 @@ class SpaceMetric:
             valid = ", ".join(map(repr, ["default", *self.configs]))
             raise ValueError(f"config_name: {config_name!r} is not a configuration of this metric (valid: {valid})")
         super().__init__(config_name=config_name, **kwargs)
+        if self.stored_format:
+            self.info.format = self.stored_format
 
     def fresh(self):
         """A new empty instance with this one's configuration, kept in memory: a demo scores

@@ -17,7 +17,7 @@ from .paperscore_core import VERSION, as_corpus, check_same_length
 from .paperscore_faithfulness import compute_results
 from .paperscore_parse import get_parser
 from .paperscore_rationale import RATIONALE_PARSERS, check_inputs, compute
-from .paperscore_space import SpaceMetric
+from .paperscore_space import SpaceMetric, from_arrow
 from .paperscore_trainer import trainer_metrics
 
 _CITATION = """\
@@ -106,6 +106,7 @@ Examples:
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class RationaleF1(SpaceMetric, evaluate.Metric):
+    stored_format = "arrow"  # _compute reads the stored columns through from_arrow
     parser_family = "rationale_f1"  # parse=NAME: one of its parsers (checked by trainer_metrics at once)
     # evaluate.load(..., config_name="fr") for evaluate's combine and evaluator, which pass
     # no compute arguments; explicit arguments still win. The papers differ in the
@@ -190,6 +191,7 @@ class RationaleF1(SpaceMetric, evaluate.Metric):
     ):
         # Every argument goes to the package unchanged (a test keeps the signatures equal);
         # model replies get back their references and sources from JSON text.
+        predictions, references, sources = map(from_arrow, (predictions, references, sources))
         arguments = {name: value for name, value in locals().items() if name != "self"}
         replies = len(predictions) and isinstance(predictions[0], str)
         arguments["references"] = list(map(json.loads, references)) if replies else references
