@@ -231,10 +231,10 @@ def _gold_error(references, m, k, argument):
     raise input_error(argument, i, f"gold quad {number + 1} {tuple(references[i][number])!r} has the wrong number of elements or an empty one")
 
 
-def _exact_texts(texts, golds, parser, duplicates, argument):
-    """_exact_counts of model texts against gold texts (one each, read strictly), both read
-    by a QuadReader: each distinct gold text and each distinct piece read once, each
-    distinct quad normalised once."""
+def _read_texts(texts, golds, parser, argument):
+    """Model texts and gold texts (one each, read strictly) read by one QuadReader, each
+    distinct gold text and each distinct piece once: (reader, the texts' quad numbers, their
+    counts, the distinct gold texts' quad numbers, their counts, each row's gold text)."""
     reader = QuadReader(parser)
     numbers_p, n, _ = reader.read(texts)
     distinct = list(dict.fromkeys(golds))
@@ -243,13 +243,32 @@ def _exact_texts(texts, golds, parser, duplicates, argument):
     if failed.any():
         first = int(np.flatnonzero(failed[row])[0])
         raise input_error(argument, first, f"{parser_id(parser)} cannot read the gold text {golds[first]!r}: {parser.read(golds[first])[1][0]}")
-    codes, malformed = _quad_codes(reader.quads, parser.tuple_len)
-    numbers_r = numbers_g[_segments(counts_g, row)]
-    m = counts_g[row]
-    bad = np.flatnonzero(malformed[numbers_r])
-    if len(bad):
-        _gold_error([[reader.quads[k] for k in numbers_g[_segments(counts_g, [g])]] for g in row.tolist()], m, int(bad[0]), argument)
-    return _exact_hits(codes[numbers_p], n, codes[numbers_r], m, len(reader.quads) + 1, duplicates)
+    malformed = _quad_codes(reader.quads, parser.tuple_len)[1]
+    if malformed[numbers_g].any():
+        numbers_r = numbers_g[_segments(counts_g, row)]
+        _gold_error([[reader.quads[k] for k in numbers_g[_segments(counts_g, [g])]] for g in row.tolist()], counts_g[row], int(np.flatnonzero(malformed[numbers_r])[0]), argument)
+    return reader, numbers_p, n, numbers_g, counts_g, row
+
+
+def _exact_texts(texts, golds, parser, duplicates, argument):
+    """_exact_counts of model texts against gold texts (_read_texts), each distinct quad
+    normalised once."""
+    reader, numbers_p, n, numbers_g, counts_g, row = _read_texts(texts, golds, parser, argument)
+    codes = _quad_codes(reader.quads, parser.tuple_len)[0]
+    return _exact_hits(codes[numbers_p], n, codes[numbers_g[_segments(counts_g, row)]], counts_g[row], len(reader.quads) + 1, duplicates)
+
+
+def _soft_texts(texts, golds, parser, weights, similarity, duplicates, argument):
+    """quad_match's STATS rows of model texts against gold texts (_read_texts), each
+    distinct (text, gold text) pair scored once (a group's completions repeat), from one
+    table of the distinct quads read (quad.score_table)."""
+    from . import quad
+
+    reader, numbers_p, n, numbers_g, counts_g, row = _read_texts(texts, golds, parser, argument)
+    text = np.fromiter(map({}.setdefault, texts, itertools.count()), np.int64, len(texts))  # each row's first row of its text
+    _, first, inverse = np.unique(text * len(counts_g) + row, return_index=True, return_inverse=True)
+    stats = quad.score_table(reader.quads, numbers_p[_segments(n, first)], n[first], numbers_g[_segments(counts_g, row[first])], counts_g[row[first]], weights, parser.tuple_len, similarity, duplicates)
+    return stats[inverse.ravel()]
 
 
 def quad_reward(parse, reference="reference", metric="exact_f1", duplicates="multiset", similarity="rouge_l", weights=(1, 1, 1, 1), parse_references=True, name=None):
@@ -297,6 +316,9 @@ def quad_reward(parse, reference="reference", metric="exact_f1", duplicates="mul
         if exact and parse_references and all(map(isinstance, values[reference], itertools.repeat(str))):  # the fast path
             hits, n, m = _exact_texts(texts, values[reference], parser, duplicates, reference)
             return np.column_stack([hits, n, m, np.zeros((len(n), 4))])
+        if parse_references and all(map(isinstance, values[reference], itertools.repeat(str))):  # one gold text a row
+            rows = _soft_texts(texts, values[reference], parser, weights, similarity, duplicates, reference)
+            return rows[:, [quad.STATS.index(c) for c in QUAD_COUNTS]].reshape(-1, len(QUAD_COUNTS))
         structures = _read_all(texts, parser)
         golds = gold(values[reference])
         several = any(isinstance(v, (list, tuple)) for v in values[reference]) if parse_references else any(quad.reference_options(g)[1] for g in golds)
