@@ -626,36 +626,31 @@ def _exact_lists(predictions, references, tuple_len, sep2):
     """exact_only over quads given as lists or tuples of strings and nulls, each sample with
     one reference: what _exact_columns reads, read as _Side and _Pairing do (elements
     stripped, a null or blank target or opinion NULL, a malformed prediction keyed by its
-    text) but normalising each distinct quad once, so the per-quad work is one tuple and one
-    dict look-up. None where the general path must run: any other input, or a malformed
+    text) but normalising each distinct quad once, so the per-quad work is one str.join
+    and one dict look-up (_distinct_texts), or one tuple and one look-up where an element is
+    no string. None where the general path must run: any other input, or a malformed
     reference quad (the general path names it in its error)."""
     if not set(map(type, predictions)) | set(map(type, references)) <= _LISTS:
         return None
     quads_p, quads_r = list(itertools.chain.from_iterable(predictions)), list(itertools.chain.from_iterable(references))
-    if not set(map(type, quads_p)) | set(map(type, quads_r)) <= _LISTS:
+    quads = quads_p + quads_r
+    if not set(map(type, quads)) <= _LISTS:
         return None
-    seen = {}
-    try:  # an unhashable element (a span, an object) is not a plain string: the general path
-        first = np.fromiter(map(seen.setdefault, map(tuple, itertools.chain(quads_p, quads_r)), itertools.count()), np.int64, len(quads_p) + len(quads_r))
-    except TypeError:
+    read = _distinct_texts(quads) or _distinct_tuples(quads)
+    if read is None:
         return None
-    at = dense_codes(first, len(first))[1]  # at: each quad's rank among the distinct quads, in seen's order
-    distinct = list(seen)
-    width = np.fromiter(map(len, distinct), np.int64, len(distinct))
-    raw = list(itertools.chain.from_iterable(distinct))
-    if not set(map(type, raw)) <= _ELEMENT_TYPES:
-        return None
+    at, width, raw = read  # each quad's rank among the distinct quads, their widths and elements (flat)
     elements = list(map(str.strip, ["" if e is None else e for e in raw] if None in raw else raw))
     starts = np.cumsum(width) - width
-    owner = np.repeat(np.arange(len(distinct)), width)
+    owner = np.repeat(np.arange(len(width)), width)
     span = _may_be_implicit(width, tuple_len)
     blank = np.fromiter(map(len, elements), np.int64, len(elements)) == 0
     for k in np.flatnonzero(span & blank).tolist():  # a null or blank target or opinion given as data is implicit
         elements[k] = IMPLICIT
-    good = (width == len(tuple_len)) & (np.bincount(owner[blank & ~span], minlength=len(distinct)) == 0)
+    good = (width == len(tuple_len)) & (np.bincount(owner[blank & ~span], minlength=len(width)) == 0)
     if not good[at[len(quads_p) :]].all():
         return None
-    codes = np.arange(len(distinct))
+    codes = np.arange(len(width))
     if elements != raw or not good.all():  # quads equal once normalised, or malformed ones of equal texts: coded again
         normal = {}
         quads = [tuple(elements[a:b]) if well else sep2.join(elements[a:b]) for a, b, well in zip(starts.tolist(), (starts + width).tolist(), good.tolist())]  # a text never equals a tuple
@@ -664,6 +659,46 @@ def _exact_lists(predictions, references, tuple_len, sep2):
     n, m = np.fromiter(map(len, predictions), np.int64, len(predictions)), np.fromiter(map(len, references), np.int64, len(references))
     pred, ref = types.SimpleNamespace(key=keys[: len(quads_p)]), types.SimpleNamespace(key=keys[len(quads_p) :])
     return types.SimpleNamespace(pred=pred, ref=ref, n=n, m=m, p0=_starts(n), r0=_starts(m))
+
+
+_NUL = "\x00"
+
+
+def _distinct_texts(quads):
+    """(each quad's rank among the distinct quads, their widths, their elements flat) with
+    each quad keyed by its elements joined by NUL (which also checks that every element is
+    a string); None where that key is not the quad: an element that is no string, or one
+    holding NUL (seen as a key with more NULs than its width needs, or equal keys of
+    quads of different widths), or a quad of no element."""
+    try:
+        keys = list(map(_NUL.join, quads))
+    except TypeError:
+        return None
+    seen = {}
+    first = np.fromiter(map(seen.setdefault, keys, itertools.count()), np.int64, len(keys))
+    at = dense_codes(first, len(first))[1]
+    distinct = list(seen)
+    widths = np.fromiter(map(len, quads), np.int64, len(quads))
+    width = widths[first == np.arange(len(first))]  # of each distinct key's first quad, in seen's order
+    marks = np.fromiter(map(str.count, distinct, itertools.repeat(_NUL)), np.int64, len(distinct))
+    if (widths != width[at]).any() or (marks != width - 1).any():
+        return None
+    return at, width, _NUL.join(distinct).split(_NUL) if distinct else []
+
+
+def _distinct_tuples(quads):
+    """_distinct_texts with each quad keyed by its tuple of elements (strings and nulls);
+    None where an element is neither."""
+    seen = {}
+    try:  # an unhashable element (a span, an object) is not a plain string: the general path
+        first = np.fromiter(map(seen.setdefault, map(tuple, quads), itertools.count()), np.int64, len(quads))
+    except TypeError:
+        return None
+    distinct = list(seen)
+    raw = list(itertools.chain.from_iterable(distinct))
+    if not set(map(type, raw)) <= _ELEMENT_TYPES:
+        return None
+    return dense_codes(first, len(first))[1], np.fromiter(map(len, distinct), np.int64, len(distinct)), raw
 
 
 def _starts(counts):
