@@ -877,7 +877,7 @@ def _line_optima(pairing, blocks):
         line_of = np.searchsorted(starts, ties, side="right") - 1
         partner = other[ties[np.r_[True, line_of[1:] != line_of[:-1]]]]  # each line's first maximum
         owners = block[starts]
-        taken = np.sort((owners * above + partner)[best > 0])
+        taken = np.sort((owners * above + partner)[best > 0])  # below blocks x (quads + 1): int64
         solved = np.ones(len(blocks), bool)
         solved[taken[1:][taken[1:] == taken[:-1]] // above] = False  # two lines want one partner
         total = np.bincount(owners, weights=best, minlength=len(blocks))

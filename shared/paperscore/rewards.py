@@ -266,7 +266,7 @@ def _soft_texts(texts, golds, parser, weights, similarity, duplicates, argument)
 
     reader, numbers_p, n, numbers_g, counts_g, row = _read_texts(texts, golds, parser, argument)
     text = np.fromiter(map({}.setdefault, texts, itertools.count()), np.int64, len(texts))  # each row's first row of its text
-    _, first, inverse = np.unique(text * len(counts_g) + row, return_index=True, return_inverse=True)
+    _, first, inverse = np.unique(text * len(counts_g) + row, return_index=True, return_inverse=True)  # below rows x gold texts <= rows^2: int64 up to 3e9 rows
     stats = quad.score_table(reader.quads, numbers_p[_segments(n, first)], n[first], numbers_g[_segments(counts_g, row[first])], counts_g[row[first]], weights, parser.tuple_len, similarity, duplicates)
     return stats[inverse.ravel()]
 
