@@ -807,3 +807,13 @@ def test_event_strict_sums_are_micro_macro_strict():
     assert reward(completions=[extra], text=[text], positions=[spans], labels=[gold]) == [pytest.approx(2 / 3)]  # 2·1/(2+1)
     with pytest.raises(ValueError, match="types: None is not a list of event type names"):
         rewards.event_reward()
+
+
+@pytest.mark.parametrize("metric", rewards.QUAD_METRICS)
+def test_quad_malformed_gold_quad_names_the_row(metric):
+    """A gold text the parser reads whole but into a quad with an empty element (the
+    sentiment word missing) is an error naming the row and the quad, in every reward."""
+    gold = "food quality is great because pizza is delicious"
+    reward = rewards.quad_reward("asqp_paraphrase", metric=metric)
+    with pytest.raises(ValueError, match=r"reference\[2\]: gold quad 2 \('staff', 'slow', 'service', ''\) has the wrong number of elements or an empty one"):
+        reward(completions=["a", "b", "c"], reference=[gold, gold, gold + " [SSEP] service is  because staff is slow"])

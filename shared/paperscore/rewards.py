@@ -234,7 +234,8 @@ def _gold_error(references, m, k, argument):
 def _read_texts(texts, golds, parser, argument):
     """Model texts and gold texts (one each, read strictly) read by one QuadReader, each
     distinct gold text and each distinct piece once: (reader, the texts' quad numbers, their
-    counts, the distinct gold texts' quad numbers, their counts, each row's gold text)."""
+    counts, the distinct gold texts' quad numbers, their counts, each row's gold text, each
+    quad's exact-match code)."""
     reader = QuadReader(parser)
     numbers_p, n, _ = reader.read(texts)
     distinct = list(dict.fromkeys(golds))
@@ -243,18 +244,17 @@ def _read_texts(texts, golds, parser, argument):
     if failed.any():
         first = int(np.flatnonzero(failed[row])[0])
         raise input_error(argument, first, f"{parser_id(parser)} cannot read the gold text {golds[first]!r}: {parser.read(golds[first])[1][0]}")
-    malformed = _quad_codes(reader.quads, parser.tuple_len)[1]
+    codes, malformed = _quad_codes(reader.quads, parser.tuple_len)
     if malformed[numbers_g].any():
         numbers_r = numbers_g[_segments(counts_g, row)]
         _gold_error([[reader.quads[k] for k in numbers_g[_segments(counts_g, [g])]] for g in row.tolist()], counts_g[row], int(np.flatnonzero(malformed[numbers_r])[0]), argument)
-    return reader, numbers_p, n, numbers_g, counts_g, row
+    return reader, numbers_p, n, numbers_g, counts_g, row, codes
 
 
 def _exact_texts(texts, golds, parser, duplicates, argument):
     """_exact_counts of model texts against gold texts (_read_texts), each distinct quad
     normalised once."""
-    reader, numbers_p, n, numbers_g, counts_g, row = _read_texts(texts, golds, parser, argument)
-    codes = _quad_codes(reader.quads, parser.tuple_len)[0]
+    reader, numbers_p, n, numbers_g, counts_g, row, codes = _read_texts(texts, golds, parser, argument)
     return _exact_hits(codes[numbers_p], n, codes[numbers_g[_segments(counts_g, row)]], counts_g[row], len(reader.quads) + 1, duplicates)
 
 
@@ -264,7 +264,7 @@ def _soft_texts(texts, golds, parser, weights, similarity, duplicates, argument)
     table of the distinct quads read (quad.score_table)."""
     from . import quad
 
-    reader, numbers_p, n, numbers_g, counts_g, row = _read_texts(texts, golds, parser, argument)
+    reader, numbers_p, n, numbers_g, counts_g, row, _ = _read_texts(texts, golds, parser, argument)
     text = np.fromiter(map({}.setdefault, texts, itertools.count()), np.int64, len(texts))  # each row's first row of its text
     _, first, inverse = np.unique(text * len(counts_g) + row, return_index=True, return_inverse=True)  # below rows x gold texts <= rows^2: int64 up to 3e9 rows
     stats = quad.score_table(reader.quads, numbers_p[_segments(n, first)], n[first], numbers_g[_segments(counts_g, row[first])], counts_g[row[first]], weights, parser.tuple_len, similarity, duplicates)
