@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from quad_naive import sample_statistics
 
 from paperscore import csc_common, quad, rewards
-from paperscore.parse import QuadReader, get_parser
+from paperscore.parse import PIECE_READERS, QuadReader, get_parser, parser_id
 
 # ---------------------------------------------------------------------------------------
 # Random ASQP paraphrase texts ("{category} is {great|bad|ok} because {aspect} is {opinion}")
@@ -172,6 +172,7 @@ def test_quad_reader_equals_the_parser_text_by_text(name):
     texts = [model_text(rng) if name != "mvp" else mvp_text(rng) for _ in range(12_000)]
     texts += texts[:500]  # repeats
     parser = get_parser(name)
+    assert (parser_id(parser) in PIECE_READERS) == (name != "mvp")  # piece by piece, or text by text
     reader = QuadReader(parser)
     read = [reader.read(part) for part in (texts[:6000], texts[6000:])]
     numbers = np.concatenate([r[0] for r in read])

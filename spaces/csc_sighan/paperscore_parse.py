@@ -142,8 +142,9 @@ def read_asqp_paraphrase_tasd(text):
 
 
 # Many texts at once (rewards score 100,000 completions a step): each "[SSEP]" parser's
-# reading of one stripped piece and its width, so that each distinct piece is read once.
-PIECE_READERS = {"asqp_paraphrase": (_asqp_quad, 4), "asqp_paraphrase_aste": (_aste_triplet, 3), "asqp_paraphrase_tasd": (_tasd_triplet, 3)}
+# reading of one stripped piece and its width, so that each distinct piece is read once;
+# keyed by name@version, so that another version of a parser never borrows them.
+PIECE_READERS = {"asqp_paraphrase@1": (_asqp_quad, 4), "asqp_paraphrase_aste@1": (_aste_triplet, 3), "asqp_paraphrase_tasd@1": (_tasd_triplet, 3)}
 SSEP = "[SSEP]"
 
 
@@ -171,8 +172,8 @@ class QuadReader:
         """(numbers, counts, failed) of a list of strings: every text's quads in order,
         flat, as indices into self.quads; each text's number of quads; whether a text had
         something the parser could not read (parse()'s failure rule)."""
-        if self.parser.name in PIECE_READERS:
-            read_piece, width = PIECE_READERS[self.parser.name]
+        if parser_id(self.parser) in PIECE_READERS:
+            read_piece, width = PIECE_READERS[parser_id(self.parser)]
             pieces, counts = split_pieces(texts)
             for piece in dict.fromkeys(pieces):
                 if piece not in self.seen:
