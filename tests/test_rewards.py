@@ -4,7 +4,6 @@ reward-hacking audit as properties, TRL's calling convention, and a tiny GRPOTra
 
 import json
 import random
-from collections import Counter
 
 import numpy as np
 import pytest
@@ -14,7 +13,7 @@ from hypothesis import strategies as st
 from quad_naive import sample_statistics
 
 from paperscore import csc_common, quad, rewards
-from paperscore.parse import get_parser
+from paperscore.parse import PIECE_READERS, QuadReader, get_parser, parser_id
 
 # ---------------------------------------------------------------------------------------
 # Random ASQP paraphrase texts ("{category} is {great|bad|ok} because {aspect} is {opinion}")
@@ -91,7 +90,7 @@ def test_quad_exact_against_the_per_example_oracle_and_the_corpus_figure(quad_co
     reward = rewards.quad_reward("asqp_paraphrase")
     got = reward(prompts=None, completions=completions, reference=references)
     assert len(got) == 10_000 and all(isinstance(v, float) for v in got)
-    for i in random.Random(1).sample(range(10_000), 800):
+    for i in range(10_000):
         assert got[i] == pytest.approx(oracle(completions[i], references[i], soft=False)[0], abs=1e-12), i
     for i in range(0, 10_000, 997):  # a sample scored alone gets what it gets in the batch
         assert reward(completions=[completions[i]], reference=[references[i]]) == [got[i]]
@@ -107,19 +106,85 @@ def test_quad_exact_against_the_per_example_oracle_and_the_corpus_figure(quad_co
 
 
 def test_quad_soft_against_the_per_example_oracle_and_the_corpus_figure(quad_corpus):
-    completions, references = (part[:2000] for part in quad_corpus)
+    """Every one of 10,000 completions (each distinct completion and gold pair scored once,
+    from one table of distinct quads) against the plain oracle; a completion scored alone
+    gets what it gets in the batch."""
+    completions, references = quad_corpus
     f1_reward = rewards.quad_reward("asqp_paraphrase", metric="optimal_f1")
     score_reward = rewards.quad_reward("asqp_paraphrase", metric="optimal_score")
     f1s = f1_reward(completions=completions, reference=references)
     scores = score_reward(completions=completions, reference=references)
-    for i in random.Random(2).sample(range(2000), 200):
+    for i in range(10_000):
         _, optimal, score = oracle(completions[i], references[i], soft=True)
         assert f1s[i] == pytest.approx(optimal, abs=1e-9) and scores[i] == pytest.approx(score, abs=1e-9), i
+    for i in range(0, 10_000, 499):
+        assert f1_reward(completions=[completions[i]], reference=[references[i]]) == [f1s[i]], i
     counts, _ = f1_reward.statistics(completions, reference=references)
     matched, n, m = counts[:, 3:6].sum(0)
     corpus = quad.compute(completions, references, parse="asqp_paraphrase")
     assert corpus["optimal_f1"] == pytest.approx(2 * matched / (n + m), abs=1e-12)
     assert corpus["optimal_score"] == pytest.approx(np.mean(scores), abs=1e-12)  # a mean of sample scores
+
+
+PIECES = ["food quality", "服务 态度", "it", "It", "IT", "NULL", "pizza", "the wine list", "great", "bad", "ok", "nope", "", " ", "is", "because", "很好", "too  salty"]
+NOISE = [" is ", " because ", "[SSEP]", " [SSEP] ", "[SSEP", "SSEP]", "[", "]", "  ", "\t", "\n", "\u3000", "\x85", "It is ", "XXXXXX", "\x00"]
+
+
+def model_text(rng):
+    """What a policy writes, well or badly: 0-4 pieces "{c} is {s} because {a} is {o}" of
+    words, blanks and odd white space, some with a fragment (a separator, half a marker,
+    an extra " is ") spliced in, or cut short; or noise alone; a third of the texts clean
+    (ASTE's pieces begin "It is", TASD's end with the same sentiment word)."""
+    if rng.random() < 0.1:
+        return "".join(rng.choice(NOISE + PIECES) for _ in range(rng.randint(0, 12)))
+    clean = rng.random() < 0.35
+    pieces = []
+    for _ in range(rng.randint(0, 4)):
+        c, s, a, o = (rng.choice(PIECES) for _ in range(4))
+        if clean:
+            c, s, a = "It", rng.choice(SENTIMENTS), rng.choice(WORDS)
+            o = s  # TASD repeats the sentiment word
+        piece = ("" if clean else rng.choice(["", " ", "  "])) + f"{c} is {s} because {a} is {o}" + ("" if clean else rng.choice(["", " ", "\t"]))
+        if not clean and rng.random() < 0.25:
+            k = rng.randrange(len(piece) + 1)
+            piece = piece[:k] + rng.choice(NOISE) + piece[k:]
+        pieces.append(piece)
+    text = rng.choice([" [SSEP] ", "[SSEP]", " [SSEP]"]).join(pieces)
+    return text[: rng.randrange(len(text) + 1)] if not clean and rng.random() < 0.1 else text
+
+
+def mvp_text(rng):
+    """MvP's markers in any order, now and then one missing (filled with "null", reported)."""
+    pieces = []
+    for _ in range(rng.randint(0, 3)):
+        markers = rng.sample(["[A]", "[O]", "[C]", "[S]"], 4 - (rng.random() < 0.3))
+        pieces.append(" ".join(f"{marker} {rng.choice(PIECES)}" for marker in markers))
+    return " [SSEP] ".join(pieces)
+
+
+@pytest.mark.parametrize("name", ["asqp_paraphrase", "asqp_paraphrase_aste", "asqp_paraphrase_tasd", "mvp"])
+def test_quad_reader_equals_the_parser_text_by_text(name):
+    """parse.QuadReader (each distinct piece read once, over one split of the texts joined)
+    gives, for 12,000 diverse texts read in two calls that share its table, every text's
+    quads and failure exactly as parser.read gives them text by text."""
+    rng = random.Random(name)
+    texts = [model_text(rng) if name != "mvp" else mvp_text(rng) for _ in range(12_000)]
+    texts += texts[:500]  # repeats
+    parser = get_parser(name)
+    assert (parser_id(parser) in PIECE_READERS) == (name != "mvp")  # piece by piece, or text by text
+    reader = QuadReader(parser)
+    read = [reader.read(part) for part in (texts[:6000], texts[6000:])]
+    numbers = np.concatenate([r[0] for r in read])
+    counts = np.concatenate([r[1] for r in read])
+    failed = np.concatenate([r[2] for r in read])
+    assert numbers.dtype == counts.dtype == np.int64 and failed.dtype == bool
+    start = 0
+    for i, text in enumerate(texts):
+        quads, problems = parser.read(text)
+        assert [reader.quads[k] for k in numbers[start : start + counts[i]]] == quads and failed[i] == bool(problems), (i, text)
+        start += counts[i]
+    assert start == len(numbers) and 1000 < failed.sum() < len(texts) - 1000  # both kinds, many of each
+    assert len(reader.quads) < len(numbers)  # equal pieces share a row
 
 
 def test_quad_hand_derived():
@@ -835,3 +900,13 @@ def test_coref_reward_scores_any_model_output_and_refuses_bad_gold():
         rewards.coref_reward(json.loads)(completions=["[[[5, 2]]]"], clusters=[gold])
     # mention ids (no span convention) are still numbered together on both sides
     assert rewards.coref_reward(json.loads)(completions=['[["a", "c"]]'], clusters=[[["a", "b"]]]) == [coref.compute([[["a", "c"]]], [[["a", "b"]]])["conll_f1"]]
+
+
+@pytest.mark.parametrize("metric", rewards.QUAD_METRICS)
+def test_quad_malformed_gold_quad_names_the_row(metric):
+    """A gold text the parser reads whole but into a quad with an empty element (the
+    sentiment word missing) is an error naming the row and the quad, in every reward."""
+    gold = "food quality is great because pizza is delicious"
+    reward = rewards.quad_reward("asqp_paraphrase", metric=metric)
+    with pytest.raises(ValueError, match=r"reference\[2\]: gold quad 2 \('staff', 'slow', 'service', ''\) has the wrong number of elements or an empty one"):
+        reward(completions=["a", "b", "c"], reference=[gold, gold, gold + " [SSEP] service is  because staff is slow"])

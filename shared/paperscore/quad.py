@@ -11,6 +11,7 @@ is a ratio of their sums, so shards merge by adding rows and the bootstrap resam
 scipy and rouge-score are imported inside the functions that need them.
 """
 
+import copy
 import functools
 import inspect
 import itertools
@@ -473,6 +474,17 @@ class _Side:
             for k in np.flatnonzero(np.repeat(data, self.width) & span & empty).tolist():
                 self.elements[k] = IMPLICIT
 
+    numbers = None  # a side read from a table: each quad's row in it (elements, width, first describe the rows)
+
+    @classmethod
+    def table(cls, quads, numbers, counts, tuple_len):
+        """A side whose examples' quads are rows of one table of distinct quads (lists of
+        strings and nulls, read as quads given as data): `numbers`, flat, the row of every
+        quad, `counts` each example's number of quads. Each row is normalised once."""
+        side = cls([quads], tuple_len, None, None)
+        side.count, side.start, side.numbers = counts, _starts(counts), np.asarray(numbers, dtype=np.int64)
+        return side
+
     def identify(self, ids, empty, width):
         """From the ids of the elements (`empty`: the id of ""), `good`: the quads of `width`
         elements, none empty, and `ids`: their element ids, one row a quad, -1 throughout a
@@ -481,9 +493,14 @@ class _Side:
         self.good = (self.width == width) & (np.bincount(owner[ids == empty], minlength=len(self.width)) == 0)
         self.ids = np.full((len(self.good), width), -1, dtype=np.int64)
         self.ids[self.good] = ids[np.repeat(self.good, self.width)].reshape(-1, width)
+        if self.numbers is not None:
+            self.good, self.ids = self.good[self.numbers], self.ids[self.numbers]
 
     def quad(self, k):
-        return tuple(self.elements[self.first[k] : self.first[k] + self.width[k]])
+        return self.row(k if self.numbers is None else self.numbers[k])
+
+    def row(self, r):
+        return tuple(self.elements[self.first[r] : self.first[r] + self.width[r]])
 
     def problem(self, k, width):
         return None if self.good[k] else malformation(self.quad(k), width)
@@ -607,36 +624,31 @@ def _exact_lists(predictions, references, tuple_len, sep2):
     """exact_only over quads given as lists or tuples of strings and nulls, each sample with
     one reference: what _exact_columns reads, read as _Side and _Pairing do (elements
     stripped, a null or blank target or opinion NULL, a malformed prediction keyed by its
-    text) but normalising each distinct quad once, so the per-quad work is one tuple and one
-    dict look-up. None where the general path must run: any other input, or a malformed
+    text) but normalising each distinct quad once, so the per-quad work is one str.join
+    and one dict look-up (_distinct_texts), or one tuple and one look-up where an element is
+    no string. None where the general path must run: any other input, or a malformed
     reference quad (the general path names it in its error)."""
     if not set(map(type, predictions)) | set(map(type, references)) <= _LISTS:
         return None
     quads_p, quads_r = list(itertools.chain.from_iterable(predictions)), list(itertools.chain.from_iterable(references))
-    if not set(map(type, quads_p)) | set(map(type, quads_r)) <= _LISTS:
+    quads = quads_p + quads_r
+    if not set(map(type, quads)) <= _LISTS:
         return None
-    seen = {}
-    try:  # an unhashable element (a span, an object) is not a plain string: the general path
-        first = np.fromiter(map(seen.setdefault, map(tuple, itertools.chain(quads_p, quads_r)), itertools.count()), np.int64, len(quads_p) + len(quads_r))
-    except TypeError:
+    read = _distinct_texts(quads) or _distinct_tuples(quads)
+    if read is None:
         return None
-    at = dense_codes(first, len(first))[1]  # at: each quad's rank among the distinct quads, in seen's order
-    distinct = list(seen)
-    width = np.fromiter(map(len, distinct), np.int64, len(distinct))
-    raw = list(itertools.chain.from_iterable(distinct))
-    if not set(map(type, raw)) <= _ELEMENT_TYPES:
-        return None
+    at, width, raw = read  # each quad's rank among the distinct quads, their widths and elements (flat)
     elements = list(map(str.strip, ["" if e is None else e for e in raw] if None in raw else raw))
     starts = np.cumsum(width) - width
-    owner = np.repeat(np.arange(len(distinct)), width)
+    owner = np.repeat(np.arange(len(width)), width)
     span = _may_be_implicit(width, tuple_len)
     blank = np.fromiter(map(len, elements), np.int64, len(elements)) == 0
     for k in np.flatnonzero(span & blank).tolist():  # a null or blank target or opinion given as data is implicit
         elements[k] = IMPLICIT
-    good = (width == len(tuple_len)) & (np.bincount(owner[blank & ~span], minlength=len(distinct)) == 0)
+    good = (width == len(tuple_len)) & (np.bincount(owner[blank & ~span], minlength=len(width)) == 0)
     if not good[at[len(quads_p) :]].all():
         return None
-    codes = np.arange(len(distinct))
+    codes = np.arange(len(width))
     if elements != raw or not good.all():  # quads equal once normalised, or malformed ones of equal texts: coded again
         normal = {}
         quads = [tuple(elements[a:b]) if well else sep2.join(elements[a:b]) for a, b, well in zip(starts.tolist(), (starts + width).tolist(), good.tolist())]  # a text never equals a tuple
@@ -647,6 +659,46 @@ def _exact_lists(predictions, references, tuple_len, sep2):
     return types.SimpleNamespace(pred=pred, ref=ref, n=n, m=m, p0=_starts(n), r0=_starts(m))
 
 
+_NUL = "\x00"
+
+
+def _distinct_texts(quads):
+    """(each quad's rank among the distinct quads, their widths, their elements flat) with
+    each quad keyed by its elements joined by NUL (which also checks that every element is
+    a string); None where that key is not the quad: an element that is no string, or one
+    holding NUL (seen as a key with more NULs than its width needs, or equal keys of
+    quads of different widths), or a quad of no element."""
+    try:
+        keys = list(map(_NUL.join, quads))
+    except TypeError:
+        return None
+    seen = {}
+    first = np.fromiter(map(seen.setdefault, keys, itertools.count()), np.int64, len(keys))
+    at = dense_codes(first, len(first))[1]
+    distinct = list(seen)
+    widths = np.fromiter(map(len, quads), np.int64, len(quads))
+    width = widths[first == np.arange(len(first))]  # of each distinct key's first quad, in seen's order
+    marks = np.fromiter(map(str.count, distinct, itertools.repeat(_NUL)), np.int64, len(distinct))
+    if (widths != width[at]).any() or (marks != width - 1).any():
+        return None
+    return at, width, _NUL.join(distinct).split(_NUL) if distinct else []
+
+
+def _distinct_tuples(quads):
+    """_distinct_texts with each quad keyed by its tuple of elements (strings and nulls);
+    None where an element is neither."""
+    seen = {}
+    try:  # an unhashable element (a span, an object) is not a plain string: the general path
+        first = np.fromiter(map(seen.setdefault, map(tuple, quads), itertools.count()), np.int64, len(quads))
+    except TypeError:
+        return None
+    distinct = list(seen)
+    raw = list(itertools.chain.from_iterable(distinct))
+    if not set(map(type, raw)) <= _ELEMENT_TYPES:
+        return None
+    return dense_codes(first, len(first))[1], np.fromiter(map(len, distinct), np.int64, len(distinct)), raw
+
+
 def _starts(counts):
     return np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
 
@@ -655,23 +707,28 @@ class _Pairing:
     """Both sides' quads and every candidate: a (sample, reference) pair with its runs of
     n predicted and m reference quads, whose n x m block of degrees is compared."""
 
-    def __init__(self, predictions, references, tuple_len, sep1, sep2):
+    def __init__(self, predictions, references, tuple_len, sep1, sep2, sides=None):
         self.tuple_len, self.sep2, width = tuple_len, sep2, len(tuple_len)
-        self.pred = _Side(predictions, tuple_len, sep1, sep2)
-        options = [reference_options(r) for r in references]
-        sample = np.repeat(np.arange(len(references)), [len(o) for o, _ in options]).astype(np.int64)
-        self.ref = _Side([e for o, _ in options for e in o], tuple_len, sep1, sep2)
+        if sides is None:
+            self.pred = _Side(predictions, tuple_len, sep1, sep2)
+            options = [reference_options(r) for r in references]
+            self.ref = _Side([e for o, _ in options for e in o], tuple_len, sep1, sep2)
+        else:  # sides read from tables (score_table): one reference a sample
+            self.pred, self.ref = sides
+            options = [([None], False)] * len(self.ref.count)
+        sample = np.repeat(np.arange(len(options)), [len(o) for o, _ in options]).astype(np.int64)
         # self.strings holds the distinct elements of both sides in the order they first
         # occur, so an element's id is the rank of its first occurrence.
         vocabulary = {}
-        elements = itertools.chain(self.pred.elements, self.ref.elements)
+        shared = self.ref.elements is self.pred.elements  # both sides read from one table
+        elements = self.pred.elements if shared else itertools.chain(self.pred.elements, self.ref.elements)
         first = np.fromiter(map(vocabulary.setdefault, elements, itertools.count()), np.int64)
         self.strings = list(vocabulary)
         ids = dense_codes(first, len(first))[1]
         empty = ids[vocabulary[""]] if "" in vocabulary else -1
         self.implicit = ids[vocabulary[IMPLICIT]] if IMPLICIT in vocabulary else -2  # the id of NULL
         self.pred.identify(ids[: len(self.pred.elements)], empty, width)
-        self.ref.identify(ids[len(self.pred.elements) :], empty, width)
+        self.ref.identify(ids[: len(self.pred.elements)] if shared else ids[len(self.pred.elements) :], empty, width)
         bad = np.flatnonzero(~self.ref.good)
         if len(bad):  # a reference is gold data: a malformed quad is an error
             k = int(bad[0])
@@ -695,8 +752,9 @@ class _Pairing:
         for side, key in ((self.pred, keys[:n_good]), (self.ref, keys[n_good:])):
             side.key = np.zeros(len(side.good), dtype=np.int64)
             side.key[side.good] = key
-            for k in np.flatnonzero(~side.good).tolist():
-                side.key[k] = above + texts.setdefault(self.text(side, k), len(texts))
+            bad = np.flatnonzero(~side.good)
+            rows, at = np.unique(bad if side.numbers is None else side.numbers[bad], return_inverse=True)  # each malformed quad's text made once
+            side.key[bad] = above + np.array([texts.setdefault(self.sep2.join(side.row(r)), len(texts)) for r in rows.tolist()], np.int64)[at.ravel()]
 
     def text(self, side, k):
         return self.sep2.join(side.quad(k))
@@ -797,15 +855,50 @@ def _exact_columns(pairing, duplicates):
     return hits, np.bincount(values_p // n_keys, minlength=size), np.bincount(values_r // n_keys, minlength=size), none
 
 
+def _line_optima(pairing, blocks):
+    """The optimal matched total of each of these candidates' blocks where it needs no
+    Hungarian algorithm, NaN elsewhere. Degrees are >= 0, so no matching beats the sum of
+    the rows' maxima; when the rows whose maximum is above 0 have their first maxima in
+    distinct columns, those pairs are a matching that reaches it, so it is the optimum.
+    Likewise with the columns for rows. Totals are summed line by line, in order."""
+    size = pairing.n[blocks] * pairing.m[blocks]
+    owner = np.repeat(np.arange(len(blocks)), size)
+    local = np.arange(int(size.sum())) - np.repeat(np.cumsum(size) - size, size)
+    values = pairing.degree[pairing.offset[blocks][owner] + local]
+    row, column = np.divmod(local, pairing.m[blocks][owner])
+    above = int(max(pairing.n[blocks].max(), pairing.m[blocks].max())) + 1
+    out = np.full(len(blocks), np.nan)
+    for line, other in ((row, column), (column, row)):
+        order = np.lexsort((other, line, owner))
+        block, line, other, value = owner[order], line[order], other[order], values[order]
+        starts = np.flatnonzero(np.r_[True, (block[1:] != block[:-1]) | (line[1:] != line[:-1])])
+        best = np.maximum.reduceat(value, starts)
+        ties = np.flatnonzero(value == np.repeat(best, np.diff(np.r_[starts, len(value)])))
+        line_of = np.searchsorted(starts, ties, side="right") - 1
+        partner = other[ties[np.r_[True, line_of[1:] != line_of[:-1]]]]  # each line's first maximum
+        owners = block[starts]
+        taken = np.sort((owners * above + partner)[best > 0])  # below blocks x (quads + 1): int64
+        solved = np.ones(len(blocks), bool)
+        solved[taken[1:][taken[1:] == taken[:-1]] // above] = False  # two lines want one partner
+        total = np.bincount(owners, weights=best, minlength=len(blocks))
+        fill = solved & np.isnan(out)
+        out[fill] = total[fill]
+    return out
+
+
 def _statistics(pairing, duplicates, soft):
     """One row of STATS per candidate. The matched total is the block's maximum where one
-    side has a single quad, the Hungarian optimum elsewhere, and 0 where not `soft`."""
+    side has a single quad, the sum of its lines' maxima where they pick distinct partners
+    (_line_optima), the Hungarian optimum elsewhere, and 0 where not `soft`."""
     n, m = pairing.n, pairing.m
     matched = np.zeros(len(n))
     filled = np.diff(pairing.offset) > 0
     if filled.any():  # blocks are consecutive, so each maximum runs from one block's start to the next's
         matched[filled] = np.maximum.reduceat(pairing.degree, pairing.offset[:-1][filled])
-    for c in np.flatnonzero((np.minimum(n, m) > 1) & soft).tolist():
+    several = np.flatnonzero((np.minimum(n, m) > 1) & soft)
+    if len(several):
+        matched[several] = _line_optima(pairing, several)
+    for c in several[np.isnan(matched[several])].tolist():
         block = pairing.block(c)
         matched[c] = block[best_assignment(block)].sum()
     most = np.maximum(n, m)
@@ -1117,6 +1210,25 @@ def _score(predictions, references, weights, tuple_len, sep_token1, sep_token2, 
     chosen = _best_references(pairing, rows, len(predictions))
     _warn_repeated_hits(rows[chosen])
     return pairing, rows, chosen
+
+
+def score_table(quads, predicted, n, referenced, m, weights=(1, 1, 1, 1), tuple_len="0123", similarity="rouge_l", duplicates="multiset"):
+    """The STATS row of each sample whose quads are rows of one table of distinct quads
+    (lists of strings and nulls in tuple_len order, read as quads given as data), such as
+    parse.QuadReader gives: `predicted` and `referenced` the rows of every predicted and
+    reference quad, flat, `n` and `m` each sample's counts; one reference a sample. Each
+    row is normalised once. The rows equal _score's of the same quads given as lists."""
+    _check_tuple_len(tuple_len)
+    check_choice("similarity", similarity, SIMILARITIES)
+    check_choice("duplicates", duplicates, DUPLICATES)
+    used_weights = _check_weights(weights, tuple_len)
+    pred = _Side.table(quads, predicted, np.asarray(n, dtype=np.int64), tuple_len)
+    ref = copy.copy(pred)
+    ref.count, ref.start, ref.numbers = np.asarray(m, dtype=np.int64), _starts(m), np.asarray(referenced, dtype=np.int64)
+    pairing = _Pairing(None, None, tuple_len, QUAD_SEP, ELEMENT_SEP, sides=(pred, ref))
+    soft = np.ones(len(pairing.n), bool)
+    pairing.score_pairs(used_weights, similarity, soft)
+    return _statistics(pairing, duplicates, soft)
 
 
 def _warn_repeated_hits(rows):

@@ -23,12 +23,14 @@ and csc_common's "pycorrector" and "paddle" presets (their precision counts no f
 positive for a wrong change of an erroneous sentence, so such changes are free).
 """
 
+import itertools
 import json
+import operator
 
 import numpy as np
 
-from .core import input_error
-from .parse import get_parser, parse as parse_texts, parser_id
+from .core import dense_codes, input_error
+from .parse import QuadReader, get_parser, parse as parse_texts, parser_id
 
 REFUSED = {
     "list": 'duplicates="list" (ASQP/MvP/ACOS) counts every predicted copy of a gold quad as a hit, so repeating a right quad scores above the gold output; use "multiset" or "set"',
@@ -86,12 +88,18 @@ def _inputs(completions, columns, names):
     completions = list(completions)
     n = len(completions)
     values = {name: _column(columns, name, n) for name in names}
-    rows = [i for i, value in enumerate(values[names[0]]) if value is not None] if names else list(range(n))
+    if not names or all(map(operator.is_not, values[names[0]], itertools.repeat(None))):  # every row applies (told at C speed)
+        rows = list(range(n))
+        texts = completions if all(map(isinstance, completions, itertools.repeat(str))) else list(map(completion_text, completions, rows))
+        return texts, values, rows, n
+    rows = [i for i, value in enumerate(values[names[0]]) if value is not None]
     texts = [completion_text(completions[i], i) for i in rows]
     return texts, {name: [v[i] for i in rows] for name, v in values.items()}, rows, n
 
 
 def _spread(values, rows, n):
+    if len(rows) == n:
+        return np.asarray(values, dtype=float).tolist()
     out = [None] * n
     for i, value in zip(rows, values.tolist()):
         out[i] = float(value)
@@ -159,48 +167,108 @@ def _read_all(texts, parser):
     return [seen[text] if text in seen else seen.setdefault(text, parser.read(text)[0]) for text in texts]
 
 
-def _exact_counts(predictions, references, tuple_len, duplicates, argument):
-    """Per example (hits, n, m) of exact match, as quad_match counts them over data quads:
-    each distinct quad numbered once, a malformed one (of the wrong width or with an empty
-    element) apart, by its elements, so that it matches no gold quad (a malformed gold quad
-    is an error naming `argument`); hits are the one-to-one ("multiset") or distinct
-    ("set") common quads, counted over sorted codes example * n_keys + quad number (below
-    examples x quads: int64)."""
+def _quad_codes(quads, tuple_len):
+    """(each quad's exact-match code, whether it is malformed): equal codes for quads
+    equal once normalised as quad_match normalises quads given as data (elements
+    stripped, a null or blank target or opinion NULL); a malformed quad (of the wrong
+    width, or with an empty element) is coded by its elements apart from every
+    well-formed one, so that it matches no gold quad."""
     from .quad import IMPLICIT, SPAN
 
-    keys, raw, sides = {}, {}, []  # raw: each distinct quad as written -> (its number, malformed)
-
-    def number(q):
-        q = tuple("" if e is None else e.strip() for e in q)
+    keys, codes, malformed = {}, [], []
+    for quad in quads:
+        q = tuple("" if e is None else e.strip() for e in quad)
         q = tuple(IMPLICIT if not e and j < len(tuple_len) and tuple_len[j] in SPAN else e for j, e in enumerate(q))
-        malformed = len(q) != len(tuple_len) or "" in q
-        return keys.setdefault(("\0malformed", *q) if malformed else q, len(keys)), malformed
+        bad = len(q) != len(tuple_len) or "" in q
+        codes.append(keys.setdefault(("\0malformed", *q) if bad else q, len(keys)))
+        malformed.append(bad)
+    return np.array(codes, np.int64), np.array(malformed, bool)
 
-    for examples in (predictions, references):
-        counts, codes = np.zeros(len(examples), np.int64), []
-        done = {}  # id of an example -> its codes: a text read once is one list, met again
-        for i, example in enumerate(examples):
-            counts[i] = len(example)
-            if id(example) in done:
-                codes += done[id(example)]
-                continue
-            start = len(codes)
-            for k, q in enumerate(example, 1):
-                q = tuple(q)
-                code, malformed = raw[q] if q in raw else raw.setdefault(q, number(q))
-                if malformed and examples is references:
-                    raise input_error(argument, i, f"gold quad {k} {q!r} has the wrong number of elements or an empty one")
-                codes.append(code)
-            done[id(example)] = codes[start:]
-        sides.append((counts, np.array(codes, np.int64)))
-    (n, p_codes), (m, r_codes) = sides
-    n_keys, size = len(keys) + 1, len(n)
+
+def _segments(counts, index):
+    """Positions, in a flat array of segments of lengths `counts`, of the segments index[0],
+    index[1], ... one after another."""
+    starts = np.cumsum(counts) - counts
+    length = counts[index]
+    return np.repeat(starts[index] - (np.cumsum(length) - length), length) + np.arange(int(length.sum()))
+
+
+def _exact_hits(p_codes, n, r_codes, m, n_keys, duplicates):
+    """Per example (hits, n, m) of exact match from each side's quad codes (examples'
+    quads one after another, n and m quads each): the one-to-one ("multiset") or distinct
+    ("set") common quads, counted over sorted codes example * n_keys + code (below
+    examples x quads, inside int64)."""
+    size = len(n)
     values_p, count_p = np.unique(np.repeat(np.arange(size), n) * n_keys + p_codes, return_counts=True)
     values_r, count_r = np.unique(np.repeat(np.arange(size), m) * n_keys + r_codes, return_counts=True)
     common, at_p, at_r = np.intersect1d(values_p, values_r, assume_unique=True, return_indices=True)
     if duplicates == "set":  # DiaASQ: equal quads are one
         return np.bincount(common // n_keys, minlength=size), np.bincount(values_p // n_keys, minlength=size), np.bincount(values_r // n_keys, minlength=size)
     return np.bincount(common // n_keys, weights=np.minimum(count_p[at_p], count_r[at_r]), minlength=size), n, m
+
+
+def _exact_counts(predictions, references, tuple_len, duplicates, argument):
+    """Per example (hits, n, m) of exact match, as quad_match counts them over data quads
+    (see _quad_codes); a malformed gold quad is an error naming `argument`."""
+    flat_p = [tuple(q) for example in predictions for q in example]
+    flat = flat_p + [tuple(q) for example in references for q in example]
+    seen = {}
+    first = np.fromiter(map(seen.setdefault, flat, itertools.count()), np.int64, len(flat))
+    codes, malformed = _quad_codes(list(seen), tuple_len)
+    index = dense_codes(first, len(first))[1]  # the rank of each quad's first occurrence: its place in seen
+    n, m = (np.fromiter(map(len, side), np.int64, len(side)) for side in (predictions, references))
+    bad = np.flatnonzero(malformed[index[len(flat_p) :]])
+    if len(bad):
+        _gold_error(references, m, int(bad[0]), argument)
+    p, r = codes[index[: len(flat_p)]], codes[index[len(flat_p) :]]
+    return _exact_hits(p, n, r, m, len(seen) + 1, duplicates)
+
+
+def _gold_error(references, m, k, argument):
+    """The error for the malformed gold quad k (flat over the references' quads)."""
+    i = int(np.searchsorted(np.cumsum(m), k, side="right"))
+    number = k - int(np.cumsum(m)[i] - m[i])
+    raise input_error(argument, i, f"gold quad {number + 1} {tuple(references[i][number])!r} has the wrong number of elements or an empty one")
+
+
+def _read_texts(texts, golds, parser, argument):
+    """Model texts and gold texts (one each, read strictly) read by one QuadReader, each
+    distinct gold text and each distinct piece once: (reader, the texts' quad numbers, their
+    counts, the distinct gold texts' quad numbers, their counts, each row's gold text, each
+    quad's exact-match code)."""
+    reader = QuadReader(parser)
+    numbers_p, n, _ = reader.read(texts)
+    distinct = list(dict.fromkeys(golds))
+    numbers_g, counts_g, failed = reader.read(distinct)
+    row = np.fromiter(map(dict(zip(distinct, itertools.count())).__getitem__, golds), np.int64, len(golds))
+    if failed.any():
+        first = int(np.flatnonzero(failed[row])[0])
+        raise input_error(argument, first, f"{parser_id(parser)} cannot read the gold text {golds[first]!r}: {parser.read(golds[first])[1][0]}")
+    codes, malformed = _quad_codes(reader.quads, parser.tuple_len)
+    if malformed[numbers_g].any():
+        numbers_r = numbers_g[_segments(counts_g, row)]
+        _gold_error([[reader.quads[k] for k in numbers_g[_segments(counts_g, [g])]] for g in row.tolist()], counts_g[row], int(np.flatnonzero(malformed[numbers_r])[0]), argument)
+    return reader, numbers_p, n, numbers_g, counts_g, row, codes
+
+
+def _exact_texts(texts, golds, parser, duplicates, argument):
+    """_exact_counts of model texts against gold texts (_read_texts), each distinct quad
+    normalised once."""
+    reader, numbers_p, n, numbers_g, counts_g, row, codes = _read_texts(texts, golds, parser, argument)
+    return _exact_hits(codes[numbers_p], n, codes[numbers_g[_segments(counts_g, row)]], counts_g[row], len(reader.quads) + 1, duplicates)
+
+
+def _soft_texts(texts, golds, parser, weights, similarity, duplicates, argument):
+    """quad_match's STATS rows of model texts against gold texts (_read_texts), each
+    distinct (text, gold text) pair scored once (a group's completions repeat), from one
+    table of the distinct quads read (quad.score_table)."""
+    from . import quad
+
+    reader, numbers_p, n, numbers_g, counts_g, row, _ = _read_texts(texts, golds, parser, argument)
+    text = np.fromiter(map({}.setdefault, texts, itertools.count()), np.int64, len(texts))  # each row's first row of its text
+    _, first, inverse = np.unique(text * len(counts_g) + row, return_index=True, return_inverse=True)  # below rows x gold texts <= rows^2: int64 up to 3e9 rows
+    stats = quad.score_table(reader.quads, numbers_p[_segments(n, first)], n[first], numbers_g[_segments(counts_g, row[first])], counts_g[row[first]], weights, parser.tuple_len, similarity, duplicates)
+    return stats[inverse.ravel()]
 
 
 def quad_reward(parse, reference="reference", metric="exact_f1", duplicates="multiset", similarity="rouge_l", weights=(1, 1, 1, 1), parse_references=True, name=None):
@@ -245,6 +313,12 @@ def quad_reward(parse, reference="reference", metric="exact_f1", duplicates="mul
         return out
 
     def counts(texts, values):
+        if exact and parse_references and all(map(isinstance, values[reference], itertools.repeat(str))):  # the fast path
+            hits, n, m = _exact_texts(texts, values[reference], parser, duplicates, reference)
+            return np.column_stack([hits, n, m, np.zeros((len(n), 4))])
+        if parse_references and all(map(isinstance, values[reference], itertools.repeat(str))):  # one gold text a row
+            rows = _soft_texts(texts, values[reference], parser, weights, similarity, duplicates, reference)
+            return rows[:, [quad.STATS.index(c) for c in QUAD_COUNTS]].reshape(-1, len(QUAD_COUNTS))
         structures = _read_all(texts, parser)
         golds = gold(values[reference])
         several = any(isinstance(v, (list, tuple)) for v in values[reference]) if parse_references else any(quad.reference_options(g)[1] for g in golds)

@@ -28,12 +28,15 @@ the empty string, reported.
 """
 
 import ast
+import itertools
 import json
 import re
 import unicodedata
 import warnings
 from bisect import bisect_left, bisect_right
 from collections import namedtuple
+
+import numpy as np
 
 from .paperscore_core import check_flags, input_error, read_json_values, read_lines
 
@@ -83,17 +86,17 @@ def _implicit(aspect):
     return "NULL" if aspect.lower() == "it" else aspect
 
 
+def _asqp_quad(piece, number, problems):
+    parts = _because_is(piece)
+    if parts:
+        (category, sentiment), (aspect, opinion) = parts
+        return [_implicit(aspect), opinion, category, sentiment]
+
+
 def read_asqp_paraphrase(text):
     """"{category} is {sentiment word} because {aspect term} is {opinion term}" pieces (see
     _read_pieces, _because_is); an aspect term "it" (any case) is the implicit "NULL"."""
-
-    def piece_quad(piece, number, problems):
-        parts = _because_is(piece)
-        if parts:
-            (category, sentiment), (aspect, opinion) = parts
-            return [_implicit(aspect), opinion, category, sentiment]
-
-    return _read_pieces(text, 4, piece_quad, "category is sentiment because aspect is opinion")
+    return _read_pieces(text, 4, _asqp_quad, "category is sentiment because aspect is opinion")
 
 
 SENTIMENT_WORDS = {"great": "positive", "bad": "negative", "ok": "neutral"}  # ABSA-QUAD's opinion2word
@@ -105,19 +108,29 @@ def _sentiment(word, number, problems):
     return SENTIMENT_WORDS.get(word, "nope")
 
 
+def _aste_triplet(piece, number, problems):
+    halves = piece.split(" because ")
+    pair = halves[-1].split(" is ")
+    if len(halves) == 2 and len(pair) == 2:
+        return [*pair, _sentiment(halves[0][6:], number, problems)]
+
+
 def read_asqp_paraphrase_aste(text):
     """ABSA-QUAD's task "aste": "It is {great|bad|ok} because {aspect} is {opinion}". The
     first 6 characters before " because " are dropped whatever they are; the sentiment word
     becomes positive/negative/neutral, any other word "nope" (reported). A piece that does
     not split into exactly two on " because " and then on " is " is an empty triplet."""
+    return _read_pieces(text, 3, _aste_triplet, "It is sentiment because aspect is opinion")
 
-    def piece_triplet(piece, number, problems):
-        halves = piece.split(" because ")
-        pair = halves[-1].split(" is ")
-        if len(halves) == 2 and len(pair) == 2:
-            return [*pair, _sentiment(halves[0][6:], number, problems)]
 
-    return _read_pieces(text, 3, piece_triplet, "It is sentiment because aspect is opinion")
+def _tasd_triplet(piece, number, problems):
+    parts = _because_is(piece)
+    if parts:
+        (category, first), (aspect, second) = parts
+        sentiment = _sentiment(first, number, problems)
+        if SENTIMENT_WORDS.get(second, "nope") != sentiment:
+            problems.append(f"piece {number}: the sentiment words {first!r} and {second!r} disagree (the first is used)")
+        return [_implicit(aspect), category, sentiment]
 
 
 def read_asqp_paraphrase_tasd(text):
@@ -125,17 +138,67 @@ def read_asqp_paraphrase_tasd(text):
     (aspect, category, sentiment of the first word: positive/negative/neutral, else "nope",
     reported; a second word that disagrees is reported, as ABSA-QUAD prints it, and
     ignored). An aspect "it" (any case) is "NULL". Unreadable pieces are empty triplets."""
+    return _read_pieces(text, 3, _tasd_triplet, "category is sentiment because aspect is sentiment")
 
-    def piece_triplet(piece, number, problems):
-        parts = _because_is(piece)
-        if parts:
-            (category, first), (aspect, second) = parts
-            sentiment = _sentiment(first, number, problems)
-            if SENTIMENT_WORDS.get(second, "nope") != sentiment:
-                problems.append(f"piece {number}: the sentiment words {first!r} and {second!r} disagree (the first is used)")
-            return [_implicit(aspect), category, sentiment]
 
-    return _read_pieces(text, 3, piece_triplet, "category is sentiment because aspect is sentiment")
+# Many texts at once (rewards score 100,000 completions a step): each "[SSEP]" parser's
+# reading of one stripped piece and its width, so that each distinct piece is read once;
+# keyed by name@version, so that another version of a parser never borrows them.
+PIECE_READERS = {"asqp_paraphrase@1": (_asqp_quad, 4), "asqp_paraphrase_aste@1": (_aste_triplet, 3), "asqp_paraphrase_tasd@1": (_tasd_triplet, 3)}
+SSEP = "[SSEP]"
+
+
+def split_pieces(texts):
+    """(every text's pieces as _read_pieces cuts them: split on "[SSEP]", stripped; flat,
+    in order; each text's number of pieces). One split of the texts joined by "[SSEP]" cuts
+    them where each alone is cut: no proper prefix of "[SSEP]" is also a suffix of it, so
+    no occurrence can straddle a joint."""
+    if not texts:
+        return [], np.zeros(0, np.int64)
+    counts = np.fromiter(map(str.count, texts, itertools.repeat(SSEP)), np.int64, len(texts)) + 1
+    return list(map(str.strip, SSEP.join(texts).split(SSEP))), counts
+
+
+class QuadReader:
+    """Model texts read by a quad_match parser as parser.read reads them, each distinct
+    text once, and for the "[SSEP]" parsers each distinct piece once. `quads` holds every
+    quad read (the parser's lists); equal pieces (or equal quads of other parsers) share
+    an index, across calls of read()."""
+
+    def __init__(self, parser):
+        self.parser, self.quads, self.seen, self.bad = parser, [], {}, []  # bad: per quad, read with a problem
+
+    def read(self, texts):
+        """(numbers, counts, failed) of a list of strings: every text's quads in order,
+        flat, as indices into self.quads; each text's number of quads; whether a text had
+        something the parser could not read (parse()'s failure rule)."""
+        if parser_id(self.parser) in PIECE_READERS:
+            read_piece, width = PIECE_READERS[parser_id(self.parser)]
+            pieces, counts = split_pieces(texts)
+            for piece in dict.fromkeys(pieces):
+                if piece not in self.seen:
+                    problems = []
+                    quad = read_piece(piece, 0, problems)
+                    self._add(piece, _unread(width) if quad is None else quad, quad is None or bool(problems))
+            numbers = np.fromiter(map(self.seen.__getitem__, pieces), np.int64, len(pieces))
+            bad = np.array(self.bad, bool)[numbers]
+            failed = np.logical_or.reduceat(bad, np.cumsum(counts) - counts) if len(texts) else np.zeros(0, bool)
+            return numbers, counts, failed
+        done = {}
+        for text in dict.fromkeys(texts):
+            quads, problems = self.parser.read(text)
+            done[text] = ([self._add(tuple(quad), quad, False) for quad in quads], bool(problems))
+        read = [done[text] for text in texts]
+        numbers = np.fromiter(itertools.chain.from_iterable(found for found, _ in read), np.int64)
+        counts = np.fromiter((len(found) for found, _ in read), np.int64, len(read))
+        return numbers, counts, np.array([failed for _, failed in read], bool)
+
+    def _add(self, key, quad, bad):
+        if key not in self.seen:
+            self.seen[key] = len(self.quads)
+            self.quads.append(quad)
+            self.bad.append(bad)
+        return self.seen[key]
 
 
 # ---------------------------------------------------------------------------------------
