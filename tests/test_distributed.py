@@ -1,5 +1,6 @@
-"""Scoring on Ray Data across worker processes: the states that `map_batches` returns,
-merged on the driver, give exactly what one compute() over every example gives.
+"""Scoring across processes with the README's recipes, run as written: the states that
+Ray Data's `map_batches` returns, merged on the driver, and the states that accelerate's
+processes all-reduce, give exactly what one compute() over every example gives.
 
 One local cluster of two CPUs (two worker processes) runs in one fresh interpreter for the
 whole file: the README's recipe block as written (micro_macro, 12,000 str labels of 300
@@ -8,19 +9,31 @@ keep_rows=True (10,000 sentences in four files: its figures and bootstrap interv
 oracle is each family's compute() on the whole corpus, run here (each is tested against
 sklearn or the SIGHAN tool elsewhere). Ray is a test requirement (the `ray` extra): a
 missing one fails here, as everywhere.
+
+The accelerate recipe runs under torchrun, two CPU processes (gloo), on 101 examples whose
+logits are given, so the predictions are known here.
 """
 
 import json
+import os
 import re
+import subprocess
+import sys
 
 import numpy as np
-from conftest import ROOT, run_python
+from conftest import ROOT, free_port, run_python
 from test_state import assert_same, csc_corpus
 
 from paperscore import csc_sighan, micro_macro
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-RECIPE = re.search(r"<!-- ray recipe[^\n]*\n```python\n(.*?)```", README, re.S).group(1)
+
+
+def recipe(name):
+    return re.search(rf"<!-- {name} recipe[^\n]*\n```python\n(.*?)```", README, re.S).group(1)
+
+
+RECIPE = recipe("ray")
 # Ray binds to loopback only (as on a laptop) and sends no usage statistics.
 RAY_ENV = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_USAGE_STATS_ENABLED": "0"}
 
@@ -72,3 +85,43 @@ def test_ray_data_states_merge_to_one_compute(tmp_path):
     assert_same(got["micro_macro"], micro_macro.compute(predictions, references, convention="maven"), "micro_macro")
     expected = csc_sighan.compute(sentences, corrections, sources=sources, confidence_level=0.9, n_resamples=200, seed=3)
     assert_same(got["csc_sighan"], expected, "csc_sighan")
+
+
+ACCELERATE = """
+import json, sys
+from types import SimpleNamespace
+import torch
+from torch.utils.data import DataLoader
+
+
+class Echo(torch.nn.Module):  # a model whose logits are the batch's own
+    def __init__(self):
+        super().__init__()
+        self.scale = torch.nn.Parameter(torch.ones(1))
+
+    def forward(self, logits, labels):
+        return SimpleNamespace(logits=logits * self.scale)
+
+
+rows = [{{"logits": torch.tensor(r["logits"]), "labels": torch.tensor(r["labels"])}} for r in json.load(open(sys.argv[1]))]
+model, dev_loader = Echo(), DataLoader(rows, batch_size=8)
+{recipe}
+counted = int(state.all_reduce(s).matrix.sum())
+print(json.dumps({{"rank": accelerator.process_index, "processes": accelerator.num_processes, "counted": counted, "scores": scores}}))
+"""
+
+
+def test_accelerate_recipe_two_processes(tmp_path):
+    rng = np.random.default_rng(5)
+    logits = rng.normal(size=(101, 5))  # 13 batches of 8: 7 on one process, 6 (the last of 5) on the other
+    references = np.where(rng.random(101) < 0.5, logits.argmax(1), rng.integers(0, 5, 101))
+    (tmp_path / "data.json").write_text(json.dumps([{"logits": row.tolist(), "labels": int(r)} for row, r in zip(logits, references)]))
+    (tmp_path / "recipe.py").write_text(ACCELERATE.format(recipe=recipe("accelerate")))
+    argv = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2", "--master-addr", "127.0.0.1", "--master-port", str(free_port()), "recipe.py", "data.json"]
+    done = subprocess.run(argv, cwd=tmp_path, env={**os.environ, "GLOO_SOCKET_IFNAME": "lo", "ACCELERATE_USE_CPU": "1"}, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-4000:]
+    ranks = sorted((json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")), key=lambda r: r["rank"])
+    assert [(r["rank"], r["processes"], r["counted"]) for r in ranks] == [(0, 2, 101), (1, 2, 101)]  # each example once
+    expected = micro_macro.compute(logits.argmax(1).tolist(), references.tolist(), negative_labels=[0])
+    for rank in ranks:
+        assert_same(rank["scores"], expected, "micro_macro")
