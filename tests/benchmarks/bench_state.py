@@ -127,7 +127,7 @@ def read(process):
 
 
 def mb(n):
-    return f"{n / 2**20:.1f} MB"
+    return f"{n / 2**20:.1f} MiB"
 
 
 def distributed(n, workers, rounds, ways=("state", "gather", "evaluate", "floor")):
