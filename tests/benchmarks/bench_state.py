@@ -1,7 +1,7 @@
 """paperscore.state across processes: memory and time against the naive alternatives,
 measured in the same run.
 
-    python tests/benchmarks/bench_state.py          # 10M labels over 4 workers; states of 1e3..1e5 sentences/documents
+    python tests/benchmarks/bench_state.py          # 10M labels over 4 workers, then on Ray; states of 1e3..1e5 sentences/documents
     python tests/benchmarks/bench_state.py --quick  # 1e5 labels over 2 workers, 1e2..1e3 sentences/documents, to check it runs
 
 --quick leaves evaluate's way out: importing evaluate in its two workers costs CI more than
@@ -13,7 +13,7 @@ gives one process's figures).
    Each worker makes its own shard (seeded by its rank), as a model's outputs would be:
    - state: the worker adds its shard to a state and writes to_dict() as JSON; one more
      process reads the 4 states, merges them and computes.
-   - gather: the worker writes its shard's labels (.npy, the cheapest transfer there is);
+   - gather: the worker writes its shard's labels (.npz, uncompressed: the cheapest transfer);
      one more process loads all N labels and computes once (what gathering every
      prediction to rank 0 does).
    - evaluate: the micro_macro Space in evaluate's own multi-process mode (num_process=4,
@@ -24,7 +24,12 @@ gives one process's figures).
    Per worker: peak RSS (getrusage in the worker) and the bytes it hands on; for the
    process that computes: its peak RSS; the wall time of the whole run (alternating
    rounds, medians). Every way's figures must equal one compute() over all N labels.
-2. csc_sighan (SIGHAN15's 1,100 sentences repeated, predictions that fix, miss and
+2. The same on Ray Data (the README recipe's pipeline), a local cluster of 2 CPUs, N labels made on the
+   workers from their ids (8 blocks): one driver process per run, whose peak RSS is
+   measured. state: map_batches returns one state per block, merged on the driver.
+   gather: every label comes to the driver (to_pandas), which computes once. Full runs
+   only (--quick leaves it out: tests/test_distributed.py runs the recipe).
+3. csc_sighan (SIGHAN15's 1,100 sentences repeated, predictions that fix, miss and
    over-correct) and coref (random documents of 0-30 mentions) at three corpus sizes: the
    state's to_dict() JSON size with and without keep_rows, against the examples' own JSON
    size (what a worker that returns its examples sends).
@@ -163,6 +168,58 @@ def distributed(n, workers, rounds, ways=("state", "gather", "evaluate", "floor"
     return agree
 
 
+def labels_of(ids):
+    """Labels as a function of their ids alone (a multiplicative hash), as shard() draws them:
+    NA on 70% of the references, predictions right 80% of the time."""
+    h = (np.asarray(ids, dtype=np.uint64) * np.uint64(0x9E3779B1)) % np.uint64(2**32)
+    references = np.where(h % 10 < 7, 0, 1 + (h >> np.uint64(8)) % 168).astype(np.int64)
+    predictions = np.where((h >> np.uint64(16)) % 10 < 8, references, (h >> np.uint64(20)) % 169).astype(np.int64)
+    return predictions, references
+
+
+def ray_driver(way, n):
+    """One Ray Data run as the driver (its own process): prints its peak RSS and result."""
+    import ray
+
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+
+    def make(batch):
+        predictions, references = labels_of(batch["id"])
+        return {"prediction": predictions, "reference": references}
+
+    def score(batch):
+        return {"state": [json.dumps(state.new("micro_macro", **OPTIONS).update(batch["prediction"], batch["reference"]).to_dict())]}
+
+    outputs = ray.data.range(n, override_num_blocks=8).map_batches(make, batch_size=None, batch_format="numpy")
+    if way == "state":
+        parts = outputs.map_batches(score, batch_size=None, batch_format="numpy").to_pandas()
+        result, sent = state.merge(*(state.from_dict(json.loads(s)) for s in parts["state"])).compute(), int(parts["state"].str.len().sum())
+    else:
+        table = outputs.to_pandas()
+        result, sent = micro_macro.compute(table["prediction"].to_numpy(), table["reference"].to_numpy(), **OPTIONS), int(table.memory_usage(index=False).sum())
+    print(json.dumps({"rss": peak_rss(), "sent": sent, "result": result}))
+
+
+def on_ray(n, rounds):
+    # loopback only, no usage statistics; the workers import this checkout's paperscore
+    env = {**os.environ, "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_USAGE_STATS_ENABLED": "0", "PYTHONPATH": os.pathsep.join([str(ROOT / "shared"), os.environ.get("PYTHONPATH", "")])}
+
+    def run_driver(way):
+        return read(subprocess.Popen([sys.executable, __file__, "--ray", way, str(n)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env))
+
+    times = interleaved({way: (lambda way=way: run_driver(way)) for way in ("state", "gather")}, rounds)
+    expected = micro_macro.compute(*labels_of(np.arange(n)), **OPTIONS)
+    print(f"\nRay Data, micro_macro, {n:,} labels made on 2 CPUs' workers in 8 blocks ({rounds} alternating rounds, medians; each a new driver process with ray.init)")
+    agree = True
+    for way in times:
+        seconds, got = times[way]
+        same = got["result"] == expected
+        agree &= same
+        print(f"  {way:8s} {seconds:6.2f} s  driver peak RSS {mb(got['rss'])}, receives {got['sent']:,} bytes; figures {'equal' if same else 'DIFFER from'} one compute()")
+    print(f"  ratio: the gathering driver's peak RSS {times['gather'][1]['rss'] / times['state'][1]['rss']:.1f}x the merging driver's; wall times gather / state {times['gather'][0] / times['state'][0]:.2f}")
+    return agree
+
+
 def json_size(value):
     return len(json.dumps(value, ensure_ascii=False).encode())
 
@@ -213,17 +270,28 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="small sizes, to check it runs")
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds of the 10M-label runs (default 3)")
+    parser.add_argument("--ray-labels", type=int, default=10**7, help=argparse.SUPPRESS)
+    parser.add_argument("--parts", default="processes,ray,sizes", help="which of the full run's parts to run (default: processes,ray,sizes)")
     parser.add_argument("--worker", nargs=5, metavar=("WAY", "RANK", "N", "FOLDER", "WORKERS"), help=argparse.SUPPRESS)
     parser.add_argument("--combine", nargs=5, metavar=("WAY", "RANK", "N", "FOLDER", "WORKERS"), help=argparse.SUPPRESS)
+    parser.add_argument("--ray", nargs=2, metavar=("WAY", "N"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
         way, rank, n, folder, workers = args.worker
         return worker(way, int(rank), int(n), folder, int(workers))
     if args.combine:
         return combine(args.combine[0], args.combine[3], int(args.combine[4]))
+    if args.ray:
+        return ray_driver(args.ray[0], int(args.ray[1]))
     report_load()
-    agree = distributed(10**5, 2, 1, ("state", "gather", "floor")) if args.quick else distributed(10**7, 4, args.rounds)
-    agree &= state_sizes([100, 1000] if args.quick else [1_000, 10_000, 100_000])
+    if args.quick:
+        agree = distributed(10**5, 2, 1, ("state", "gather", "floor")) & state_sizes([100, 1000])
+    else:
+        parts = args.parts.split(",")
+        agree = True
+        agree &= distributed(10**7, 4, args.rounds) if "processes" in parts else True
+        agree &= on_ray(args.ray_labels, args.rounds) if "ray" in parts else True
+        agree &= state_sizes([1_000, 10_000, 100_000]) if "sizes" in parts else True
     if not agree:
         raise SystemExit("a way's figures differ from one compute()")
 
