@@ -240,7 +240,7 @@ def test_paired_test_on_hand_made_statistics():
 @pytest.mark.parametrize(
     "call, message",
     [
-        (lambda: compare.compare("bleu", [1], [1], [1]), "metric: 'bleu' is not one of coref_conll, csc_common, csc_sighan, micro_macro, quad_match, rationale_f1"),
+        (lambda: compare.compare("bleu", [1], [1], [1]), "metric: 'bleu' is not one of coref_conll, csc_common, csc_sighan, faithfulness, micro_macro, quad_match, rationale_f1"),
         (lambda: compare.compare("micro_macro", [1, 0], [1, 0], [1, 0], method="sign"), "method: 'sign' is not one of"),
         (lambda: compare.compare("micro_macro", [1, 0], [1, 0], [1, 0], metric_key="bleu"), "metric_key: 'bleu' is not one of"),
         (lambda: compare.compare("micro_macro", [1, 0], [1, 0], [1]), "differ in length"),

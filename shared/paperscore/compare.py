@@ -135,7 +135,9 @@ def paired_test(table_a, codes_a, table_b, codes_b, reduce, metric_key, method="
         return np.asarray(values[metric_key], dtype=float)
 
     differ = _differ(rows_a, rows_b)
-    score_a, score_b = score(counts, rows_a)[0], score(counts, rows_b)[0]
+    # each system's own rows and counts, not the pairs: the figure (to the last bit) does not
+    # depend on the other system, so swapping A and B negates the difference exactly
+    score_a, score_b = (score(np.bincount(np.asarray(c, dtype=np.int64), minlength=t.shape[0]), t)[0] for t, c in ((table_a, codes_a), (table_b, codes_b)))
     observed = score_b - score_a
     rng = np.random.default_rng(seed)
     deltas = np.concatenate([score(w, rows_b) - score(w, rows_a) for w in resample_chunks(counts, n_resamples, rng)])

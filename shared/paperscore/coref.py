@@ -40,6 +40,7 @@ from .core import (
     check_same_length,
     check_zero_division,
     compress_rows,
+    encode_rows,
     divide,
     harmonic_mean,
     input_error,
@@ -1425,7 +1426,7 @@ def paired_statistics(references, system_a, system_b, metrics=None, keep_singlet
     tables = []
     for response in (response_a, response_b):
         rows = _document_rows(key, response, metrics, keep_singletons, convention=convention)
-        tables += [rows, np.arange(len(rows))]
+        tables += encode_rows(rows)  # coded by value: p-values do not depend on document order
     return (*tables, lambda weights, rows: scores(weights @ rows, metrics, zero_division))
 
 

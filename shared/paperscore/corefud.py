@@ -40,6 +40,7 @@ from .core import (
     check_choice,
     check_zero_division,
     compress_rows,
+    encode_rows,
     divide,
     harmonic_mean,
     input_error,
@@ -688,7 +689,7 @@ def paired_statistics(references, system_a, system_b, matching="head", keep_sing
     tables = []
     for system, argument in ((system_a, "system_a"), (system_b, "system_b")):
         _, rows = document_rows(system, references, matching, keep_singletons, zero_matching, argument, chosen)
-        tables += [rows, np.arange(len(rows))]
+        tables += encode_rows(rows)  # coded by value: p-values do not depend on document order
     return (*tables, lambda weights, rows: scores(np.asarray(weights, dtype=float) @ rows, zero_division, chosen))
 
 

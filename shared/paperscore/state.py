@@ -50,10 +50,10 @@ with `keep_rows=True`:
   with sequences of labels it resamples sequences in order: identical when shards are
   merged in corpus order, else a different (equally valid) draw for the same seed.
 `paperscore compare` takes whole corpora, not states. Its p-values and intervals depend on
-the multiset of paired examples for quad_match, rationale, the CSC families and
+the multiset of paired examples for quad_match, rationale, the CSC families, coref and
 micro_macro with one label per example (shards rejoined in any order give the same
-figures); coref and micro_macro sequences code each document / sequence by its position,
-so there they are the same only with the examples in corpus order.
+figures); micro_macro sequences code each sequence by its position, so there they are the
+same only with the examples in corpus order.
 """
 
 import numpy as np
