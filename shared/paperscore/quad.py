@@ -51,6 +51,8 @@ ELEMENTS = ("target", "opinion", "aspect", "polarity")
 # original's codes are these; any other set of the four digits works as well ("0" for
 # targets alone, "12" for opinion-aspect pairs: the subtasks of ASQP, MvP and ACOS tables).
 TUPLE_LENS = ("0123", "01", "012", "013", "023", "23", "03", "13", "3")
+# Every subset of the four elements, the original's codes first (a choice list for the demo).
+TUPLE_LEN_SUBSETS = TUPLE_LENS + tuple(s for n in (1, 2, 3) for s in map("".join, itertools.combinations("0123", n)) if s not in TUPLE_LENS)
 FREE_TEXT = {0, 1}  # target and opinion are spans, compared by ROUGE-L; aspect and polarity are labels
 SIMILARITIES = ("rouge_l", "exact")
 DUPLICATES = ("multiset", "list", "set")
