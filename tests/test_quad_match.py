@@ -2,6 +2,7 @@
 DiaASQ as real Chinese and English data, properties, errors and the command line."""
 
 import functools
+import html
 import itertools
 import json
 import random
@@ -1813,3 +1814,91 @@ def test_demo_diaasq_convention_is_run_evals_table(tmp_path):
     # the uploaded gold dialogues, one a line, still read as quad strings without the convention:
     # gold against itself is every quad matched, exact F1 1
     assert app.score(**{**app.EXAMPLE, "predictions": boxes["references"], "references": boxes["references"]})[0]["exact_f1"] == 1.0
+
+
+def test_demo_tuple_len_choices_are_every_subset_from_the_package():
+    """The page's tuple_len list is quad.TUPLE_LEN_SUBSETS: each of the 2**4 - 1 = 15
+    non-empty subsets of the four elements once (the original's nine codes first); an
+    order not listed is typed and read as the package reads it."""
+    import gradio as gr
+
+    app = load_app()
+    (dropdown,) = [block for block in app.demo.blocks.values() if getattr(block, "elem_id", None) == "tuple-len"]
+    assert [value for _, value in dropdown.choices] == list(quad_module.TUPLE_LEN_SUBSETS)
+    assert dropdown.allow_custom_value
+    subsets = {frozenset(code) for code in quad_module.TUPLE_LEN_SUBSETS}
+    assert len(subsets) == len(quad_module.TUPLE_LEN_SUBSETS) == 15 and set().union(*subsets) == set("0123")
+    assert quad_module.TUPLE_LEN_SUBSETS[: len(TUPLE_LENS)] == TUPLE_LENS
+    # target-aspect pairs ("02"): sample 1 finds 1 of 2 gold pairs, sample 2 its one: 2 hits,
+    # n = 2, m = 3: P = 1, R = 2/3, F1 = 4/5
+    result, _ = app.score(**{**app.EXAMPLE, "tuple_len": "02", "predictions": "food | food#taste\nstaff | service", "references": "food | food#taste & x | y\nstaff | service"})
+    assert (result["exact_precision"], result["exact_recall"], result["exact_f1"]) == pytest.approx((1, 2 / 3, 4 / 5), abs=1e-12)
+    assert "|tuple_len:02|" in result["signature"]
+    # the same pair written aspect first, an order typed ("20"): 1 hit, n = 2, m = 1: F1 = 2/3
+    result, _ = app.score(**{**app.EXAMPLE, "tuple_len": "20", "predictions": "food#taste | food & x | y", "references": "food#taste | food"})
+    assert result["exact_f1"] == pytest.approx(2 / 3, abs=1e-12) and "|tuple_len:20|" in result["signature"]
+    with pytest.raises(gr.Error, match="tuple_len: '0124' is not a string of distinct digits"):
+        app.score(**{**app.EXAMPLE, "tuple_len": "0124"})
+
+
+def test_demo_implicit_split_shows_acos_four_rows():
+    """implicit_split: ACOS's rows EA&EO, IA&EO, EA&IO, IA&IO (measureQuad_imp's order) in a
+    table before the figures. Sample 1 (gold: implicit target, explicit opinion) is hit: IA&EO
+    1/1; sample 2 (explicit both) missed: EA&EO 0 of 1 predicted, 1 gold; sample 3 (both
+    implicit) hit: IA&IO 1/1; no sample is EA&IO: 0/0, zero_division 0. Overall 2 hits of
+    3 and 3: exact F1 2/3."""
+    import gradio as gr
+
+    app = load_app()
+    inputs = {
+        **app.EXAMPLE,
+        "implicit_split": True,
+        "predictions": "NULL | good | food#taste | pos\nfood | NULL | food#taste | pos\nNULL | NULL | food#taste | pos",
+        "references": "NULL | good | food#taste | pos\nfood | bad | food#taste | pos\nNULL | NULL | food#taste | pos",
+    }
+    result, _, _, figures, _ = app.show(**inputs)
+    assert result["exact_f1"] == pytest.approx(2 / 3, abs=1e-12)
+    rows = re.findall(r"<tr><td>([^<]*)</td><td>([^<]*)</td><td>([^<]*)</td><td>([^<]*)</td></tr>", figures)
+    assert rows[:4] == [
+        ("EA&amp;EO (ea_eo)", "0", "0", "0"),
+        ("IA&amp;EO (ia_eo)", "1", "1", "1"),
+        ("EA&amp;IO (ea_io)", "0", "0", "0"),
+        ("IA&amp;IO (ia_io)", "1", "1", "1"),
+    ]
+    assert "exact_f1_ia_eo" not in figures  # shown once, in ACOS's table
+    with pytest.raises(gr.Error, match=r"implicit_split: tuple_len '23' must hold the target \(0\) and the opinion \(1\)"):
+        app.score(**{**inputs, "tuple_len": "23", "predictions": "food#taste | pos", "references": "food#taste | pos"})
+    with pytest.raises(gr.Error, match="implicit_split: does not apply with convention diaasq"):
+        app.score(**{**inputs, "convention": "diaasq"})
+
+
+def test_demo_spans_reads_span_index_quads_as_json_lines():
+    """spans: one JSON sample a line. The card's case (end inclusive): the first quad's
+    opinion ends one token late (degree 3/4), the second matches (its implicit target
+    [-1, -1] against null): exact 1 of 2, F1 1/2; soft S = 7/4 of 2 and 2: F1 7/8. A blank
+    line is a sample without quads; {"quads": [...]} lines (an uploaded JSON file) too."""
+    import gradio as gr
+
+    app = load_app()
+    pred = '[[[0, 1], [3, 4], "food", "pos"], [[-1, -1], [6, 6], "price", "neg"]]'
+    gold = '[[[0, 1], [3, 3], "food", "pos"], [null, [6, 6], "price", "neg"]]'
+    inputs = {**app.EXAMPLE, "spans": "inclusive", "similarity": "exact", "predictions": pred, "references": gold}
+    result, table = app.score(**inputs)
+    assert (result["exact_f1"], result["optimal_f1"]) == (0.5, 0.875)
+    assert "|spans:inclusive|" in result["signature"]
+    assert table["data"][0][1].split(" | ")[:2] == ["0:2", "3:5"]  # [0, 1], [3, 4] inclusive shown as start:end, end exclusive
+    # a first sample, blank on the prediction side (its one gold quad missed): exact 1 hit, n = 2, m = 3
+    result, _ = app.score(**{**inputs, "predictions": "\n" + json.dumps({"quads": json.loads(pred)}), "references": '[[[2, 2], [5, 5], "x", "neg"]]\n' + gold})
+    assert result["exact_f1"] == pytest.approx(2 * 1 / (2 + 3), abs=1e-12)
+    for change, message in [
+        ({"similarity": "rouge_l"}, 'similarity: \'rouge_l\'; spans are compared by position, exactly: pass similarity="exact"'),
+        ({"predictions": pred + "\nfood | good"}, "predictions line 2: with spans a line is JSON"),
+        ({"predictions": '[[[0, 1], [4, 3], "food", "pos"]]'}, "predictions (sample 1): quad 1 opinion [4, 3] is not a token span"),
+        ({"parse": "mvp"}, "spans: a parser reads model text, not span indices"),
+        ({"convention": "diaasq", "similarity": "rouge_l"}, "spans: does not apply with convention diaasq"),
+        ({"spans": "half"}, "spans: 'half' is not one of"),
+        ({"predictions": json.dumps([[[0, 1], [3, 4], "food", "pos"]] * 51)}, "predictions line 1: 51 quads; this demo takes at most 50 per sample"),
+    ]:
+        with pytest.raises(gr.Error) as raised:
+            app.score(**{**inputs, **change})
+        assert message in html.unescape(raised.value.message), raised.value.message

@@ -307,7 +307,7 @@ with gr.Blocks(title="micro_macro") as demo:
             references = gr.Textbox(value=EXAMPLE["references"], label="References", lines=3, max_lines=8, elem_id="references")
         page.uploads({"predictions": predictions, "references": references}, upload, [".txt", ".jsonl", ".json"], "one label per line")
         with gr.Row():
-            convention = gr.Dropdown(["none", "maven", "jmee", "omnievent"], value=EXAMPLE["convention"], label="convention")
+            convention = gr.Dropdown(["none", "maven", "jmee", "omnievent"], value=EXAMPLE["convention"], label="convention", elem_id="convention")
             negative_labels = gr.Textbox(value=EXAMPLE["negative_labels"], label="negative_labels (optional)")
             zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division")
         with gr.Row():

@@ -150,6 +150,8 @@ def compute_kwargs(predictions, references, tuple_len, weights, similarity, dupl
         raise ValueError(f"parse: {parse!r} is not one of {', '.join(PARSERS)}")
     if spans not in SPANS:
         raise ValueError(f"spans: {spans!r} is not one of {', '.join(SPANS)}")
+    if spans != NO_SPANS and parse != NO_PARSER:  # before the parser reads the boxes' JSON as model text
+        raise ValueError(f"spans: a parser reads model text, not span indices; choose {NO_PARSER!r} or {NO_SPANS!r}")
     for name, text in (("predictions", predictions), ("references", references)):
         if not text.strip():  # a blank line is a sample without quads; a blank box is no input
             raise ValueError(f"{name}: the box is empty (one sample per line)")
@@ -216,7 +218,7 @@ def diaasq_table(result):
 def acos_table(result):
     """implicit_split: ACOS's four rows (EA&EO, IA&EO, EA&IO, IA&IO), exact P/R/F1 each."""
     rows = [[f"{name} ({kind})", *(page.figure(result[f"exact_{f}_{kind}"]) for f in ("precision", "recall", "f1"))] for kind, name in ACOS_NAMES.items()]
-    return page.table(ACOS_HEADERS, rows, escape=False)
+    return page.table(ACOS_HEADERS, rows)
 
 
 def alignment_table(samples):
