@@ -1902,3 +1902,73 @@ def test_demo_spans_reads_span_index_quads_as_json_lines():
         with pytest.raises(gr.Error) as raised:
             app.score(**{**inputs, **change})
         assert message in html.unescape(raised.value.message), raised.value.message
+
+
+# The demo's ACOS case: gold sample 1 is IA&EO, 2 EA&EO, 3 IA&IO. System A misses sample 1,
+# system B sample 2 (the rest exact).
+ACOS_GOLD = ["NULL | good | food#taste | pos", "food | bad | food#taste | pos", "NULL | NULL | food#taste | pos"]
+ACOS_A = ["NULL | bad | food#taste | pos", ACOS_GOLD[1], ACOS_GOLD[2]]
+ACOS_B = [ACOS_GOLD[0], "food | NULL | food#taste | pos", ACOS_GOLD[2]]
+
+
+def test_compare_implicit_split_and_tuple_len_subsets(tmp_path, capsys):
+    """`compare quad` takes implicit_split (metric_key one of ACOS's rows) and any
+    tuple_len, as compute does; the command line gives the same. By hand: IA&EO is sample 1
+    alone, A misses it (F1 0), B hits it (1); EA&EO is sample 2: A 1, B 0; IA&IO both 1.
+    tuple_len "02": A finds 2 of 3 gold pairs with 2 predicted (F1 4/5), B 2 of 3 with 3
+    predicted (2/3)."""
+    from paperscore.compare import compare
+
+    for key, a, b in (("exact_f1_ia_eo", 0.0, 1.0), ("exact_f1_ea_eo", 1.0, 0.0), ("exact_f1_ia_io", 1.0, 1.0), ("exact_f1", 2 / 3, 2 / 3)):
+        r = compare("quad_match", ACOS_GOLD, ACOS_A, ACOS_B, metric_key=key, implicit_split=True, n_resamples=50, seed=0)
+        assert (r["score_a"], r["score_b"], r["difference"]) == pytest.approx((a, b, b - a), abs=1e-12), key
+    assert "|implicit_split:yes|" in r["signature"]
+    with pytest.raises(ValueError, match="metric_key: 'exact_f1_ia_eo' is not one of"):
+        compare("quad_match", ACOS_GOLD, ACOS_A, ACOS_B, metric_key="exact_f1_ia_eo")
+    with pytest.raises(ValueError, match=r"implicit_split: True with tuple_len '023': True or False, and True needs the target \(0\) and the opinion \(1\)"):
+        compare("quad_match", ACOS_GOLD, ACOS_A, ACOS_B, implicit_split=True, tuple_len="023")
+    gold, a, b = ["food | food#taste & x | y", "staff | service"], ["food | food#taste", "staff | service"], ["food | food#taste & x | y", "staff | x"]
+    r = compare("quad_match", gold, a, b, metric_key="exact_f1", tuple_len="02", n_resamples=50, seed=0)
+    assert (r["score_a"], r["score_b"]) == pytest.approx((4 / 5, 2 / 3), abs=1e-12) and "|tuple_len:02|" in r["signature"]
+    files = {name: write(tmp_path / f"{name}.txt", lines) for name, lines in (("gold", ACOS_GOLD), ("a", ACOS_A), ("b", ACOS_B), ("gold02", gold), ("a02", a), ("b02", b))}
+    code, out, _ = run_cli(["compare", "quad", "--references", files["gold"], "--system-a", files["a"], "--system-b", files["b"], "--implicit-split", "--metric-key", "exact_f1_ea_eo", "--n-resamples", "50", "--seed", "0", "--json"], capsys)
+    assert code == 0 and (json.loads(out)["score_a"], json.loads(out)["score_b"]) == (1.0, 0.0)
+    code, out, _ = run_cli(["compare", "quad", "--references", files["gold02"], "--system-a", files["a02"], "--system-b", files["b02"], "--tuple-len", "02", "--metric-key", "exact_f1", "--n-resamples", "50", "--seed", "0", "--json"], capsys)
+    assert code == 0 and json.loads(out)["score_a"] == pytest.approx(4 / 5, abs=1e-12)
+    dialogues = str(diaasq.DATA / "diaasq_zh_test.json")
+    code, _, err = run_cli(["compare", "quad", "--convention", "diaasq", "--references", dialogues, "--system-a", dialogues, "--system-b", dialogues, "--implicit-split"], capsys)
+    assert code == 1 and "--implicit-split: does not apply with --convention diaasq" in err
+
+
+def test_compare_implicit_split_equals_the_plain_definition_per_kind():
+    """At users' sizes: each system's four ACOS figures as compare resamples them (its
+    reducer over the encoded rows, all weights 1) equal the plain per-sample definition
+    (tests/quad_naive.py, measureQuad_imp's typing) over 10,000 diverse samples with
+    implicit elements, under the set rule ACOS counts by; compare's score_a is that figure."""
+    from paperscore.compare import compare
+
+    predictions, references = diverse_corpus(10_000, 3, alphabet="narrow")
+    references = [quad_naive.references_of(r)[0] for r in references]  # compare: one reference each
+    oracle = [quad_naive.sample_statistics(p, r, similarity="exact") for p, r in zip(predictions, references)]
+    expected = quad_naive.figures(oracle, "set", implicit_split=True)
+    assert all(expected[f"exact_f1_{kind}"] > 0 for kind in quad_module.IMPLICITNESS)  # every kind present
+    table_a, codes_a, table_b, codes_b, reduce = quad_module.paired_statistics(references, predictions, references, similarity="exact", duplicates="set", implicit_split=True)
+    got = reduce(np.bincount(codes_a, minlength=len(table_a)).astype(float), table_a)
+    perfect = reduce(np.bincount(codes_b, minlength=len(table_b)).astype(float), table_b)
+    for kind in quad_module.IMPLICITNESS:
+        for key in quad_module.EXACT_KEYS:
+            assert (got[f"{key}_{kind}"], perfect[f"{key}_{kind}"]) == (pytest.approx(expected[f"{key}_{kind}"], abs=1e-12), 1.0), (key, kind)
+    r = compare("quad_match", references[:2_000], predictions[:2_000], references[:2_000], metric_key="exact_f1_ia_io", implicit_split=True, similarity="exact", duplicates="set", n_resamples=20, seed=0)
+    small = quad_naive.figures(oracle[:2_000], "set", implicit_split=True)
+    assert (r["score_a"], r["score_b"]) == (pytest.approx(small["exact_f1_ia_io"], abs=1e-12), 1.0)
+
+
+def test_cli_quad_implicit_split_and_a_single_element_tuple_len(tmp_path, capsys):
+    """`paperscore quad --implicit-split` prints ACOS's rows (system B above: EA&EO 0,
+    IA&EO 1, EA&IO 0/0 -> 0, IA&IO 1); `--tuple-len 2`, categories alone: 2 of 3 right."""
+    files = {name: write(tmp_path / f"{name}.txt", lines) for name, lines in (("gold", ACOS_GOLD), ("b", ACOS_B), ("cats", ["food#taste", "service#general", "price#level"]), ("pred", ["food#taste", "service#general", "food#taste"]))}
+    code, out, _ = run_cli(["quad", "--predictions", files["b"], "--references", files["gold"], "--implicit-split", "--json"], capsys)
+    result = json.loads(out)
+    assert code == 0 and [result[f"exact_f1_{kind}"] for kind in quad_module.IMPLICITNESS] == [0.0, 1.0, 0.0, 1.0]
+    code, out, _ = run_cli(["quad", "--predictions", files["pred"], "--references", files["cats"], "--tuple-len", "2", "--json"], capsys)
+    assert code == 0 and json.loads(out)["exact_f1"] == pytest.approx(2 / 3, abs=1e-12)
