@@ -1834,6 +1834,7 @@ def test_demo_tuple_len_choices_are_every_subset_from_the_package():
     result, _ = app.score(**{**app.EXAMPLE, "tuple_len": "02", "predictions": "food | food#taste\nstaff | service", "references": "food | food#taste & x | y\nstaff | service"})
     assert (result["exact_precision"], result["exact_recall"], result["exact_f1"]) == pytest.approx((1, 2 / 3, 4 / 5), abs=1e-12)
     assert "|tuple_len:02|" in result["signature"]
+    assert "exact-match F1 of (target, aspect) tuples, tuple_len 02" in app.show(**{**app.EXAMPLE, "tuple_len": "02", "predictions": "a | b", "references": "a | b"})[1]
     # the same pair written aspect first, an order typed ("20"): 1 hit, n = 2, m = 1: F1 = 2/3
     result, _ = app.score(**{**app.EXAMPLE, "tuple_len": "20", "predictions": "food#taste | food & x | y", "references": "food#taste | food"})
     assert result["exact_f1"] == pytest.approx(2 / 3, abs=1e-12) and "|tuple_len:20|" in result["signature"]

@@ -275,6 +275,8 @@ def show(predictions, references, tuple_len, weights, similarity, duplicates, le
     rows, the other figures and the alignment table (its first rows), or DiaASQ's 13 rows."""
     result, table = score(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse, convention, implicit_split, spans)
     key, paper = HEADLINE_FIGURE if convention == NO_CONVENTION else DIAASQ_HEADLINE
+    if convention == NO_CONVENTION and parse == NO_PARSER and tuple_len != "0123":  # a subtask: name its tuples
+        paper = f"exact-match F1 of ({', '.join(ELEMENTS[int(code)] for code in tuple_len)}) tuples, tuple_len {tuple_len}"
     rows = [[cell if isinstance(cell, str) else page.figure(cell) for cell in row] for row in table["data"]]
     acos = [f"exact_{f}_{kind}" for kind in ACOS_NAMES for f in ("precision", "recall", "f1")] if implicit_split else []
     return (
