@@ -87,7 +87,7 @@ DIAASQ_HEADERS = ["row (DiaASQ's name)", "precision", "recall", "F1"]
 DIAASQ_NAMES = {"ta": "TA", "to": "TO", "ao": "AO", "cross_1": "Cross-1", "cross_2": "Cross-2", "cross_3": "Cross-3"}
 # implicit_split: ACOS's rows, as its measureQuad_imp names them (E/I: explicit or implicit
 # aspect term, our target, and opinion).
-ACOS_NAMES = {"ea_eo": "EA&EO", "ia_eo": "IA&EO", "ea_io": "EA&IO", "ia_io": "IA&IO"}
+ACOS_NAMES = {kind: kind.upper().replace("_", "&") for kind in quad.IMPLICITNESS}  # ea_eo: EA&EO
 ACOS_HEADERS = ["ACOS row (measureQuad_imp)", "exact precision", "exact recall", "exact F1"]
 ELEMENTS = ("target", "opinion", "aspect", "polarity")
 UNMATCHED = "(unmatched)"
