@@ -269,3 +269,42 @@ def test_the_demo_scores_span_records_as_the_repositories_scorers(rule, tmp_path
         app.score(**{**hand, "convention": "maven"})
     with pytest.raises(gr.Error, match="at most 200,000 per box"):
         app.score(**{**hand, "predictions": json.dumps([[0, 1, "A"]] * 200_001)})
+
+
+def test_the_demo_reads_bio_tags_with_scheme_bio():
+    """scheme "bio" (the package's list): one example a line, tags separated by spaces or as
+    a JSON list. BIO_EXAMPLE by hand: gold triggers (1, 3, Attack), (4, 5, Attack) and
+    (0, 1, Die) in example 2; predicted (1, 3, Attack), (4, 5, Die), (0, 1, Die). Tri-I: 3 of 3
+    spans; Tri-C: 2 of 3 typed right, P = R = F1 = 2/3; the same as those spans typed as
+    records."""
+    import html
+
+    import gradio as gr
+    from conftest import load_app
+
+    app = load_app("micro_macro")
+    assert app.SCHEMES[1:] == [s for s in event_spans.SCHEMES if s is not None] == ["bio"]
+    for rule in event_spans.RULES:  # no repeated trigger: both rules count alike
+        inputs = {**app.EXAMPLE, **app.BIO_EXAMPLE, "spans": rule}
+        _, top, signature, _, _, _ = app.show(**inputs)
+        headline = app.score(**inputs)[0]
+        assert (headline["trigger_id_f1"], headline["trigger_cls_f1"]) == pytest.approx((1.0, 2 / 3), abs=1e-15)
+        assert (headline["trigger_cls_predicted"], headline["trigger_cls_gold"], headline["trigger_cls_matched"]) == (3, 3, 2)
+        assert f"|spans:{rule}|scheme:bio|" in signature and ">0.6667<" in top and "BIO tags" in top
+        records = {"predictions": '[[1, 3, "Attack"], [4, 5, "Die"]]\n[[0, 1, "Die"]]', "references": '[[1, 3, "Attack"], [4, 5, "Attack"]]\n[[0, 1, "Die"]]'}
+        by_records = app.score(**{**inputs, **records, "scheme": app.NO_SCHEME})[0]
+        assert {k: v for k, v in headline.items() if k != "signature"} == {k: v for k, v in by_records.items() if k != "signature"}
+        as_json = "\n".join(json.dumps(line.split()) for line in app.BIO_EXAMPLE["predictions"].split("\n"))
+        assert app.score(**{**inputs, "predictions": as_json})[0]["trigger_cls_f1"] == headline["trigger_cls_f1"]
+    hand = {**app.EXAMPLE, **app.BIO_EXAMPLE}
+    for change, message in [
+        ({"spans": app.NO_SPANS}, "scheme: 'bio' reads tags into trigger spans for span-level scoring; choose spans textee or oneie"),
+        ({"predictions": "O B-Attack I-Attack O X\nB-Die O"}, "predictions (example 1)[4]: 'X' is not a BIO tag"),
+        ({"predictions": "O B-Attack\nB-Die O"}, "predictions (example 1): has 2 tags but references (example 1) has 5"),
+        ({"predictions": '["O", "B-Attack"\nB-Die O'}, "predictions line 1: starts with [ but is not a JSON list of BIO tags"),
+        ({"scheme": "iob"}, "scheme: 'iob' is not one of"),
+        ({"predictions": "O " * 200_001}, "predictions: 200,001 tags; this demo takes at most 200,000 per box"),
+    ]:
+        with pytest.raises(gr.Error) as raised:
+            app.score(**{**hand, **change})
+        assert message in html.unescape(raised.value.message), raised.value.message

@@ -2,6 +2,7 @@
 DiaASQ as real Chinese and English data, properties, errors and the command line."""
 
 import functools
+import html
 import itertools
 import json
 import random
@@ -1889,3 +1890,162 @@ def test_exact_only_from_lists_of_strings_keyed_by_their_text():
     assert quad_module._distinct_texts([["a\0b"], ["a", "b"]]) is None
     got = compute([[["a\0b", "c", "x", "y"]]], [[["a", "b\0c", "x", "y"]]], exact_only=True)
     assert got["exact_f1"] == 0.0
+
+
+def test_demo_tuple_len_choices_are_every_subset_from_the_package():
+    """The page's tuple_len list is quad.TUPLE_LEN_SUBSETS: each of the 2**4 - 1 = 15
+    non-empty subsets of the four elements once (the original's nine codes first); an
+    order not listed is typed and read as the package reads it."""
+    import gradio as gr
+
+    app = load_app()
+    (dropdown,) = [block for block in app.demo.blocks.values() if getattr(block, "elem_id", None) == "tuple-len"]
+    assert [value for _, value in dropdown.choices] == list(quad_module.TUPLE_LEN_SUBSETS)
+    assert dropdown.allow_custom_value
+    subsets = {frozenset(code) for code in quad_module.TUPLE_LEN_SUBSETS}
+    assert len(subsets) == len(quad_module.TUPLE_LEN_SUBSETS) == 15 and set().union(*subsets) == set("0123")
+    assert quad_module.TUPLE_LEN_SUBSETS[: len(TUPLE_LENS)] == TUPLE_LENS
+    # target-aspect pairs ("02"): sample 1 finds 1 of 2 gold pairs, sample 2 its one: 2 hits,
+    # n = 2, m = 3: P = 1, R = 2/3, F1 = 4/5
+    result, _ = app.score(**{**app.EXAMPLE, "tuple_len": "02", "predictions": "food | food#taste\nstaff | service", "references": "food | food#taste & x | y\nstaff | service"})
+    assert (result["exact_precision"], result["exact_recall"], result["exact_f1"]) == pytest.approx((1, 2 / 3, 4 / 5), abs=1e-12)
+    assert "|tuple_len:02|" in result["signature"]
+    assert "exact-match F1 of (target, aspect) tuples, tuple_len 02" in app.show(**{**app.EXAMPLE, "tuple_len": "02", "predictions": "a | b", "references": "a | b"})[1]
+    # the same pair written aspect first, an order typed ("20"): 1 hit, n = 2, m = 1: F1 = 2/3
+    result, _ = app.score(**{**app.EXAMPLE, "tuple_len": "20", "predictions": "food#taste | food & x | y", "references": "food#taste | food"})
+    assert result["exact_f1"] == pytest.approx(2 / 3, abs=1e-12) and "|tuple_len:20|" in result["signature"]
+    with pytest.raises(gr.Error, match="tuple_len: '0124' is not a string of distinct digits"):
+        app.score(**{**app.EXAMPLE, "tuple_len": "0124"})
+
+
+def test_demo_implicit_split_shows_acos_four_rows():
+    """implicit_split: ACOS's rows EA&EO, IA&EO, EA&IO, IA&IO (measureQuad_imp's order) in a
+    table before the figures. Sample 1 (gold: implicit target, explicit opinion) is hit: IA&EO
+    1/1; sample 2 (explicit both) missed: EA&EO 0 of 1 predicted, 1 gold; sample 3 (both
+    implicit) hit: IA&IO 1/1; no sample is EA&IO: 0/0, zero_division 0. Overall 2 hits of
+    3 and 3: exact F1 2/3."""
+    import gradio as gr
+
+    app = load_app()
+    inputs = {
+        **app.EXAMPLE,
+        "implicit_split": True,
+        "predictions": "NULL | good | food#taste | pos\nfood | NULL | food#taste | pos\nNULL | NULL | food#taste | pos",
+        "references": "NULL | good | food#taste | pos\nfood | bad | food#taste | pos\nNULL | NULL | food#taste | pos",
+    }
+    result, _, _, figures, _ = app.show(**inputs)
+    assert result["exact_f1"] == pytest.approx(2 / 3, abs=1e-12)
+    rows = re.findall(r"<tr><td>([^<]*)</td><td>([^<]*)</td><td>([^<]*)</td><td>([^<]*)</td></tr>", figures)
+    assert rows[:4] == [
+        ("EA&amp;EO (ea_eo)", "0", "0", "0"),
+        ("IA&amp;EO (ia_eo)", "1", "1", "1"),
+        ("EA&amp;IO (ea_io)", "0", "0", "0"),
+        ("IA&amp;IO (ia_io)", "1", "1", "1"),
+    ]
+    assert "exact_f1_ia_eo" not in figures  # shown once, in ACOS's table
+    with pytest.raises(gr.Error, match=r"implicit_split: tuple_len '23' must hold the target \(0\) and the opinion \(1\)"):
+        app.score(**{**inputs, "tuple_len": "23", "predictions": "food#taste | pos", "references": "food#taste | pos"})
+    with pytest.raises(gr.Error, match="implicit_split: does not apply with convention diaasq"):
+        app.score(**{**inputs, "convention": "diaasq"})
+
+
+def test_demo_spans_reads_span_index_quads_as_json_lines():
+    """spans: one JSON sample a line. The card's case (end inclusive): the first quad's
+    opinion ends one token late (degree 3/4), the second matches (its implicit target
+    [-1, -1] against null): exact 1 of 2, F1 1/2; soft S = 7/4 of 2 and 2: F1 7/8. A blank
+    line is a sample without quads; {"quads": [...]} lines (an uploaded JSON file) too."""
+    import gradio as gr
+
+    app = load_app()
+    pred = '[[[0, 1], [3, 4], "food", "pos"], [[-1, -1], [6, 6], "price", "neg"]]'
+    gold = '[[[0, 1], [3, 3], "food", "pos"], [null, [6, 6], "price", "neg"]]'
+    inputs = {**app.EXAMPLE, "spans": "inclusive", "similarity": "exact", "predictions": pred, "references": gold}
+    result, table = app.score(**inputs)
+    assert (result["exact_f1"], result["optimal_f1"]) == (0.5, 0.875)
+    assert "|spans:inclusive|" in result["signature"]
+    assert table["data"][0][1].split(" | ")[:2] == ["0:2", "3:5"]  # [0, 1], [3, 4] inclusive shown as start:end, end exclusive
+    # a first sample, blank on the prediction side (its one gold quad missed): exact 1 hit, n = 2, m = 3
+    result, _ = app.score(**{**inputs, "predictions": "\n" + json.dumps({"quads": json.loads(pred)}), "references": '[[[2, 2], [5, 5], "x", "neg"]]\n' + gold})
+    assert result["exact_f1"] == pytest.approx(2 * 1 / (2 + 3), abs=1e-12)
+    for change, message in [
+        ({"similarity": "rouge_l"}, 'similarity: \'rouge_l\'; spans are compared by position, exactly: pass similarity="exact"'),
+        ({"predictions": pred + "\nfood | good"}, "predictions line 2: with spans a line is JSON"),
+        ({"predictions": '[[[0, 1], [4, 3], "food", "pos"]]'}, "predictions (sample 1): quad 1 opinion [4, 3] is not a token span"),
+        ({"parse": "mvp"}, "spans: a parser reads model text, not span indices"),
+        ({"convention": "diaasq", "similarity": "rouge_l"}, "spans: does not apply with convention diaasq"),
+        ({"spans": "half"}, "spans: 'half' is not one of"),
+        ({"predictions": json.dumps([[[0, 1], [3, 4], "food", "pos"]] * 51)}, "predictions line 1: 51 quads; this demo takes at most 50 per sample"),
+    ]:
+        with pytest.raises(gr.Error) as raised:
+            app.score(**{**inputs, **change})
+        assert message in html.unescape(raised.value.message), raised.value.message
+
+
+# The demo's ACOS case: gold sample 1 is IA&EO, 2 EA&EO, 3 IA&IO. System A misses sample 1,
+# system B sample 2 (the rest exact).
+ACOS_GOLD = ["NULL | good | food#taste | pos", "food | bad | food#taste | pos", "NULL | NULL | food#taste | pos"]
+ACOS_A = ["NULL | bad | food#taste | pos", ACOS_GOLD[1], ACOS_GOLD[2]]
+ACOS_B = [ACOS_GOLD[0], "food | NULL | food#taste | pos", ACOS_GOLD[2]]
+
+
+def test_compare_implicit_split_and_tuple_len_subsets(tmp_path, capsys):
+    """`compare quad` takes implicit_split (metric_key one of ACOS's rows) and any
+    tuple_len, as compute does; the command line gives the same. By hand: IA&EO is sample 1
+    alone, A misses it (F1 0), B hits it (1); EA&EO is sample 2: A 1, B 0; IA&IO both 1.
+    tuple_len "02": A finds 2 of 3 gold pairs with 2 predicted (F1 4/5), B 2 of 3 with 3
+    predicted (2/3)."""
+    from paperscore.compare import compare
+
+    for key, a, b in (("exact_f1_ia_eo", 0.0, 1.0), ("exact_f1_ea_eo", 1.0, 0.0), ("exact_f1_ia_io", 1.0, 1.0), ("exact_f1", 2 / 3, 2 / 3)):
+        r = compare("quad_match", ACOS_GOLD, ACOS_A, ACOS_B, metric_key=key, implicit_split=True, n_resamples=50, seed=0)
+        assert (r["score_a"], r["score_b"], r["difference"]) == pytest.approx((a, b, b - a), abs=1e-12), key
+    assert "|implicit_split:yes|" in r["signature"]
+    with pytest.raises(ValueError, match="metric_key: 'exact_f1_ia_eo' is not one of"):
+        compare("quad_match", ACOS_GOLD, ACOS_A, ACOS_B, metric_key="exact_f1_ia_eo")
+    with pytest.raises(ValueError, match=r"implicit_split: True with tuple_len '023': True or False, and True needs the target \(0\) and the opinion \(1\)"):
+        compare("quad_match", ACOS_GOLD, ACOS_A, ACOS_B, implicit_split=True, tuple_len="023")
+    gold, a, b = ["food | food#taste & x | y", "staff | service"], ["food | food#taste", "staff | service"], ["food | food#taste & x | y", "staff | x"]
+    r = compare("quad_match", gold, a, b, metric_key="exact_f1", tuple_len="02", n_resamples=50, seed=0)
+    assert (r["score_a"], r["score_b"]) == pytest.approx((4 / 5, 2 / 3), abs=1e-12) and "|tuple_len:02|" in r["signature"]
+    files = {name: write(tmp_path / f"{name}.txt", lines) for name, lines in (("gold", ACOS_GOLD), ("a", ACOS_A), ("b", ACOS_B), ("gold02", gold), ("a02", a), ("b02", b))}
+    code, out, _ = run_cli(["compare", "quad", "--references", files["gold"], "--system-a", files["a"], "--system-b", files["b"], "--implicit-split", "--metric-key", "exact_f1_ea_eo", "--n-resamples", "50", "--seed", "0", "--json"], capsys)
+    assert code == 0 and (json.loads(out)["score_a"], json.loads(out)["score_b"]) == (1.0, 0.0)
+    code, out, _ = run_cli(["compare", "quad", "--references", files["gold02"], "--system-a", files["a02"], "--system-b", files["b02"], "--tuple-len", "02", "--metric-key", "exact_f1", "--n-resamples", "50", "--seed", "0", "--json"], capsys)
+    assert code == 0 and json.loads(out)["score_a"] == pytest.approx(4 / 5, abs=1e-12)
+    dialogues = str(diaasq.DATA / "diaasq_zh_test.json")
+    code, _, err = run_cli(["compare", "quad", "--convention", "diaasq", "--references", dialogues, "--system-a", dialogues, "--system-b", dialogues, "--implicit-split"], capsys)
+    assert code == 1 and "--implicit-split: does not apply with --convention diaasq" in err
+
+
+def test_compare_implicit_split_equals_the_plain_definition_per_kind():
+    """At users' sizes: each system's four ACOS figures as compare resamples them (its
+    reducer over the encoded rows, all weights 1) equal the plain per-sample definition
+    (tests/quad_naive.py, measureQuad_imp's typing) over 10,000 diverse samples with
+    implicit elements, under the set rule ACOS counts by; compare's score_a is that figure."""
+    from paperscore.compare import compare
+
+    predictions, references = diverse_corpus(10_000, 3, alphabet="narrow")
+    references = [quad_naive.references_of(r)[0] for r in references]  # compare: one reference each
+    oracle = [quad_naive.sample_statistics(p, r, similarity="exact") for p, r in zip(predictions, references)]
+    expected = quad_naive.figures(oracle, "set", implicit_split=True)
+    assert all(expected[f"exact_f1_{kind}"] > 0 for kind in quad_module.IMPLICITNESS)  # every kind present
+    table_a, codes_a, table_b, codes_b, reduce = quad_module.paired_statistics(references, predictions, references, similarity="exact", duplicates="set", implicit_split=True)
+    got = reduce(np.bincount(codes_a, minlength=len(table_a)).astype(float), table_a)
+    perfect = reduce(np.bincount(codes_b, minlength=len(table_b)).astype(float), table_b)
+    for kind in quad_module.IMPLICITNESS:
+        for key in quad_module.EXACT_KEYS:
+            assert (got[f"{key}_{kind}"], perfect[f"{key}_{kind}"]) == (pytest.approx(expected[f"{key}_{kind}"], abs=1e-12), 1.0), (key, kind)
+    r = compare("quad_match", references[:2_000], predictions[:2_000], references[:2_000], metric_key="exact_f1_ia_io", implicit_split=True, similarity="exact", duplicates="set", n_resamples=20, seed=0)
+    small = quad_naive.figures(oracle[:2_000], "set", implicit_split=True)
+    assert (r["score_a"], r["score_b"]) == (pytest.approx(small["exact_f1_ia_io"], abs=1e-12), 1.0)
+
+
+def test_cli_quad_implicit_split_and_a_single_element_tuple_len(tmp_path, capsys):
+    """`paperscore quad --implicit-split` prints ACOS's rows (system B above: EA&EO 0,
+    IA&EO 1, EA&IO 0/0 -> 0, IA&IO 1); `--tuple-len 2`, categories alone: 2 of 3 right."""
+    files = {name: write(tmp_path / f"{name}.txt", lines) for name, lines in (("gold", ACOS_GOLD), ("b", ACOS_B), ("cats", ["food#taste", "service#general", "price#level"]), ("pred", ["food#taste", "service#general", "food#taste"]))}
+    code, out, _ = run_cli(["quad", "--predictions", files["b"], "--references", files["gold"], "--implicit-split", "--json"], capsys)
+    result = json.loads(out)
+    assert code == 0 and [result[f"exact_f1_{kind}"] for kind in quad_module.IMPLICITNESS] == [0.0, 1.0, 0.0, 1.0]
+    code, out, _ = run_cli(["quad", "--predictions", files["pred"], "--references", files["cats"], "--tuple-len", "2", "--json"], capsys)
+    assert code == 0 and json.loads(out)["exact_f1"] == pytest.approx(2 / 3, abs=1e-12)

@@ -806,3 +806,134 @@ def test_demo_refuses_empty_boxes(served):
     space, app, _ = served
     with pytest.raises(gr.Error):
         app.show(**{**app.EXAMPLE, "predictions": "", "references": ""})
+
+
+# ---------------------------------------------------------------------------------------
+# A demo's options beyond its example, chosen in Chromium as a visitor chooses them.
+
+
+def _choose(page, element, value):
+    """Pick `value` from the dropdown #element's list."""
+    page.click(f"#{element} input")
+    page.get_by_role("option", name=value, exact=True).click()
+
+
+def _compute(page, signature_part):
+    """Click Compute and wait for the signature naming the options chosen."""
+    from playwright.sync_api import expect
+
+    page.click("#compute-btn")
+    expect(page.locator("#signature textarea")).to_have_value(re.compile(re.escape(signature_part)), timeout=30_000)
+    return page.locator("#headline .ps-value").inner_text()
+
+
+def _quad_options(browser, url):
+    """quad_match: a tuple_len from the list and one typed, implicit_split, spans (refused
+    with similarity rouge_l, then scored with exact). What the page showed."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport={"width": 1366, "height": 1400})
+    seen = {}
+    try:
+        page = context.new_page()
+        page.goto(url, wait_until="networkidle")
+        expect(page.locator("#headline .ps-value")).to_be_visible(timeout=30_000)
+        page.click("#tuple-len input")
+        seen["choices"] = [text.replace("\u2713", "").strip() for text in page.get_by_role("option").all_inner_texts()]  # the chosen one ticked
+        page.get_by_role("option", name="02", exact=True).click()
+        page.fill("#predictions textarea", "food | food#taste\nstaff | service")
+        page.fill("#references textarea", "food | food#taste & x | y\nstaff | service")
+        seen["02"] = _compute(page, "|tuple_len:02|")
+        page.fill("#tuple-len input", "20")
+        page.keyboard.press("Enter")
+        page.fill("#predictions textarea", "food#taste | food & x | y")
+        page.fill("#references textarea", "food#taste | food")
+        seen["20"] = _compute(page, "|tuple_len:20|")
+
+        page.reload(wait_until="networkidle")
+        expect(page.locator("#headline .ps-value")).to_be_visible(timeout=30_000)
+        page.check("#implicit-split input")
+        page.fill("#predictions textarea", "NULL | good | food#taste | pos\nfood | NULL | food#taste | pos\nNULL | NULL | food#taste | pos")
+        page.fill("#references textarea", "NULL | good | food#taste | pos\nfood | bad | food#taste | pos\nNULL | NULL | food#taste | pos")
+        page.click("#compute-btn")
+        expect(page.locator("#figures")).to_contain_text("IA&IO", timeout=30_000)
+        seen["acos"] = page.evaluate("() => Array.from(document.querySelectorAll('#figures table')[0].rows).map(r => Array.from(r.cells).map(c => c.innerText))")
+        seen["implicit_headline"] = page.locator("#headline .ps-value").inner_text()
+
+        page.reload(wait_until="networkidle")
+        expect(page.locator("#headline .ps-value")).to_be_visible(timeout=30_000)
+        _choose(page, "spans", "inclusive")
+        page.fill("#predictions textarea", '[[[0, 1], [3, 4], "food", "pos"], [[-1, -1], [6, 6], "price", "neg"]]')
+        page.fill("#references textarea", '[[[0, 1], [3, 3], "food", "pos"], [null, [6, 6], "price", "neg"]]')
+        page.click("#compute-btn")
+        toast = page.locator('[data-testid="toast-text"]')
+        expect(toast.first).to_contain_text("similarity", timeout=30_000)
+        seen["spans_error"] = toast.first.inner_text()
+        _choose(page, "similarity", "exact")
+        seen["spans"] = _compute(page, "|spans:inclusive|")
+        return seen
+    finally:
+        context.close()
+
+
+def _micro_macro_options(browser, url):
+    """micro_macro: scheme bio with spans textee (BIO_EXAMPLE's tags typed), then bio without
+    spans, refused."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport={"width": 1366, "height": 1400})
+    seen = {}
+    try:
+        page = context.new_page()
+        page.goto(url, wait_until="networkidle")
+        expect(page.locator("#headline .ps-value")).to_be_visible(timeout=30_000)
+        _choose(page, "convention", "none")
+        _choose(page, "spans", "textee")
+        _choose(page, "scheme", "bio")
+        page.fill("#predictions textarea", "O B-Attack I-Attack O B-Die\nB-Die O")
+        page.fill("#references textarea", '["O", "B-Attack", "I-Attack", "O", "B-Attack"]\n["B-Die", "O"]')
+        seen["bio"] = _compute(page, "|spans:textee|scheme:bio|")
+        seen["key"] = page.locator("#headline .ps-value").get_attribute("data-key")
+        seen["measures"] = page.evaluate("() => Array.from(document.querySelectorAll('#per-class table tr')).map(r => Array.from(r.cells).map(c => c.innerText))")
+        _choose(page, "spans", "none: labels")
+        page.click("#compute-btn")
+        toast = page.locator('[data-testid="toast-text"]')
+        expect(toast.first).to_contain_text("scheme", timeout=30_000)
+        seen["error"] = toast.first.inner_text()
+        return seen
+    finally:
+        context.close()
+
+
+def _check_quad_options(app, seen):
+    from paperscore.quad import TUPLE_LEN_SUBSETS
+
+    assert seen["choices"] == list(TUPLE_LEN_SUBSETS)  # the package's list, every subset
+    # "02": 2 hits, n = 2, m = 3: F1 = 4/5; "20" typed: 1 hit, n = 2, m = 1: F1 = 2/3
+    assert (seen["02"], seen["20"]) == ("0.8", "0.6667")
+    # ACOS's rows (test_quad_match.test_demo_implicit_split_shows_acos_four_rows derives them)
+    assert seen["acos"][1:] == [["EA&EO (ea_eo)", "0", "0", "0"], ["IA&EO (ia_eo)", "1", "1", "1"], ["EA&IO (ea_io)", "0", "0", "0"], ["IA&IO (ia_io)", "1", "1", "1"]]
+    assert seen["implicit_headline"] == "0.6667"  # 2 hits of 3 and 3
+    assert "pass similarity" in seen["spans_error"]
+    assert seen["spans"] == "0.5"  # the card's span case: 1 exact hit of 2 and 2
+
+
+def _check_micro_macro_options(app, seen):
+    # Tri-C 2 of 3 (test_event_spans.test_the_demo_reads_bio_tags_with_scheme_bio derives it); Tri-I 3 of 3
+    assert (seen["key"], seen["bio"]) == ("trigger_cls_f1", "0.6667")
+    rows = {row[0]: row[1:] for row in seen["measures"][1:]}
+    assert rows == {"trigger_id": ["1", "1", "1", "3", "3", "3"], "trigger_cls": ["0.6667", "0.6667", "0.6667", "3", "3", "2"]}
+    assert "scheme: 'bio' reads tags into trigger spans" in seen["error"]
+
+
+OPTION_DRIVES = {"quad_match": (_quad_options, _check_quad_options), "micro_macro": (_micro_macro_options, _check_micro_macro_options)}
+
+
+@pytest.mark.parametrize("served", list(OPTION_DRIVES), indirect=True)
+def test_demo_options_chosen_in_chromium(served, in_chromium):
+    """Options a visitor picks from the page's lists (quad_match: every tuple_len subset,
+    implicit_split, spans; micro_macro: scheme bio) give the hand-derived figures; a
+    combination the package refuses is an error toast in the page's terms."""
+    space, app, url = served
+    drive, check = OPTION_DRIVES[space]
+    check(app, in_chromium(drive, url))

@@ -35,6 +35,9 @@ PARSERS = [NO_PARSER, *reading.EVENT_PARSERS]
 events = importlib.import_module(type(metric).__module__.rpartition(".")[0] + ".paperscore_event_spans")
 NO_SPANS = "none: labels"
 SPANS = [NO_SPANS, *events.RULES]
+# How a span-level example is written: span records, or a tag scheme read into trigger spans.
+NO_SCHEME = "none: span records"
+SCHEMES = [NO_SCHEME, *(scheme for scheme in events.SCHEMES if scheme)]
 
 # MAVEN-style event detection: "None" is the NA class, left out by convention="maven".
 EXAMPLE = dict(
@@ -46,6 +49,7 @@ EXAMPLE = dict(
     parse=NO_PARSER,
     types="",
     spans=NO_SPANS,
+    scheme=NO_SCHEME,
 )
 # One span-level example (the card's, by hand): gold triggers fired (1-2, Attack) and died
 # (7-8, Die); the prediction finds both spans, calls died an Attack, and adds it twice.
@@ -54,6 +58,15 @@ SPANS_EXAMPLE = dict(
     references='[[1, 2, "Attack"], [7, 8, "Die"]]',
     convention="none",
     spans="textee",
+)
+# The same by BIO tags (scheme "bio"), one example a line: gold Attack at 1-3 and 4-5 and a
+# Die at 0-1; the prediction tags 4-5 Die. Tri-I 3 of 3; Tri-C 2 of 3: P = R = F1 = 2/3.
+BIO_EXAMPLE = dict(
+    predictions="O B-Attack I-Attack O B-Die\nB-Die O",
+    references="O B-Attack I-Attack O B-Attack\nB-Die O",
+    convention="none",
+    spans="textee",
+    scheme="bio",
 )
 # One generative example: an OmniEvent seq2seq reply per line, an OmniEvent item per line.
 OMNIEVENT_EXAMPLE = dict(
@@ -136,14 +149,36 @@ def span_records(text, argument):
     return records
 
 
-def compute_kwargs(predictions, references, convention, negative_labels, zero_division, parse=NO_PARSER, types="", spans=NO_SPANS):
+def tag_lines(text, argument):
+    """scheme "bio": one example a line, its BIO tags separated by spaces or as a JSON list
+    (as `paperscore micro_macro --scheme bio` reads a line), within the page's label limit."""
+    examples = []
+    for number, line in enumerate(text.rstrip("\n").split("\n"), 1):
+        if line.lstrip().startswith("["):
+            try:
+                line = json.loads(line)
+            except (ValueError, RecursionError):
+                raise ValueError(f"{argument} line {number}: starts with [ but is not a JSON list of BIO tags") from None
+            examples.append(line)
+        else:
+            examples.append(line.split())
+    limited([tag for tags in examples if isinstance(tags, list) for tag in tags], argument, "tags")
+    return examples
+
+
+def compute_kwargs(predictions, references, convention, negative_labels, zero_division, parse=NO_PARSER, types="", spans=NO_SPANS, scheme=NO_SCHEME):
     """The metric's keyword arguments for the demo's inputs, within the page's limits.
     With a parser: a model text per line, an OmniEvent item per line, comma-separated types.
-    With spans: a span record per line (the label options are refused by the metric)."""
+    With spans: a span record per line, or with scheme "bio" a tag sequence per line (the
+    label options are refused by the metric)."""
     if parse not in PARSERS:
         raise ValueError(f"parse: {parse!r} is not one of {', '.join(PARSERS)}")
     if spans not in SPANS:
         raise ValueError(f"spans: {spans!r} is not one of {', '.join(SPANS)}")
+    if scheme not in SCHEMES:
+        raise ValueError(f"scheme: {scheme!r} is not one of {', '.join(SCHEMES)}")
+    if scheme != NO_SCHEME and spans == NO_SPANS:
+        raise ValueError(f"scheme: {scheme!r} reads tags into trigger spans for span-level scoring; choose spans textee or oneie")
     negatives = parse_labels(negative_labels, "negative_labels") if negative_labels.strip() else None
     kwargs = dict(
         convention=None if convention == "none" else convention,
@@ -153,7 +188,10 @@ def compute_kwargs(predictions, references, convention, negative_labels, zero_di
     if spans != NO_SPANS:
         if parse != NO_PARSER or types.strip():
             raise ValueError(f"parse: applies to model text, not to spans={spans!r} (choose {NO_PARSER!r} and leave types empty)")
-        kwargs.update(predictions=span_records(predictions, "predictions"), references=span_records(references, "references"), spans=spans)
+        if scheme != NO_SCHEME:
+            kwargs.update(predictions=tag_lines(predictions, "predictions"), references=tag_lines(references, "references"), spans=spans, scheme=scheme)
+        else:
+            kwargs.update(predictions=span_records(predictions, "predictions"), references=span_records(references, "references"), spans=spans)
         return kwargs
     if parse != NO_PARSER:
         names = [name.strip() for name in types.split(",") if name.strip()]
@@ -206,9 +244,9 @@ def span_score(kwargs):
     return result, {"headers": ["measure", "precision", "recall", "f1", *events.COUNTS], "data": rows}, ""
 
 
-def score(predictions, references, convention, negative_labels, zero_division, parse=NO_PARSER, types="", spans=NO_SPANS):
+def score(predictions, references, convention, negative_labels, zero_division, parse=NO_PARSER, types="", spans=NO_SPANS, scheme=NO_SCHEME):
     try:
-        kwargs = compute_kwargs(predictions, references, convention, negative_labels, zero_division, parse, types, spans)
+        kwargs = compute_kwargs(predictions, references, convention, negative_labels, zero_division, parse, types, spans, scheme)
         if spans != NO_SPANS:
             return span_score(kwargs)
         # a new metric per request: one visitor's batch never reaches another's
@@ -216,7 +254,7 @@ def score(predictions, references, convention, negative_labels, zero_division, p
         if len(result["labels"]) > MAX_CLASSES:  # a parser's classes are known once read
             raise ValueError(f"{len(result['labels'])} classes; this demo scores and draws at most {MAX_CLASSES} (use the package or the command line for more)")
     except ValueError as error:
-        page.fail(error, "label" if spans == NO_SPANS else "record")
+        page.fail(error, "label" if spans == NO_SPANS else "record" if scheme == NO_SCHEME else "example")
     headline = {key: result[key] for key in HEADLINE + ("weighted_f1",)}
     headline.update({key: result[key] for key in ("parse_failures", "parse_failure_examples", "unplaced_triggers") if key in result})
     headline["signature"] = result["signature"]
@@ -228,11 +266,13 @@ def score(predictions, references, convention, negative_labels, zero_division, p
     return headline, table, heatmap(result["labels"], result["confusion_matrix"])
 
 
-def show(predictions, references, convention, negative_labels, zero_division, parse=NO_PARSER, types="", spans=NO_SPANS):
+def show(predictions, references, convention, negative_labels, zero_division, parse=NO_PARSER, types="", spans=NO_SPANS, scheme=NO_SCHEME):
     """The page: the raw figures, the headline, the signature, the parser's report and the
     other figures, the per-class table (or with spans, the per-measure table) and the heatmap."""
-    headline, table, matrix = score(predictions, references, convention, negative_labels, zero_division, parse, types, spans)
+    headline, table, matrix = score(predictions, references, convention, negative_labels, zero_division, parse, types, spans, scheme)
     key, paper = HEADLINE_FIGURE[convention] if spans == NO_SPANS else SPANS_HEADLINE[spans]
+    if scheme == "bio":
+        paper += "; triggers read from BIO tags as seqeval's get_entities reads them"
     per_class = [[label, *map(page.figure, rest)] for label, *rest in table["data"]]
     return (
         headline,
@@ -256,7 +296,8 @@ with gr.Blocks(title="micro_macro") as demo:
             "(comma-separated), and `omnievent` scores as OmniEvent does. With `spans` (convention none), each box holds "
             'span records, one JSON line an example: `[[start, end, "type"], ...]` triggers, `{"triggers": [...]}` or '
             'TextEE\'s `{"events": [{"trigger": [s, e, "type"], "arguments": [[s, e, "role"], ...]}]}`, counted as '
-            "TextEE's scorer (`textee`) or OneIE's `score_graphs` (`oneie`).\n\n"
+            "TextEE's scorer (`textee`) or OneIE's `score_graphs` (`oneie`); with `scheme` `bio`, each line is an example's "
+            "BIO tags (`O B-Attack I-Attack`, or a JSON list), read into trigger spans as seqeval reads them.\n\n"
             f"**Limits:** at most {MAX_LABELS:,} labels (or texts, or items) per box, {MAX_CLASSES} classes "
             f"(the confusion matrix is drawn), {MAX_SPANS:,} triggers and arguments per box with `spans`, and files of {page.MAX_FILE_BYTES // 1_000_000} MB; "
             "beyond that, use the package or `paperscore micro_macro`."
@@ -266,15 +307,17 @@ with gr.Blocks(title="micro_macro") as demo:
             references = gr.Textbox(value=EXAMPLE["references"], label="References", lines=3, max_lines=8, elem_id="references")
         page.uploads({"predictions": predictions, "references": references}, upload, [".txt", ".jsonl", ".json"], "one label per line")
         with gr.Row():
-            convention = gr.Dropdown(["none", "maven", "jmee", "omnievent"], value=EXAMPLE["convention"], label="convention")
+            convention = gr.Dropdown(["none", "maven", "jmee", "omnievent"], value=EXAMPLE["convention"], label="convention", elem_id="convention")
             negative_labels = gr.Textbox(value=EXAMPLE["negative_labels"], label="negative_labels (optional)")
             zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division")
         with gr.Row():
             parse = gr.Dropdown(PARSERS, value=EXAMPLE["parse"], label="parse (model text)", elem_id="parse")
             types = gr.Textbox(value=EXAMPLE["types"], label="types (with a parser; comma-separated)", elem_id="types")
             spans = gr.Dropdown(SPANS, value=EXAMPLE["spans"], label="spans (span-level event detection: JSON records a line)", elem_id="spans")
+            scheme = gr.Dropdown(SCHEMES, value=EXAMPLE["scheme"], label="scheme (with spans: bio, BIO tags a line)", elem_id="scheme")
         gr.Examples([[OMNIEVENT_EXAMPLE[name] for name in ("predictions", "references", "convention", "parse", "types")]], [predictions, references, convention, parse, types], label="A generative example (OmniEvent seq2seq)")
         gr.Examples([[SPANS_EXAMPLE[name] for name in ("predictions", "references", "convention", "spans")]], [predictions, references, convention, spans], label="A span-level example (triggers)")
+        gr.Examples([[BIO_EXAMPLE[name] for name in ("predictions", "references", "convention", "spans", "scheme")]], [predictions, references, convention, spans, scheme], label="A span-level example (BIO tags)")
         button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
         headline, signature, figures = page.outputs()
         gr.Markdown("Per class (with spans: per measure, trigger and argument identification / classification)")
@@ -287,7 +330,7 @@ with gr.Blocks(title="micro_macro") as demo:
         demo,
         button,
         show,
-        [predictions, references, convention, negative_labels, zero_division, parse, types, spans],
+        [predictions, references, convention, negative_labels, zero_division, parse, types, spans, scheme],
         [result, headline, signature, figures, per_class, picture],
     )
 

@@ -32,6 +32,8 @@ quad = importlib.import_module(package + ".paperscore_quad")
 PARSERS = [NO_PARSER, *quad.QUAD_PARSERS]
 NO_CONVENTION = "none: quads as strings"
 CONVENTIONS = [NO_CONVENTION, *quad.CONVENTIONS]
+NO_SPANS = "none: quads as strings"
+SPANS = [NO_SPANS, *quad.SPAN_CONVENTIONS]
 sys.path.insert(0, str(HERE))  # the page helpers vendored beside app.py (a Space runs it from there)
 import paperscore_demo as page  # noqa: E402
 
@@ -59,6 +61,8 @@ EXAMPLE = dict(
     legacy_keys=False,
     parse=NO_PARSER,
     convention=NO_CONVENTION,
+    implicit_split=False,
+    spans=NO_SPANS,
 )
 # One generative example: MvP's output, what the parser dropdown is for.
 MVP_EXAMPLE = dict(
@@ -81,6 +85,10 @@ HEADLINE_FIGURE = ("exact_f1", "exact-match quad F1, as DiaASQ (Li et al., 2023)
 DIAASQ_HEADLINE = ("micro_f1", "DiaASQ run_eval.py Micro: quads by token spans, as DiaASQ (Li et al., Findings of ACL 2023) reports it")
 DIAASQ_HEADERS = ["row (DiaASQ's name)", "precision", "recall", "F1"]
 DIAASQ_NAMES = {"ta": "TA", "to": "TO", "ao": "AO", "cross_1": "Cross-1", "cross_2": "Cross-2", "cross_3": "Cross-3"}
+# implicit_split: ACOS's rows, as its measureQuad_imp names them (E/I: explicit or implicit
+# aspect term, our target, and opinion).
+ACOS_NAMES = {kind: kind.upper().replace("_", "&") for kind in quad.IMPLICITNESS}  # ea_eo: EA&EO
+ACOS_HEADERS = ["ACOS row (measureQuad_imp)", "exact precision", "exact recall", "exact F1"]
 ELEMENTS = ("target", "opinion", "aspect", "polarity")
 UNMATCHED = "(unmatched)"
 HEADERS = ["sample", "prediction", "reference", *ELEMENTS, "degree"]
@@ -96,25 +104,30 @@ def parse_weights(text):
     return tuple(json.loads(item) for item in items)
 
 
-def samples(text, name):
+def samples(text, name, spans=False):
     """One sample a line: quad strings, or (a line starting with "{") a JSON sample as
-    `paperscore quad --format json` reads one: {"quads": [...]} or a DiaASQ dialogue."""
+    `paperscore quad --format json` reads one: {"quads": [...]} or a DiaASQ dialogue.
+    With spans every line is JSON (a blank one a sample without quads): the quads whose
+    target and opinion are [start, end] token spans."""
     out = []
     for number, line in enumerate(text.rstrip("\n").split("\n"), 1):
-        if line.lstrip().startswith("{"):
+        if spans and not line.strip():
+            line = []
+        elif spans or line.lstrip().startswith("{"):
             try:
                 line = quad.json_sample(json.loads(line))
             except (ValueError, RecursionError):
-                raise ValueError(f"{name} line {number}: a line starting with {{ is not a JSON sample") from None
+                what = 'with spans a line is JSON: [[[start, end], [start, end], "aspect", "polarity"], ...] or {"quads": [...]}' if spans else "a line starting with { is not a JSON sample"
+                raise ValueError(f"{name} line {number}: {what}") from None
         out.append(line)
     return out
 
 
-def check_limits(name, text, parse=NO_PARSER):
+def check_limits(name, text, parse=NO_PARSER, spans=False):
     """Refuse a box beyond the demo's limits, before any work (a parser's quads counted
     by running it: it is cheap beside the matching)."""
     if parse == NO_PARSER:
-        counts = [len(s) if isinstance(s, list) else s.count(" & ") + 1 if s.strip() else 0 for s in samples(text, name)]
+        counts = [len(s) if isinstance(s, list) else s.count(" & ") + 1 if isinstance(s, str) and s.strip() else 0 for s in samples(text, name, spans)]
     else:
         counts = list(map(len, parsing.parse(text.rstrip("\n").split("\n"), parse, argument=name)[0]))
     for number, count in enumerate(counts, 1):
@@ -124,32 +137,39 @@ def check_limits(name, text, parse=NO_PARSER):
         raise ValueError(f"{name}: {sum(counts):,} quads; this demo takes at most {MAX_QUADS:,}")
 
 
-def compute_kwargs(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse=NO_PARSER, convention=NO_CONVENTION):
+def compute_kwargs(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse=NO_PARSER, convention=NO_CONVENTION, implicit_split=False, spans=NO_SPANS):
     """The metric's keyword arguments for the demo's inputs: one sample per line. With a
-    parser, both boxes hold model text and tuple_len is the parser's; under convention
-    "diaasq", DiaASQ's dialogues."""
+    parser, both boxes hold model text and tuple_len is the parser's; with spans, JSON
+    lines of span-index quads; under convention "diaasq", DiaASQ's dialogues."""
     if convention not in CONVENTIONS:
         raise ValueError(f"convention: {convention!r} is not one of {', '.join(CONVENTIONS)}")
     if convention != NO_CONVENTION:
-        options = dict(tuple_len=tuple_len, weights=weights, similarity=similarity, duplicates=duplicates, legacy_keys=legacy_keys, parse=parse)
+        options = dict(tuple_len=tuple_len, weights=weights, similarity=similarity, duplicates=duplicates, legacy_keys=legacy_keys, parse=parse, implicit_split=implicit_split, spans=spans)
         return diaasq_kwargs(predictions, references, options)
     if parse not in PARSERS:
         raise ValueError(f"parse: {parse!r} is not one of {', '.join(PARSERS)}")
+    if spans not in SPANS:
+        raise ValueError(f"spans: {spans!r} is not one of {', '.join(SPANS)}")
+    if spans != NO_SPANS and parse != NO_PARSER:  # before the parser reads the boxes' JSON as model text
+        raise ValueError(f"spans: a parser reads model text, not span indices; choose {NO_PARSER!r} or {NO_SPANS!r}")
     for name, text in (("predictions", predictions), ("references", references)):
         if not text.strip():  # a blank line is a sample without quads; a blank box is no input
             raise ValueError(f"{name}: the box is empty (one sample per line)")
-    check_limits("predictions", predictions, parse)
-    check_limits("references", references, parse)
+    spanned = spans != NO_SPANS
+    check_limits("predictions", predictions, parse, spanned)
+    check_limits("references", references, parse, spanned)
     parsing = {} if parse == NO_PARSER else {"parse": parse}
     return dict(
-        predictions=samples(predictions, "predictions") if not parsing else predictions.rstrip("\n").split("\n"),
-        references=samples(references, "references") if not parsing else references.rstrip("\n").split("\n"),
+        predictions=samples(predictions, "predictions", spanned) if not parsing else predictions.rstrip("\n").split("\n"),
+        references=samples(references, "references", spanned) if not parsing else references.rstrip("\n").split("\n"),
         **parsing,
+        **({"spans": spans} if spanned else {}),
         tuple_len=None if parsing else tuple_len,
         weights=parse_weights(weights),
         similarity=similarity,
         duplicates=duplicates,
         legacy_keys=legacy_keys,
+        implicit_split=implicit_split,
     )
 
 
@@ -195,6 +215,12 @@ def diaasq_table(result):
     return [[f"{row} ({DIAASQ_NAMES.get(row, row.title())})", *(page.figure(result[f"{row}_{f}"]) for f in ("precision", "recall", "f1"))] for row in rows]
 
 
+def acos_table(result):
+    """implicit_split: ACOS's four rows (EA&EO, IA&EO, EA&IO, IA&IO), exact P/R/F1 each."""
+    rows = [[f"{name} ({kind})", *(page.figure(result[f"exact_{f}_{kind}"]) for f in ("precision", "recall", "f1"))] for kind, name in ACOS_NAMES.items()]
+    return page.table(ACOS_HEADERS, rows)
+
+
 def alignment_table(samples):
     """One row per matched pair or unmatched quad: sample number, both quads, each element's
     similarity (blank where tuple_len leaves the element out) and the pair's degree."""
@@ -213,12 +239,12 @@ def alignment_table(samples):
     return {"headers": HEADERS, "data": rows}
 
 
-def score(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse=NO_PARSER, convention=NO_CONVENTION):
+def score(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse=NO_PARSER, convention=NO_CONVENTION, implicit_split=False, spans=NO_SPANS):
     """(the metric's result, the per-item table): the alignment, or under convention
     "diaasq" DiaASQ's rows."""
     diaasq = convention != NO_CONVENTION
     try:
-        kwargs = compute_kwargs(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse, convention)
+        kwargs = compute_kwargs(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse, convention, implicit_split, spans)
         if not diaasq:
             kwargs["details"] = True
         # a fresh metric per request: one request cannot leave state for the next, or another thread
@@ -244,17 +270,20 @@ def upload(path, argument):
     return "\n".join(json.dumps({"quads": sample}, ensure_ascii=False) for sample in quad.read_samples(path, argument, "json"))
 
 
-def show(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse=NO_PARSER, convention=NO_CONVENTION):
-    """The page: the raw figures, the headline, the signature, the other figures and the
-    alignment table (its first rows), or DiaASQ's 13 rows."""
-    result, table = score(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse, convention)
+def show(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse=NO_PARSER, convention=NO_CONVENTION, implicit_split=False, spans=NO_SPANS):
+    """The page: the raw figures, the headline, the signature, (implicit_split) ACOS's four
+    rows, the other figures and the alignment table (its first rows), or DiaASQ's 13 rows."""
+    result, table = score(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse, convention, implicit_split, spans)
     key, paper = HEADLINE_FIGURE if convention == NO_CONVENTION else DIAASQ_HEADLINE
+    if convention == NO_CONVENTION and parse == NO_PARSER and tuple_len != "0123":  # a subtask: name its tuples
+        paper = f"exact-match F1 of ({', '.join(ELEMENTS[int(code)] for code in tuple_len)}) tuples, tuple_len {tuple_len}"
     rows = [[cell if isinstance(cell, str) else page.figure(cell) for cell in row] for row in table["data"]]
+    acos = [f"exact_{f}_{kind}" for kind in ACOS_NAMES for f in ("precision", "recall", "f1")] if implicit_split else []
     return (
         result,
         page.headline(key, result[key], paper),
         result["signature"],
-        page.figures(result, skip=(key,)),
+        (acos_table(result) if acos else "") + page.figures(result, skip=(key, *acos)),
         page.table(table["headers"], rows, first=page.FIRST_ROWS, wrap=(1, 2) if convention == NO_CONVENTION else ()),
     )
 
@@ -273,7 +302,12 @@ with gr.Blocks(title="quad_match") as demo:
             "or JSON samples (.json, .jsonl; DiaASQ dialogues too), as `paperscore quad` reads them. "
             "convention `diaasq`: DiaASQ's own 13-row table (its `run_eval.py`) over its prediction and gold "
             "files (upload both, or paste each as one JSON array or one dialogue a line), spans by token index; "
-            "leave the other options as they are."
+            "leave the other options as they are. "
+            "tuple_len: which elements each quad string holds, in order (any subset of the four; type another order, "
+            "such as 30, if your strings have it). implicit_split: ACOS's exact figures by explicit or implicit (NULL) "
+            "target and opinion, its four rows EA&EO, IA&EO, EA&IO, IA&IO. spans (with similarity exact): span-index quads, "
+            'one JSON line a sample, target and opinion as [start, end] token indices: `[[[0, 1], [3, 4], "food#taste", "pos"]]` '
+            "(end exclusive as DiaASQ and ACOS write it, or inclusive as Span-ASTE does; null or [-1, -1]: implicit)."
         )
         gr.Markdown(LIMITS)
         with gr.Row():
@@ -281,13 +315,15 @@ with gr.Blocks(title="quad_match") as demo:
             references = gr.Textbox(value=EXAMPLE["references"], label="References (one sample per line)", lines=4, max_lines=10, elem_id="references")
         page.uploads({"predictions": predictions, "references": references}, upload, [".txt", ".json", ".jsonl"], "quad strings or JSON")
         with gr.Row():
-            tuple_len = gr.Dropdown(["0123", "01", "012", "013", "023", "23", "03", "13", "3", "0", "1", "2", "02", "12", "123"], value=EXAMPLE["tuple_len"], label="tuple_len (0 target, 1 opinion, 2 aspect, 3 polarity)")
+            tuple_len = gr.Dropdown(list(quad.TUPLE_LEN_SUBSETS), value=EXAMPLE["tuple_len"], allow_custom_value=True, label="tuple_len (0 target, 1 opinion, 2 aspect, 3 polarity; any order)", elem_id="tuple-len")
             weights = gr.Textbox(value=EXAMPLE["weights"], label="weights (target, opinion, aspect, polarity)")
-            similarity = gr.Dropdown(["rouge_l", "exact"], value=EXAMPLE["similarity"], label="similarity")
+            similarity = gr.Dropdown(["rouge_l", "exact"], value=EXAMPLE["similarity"], label="similarity", elem_id="similarity")
             duplicates = gr.Dropdown(["multiset", "list", "set"], value=EXAMPLE["duplicates"], label="duplicates (exact match)")
             legacy_keys = gr.Checkbox(value=EXAMPLE["legacy_keys"], label="add the original Space's keys")
             parse = gr.Dropdown(PARSERS, value=EXAMPLE["parse"], label="parser (model text in; tuple_len is the parser's)", elem_id="parse")
             convention = gr.Dropdown(CONVENTIONS, value=EXAMPLE["convention"], label="convention (diaasq: DiaASQ's dialogues in, its table out)", elem_id="convention")
+            implicit_split = gr.Checkbox(value=EXAMPLE["implicit_split"], label="implicit_split (ACOS's EA&EO / IA&EO / EA&IO / IA&IO rows)", elem_id="implicit-split")
+            spans = gr.Dropdown(SPANS, value=EXAMPLE["spans"], label="spans (span-index quads, JSON lines; with similarity exact)", elem_id="spans")
         button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
         headline, signature, figures = page.outputs()
         gr.Markdown("Alignment: matched pairs, then unmatched quads (degree 0); under convention diaasq, DiaASQ's rows")
@@ -299,7 +335,7 @@ with gr.Blocks(title="quad_match") as demo:
         demo,
         button,
         show,
-        [predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse, convention],
+        [predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse, convention, implicit_split, spans],
         [result, headline, signature, figures, alignment],
     )
 

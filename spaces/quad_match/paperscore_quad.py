@@ -54,6 +54,8 @@ ELEMENTS = ("target", "opinion", "aspect", "polarity")
 # original's codes are these; any other set of the four digits works as well ("0" for
 # targets alone, "12" for opinion-aspect pairs: the subtasks of ASQP, MvP and ACOS tables).
 TUPLE_LENS = ("0123", "01", "012", "013", "023", "23", "03", "13", "3")
+# Every subset of the four elements, the original's codes first (a choice list for the demo).
+TUPLE_LEN_SUBSETS = TUPLE_LENS + tuple(s for n in (1, 2, 3) for s in map("".join, itertools.combinations("0123", n)) if s not in TUPLE_LENS)
 FREE_TEXT = {0, 1}  # target and opinion are spans, compared by ROUGE-L; aspect and polarity are labels
 SIMILARITIES = ("rouge_l", "exact")
 DUPLICATES = ("multiset", "list", "set")
@@ -1253,14 +1255,15 @@ def headline(**options):
     return "micro_f1" if options.get("convention") == "diaasq" else "optimal_f1"
 
 
-def paired_statistics(references, system_a, system_b, weights=(1, 1, 1, 1), tuple_len="0123", sep_token1=QUAD_SEP, sep_token2=ELEMENT_SEP, similarity="rouge_l", duplicates="multiset", zero_division=0.0, convention=None, spans=None):
+def paired_statistics(references, system_a, system_b, weights=(1, 1, 1, 1), tuple_len="0123", sep_token1=QUAD_SEP, sep_token2=ELEMENT_SEP, similarity="rouge_l", duplicates="multiset", zero_division=0.0, convention=None, spans=None, implicit_split=False):
     """For paperscore.compare: each system's per-sample STATS rows and the reducer; under
     convention="diaasq" each gold dialogue's (hits, predicted, gold) of the rows both
-    systems can be scored on."""
+    systems can be scored on. implicit_split: each row also holds its STATS once per
+    IMPLICITNESS kind (zeros where the sample is not of that kind), as compute() sums them."""
     zero_division = check_zero_division(zero_division)
     if convention is not None:
         check_choice("convention", convention, CONVENTIONS)
-        if (weights, tuple_len, sep_token1, sep_token2, similarity, duplicates, spans) != ((1, 1, 1, 1), "0123", QUAD_SEP, ELEMENT_SEP, "rouge_l", "multiset", None):
+        if (weights, tuple_len, sep_token1, sep_token2, similarity, duplicates, spans, implicit_split) != ((1, 1, 1, 1), "0123", QUAD_SEP, ELEMENT_SEP, "rouge_l", "multiset", None, False):
             raise ValueError(f"convention={convention!r}: DiaASQ's table takes no other scoring option")
         checked = [check_dialogues(as_corpus(system, name), as_corpus(references, "references")) for system, name in ((system_a, "system_a"), (system_b, "system_b"))]
         rows = [row for row in DIAASQ_ROWS if all(row in found for _, found in checked)]
@@ -1271,11 +1274,26 @@ def paired_statistics(references, system_a, system_b, weights=(1, 1, 1, 1), tupl
         return (*tables, lambda weights, table: diaasq_ratios((weights @ table).reshape(*np.shape(weights)[:-1], len(rows), 3), rows, zero_division))
     if spans is not None:  # span-index quads, read as compute(spans=...) reads them
         references, system_a, system_b = _span_sides({"references": references, "system_a": system_a, "system_b": system_b}, tuple_len, similarity, spans)
+    if not isinstance(implicit_split, (bool, np.bool_)) or (implicit_split and not {"0", "1"} <= set(str(tuple_len))):
+        raise ValueError(f"implicit_split: {implicit_split!r} with tuple_len {tuple_len!r}: True or False, and True needs the target (0) and the opinion (1)")
     tables = []
     for system in (system_a, system_b):
-        _, rows, chosen = _score(system, references, weights, tuple_len, sep_token1, sep_token2, similarity, duplicates)
-        tables += encode_rows(rows[chosen].reshape(-1, len(STATS)))
-    return (*tables, lambda weights, rows: ratios(weights @ rows, zero_division))
+        pairing, rows, chosen = _score(system, references, weights, tuple_len, sep_token1, sep_token2, similarity, duplicates, by_text=not implicit_split)
+        stats = rows[chosen].reshape(-1, len(STATS))
+        if implicit_split:
+            present = _implicitness(pairing)[chosen]
+            stats = np.concatenate([stats, *(stats * present[:, [j]] for j in range(len(IMPLICITNESS)))], axis=1)
+        tables += encode_rows(stats)
+
+    def reduce(weights, rows):
+        sums = weights @ rows
+        result = ratios(sums[..., : len(STATS)], zero_division)
+        for j, kind in enumerate(IMPLICITNESS if implicit_split else ()):
+            part = ratios(sums[..., (j + 1) * len(STATS) : (j + 2) * len(STATS)], zero_division, EXACT_KEYS)
+            result.update({f"{key}_{kind}": value for key, value in part.items()})
+        return result
+
+    return (*tables, reduce)
 
 
 def _parsed(predictions, references, parse, parse_references, strict, tuple_len):
@@ -1505,6 +1523,7 @@ def add_options(parser):
     parser.add_argument("--duplicates", default="multiset", choices=DUPLICATES, help="exact-match counting of repeated quads (default multiset)")
     parser.add_argument("--convention", choices=CONVENTIONS, help="diaasq: DiaASQ's own table (its run_eval.py) over its prediction and gold files (JSON arrays of dialogues), by token spans; no other scoring option applies")
     parser.add_argument("--spans", choices=SPAN_CONVENTIONS, help="with --format json and --similarity exact: span-index quads, target and opinion as [start, end] token indices, end exclusive or inclusive")
+    parser.add_argument("--implicit-split", action="store_true", help="add ACOS's exact figures by implicit target/opinion (EA&EO, IA&EO, EA&IO, IA&IO; compare: --metric-key exact_f1_ia_io, ...)")
     parser.add_argument("--format", default="text", choices=FORMATS, help="text: quad strings, one sample a line; json: a JSON array or JSON lines of quads as lists or objects, or DiaASQ dialogues (default text)")
 
 
@@ -1522,6 +1541,7 @@ def options(args):
         similarity=args.similarity,
         duplicates=args.duplicates,
         **({"spans": args.spans} if args.spans is not None else {}),
+        **({"implicit_split": True} if args.implicit_split else {}),
     )
 
 
@@ -1530,7 +1550,6 @@ def add_arguments(parser):
     parser.add_argument("--references", required=True, help="same layout; a JSON list of strings per line for several references")
     add_options(parser)
     parser.add_argument("--exact-only", action="store_true", help="the exact-match figures alone, without the soft match")
-    parser.add_argument("--implicit-split", action="store_true", help="add ACOS's exact figures by implicit target/opinion (EA&EO, IA&EO, EA&IO, IA&IO)")
     parser.add_argument("--legacy-keys", action="store_true", help="add the original Space's three keys")
     parser.add_argument("--details", action="store_true", help="add each sample's alignment")
     parser.add_argument("--parse", choices=QUAD_PARSERS, metavar="NAME", help=f"the files hold model text, one per line (--format json: JSON strings), read by this parser: {', '.join(QUAD_PARSERS)}")
@@ -1571,7 +1590,6 @@ def run(args):
         predictions,
         references,
         exact_only=args.exact_only,
-        implicit_split=args.implicit_split,
         legacy_keys=args.legacy_keys,
         details=args.details,
         **scoring,
