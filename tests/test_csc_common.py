@@ -1138,7 +1138,7 @@ def test_signature_names_the_convention():
         ((["我"], ["我"], ["我"]), {"variant": "pycorrector", "char_subset": "all"}, "char_subset: variant 'pycorrector' has no character level"),
         ((["我"], ["我"], ["我"]), {"char_subset": "positive"}, "char_subset: 'positive' is not one of"),
         ((["我"], ["我"], ["我"]), {"length_mismatch": "zip"}, "length_mismatch: 'zip' is not one of"),
-        ((["我"], ["我"], ["我"]), {"remove_de": "yes"}, "remove_de: 'yes' is not True or False"),
+        ((["我"], ["我"], ["我"]), {"remove_de": "yes"}, "remove_de: expected True or False, got str 'yes'"),
         ((["我"], ["我"], ["我"]), {"zero_division": "warn"}, "zero_division"),
         ((["我"], ["我"], ["我"]), {"confidence_level": 95}, "confidence_level"),
         ((["我", "你"], ["我"], ["我", "你"]), {}, "predictions and references differ in length: 2 against 1"),

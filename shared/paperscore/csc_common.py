@@ -14,6 +14,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .core import (
+    check_flags,
     as_floats,
     bootstrap_intervals,
     bootstrap_options,
@@ -162,8 +163,7 @@ def check_options(variant, char_subset, length_mismatch, remove_de, labels=False
             raise ValueError(f"char_subset: variant {variant!r} has no character level")
     if length_mismatch is not None:
         check_choice("length_mismatch", length_mismatch, LENGTH_MISMATCH)
-    if not isinstance(remove_de, bool):
-        raise ValueError(f"remove_de: {remove_de!r} is not True or False")
+    check_flags(remove_de=remove_de)
     if variant != "all":
         return (variant,)
     return tuple(v for v in VARIANTS if not labels or PRESETS[v].length not in ERRANT)

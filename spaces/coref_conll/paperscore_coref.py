@@ -32,6 +32,7 @@ import numpy as np
 from . import paperscore_corefud as corefud
 from .paperscore_parse import COREF_PARSERS, check_parser_options, get_parser, parse_coref, read_reply_file
 from .paperscore_core import (
+    check_flags,
     as_corpus,
     as_floats,
     bootstrap_intervals,
@@ -1405,8 +1406,7 @@ def _document_rows(key, response, metrics, keep_singletons, show_progress=False,
 
 
 def _check_keep_singletons(keep_singletons):
-    if not isinstance(keep_singletons, (bool, np.bool_)):
-        raise ValueError(f"keep_singletons: {keep_singletons!r} is not True or False")
+    check_flags(keep_singletons=keep_singletons)
     return bool(keep_singletons)
 
 
@@ -1659,9 +1659,7 @@ def _with_unplaced(key, response, unplaced):
 
 def check_mention_options(convention, **options):
     """{name: True} of coval's mention options asked for (each True or False)."""
-    for name, value in options.items():
-        if not isinstance(value, (bool, np.bool_)):
-            raise ValueError(f"{name}: {value!r} is not True or False")
+    check_flags(**options)
     chosen = {name: True for name, value in options.items() if value}
     if chosen and convention != "scorer_pl":
         raise ValueError(f"{', '.join(chosen)}: coval's options apply to convention='scorer_pl' only, not {convention!r}")

@@ -35,6 +35,7 @@ from collections import namedtuple
 import numpy as np
 
 from .paperscore_core import (
+    check_flags,
     as_floats,
     bootstrap_intervals,
     bootstrap_options,
@@ -686,8 +687,7 @@ def paired_statistics(references, system_a, system_b, matching="head", keep_sing
     order, so both systems' rows line up) and the reducer, as compute() sums them."""
     chosen = _check_metrics(metrics)
     zero_division = check_zero_division(zero_division)
-    if not isinstance(keep_singletons, (bool, np.bool_)):
-        raise ValueError(f"keep_singletons: {keep_singletons!r} is not True or False")
+    check_flags(keep_singletons=keep_singletons)
     tables = []
     for system, argument in ((system_a, "system_a"), (system_b, "system_b")):
         _, rows = document_rows(system, references, matching, keep_singletons, zero_matching, argument, chosen)
@@ -723,8 +723,7 @@ def compute(
     """
     chosen = _check_metrics(metrics)
     zero_division = check_zero_division(zero_division)
-    if not isinstance(keep_singletons, (bool, np.bool_)):
-        raise ValueError(f"keep_singletons: {keep_singletons!r} is not True or False")
+    check_flags(keep_singletons=keep_singletons)
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples, seed)
     names, rows = document_rows(predictions, references, matching, keep_singletons, zero_matching, metrics=chosen)

@@ -24,6 +24,7 @@ import warnings
 import numpy as np
 
 from .paperscore_core import (
+    check_flags,
     as_corpus,
     as_floats,
     bootstrap_intervals,
@@ -1306,8 +1307,7 @@ def _parsed(predictions, references, parse, parse_references, strict, tuple_len)
     parser = get_parser(parse, "quad_match")
     if tuple_len is not None and tuple_len != parser.tuple_len:
         raise ValueError(f"tuple_len: {tuple_len!r}, but the parser {parser_id(parser)} writes {parser.tuple_len!r} tuples; leave tuple_len out")
-    if not isinstance(parse_references, (bool, np.bool_)):
-        raise ValueError(f"parse_references: {parse_references!r} is not True or False")
+    check_flags(parse_references=parse_references)
     predictions = as_corpus(predictions, "predictions")
     structures, report = parse_texts(predictions, parser, strict)
     if parse_references:
@@ -1415,9 +1415,7 @@ def compute(
         predictions, references = _span_sides({"predictions": predictions, "references": references}, tuple_len, similarity, spans)
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples)
-    for name, value in (("exact_only", exact_only), ("implicit_split", implicit_split)):
-        if not isinstance(value, (bool, np.bool_)):
-            raise ValueError(f"{name}: {value!r} is not True or False")
+    check_flags(exact_only=exact_only, implicit_split=implicit_split)
     for name, value in (("legacy_keys", legacy_keys), ("details", details)):
         if exact_only and value:
             raise ValueError(f"{name}: shows the soft match, which exact_only=True does not compute")
