@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 import coref_coval_fixtures
 from hypothesis import given, settings, strategies as st
-from test_rewards import corrupt, gold_texts  # random ASQP paraphrase texts and completions
+from test_rewards import TYPES as EVENT_TYPES, corrupt, event_completion, event_example, gold_texts  # random model texts of each family
 
 from paperscore import coref, csc_common, csc_sighan, micro_macro, quad, rationale, state
 
@@ -543,9 +543,8 @@ def test_csc_common_refusals():
         state.new("csc_common", variant="nope")
     with pytest.raises(ValueError, match="option variant is 'scope' in argument 2 but 'realise' in argument 1"):
         state.merge(state.new("csc_common"), state.new("csc_common", variant="scope"))
-    for family, parser in (("micro_macro", "omnievent_s2s"), ("rationale", "quotes_exact")):
-        with pytest.raises(ValueError, match=f"parse: a {family} state takes the family's own inputs, not model texts"):
-            state.new(family, parse=parser)
+    with pytest.raises(ValueError, match="parse: a corefud state takes CoNLL-U texts, not model texts"):
+        state.new("corefud", parse="coref_markdown")
 
 
 # ---------------------------------------------------------------------------------------
@@ -1055,3 +1054,89 @@ def test_coref_parse_at_users_size():
         state.new("coref", parse="coref_markdown", NP_only=True)
     with pytest.raises(ValueError, match="span_convention"):  # compute's own rule: the references' convention alone
         state.new("coref", parse="coref_markdown", span_convention=("token_exclusive", "token_inclusive"))
+
+
+# ---------------------------------------------------------------------------------------
+# micro_macro(parse=...): OmniEvent seq2seq texts put onto the candidates of OmniEvent
+# items (test_rewards' random examples and completions: gold, guess-everything, made-up
+# triggers and types, junk, repeats). The oracle is compute() over the examples in merge
+# order: the figures in any order, and the report's first failing indices of that order.
+
+
+def event_corpus(seed, n):
+    """(model texts, OmniEvent items) of n random examples; types now and then written as
+    OmniEvent's dotted names (plain_label reads "Conflict.Attack" as "attack")."""
+    rng = random.Random(seed)
+    texts, items = [], []
+    for _ in range(n):
+        text, spans, gold = event_example(rng)
+        texts.append(event_completion(rng, text, spans, gold))
+        dotted = {"attack": "Conflict.Attack", "die": "Life.Die"}
+        events = [{"type": dotted.get(g, g) if rng.random() < 0.3 else g, "triggers": [{"position": list(s)}]} for s, g in zip(spans, gold) if g != "NA"]
+        items.append({"text": text, "events": events, "negative_triggers": [{"position": list(s)} for s, g in zip(spans, gold) if g == "NA"]})
+    return texts, items
+
+
+EVENT_OPTIONS = [
+    {"parse": "omnievent_s2s", "types": EVENT_TYPES},
+    {"parse": "omnievent_s2s", "types": EVENT_TYPES, "convention": "omnievent"},
+    {"parse": "omnievent_s2s_strict", "negative_labels": ["NA"]},
+    {"parse": "omnievent_s2s_strict", "types": ["Conflict.Attack"], "zero_division": 1.0},
+]
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 1000), n=st.integers(0, 25), cuts=st.lists(st.integers(0, 25), max_size=4), order=st.integers(0, 1000), options=st.sampled_from(EVENT_OPTIONS))
+def test_micro_macro_parse_merges(seed, n, cuts, order, options):
+    texts, items = event_corpus(seed, n)
+    pieces = shards(n, cuts, order)
+    try:
+        expected = micro_macro.compute(*merge_order_oracle(texts, items, pieces), **options)
+    except ValueError as error:  # NA nowhere with negative_labels=["NA"]: the state refuses as compute
+        with pytest.raises(ValueError, match=str(error)[:30].replace("(", r"\(").replace("[", r"\[")):
+            merged("micro_macro", options, texts, items, pieces).compute()
+        return
+    assert_same(merged("micro_macro", options, texts, items, pieces).compute(), expected, "micro_macro")
+    if n:  # sequences: one compute()'s intervals when the shards are merged in corpus order
+        expected = micro_macro.compute(texts, items, **options, confidence_level=0.9, n_resamples=30, seed=1)
+        got = merged("micro_macro", options, texts, items, sorted(pieces), keep_rows=True)
+        assert_same(got.compute(confidence_level=0.9, n_resamples=30, seed=1), expected, "micro_macro")
+
+
+def test_micro_macro_parse_at_users_size():
+    """10,000 texts, 5 shards: merged shuffled, one pass's figures in merge order; merged in
+    corpus order, one pass's report too; each example alone sums to the batch."""
+    from paperscore.parse import read_omnievent_s2s
+
+    texts, items = event_corpus(22, 10_000)
+    pieces = shards(10_000, [3, 2500, 2501, 9000], 13)
+    for options in (EVENT_OPTIONS[0], EVENT_OPTIONS[2]):  # each placement policy
+        expected = micro_macro.compute(texts, items, **options)
+        assert expected["parse_failures"] > 500 and expected["unplaced_triggers"] > 500
+        parts = {(a, b): state.new("micro_macro", **options).update(texts[a:b], items[a:b]) for a, b in pieces}
+        assert_same(state.merge(*(parts[piece] for piece in sorted(pieces))).compute(), expected, "micro_macro")
+        failing = [k for k, i in enumerate(i for a, b in pieces for i in range(a, b)) if read_omnievent_s2s(texts[i])[1]]
+        assert_same(state.merge(*(parts[piece] for piece in pieces)).compute(), {**expected, "parse_failure_examples": failing[:5]}, "micro_macro")
+    options = EVENT_OPTIONS[2]
+    alone = state.merge(*(state.new("micro_macro", **options).update(texts[i : i + 1], items[i : i + 1]) for i in range(300)))
+    assert alone.to_dict() == state.new("micro_macro", **options).update(texts[:300], items[:300]).to_dict()
+
+
+def test_micro_macro_parse_refusals():
+    texts, items = event_corpus(3, 4)
+    with pytest.raises(ValueError, match="types: OmniEvent's conversion keeps only pairs whose type is in the schema"):
+        state.new("micro_macro", parse="omnievent_s2s")
+    with pytest.raises(ValueError, match="types: applies to model texts read by a parser"):
+        state.new("micro_macro", types=EVENT_TYPES)
+    with pytest.raises(ValueError, match="parse: unknown parser 'csc_reply' for micro_macro"):
+        state.new("micro_macro", parse="csc_reply")
+    with pytest.raises(ValueError, match=r"references\[0\]: expected int or str, got dict"):
+        state.new("micro_macro").update(texts, items)
+    with pytest.raises(ValueError, match=r"predictions\[\d\]: omnievent_s2s@1 cannot read it"):
+        state.new("micro_macro", parse="omnievent_s2s", types=EVENT_TYPES, strict=True).update(["junk"] * 4, items)
+    with pytest.raises(ValueError, match="option types is"):
+        state.merge(state.new("micro_macro", parse="omnievent_s2s", types=EVENT_TYPES), state.new("micro_macro", parse="omnievent_s2s", types=EVENT_TYPES[:2]))
+    data = state.new("micro_macro", parse="omnievent_s2s_strict").update(["junk"] * 4, items).to_dict()
+    data["parse_failure_examples"] = [3, 0]
+    with pytest.raises(ValueError, match="parse_failure_examples: .* are not the first indices of 4 examples"):
+        state.from_dict(data)

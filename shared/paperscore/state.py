@@ -25,10 +25,13 @@ Every family's figures are ratios of sums, so a state holds only the sums:
   document, as compute applies them); "corefud" takes CoNLL-U texts with corefud.compute's
   options (coref.compute reads them as matching="exact", keep_singletons=True), a shard
   holding whole files.
-quad_match, csc_sighan, csc_common and coref take parse= too (coref: not with NP_only or
-min_span): the report's counts (parse_failures, coref's mentions_on_changed_text) are sums;
-its *_examples, corpus positions, are the first indices of the examples in update and merge
-order (the same as compute's when shards are merged in corpus order).
+Every family but corefud takes parse= too, reading model texts as its compute(parse=...)
+does, example by example: micro_macro OmniEvent seq2seq texts with `types=` (the
+candidates' label sequences are added), quad_match, csc_sighan, csc_common, coref. The
+report's counts (parse_failures, micro_macro's unplaced_triggers, coref's
+mentions_on_changed_text) are sums; its *_examples, corpus positions, are the first indices
+of the examples in update and merge order (the same as compute's when shards are merged in
+corpus order).
 Refused, saying why: CSC label lines (sources=None: a result line pairs with the truth line
 of its pid anywhere in the files, and a shard cannot tell a pid whose result line is in
 another shard from one the system left out), and parse= in the other families (not done
@@ -69,8 +72,8 @@ def new(family, keep_rows=False, **options):
     output options excluded: they go to State.compute)."""
     if family not in FAMILIES:
         raise ValueError(f"family: {family!r} is not one of {', '.join(FAMILIES)}")
-    if "parse" in options and family not in ("quad_match", "csc_sighan", "csc_common", "coref"):  # the figures would merge as theirs do; not done yet
-        raise ValueError(f"parse: a {family} state takes the family's own inputs, not model texts (the quad_match, CSC and coref states read them; not this one yet); score model texts with compute(parse=...)")
+    if "parse" in options and family == "corefud":  # corefud.compute reads no model text
+        raise ValueError("parse: a corefud state takes CoNLL-U texts, not model texts (corefud.compute has no parser); read model texts with the coref state's parse=")
     if not isinstance(keep_rows, (bool, np.bool_)):
         raise ValueError(f"keep_rows: {keep_rows!r} is not True or False")
     cls = {"micro_macro": MicroMacroState, "rationale": RationaleState, "quad_match": QuadState, "csc_sighan": SighanState, "csc_common": CscCommonState, "coref": CorefState, "corefud": CorefUDState}[family]
@@ -109,6 +112,8 @@ def from_dict(data):
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueError(f"from_dict: not a paperscore state of format {FORMAT}")
     state = new(data["family"], data["keep_rows"], **data["options"])
+    if state.parsed():
+        state._load_report(data)
     state._load(data)
     return state
 
@@ -173,14 +178,51 @@ class State:
     """Statistics of the examples seen so far; see the module docstring."""
 
     family = None
+    REPORT = (("parse_failures", "parse_failure_examples"),)  # with parse=: the parse report's (count, first indices) pairs
+    REPORT_SUMS = ()  # and its other counts
 
     def __init__(self, options, keep_rows):
         self.options, self.keep_rows = options, keep_rows
+        # with parse=: the examples seen, and the parse report's counts and first indices
+        self.examples = 0
+        self.report = {name: [] if name.endswith("_examples") else 0 for pair in self.REPORT for name in pair} | {name: 0 for name in self.REPORT_SUMS}
+
+    def parsed(self):
+        return self.options.get("parse") is not None
+
+    def _add_report(self, examples, report):
+        """Another run of `examples` examples after these: counts added, its first indices
+        offset by the examples before it (so they are the first in update and merge order)."""
+        from .parse import FAILURE_EXAMPLES
+
+        for count, first in self.REPORT:
+            self.report[count] += report[count]
+            self.report[first] = (self.report[first] + [self.examples + i for i in report[first]])[:FAILURE_EXAMPLES]
+        for count in self.REPORT_SUMS:
+            self.report[count] += report[count]
+        self.examples += examples
+
+    def _load_report(self, data):
+        from .parse import FAILURE_EXAMPLES
+
+        examples = int(_counts([data.get("examples", 0)], "examples")[0])
+        report = {name: int(_counts([data.get(name, 0)], name)[0]) for name in self.REPORT_SUMS}
+        for count, first in self.REPORT:  # a report's count, and the first indices of the examples it counts in
+            report[count] = int(_counts([data.get(count, 0)], count)[0])
+            report[first] = _counts(data.get(first, []), first).tolist()
+            if len(report[first]) > min(report[count], FAILURE_EXAMPLES) or (report[count] > 0) != bool(report[first]) or (np.diff(report[first]) <= 0).any() or any(i >= examples for i in report[first]):
+                raise ValueError(f"{first}: {report[first]} are not the first indices of {examples} examples where {count} is {report[count]}")
+        self._add_report(examples, report)
+
+    def _report(self):
+        """The parse report's entries of the result (none without parse=)."""
+        return {name: list(v) if isinstance(v, list) else v for name, v in self.report.items()} if self.parsed() else {}
 
     def to_dict(self):
         """A JSON-safe dict (lists of ints and floats, NaN as None)."""
         options = {k: "nan" if isinstance(v, float) and v != v else v for k, v in self.options.items()}  # zero_division
-        return {"format": FORMAT, "family": self.family, "options": options, "keep_rows": self.keep_rows, **self._dump()}
+        report = {"examples": self.examples, **self._report()} if self.parsed() else {}
+        return {"format": FORMAT, "family": self.family, "options": options, "keep_rows": self.keep_rows, **self._dump(), **report}
 
     def compute(self, confidence_level=None, n_resamples=1000, seed=None):
         """The family's compute() figures over every example added; with confidence_level,
@@ -203,23 +245,29 @@ class State:
 
 class MicroMacroState(State):
     family = "micro_macro"
+    REPORT_SUMS = ("unplaced_triggers",)
+    READING = ("parse", "strict", "types")  # compute(parse=...)'s options: how model texts become labels
 
-    @staticmethod
-    def check_options(options):
+    @classmethod
+    def check_options(cls, options):
         from . import micro_macro as mm
 
-        allowed = ("labels", "negative_labels", "convention", "zero_division", "ignore_index")
+        allowed = ("labels", "negative_labels", "convention", "zero_division", "ignore_index") + cls.READING
         for name in options:
             if name not in allowed:
                 raise ValueError(f"{name}: not a micro_macro state option (options: {', '.join(allowed)}; bootstrap options go to compute())")
         out = {name: options.get(name) for name in allowed}
         out["zero_division"] = check_zero_division(options.get("zero_division", 0.0))
         out["ignore_index"] = options.get("ignore_index", -100)
+        out["strict"] = options.get("strict", False)
         mm.check_choice("convention", out["convention"], mm.CONVENTIONS)
         mm._check_ignore_index(out["ignore_index"])
-        for name in ("labels", "negative_labels"):
-            if out[name] is not None:  # kind checked at compute time, against the data's
+        for name in ("labels", "negative_labels", "types"):
+            if out[name] is not None and not isinstance(out[name], str):  # kind checked at compute time, against the data's
                 out[name] = [v.item() if isinstance(v, np.generic) else v for v in mm.from_tensor(out[name])]
+        mm.check_parser_options(out["parse"], out["strict"], types=out["types"] is not None)
+        if out["parse"] is not None:
+            mm._parsed([], [], out["parse"], out["strict"], out["types"])  # compute's own checks of parse and types
         return out
 
     def __init__(self, options, keep_rows):
@@ -259,10 +307,15 @@ class MicroMacroState(State):
 
     def update(self, predictions, references):
         """Add a batch, checked exactly as compute() checks it (example indices in messages
-        are within the batch)."""
+        are within the batch). With parse=, model texts and OmniEvent items, read as
+        compute reads them: the candidates' label sequences are added (and kept as rows)."""
         from . import micro_macro as mm
 
-        pred, ref, values, kind, example = mm._flatten(predictions, references, self.options["ignore_index"])
+        o = self.options
+        if self.parsed():
+            predictions, references, report = mm._parsed(predictions, references, o["parse"], o["strict"], o["types"])
+            self._add_report(len(references), report)
+        pred, ref, values, kind, example = mm._flatten(predictions, references, o["ignore_index"])
         nested = None if not len(references) else example is not None
         self._layout(kind if len(ref) else None, nested, "update")  # no label: kind unknown (compute says "int")
         k = len(values)
@@ -280,6 +333,7 @@ class MicroMacroState(State):
         if self.keep_rows:
             for mine, theirs in zip(self.rows, other.rows):
                 mine.extend(theirs)
+        self._add_report(other.examples, other.report)
 
     def _pairs(self):
         from . import micro_macro as mm
@@ -303,12 +357,13 @@ class MicroMacroState(State):
         columns = np.array(scored, dtype=np.int64)
         sums = np.concatenate([tp[columns], predicted[columns], gold[columns], [correct, total]]).astype(float)
         reduce = mm._reducer(o["zero_division"], labels, o["convention"])
-        return mm.as_floats({key: value[0] for key, value in reduce(sums[None]).items()})
+        return mm.as_floats({key: value[0] for key, value in reduce(sums[None]).items()}) | self._report()
 
     def _intervals(self, confidence_level, n_resamples, seed):
         from . import micro_macro as mm
 
-        result = mm.compute(*self.rows, **self.options, confidence_level=confidence_level, n_resamples=n_resamples, seed=seed)
+        scoring = {name: value for name, value in self.options.items() if name not in self.READING}  # rows are labels already read
+        result = mm.compute(*self.rows, **scoring, confidence_level=confidence_level, n_resamples=n_resamples, seed=seed)
         return {key: value for key, value in result.items() if key.endswith(("_low", "_high"))}
 
     def _dump(self):
@@ -463,7 +518,6 @@ class RationaleState(State):
 class SumsState(State):
     OPTIONS = ()  # compute()'s options a state takes; defaults from its signature
     FLOATS = ()  # columns that are not counts
-    REPORT = (("parse_failures", "parse_failure_examples"),)  # with parse=: the parse report's (count, first indices) pairs
 
     @classmethod
     def check_options(cls, options):
@@ -495,16 +549,13 @@ class SumsState(State):
         self.counts = np.zeros(len(self.ints), dtype=np.int64)
         self.terms = np.zeros(len(self.floats))
         self.table, self.weights = (np.zeros((0, width)), np.zeros(0, dtype=np.int64)) if keep_rows else (None, None)
-        # with parse=: the examples seen, and the parse report's failures and first failing indices
-        self.examples = 0
-        self.report = {name: [] if name.endswith("_examples") else 0 for pair in self.REPORT for name in pair}
 
     def update(self, predictions, references, **inputs):
         """Add a batch, checked exactly as compute() checks it (example indices in messages
         are within the batch). With parse=, the batch's model texts are read as compute
         reads them, the report's failing indices offset by the examples before it."""
         report = None
-        if self.options.get("parse") is not None:
+        if self.parsed():
             predictions, references, inputs, report = self.read(predictions, references, **inputs)
         rows = np.asarray(self.rows(predictions, references, **inputs), dtype=float).reshape(-1, len(self.ints) + len(self.floats))
         counts = rows[:, self.ints]
@@ -523,16 +574,6 @@ class SumsState(State):
         self.counts = _add_counts(self.counts, counts)
         self.terms = self.terms + terms
 
-    def _add_report(self, examples, report):
-        """Another run of `examples` examples after these: counts added, its first indices
-        offset by the examples before it."""
-        from .parse import FAILURE_EXAMPLES
-
-        for count, first in self.REPORT:
-            self.report[count] += report[count]
-            self.report[first] = (self.report[first] + [self.examples + i for i in report[first]])[:FAILURE_EXAMPLES]
-        self.examples += examples
-
     def _add(self, other):
         self._add_sums(other.counts, other.terms)
         if self.keep_rows:
@@ -550,7 +591,7 @@ class SumsState(State):
         return as_floats({key: value[0] for key, value in self.reduce(self.sums()[None]).items()}) | self.extras()
 
     def extras(self):
-        return {name: list(v) if isinstance(v, list) else v for name, v in self.report.items()} if self.options.get("parse") is not None else {}
+        return self._report()
 
     def _intervals(self, confidence_level, n_resamples, seed):
         from .core import bootstrap_intervals
@@ -563,21 +604,9 @@ class SumsState(State):
             "terms": _floats(self.terms),
             "table": None if self.table is None else [_floats(row) for row in self.table],
             "weights": None if self.weights is None else self.weights.tolist(),
-            "examples": self.examples,
-            **{name: list(v) if isinstance(v, list) else v for name, v in self.report.items()},
         }
 
     def _load(self, data):
-        from .parse import FAILURE_EXAMPLES
-
-        examples = int(_counts([data.get("examples", 0)], "examples")[0])
-        report = {}
-        for count, first in self.REPORT:  # a report's count, and the first indices of the examples it counts in
-            report[count] = int(_counts([data.get(count, 0)], count)[0])
-            report[first] = _counts(data.get(first, []), first).tolist()
-            if len(report[first]) > min(report[count], FAILURE_EXAMPLES) or (report[count] > 0) != bool(report[first]) or (np.diff(report[first]) <= 0).any() or any(i >= examples for i in report[first]):
-                raise ValueError(f"{first}: {report[first]} are not the first indices of {examples} examples where {count} is {report[count]}")
-        self._add_report(examples, report)
         self._add_sums(_counts(data["counts"], "counts", self.counts.shape), _unfloats(data["terms"]).reshape(self.terms.shape))
         if self.keep_rows:
             table = np.array([_unfloats(row) for row in data["table"]]).reshape(-1, self.width())
