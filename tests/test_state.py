@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 import coref_coval_fixtures
 from hypothesis import given, settings, strategies as st
-from test_rewards import TYPES as EVENT_TYPES, corrupt, event_completion, event_example, gold_texts  # random model texts of each family
+from test_rewards import TYPES as EVENT_TYPES, corrupt, event_completion, event_example, gold_texts, rationale_completion, rationale_example as quoted_example  # random model texts of each family
 
 from paperscore import coref, csc_common, csc_sighan, micro_macro, quad, rationale, state
 
@@ -1139,4 +1139,97 @@ def test_micro_macro_parse_refusals():
     data = state.new("micro_macro", parse="omnievent_s2s_strict").update(["junk"] * 4, items).to_dict()
     data["parse_failure_examples"] = [3, 0]
     with pytest.raises(ValueError, match="parse_failure_examples: .* are not the first indices of 4 examples"):
+        state.from_dict(data)
+
+
+# ---------------------------------------------------------------------------------------
+# rationale(parse=...): replies quoting the input placed on its tokens (test_rewards' random
+# examples and replies: gold, the whole input, repeats, junk, JSON that is no list, upper
+# case, bullets); references gold quotes or 0/1 per token
+
+
+def rationale_corpus(seed, n, gold_quotes=True):
+    """(replies, references, sources): sources a text or a list of tokens."""
+    rng = random.Random(seed)
+    replies, references, sources = [], [], []
+    for _ in range(n):
+        tokens, gold = quoted_example(rng)
+        replies.append(rationale_completion(rng, tokens, gold))
+        mask = [rng.choice([0, 0, 1, -100]) for _ in tokens]
+        references.append(gold if gold_quotes else mask)
+        sources.append(" ".join(tokens) if rng.random() < 0.5 and all(t.strip() == t and t for t in tokens) else tokens)
+    return replies, references, sources
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    seed=st.integers(0, 1000),
+    n=st.integers(0, 25),
+    cuts=st.lists(st.integers(0, 25), max_size=4),
+    order=st.integers(0, 1000),
+    gold_quotes=st.booleans(),
+    options=st.sampled_from([{"parse": "quotes_exact"}, {"parse": "quotes_normalized", "iou_threshold": 1.0}, {"parse": "quotes_fuzzy", "zero_division": 1.0}]),
+)
+def test_rationale_parse_merges(seed, n, cuts, order, gold_quotes, options):
+    replies, references, sources = rationale_corpus(seed, n, gold_quotes)
+    pieces = shards(n, cuts, order)
+    got = merged_sources("rationale", options, replies, references, sources, pieces, keep_rows=True)
+    order_ = [i for a, b in pieces for i in range(a, b)]
+    expected = rationale.compute([replies[i] for i in order_], [references[i] for i in order_], sources=[sources[i] for i in order_], **options)
+    assert_same(got.compute(), expected, "rationale")
+    if n:  # intervals in any merge order
+        expected = rationale.compute(replies, references, sources=sources, **options, confidence_level=0.9, n_resamples=30, seed=1)
+        result = got.compute(confidence_level=0.9, n_resamples=30, seed=1)
+        assert_same({k: v for k, v in result.items() if k != "parse_failure_examples"}, {k: v for k, v in expected.items() if k != "parse_failure_examples"}, "rationale")
+
+
+def test_rationale_parse_at_users_size():
+    """10,000 replies, 5 shards: merged shuffled, one pass's figures in merge order and the
+    first failing indices of that order (a reply with a quote or item placed nowhere, by
+    the naive placement of tests/rationale_naive.py); merged in corpus order, one pass's
+    report too."""
+    from rationale_naive import place_reply
+
+    replies, references, sources = rationale_corpus(23, 10_000)
+    pieces = shards(10_000, [3, 2500, 2501, 9000], 14)
+    options = {"parse": "quotes_normalized"}
+    expected = rationale.compute(replies, references, sources=sources, **options)
+    assert expected["parse_failures"] > 1000 and expected["quotes"] > 5000
+    parts = {(a, b): state.new("rationale", **options).update(replies[a:b], references[a:b], sources=sources[a:b]) for a, b in pieces}
+    assert_same(state.merge(*(parts[piece] for piece in sorted(pieces))).compute(), expected, "rationale")
+    tokens = [s.split() if isinstance(s, str) else s for s in sources]
+    order = [i for a, b in pieces for i in range(a, b)]
+    failing = [k for k, i in enumerate(order) if place_reply(replies[i], tokens[i], "quotes_normalized")[2]]
+    assert_same(state.merge(*(parts[piece] for piece in pieces)).compute(), {**expected, "parse_failure_examples": failing[:5]}, "rationale")
+    alone = state.merge(*(state.new("rationale", **options).update(replies[i : i + 1], references[i : i + 1], sources=sources[i : i + 1]) for i in range(300)))
+    batch = state.new("rationale", **options).update(replies[:300], references[:300], sources=sources[:300])
+    assert (alone.counts.tolist(), alone.entered.tolist(), alone.report) == (batch.counts.tolist(), batch.entered.tolist(), batch.report)
+    assert alone.terms == pytest.approx(batch.terms, rel=1e-12)
+
+
+def test_rationale_parse_refusals():
+    replies, quotes, sources = rationale_corpus(5, 6)
+    _, masks, _ = rationale_corpus(5, 6, gold_quotes=False)
+    with pytest.raises(ValueError, match=r"references\[3\]: is a list but references\[0\] is a text"):  # compute's own check, within a batch
+        rationale.compute(replies, quotes[:3] + masks[3:], sources=sources, parse="quotes_exact")
+    with pytest.raises(ValueError, match=r"references\[3\]: is a list but references\[0\] is a text"):
+        state.new("rationale", parse="quotes_exact").update(replies, quotes[:3] + masks[3:], sources=sources)
+    a = state.new("rationale", parse="quotes_exact").update(replies[:3], quotes[:3], sources=sources[:3])
+    b = state.new("rationale", parse="quotes_exact").update(replies[3:], masks[3:], sources=sources[3:])
+    with pytest.raises(ValueError, match="merge: references are 0/1 per token, but the state holds references given as gold quotes"):
+        state.merge(a, b)
+    with pytest.raises(ValueError, match="update: references are 0/1 per token, but the state holds references given as gold quotes"):
+        a.update(replies[3:], masks[3:], sources=sources[3:])
+    assert state.merge(a, state.new("rationale", parse="quotes_exact"), b.__class__(b.options, False)).gold_quotes is True  # empty states hold no kind
+    with pytest.raises(ValueError, match="sources: parse= places the quotes on the input's tokens"):
+        state.new("rationale", parse="quotes_exact").update(replies, quotes)
+    with pytest.raises(ValueError, match="sources: applies to model texts read by a parser"):
+        state.new("rationale").update(masks, masks, sources=sources)
+    with pytest.raises(ValueError, match="parse: unknown parser 'csc_reply' for rationale_f1"):
+        state.new("rationale", parse="csc_reply")
+    with pytest.raises(ValueError, match="strict: applies to model texts read by a parser"):
+        state.new("rationale", strict=True)
+    data = a.to_dict()
+    data["gold_quotes"] = 1
+    with pytest.raises(ValueError, match="gold_quotes: 1 is not true, false or null"):
         state.from_dict(data)

@@ -27,9 +27,11 @@ Every family's figures are ratios of sums, so a state holds only the sums:
   holding whole files.
 Every family but corefud takes parse= too, reading model texts as its compute(parse=...)
 does, example by example: micro_macro OmniEvent seq2seq texts with `types=` (the
-candidates' label sequences are added), quad_match, csc_sighan, csc_common, coref. The
-report's counts (parse_failures, micro_macro's unplaced_triggers, coref's
-mentions_on_changed_text) are sums; its *_examples, corpus positions, are the first indices
+candidates' label sequences are added), rationale replies with `update(..., sources=...)`
+(references 0/1 per token or gold quotes, one kind over every batch and merge, as compute
+requires of the corpus), quad_match, csc_sighan, csc_common, coref. The report's counts
+(parse_failures, micro_macro's unplaced_triggers, rationale's quotes and unmatched_quotes,
+coref's mentions_on_changed_text) are sums; its *_examples, corpus positions, are the first indices
 of the examples in update and merge order (the same as compute's when shards are merged in
 corpus order).
 Refused, saying why: CSC label lines (sources=None: a result line pairs with the truth line
@@ -412,17 +414,22 @@ class RationaleState(State):
     AUPRC = 9
     WIDTH = 13
 
+    REPORT_SUMS = ("quotes", "unmatched_quotes")
+
     @staticmethod
     def check_options(options):
         from . import rationale
 
-        allowed = ("threshold", "threshold_rule", "iou_threshold", "ignore_index", "auprc", "zero_division")
+        allowed = ("threshold", "threshold_rule", "iou_threshold", "ignore_index", "auprc", "zero_division", "parse", "strict")
         for name in options:
             if name not in allowed:
                 raise ValueError(f"{name}: not a rationale state option (options: {', '.join(allowed)}; bootstrap options go to compute())")
-        out = {"threshold": 0.5, "threshold_rule": ">=", "iou_threshold": 0.5, "ignore_index": -100, "auprc": None, **options}
+        out = {"threshold": 0.5, "threshold_rule": ">=", "iou_threshold": 0.5, "ignore_index": -100, "auprc": None, "parse": None, "strict": False, **options}
         rationale._check_options(out["threshold"], out["threshold_rule"], out["iou_threshold"], out["auprc"])
         out["zero_division"] = check_zero_division(options.get("zero_division", 0.0))
+        rationale.check_parser_options(out["parse"], out["strict"])
+        if out["parse"] is not None:
+            rationale.get_parser(out["parse"], "rationale_f1")
         return out
 
     def __init__(self, options, keep_rows):
@@ -434,12 +441,21 @@ class RationaleState(State):
         self.entered = np.zeros(means, dtype=np.int64)  # examples in each mean
         self.soft = False
         self.table, self.weights = (np.zeros((0, self.WIDTH)), np.zeros(0, dtype=np.int64)) if keep_rows else (None, None)
+        self.gold_quotes = None  # with parse=: whether the references are gold quotes (None: no reference seen)
 
-    def update(self, predictions, references):
-        """Add a batch, checked exactly as compute() checks it."""
+    def update(self, predictions, references, sources=None):
+        """Add a batch, checked exactly as compute() checks it (indices in messages are
+        within the batch). With parse=, replies placed on the tokens of `sources` as
+        compute places them; references 0/1 per token or gold quotes, one kind in every
+        batch, as compute requires of the whole corpus."""
         from . import rationale
 
         o = self.options
+        rationale.check_parser_options(o["parse"], o["strict"], sources=sources is not None)
+        if self.parsed():
+            predictions, references, report = rationale._parsed(predictions, references, sources, o["parse"], o["strict"])
+            self._gold_quotes(("references" in report) if len(references) else None, "update")
+            self._add_report(len(references), report)
         values, gold, lengths = rationale.scored_tokens(predictions, references, o["ignore_index"])
         # AUPRC terms always: whether compute reports them depends on every shard's scores
         rows, _ = rationale.statistics(values, gold, lengths, o["threshold"], o["threshold_rule"], o["iou_threshold"], o["zero_division"], True)
@@ -458,10 +474,19 @@ class RationaleState(State):
     def _add_rows(self, table, weights):
         self.table, self.weights = _merge_rows(self.table, self.weights, table, weights)
 
+    def _gold_quotes(self, quotes, where):
+        """Refuse gold quotes after 0/1 references or the reverse (compute refuses such a corpus)."""
+        kind = {True: "gold quotes (texts)", False: "0/1 per token"}
+        if None not in (self.gold_quotes, quotes) and quotes != self.gold_quotes:
+            raise ValueError(f"{where}: references are {kind[quotes]}, but the state holds references given as {kind[self.gold_quotes]}; give every reference as gold quotes or every one as 0/1 per token")
+        self.gold_quotes = self.gold_quotes if quotes is None else quotes
+
     def _add(self, other):
         self._add_sums(other.counts, other.terms, other.entered, other.soft)
         if self.keep_rows:
             self._add_rows(other.table, other.weights)
+        self._gold_quotes(other.gold_quotes, "merge")
+        self._add_report(other.examples, other.report)
 
     def _with_auprc(self):
         return self.soft if self.options["auprc"] is None else self.options["auprc"]
@@ -474,7 +499,7 @@ class RationaleState(State):
         counts = self.counts.astype(float)
         row = np.concatenate([counts[:4], means, counts[4:]])[None]
         figures = rationale.summarise(np.ones((1, 1)), row, self.options["zero_division"], self._with_auprc())
-        return rationale.as_floats({key: value[0] for key, value in figures.items()})
+        return rationale.as_floats({key: value[0] for key, value in figures.items()}) | self._report()
 
     def _intervals(self, confidence_level, n_resamples, seed):
         from . import rationale
@@ -498,11 +523,15 @@ class RationaleState(State):
             "soft": self.soft,
             "table": None if self.table is None else [_floats(row) for row in self.table],
             "weights": None if self.weights is None else self.weights.tolist(),
+            "gold_quotes": self.gold_quotes,
         }
 
     def _load(self, data):
         if not isinstance(data["soft"], bool):
             raise ValueError(f"soft: {data['soft']!r} is not true or false")
+        if not (data.get("gold_quotes") is None or isinstance(data["gold_quotes"], bool) and self.parsed()):
+            raise ValueError(f"gold_quotes: {data.get('gold_quotes')!r} is not true, false or null (null without parse=)")
+        self._gold_quotes(data.get("gold_quotes"), "from_dict")
         self._add_sums(_counts(data["counts"], "counts", self.counts.shape), _unfloats(data["terms"]), _counts(data["entered"], "entered", self.entered.shape), data["soft"])
         if self.keep_rows:
             table = np.array([_unfloats(row) for row in data["table"]]).reshape(-1, self.WIDTH)
