@@ -1050,8 +1050,6 @@ def test_coref_parse_at_users_size():
     expected = coref.compute(replies, golds, tokens=tokens, **options)
     assert expected["parse_failures"] > 100 and expected["mentions_on_changed_text"] > 1000
     assert_coref_same(merged_coref_parse(options, replies, golds, tokens, sorted(pieces)).compute(), expected)
-    with pytest.raises(ValueError, match="parse: with NP_only or min_span, not in a state yet"):
-        state.new("coref", parse="coref_markdown", NP_only=True)
     with pytest.raises(ValueError, match="span_convention"):  # compute's own rule: the references' convention alone
         state.new("coref", parse="coref_markdown", span_convention=("token_exclusive", "token_inclusive"))
 
@@ -1233,3 +1231,87 @@ def test_rationale_parse_refusals():
     data["gold_quotes"] = 1
     with pytest.raises(ValueError, match="gold_quotes: 1 is not true, false or null"):
         state.from_dict(data)
+
+
+# ---------------------------------------------------------------------------------------
+# coref(parse=...) with coval's NP_only and min_span: markdown replies over the fixture's
+# 300 parsed key documents (their words), marking the response's or the key's mentions,
+# with junk, blanks and repeats. A document with a mention the parser cannot place has no
+# parse tree for it: compute refuses the corpus, the state the batch.
+
+
+def markdown(tokens, clusters):
+    """A coref_markdown reply: the tokens, with the mentions of `clusters` that cross no
+    mention marked before them as [words](#entity number)."""
+    kept = []
+    for number, cluster in enumerate(clusters):
+        for s, e in cluster:
+            if all(e < a or s > b or (a <= s and e <= b) or (s <= a and b <= e) for a, b, _ in kept):
+                kept.append((s, e, number))
+    opens, closes = {}, {}
+    for s, e, number in sorted(kept, key=lambda m: (m[0], -m[1])):  # outer mentions open first
+        opens[s] = opens.get(s, "") + "["
+    for s, e, number in sorted(kept, key=lambda m: (-m[0], m[1])):  # inner mentions close first
+        closes[e] = closes.get(e, "") + f"](#{number})"
+    return " ".join(opens.get(i, "") + token + closes.get(i, "") for i, token in enumerate(tokens))
+
+
+@functools.lru_cache(maxsize=1)
+def coval_replies():
+    """(key CoNLL texts, replies): each of the 300 keys 4 times, its reply marking the
+    response's mentions, the key's in shuffled entities, either with a stray close or an
+    unclosed "[" (parse failures on unchanged words), or blank; none on changed words."""
+    from paperscore.parse import parse_coref
+
+    keys, responses, key_clusters = coval_documents()
+    words = coref.source_tokens(keys, None)
+    rng = random.Random(41)
+    references, replies = [], []
+    for copy in range(4):
+        for key, tokens, response, gold in zip(keys, words, responses, key_clusters):
+            shuffled = [[m for m in cluster if rng.random() < 0.8] for cluster in gold]
+            rng.shuffle(shuffled)
+            reply = [markdown(tokens, response), markdown(tokens, shuffled), rng.choice(["](#7) ", ""]) + markdown(tokens, response) + rng.choice([" [oops", ""]), rng.choice(["", markdown(tokens, gold)])][copy]
+            references.append(key)
+            replies.append(reply)
+    _, report = parse_coref(replies, "coref_markdown", coref.source_tokens(references, None))
+    assert report["mentions_on_changed_text"] == 0 and report["parse_failures"] > 200
+    return references, replies
+
+
+@pytest.mark.filterwarnings("ignore:predictions. none of the")
+@settings(max_examples=20, deadline=None)
+@given(picks=st.lists(st.integers(0, 1199), max_size=12), cuts=st.lists(st.integers(0, 12), max_size=4), order=st.integers(0, 1000), label=st.sampled_from([label for label in COVAL_LABELS if "NP_only" in label or "min_span" in label]))
+def test_coref_parse_with_parse_trees_merges(picks, cuts, order, label):
+    keys, replies = coval_replies()
+    references, predictions = [keys[i] for i in picks], [replies[i] for i in picks]
+    options = {"parse": "coref_markdown", **coval_options(label)}
+    pieces = shards(len(picks), cuts, order)
+    got = merged("coref", options, predictions, references, pieces, keep_rows=True)
+    assert_coref_same(got.compute(), coref.compute(*merge_order_oracle(predictions, references, pieces), **options))
+    if picks:
+        expected = coref.compute(predictions, references, **options, confidence_level=0.9, n_resamples=30, seed=1)
+        result = {k: v for k, v in got.compute(confidence_level=0.9, n_resamples=30, seed=1).items() if not k.endswith("_examples")}
+        assert_coref_same(result, {k: v for k, v in expected.items() if not k.endswith("_examples")})
+
+
+@pytest.mark.filterwarnings("ignore:predictions. none of the")
+def test_coref_parse_with_parse_trees_at_size_and_refusals():
+    """1,200 documents (the parse reading and the trees take about 1 ms a document in
+    coref.compute itself, so 10,000 would take most of a minute here; the reading alone is
+    checked at 10,000 above), 5 shards shuffled, against one pass in merge order; a batch
+    with a mention on changed words is refused as compute refuses the corpus."""
+    keys, replies = coval_replies()
+    pieces = shards(len(keys), [3, 400, 401, 900], 15)
+    options = {"parse": "coref_markdown", "NP_only": True, "min_span": True}
+    got = merged("coref", options, replies, keys, pieces).compute()
+    expected = coref.compute(*merge_order_oracle(replies, keys, pieces), **options)
+    assert expected["parse_failures"] > 200 and expected["muc_f1"] < 1
+    assert_coref_same(got, expected)
+    changed = replies[:3] + [replies[3].replace("[", "[zzz ", 1)]
+    assert "[zzz " in changed[3]
+    message = r"predictions\[3\]: NP_only and min_span read each mention's parse tree, and 1 mention\(s\) here are not on the source tokens"
+    with pytest.raises(ValueError, match=message):
+        coref.compute(changed, keys[:4], **options)
+    with pytest.raises(ValueError, match=message):
+        state.new("coref", **options).update(changed, keys[:4])

@@ -25,19 +25,21 @@ Every family's figures are ratios of sums, so a state holds only the sums:
   document, as compute applies them); "corefud" takes CoNLL-U texts with corefud.compute's
   options (coref.compute reads them as matching="exact", keep_singletons=True), a shard
   holding whole files.
-Every family but corefud takes parse= too, reading model texts as its compute(parse=...)
-does, example by example: micro_macro OmniEvent seq2seq texts with `types=` (the
-candidates' label sequences are added), rationale replies with `update(..., sources=...)`
-(references 0/1 per token or gold quotes, one kind over every batch and merge, as compute
-requires of the corpus), quad_match, csc_sighan, csc_common, coref. The report's counts
-(parse_failures, micro_macro's unplaced_triggers, rationale's quotes and unmatched_quotes,
-coref's mentions_on_changed_text) are sums; its *_examples, corpus positions, are the first indices
-of the examples in update and merge order (the same as compute's when shards are merged in
-corpus order).
+Every family but corefud (whose compute reads no model text) takes parse= too, reading
+model texts as its compute(parse=...) does, example by example: micro_macro OmniEvent
+seq2seq texts with `types=` (the candidates' label sequences are added, and kept as its
+rows), rationale replies with `update(..., sources=...)` (references 0/1 per token or gold
+quotes, one kind over every batch and merge, as compute requires of the corpus),
+quad_match, csc_sighan, csc_common, and coref, with NP_only or min_span too (a document
+with a mention the parser cannot place has no parse tree for it: the batch is refused, as
+compute refuses the corpus). The report's counts (parse_failures, micro_macro's
+unplaced_triggers, rationale's quotes and unmatched_quotes, coref's
+mentions_on_changed_text) are sums; its *_examples, corpus positions, are the first
+indices of the examples in update and merge order (the same as compute's when shards are
+merged in corpus order).
 Refused, saying why: CSC label lines (sources=None: a result line pairs with the truth line
 of its pid anywhere in the files, and a shard cannot tell a pid whose result line is in
-another shard from one the system left out), and parse= in the other families (not done
-yet).
+another shard from one the system left out).
 
 Count figures are equal bit for bit. Figures from sums of fractional terms (rationale's
 example_*, iou_*, auprc; quad's optimal_*, sums of ROUGE-L degrees; coref's and corefud's
@@ -926,20 +928,13 @@ class CorefState(SumsState):
 
         return coref
 
-    @classmethod
-    def check_options(cls, options):
-        out = super().check_options(options)
-        if out["parse"] is not None and (out["NP_only"] or out["min_span"]):  # compute refuses them where a mention is unplaced
-            raise ValueError("parse: with NP_only or min_span, not in a state yet (a mention the parser cannot place has no parse tree); score with coref.compute")
-        return out
-
     def read(self, predictions, references, tokens=None, texts=None):
         """compute(parse=...)'s reading: each text placed on its document's tokens; mentions
-        it cannot place kept apart (added to the response by rows, matching nothing)."""
-        coref, o = self.module(), self.options
-        clusters, report = coref._parsed(predictions, references, o["parse"], o["strict"], tokens)
-        split = [coref._split_unplaced(found) for found in clusters]
-        return [kept for kept, _ in split], references, {"tokens": tokens, "texts": texts, "unplaced": [lost for _, lost in split]}, report
+        it cannot place kept apart (added to the response by rows, matching nothing; with
+        NP_only or min_span refused, as compute refuses them)."""
+        o = self.options
+        clusters, unplaced, report = self.module().read_parsed(predictions, references, o["parse"], o["strict"], tokens, o["NP_only"] or o["min_span"])
+        return clusters, references, {"tokens": tokens, "texts": texts, "unplaced": unplaced}, report
 
     def metrics(self):
         o = self.options
