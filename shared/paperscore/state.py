@@ -415,8 +415,7 @@ class RationaleState(State):
     MEANS = slice(4, 10)
     AUPRC = 9
     WIDTH = 13
-
-    REPORT_SUMS = ("quotes", "unmatched_quotes")
+    REPORT_SUMS = ("quotes", "unmatched_quotes")  # with parse=, beside parse_failures
 
     @staticmethod
     def check_options(options):
