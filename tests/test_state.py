@@ -1308,6 +1308,11 @@ def test_coref_parse_with_parse_trees_at_size_and_refusals():
     expected = coref.compute(*merge_order_oracle(replies, keys, pieces), **options)
     assert expected["parse_failures"] > 200 and expected["muc_f1"] < 1
     assert_coref_same(got, expected)
+    picks = range(0, 1200, 24)  # each document alone sums to the batch
+    alone = state.merge(*(state.new("coref", **options).update(replies[i : i + 1], keys[i : i + 1]) for i in picks))
+    batch = state.new("coref", **options).update([replies[i] for i in picks], [keys[i] for i in picks])
+    assert (alone.counts.tolist(), alone.report) == (batch.counts.tolist(), batch.report)
+    assert alone.terms == pytest.approx(batch.terms, rel=1e-12)
     changed = replies[:3] + [replies[3].replace("[", "[zzz ", 1)]
     assert "[zzz " in changed[3]
     message = r"predictions\[3\]: NP_only and min_span read each mention's parse tree, and 1 mention\(s\) here are not on the source tokens"
