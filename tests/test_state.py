@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 import coref_coval_fixtures
 from hypothesis import given, settings, strategies as st
-from test_rewards import corrupt, gold_texts  # random ASQP paraphrase texts and completions
+from test_rewards import TYPES as EVENT_TYPES, corrupt, event_completion, event_example, gold_texts, rationale_completion, rationale_example as quoted_example  # random model texts of each family
 
 from paperscore import coref, csc_common, csc_sighan, micro_macro, quad, rationale, state
 
@@ -543,9 +543,8 @@ def test_csc_common_refusals():
         state.new("csc_common", variant="nope")
     with pytest.raises(ValueError, match="option variant is 'scope' in argument 2 but 'realise' in argument 1"):
         state.merge(state.new("csc_common"), state.new("csc_common", variant="scope"))
-    for family, parser in (("micro_macro", "omnievent_s2s"), ("rationale", "quotes_exact")):
-        with pytest.raises(ValueError, match=f"parse: a {family} state takes the family's own inputs, not model texts"):
-            state.new(family, parse=parser)
+    with pytest.raises(ValueError, match="parse: a corefud state takes CoNLL-U texts, not model texts"):
+        state.new("corefud", parse="coref_markdown")
 
 
 # ---------------------------------------------------------------------------------------
@@ -1051,7 +1050,273 @@ def test_coref_parse_at_users_size():
     expected = coref.compute(replies, golds, tokens=tokens, **options)
     assert expected["parse_failures"] > 100 and expected["mentions_on_changed_text"] > 1000
     assert_coref_same(merged_coref_parse(options, replies, golds, tokens, sorted(pieces)).compute(), expected)
-    with pytest.raises(ValueError, match="parse: with NP_only or min_span, not in a state yet"):
-        state.new("coref", parse="coref_markdown", NP_only=True)
     with pytest.raises(ValueError, match="span_convention"):  # compute's own rule: the references' convention alone
         state.new("coref", parse="coref_markdown", span_convention=("token_exclusive", "token_inclusive"))
+
+
+# ---------------------------------------------------------------------------------------
+# micro_macro(parse=...): OmniEvent seq2seq texts put onto the candidates of OmniEvent
+# items (test_rewards' random examples and completions: gold, guess-everything, made-up
+# triggers and types, junk, repeats). The oracle is compute() over the examples in merge
+# order: the figures in any order, and the report's first failing indices of that order.
+
+
+def event_corpus(seed, n):
+    """(model texts, OmniEvent items) of n random examples; types now and then written as
+    OmniEvent's dotted names (plain_label reads "Conflict.Attack" as "attack")."""
+    rng = random.Random(seed)
+    texts, items = [], []
+    for _ in range(n):
+        text, spans, gold = event_example(rng)
+        texts.append(event_completion(rng, text, spans, gold))
+        dotted = {"attack": "Conflict.Attack", "die": "Life.Die"}
+        events = [{"type": dotted.get(g, g) if rng.random() < 0.3 else g, "triggers": [{"position": list(s)}]} for s, g in zip(spans, gold) if g != "NA"]
+        items.append({"text": text, "events": events, "negative_triggers": [{"position": list(s)} for s, g in zip(spans, gold) if g == "NA"]})
+    return texts, items
+
+
+EVENT_OPTIONS = [
+    {"parse": "omnievent_s2s", "types": EVENT_TYPES},
+    {"parse": "omnievent_s2s", "types": EVENT_TYPES, "convention": "omnievent"},
+    {"parse": "omnievent_s2s_strict", "negative_labels": ["NA"]},
+    {"parse": "omnievent_s2s_strict", "types": ["Conflict.Attack"], "zero_division": 1.0},
+]
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 1000), n=st.integers(0, 25), cuts=st.lists(st.integers(0, 25), max_size=4), order=st.integers(0, 1000), options=st.sampled_from(EVENT_OPTIONS))
+def test_micro_macro_parse_merges(seed, n, cuts, order, options):
+    texts, items = event_corpus(seed, n)
+    pieces = shards(n, cuts, order)
+    try:
+        expected = micro_macro.compute(*merge_order_oracle(texts, items, pieces), **options)
+    except ValueError as error:  # NA nowhere with negative_labels=["NA"]: the state refuses as compute
+        with pytest.raises(ValueError, match=str(error)[:30].replace("(", r"\(").replace("[", r"\[")):
+            merged("micro_macro", options, texts, items, pieces).compute()
+        return
+    assert_same(merged("micro_macro", options, texts, items, pieces).compute(), expected, "micro_macro")
+    if n:  # sequences: one compute()'s intervals when the shards are merged in corpus order
+        expected = micro_macro.compute(texts, items, **options, confidence_level=0.9, n_resamples=30, seed=1)
+        got = merged("micro_macro", options, texts, items, sorted(pieces), keep_rows=True)
+        assert_same(got.compute(confidence_level=0.9, n_resamples=30, seed=1), expected, "micro_macro")
+
+
+def test_micro_macro_parse_at_users_size():
+    """10,000 texts, 5 shards: merged shuffled, one pass's figures in merge order; merged in
+    corpus order, one pass's report too; each example alone sums to the batch."""
+    from paperscore.parse import read_omnievent_s2s
+
+    texts, items = event_corpus(22, 10_000)
+    pieces = shards(10_000, [3, 2500, 2501, 9000], 13)
+    for options in (EVENT_OPTIONS[0], EVENT_OPTIONS[2]):  # each placement policy
+        expected = micro_macro.compute(texts, items, **options)
+        assert expected["parse_failures"] > 500 and expected["unplaced_triggers"] > 500
+        parts = {(a, b): state.new("micro_macro", **options).update(texts[a:b], items[a:b]) for a, b in pieces}
+        assert_same(state.merge(*(parts[piece] for piece in sorted(pieces))).compute(), expected, "micro_macro")
+        failing = [k for k, i in enumerate(i for a, b in pieces for i in range(a, b)) if read_omnievent_s2s(texts[i])[1]]
+        assert_same(state.merge(*(parts[piece] for piece in pieces)).compute(), {**expected, "parse_failure_examples": failing[:5]}, "micro_macro")
+    options = EVENT_OPTIONS[2]
+    alone = state.merge(*(state.new("micro_macro", **options).update(texts[i : i + 1], items[i : i + 1]) for i in range(300)))
+    assert alone.to_dict() == state.new("micro_macro", **options).update(texts[:300], items[:300]).to_dict()
+
+
+def test_micro_macro_parse_refusals():
+    texts, items = event_corpus(3, 4)
+    with pytest.raises(ValueError, match="types: OmniEvent's conversion keeps only pairs whose type is in the schema"):
+        state.new("micro_macro", parse="omnievent_s2s")
+    with pytest.raises(ValueError, match="types: applies to model texts read by a parser"):
+        state.new("micro_macro", types=EVENT_TYPES)
+    with pytest.raises(ValueError, match="parse: unknown parser 'csc_reply' for micro_macro"):
+        state.new("micro_macro", parse="csc_reply")
+    with pytest.raises(ValueError, match=r"references\[0\]: expected int or str, got dict"):
+        state.new("micro_macro").update(texts, items)
+    with pytest.raises(ValueError, match=r"predictions\[\d\]: omnievent_s2s@1 cannot read it"):
+        state.new("micro_macro", parse="omnievent_s2s", types=EVENT_TYPES, strict=True).update(["junk"] * 4, items)
+    with pytest.raises(ValueError, match="option types is"):
+        state.merge(state.new("micro_macro", parse="omnievent_s2s", types=EVENT_TYPES), state.new("micro_macro", parse="omnievent_s2s", types=EVENT_TYPES[:2]))
+    data = state.new("micro_macro", parse="omnievent_s2s_strict").update(["junk"] * 4, items).to_dict()
+    data["parse_failure_examples"] = [3, 0]
+    with pytest.raises(ValueError, match="parse_failure_examples: .* are not the first indices of 4 examples"):
+        state.from_dict(data)
+
+
+# ---------------------------------------------------------------------------------------
+# rationale(parse=...): replies quoting the input placed on its tokens (test_rewards' random
+# examples and replies: gold, the whole input, repeats, junk, JSON that is no list, upper
+# case, bullets); references gold quotes or 0/1 per token
+
+
+def rationale_corpus(seed, n, gold_quotes=True):
+    """(replies, references, sources): sources a text or a list of tokens."""
+    rng = random.Random(seed)
+    replies, references, sources = [], [], []
+    for _ in range(n):
+        tokens, gold = quoted_example(rng)
+        replies.append(rationale_completion(rng, tokens, gold))
+        mask = [rng.choice([0, 0, 1, -100]) for _ in tokens]
+        references.append(gold if gold_quotes else mask)
+        sources.append(" ".join(tokens) if rng.random() < 0.5 and all(t.strip() == t and t for t in tokens) else tokens)
+    return replies, references, sources
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    seed=st.integers(0, 1000),
+    n=st.integers(0, 25),
+    cuts=st.lists(st.integers(0, 25), max_size=4),
+    order=st.integers(0, 1000),
+    gold_quotes=st.booleans(),
+    options=st.sampled_from([{"parse": "quotes_exact"}, {"parse": "quotes_normalized", "iou_threshold": 1.0}, {"parse": "quotes_fuzzy", "zero_division": 1.0}]),
+)
+def test_rationale_parse_merges(seed, n, cuts, order, gold_quotes, options):
+    replies, references, sources = rationale_corpus(seed, n, gold_quotes)
+    pieces = shards(n, cuts, order)
+    got = merged_sources("rationale", options, replies, references, sources, pieces, keep_rows=True)
+    order_ = [i for a, b in pieces for i in range(a, b)]
+    expected = rationale.compute([replies[i] for i in order_], [references[i] for i in order_], sources=[sources[i] for i in order_], **options)
+    assert_same(got.compute(), expected, "rationale")
+    if n:  # intervals in any merge order
+        expected = rationale.compute(replies, references, sources=sources, **options, confidence_level=0.9, n_resamples=30, seed=1)
+        result = got.compute(confidence_level=0.9, n_resamples=30, seed=1)
+        assert_same({k: v for k, v in result.items() if k != "parse_failure_examples"}, {k: v for k, v in expected.items() if k != "parse_failure_examples"}, "rationale")
+
+
+def test_rationale_parse_at_users_size():
+    """10,000 replies, 5 shards: merged shuffled, one pass's figures in merge order and the
+    first failing indices of that order (a reply with a quote or item placed nowhere, by
+    the naive placement of tests/rationale_naive.py); merged in corpus order, one pass's
+    report too."""
+    from rationale_naive import place_reply
+
+    replies, references, sources = rationale_corpus(23, 10_000)
+    pieces = shards(10_000, [3, 2500, 2501, 9000], 14)
+    options = {"parse": "quotes_normalized"}
+    expected = rationale.compute(replies, references, sources=sources, **options)
+    assert expected["parse_failures"] > 1000 and expected["quotes"] > 5000
+    parts = {(a, b): state.new("rationale", **options).update(replies[a:b], references[a:b], sources=sources[a:b]) for a, b in pieces}
+    assert_same(state.merge(*(parts[piece] for piece in sorted(pieces))).compute(), expected, "rationale")
+    tokens = [s.split() if isinstance(s, str) else s for s in sources]
+    order = [i for a, b in pieces for i in range(a, b)]
+    failing = [k for k, i in enumerate(order) if place_reply(replies[i], tokens[i], "quotes_normalized")[2]]
+    assert_same(state.merge(*(parts[piece] for piece in pieces)).compute(), {**expected, "parse_failure_examples": failing[:5]}, "rationale")
+    alone = state.merge(*(state.new("rationale", **options).update(replies[i : i + 1], references[i : i + 1], sources=sources[i : i + 1]) for i in range(300)))
+    batch = state.new("rationale", **options).update(replies[:300], references[:300], sources=sources[:300])
+    assert (alone.counts.tolist(), alone.entered.tolist(), alone.report) == (batch.counts.tolist(), batch.entered.tolist(), batch.report)
+    assert alone.terms == pytest.approx(batch.terms, rel=1e-12)
+
+
+def test_rationale_parse_refusals():
+    replies, quotes, sources = rationale_corpus(5, 6)
+    _, masks, _ = rationale_corpus(5, 6, gold_quotes=False)
+    with pytest.raises(ValueError, match=r"references\[3\]: is a list but references\[0\] is a text"):  # compute's own check, within a batch
+        rationale.compute(replies, quotes[:3] + masks[3:], sources=sources, parse="quotes_exact")
+    with pytest.raises(ValueError, match=r"references\[3\]: is a list but references\[0\] is a text"):
+        state.new("rationale", parse="quotes_exact").update(replies, quotes[:3] + masks[3:], sources=sources)
+    a = state.new("rationale", parse="quotes_exact").update(replies[:3], quotes[:3], sources=sources[:3])
+    b = state.new("rationale", parse="quotes_exact").update(replies[3:], masks[3:], sources=sources[3:])
+    with pytest.raises(ValueError, match="merge: references are 0/1 per token, but the state holds references given as gold quotes"):
+        state.merge(a, b)
+    with pytest.raises(ValueError, match="update: references are 0/1 per token, but the state holds references given as gold quotes"):
+        a.update(replies[3:], masks[3:], sources=sources[3:])
+    assert state.merge(a, state.new("rationale", parse="quotes_exact"), b.__class__(b.options, False)).gold_quotes is True  # empty states hold no kind
+    with pytest.raises(ValueError, match="sources: parse= places the quotes on the input's tokens"):
+        state.new("rationale", parse="quotes_exact").update(replies, quotes)
+    with pytest.raises(ValueError, match="sources: applies to model texts read by a parser"):
+        state.new("rationale").update(masks, masks, sources=sources)
+    with pytest.raises(ValueError, match="parse: unknown parser 'csc_reply' for rationale_f1"):
+        state.new("rationale", parse="csc_reply")
+    with pytest.raises(ValueError, match="strict: applies to model texts read by a parser"):
+        state.new("rationale", strict=True)
+    data = a.to_dict()
+    data["gold_quotes"] = 1
+    with pytest.raises(ValueError, match="gold_quotes: 1 is not true, false or null"):
+        state.from_dict(data)
+
+
+# ---------------------------------------------------------------------------------------
+# coref(parse=...) with coval's NP_only and min_span: markdown replies over the fixture's
+# 300 parsed key documents (their words), marking the response's or the key's mentions,
+# with junk, blanks and repeats. A document with a mention the parser cannot place has no
+# parse tree for it: compute refuses the corpus, the state the batch.
+
+
+def markdown(tokens, clusters):
+    """A coref_markdown reply: the tokens, with the mentions of `clusters` that cross no
+    mention marked before them as [words](#entity number)."""
+    kept = []
+    for number, cluster in enumerate(clusters):
+        for s, e in cluster:
+            if all(e < a or s > b or (a <= s and e <= b) or (s <= a and b <= e) for a, b, _ in kept):
+                kept.append((s, e, number))
+    opens, closes = {}, {}
+    for s, e, number in sorted(kept, key=lambda m: (m[0], -m[1])):  # outer mentions open first
+        opens[s] = opens.get(s, "") + "["
+    for s, e, number in sorted(kept, key=lambda m: (-m[0], m[1])):  # inner mentions close first
+        closes[e] = closes.get(e, "") + f"](#{number})"
+    return " ".join(opens.get(i, "") + token + closes.get(i, "") for i, token in enumerate(tokens))
+
+
+@functools.lru_cache(maxsize=1)
+def coval_replies():
+    """(key CoNLL texts, replies): each of the 300 keys 4 times, its reply marking the
+    response's mentions, the key's in shuffled entities, either with a stray close or an
+    unclosed "[" (parse failures on unchanged words), or blank; none on changed words."""
+    from paperscore.parse import parse_coref
+
+    keys, responses, key_clusters = coval_documents()
+    words = coref.source_tokens(keys, None)
+    rng = random.Random(41)
+    references, replies = [], []
+    for copy in range(4):
+        for key, tokens, response, gold in zip(keys, words, responses, key_clusters):
+            shuffled = [[m for m in cluster if rng.random() < 0.8] for cluster in gold]
+            rng.shuffle(shuffled)
+            reply = [markdown(tokens, response), markdown(tokens, shuffled), rng.choice(["](#7) ", ""]) + markdown(tokens, response) + rng.choice([" [oops", ""]), rng.choice(["", markdown(tokens, gold)])][copy]
+            references.append(key)
+            replies.append(reply)
+    _, report = parse_coref(replies, "coref_markdown", coref.source_tokens(references, None))
+    assert report["mentions_on_changed_text"] == 0 and report["parse_failures"] > 200
+    return references, replies
+
+
+@pytest.mark.filterwarnings("ignore:predictions. none of the")
+@settings(max_examples=20, deadline=None)
+@given(picks=st.lists(st.integers(0, 1199), max_size=12), cuts=st.lists(st.integers(0, 12), max_size=4), order=st.integers(0, 1000), label=st.sampled_from([label for label in COVAL_LABELS if "NP_only" in label or "min_span" in label]))
+def test_coref_parse_with_parse_trees_merges(picks, cuts, order, label):
+    keys, replies = coval_replies()
+    references, predictions = [keys[i] for i in picks], [replies[i] for i in picks]
+    options = {"parse": "coref_markdown", **coval_options(label)}
+    pieces = shards(len(picks), cuts, order)
+    got = merged("coref", options, predictions, references, pieces, keep_rows=True)
+    assert_coref_same(got.compute(), coref.compute(*merge_order_oracle(predictions, references, pieces), **options))
+    if picks:
+        expected = coref.compute(predictions, references, **options, confidence_level=0.9, n_resamples=30, seed=1)
+        result = {k: v for k, v in got.compute(confidence_level=0.9, n_resamples=30, seed=1).items() if not k.endswith("_examples")}
+        assert_coref_same(result, {k: v for k, v in expected.items() if not k.endswith("_examples")})
+
+
+@pytest.mark.filterwarnings("ignore:predictions. none of the")
+def test_coref_parse_with_parse_trees_at_size_and_refusals():
+    """1,200 documents (the parse reading and the trees take about 1 ms a document in
+    coref.compute itself, so 10,000 would take most of a minute here; the reading alone is
+    checked at 10,000 above), 5 shards shuffled, against one pass in merge order; a batch
+    with a mention on changed words is refused as compute refuses the corpus."""
+    keys, replies = coval_replies()
+    pieces = shards(len(keys), [3, 400, 401, 900], 15)
+    options = {"parse": "coref_markdown", "NP_only": True, "min_span": True}
+    got = merged("coref", options, replies, keys, pieces).compute()
+    expected = coref.compute(*merge_order_oracle(replies, keys, pieces), **options)
+    assert expected["parse_failures"] > 200 and expected["muc_f1"] < 1
+    assert_coref_same(got, expected)
+    picks = range(0, 1200, 24)  # each document alone sums to the batch
+    alone = state.merge(*(state.new("coref", **options).update(replies[i : i + 1], keys[i : i + 1]) for i in picks))
+    batch = state.new("coref", **options).update([replies[i] for i in picks], [keys[i] for i in picks])
+    assert (alone.counts.tolist(), alone.report) == (batch.counts.tolist(), batch.report)
+    assert alone.terms == pytest.approx(batch.terms, rel=1e-12)
+    changed = replies[:3] + [replies[3].replace("[", "[zzz ", 1)]
+    assert "[zzz " in changed[3]
+    message = r"predictions\[3\]: NP_only and min_span read each mention's parse tree, and 1 mention\(s\) here are not on the source tokens"
+    with pytest.raises(ValueError, match=message):
+        coref.compute(changed, keys[:4], **options)
+    with pytest.raises(ValueError, match=message):
+        state.new("coref", **options).update(changed, keys[:4])

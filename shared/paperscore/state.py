@@ -25,14 +25,21 @@ Every family's figures are ratios of sums, so a state holds only the sums:
   document, as compute applies them); "corefud" takes CoNLL-U texts with corefud.compute's
   options (coref.compute reads them as matching="exact", keep_singletons=True), a shard
   holding whole files.
-quad_match, csc_sighan, csc_common and coref take parse= too (coref: not with NP_only or
-min_span): the report's counts (parse_failures, coref's mentions_on_changed_text) are sums;
-its *_examples, corpus positions, are the first indices of the examples in update and merge
-order (the same as compute's when shards are merged in corpus order).
+Every family but corefud (whose compute reads no model text) takes parse= too, reading
+model texts as its compute(parse=...) does, example by example: micro_macro OmniEvent
+seq2seq texts with `types=` (the candidates' label sequences are added, and kept as its
+rows), rationale replies with `update(..., sources=...)` (references 0/1 per token or gold
+quotes, one kind over every batch and merge, as compute requires of the corpus),
+quad_match, csc_sighan, csc_common, and coref, with NP_only or min_span too (a document
+with a mention the parser cannot place has no parse tree for it: the batch is refused, as
+compute refuses the corpus). The report's counts (parse_failures, micro_macro's
+unplaced_triggers, rationale's quotes and unmatched_quotes, coref's
+mentions_on_changed_text) are sums; its *_examples, corpus positions, are the first
+indices of the examples in update and merge order (the same as compute's when shards are
+merged in corpus order).
 Refused, saying why: CSC label lines (sources=None: a result line pairs with the truth line
 of its pid anywhere in the files, and a shard cannot tell a pid whose result line is in
-another shard from one the system left out), and parse= in the other families (not done
-yet).
+another shard from one the system left out).
 
 Count figures are equal bit for bit. Figures from sums of fractional terms (rationale's
 example_*, iou_*, auprc; quad's optimal_*, sums of ROUGE-L degrees; coref's and corefud's
@@ -69,8 +76,8 @@ def new(family, keep_rows=False, **options):
     output options excluded: they go to State.compute)."""
     if family not in FAMILIES:
         raise ValueError(f"family: {family!r} is not one of {', '.join(FAMILIES)}")
-    if "parse" in options and family not in ("quad_match", "csc_sighan", "csc_common", "coref"):  # the figures would merge as theirs do; not done yet
-        raise ValueError(f"parse: a {family} state takes the family's own inputs, not model texts (the quad_match, CSC and coref states read them; not this one yet); score model texts with compute(parse=...)")
+    if "parse" in options and family == "corefud":  # corefud.compute reads no model text
+        raise ValueError("parse: a corefud state takes CoNLL-U texts, not model texts (corefud.compute has no parser); read model texts with the coref state's parse=")
     if not isinstance(keep_rows, (bool, np.bool_)):
         raise ValueError(f"keep_rows: {keep_rows!r} is not True or False")
     cls = {"micro_macro": MicroMacroState, "rationale": RationaleState, "quad_match": QuadState, "csc_sighan": SighanState, "csc_common": CscCommonState, "coref": CorefState, "corefud": CorefUDState}[family]
@@ -109,6 +116,8 @@ def from_dict(data):
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueError(f"from_dict: not a paperscore state of format {FORMAT}")
     state = new(data["family"], data["keep_rows"], **data["options"])
+    if state.parsed():
+        state._load_report(data)
     state._load(data)
     return state
 
@@ -173,14 +182,51 @@ class State:
     """Statistics of the examples seen so far; see the module docstring."""
 
     family = None
+    REPORT = (("parse_failures", "parse_failure_examples"),)  # with parse=: the parse report's (count, first indices) pairs
+    REPORT_SUMS = ()  # and its other counts
 
     def __init__(self, options, keep_rows):
         self.options, self.keep_rows = options, keep_rows
+        # with parse=: the examples seen, and the parse report's counts and first indices
+        self.examples = 0
+        self.report = {name: [] if name.endswith("_examples") else 0 for pair in self.REPORT for name in pair} | {name: 0 for name in self.REPORT_SUMS}
+
+    def parsed(self):
+        return self.options.get("parse") is not None
+
+    def _add_report(self, examples, report):
+        """Another run of `examples` examples after these: counts added, its first indices
+        offset by the examples before it (so they are the first in update and merge order)."""
+        from .parse import FAILURE_EXAMPLES
+
+        for count, first in self.REPORT:
+            self.report[count] += report[count]
+            self.report[first] = (self.report[first] + [self.examples + i for i in report[first]])[:FAILURE_EXAMPLES]
+        for count in self.REPORT_SUMS:
+            self.report[count] += report[count]
+        self.examples += examples
+
+    def _load_report(self, data):
+        from .parse import FAILURE_EXAMPLES
+
+        examples = int(_counts([data.get("examples", 0)], "examples")[0])
+        report = {name: int(_counts([data.get(name, 0)], name)[0]) for name in self.REPORT_SUMS}
+        for count, first in self.REPORT:  # a report's count, and the first indices of the examples it counts in
+            report[count] = int(_counts([data.get(count, 0)], count)[0])
+            report[first] = _counts(data.get(first, []), first).tolist()
+            if len(report[first]) > min(report[count], FAILURE_EXAMPLES) or (report[count] > 0) != bool(report[first]) or (np.diff(report[first]) <= 0).any() or any(i >= examples for i in report[first]):
+                raise ValueError(f"{first}: {report[first]} are not the first indices of {examples} examples where {count} is {report[count]}")
+        self._add_report(examples, report)
+
+    def _report(self):
+        """The parse report's entries of the result (none without parse=)."""
+        return {name: list(v) if isinstance(v, list) else v for name, v in self.report.items()} if self.parsed() else {}
 
     def to_dict(self):
         """A JSON-safe dict (lists of ints and floats, NaN as None)."""
         options = {k: "nan" if isinstance(v, float) and v != v else v for k, v in self.options.items()}  # zero_division
-        return {"format": FORMAT, "family": self.family, "options": options, "keep_rows": self.keep_rows, **self._dump()}
+        report = {"examples": self.examples, **self._report()} if self.parsed() else {}
+        return {"format": FORMAT, "family": self.family, "options": options, "keep_rows": self.keep_rows, **self._dump(), **report}
 
     def compute(self, confidence_level=None, n_resamples=1000, seed=None):
         """The family's compute() figures over every example added; with confidence_level,
@@ -203,23 +249,29 @@ class State:
 
 class MicroMacroState(State):
     family = "micro_macro"
+    REPORT_SUMS = ("unplaced_triggers",)
+    READING = ("parse", "strict", "types")  # compute(parse=...)'s options: how model texts become labels
 
-    @staticmethod
-    def check_options(options):
+    @classmethod
+    def check_options(cls, options):
         from . import micro_macro as mm
 
-        allowed = ("labels", "negative_labels", "convention", "zero_division", "ignore_index")
+        allowed = ("labels", "negative_labels", "convention", "zero_division", "ignore_index") + cls.READING
         for name in options:
             if name not in allowed:
                 raise ValueError(f"{name}: not a micro_macro state option (options: {', '.join(allowed)}; bootstrap options go to compute())")
         out = {name: options.get(name) for name in allowed}
         out["zero_division"] = check_zero_division(options.get("zero_division", 0.0))
         out["ignore_index"] = options.get("ignore_index", -100)
+        out["strict"] = options.get("strict", False)
         mm.check_choice("convention", out["convention"], mm.CONVENTIONS)
         mm._check_ignore_index(out["ignore_index"])
-        for name in ("labels", "negative_labels"):
-            if out[name] is not None:  # kind checked at compute time, against the data's
+        for name in ("labels", "negative_labels", "types"):
+            if out[name] is not None and not isinstance(out[name], str):  # kind checked at compute time, against the data's
                 out[name] = [v.item() if isinstance(v, np.generic) else v for v in mm.from_tensor(out[name])]
+        mm.check_parser_options(out["parse"], out["strict"], types=out["types"] is not None)
+        if out["parse"] is not None:
+            mm._parsed([], [], out["parse"], out["strict"], out["types"])  # compute's own checks of parse and types
         return out
 
     def __init__(self, options, keep_rows):
@@ -259,10 +311,15 @@ class MicroMacroState(State):
 
     def update(self, predictions, references):
         """Add a batch, checked exactly as compute() checks it (example indices in messages
-        are within the batch)."""
+        are within the batch). With parse=, model texts and OmniEvent items, read as
+        compute reads them: the candidates' label sequences are added (and kept as rows)."""
         from . import micro_macro as mm
 
-        pred, ref, values, kind, example = mm._flatten(predictions, references, self.options["ignore_index"])
+        o = self.options
+        if self.parsed():
+            predictions, references, report = mm._parsed(predictions, references, o["parse"], o["strict"], o["types"])
+            self._add_report(len(references), report)
+        pred, ref, values, kind, example = mm._flatten(predictions, references, o["ignore_index"])
         nested = None if not len(references) else example is not None
         self._layout(kind if len(ref) else None, nested, "update")  # no label: kind unknown (compute says "int")
         k = len(values)
@@ -280,6 +337,7 @@ class MicroMacroState(State):
         if self.keep_rows:
             for mine, theirs in zip(self.rows, other.rows):
                 mine.extend(theirs)
+        self._add_report(other.examples, other.report)
 
     def _pairs(self):
         from . import micro_macro as mm
@@ -303,12 +361,13 @@ class MicroMacroState(State):
         columns = np.array(scored, dtype=np.int64)
         sums = np.concatenate([tp[columns], predicted[columns], gold[columns], [correct, total]]).astype(float)
         reduce = mm._reducer(o["zero_division"], labels, o["convention"])
-        return mm.as_floats({key: value[0] for key, value in reduce(sums[None]).items()})
+        return mm.as_floats({key: value[0] for key, value in reduce(sums[None]).items()}) | self._report()
 
     def _intervals(self, confidence_level, n_resamples, seed):
         from . import micro_macro as mm
 
-        result = mm.compute(*self.rows, **self.options, confidence_level=confidence_level, n_resamples=n_resamples, seed=seed)
+        scoring = {name: value for name, value in self.options.items() if name not in self.READING}  # rows are labels already read
+        result = mm.compute(*self.rows, **scoring, confidence_level=confidence_level, n_resamples=n_resamples, seed=seed)
         return {key: value for key, value in result.items() if key.endswith(("_low", "_high"))}
 
     def _dump(self):
@@ -356,18 +415,22 @@ class RationaleState(State):
     MEANS = slice(4, 10)
     AUPRC = 9
     WIDTH = 13
+    REPORT_SUMS = ("quotes", "unmatched_quotes")  # with parse=, beside parse_failures
 
     @staticmethod
     def check_options(options):
         from . import rationale
 
-        allowed = ("threshold", "threshold_rule", "iou_threshold", "ignore_index", "auprc", "zero_division")
+        allowed = ("threshold", "threshold_rule", "iou_threshold", "ignore_index", "auprc", "zero_division", "parse", "strict")
         for name in options:
             if name not in allowed:
                 raise ValueError(f"{name}: not a rationale state option (options: {', '.join(allowed)}; bootstrap options go to compute())")
-        out = {"threshold": 0.5, "threshold_rule": ">=", "iou_threshold": 0.5, "ignore_index": -100, "auprc": None, **options}
+        out = {"threshold": 0.5, "threshold_rule": ">=", "iou_threshold": 0.5, "ignore_index": -100, "auprc": None, "parse": None, "strict": False, **options}
         rationale._check_options(out["threshold"], out["threshold_rule"], out["iou_threshold"], out["auprc"])
         out["zero_division"] = check_zero_division(options.get("zero_division", 0.0))
+        rationale.check_parser_options(out["parse"], out["strict"])
+        if out["parse"] is not None:
+            rationale.get_parser(out["parse"], "rationale_f1")
         return out
 
     def __init__(self, options, keep_rows):
@@ -379,12 +442,21 @@ class RationaleState(State):
         self.entered = np.zeros(means, dtype=np.int64)  # examples in each mean
         self.soft = False
         self.table, self.weights = (np.zeros((0, self.WIDTH)), np.zeros(0, dtype=np.int64)) if keep_rows else (None, None)
+        self.gold_quotes = None  # with parse=: whether the references are gold quotes (None: no reference seen)
 
-    def update(self, predictions, references):
-        """Add a batch, checked exactly as compute() checks it."""
+    def update(self, predictions, references, sources=None):
+        """Add a batch, checked exactly as compute() checks it (indices in messages are
+        within the batch). With parse=, replies placed on the tokens of `sources` as
+        compute places them; references 0/1 per token or gold quotes, one kind in every
+        batch, as compute requires of the whole corpus."""
         from . import rationale
 
         o = self.options
+        rationale.check_parser_options(o["parse"], o["strict"], sources=sources is not None)
+        if self.parsed():
+            predictions, references, report = rationale._parsed(predictions, references, sources, o["parse"], o["strict"])
+            self._gold_quotes(("references" in report) if len(references) else None, "update")
+            self._add_report(len(references), report)
         values, gold, lengths = rationale.scored_tokens(predictions, references, o["ignore_index"])
         # AUPRC terms always: whether compute reports them depends on every shard's scores
         rows, _ = rationale.statistics(values, gold, lengths, o["threshold"], o["threshold_rule"], o["iou_threshold"], o["zero_division"], True)
@@ -403,10 +475,19 @@ class RationaleState(State):
     def _add_rows(self, table, weights):
         self.table, self.weights = _merge_rows(self.table, self.weights, table, weights)
 
+    def _gold_quotes(self, quotes, where):
+        """Refuse gold quotes after 0/1 references or the reverse (compute refuses such a corpus)."""
+        kind = {True: "gold quotes (texts)", False: "0/1 per token"}
+        if None not in (self.gold_quotes, quotes) and quotes != self.gold_quotes:
+            raise ValueError(f"{where}: references are {kind[quotes]}, but the state holds references given as {kind[self.gold_quotes]}; give every reference as gold quotes or every one as 0/1 per token")
+        self.gold_quotes = self.gold_quotes if quotes is None else quotes
+
     def _add(self, other):
         self._add_sums(other.counts, other.terms, other.entered, other.soft)
         if self.keep_rows:
             self._add_rows(other.table, other.weights)
+        self._gold_quotes(other.gold_quotes, "merge")
+        self._add_report(other.examples, other.report)
 
     def _with_auprc(self):
         return self.soft if self.options["auprc"] is None else self.options["auprc"]
@@ -419,7 +500,7 @@ class RationaleState(State):
         counts = self.counts.astype(float)
         row = np.concatenate([counts[:4], means, counts[4:]])[None]
         figures = rationale.summarise(np.ones((1, 1)), row, self.options["zero_division"], self._with_auprc())
-        return rationale.as_floats({key: value[0] for key, value in figures.items()})
+        return rationale.as_floats({key: value[0] for key, value in figures.items()}) | self._report()
 
     def _intervals(self, confidence_level, n_resamples, seed):
         from . import rationale
@@ -443,11 +524,15 @@ class RationaleState(State):
             "soft": self.soft,
             "table": None if self.table is None else [_floats(row) for row in self.table],
             "weights": None if self.weights is None else self.weights.tolist(),
+            "gold_quotes": self.gold_quotes,
         }
 
     def _load(self, data):
         if not isinstance(data["soft"], bool):
             raise ValueError(f"soft: {data['soft']!r} is not true or false")
+        if not (data.get("gold_quotes") is None or isinstance(data["gold_quotes"], bool) and self.parsed()):
+            raise ValueError(f"gold_quotes: {data.get('gold_quotes')!r} is not true, false or null (null without parse=)")
+        self._gold_quotes(data.get("gold_quotes"), "from_dict")
         self._add_sums(_counts(data["counts"], "counts", self.counts.shape), _unfloats(data["terms"]), _counts(data["entered"], "entered", self.entered.shape), data["soft"])
         if self.keep_rows:
             table = np.array([_unfloats(row) for row in data["table"]]).reshape(-1, self.WIDTH)
@@ -463,7 +548,6 @@ class RationaleState(State):
 class SumsState(State):
     OPTIONS = ()  # compute()'s options a state takes; defaults from its signature
     FLOATS = ()  # columns that are not counts
-    REPORT = (("parse_failures", "parse_failure_examples"),)  # with parse=: the parse report's (count, first indices) pairs
 
     @classmethod
     def check_options(cls, options):
@@ -495,16 +579,13 @@ class SumsState(State):
         self.counts = np.zeros(len(self.ints), dtype=np.int64)
         self.terms = np.zeros(len(self.floats))
         self.table, self.weights = (np.zeros((0, width)), np.zeros(0, dtype=np.int64)) if keep_rows else (None, None)
-        # with parse=: the examples seen, and the parse report's failures and first failing indices
-        self.examples = 0
-        self.report = {name: [] if name.endswith("_examples") else 0 for pair in self.REPORT for name in pair}
 
     def update(self, predictions, references, **inputs):
         """Add a batch, checked exactly as compute() checks it (example indices in messages
         are within the batch). With parse=, the batch's model texts are read as compute
         reads them, the report's failing indices offset by the examples before it."""
         report = None
-        if self.options.get("parse") is not None:
+        if self.parsed():
             predictions, references, inputs, report = self.read(predictions, references, **inputs)
         rows = np.asarray(self.rows(predictions, references, **inputs), dtype=float).reshape(-1, len(self.ints) + len(self.floats))
         counts = rows[:, self.ints]
@@ -523,16 +604,6 @@ class SumsState(State):
         self.counts = _add_counts(self.counts, counts)
         self.terms = self.terms + terms
 
-    def _add_report(self, examples, report):
-        """Another run of `examples` examples after these: counts added, its first indices
-        offset by the examples before it."""
-        from .parse import FAILURE_EXAMPLES
-
-        for count, first in self.REPORT:
-            self.report[count] += report[count]
-            self.report[first] = (self.report[first] + [self.examples + i for i in report[first]])[:FAILURE_EXAMPLES]
-        self.examples += examples
-
     def _add(self, other):
         self._add_sums(other.counts, other.terms)
         if self.keep_rows:
@@ -550,7 +621,7 @@ class SumsState(State):
         return as_floats({key: value[0] for key, value in self.reduce(self.sums()[None]).items()}) | self.extras()
 
     def extras(self):
-        return {name: list(v) if isinstance(v, list) else v for name, v in self.report.items()} if self.options.get("parse") is not None else {}
+        return self._report()
 
     def _intervals(self, confidence_level, n_resamples, seed):
         from .core import bootstrap_intervals
@@ -563,21 +634,9 @@ class SumsState(State):
             "terms": _floats(self.terms),
             "table": None if self.table is None else [_floats(row) for row in self.table],
             "weights": None if self.weights is None else self.weights.tolist(),
-            "examples": self.examples,
-            **{name: list(v) if isinstance(v, list) else v for name, v in self.report.items()},
         }
 
     def _load(self, data):
-        from .parse import FAILURE_EXAMPLES
-
-        examples = int(_counts([data.get("examples", 0)], "examples")[0])
-        report = {}
-        for count, first in self.REPORT:  # a report's count, and the first indices of the examples it counts in
-            report[count] = int(_counts([data.get(count, 0)], count)[0])
-            report[first] = _counts(data.get(first, []), first).tolist()
-            if len(report[first]) > min(report[count], FAILURE_EXAMPLES) or (report[count] > 0) != bool(report[first]) or (np.diff(report[first]) <= 0).any() or any(i >= examples for i in report[first]):
-                raise ValueError(f"{first}: {report[first]} are not the first indices of {examples} examples where {count} is {report[count]}")
-        self._add_report(examples, report)
         self._add_sums(_counts(data["counts"], "counts", self.counts.shape), _unfloats(data["terms"]).reshape(self.terms.shape))
         if self.keep_rows:
             table = np.array([_unfloats(row) for row in data["table"]]).reshape(-1, self.width())
@@ -868,20 +927,13 @@ class CorefState(SumsState):
 
         return coref
 
-    @classmethod
-    def check_options(cls, options):
-        out = super().check_options(options)
-        if out["parse"] is not None and (out["NP_only"] or out["min_span"]):  # compute refuses them where a mention is unplaced
-            raise ValueError("parse: with NP_only or min_span, not in a state yet (a mention the parser cannot place has no parse tree); score with coref.compute")
-        return out
-
     def read(self, predictions, references, tokens=None, texts=None):
         """compute(parse=...)'s reading: each text placed on its document's tokens; mentions
-        it cannot place kept apart (added to the response by rows, matching nothing)."""
-        coref, o = self.module(), self.options
-        clusters, report = coref._parsed(predictions, references, o["parse"], o["strict"], tokens)
-        split = [coref._split_unplaced(found) for found in clusters]
-        return [kept for kept, _ in split], references, {"tokens": tokens, "texts": texts, "unplaced": [lost for _, lost in split]}, report
+        it cannot place kept apart (added to the response by rows, matching nothing; with
+        NP_only or min_span refused, as compute refuses them)."""
+        o = self.options
+        clusters, unplaced, report = self.module().read_parsed(predictions, references, o["parse"], o["strict"], tokens, o["NP_only"] or o["min_span"])
+        return clusters, references, {"tokens": tokens, "texts": texts, "unplaced": unplaced}, report
 
     def metrics(self):
         o = self.options

@@ -1550,12 +1550,7 @@ def compute(
     check_parser_options(parse, strict)
     report = unplaced = None
     if parse is not None:
-        predictions, report = _parsed(predictions, references, parse, strict, tokens)
-        split = [_split_unplaced(clusters) for clusters in predictions]
-        predictions, unplaced = [kept for kept, _ in split], [entities for _, entities in split]
-        if any(unplaced) and (NP_only or min_span):
-            first = next(index for index, entities in enumerate(unplaced) if entities)
-            raise input_error("predictions", first, f"NP_only and min_span read each mention's parse tree, and {len(unplaced[first])} mention(s) here are not on the source tokens (mentions_on_changed_text); score without those options, or with strict=True to see the first")
+        predictions, unplaced, report = read_parsed(predictions, references, parse, strict, tokens, NP_only or min_span)
         conventions = check_span_convention(span_convention)
         if not isinstance(span_convention, str) and conventions["predictions"] != "token_inclusive":
             raise ValueError(f"span_convention: with parse, predictions are model texts placed on tokens; give the references' convention alone, not {span_convention!r}")
@@ -1625,6 +1620,20 @@ def _parsed(predictions, references, parse, strict, tokens):
     """(clusters of token spans, parse report) of model texts (paperscore.parse)."""
     parser = get_parser(parse, "coref")
     return parse_coref(as_corpus(predictions, "predictions"), parser, source_tokens(references, tokens), bool(strict))
+
+
+def read_parsed(predictions, references, parse, strict, tokens, trees=False):
+    """compute(parse=...)'s reading, document by document: (the clusters placed, per
+    document its unplaced mentions' entity numbers (_split_unplaced), the parse report).
+    trees (NP_only or min_span): a document with an unplaced mention is a ValueError, as
+    those options read each mention's parse tree."""
+    clusters, report = _parsed(predictions, references, parse, strict, tokens)
+    split = [_split_unplaced(found) for found in clusters]
+    unplaced = [entities for _, entities in split]
+    if any(unplaced) and trees:
+        first = next(index for index, entities in enumerate(unplaced) if entities)
+        raise input_error("predictions", first, f"NP_only and min_span read each mention's parse tree, and {len(unplaced[first])} mention(s) here are not on the source tokens (mentions_on_changed_text); score without those options, or with strict=True to see the first")
+    return [kept for kept, _ in split], unplaced, report
 
 
 def _split_unplaced(clusters):
