@@ -25,6 +25,11 @@ Every family's figures are ratios of sums, so a state holds only the sums:
   document, as compute applies them); "corefud" takes CoNLL-U texts with corefud.compute's
   options (coref.compute reads them as matching="exact", keep_singletons=True), a shard
   holding whole files.
+- micro_macro with spans="textee" or "oneie" (and scheme=): event_spans' per-unit counts
+  (a window under "textee", an example under "oneie"), summed, and whether the references
+  hold events. TextEE counts a window's tuples (doc_id, wnd_id) as one set, which sums
+  cannot rebuild: a "textee" state keeps the windows' ids and refuses a window seen again
+  in a later update or another shard (give each window's examples in one update).
 quad_match, csc_sighan, csc_common and coref take parse= too (coref: not with NP_only or
 min_span): the report's counts (parse_failures, coref's mentions_on_changed_text) are sums;
 its *_examples, corpus positions, are the first indices of the examples in update and merge
@@ -41,7 +46,8 @@ pass in the last bits (relative 1e-12).
 
 Bootstrap intervals (`compute(confidence_level=...)`) need the per-example rows, kept only
 with `keep_rows=True`:
-- rationale, quad_match, csc_sighan, csc_common, coref and corefud keep the distinct rows
+- rationale, quad_match, csc_sighan, csc_common, coref, corefud and micro_macro's spans
+  keep the distinct rows
   and their counts; compute sorts them the same way, so intervals are identical however the
   examples were sharded and merged (quad's optimal_* and coref's fractional figures up to
   the float sums above).
@@ -73,7 +79,12 @@ def new(family, keep_rows=False, **options):
         raise ValueError(f"parse: a {family} state takes the family's own inputs, not model texts (the quad_match, CSC and coref states read them; not this one yet); score model texts with compute(parse=...)")
     if not isinstance(keep_rows, (bool, np.bool_)):
         raise ValueError(f"keep_rows: {keep_rows!r} is not True or False")
-    cls = {"micro_macro": MicroMacroState, "rationale": RationaleState, "quad_match": QuadState, "csc_sighan": SighanState, "csc_common": CscCommonState, "coref": CorefState, "corefud": CorefUDState}[family]
+    if family == "micro_macro" and {"spans", "scheme"} & set(options):  # span-level event detection is a state of its own
+        if options.get("spans") is None and options.get("scheme") is None:
+            options = {name: value for name, value in options.items() if name not in ("spans", "scheme")}
+        else:
+            family = "spans"
+    cls = {"micro_macro": MicroMacroState, "spans": EventSpansState, "rationale": RationaleState, "quad_match": QuadState, "csc_sighan": SighanState, "csc_common": CscCommonState, "coref": CorefState, "corefud": CorefUDState}[family]
     if family == "quad_match" and "convention" in options:  # DiaASQ's table is a state of its own
         if options["convention"] is None:
             options = {name: value for name, value in options.items() if name != "convention"}
@@ -969,6 +980,116 @@ class CorefUDState(SumsState):
 
     def reduce(self, sums):
         return self.module().scores(sums, self.options["zero_division"], self.chosen())
+
+
+# ---------------------------------------------------------------------------------------
+# micro_macro(spans=...): span-level event detection
+
+
+class EventSpansState(SumsState):
+    """event_spans' per-unit count rows (micro_macro(spans="textee"|"oneie", scheme=...)),
+    all int64, laid out for every event_spans.MEASURES: a corpus of triggers alone (or a
+    rule with fewer measures) fills the leading columns and leaves the rest 0. Two
+    corpus-wide rules are kept by small records: whether the references hold events or
+    triggers alone (compute refuses a corpus of both), and under "textee" the (doc_id,
+    wnd_id) of every window seen: TextEE counts a window's tuples as one set, which sums
+    cannot rebuild, so a window's examples must all be in one update (one seen again in
+    a later update or another shard is refused)."""
+
+    family = "micro_macro"
+    OPTIONS = ("spans", "scheme", "zero_division")
+
+    @staticmethod
+    def module():
+        from . import micro_macro
+
+        return micro_macro
+
+    def width(self):
+        from . import event_spans
+
+        return 3 * len(event_spans.MEASURES)
+
+    def __init__(self, options, keep_rows):
+        super().__init__(options, keep_rows)
+        self.events = None  # whether the references hold events (None: no example seen)
+        self.windows = {}  # textee: the (doc_id, wnd_id) keys seen, in order
+
+    def _records(self, events, windows, where):
+        """Refuse what compute refuses over the union, or what sums cannot merge."""
+        if None not in (self.events, events) and events != self.events:
+            form = {True: "events", False: "triggers alone"}
+            raise ValueError(f"{where}: the references hold {form[events]}, but earlier ones hold {form[self.events]}; give every example in one form (compute refuses a corpus of both)")
+        again = next((key for key in windows if key in self.windows), None)
+        if again is not None:
+            raise ValueError(
+                f"{where}: the window doc_id, wnd_id {again!r} is also in an earlier update or shard: TextEE counts a window's tuples as one set "
+                f"(a tuple repeated across its examples counts once), which a state cannot rebuild from counts; give each window's examples in one update"
+            )
+
+    def _measures(self):
+        from . import event_spans
+
+        return event_spans.rows_of(self.options["spans"], [], [], [], bool(self.events))[1]
+
+    def update(self, predictions, references):
+        """Add a batch, checked exactly as compute() checks it (example indices in messages
+        are within the batch)."""
+        from . import event_spans
+
+        units, pred, gold, with_events = event_spans.read_corpus(predictions, references, self.options["scheme"])
+        rows, _ = event_spans.rows_of(self.options["spans"], units, pred, gold, with_events)
+        events = with_events if units else None
+        windows = list(dict.fromkeys(key for kind, key in units if kind == "ids")) if self.options["spans"] == "textee" else []
+        self._records(events, windows, "update")
+        rows = np.pad(rows, ((0, 0), (0, self.width() - rows.shape[1])))
+        self._add_sums(rows.sum(0), np.zeros(0))
+        if self.keep_rows:
+            from .core import compress_rows
+
+            self.table, self.weights = _merge_rows(self.table, self.weights, *compress_rows(rows))
+        self.events = self.events if events is None else events
+        self.windows.update(dict.fromkeys(windows))
+        return self
+
+    def _add(self, other):
+        self._records(other.events, list(other.windows), "merge")
+        super()._add(other)
+        self.events = self.events if other.events is None else other.events
+        self.windows.update(other.windows)
+
+    def _figures(self):
+        from . import event_spans
+
+        measures = self._measures()
+        return event_spans.figures(self.counts[: 3 * len(measures)], measures, self.options["zero_division"])
+
+    def _intervals(self, confidence_level, n_resamples, seed):
+        from . import event_spans
+        from .core import bootstrap_intervals
+
+        measures = self._measures()
+        table, weights = _columns_only(self.table, self.weights, np.arange(3 * len(measures)))  # compute's rows hold its measures alone
+        return bootstrap_intervals(weights, lambda w: event_spans.ratios(w @ table, measures, self.options["zero_division"]), confidence_level, n_resamples, seed)
+
+    def _dump(self):
+        return {**super()._dump(), "events": self.events, "windows": [list(key) for key in self.windows]}
+
+    def _load(self, data):
+        events, windows = data["events"], data["windows"]
+        if events not in (None, True, False):
+            raise ValueError(f"events: {events!r} is not true, false or null")
+        keys = []
+        for i, key in enumerate(windows if isinstance(windows, list) else [windows]):
+            if not (isinstance(key, list) and len(key) == 2 and all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in key)):
+                raise input_error("windows", i, f"{key!r:.60} is not a [doc_id, wnd_id] pair of strings or ints")
+            keys.append(tuple(key))
+        if len(set(keys)) != len(keys):
+            raise ValueError("windows: lists a window twice")
+        self._records(events, keys, "from_dict")
+        super()._load(data)
+        self.events = events
+        self.windows.update(dict.fromkeys(keys))
 
 
 # ---------------------------------------------------------------------------------------
