@@ -8,10 +8,11 @@ import json
 
 import numpy as np
 import pytest
+from conftest import DATA
 from hypothesis import given, settings, strategies as st
 from test_state import assert_same, shards
 
-from paperscore import micro_macro, state
+from paperscore import faithfulness, micro_macro, state
 
 # ---------------------------------------------------------------------------------------
 # micro_macro(spans=...): windows are whole in a shard (TextEE's sets per window)
@@ -76,13 +77,13 @@ def flat(windows):
     return [p for p, _ in examples], [g for _, g in examples]
 
 
+# a random corpus (seed) of n windows, its shards (cuts, order) and the counting rule
+SHARDED_SPANS = dict(seed=st.integers(0, 10_000), n=st.integers(0, 15), cuts=st.lists(st.integers(0, 15), max_size=4), order=st.integers(0, 1000), spans=st.sampled_from(["textee", "oneie"]))
+
+
 @settings(max_examples=40, deadline=None)
 @given(
-    seed=st.integers(0, 10_000),
-    n=st.integers(0, 15),
-    cuts=st.lists(st.integers(0, 15), max_size=4),
-    order=st.integers(0, 1000),
-    spans=st.sampled_from(["textee", "oneie"]),
+    **SHARDED_SPANS,
     events=st.booleans(),
     zero_division=st.sampled_from([0.0, 1.0]),
     intervals=st.booleans(),
@@ -100,13 +101,7 @@ def test_spans_merging_shards_equals_one_pass(seed, n, cuts, order, spans, event
 
 
 @settings(max_examples=20, deadline=None)
-@given(
-    seed=st.integers(0, 10_000),
-    n=st.integers(0, 15),
-    cuts=st.lists(st.integers(0, 15), max_size=4),
-    order=st.integers(0, 1000),
-    spans=st.sampled_from(["textee", "oneie"]),
-)
+@given(**SHARDED_SPANS)
 def test_spans_bio_merge(seed, n, cuts, order, spans):
     rng = np.random.default_rng(seed)
     tags = ["O", "O", "B-Attack", "I-Attack", "B-Move", "I-Move"]
@@ -188,7 +183,7 @@ def test_spans_refusals_name_the_argument():
     with pytest.raises(ValueError, match=r"merge: option"):
         state.merge(state.new("micro_macro"), s)
     data = state.new("micro_macro", spans="textee").update(*flat(windows_corpus(1, 6, False))).to_dict()
-    for key, bad, message in (("windows", [["d", 0], ["d", 0]], "windows: lists a window twice"), ("windows", [["d", None]], r"windows\[0\]"), ("events", "yes", "events: 'yes'"), ("counts", [-1] * 18, r"counts\[0\]")):
+    for key, bad, message in (("windows", [["d", 0], ["d", 0]], "windows: lists a window twice"), ("windows", [["d", None]], r"windows\[0\]"), ("events", "yes", "events: 'yes'"), ("events", 1, "events: 1"), ("counts", [-1] * 18, r"counts\[0\]")):
         with pytest.raises(ValueError, match=message):
             state.from_dict({**data, key: bad})
 
@@ -196,3 +191,155 @@ def test_spans_refusals_name_the_argument():
 def test_spans_empty_state_is_compute_of_nothing():
     for spans in ("textee", "oneie"):
         assert state.new("micro_macro", spans=spans).compute() == micro_macro.compute([], [], spans=spans)
+
+
+# ---------------------------------------------------------------------------------------
+# faithfulness: ERASER's means as sums over a count of examples
+
+SAMPLE = DATA / "rationale_eraser"
+
+
+def probabilities(rng, shape):
+    """Random probability rows (each summing to 1), some with zeros (an infinite KL), a few
+    all zero (NaN entropy: scipy's scaling divides by 0), values at 0 and 1 exactly."""
+    p = rng.dirichlet(np.ones(shape[-1]) * 0.5, size=shape[:-1])
+    p[rng.random(shape) < 0.1] = 0.0
+    p[rng.random(shape[:-1]) < 0.02] = 0.0
+    one = rng.random(shape[:-1]) < 0.05
+    p[one] = np.eye(shape[-1])[rng.integers(0, shape[-1], int(one.sum()))]
+    return p
+
+
+def faithfulness_inputs(seed, n, classes, aopc, given_predicted, k=3):
+    rng = np.random.default_rng(seed)
+    inputs = {name: probabilities(rng, (n, classes)) for name in ("full", "without", "alone")}
+    if given_predicted:
+        inputs["predicted"] = rng.integers(0, classes, n)
+    if aopc:
+        inputs.update({name: probabilities(rng, (n, k, classes)) for name in ("thresholded_without", "thresholded_alone")})
+    return inputs
+
+
+def same_means(got, expected):
+    """Means of fractional terms are added in another order: equal to 1e-12; inf and NaN alike."""
+    assert got.keys() == expected.keys()
+    for key, value in expected.items():
+        assert got[key] == pytest.approx(value, rel=1e-12, abs=1e-15, nan_ok=True), key
+
+
+def merged_faithfulness(options, inputs, pieces):
+    states = []
+    for a, b in pieces:
+        s = state.new("faithfulness", **options).update(**{name: value[a:b] for name, value in inputs.items()})
+        states.append(state.from_dict(json.loads(json.dumps(s.to_dict(), allow_nan=False))))
+    return state.merge(*states)
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered")  # compute's own, on rows of zeros
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    n=st.integers(1, 20),
+    classes=st.integers(1, 4),
+    cuts=st.lists(st.integers(0, 20), max_size=4),
+    order=st.integers(0, 1000),
+    aopc=st.booleans(),
+    given_predicted=st.booleans(),
+    thresholds=st.sampled_from([(0.01, 0.05, 0.1, 0.2, 0.5), (0.5,), (0.1, 1)]),
+)
+def test_faithfulness_merging_shards_equals_one_pass(seed, n, classes, cuts, order, aopc, given_predicted, thresholds):
+    inputs = faithfulness_inputs(seed, n, classes, aopc, given_predicted, k=len(thresholds))
+    expected = faithfulness.compute(**inputs, aopc_thresholds=thresholds)
+    same_means(merged_faithfulness({"aopc_thresholds": thresholds}, inputs, shards(n, cuts, order)).compute(), expected)
+
+
+def test_faithfulness_results_lines_in_shards_are_erasers_figures():
+    """ERASER's results JSONL in shards of lines (update_results) gives compute_results'
+    numbers, which are ERASER's own (movies_sample.eraser.json, its metrics.py's output)."""
+    eraser = json.loads((SAMPLE / "movies_sample.eraser.json").read_text(encoding="utf-8"))
+    for system in ("a", "b"):
+        lines = (SAMPLE / f"movies_sample.{system}.jsonl").read_text(encoding="utf-8").splitlines()
+        parts = [state.new("faithfulness").update_results(lines[a:b]) for a, b in shards(len(lines), [1, len(lines) // 2], 3) if any(line.strip() for line in lines[a:b])]
+        got = state.merge(*(state.from_dict(json.loads(json.dumps(p.to_dict(), allow_nan=False))) for p in parts)).compute()
+        expected = faithfulness.compute_results(lines)
+        same_means(got, {key: value for key, value in expected.items() if key != "signature"})
+        for key in ("comprehensiveness", "sufficiency", "comprehensiveness_aopc", "sufficiency_aopc", "comprehensiveness_aopc_points"):
+            assert got[key] == pytest.approx(eraser[system][key], rel=1e-12, abs=1e-12), key
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered")  # compute's own, on rows of zeros
+def test_faithfulness_at_users_size():
+    """12,000 examples of 2-5 classes (zeros, one-hot rows, all-zero rows: infinite KL and
+    NaN entropy on purpose in one corpus, finite ones in another), 7 shards in shuffled
+    order; and every example alone, merged, equals the batch."""
+    rng = np.random.default_rng(11)
+    for aopc in (True, False):
+        classes = int(rng.integers(2, 6))
+        inputs = faithfulness_inputs(int(rng.integers(1000)), 12_000, classes, aopc, given_predicted=not aopc, k=5)
+        expected = faithfulness.compute(**inputs)
+        same_means(merged_faithfulness({}, inputs, shards(12_000, rng.integers(0, 12_000, 6).tolist(), 2)).compute(), expected)
+        finite = {name: np.clip(value, 0.01, 1) for name, value in inputs.items() if name != "predicted"}
+        expected = faithfulness.compute(**finite)
+        assert all(np.isfinite(expected[key]) for key in faithfulness.KEYS)
+        same_means(merged_faithfulness({}, finite, shards(12_000, [3, 3, 5000, 11_999], 8)).compute(), expected)
+    small = faithfulness_inputs(5, 300, 3, True, True, k=5)
+    alone = state.merge(*(state.new("faithfulness").update(**{name: value[i : i + 1] for name, value in small.items()}) for i in range(300)))
+    same_means(alone.compute(), state.new("faithfulness").update(**small).compute())
+
+
+def test_faithfulness_by_hand():
+    """Two examples of 2 classes (ŷ the argmax of full): comprehensiveness = mean of
+    p(ŷ|full) - p(ŷ|without) = ((0.8 - 0.5) + (0.6 - 0.6)) / 2 = 0.15; sufficiency
+    ((0.8 - 0.7) + (0.6 - 0.3)) / 2 = 0.2; in two shards."""
+    full, without, alone = [[0.8, 0.2], [0.4, 0.6]], [[0.5, 0.5], [0.4, 0.6]], [[0.7, 0.3], [0.7, 0.3]]
+    parts = [state.new("faithfulness").update(full[i : i + 1], without[i : i + 1], alone[i : i + 1]) for i in (1, 0)]
+    got = state.merge(*parts).compute()
+    assert (got["comprehensiveness"], got["sufficiency"]) == (pytest.approx(0.15), pytest.approx(0.2))
+
+
+def test_faithfulness_refusals_name_the_argument():
+    with pytest.raises(ValueError, match="keep_rows: faithfulness.compute has no bootstrap"):
+        state.new("faithfulness", keep_rows=True)
+    with pytest.raises(ValueError, match="per_example: not a faithfulness state option"):
+        state.new("faithfulness", per_example=True)
+    with pytest.raises(ValueError, match="aopc_thresholds: .* are not distinct increasing"):
+        state.new("faithfulness", aopc_thresholds=[0.5, 0.1])
+    with pytest.raises(ValueError, match="full: no examples; the means are undefined"):
+        state.new("faithfulness").compute()
+    with pytest.raises(ValueError, match="confidence_level: faithfulness.compute has no bootstrap"):
+        state.new("faithfulness").compute(confidence_level=0.9)
+    s = state.new("faithfulness").update([[0.5, 0.5]], [[0.5, 0.5]], [[0.5, 0.5]])
+    assert s.update([], [], []) == state.new("faithfulness").update([[0.5, 0.5]], [[0.5, 0.5]], [[0.5, 0.5]])  # an empty batch adds nothing
+    with pytest.raises(ValueError, match="without: 1 examples, but full has none"):
+        s.update([], [[0.5, 0.5]], [])
+    with pytest.raises(ValueError, match="update: 3 classes, but earlier examples have 2"):
+        s.update([[0.2, 0.3, 0.5]], [[0.2, 0.3, 0.5]], [[0.2, 0.3, 0.5]])
+    with pytest.raises(ValueError, match="update: these examples have thresholded scores, but earlier ones have no"):
+        s.update([[0.5, 0.5]], [[0.5, 0.5]], [[0.5, 0.5]], thresholded_without=[[[0.5, 0.5]] * 5], thresholded_alone=[[[0.5, 0.5]] * 5])
+    with pytest.raises(ValueError, match=r"alone\[0\]: 1.5 is not a probability"):  # the family's own check
+        s.update([[0.5, 0.5]], [[0.5, 0.5]], [[1.5, 0.5]])
+    with pytest.raises(ValueError, match="merge: 3 classes"):
+        state.merge(s, state.new("faithfulness").update([[0.2, 0.3, 0.5]], [[0.2, 0.3, 0.5]], [[0.2, 0.3, 0.5]]))
+    with pytest.raises(ValueError, match="merge: option aopc_thresholds"):
+        state.merge(s, state.new("faithfulness", aopc_thresholds=[0.5]))
+    lines = (SAMPLE / "movies_sample.a.jsonl").read_text(encoding="utf-8").splitlines()
+    relabelled = [line.replace('"POS"', '"GOOD"').replace('"NEG"', '"BAD"') for line in lines]
+    one = state.new("faithfulness").update_results(lines[:2])
+    with pytest.raises(ValueError, match=r"update: the classes are \['BAD', 'GOOD'\], but earlier lines' are \['NEG', 'POS'\]"):
+        one.update_results(relabelled[2:4])
+    data = one.to_dict()
+    for key, bad, message in (("examples", -1, r"examples\[0\]"), ("sums", [0.0], "sums: 1 numbers, expected 6"), ("sums", ["x"] * 6, r"sums\[0\]"), ("aopc", 1, "aopc: 1"), ("classes", None, "examples: 2, but classes is None")):
+        with pytest.raises(ValueError, match=message):
+            state.from_dict({**data, key: bad})
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered")  # compute's own, on rows of zeros
+def test_faithfulness_infinite_kl_round_trips_through_strict_json():
+    """KL(without || full) with full = (1, 0), without = (.5, .5): .5 log(.5 / 0) = inf; a
+    full of zeros scaled by its zero sum: NaN in KL(alone || full). Strict JSON has
+    neither: the state writes them as text."""
+    full, without, alone = [[1.0, 0.0], [0.0, 0.0]], [[0.5, 0.5], [0.0, 0.0]], [[1.0, 0.0], [0.5, 0.5]]
+    expected = faithfulness.compute(full, without, alone)
+    assert np.isinf(expected["comprehensiveness_kl"]) and np.isnan(expected["sufficiency_kl"])
+    back = state.from_dict(json.loads(json.dumps(state.new("faithfulness").update(full, without, alone).to_dict(), allow_nan=False)))
+    same_means(back.compute(), expected)
