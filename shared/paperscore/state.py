@@ -9,9 +9,22 @@ get exactly the numbers one `compute()` over every example gives.
 
 Every family's figures are ratios of sums, so a state holds only the sums:
 - micro_macro: the confusion matrix over the labels seen, O(classes^2) whatever the corpus.
+- micro_macro with spans="textee" or "oneie" (and scheme=): event_spans' per-unit counts
+  (a window under "textee", an example under "oneie"), summed, and whether the references
+  hold events. TextEE counts a window's tuples (doc_id, wnd_id) as one set, which sums
+  cannot rebuild: a "textee" state keeps the windows' ids and refuses a window seen again
+  in a later update or another shard (give each window's examples in one update).
 - rationale: the four token counts, and per mean (example P/R/F1, IOU P/R, AUPRC) the sum
   of its per-example terms and how many examples enter it; plus whether a soft score was
   seen (auprc=None reports AUPRC only then, as compute does).
+- faithfulness (ERASER's comprehensiveness, sufficiency, AOPC, entropy and KL, each a mean
+  of per-example terms): their sums, the number of examples and, with thresholded scores,
+  the AOPC differences summed per threshold. `update` takes faithfulness.compute's
+  arguments, `update_results` ERASER's results lines (compute_results' numbers, without
+  its signature; every shard's lines must name the same classes; an annotation_id
+  repeated across shards is not detected: the state keeps no ids). Sums of floats: equal
+  to one pass within relative 1e-12; infinite KLs and NaN kept (as text in the JSON). No
+  bootstrap (compute has none): keep_rows=True is refused.
 - quad_match, csc_sighan, csc_common, coref, corefud (the families whose compute() sums
   per-example rows for its bootstrap_intervals call): the column sums of those rows,
   counts as int64 (coref, corefud: float64 throughout, as their compute sums them).
@@ -25,19 +38,6 @@ Every family's figures are ratios of sums, so a state holds only the sums:
   document, as compute applies them); "corefud" takes CoNLL-U texts with corefud.compute's
   options (coref.compute reads them as matching="exact", keep_singletons=True), a shard
   holding whole files.
-- micro_macro with spans="textee" or "oneie" (and scheme=): event_spans' per-unit counts
-  (a window under "textee", an example under "oneie"), summed, and whether the references
-  hold events. TextEE counts a window's tuples (doc_id, wnd_id) as one set, which sums
-  cannot rebuild: a "textee" state keeps the windows' ids and refuses a window seen again
-  in a later update or another shard (give each window's examples in one update).
-- faithfulness (ERASER's comprehensiveness, sufficiency, AOPC, entropy and KL, each a mean
-  of per-example terms): their sums, the number of examples and, with thresholded scores,
-  the AOPC differences summed per threshold. `update` takes faithfulness.compute's
-  arguments, `update_results` ERASER's results lines (compute_results' numbers, without
-  its signature; every shard's lines must name the same classes; an annotation_id
-  repeated across shards is not detected: the state keeps no ids). Sums of floats: equal
-  to one pass within relative 1e-12; infinite KLs and NaN kept (as text in the JSON). No
-  bootstrap (compute has none): keep_rows=True is refused.
 quad_match, csc_sighan, csc_common and coref take parse= too (coref: not with NP_only or
 min_span): the report's counts (parse_failures, coref's mentions_on_changed_text) are sums;
 its *_examples, corpus positions, are the first indices of the examples in update and merge
