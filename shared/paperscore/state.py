@@ -56,8 +56,8 @@ Bootstrap intervals (`compute(confidence_level=...)`) need the per-example rows,
 with `keep_rows=True`:
 - rationale, quad_match, csc_sighan, csc_common, coref, corefud and micro_macro's spans
   keep the distinct rows and their counts; compute sorts them the same way, so intervals
-  are identical however the examples were sharded and merged (quad's optimal_* and coref's fractional figures up to
-  the float sums above).
+  are identical however the examples were sharded and merged (quad's optimal_* and
+  coref's fractional figures up to the float sums above).
 - micro_macro keeps the examples' labels, concatenated in merge order; with one label per
   example the bootstrap reads only the confusion cells (identical under any sharding),
   with sequences of labels it resamples sequences in order: identical when shards are
