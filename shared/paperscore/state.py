@@ -9,9 +9,22 @@ get exactly the numbers one `compute()` over every example gives.
 
 Every family's figures are ratios of sums, so a state holds only the sums:
 - micro_macro: the confusion matrix over the labels seen, O(classes^2) whatever the corpus.
+- micro_macro with spans="textee" or "oneie" (and scheme=): event_spans' per-unit counts
+  (a window under "textee", an example under "oneie"), summed, and whether the references
+  hold events. TextEE counts a window's tuples (doc_id, wnd_id) as one set, which sums
+  cannot rebuild: a "textee" state keeps the windows' ids and refuses a window seen again
+  in a later update or another shard (give each window's examples in one update).
 - rationale: the four token counts, and per mean (example P/R/F1, IOU P/R, AUPRC) the sum
   of its per-example terms and how many examples enter it; plus whether a soft score was
   seen (auprc=None reports AUPRC only then, as compute does).
+- faithfulness (ERASER's comprehensiveness, sufficiency, AOPC, entropy and KL, each a mean
+  of per-example terms): their sums, the number of examples and, with thresholded scores,
+  the AOPC differences summed per threshold. `update` takes faithfulness.compute's
+  arguments, `update_results` ERASER's results lines (compute_results' numbers, without
+  its signature; every shard's lines must name the same classes; an annotation_id
+  repeated across shards is not detected: the state keeps no ids). Sums of floats: equal
+  to one pass within relative 1e-12; infinite KLs and NaN kept (as text in the JSON). No
+  bootstrap (compute has none): keep_rows=True is refused.
 - quad_match, csc_sighan, csc_common, coref, corefud (the families whose compute() sums
   per-example rows for its bootstrap_intervals call): the column sums of those rows,
   counts as int64 (coref, corefud: float64 throughout, as their compute sums them).
@@ -48,10 +61,10 @@ pass in the last bits (relative 1e-12).
 
 Bootstrap intervals (`compute(confidence_level=...)`) need the per-example rows, kept only
 with `keep_rows=True`:
-- rationale, quad_match, csc_sighan, csc_common, coref and corefud keep the distinct rows
-  and their counts; compute sorts them the same way, so intervals are identical however the
-  examples were sharded and merged (quad's optimal_* and coref's fractional figures up to
-  the float sums above).
+- rationale, quad_match, csc_sighan, csc_common, coref, corefud and micro_macro's spans
+  keep the distinct rows and their counts; compute sorts them the same way, so intervals
+  are identical however the examples were sharded and merged (quad's optimal_* and
+  coref's fractional figures up to the float sums above).
 - micro_macro keeps the examples' labels, concatenated in merge order; with one label per
   example the bootstrap reads only the confusion cells (identical under any sharding),
   with sequences of labels it resamples sequences in order: identical when shards are
@@ -67,7 +80,7 @@ import numpy as np
 
 from .core import INT64, check_bootstrap, check_zero_division, input_error
 
-FAMILIES = ("micro_macro", "rationale", "quad_match", "csc_sighan", "csc_common", "coref", "corefud")
+FAMILIES = ("micro_macro", "rationale", "quad_match", "csc_sighan", "csc_common", "coref", "corefud", "faithfulness")
 FORMAT = 1
 
 
@@ -80,7 +93,12 @@ def new(family, keep_rows=False, **options):
         raise ValueError("parse: a corefud state takes CoNLL-U texts, not model texts (corefud.compute has no parser); read model texts with the coref state's parse=")
     if not isinstance(keep_rows, (bool, np.bool_)):
         raise ValueError(f"keep_rows: {keep_rows!r} is not True or False")
-    cls = {"micro_macro": MicroMacroState, "rationale": RationaleState, "quad_match": QuadState, "csc_sighan": SighanState, "csc_common": CscCommonState, "coref": CorefState, "corefud": CorefUDState}[family]
+    if family == "micro_macro" and {"spans", "scheme"} & set(options):  # span-level event detection is a state of its own
+        if options.get("spans") is None and options.get("scheme") is None:
+            options = {name: value for name, value in options.items() if name not in ("spans", "scheme")}
+        else:
+            family = "spans"
+    cls = {"micro_macro": MicroMacroState, "spans": EventSpansState, "rationale": RationaleState, "quad_match": QuadState, "csc_sighan": SighanState, "csc_common": CscCommonState, "coref": CorefState, "corefud": CorefUDState, "faithfulness": FaithfulnessState}[family]
     if family == "quad_match" and "convention" in options:  # DiaASQ's table is a state of its own
         if options["convention"] is None:
             options = {name: value for name, value in options.items() if name != "convention"}
@@ -1021,6 +1039,249 @@ class CorefUDState(SumsState):
 
     def reduce(self, sums):
         return self.module().scores(sums, self.options["zero_division"], self.chosen())
+
+
+# ---------------------------------------------------------------------------------------
+# micro_macro(spans=...): span-level event detection
+
+
+class EventSpansState(SumsState):
+    """event_spans' per-unit count rows (micro_macro(spans="textee"|"oneie", scheme=...)),
+    all int64, laid out for every event_spans.MEASURES: a corpus of triggers alone (or a
+    rule with fewer measures) fills the leading columns and leaves the rest 0. Two
+    corpus-wide rules are kept by small records: whether the references hold events or
+    triggers alone (compute refuses a corpus of both), and under "textee" the (doc_id,
+    wnd_id) of every window seen: TextEE counts a window's tuples as one set, which sums
+    cannot rebuild, so a window's examples must all be in one update (one seen again in
+    a later update or another shard is refused)."""
+
+    family = "micro_macro"
+    OPTIONS = ("spans", "scheme", "zero_division")
+
+    @staticmethod
+    def module():
+        from . import micro_macro
+
+        return micro_macro
+
+    def width(self):
+        from . import event_spans
+
+        return 3 * len(event_spans.MEASURES)
+
+    def __init__(self, options, keep_rows):
+        super().__init__(options, keep_rows)
+        self.events = None  # whether the references hold events (None: no example seen)
+        self.windows = {}  # textee: the (doc_id, wnd_id) keys seen, in order
+
+    def _records(self, events, windows, where):
+        """Refuse what compute refuses over the union, or what sums cannot merge."""
+        if None not in (self.events, events) and events != self.events:
+            form = {True: "events", False: "triggers alone"}
+            raise ValueError(f"{where}: the references hold {form[events]}, but earlier ones hold {form[self.events]}; give every example in one form (compute refuses a corpus of both)")
+        again = next((key for key in windows if key in self.windows), None)
+        if again is not None:
+            raise ValueError(
+                f"{where}: the window doc_id, wnd_id {again!r} is also in an earlier update or shard: TextEE counts a window's tuples as one set "
+                f"(a tuple repeated across its examples counts once), which a state cannot rebuild from counts; give each window's examples in one update"
+            )
+
+    def _measures(self):
+        from . import event_spans
+
+        return event_spans.rows_of(self.options["spans"], [], [], [], bool(self.events))[1]
+
+    def update(self, predictions, references):
+        """Add a batch, checked exactly as compute() checks it (example indices in messages
+        are within the batch)."""
+        from . import event_spans
+
+        units, pred, gold, with_events = event_spans.read_corpus(predictions, references, self.options["scheme"])
+        rows, _ = event_spans.rows_of(self.options["spans"], units, pred, gold, with_events)
+        events = with_events if units else None
+        windows = list(dict.fromkeys(key for kind, key in units if kind == "ids")) if self.options["spans"] == "textee" else []
+        self._records(events, windows, "update")
+        rows = np.pad(rows, ((0, 0), (0, self.width() - rows.shape[1])))
+        self._add_sums(rows.sum(0), np.zeros(0))
+        if self.keep_rows:
+            from .core import compress_rows
+
+            self.table, self.weights = _merge_rows(self.table, self.weights, *compress_rows(rows))
+        self.events = self.events if events is None else events
+        self.windows.update(dict.fromkeys(windows))
+        return self
+
+    def _add(self, other):
+        self._records(other.events, list(other.windows), "merge")
+        super()._add(other)
+        self.events = self.events if other.events is None else other.events
+        self.windows.update(other.windows)
+
+    def _figures(self):
+        from . import event_spans
+
+        measures = self._measures()
+        return event_spans.figures(self.counts[: 3 * len(measures)], measures, self.options["zero_division"])
+
+    def _intervals(self, confidence_level, n_resamples, seed):
+        from . import event_spans
+        from .core import bootstrap_intervals
+
+        measures = self._measures()
+        table, weights = _columns_only(self.table, self.weights, np.arange(3 * len(measures)))  # compute's rows hold its measures alone
+        return bootstrap_intervals(weights, lambda w: event_spans.ratios(w @ table, measures, self.options["zero_division"]), confidence_level, n_resamples, seed)
+
+    def _dump(self):
+        return {**super()._dump(), "events": self.events, "windows": [list(key) for key in self.windows]}
+
+    def _load(self, data):
+        events, windows = data["events"], data["windows"]
+        if not (events is None or isinstance(events, bool)):  # 1 == True
+            raise ValueError(f"events: {events!r} is not true, false or null")
+        keys = []
+        for i, key in enumerate(windows if isinstance(windows, list) else [windows]):
+            if not (isinstance(key, list) and len(key) == 2 and all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in key)):
+                raise input_error("windows", i, f"{key!r:.60} is not a [doc_id, wnd_id] pair of strings or ints")
+            keys.append(tuple(key))
+        if len(set(keys)) != len(keys):
+            raise ValueError("windows: lists a window twice")
+        self._records(events, keys, "from_dict")
+        super()._load(data)
+        self.events = events
+        self.windows.update(dict.fromkeys(keys))
+
+
+# ---------------------------------------------------------------------------------------
+# faithfulness: ERASER's means, sums of per-example terms over a count of examples
+
+
+def _reals(values):
+    """Floats for JSON: inf, -inf and NaN (an infinite KL; a row of zeros) as strings."""
+    return [float(v) if np.isfinite(v) else str(float(v)) for v in np.asarray(values, dtype=float).ravel()]
+
+
+def _unreals(values, argument, shape):
+    out = []
+    for i, v in enumerate(values if isinstance(values, list) else [values]):
+        if not (isinstance(v, (int, float)) and not isinstance(v, bool) or v in ("inf", "-inf", "nan")):
+            raise input_error(argument, i, f"{v!r:.40} is not a number (nor \"inf\", \"-inf\", \"nan\")")
+        out.append(float(v))
+    if len(out) != int(np.prod(shape)):
+        raise ValueError(f"{argument}: {len(out)} numbers, expected {int(np.prod(shape))}")
+    return np.array(out, dtype=float).reshape(shape)
+
+
+class FaithfulnessState(State):
+    """faithfulness.compute's numbers (ERASER's comprehensiveness, sufficiency and their
+    AOPC, entropy and KL): each is a mean of per-example terms (faithfulness.example_terms),
+    so the state holds their sums and the number of examples; with thresholded scores, per
+    threshold the sums of the AOPC differences. Kept to refuse what compute refuses over
+    the union: the number of classes, whether the examples have thresholded scores, and
+    (results lines) the classes' names. No bootstrap (compute has none): keep_rows=False."""
+
+    family = "faithfulness"
+
+    @staticmethod
+    def check_options(options):
+        from . import faithfulness
+
+        for name in options:
+            if name != "aopc_thresholds":
+                raise ValueError(f"{name}: not a faithfulness state option (options: aopc_thresholds)")
+        return {"aopc_thresholds": faithfulness.check_thresholds(options.get("aopc_thresholds", faithfulness.AOPC_THRESHOLDS))}
+
+    def __init__(self, options, keep_rows):
+        if keep_rows:
+            raise ValueError("keep_rows: faithfulness.compute has no bootstrap intervals; compare two systems' results with paperscore.compare (faithfulness.compare_results)")
+        super().__init__(options, keep_rows)
+        from . import faithfulness
+
+        self.examples = 0
+        self.classes = self.aopc = self.labels = None  # None: not seen yet
+        self.sums = np.zeros(len(faithfulness.KEYS))
+        self.deltas = np.zeros((2, len(options["aopc_thresholds"])))  # comprehensiveness, sufficiency: per threshold
+
+    def _records(self, classes, aopc, labels, where):
+        """Refuse what compute refuses over the union."""
+        if None not in (self.classes, classes) and classes != self.classes:
+            raise ValueError(f"{where}: {classes} classes, but earlier examples have {self.classes}")
+        if None not in (self.aopc, aopc) and aopc != self.aopc:
+            have = {True: "have thresholded scores", False: "have no thresholded scores"}
+            raise ValueError(f"{where}: these examples {have[aopc]}, but earlier ones {have[self.aopc]} (AOPC needs them for every example or none)")
+        if None not in (self.labels, labels) and labels != self.labels:
+            raise ValueError(f"{where}: the classes are {labels}, but earlier lines' are {self.labels}")
+
+    def _add_sums(self, examples, sums, deltas, classes, aopc, labels):
+        self.examples += examples
+        self.sums, self.deltas = self.sums + sums, self.deltas + deltas
+        self.classes = self.classes if classes is None else classes
+        self.aopc = self.aopc if aopc is None else aopc
+        self.labels = self.labels if labels is None else labels
+
+    def update(self, full, without, alone, predicted=None, thresholded_without=None, thresholded_alone=None, labels=None):
+        """Add a batch: faithfulness.compute's arguments, checked as it checks them (indices
+        in messages are within the batch), and `labels`, the classes' names where known
+        (update_results gives them). A batch of no example adds nothing."""
+        from . import faithfulness
+
+        if hasattr(full, "__len__") and not len(full):
+            for name, value in (("without", without), ("alone", alone), ("predicted", predicted), ("thresholded_without", thresholded_without), ("thresholded_alone", thresholded_alone)):
+                if value is not None and len(value):
+                    raise ValueError(f"{name}: {len(value)} examples, but full has none")
+            return self
+        per, deltas = faithfulness.example_terms(full, without, alone, predicted, thresholded_without, thresholded_alone, self.options["aopc_thresholds"])
+        examples, classes = np.shape(np.asarray(full, dtype=float))
+        self._records(classes, bool(deltas), labels, "update")
+        zero = np.zeros(len(self.options["aopc_thresholds"]))
+        summed = np.array([deltas[name].sum(0) if deltas else zero for name in ("comprehensiveness", "sufficiency")])
+        self._add_sums(examples, np.array([per[key].sum() for key in faithfulness.KEYS]), summed, classes, bool(deltas), labels)
+        return self
+
+    def update_results(self, path_or_lines):
+        """Add ERASER results lines (a path or the lines, as faithfulness.compute_results
+        reads them): every shard's lines must name the same classes."""
+        from . import faithfulness
+
+        read = faithfulness.read_eraser_results(path_or_lines, self.options["aopc_thresholds"])
+        return self.update(**faithfulness._inputs(read), labels=read["labels"])
+
+    def _add(self, other):
+        self._records(other.classes, other.aopc, other.labels, "merge")
+        self._add_sums(other.examples, other.sums, other.deltas, other.classes, other.aopc, other.labels)
+
+    def compute(self, confidence_level=None, n_resamples=1000, seed=None):
+        """faithfulness.compute's numbers over every example added (compute_results' but
+        its signature)."""
+        from . import faithfulness
+
+        if confidence_level is not None:
+            raise ValueError("confidence_level: faithfulness.compute has no bootstrap intervals; compare two systems' results with paperscore.compare (faithfulness.compare_results)")
+        if not self.examples:
+            raise ValueError("full: no examples; the means are undefined")
+        result = {key: float(total / self.examples) for key, total in zip(faithfulness.KEYS, self.sums)}
+        if self.aopc:
+            result["aopc_thresholds"] = list(self.options["aopc_thresholds"])
+            for name, totals in zip(("comprehensiveness", "sufficiency"), self.deltas):
+                result[f"{name}_aopc"] = float(totals.sum() / (self.examples * len(totals)))
+                result[f"{name}_aopc_points"] = (totals / self.examples).tolist()
+        return result
+
+    def _dump(self):
+        return {"examples": self.examples, "classes": self.classes, "aopc": self.aopc, "labels": self.labels, "sums": _reals(self.sums), "deltas": _reals(self.deltas)}
+
+    def _load(self, data):
+        examples = int(_counts([data["examples"]], "examples")[0])
+        classes, aopc, labels = data["classes"], data["aopc"], data["labels"]
+        if classes is not None and not (isinstance(classes, int) and not isinstance(classes, bool) and classes > 0):
+            raise ValueError(f"classes: {classes!r} is not a number of classes")
+        if not (aopc is None or isinstance(aopc, bool)):  # 1 == True
+            raise ValueError(f"aopc: {aopc!r} is not true, false or null")
+        if labels is not None and not (isinstance(labels, list) and all(isinstance(v, str) for v in labels)):
+            raise ValueError(f"labels: {labels!r:.60} is not a list of class names")
+        if (examples > 0) != (classes is not None) or (examples > 0) != (aopc is not None):
+            raise ValueError(f"examples: {examples}, but classes is {classes!r} and aopc {aopc!r}")
+        self._records(classes, aopc, labels, "from_dict")
+        self._add_sums(examples, _unreals(data["sums"], "sums", self.sums.shape), _unreals(data["deltas"], "deltas", self.deltas.shape), classes, aopc, labels)
 
 
 # ---------------------------------------------------------------------------------------

@@ -237,7 +237,11 @@ def statistics(predictions, references, rule="textee", scheme=None):
     """(rows, measures): the per-unit counts compute() sums."""
     check_choice("rule", rule, RULES)
     check_choice("scheme", scheme, SCHEMES)
-    units, pred, gold, with_events = read_corpus(predictions, references, scheme)
+    return rows_of(rule, *read_corpus(predictions, references, scheme))
+
+
+def rows_of(rule, units, pred, gold, with_events):
+    """statistics() of read_corpus' reading (paperscore.state also keeps the units)."""
     if rule == "textee":
         rows, _ = textee_rows(units, pred, gold, with_events)
         measures = MEASURES if with_events else TRIGGER_MEASURES  # unit_tuples' order
@@ -245,6 +249,14 @@ def statistics(predictions, references, rule="textee", scheme=None):
         rows, _ = oneie_rows(pred, gold, with_events)
         measures = TRIGGER_MEASURES + (ARGUMENT_MEASURES if with_events else ())
     return rows, measures
+
+
+def figures(sums, measures, zero_division):
+    """compute()'s numbers from the summed rows: P, R, F1 and the counts of each measure."""
+    result = as_floats({key: value[0] for key, value in ratios(sums[None].astype(float), measures, zero_division).items()})
+    for m, measure in enumerate(measures):
+        result.update({f"{measure}_{count}": int(sums[3 * m + c]) for c, count in enumerate(COUNTS)})
+    return result
 
 
 def compute(predictions, references, rule="textee", scheme=None, zero_division=0.0, confidence_level=None, n_resamples=1000, seed=None, return_signature=False):
@@ -257,10 +269,7 @@ def compute(predictions, references, rule="textee", scheme=None, zero_division=0
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples, seed)
     rows, measures = statistics(predictions, references, rule, scheme)
-    sums = rows.sum(0)
-    result = as_floats({key: value[0] for key, value in ratios(sums[None].astype(float), measures, zero_division).items()})
-    for m, measure in enumerate(measures):
-        result.update({f"{measure}_{count}": int(sums[3 * m + c]) for c, count in enumerate(COUNTS)})
+    result = figures(rows.sum(0), measures, zero_division)
     if confidence_level is not None:
         distinct, counts = compress_rows(rows)
         result.update(bootstrap_intervals(counts, lambda w: ratios(w @ distinct, measures, zero_division), confidence_level, n_resamples, seed))

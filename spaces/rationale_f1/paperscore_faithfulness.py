@@ -70,6 +70,33 @@ def compute(full, without, alone, predicted=None, thresholded_without=None, thre
     classes): the probabilities without / with only the top k% of tokens, k in
     aopc_thresholds order (both or neither).
     """
+    per, deltas = example_terms(full, without, alone, predicted, thresholded_without, thresholded_alone, aopc_thresholds)
+    result = {key: float(per[key].mean()) for key in KEYS}
+    if deltas:
+        result["aopc_thresholds"] = check_thresholds(aopc_thresholds)
+        for name, values in deltas.items():
+            result[f"{name}_aopc"] = float(values.mean())
+            result[f"{name}_aopc_points"] = values.mean(0).tolist()
+    if per_example:
+        result["per_example"] = [{key: float(values[i]) for key, values in per.items()} for i in range(len(per["comprehensiveness"]))]
+    if return_signature:
+        result["signature"] = signature("rationale_f1", measure="eraser_faithfulness", aopc_thresholds=check_thresholds(aopc_thresholds) if deltas else None)
+    return result
+
+
+def check_thresholds(aopc_thresholds):
+    """The AOPC thresholds as floats: distinct increasing fractions in (0, 1]."""
+    thresholds = [float(k) for k in aopc_thresholds]
+    if not thresholds or sorted(set(thresholds)) != thresholds or not all(0 < k <= 1 for k in thresholds):
+        raise ValueError(f"aopc_thresholds: {aopc_thresholds!r} are not distinct increasing fractions in (0, 1]")
+    return thresholds
+
+
+def example_terms(full, without, alone, predicted=None, thresholded_without=None, thresholded_alone=None, aopc_thresholds=AOPC_THRESHOLDS):
+    """(per, deltas) of compute()'s arguments, checked: per example each of KEYS' terms
+    (and with thresholded scores "*_aopc", its mean over the thresholds); deltas: with
+    thresholded scores, {"comprehensiveness", "sufficiency"}: the (examples, thresholds)
+    AOPC differences, else empty. Every number of compute() is a mean of these."""
     full = _probabilities(full, "full")
     examples, classes = full.shape
     if not examples:
@@ -92,26 +119,16 @@ def compute(full, without, alone, predicted=None, thresholded_without=None, thre
         "sufficiency_entropy": _entropy(full) - _entropy(alone),
         "sufficiency_kl": _kl(alone, full),
     }
-    result = {key: float(values.mean()) for key, values in per.items()}
     if (thresholded_without is None) != (thresholded_alone is None):
         raise ValueError(f"{'thresholded_alone' if thresholded_alone is None else 'thresholded_without'}: AOPC needs both thresholded_without and thresholded_alone")
-    thresholds = [float(k) for k in aopc_thresholds]
+    deltas = {}
     if thresholded_without is not None:
-        if not thresholds or sorted(set(thresholds)) != thresholds or not all(0 < k <= 1 for k in thresholds):
-            raise ValueError(f"aopc_thresholds: {aopc_thresholds!r} are not distinct increasing fractions in (0, 1]")
-        shape = (examples, len(thresholds), classes)
-        result["aopc_thresholds"] = thresholds
+        shape = (examples, len(check_thresholds(aopc_thresholds)), classes)
         for name, values in (("comprehensiveness", thresholded_without), ("sufficiency", thresholded_alone)):
             array = _probabilities(values, f"thresholded_{'without' if name == 'comprehensiveness' else 'alone'}", shape)
-            deltas = top[:, None] - array[rows, :, predicted]
-            result[f"{name}_aopc"] = float(deltas.mean())
-            result[f"{name}_aopc_points"] = deltas.mean(0).tolist()
-            per[f"{name}_aopc"] = deltas.mean(1)
-    if per_example:
-        result["per_example"] = [{key: float(values[i]) for key, values in per.items()} for i in range(examples)]
-    if return_signature:
-        result["signature"] = signature("rationale_f1", measure="eraser_faithfulness", aopc_thresholds=thresholds if thresholded_without is not None else None)
-    return result
+            deltas[name] = top[:, None] - array[rows, :, predicted]
+            per[f"{name}_aopc"] = deltas[name].mean(1)
+    return per, deltas
 
 
 # ---------------------------------------------------------------------------------------
