@@ -348,3 +348,118 @@ def test_trainer_metrics_reads_generated_ids():
         metric.trainer_metrics(tokenizer=tokenizer, parse="coref_markdown")
     with pytest.raises(ValueError, match="parse: unknown parser 'mvp' for coref"):
         metric.trainer_metrics(tokenizer=tokenizer, parse="mvp", references=[JSONLINES])
+
+
+# ---------------------------------------------------------------------------------------
+# compare: each system's model texts read and placed as compute(parse=...) places them
+
+
+def test_compare_hand_derived():
+    from paperscore.compare import compare
+
+    # Document 1 as KEY / ABC above; document 2: key {Zed} over the one token "Zed".
+    # A: doc 1 {Ann, U} (B3 precision 0.5 over 2, see test_unplaced_in_its_cluster_hand_derived),
+    #    doc 2 {Zed} placed (precision 1 over 1) -> (0.5 + 1) / 3 = 0.5.
+    # B: doc 1 {Ann, Bob}, {Cy} (3 over 3), doc 2 {U} ("Ann" is not in ["Zed"]: 0 over 1) -> 3 / 4.
+    # Swapping the documents of a system would give A (1 + 0.5) / 3, B (0 + 3) / 4: the same
+    # totals, so the per-document rows are checked too (the randomization sees 2 differing documents).
+    references, tokens = [KEY[0], [[[0, 0]]]], [ABC[0], ["Zed"]]
+    system_a, system_b = ['[["Ann", "Zed"]]', '[["Zed"]]'], ['[["Ann", "Bob"], ["Cy"]]', '[["Ann"]]']
+    with pytest.warns(UserWarning, match="differ on 2 of the 2 examples"):
+        result = compare("coref_conll", references, system_a, system_b, metric_key="bcub_precision", method="randomization", n_resamples=50, seed=0, parse="coref_clusters", tokens=tokens, metrics=["bcub"])
+    assert (result["score_a"], result["score_b"]) == (0.5, 0.75)
+    assert "parse:coref_clusters" in result["signature"] and "tokens" not in result["signature"]
+    from paperscore.coref import paired_statistics
+
+    table_a, codes_a, table_b, codes_b, reduce = paired_statistics(references, system_a, system_b, metrics=["bcub"], parse="coref_clusters", tokens=tokens)
+    # per document B3 precision: A 0.5 / 2 then 1 / 1; B 3 / 3 then 0 / 1 (columns: recall n, d, precision n, d)
+    assert [list(table_a[c][2:]) for c in codes_a] == [[0.5, 2], [1, 1]]
+    assert [list(table_b[c][2:]) for c in codes_b] == [[3, 3], [0, 1]]
+
+
+def random_system(rng, tokens, key):
+    """A model text for `key` over `tokens`: markdown, possibly with a rewritten mention,
+    or clusters of strings (some nowhere in the text), or something malformed or empty."""
+    kind = rng.randrange(6)
+    if kind == 0:
+        return rng.choice(["", "no clusters here", "[[", "[Mary said", '{"a": 1}'])
+    clusters = random_clusters(rng, random_mentions(rng, len(tokens))) if rng.random() < 0.7 else key
+    if kind <= 3:
+        rewrite = {tuple(m) for cluster in clusters for m in cluster if rng.random() < 0.15}
+        return markdown(tokens, clusters, rewrite)
+    strings = [[" ".join(tokens[a : b + 1]) for a, b in cluster] + (["Zed"] if rng.random() < 0.2 else []) for cluster in clusters]
+    return json.dumps(strings)
+
+
+@pytest.mark.parametrize("parse", ["coref_markdown", "coref_clusters"])
+def test_compare_equals_compute_random(parse):
+    """score_a and score_b are compute(parse=...) of each system alone, on 1,000 random
+    documents (repeats, empty and malformed texts, rewritten mentions, strings not in the
+    source), for several metric keys and conventions."""
+    from paperscore.compare import compare
+
+    rng = random.Random(11 if parse == "coref_markdown" else 12)
+    references, tokens, system_a, system_b = [], [], [], []
+    for _ in range(1000):
+        if references and rng.random() < 0.1:  # a repeated document
+            i = rng.randrange(len(references))
+            references.append(references[i]), tokens.append(tokens[i]), system_a.append(system_a[i]), system_b.append(rng.choice([system_b[i], system_a[i]]))
+            continue
+        words = [rng.choice(WORDS) for _ in range(rng.randint(1, 30))] if rng.random() < 0.5 else [f"w{i}" for i in range(rng.randint(1, 30))]
+        key = random_clusters(rng, random_mentions(rng, len(words)))
+        references.append(key), tokens.append(words)
+        system_a.append(random_system(rng, words, key)), system_b.append(random_system(rng, words, key))
+    for options, metric_key in (({}, "conll_f1"), ({"keep_singletons": False}, "bcub_precision"), ({"convention": "e2e_coref"}, "lea_f1")):
+        scored = [compute(system, references, parse=parse, tokens=tokens, **options)[metric_key] for system in (system_a, system_b)]
+        result = compare("coref_conll", references, system_a, system_b, metric_key=metric_key, n_resamples=20, seed=0, parse=parse, tokens=tokens, **options)
+        assert [result["score_a"], result["score_b"]] == pytest.approx(scored, rel=1e-12, abs=1e-15), (options, metric_key)
+    report = compute(system_a, references, parse=parse, tokens=tokens, metrics=["mentions"])
+    assert report["mentions_on_changed_text"] > 100 and report["parse_failures"] > 100  # the batch has both
+
+
+CONLLU = "# newdoc id = d\n# global.Entity = eid-etype-head-other\n# sent_id = 1\n# text = Mary said\n1\tMary\tMary\tPROPN\t_\t_\t0\troot\t_\tEntity=(e1-person-1)\n2\tsaid\tsay\tVERB\t_\t_\t1\tdep\t_\t_\n"
+
+
+def test_compare_refusals():
+    from paperscore.compare import compare
+
+    run = dict(n_resamples=20, seed=0)
+    texts = ["[Mary](#1) said [she](#1) liked [her cat](#1) ."]
+    with pytest.raises(ValueError, match=r"parse: 'coref_markdown' places model text on CoNLL-2012 or jsonlines references .* not on CorefUD CoNLL-U"):
+        compare("coref_conll", [CONLLU], texts, texts, parse="coref_markdown", tokens=[["Mary", "said"]], **run)
+    with pytest.raises(ValueError, match=r"parse: .* not on CorefUD CoNLL-U"):
+        compare("coref_conll", CONLLU, texts, texts, parse="coref_markdown", **run)
+    with pytest.raises(ValueError, match=r"parse: .* matching='head'"):
+        compare("coref_conll", [JSONLINES], texts, texts, parse="coref_markdown", matching="head", **run)
+    with pytest.raises(ValueError, match=r"references\[0\]: parse needs the source tokens"):
+        compare("coref_conll", [[[[0, 0]]]], texts, texts, parse="coref_markdown", **run)
+    with pytest.raises(ValueError, match="tokens: applies to model texts read by a parser; pass parse=NAME"):
+        compare("coref_conll", [[[[0, 0]]]], [[[[0, 0]]]], [[[[0, 0]]]], tokens=[SOURCE], **run)
+    with pytest.raises(ValueError, match="strict: applies to model texts"):
+        compare("coref_conll", [[[[0, 0]]]], [[[[0, 0]]]], [[[[0, 0]]]], strict=True, **run)
+    with pytest.raises(ValueError, match=r"system_b\[0\]: coref_markdown@1: the mention 'her cat'"):
+        compare("coref_conll", [JSONLINES], ["[Mary](#1) said"], texts, parse="coref_markdown", strict=True, **run)
+    with pytest.raises(ValueError, match="system_a: 2 model texts, but 1 source documents"):
+        compare("coref_conll", [JSONLINES], texts * 2, texts, parse="coref_markdown", **run)
+    with pytest.raises(ValueError, match="unknown parser 'mvp' for coref"):
+        compare("coref_conll", [JSONLINES], texts, texts, parse="mvp", **run)
+
+
+def test_cli_compare_parse(tmp_path):
+    # A: "her cat" on changed text, MUC F1 0.5 (test_compute_hand_derived); B: the key itself, 1.
+    (tmp_path / "key.conll").write_text(CONLL)
+    (tmp_path / "a.json").write_text(json.dumps(["[Mary](#1) said [she](#1) liked [her cat](#1) ."]))
+    (tmp_path / "b.jsonl").write_text(json.dumps("[Mary](#1) said [she](#1) liked [her](#1) dog .") + "\n")
+    run = [sys.executable, "-m", "paperscore", "compare", "coref", "--references", str(tmp_path / "key.conll"), "--system-a", str(tmp_path / "a.json"), "--system-b", str(tmp_path / "b.jsonl"), "--parse", "coref_markdown", "--metric", "muc", "--metric-key", "muc_f1", "--seed", "0", "--n-resamples", "50"]
+    done = subprocess.run(run + ["--json"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert (result["score_a"], result["score_b"]) == (0.5, 1.0)
+    assert "|parse:coref_markdown|" in result["signature"]
+    done = subprocess.run(run + ["--strict"], capture_output=True, text=True)
+    assert done.returncode != 0 and "system_a[0]: coref_markdown@1: the mention 'her cat'" in done.stderr
+    done = subprocess.run(run + ["--format", "conllu"], capture_output=True, text=True)
+    assert done.returncode != 0 and "--parse coref_markdown: reads model text against a CoNLL-2012 or jsonlines key, not --format conllu" in done.stderr
+    (tmp_path / "b.jsonl").write_text(json.dumps("[Mary](#1)") + "\n" + json.dumps("x") + "\n")
+    done = subprocess.run(run, capture_output=True, text=True)
+    assert done.returncode != 0 and "--system-b: " in done.stderr and "holds 2 model texts, but --references" in done.stderr
