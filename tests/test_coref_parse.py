@@ -4,6 +4,7 @@ form, hand-derived cases of text the model changed, strict errors, and the entry
 
 import json
 import random
+import re
 import subprocess
 import sys
 
@@ -463,3 +464,75 @@ def test_cli_compare_parse(tmp_path):
     (tmp_path / "b.jsonl").write_text(json.dumps("[Mary](#1)") + "\n" + json.dumps("x") + "\n")
     done = subprocess.run(run, capture_output=True, text=True)
     assert done.returncode != 0 and "--system-b: " in done.stderr and "holds 2 model texts, but --references" in done.stderr
+
+
+# ---------------------------------------------------------------------------------------
+# The coref_conll demo: a model's reply read by a parser chosen on the page
+
+
+@pytest.fixture(scope="module")
+def coref_app():
+    from conftest import load_app
+
+    return load_app("coref_conll")
+
+
+def test_demo_parses_a_reply(coref_app):
+    # As test_compute_hand_derived: MUC recall and precision 0.5, one mention ("her cat") on changed text.
+    headline, _, signature, others, key_html, response_html = coref_app.show("[Mary](#1) said [she](#1) liked [her cat](#1) .", JSONLINES, parse="coref_markdown")
+    assert (headline["muc_recall"], headline["muc_precision"], headline["mentions_on_changed_text"], headline["parse_failures"]) == (0.5, 0.5, 1, 0)
+    assert "|parse:coref_markdown@1|" in signature
+    assert '<p id="parse-report">Parse failures: 0; mentions on text the model changed: 1</p>' in others
+    assert response_html.count("]<sub>") == 2 and key_html.count("]<sub>") == 3  # her cat is not drawn: it has no place
+    # JSON clusters as the key, with the tokens box: test_unplaced_in_its_cluster_hand_derived's B3 (0.5 / 3, 0.5 / 2).
+    headline = coref_app.show('[["Ann", "Zed"]]', "[[[0, 0], [1, 1]], [[2, 2]]]", parse="coref_clusters", tokens="Ann  Bob\nCy")[0]
+    assert (headline["bcub_recall"], headline["bcub_precision"], headline["mentions_on_changed_text"]) == (pytest.approx(1 / 6), 0.25, 1)
+
+
+@pytest.mark.parametrize(
+    "inputs, message",
+    [
+        (dict(predictions='[["Mary"]]', references="[[[0, 0]]]", parse="coref_clusters"), r"references \(document 1\): parse needs the source tokens"),
+        (dict(predictions='[["Mary"]]', references=JSONLINES, tokens="Mary said"), "tokens: the source tokens are read with a parser only"),
+        (dict(predictions='[["Mary"]]', references=CONLLU, parse="coref_clusters"), "references: with a parser the key is a CoNLL-2012 or jsonlines document"),
+        (dict(predictions='[["Mary"]]', references=JSONLINES + "\n" + JSONLINES.replace('"d"', '"e"'), parse="coref_clusters"), "references: holds 2 documents; with a parser"),
+        (dict(predictions='[["Mary"]]', references=JSONLINES, parse="coref_clusters", matching="head"), "matching: applies to CorefUD CoNLL-U"),
+        (dict(predictions='[["Mary"]]', references=JSONLINES, parse="mvp"), "parse: 'mvp' is not one of"),
+        (dict(predictions='[["Mary"]]', references=JSONLINES, parse="coref_clusters", tokens="w " * 5001), "tokens: 5,001 tokens, beyond the demo's limit of 5,000"),
+    ],
+)
+def test_demo_parse_refusals(coref_app, inputs, message):
+    import gradio as gr
+
+    with pytest.raises(gr.Error, match=message):
+        coref_app.show(**inputs)
+
+
+def _choose_parser_and_compute(browser, url, reply, key):
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport={"width": 1366, "height": 1000})
+    try:
+        page = context.new_page()
+        page.goto(url, wait_until="networkidle")
+        expect(page.locator("#headline .ps-value")).to_be_visible(timeout=30_000)
+        page.fill("#predictions textarea", reply)
+        page.fill("#references textarea", key)
+        page.locator("#parse input").click()
+        page.get_by_role("option", name="coref_markdown", exact=True).click()
+        page.click("#compute-btn")
+        page.wait_for_function("() => document.querySelector('#signature textarea').value.includes('|parse:coref_markdown@1|')", timeout=30_000)
+        return page.locator("#signature textarea").input_value(), page.locator("#parse-report").inner_text(), page.locator("#figures").inner_text()
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("served", ["coref_conll"], indirect=True)
+def test_demo_parser_in_chromium(served, in_chromium):
+    """In a browser: the parser dropdown reaches compute; the page shows the parse report
+    and the figures of test_compute_hand_derived (MUC 0.5, one mention on changed text)."""
+    _, _, url = served
+    signature, report, figures = in_chromium(_choose_parser_and_compute, url, "[Mary](#1) said [she](#1) liked [her cat](#1) .", JSONLINES)
+    assert "|parse:coref_markdown@1|" in signature
+    assert report == "Parse failures: 0; mentions on text the model changed: 1"
+    assert re.search(r"^muc_recall\t0\.5$", figures, re.M) and re.search(r"^mentions_on_changed_text\t1$", figures, re.M), figures
