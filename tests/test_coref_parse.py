@@ -374,8 +374,13 @@ def test_compare_hand_derived():
 
     table_a, codes_a, table_b, codes_b, reduce = paired_statistics(references, system_a, system_b, metrics=["bcub"], parse="coref_clusters", tokens=tokens)
     # per document B3 precision: A 0.5 / 2 then 1 / 1; B 3 / 3 then 0 / 1 (columns: recall n, d, precision n, d)
-    assert [list(table_a[c][2:]) for c in codes_a] == [[0.5, 2], [1, 1]]
-    assert [list(table_b[c][2:]) for c in codes_b] == [[3, 3], [0, 1]]
+    assert [list(table_a[c][2:4]) for c in codes_a] == [[0.5, 2], [1, 1]]
+    assert [list(table_b[c][2:4]) for c in codes_b] == [[3, 3], [0, 1]]
+    # The last column, each document's unplaced mentions: A's Zed in document 1, B's Ann in document 2.
+    assert ([table_a[c][-1] for c in codes_a], [table_b[c][-1] for c in codes_b]) == ([1, 0], [0, 1])
+    with pytest.warns(UserWarning):
+        result = compare("coref_conll", references, system_a, system_b, metric_key="mentions_on_changed_text", n_resamples=20, seed=0, parse="coref_clusters", tokens=tokens, metrics=["bcub"])
+    assert (result["score_a"], result["score_b"]) == (1, 1)
 
 
 def random_system(rng, tokens, key):
@@ -414,8 +419,10 @@ def test_compare_equals_compute_random(parse):
         scored = [compute(system, references, parse=parse, tokens=tokens, **options)[metric_key] for system in (system_a, system_b)]
         result = compare("coref_conll", references, system_a, system_b, metric_key=metric_key, n_resamples=20, seed=0, parse=parse, tokens=tokens, **options)
         assert [result["score_a"], result["score_b"]] == pytest.approx(scored, rel=1e-12, abs=1e-15), (options, metric_key)
-    report = compute(system_a, references, parse=parse, tokens=tokens, metrics=["mentions"])
-    assert report["mentions_on_changed_text"] > 100 and report["parse_failures"] > 100  # the batch has both
+    reports = [compute(system, references, parse=parse, tokens=tokens, metrics=["mentions"]) for system in (system_a, system_b)]
+    assert reports[0]["mentions_on_changed_text"] > 100 and reports[0]["parse_failures"] > 100  # the batch has both
+    result = compare("coref_conll", references, system_a, system_b, metric_key="mentions_on_changed_text", n_resamples=20, seed=0, parse=parse, tokens=tokens)
+    assert [result["score_a"], result["score_b"]] == [report["mentions_on_changed_text"] for report in reports]
 
 
 CONLLU = "# newdoc id = d\n# global.Entity = eid-etype-head-other\n# sent_id = 1\n# text = Mary said\n1\tMary\tMary\tPROPN\t_\t_\t0\troot\t_\tEntity=(e1-person-1)\n2\tsaid\tsay\tVERB\t_\t_\t1\tdep\t_\t_\n"
@@ -457,6 +464,9 @@ def test_cli_compare_parse(tmp_path):
     result = json.loads(done.stdout)
     assert (result["score_a"], result["score_b"]) == (0.5, 1.0)
     assert "|parse:coref_markdown|" in result["signature"]
+    done = subprocess.run(run[:-6] + ["--metric-key", "mentions_on_changed_text", "--seed", "0", "--n-resamples", "50", "--json"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert (json.loads(done.stdout)["score_a"], json.loads(done.stdout)["score_b"]) == (1, 0)
     done = subprocess.run(run + ["--strict"], capture_output=True, text=True)
     assert done.returncode != 0 and "system_a[0]: coref_markdown@1: the mention 'her cat'" in done.stderr
     done = subprocess.run(run + ["--format", "conllu"], capture_output=True, text=True)

@@ -1420,7 +1420,8 @@ def paired_statistics(references, system_a, system_b, metrics=None, keep_singlet
     """For paperscore.compare: each system's per-document rows and the reducer; CoNLL-U
     (and matching "partial" / "head") as paperscore.corefud scores it. parse, tokens,
     strict: as compute's; each system's model texts read and placed as compute places
-    them, its rows those compute(parse=...) sums."""
+    them, its rows those compute(parse=...) sums, plus a last column, each document's
+    unplaced mentions: metric_key "mentions_on_changed_text" compares their counts."""
     check_parser_options(parse, strict, tokens=tokens is not None)
     if parse is None and (corefud.takes(system_a, references, matching) | corefud.takes(system_b, references, matching)):
         return corefud.paired_for_coref(references, system_a, system_b, matching, zero_matching, convention, keep_singletons, metrics, zero_division)
@@ -1434,8 +1435,12 @@ def paired_statistics(references, system_a, system_b, metrics=None, keep_singlet
             system, unplaced, _, span_convention = _placed(system, references, parse, strict, tokens, matching=matching, argument=argument)
         key, response = _sides(system, references, span_convention, tokens, None, unplaced)
         rows = _document_rows(key, response, metrics, keep_singletons, convention=convention)
+        if parse is not None:
+            rows = np.column_stack((rows, [len(entities) for entities in unplaced]))
         tables += encode_rows(rows)  # coded by value: p-values do not depend on document order
-    return (*tables, lambda weights, rows: scores(weights @ rows, metrics, zero_division))
+    if parse is None:
+        return (*tables, lambda weights, rows: scores(weights @ rows, metrics, zero_division))
+    return (*tables, lambda weights, rows: {**scores(weights @ rows[:, :-1], metrics, zero_division), "mentions_on_changed_text": weights @ rows[:, -1]})
 
 
 def score(
