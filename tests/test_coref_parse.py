@@ -369,7 +369,7 @@ def test_compare_hand_derived():
     with pytest.warns(UserWarning, match="differ on 2 of the 2 examples"):
         result = compare("coref_conll", references, system_a, system_b, metric_key="bcub_precision", method="randomization", n_resamples=50, seed=0, parse="coref_clusters", tokens=tokens, metrics=["bcub"])
     assert (result["score_a"], result["score_b"]) == (0.5, 0.75)
-    assert "parse:coref_clusters" in result["signature"] and "tokens" not in result["signature"]
+    assert "|parse:coref_clusters@1|" in result["signature"] and "tokens" not in result["signature"]
     from paperscore.coref import paired_statistics
 
     table_a, codes_a, table_b, codes_b, reduce = paired_statistics(references, system_a, system_b, metrics=["bcub"], parse="coref_clusters", tokens=tokens)
@@ -463,7 +463,7 @@ def test_cli_compare_parse(tmp_path):
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert (result["score_a"], result["score_b"]) == (0.5, 1.0)
-    assert "|parse:coref_markdown|" in result["signature"]
+    assert "|parse:coref_markdown@1|" in result["signature"]
     done = subprocess.run(run[:-6] + ["--metric-key", "mentions_on_changed_text", "--seed", "0", "--n-resamples", "50", "--json"], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert (json.loads(done.stdout)["score_a"], json.loads(done.stdout)["score_b"]) == (1, 0)
