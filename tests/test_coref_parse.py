@@ -4,6 +4,7 @@ form, hand-derived cases of text the model changed, strict errors, and the entry
 
 import json
 import random
+import re
 import subprocess
 import sys
 
@@ -348,3 +349,200 @@ def test_trainer_metrics_reads_generated_ids():
         metric.trainer_metrics(tokenizer=tokenizer, parse="coref_markdown")
     with pytest.raises(ValueError, match="parse: unknown parser 'mvp' for coref"):
         metric.trainer_metrics(tokenizer=tokenizer, parse="mvp", references=[JSONLINES])
+
+
+# ---------------------------------------------------------------------------------------
+# compare: each system's model texts read and placed as compute(parse=...) places them
+
+
+def test_compare_hand_derived():
+    from paperscore.compare import compare
+
+    # Document 1 as KEY / ABC above; document 2: key {Zed} over the one token "Zed".
+    # A: doc 1 {Ann, U} (B3 precision 0.5 over 2, see test_unplaced_in_its_cluster_hand_derived),
+    #    doc 2 {Zed} placed (precision 1 over 1) -> (0.5 + 1) / 3 = 0.5.
+    # B: doc 1 {Ann, Bob}, {Cy} (3 over 3), doc 2 {U} ("Ann" is not in ["Zed"]: 0 over 1) -> 3 / 4.
+    # Swapping the documents of a system would give A (1 + 0.5) / 3, B (0 + 3) / 4: the same
+    # totals, so the per-document rows are checked too (the randomization sees 2 differing documents).
+    references, tokens = [KEY[0], [[[0, 0]]]], [ABC[0], ["Zed"]]
+    system_a, system_b = ['[["Ann", "Zed"]]', '[["Zed"]]'], ['[["Ann", "Bob"], ["Cy"]]', '[["Ann"]]']
+    with pytest.warns(UserWarning, match="differ on 2 of the 2 examples"):
+        result = compare("coref_conll", references, system_a, system_b, metric_key="bcub_precision", method="randomization", n_resamples=50, seed=0, parse="coref_clusters", tokens=tokens, metrics=["bcub"])
+    assert (result["score_a"], result["score_b"]) == (0.5, 0.75)
+    assert "|parse:coref_clusters@1|" in result["signature"] and "tokens" not in result["signature"]
+    from paperscore.coref import paired_statistics
+
+    table_a, codes_a, table_b, codes_b, reduce = paired_statistics(references, system_a, system_b, metrics=["bcub"], parse="coref_clusters", tokens=tokens)
+    # per document B3 precision: A 0.5 / 2 then 1 / 1; B 3 / 3 then 0 / 1 (columns: recall n, d, precision n, d)
+    assert [list(table_a[c][2:4]) for c in codes_a] == [[0.5, 2], [1, 1]]
+    assert [list(table_b[c][2:4]) for c in codes_b] == [[3, 3], [0, 1]]
+    # The last column, each document's unplaced mentions: A's Zed in document 1, B's Ann in document 2.
+    assert ([table_a[c][-1] for c in codes_a], [table_b[c][-1] for c in codes_b]) == ([1, 0], [0, 1])
+    with pytest.warns(UserWarning):
+        result = compare("coref_conll", references, system_a, system_b, metric_key="mentions_on_changed_text", n_resamples=20, seed=0, parse="coref_clusters", tokens=tokens, metrics=["bcub"])
+    assert (result["score_a"], result["score_b"]) == (1, 1)
+
+
+def random_system(rng, tokens, key):
+    """A model text for `key` over `tokens`: markdown, possibly with a rewritten mention,
+    or clusters of strings (some nowhere in the text), or something malformed or empty."""
+    kind = rng.randrange(6)
+    if kind == 0:
+        return rng.choice(["", "no clusters here", "[[", "[Mary said", '{"a": 1}'])
+    clusters = random_clusters(rng, random_mentions(rng, len(tokens))) if rng.random() < 0.7 else key
+    if kind <= 3:
+        rewrite = {tuple(m) for cluster in clusters for m in cluster if rng.random() < 0.15}
+        return markdown(tokens, clusters, rewrite)
+    strings = [[" ".join(tokens[a : b + 1]) for a, b in cluster] + (["Zed"] if rng.random() < 0.2 else []) for cluster in clusters]
+    return json.dumps(strings)
+
+
+@pytest.mark.parametrize("parse", ["coref_markdown", "coref_clusters"])
+def test_compare_equals_compute_random(parse):
+    """score_a and score_b are compute(parse=...) of each system alone, on 1,000 random
+    documents (repeats, empty and malformed texts, rewritten mentions, strings not in the
+    source), for several metric keys and conventions."""
+    from paperscore.compare import compare
+
+    rng = random.Random(11 if parse == "coref_markdown" else 12)
+    references, tokens, system_a, system_b = [], [], [], []
+    for _ in range(1000):
+        if references and rng.random() < 0.1:  # a repeated document
+            i = rng.randrange(len(references))
+            references.append(references[i]), tokens.append(tokens[i]), system_a.append(system_a[i]), system_b.append(rng.choice([system_b[i], system_a[i]]))
+            continue
+        words = [rng.choice(WORDS) for _ in range(rng.randint(1, 30))] if rng.random() < 0.5 else [f"w{i}" for i in range(rng.randint(1, 30))]
+        key = random_clusters(rng, random_mentions(rng, len(words)))
+        references.append(key), tokens.append(words)
+        system_a.append(random_system(rng, words, key)), system_b.append(random_system(rng, words, key))
+    for options, metric_key in (({}, "conll_f1"), ({"keep_singletons": False}, "bcub_precision"), ({"convention": "e2e_coref"}, "lea_f1")):
+        scored = [compute(system, references, parse=parse, tokens=tokens, **options)[metric_key] for system in (system_a, system_b)]
+        result = compare("coref_conll", references, system_a, system_b, metric_key=metric_key, n_resamples=20, seed=0, parse=parse, tokens=tokens, **options)
+        assert [result["score_a"], result["score_b"]] == pytest.approx(scored, rel=1e-12, abs=1e-15), (options, metric_key)
+    reports = [compute(system, references, parse=parse, tokens=tokens, metrics=["mentions"]) for system in (system_a, system_b)]
+    assert reports[0]["mentions_on_changed_text"] > 100 and reports[0]["parse_failures"] > 100  # the batch has both
+    result = compare("coref_conll", references, system_a, system_b, metric_key="mentions_on_changed_text", n_resamples=20, seed=0, parse=parse, tokens=tokens)
+    assert [result["score_a"], result["score_b"]] == [report["mentions_on_changed_text"] for report in reports]
+
+
+CONLLU = "# newdoc id = d\n# global.Entity = eid-etype-head-other\n# sent_id = 1\n# text = Mary said\n1\tMary\tMary\tPROPN\t_\t_\t0\troot\t_\tEntity=(e1-person-1)\n2\tsaid\tsay\tVERB\t_\t_\t1\tdep\t_\t_\n"
+
+
+def test_compare_refusals():
+    from paperscore.compare import compare
+
+    run = dict(n_resamples=20, seed=0)
+    texts = ["[Mary](#1) said [she](#1) liked [her cat](#1) ."]
+    with pytest.raises(ValueError, match=r"parse: 'coref_markdown' places model text on CoNLL-2012 or jsonlines references .* not on CorefUD CoNLL-U"):
+        compare("coref_conll", [CONLLU], texts, texts, parse="coref_markdown", tokens=[["Mary", "said"]], **run)
+    with pytest.raises(ValueError, match=r"parse: .* not on CorefUD CoNLL-U"):
+        compare("coref_conll", CONLLU, texts, texts, parse="coref_markdown", **run)
+    with pytest.raises(ValueError, match=r"parse: .* matching='head'"):
+        compare("coref_conll", [JSONLINES], texts, texts, parse="coref_markdown", matching="head", **run)
+    with pytest.raises(ValueError, match=r"references\[0\]: parse needs the source tokens"):
+        compare("coref_conll", [[[[0, 0]]]], texts, texts, parse="coref_markdown", **run)
+    with pytest.raises(ValueError, match="tokens: applies to model texts read by a parser; pass parse=NAME"):
+        compare("coref_conll", [[[[0, 0]]]], [[[[0, 0]]]], [[[[0, 0]]]], tokens=[SOURCE], **run)
+    with pytest.raises(ValueError, match="strict: applies to model texts"):
+        compare("coref_conll", [[[[0, 0]]]], [[[[0, 0]]]], [[[[0, 0]]]], strict=True, **run)
+    with pytest.raises(ValueError, match=r"system_b\[0\]: coref_markdown@1: the mention 'her cat'"):
+        compare("coref_conll", [JSONLINES], ["[Mary](#1) said"], texts, parse="coref_markdown", strict=True, **run)
+    with pytest.raises(ValueError, match="system_a: 2 model texts, but 1 source documents"):
+        compare("coref_conll", [JSONLINES], texts * 2, texts, parse="coref_markdown", **run)
+    with pytest.raises(ValueError, match="unknown parser 'mvp' for coref"):
+        compare("coref_conll", [JSONLINES], texts, texts, parse="mvp", **run)
+
+
+def test_cli_compare_parse(tmp_path):
+    # A: "her cat" on changed text, MUC F1 0.5 (test_compute_hand_derived); B: the key itself, 1.
+    (tmp_path / "key.conll").write_text(CONLL)
+    (tmp_path / "a.json").write_text(json.dumps(["[Mary](#1) said [she](#1) liked [her cat](#1) ."]))
+    (tmp_path / "b.jsonl").write_text(json.dumps("[Mary](#1) said [she](#1) liked [her](#1) dog .") + "\n")
+    run = [sys.executable, "-m", "paperscore", "compare", "coref", "--references", str(tmp_path / "key.conll"), "--system-a", str(tmp_path / "a.json"), "--system-b", str(tmp_path / "b.jsonl"), "--parse", "coref_markdown", "--metric", "muc", "--metric-key", "muc_f1", "--seed", "0", "--n-resamples", "50"]
+    done = subprocess.run(run + ["--json"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert (result["score_a"], result["score_b"]) == (0.5, 1.0)
+    assert "|parse:coref_markdown@1|" in result["signature"]
+    done = subprocess.run(run[:-6] + ["--metric-key", "mentions_on_changed_text", "--seed", "0", "--n-resamples", "50", "--json"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert (json.loads(done.stdout)["score_a"], json.loads(done.stdout)["score_b"]) == (1, 0)
+    done = subprocess.run(run + ["--strict"], capture_output=True, text=True)
+    assert done.returncode != 0 and "system_a[0]: coref_markdown@1: the mention 'her cat'" in done.stderr
+    done = subprocess.run(run + ["--format", "conllu"], capture_output=True, text=True)
+    assert done.returncode != 0 and "--parse coref_markdown: reads model text against a CoNLL-2012 or jsonlines key, not --format conllu" in done.stderr
+    (tmp_path / "b.jsonl").write_text(json.dumps("[Mary](#1)") + "\n" + json.dumps("x") + "\n")
+    done = subprocess.run(run, capture_output=True, text=True)
+    assert done.returncode != 0 and "--system-b: " in done.stderr and "holds 2 model texts, but --references" in done.stderr
+
+
+# ---------------------------------------------------------------------------------------
+# The coref_conll demo: a model's reply read by a parser chosen on the page
+
+
+@pytest.fixture(scope="module")
+def coref_app():
+    from conftest import load_app
+
+    return load_app("coref_conll")
+
+
+def test_demo_parses_a_reply(coref_app):
+    # As test_compute_hand_derived: MUC recall and precision 0.5, one mention ("her cat") on changed text.
+    headline, _, signature, others, key_html, response_html = coref_app.show("[Mary](#1) said [she](#1) liked [her cat](#1) .", JSONLINES, parse="coref_markdown")
+    assert (headline["muc_recall"], headline["muc_precision"], headline["mentions_on_changed_text"], headline["parse_failures"]) == (0.5, 0.5, 1, 0)
+    assert "|parse:coref_markdown@1|" in signature
+    assert '<p id="parse-report">Parse failures: 0; mentions on text the model changed: 1</p>' in others
+    assert response_html.count("]<sub>") == 2 and key_html.count("]<sub>") == 3  # her cat is not drawn: it has no place
+    # JSON clusters as the key, with the tokens box: test_unplaced_in_its_cluster_hand_derived's B3 (0.5 / 3, 0.5 / 2).
+    headline = coref_app.show('[["Ann", "Zed"]]', "[[[0, 0], [1, 1]], [[2, 2]]]", parse="coref_clusters", tokens="Ann  Bob\nCy")[0]
+    assert (headline["bcub_recall"], headline["bcub_precision"], headline["mentions_on_changed_text"]) == (pytest.approx(1 / 6), 0.25, 1)
+
+
+@pytest.mark.parametrize(
+    "inputs, message",
+    [
+        (dict(predictions='[["Mary"]]', references="[[[0, 0]]]", parse="coref_clusters"), r"references \(document 1\): parse needs the source tokens"),
+        (dict(predictions='[["Mary"]]', references=JSONLINES, tokens="Mary said"), "tokens: the source tokens are read with a parser only"),
+        (dict(predictions='[["Mary"]]', references=CONLLU, parse="coref_clusters"), "references: with a parser the key is a CoNLL-2012 or jsonlines document"),
+        (dict(predictions='[["Mary"]]', references=JSONLINES + "\n" + JSONLINES.replace('"d"', '"e"'), parse="coref_clusters"), "references: holds 2 documents; with a parser"),
+        (dict(predictions='[["Mary"]]', references=JSONLINES, parse="coref_clusters", matching="head"), "matching: applies to CorefUD CoNLL-U"),
+        (dict(predictions='[["Mary"]]', references=JSONLINES, parse="mvp"), "parse: 'mvp' is not one of"),
+        (dict(predictions='[["Mary"]]', references=JSONLINES, parse="coref_clusters", tokens="w " * 5001), "tokens: 5,001 tokens, beyond the demo's limit of 5,000"),
+    ],
+)
+def test_demo_parse_refusals(coref_app, inputs, message):
+    import gradio as gr
+
+    with pytest.raises(gr.Error, match=message):
+        coref_app.show(**inputs)
+
+
+def _choose_parser_and_compute(browser, url, reply, key):
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport={"width": 1366, "height": 1000})
+    try:
+        page = context.new_page()
+        page.goto(url, wait_until="networkidle")
+        expect(page.locator("#headline .ps-value")).to_be_visible(timeout=30_000)
+        page.fill("#predictions textarea", reply)
+        page.fill("#references textarea", key)
+        page.locator("#parse input").click()
+        page.get_by_role("option", name="coref_markdown", exact=True).click()
+        page.click("#compute-btn")
+        page.wait_for_function("() => document.querySelector('#signature textarea').value.includes('|parse:coref_markdown@1|')", timeout=30_000)
+        return page.locator("#signature textarea").input_value(), page.locator("#parse-report").inner_text(), page.locator("#figures").inner_text()
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("served", ["coref_conll"], indirect=True)
+def test_demo_parser_in_chromium(served, in_chromium):
+    """In a browser: the parser dropdown reaches compute; the page shows the parse report
+    and the figures of test_compute_hand_derived (MUC 0.5, one mention on changed text)."""
+    _, _, url = served
+    signature, report, figures = in_chromium(_choose_parser_and_compute, url, "[Mary](#1) said [she](#1) liked [her cat](#1) .", JSONLINES)
+    assert "|parse:coref_markdown@1|" in signature
+    assert report == "Parse failures: 0; mentions on text the model changed: 1"
+    assert re.search(r"^muc_recall\t0\.5$", figures, re.M) and re.search(r"^mentions_on_changed_text\t1$", figures, re.M), figures

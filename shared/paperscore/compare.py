@@ -210,6 +210,10 @@ def compare(metric, references, system_a, system_b, metric_key=None, method="boo
     # inputs such as CSC's sources are data, not options: they stay out of the signature
     inputs = ("zero_division",) + getattr(family, "EXTRA_INPUTS", ())
     named = {name: options[name] for name in sorted(options) if name not in inputs}
+    if named.get("parse") is not None:  # the parser with its version, as compute's signature names it
+        from .parse import get_parser, parser_id
+
+        named["parse"] = parser_id(get_parser(named["parse"]))
     result["signature"] = signature(
         f"compare|{family.SPACE}", metric_key=metric_key, method=method, n_resamples=n_resamples, confidence_level=confidence_level,
         seed=seed, zero_division=check_zero_division(options.get("zero_division", 0.0)), **named,

@@ -950,7 +950,8 @@ class CorefState(SumsState):
         it cannot place kept apart (added to the response by rows, matching nothing; with
         NP_only or min_span refused, as compute refuses them)."""
         o = self.options
-        clusters, unplaced, report = self.module().read_parsed(predictions, references, o["parse"], o["strict"], tokens, o["NP_only"] or o["min_span"])
+        span_convention = tuple(o["span_convention"]) if isinstance(o["span_convention"], list) else o["span_convention"]
+        clusters, unplaced, report, _ = self.module()._placed(predictions, references, o["parse"], o["strict"], tokens, span_convention, "exact", o["NP_only"] or o["min_span"])
         return clusters, references, {"tokens": tokens, "texts": texts, "unplaced": unplaced}, report
 
     def metrics(self):

@@ -26,6 +26,10 @@ metric = evaluate.load(str(HERE / "coref_conll.py"), keep_in_memory=True)
 package = importlib.import_module(type(metric).__module__.rpartition(".")[0] + ".paperscore_coref")
 core = importlib.import_module(type(metric).__module__.rpartition(".")[0] + ".paperscore_core")
 corefud = importlib.import_module(type(metric).__module__.rpartition(".")[0] + ".paperscore_corefud")
+# The parsers of model text (the metric's vendored copy of paperscore.parse).
+parsing = importlib.import_module(type(metric).__module__.rpartition(".")[0] + ".paperscore_parse")
+NO_PARSER = "none: documents or clusters"
+PARSERS = [NO_PARSER, *package.COREF_PARSERS]
 sys.path.insert(0, str(HERE))  # the page helpers vendored beside app.py (a Space runs it from there)
 import paperscore_demo as page  # noqa: E402
 
@@ -56,9 +60,11 @@ CONLLU_HEADLINE = "CoNLL F1 under {} matching, as corefud-scorer v1.2 gives it f
 MAX_BYTES = 1_000_000  # a text box or an uploaded file
 MAX_TOKENS = 100_000  # a document's tokens, and any span end
 MAX_MENTIONS = 20_000  # mentions of one side, all documents together
+MAX_PARSED_TOKENS = 5_000  # with a parser: difflib aligns the reply's words to the source's
 LIMITS = (
     f"Limits: {MAX_BYTES // 1_000_000} MB per text box or file, documents of up to {MAX_TOKENS:,} tokens "
-    f"(span ends below {MAX_TOKENS:,}), {MAX_MENTIONS:,} mentions per side."
+    f"(span ends below {MAX_TOKENS:,}), {MAX_MENTIONS:,} mentions per side; with a parser, a source "
+    f"document of up to {MAX_PARSED_TOKENS:,} tokens."
 )
 
 
@@ -155,14 +161,63 @@ def prepare_conllu(sides, keep_singletons, zero_division, document, matching, ze
     return kwargs, {"missing_documents": [], "extra_documents": []}, shown
 
 
-def prepare(predictions, references, key_file, response_file, keep_singletons, zero_division, document=1, span_convention="token_inclusive", matching="exact", zero_matching="dependent"):
+def prepare_parsed(reply, references, key_file, response_file, keep_singletons, zero_division, document, span_convention, matching, zero_matching, parse, tokens):
+    """A model's reply to one key document, read by the parser `parse` and placed on the
+    source tokens (the tokens box, split on whitespace, else the key's own words) as
+    compute(parse=...) places them: (metric keyword arguments, no unmatched documents,
+    what to draw: the key, and the mentions the parser placed, on the source tokens)."""
+    if response_file:
+        refuse("response_file", "with a parser, paste the model's reply in the predictions box (one document)")
+    if matching != "exact" or zero_matching != "dependent":
+        refuse("matching" if matching != "exact" else "zero_matching", "applies to CorefUD CoNLL-U; a parser places model text on CoNLL-2012 or jsonlines keys, or JSON clusters with the source tokens")
+    if len(reply) > MAX_BYTES:
+        refuse("predictions", f"the text is longer than the demo's limit of {MAX_BYTES:,} characters")
+    form, key, key_text = read_side(references, key_file, "references", span_convention)
+    if form == "conllu":
+        refuse("references", "with a parser the key is a CoNLL-2012 or jsonlines document, or JSON clusters with the source tokens; not CorefUD CoNLL-U")
+    check_limits(form, key, "references")
+    if form != "clusters" and len(key) != 1:
+        refuse("references", f"holds {len(key)} documents; with a parser give the one document the model's reply is for")
+    if document != 1:
+        refuse("document", f"{document!r}: with a parser there is one document, number 1")
+    given = tokens.split() if tokens.strip() else None
+    if given is not None and len(given) > MAX_PARSED_TOKENS:
+        refuse("tokens", f"{len(given):,} tokens, beyond the demo's limit of {MAX_PARSED_TOKENS:,} with a parser")
+    key_item = key if form == "clusters" else key_text
+    words = package.source_tokens([key_item], None if given is None else [given])[0]  # the package's reading
+    if len(words) > MAX_PARSED_TOKENS:
+        refuse("references", f"a document of {len(words):,} tokens, beyond the demo's limit of {MAX_PARSED_TOKENS:,} with a parser")
+    kwargs = dict(
+        predictions=[reply],
+        references=[key_item],
+        tokens=[words],
+        parse=parse,
+        span_convention=span_convention,
+        keep_singletons=keep_singletons,
+        zero_division="nan" if zero_division == "nan" else float(zero_division),
+    )
+    placed = parsing.parse_coref([reply], parse, [words])[0][0]  # for drawing: the mentions placed
+    response = [spans for spans in ([span for span in cluster if span is not None] for cluster in placed) if spans]
+    key_clusters = key if form == "clusters" else package.document_clusters(key[0])
+    name = None if form == "clusters" else key[0].name
+    return kwargs, {"missing_documents": [], "extra_documents": []}, ((name, key_clusters, words), (name, response, words))
+
+
+def prepare(predictions, references, key_file, response_file, keep_singletons, zero_division, document=1, span_convention="token_inclusive", matching="exact", zero_matching="dependent", parse=NO_PARSER, tokens=""):
     """(metric keyword arguments, unmatched documents, what to draw: per side the shown
     document's (name, clusters, words); `document`: which one, 1-based in the key's order;
-    span_convention: how jsonlines spans count, on both sides; matching, zero_matching: CoNLL-U's)."""
+    span_convention: how jsonlines spans count, on both sides; matching, zero_matching: CoNLL-U's;
+    parse: a parser of model text (PARSERS) for the predictions box, tokens its source tokens)."""
     if matching not in corefud.MATCHING:
         refuse("matching", f"{matching!r} is not one of {', '.join(corefud.MATCHING)}")
     if zero_matching not in corefud.ZERO_MATCHING:
         refuse("zero_matching", f"{zero_matching!r} is not one of {', '.join(corefud.ZERO_MATCHING)}")
+    if parse not in PARSERS:
+        refuse("parse", f"{parse!r} is not one of {', '.join(PARSERS)}")
+    if parse != NO_PARSER:
+        return prepare_parsed(predictions, references, key_file, response_file, keep_singletons, zero_division, document, span_convention, matching, zero_matching, parse, tokens)
+    if tokens.strip():
+        refuse("tokens", "the source tokens are read with a parser only: choose one, or leave the box empty")
     sides = [read_side(references, key_file, "references", span_convention), read_side(predictions, response_file, "predictions", span_convention)]
     for (form, documents, _), argument in zip(sides, ("references", "predictions")):
         check_limits(form, documents, argument)
@@ -278,10 +333,10 @@ def render(clusters, words, palette, title):
     return head + f'<div style="line-height:2;font-size:15px">{"".join(out)}</div>'
 
 
-def score(predictions, references, key_file=None, response_file=None, keep_singletons=True, zero_division="0", document=1, span_convention="token_inclusive", matching="exact", zero_matching="dependent"):
+def score(predictions, references, key_file=None, response_file=None, keep_singletons=True, zero_division="0", document=1, span_convention="token_inclusive", matching="exact", zero_matching="dependent", parse=NO_PARSER, tokens=""):
     try:
         kwargs, unmatched, ((key_name, key, key_words), (response_name, response, response_words)) = prepare(
-            predictions, references, key_file, response_file, keep_singletons, zero_division, document, span_convention, matching, zero_matching
+            predictions, references, key_file, response_file, keep_singletons, zero_division, document, span_convention, matching, zero_matching, parse, tokens
         )
         # CoNLL-U: corefud-scorer's -m all (no mention figures; its mor and zero instead)
         chosen = METRICS if "matching" not in kwargs else list(corefud.METRICS)
@@ -291,6 +346,9 @@ def score(predictions, references, key_file=None, response_file=None, keep_singl
     headline = {"conll_f1": result["conll_f1"]}
     headline.update((f"{m}_{part}", result[f"{m}_{part}"]) for m in chosen if m != "mentions" for part in ("recall", "precision", "f1"))
     headline.update(unmatched)
+    for name in ("parse_failures", "parse_failure_examples", "mentions_on_changed_text", "mentions_on_changed_text_examples"):
+        if name in result:  # a parser read the predictions
+            headline[name] = result[name]
     headline["signature"] = result["signature"]
     rows = []
     for m in chosen:
@@ -306,20 +364,20 @@ def score(predictions, references, key_file=None, response_file=None, keep_singl
         headline,
         table,
         render(key, key_words or words, key_colour, "Key (references)" + shown),
-        render(response, response_words or words, response_colour, "Response (predictions)" + shown),
+        render(response, response_words or words, response_colour, ("Response (predictions)" if parse == NO_PARSER else f"Response: the mentions {parse} placed on the source tokens") + shown),
     )
 
 
-def show(predictions, references, key_file=None, response_file=None, keep_singletons=True, zero_division="0", document=1, span_convention="token_inclusive", matching="exact", zero_matching="dependent"):
+def show(predictions, references, key_file=None, response_file=None, keep_singletons=True, zero_division="0", document=1, span_convention="token_inclusive", matching="exact", zero_matching="dependent", parse=NO_PARSER, tokens=""):
     """The page: the raw figures, the headline, the signature, the metrics table and both
-    texts drawn (CoNLL-U: each entity's mentions listed)."""
-    headline, table, key_html, response_html = score(predictions, references, key_file, response_file, keep_singletons, zero_division, document, span_convention, matching, zero_matching)
+    texts drawn (CoNLL-U: each entity's mentions listed); with a parser, its report."""
+    headline, table, key_html, response_html = score(predictions, references, key_file, response_file, keep_singletons, zero_division, document, span_convention, matching, zero_matching, parse, tokens)
     key, paper = HEADLINE_FIGURE
     if "|format:conllu|" in headline["signature"]:
         paper = CONLLU_HEADLINE.format(matching)
     rows = [[cell if isinstance(cell, str) else page.figure(cell) for cell in row] for row in table["data"]]
     unmatched = "".join(f"<p>{name.replace('_', ' ')}: {html.escape(', '.join(headline[name]))}</p>" for name in ("missing_documents", "extra_documents") if headline[name])
-    others = page.figures(headline, skip=(key,)) + page.table(table["headers"], rows) + unmatched
+    others = page.parse_report(headline, "document") + page.figures(headline, skip=(key,)) + page.table(table["headers"], rows) + unmatched
     return headline, page.headline(key, headline[key], paper), headline["signature"], others, key_html, response_html
 
 
@@ -340,7 +398,10 @@ with gr.Blocks(title="coref_conll") as demo:
             "its text box. CorefUD CoNLL-U (`# newdoc`, `Entity=` in MISC), both sides, is scored as corefud-scorer "
             "v1.2 (the CRAC shared tasks' scorer) under the `matching` chosen: `exact`, `partial` or `head` (CRAC 2023-2025 "
             "report head matching without singletons: untick keep_singletons), zeros aligned by `zero_matching`, with the scorer's "
-            "Mention Overlap Ratio (`mor`) and zero anaphor score (`zero`) beside the six metrics.\n\n" + LIMITS
+            "Mention Overlap Ratio (`mor`) and zero anaphor score (`zero`) beside the six metrics. An LLM's reply "
+            "(`[Mary](#1) said [she](#1)` markup, or JSON clusters of mention strings) is read by the **parser** chosen "
+            "and placed on the key's words (or the source tokens typed): mentions on text the model changed are counted "
+            "and scored as matching nothing.\n\n" + LIMITS
         )
         example = gr.Dropdown(list(EXAMPLES), value=FIRST, label="Pick an example")
         with gr.Row():
@@ -356,6 +417,9 @@ with gr.Blocks(title="coref_conll") as demo:
             matching = gr.Dropdown(list(corefud.MATCHING), value="exact", label="matching (CorefUD CoNLL-U: exact, partial or head, as CRAC's tables)", elem_id="matching")
             zero_matching = gr.Dropdown(list(corefud.ZERO_MATCHING), value="dependent", label="zero_matching (CorefUD CoNLL-U zeros: by their DEPS, or by position)", elem_id="zero-matching")
             span_convention = gr.Dropdown(list(package.SPAN_CONVENTIONS), value="token_inclusive", label="span_convention of jsonlines spans, both sides (e2e-coref: token_inclusive; wl-coref: token_exclusive)", elem_id="span-convention")
+        with gr.Row():
+            parse = gr.Dropdown(PARSERS, value=NO_PARSER, label="parser: the predictions box holds an LLM's reply for the key's one document (coref_markdown: Le & Ritter's [Mary](#1) markup; coref_clusters: JSON clusters of mention strings)", elem_id="parse")
+            tokens = gr.Textbox(value="", label="Source tokens, with a parser (separated by spaces; empty: the key document's own words)", lines=2, elem_id="tokens")
         button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
         headline, signature, metrics_table = page.outputs()
         gr.Markdown("Above: every figure, then the metrics with the counts the reference prints (BLANC: coreference links · non-coreference links).")
@@ -370,7 +434,7 @@ with gr.Blocks(title="coref_conll") as demo:
         demo,
         button,
         show,
-        [predictions, references, key_file, response_file, keep_singletons, zero_division, document, span_convention, matching, zero_matching],
+        [predictions, references, key_file, response_file, keep_singletons, zero_division, document, span_convention, matching, zero_matching, parse, tokens],
         [result, headline, signature, metrics_table, key_text, response_text],
     )
 

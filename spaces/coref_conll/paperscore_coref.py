@@ -58,6 +58,7 @@ METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
 CHOICES = ("mentions",) + METRICS
 CONLL = ("muc", "bcub", "ceafe")
 SPACE = "coref_conll"
+EXTRA_INPUTS = ("tokens",)  # compared inputs beside the systems, kept out of signatures
 # Per document and metric: recall numerator, recall denominator, precision numerator,
 # precision denominator; BLANC: those four for coreference links, then for
 # non-coreference links.
@@ -1415,21 +1416,31 @@ def headline(**options):
     return "conll_f1"
 
 
-def paired_statistics(references, system_a, system_b, metrics=None, keep_singletons=True, zero_division=0.0, convention="scorer_pl", matching="exact", zero_matching="dependent"):
+def paired_statistics(references, system_a, system_b, metrics=None, keep_singletons=True, zero_division=0.0, convention="scorer_pl", matching="exact", zero_matching="dependent", parse=None, tokens=None, strict=False):
     """For paperscore.compare: each system's per-document rows and the reducer; CoNLL-U
-    (and matching "partial" / "head") as paperscore.corefud scores it."""
-    if corefud.takes(system_a, references, matching) | corefud.takes(system_b, references, matching):
+    (and matching "partial" / "head") as paperscore.corefud scores it. parse, tokens,
+    strict: as compute's; each system's model texts read and placed as compute places
+    them, its rows those compute(parse=...) sums, plus a last column, each document's
+    unplaced mentions: metric_key "mentions_on_changed_text" compares their counts."""
+    check_parser_options(parse, strict, tokens=tokens is not None)
+    if parse is None and (corefud.takes(system_a, references, matching) | corefud.takes(system_b, references, matching)):
         return corefud.paired_for_coref(references, system_a, system_b, matching, zero_matching, convention, keep_singletons, metrics, zero_division)
     keep_singletons = _check_keep_singletons(keep_singletons)
     metrics = check_convention(convention, metrics, keep_singletons)
     zero_division = check_zero_division(zero_division)
-    key, response_a = read_examples(system_a, references)
-    _, response_b = read_examples(system_b, references)
     tables = []
-    for response in (response_a, response_b):
+    for argument, system in (("system_a", system_a), ("system_b", system_b)):
+        unplaced, span_convention = None, "token_inclusive"
+        if parse is not None:
+            system, unplaced, _, span_convention = _placed(system, references, parse, strict, tokens, matching=matching, argument=argument)
+        key, response = _sides(system, references, span_convention, tokens, None, unplaced)
         rows = _document_rows(key, response, metrics, keep_singletons, convention=convention)
+        if parse is not None:
+            rows = np.column_stack((rows, [len(entities) for entities in unplaced]))
         tables += encode_rows(rows)  # coded by value: p-values do not depend on document order
-    return (*tables, lambda weights, rows: scores(weights @ rows, metrics, zero_division))
+    if parse is None:
+        return (*tables, lambda weights, rows: scores(weights @ rows, metrics, zero_division))
+    return (*tables, lambda weights, rows: {**scores(weights @ rows[:, :-1], metrics, zero_division), "mentions_on_changed_text": weights @ rows[:, -1]})
 
 
 def score(
@@ -1550,11 +1561,7 @@ def compute(
     check_parser_options(parse, strict)
     report = unplaced = None
     if parse is not None:
-        predictions, unplaced, report = read_parsed(predictions, references, parse, strict, tokens, NP_only or min_span)
-        conventions = check_span_convention(span_convention)
-        if not isinstance(span_convention, str) and conventions["predictions"] != "token_inclusive":
-            raise ValueError(f"span_convention: with parse, predictions are model texts placed on tokens; give the references' convention alone, not {span_convention!r}")
-        span_convention = ("token_inclusive", conventions["references"])
+        predictions, unplaced, report, span_convention = _placed(predictions, references, parse, strict, tokens, span_convention, matching, NP_only or min_span)
     result = _compute(predictions, references, metrics, keep_singletons, zero_division, per_document, return_counts, confidence_level, n_resamples, seed, return_signature, span_convention, tokens, texts, convention, remove_nested, NP_only, min_span, matching, zero_matching, unplaced)
     if report is not None:
         result.update({name: value for name, value in report.items() if name != "parser"})
@@ -1574,13 +1581,19 @@ def _compute(predictions, references, metrics, keep_singletons, zero_division, p
     chosen = check_mention_options(convention, remove_nested=remove_nested, NP_only=NP_only, min_span=min_span)
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples)
-    key, response = read_examples(predictions, references, span_convention, tokens, texts)
-    if unplaced is not None and any(unplaced):
-        response = _with_unplaced(key, response, unplaced)
+    key, response = _sides(predictions, references, span_convention, tokens, texts, unplaced)
     if chosen:
         parses = _reference_parses(references) if NP_only or min_span else None
         key, response = apply_mention_options(key, response, parses, keep_singletons, **chosen)
     return score(key, response, metrics, keep_singletons, zero_division, per_document, return_counts, confidence_level, n_resamples, seed, return_signature, convention=convention, mention_options=chosen)
+
+
+def _sides(predictions, references, span_convention, tokens, texts, unplaced=None):
+    """read_examples' key and response, with the mentions a parser could not place."""
+    key, response = read_examples(predictions, references, span_convention, tokens, texts)
+    if unplaced is not None and any(unplaced):
+        response = _with_unplaced(key, response, unplaced)
+    return key, response
 
 
 def source_tokens(references, tokens):
@@ -1616,24 +1629,25 @@ def source_tokens(references, tokens):
     return out
 
 
-def _parsed(predictions, references, parse, strict, tokens):
-    """(clusters of token spans, parse report) of model texts (paperscore.parse)."""
+def _placed(predictions, references, parse, strict, tokens, span_convention="token_inclusive", matching="exact", parse_trees=False, argument="predictions"):
+    """compute()'s reading of model texts, for compute and paired_statistics alike:
+    (clusters of placed token spans, per document the entity numbers of the mentions not
+    placed (_split_unplaced), the parse report, the span_convention to score with).
+    parse_trees: NP_only or min_span was asked for (then no mention may be unplaced)."""
+    items = references if isinstance(references, (list, tuple)) else [references]  # CoNLL-U may come as one text
+    if matching != "exact" or any(corefud.is_conllu(r) for r in items):
+        raise ValueError(f"parse: {parse!r} places model text on CoNLL-2012 or jsonlines references (or clusters with tokens=), not on CorefUD CoNLL-U with matching={matching!r}; score CoNLL-U output without parse")
     parser = get_parser(parse, "coref")
-    return parse_coref(as_corpus(predictions, "predictions"), parser, source_tokens(references, tokens), bool(strict))
-
-
-def read_parsed(predictions, references, parse, strict, tokens, trees=False):
-    """compute(parse=...)'s reading, document by document: (the clusters placed, per
-    document its unplaced mentions' entity numbers (_split_unplaced), the parse report).
-    trees (NP_only or min_span): a document with an unplaced mention is a ValueError, as
-    those options read each mention's parse tree."""
-    clusters, report = _parsed(predictions, references, parse, strict, tokens)
+    clusters, report = parse_coref(as_corpus(predictions, argument), parser, source_tokens(references, tokens), bool(strict), argument)
     split = [_split_unplaced(found) for found in clusters]
-    unplaced = [entities for _, entities in split]
-    if any(unplaced) and trees:
+    placed, unplaced = [kept for kept, _ in split], [entities for _, entities in split]
+    if any(unplaced) and parse_trees:
         first = next(index for index, entities in enumerate(unplaced) if entities)
-        raise input_error("predictions", first, f"NP_only and min_span read each mention's parse tree, and {len(unplaced[first])} mention(s) here are not on the source tokens (mentions_on_changed_text); score without those options, or with strict=True to see the first")
-    return [kept for kept, _ in split], unplaced, report
+        raise input_error(argument, first, f"NP_only and min_span read each mention's parse tree, and {len(unplaced[first])} mention(s) here are not on the source tokens (mentions_on_changed_text); score without those options, or with strict=True to see the first")
+    conventions = check_span_convention(span_convention)
+    if not isinstance(span_convention, str) and conventions["predictions"] != "token_inclusive":
+        raise ValueError(f"span_convention: with parse, predictions are model texts placed on tokens; give the references' convention alone, not {span_convention!r}")
+    return placed, unplaced, report, ("token_inclusive", conventions["references"])
 
 
 def _split_unplaced(clusters):
@@ -1698,6 +1712,7 @@ def add_options(parser):
     parser.add_argument("--remove-singletons", action="store_true", help="remove entities of one mention from both files first (coval's option; default: keep them, as scorer.pl)")
     parser.add_argument("--convention", choices=CONVENTIONS, default="scorer_pl", help="scorer_pl (default): the reference's rules; e2e_coref: kentonl/e2e-coref's metrics.py, which neural papers report (MUC, B3, CEAFe, LEA; B3 and LEA without singletons, CEAFe without the response's); maverick: Maverick's copy (MUC, B3, CEAFe as the reference, LEA without singletons)")
     parser.add_argument("--strict", action="store_true", help="make key documents missing from a response, and response documents not in the key, an error (default: list them on standard error; a missing document scores as empty, as in scorer.pl)")
+    parser.add_argument("--parse", choices=COREF_PARSERS, metavar="NAME", help=f"each response holds an LLM's texts, one per key document in the key's order, as a JSON array of strings or JSON lines of strings, read by this parser and placed on the key's tokens: {', '.join(COREF_PARSERS)}; --strict then makes an unreadable text or a mention on text the model changed an error")
     corefud.add_arguments(parser)  # --format conllu, --matching, --zero-matching
 
 
@@ -1707,7 +1722,14 @@ def options(args):
     if args.format == "conllu":  # all: corefud-scorer's -m all
         return {**chosen, "metrics": corefud.METRICS if args.metric == "all" else (args.metric,), "matching": args.matching, "zero_matching": args.zero_matching}
     _check_not_conllu(args)
+    if args.parse:
+        chosen.update(parse=args.parse, strict=args.strict)
     return chosen
+
+
+def _check_parse_format(args):
+    if args.format == "conllu" and args.parse:
+        raise ValueError(f"--parse {args.parse}: reads model text against a CoNLL-2012 or jsonlines key, not --format conllu")
 
 
 def _check_not_conllu(args):
@@ -1727,7 +1749,6 @@ def add_arguments(parser):
     parser.add_argument("--remove-nested", action="store_true", help="coval's remove_nested: drop a mention nested in another mention of its entity, on both sides")
     parser.add_argument("--np-only", action="store_true", help="coval's NP_only: drop verb-phrase mentions (by the key's parse column, column 6), on both sides")
     parser.add_argument("--min-span", action="store_true", help="coval's min_span: match mentions by their minimum span (from the key's parse column, column 6)")
-    parser.add_argument("--parse", choices=COREF_PARSERS, metavar="NAME", help=f"RESPONSE holds an LLM's texts, one per key document in the key's order, as a JSON array of strings or JSON lines of strings, read by this parser and placed on the key's tokens: {', '.join(COREF_PARSERS)}; --strict then makes an unreadable text or a mention on text the model changed an error")
     corefud.add_command_arguments(parser)  # --corefud-output
     parser.add_argument("scorer_pl", nargs="*", metavar="", help="scorer.pl's form also works: paperscore coref METRIC KEY RESPONSE [none|DOCNAME] (METRIC: muc, bcub, ceafm, ceafe, blanc, lea or all) prints scorer.pl's TOTALS lines; an empty response, or one without #begin document, then scores as no documents")
 
@@ -1778,8 +1799,7 @@ PERL_ALL = ("muc", "bcub", "ceafm", "ceafe", "blanc")
 
 def run(args):
     """Score the key's documents, as scorer.pl does."""
-    if args.format == "conllu" and args.parse:
-        raise ValueError(f"--parse {args.parse}: reads model text against a CoNLL-2012 or jsonlines key, not --format conllu")
+    _check_parse_format(args)
     if args.format == "conllu":  # CorefUD CoNLL-U: paperscore.corefud
         return corefud.run(args)
     if args.corefud_output:
@@ -1823,22 +1843,31 @@ def _run_parsed(args):
     used = [flag for flag, value in (("scorer.pl's argument form", args.scorer_pl), ("--remove-nested", args.remove_nested), ("--np-only", args.np_only), ("--min-span", args.min_span)) if value]
     if used:
         raise ValueError(f"--parse: not with {', '.join(used)}")
-    check_stdin_once(("KEY", args.key), ("RESPONSE", args.response))
-    data = read_bytes(args.key, "KEY")
-    form, documents = parse_documents(data, f"KEY: {args.key}")
-    words = [d.words for d in documents] if form == "jsonlines" else _conll_words(data.decode("utf-8"), documents, args.key)
-    replies = read_reply_file(SimpleNamespace(parse=args.parse, strict=False, replies_format="json", predictions=args.response), "RESPONSE")
-    if len(replies) != len(documents):
-        raise ValueError(f"RESPONSE: {args.response} holds {len(replies)} model texts, but KEY {args.key} {len(documents)} documents; give one text per key document, in the key's order")
-    references = [document_clusters(d) for d in documents]
-    result = compute(replies, references, tokens=words, parse=args.parse, strict=args.strict, per_document=args.per_document, return_counts=True, **options(args), **args.common)
+    documents, references, words, [replies] = _parsed_files(("KEY", args.key), [("RESPONSE", args.response)], args.parse)
+    result = compute(replies, references, tokens=words, per_document=args.per_document, return_counts=True, **options(args), **args.common)
     if args.per_document:
         for entry, document in zip(result["per_document"], documents):
             entry["document"] = document.name
     return result
 
 
-def _conll_words(text, documents, path):
+def _parsed_files(key, responses, parse):
+    """--parse: the key's documents, their clusters and words, and each response's model
+    texts, one per key document in the key's order. key, responses: (argument, path)."""
+    check_stdin_once(key, *responses)
+    data = read_bytes(key[1], key[0])
+    form, documents = parse_documents(data, f"{key[0]}: {key[1]}")
+    words = [d.words for d in documents] if form == "jsonlines" else _conll_words(data.decode("utf-8"), documents, *key)
+    texts = []
+    for argument, path in responses:
+        replies = read_reply_file(SimpleNamespace(parse=parse, strict=False, replies_format="json", predictions=path), argument)
+        if len(replies) != len(documents):
+            raise ValueError(f"{argument}: {path} holds {len(replies)} model texts, but {key[0]} {key[1]} {len(documents)} documents; give one text per key document, in the key's order")
+        texts.append(replies)
+    return documents, [document_clusters(d) for d in documents], words, texts
+
+
+def _conll_words(text, documents, argument, path):
     """Per CoNLL document its words (column 4 of its token lines), checked against the
     token count the reader found."""
     words, out = [], []
@@ -1852,9 +1881,9 @@ def _conll_words(text, documents, path):
             words.append(columns[3] if len(columns) > 3 else None)
     for document, found in zip(documents, out):
         if len(found) != document.n_tokens or None in found:
-            raise ValueError(f"KEY: {path} document {document.name!r}: --parse needs each token line's word in column 4")
+            raise ValueError(f"{argument}: {path} document {document.name!r}: --parse needs each token line's word in column 4")
     if len(out) != len(documents):
-        raise ValueError(f"KEY: {path}: {len(documents)} documents but {len(out)} '#end document' lines")
+        raise ValueError(f"{argument}: {path}: {len(documents)} documents but {len(out)} '#end document' lines")
     return out
 
 
@@ -1897,6 +1926,10 @@ def read_compare(args):
     as clusters of spans, the systems' documents matched to the key's by name; under
     "found", the documents each system lacks or adds."""
     systems = ("system_a", "system_b")
+    _check_parse_format(args)
+    if args.parse:  # model texts, one per key document in its order (as `paperscore coref --parse`)
+        _, references, words, texts = _parsed_files(("--references", args.references), [("--system-a", args.system_a), ("--system-b", args.system_b)], args.parse)
+        return dict(references=references, system_a=texts[0], system_b=texts[1], tokens=words)
     if args.format == "conllu":  # CorefUD CoNLL-U: documents must align (paperscore.corefud)
         files = (("references", "--references"), ("system_a", "--system-a"), ("system_b", "--system-b"))
         check_stdin_once(*[(flag, getattr(args, name)) for name, flag in files])

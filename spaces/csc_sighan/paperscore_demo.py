@@ -141,7 +141,8 @@ def figures(result, skip=()):
 
 def parse_report(result, item="example"):
     """A parser's report (`parse_failures`, `parse_failure_examples`: 0-based, and
-    micro_macro's `unplaced_triggers`, rationale_f1's `quotes` and `unmatched_quotes`) as
+    micro_macro's `unplaced_triggers`, rationale_f1's `quotes` and `unmatched_quotes`,
+    coref_conll's `mentions_on_changed_text`) as
     one line, its examples counted from 1 as the page counts its rows; nothing when no
     parser read the predictions."""
     if "parse_failures" not in result:
@@ -153,6 +154,8 @@ def parse_report(result, item="example"):
         text += f" ({item}{'s' if len(examples) > 1 else ''} {', '.join(examples)}{more})"
     if "unplaced_triggers" in result:
         text += f"; unplaced triggers: {result['unplaced_triggers']:,}"
+    if "mentions_on_changed_text" in result:  # coref_conll: mentions the parser could not place
+        text += f"; mentions on text the model changed: {result['mentions_on_changed_text']:,}"
     if "unmatched_quotes" in result:
         text += f"; quotes: {result['quotes']:,}, matching nothing: {result['unmatched_quotes']:,}"
     return f'<p id="parse-report">{html.escape(text)}</p>'
