@@ -1,6 +1,7 @@
 """Paired significance: paired bootstrap and approximate randomization for every family."""
 
 import json
+import random
 
 import numpy as np
 import pytest
@@ -623,3 +624,83 @@ def test_faithfulness_reads_eraser_results_jsonl(tmp_path):
         result = faithfulness.compare_results(str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl"), n_resamples=50, seed=0)
     # comprehensiveness = mean of 0.8 - p(POS | without): A (0 + 0.1 + 0.2) / 3, B (0.7 + 0.6 + 0.5) / 3
     assert (result["score_a"], result["score_b"]) == (pytest.approx(0.1), pytest.approx(0.6))
+
+
+
+# ---------------------------------------------------------------------------------------
+# Order: compare over the same paired examples in another order gives the same figures
+# (test_state's test_compare_does_not_depend_on_sharding covers the other families). Each
+# case: (metric, references, system_a, system_b, options) of random examples, and how to
+# put them in another order.
+
+
+def shuffled(values, order):
+    return [values[i] for i in order]
+
+
+def random_windows(rng, n):
+    """TextEE / OneIE windows: 1-2 examples per (doc_id, wnd_id) under TextEE (a window is
+    one unit), triggers and arguments drawn from few spans and types, so some repeat."""
+    def events():
+        out = []
+        for _ in range(rng.integers(0, 4)):
+            start = int(rng.integers(0, 6))
+            trigger = [start, start + int(rng.integers(1, 3)), f"T{rng.integers(3)}"]
+            arguments = [[a, a + 1, f"R{rng.integers(2)}"] for a in rng.integers(6, 10, rng.integers(0, 3)).tolist()]
+            out.append({"trigger": trigger, "arguments": arguments})
+        return out
+
+    gold = [{"doc_id": f"d{i // 4}", "wnd_id": int(i % 4 // 2), "events": events()} for i in range(n)]
+    systems = [[{**g, "events": g["events"] if rng.random() < p else events()} for g in gold] for p in (0.4, 0.7)]
+    return gold, *systems
+
+
+def order_case(name, rng, n=60):
+    if name in ("textee", "oneie"):
+        return ("micro_macro", *random_windows(rng, n), {"spans": name})
+    if name == "corefud":
+        import corefud_cases
+
+        pairs = [pair for pair in (corefud_cases.case(number) for number in range(4 * n)) if pair[0].count("# newdoc") == 1][:n]
+        keys = [key for key, _ in pairs]
+        systems = [[key if rng.random() < p else response for key, response in pairs] for p in (0.3, 0.6)]
+        return ("coref", keys, *systems, {"matching": "head"})
+    if name == "diaasq":
+        import diaasq
+
+        seeded = random.Random(int(rng.integers(1 << 30)))
+        gold = [diaasq.random_dialogue(seeded, f"dialogue-{i}") for i in range(n)]
+        return ("quad_match", gold, *([diaasq.random_prediction(seeded, g) for g in gold] for _ in range(2)), {"convention": "diaasq"})
+    raise AssertionError(name)
+
+
+@pytest.mark.filterwarnings("ignore")  # few differing examples: compare's own warning
+@pytest.mark.parametrize("name", ["textee", "oneie", "corefud", "diaasq"])
+@pytest.mark.parametrize("method", METHODS)
+def test_compare_does_not_depend_on_order(name, method):
+    rng = np.random.default_rng(len(name))
+    metric, references, system_a, system_b, options = order_case(name, rng)
+    expected = compare.compare(metric, references, system_a, system_b, method=method, n_resamples=100, seed=7, **options)
+    assert expected["score_a"] != expected["score_b"]  # the systems differ
+    for _ in range(3):
+        order = rng.permutation(len(references)).tolist()
+        got = compare.compare(metric, shuffled(references, order), shuffled(system_a, order), shuffled(system_b, order), method=method, n_resamples=100, seed=7, **options)
+        assert {k: v for k, v in got.items() if k != "signature"} == pytest.approx({k: v for k, v in expected.items() if k != "signature"}, rel=1e-12, abs=1e-15)
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.parametrize("metric_key", ["comprehensiveness", "sufficiency_aopc"])
+@pytest.mark.parametrize("method", METHODS)
+def test_faithfulness_compare_does_not_depend_on_order(tmp_path, metric_key, method):
+    """ERASER results lines (the movies sample's two systems) written in other orders."""
+    rng = np.random.default_rng(3)
+    lines = [(DATA / "rationale_eraser" / f"movies_sample.{name}.jsonl").read_text(encoding="utf-8").splitlines() for name in "ab"]
+    paths = [tmp_path / "a.jsonl", tmp_path / "b.jsonl"]
+    results = []
+    for order in [list(range(len(lines[0])))] + [rng.permutation(len(lines[0])).tolist() for _ in range(3)]:
+        for path, system in zip(paths, lines):
+            path.write_text("".join(line + "\n" for line in shuffled(system, order)), encoding="utf-8")
+        results.append(compare.compare("faithfulness", None, str(paths[0]), str(paths[1]), metric_key=metric_key, method=method, n_resamples=100, seed=7))
+    assert results[0]["score_a"] != results[0]["score_b"]
+    for got in results[1:]:
+        assert {k: v for k, v in got.items() if k != "signature"} == pytest.approx({k: v for k, v in results[0].items() if k != "signature"}, rel=1e-12, abs=1e-15)

@@ -532,3 +532,33 @@ def test_the_demo_page_picks_zero_matching(coref_demo, in_chromium, reference, s
         assert "|matching:head|" in signature and "keep_singletons:yes" in signature
         for key, value in _zf_expected(reference, zero_matching).items():
             assert re.search(rf"^{key}\t{value:.4g}$", text, re.M), (zero_matching, key, value, text)
+
+
+def test_coref_conll_config_crac24(reference, scorer_files):
+    """evaluate.load(coref_conll, config_name="crac24") is head matching without singletons,
+    zeros by DEPS: corefud-scorer's counts under that setting (tests/data/corefud) on pairs
+    where it differs from exact matching, also through evaluate.combine."""
+    import evaluate
+    from conftest import SPACES_DIR
+
+    from paperscore import coref
+
+    metric = evaluate.load(str(SPACES_DIR / "coref_conll"), config_name="crac24", keep_in_memory=True)
+    counts = {(e["key"], e["response"], tuple(e["setting"])): e["counts"] for e in reference["public"]}
+    checked = 0
+    for (key, response, setting), found in counts.items():
+        exact = counts.get((key, response, ("exact", False, "dependent")))
+        if setting != ("head", False, "dependent") or found == "fails" or exact == "fails" or exact is None:
+            continue
+        expected = sum(_f1(found[m]) for m in ("muc", "bcub", "ceafe")) / 3
+        if expected == sum(_f1(exact[m]) for m in ("muc", "bcub", "ceafe")) / 3:
+            continue
+        result = metric.compute(predictions=[scorer_files[response]], references=[scorer_files[key]])
+        assert result["conll_f1"] == pytest.approx(expected, abs=1e-12), (key, response)
+        assert result == coref.compute([scorer_files[response]], [scorer_files[key]], matching="head", keep_singletons=False, zero_matching="dependent")
+        checked += 1
+        if checked == 4:
+            break
+    assert checked == 4
+    combined = evaluate.combine([metric]).compute(predictions=[scorer_files[response]], references=[scorer_files[key]])
+    assert combined["conll_f1"] == pytest.approx(expected, abs=1e-12)

@@ -11,7 +11,8 @@ sklearn or the SIGHAN tool elsewhere). Ray is a test requirement (the `ray` extr
 missing one fails here, as everywhere.
 
 The accelerate recipe runs under torchrun, two CPU processes (gloo), on 101 examples whose
-logits are given, so the predictions are known here.
+logits are given, so the predictions are known here; each rank writes its result to its own
+file (the ranks' lines on torchrun's shared stdout can interleave).
 """
 
 import json
@@ -107,7 +108,9 @@ rows = [{{"logits": torch.tensor(r["logits"]), "labels": torch.tensor(r["labels"
 model, dev_loader = Echo(), DataLoader(rows, batch_size=8)
 {recipe}
 counted = int(state.all_reduce(s).matrix.sum())
-print(json.dumps({{"rank": accelerator.process_index, "processes": accelerator.num_processes, "counted": counted, "scores": scores}}))
+# each rank writes its own file: the ranks' lines on torchrun's shared stdout can interleave
+with open(f"rank-{{accelerator.process_index}}.json", "w") as out:
+    json.dump({{"rank": accelerator.process_index, "processes": accelerator.num_processes, "counted": counted, "scores": scores}}, out)
 """
 
 
@@ -120,7 +123,7 @@ def test_accelerate_recipe_two_processes(tmp_path):
     argv = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2", "--master-addr", "127.0.0.1", "--master-port", str(free_port()), "recipe.py", "data.json"]
     done = subprocess.run(argv, cwd=tmp_path, env={**os.environ, "GLOO_SOCKET_IFNAME": "lo", "ACCELERATE_USE_CPU": "1"}, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-4000:]
-    ranks = sorted((json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")), key=lambda r: r["rank"])
+    ranks = [json.loads(path.read_text()) for path in sorted(tmp_path.glob("rank-*.json"))]
     assert [(r["rank"], r["processes"], r["counted"]) for r in ranks] == [(0, 2, 101), (1, 2, 101)]  # each example once
     expected = micro_macro.compute(logits.argmax(1).tolist(), references.tolist(), negative_labels=[0])
     for rank in ranks:

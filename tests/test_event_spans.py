@@ -308,3 +308,23 @@ def test_the_demo_reads_bio_tags_with_scheme_bio():
         with pytest.raises(gr.Error) as raised:
             app.score(**{**hand, **change})
         assert message in html.unescape(raised.value.message), raised.value.message
+
+
+@pytest.mark.parametrize("rule", ["textee", "oneie"])
+def test_config_name_is_the_rule(rule):
+    """evaluate.load(micro_macro, config_name=rule) scores span records as compute(spans=rule):
+    the repository's own figures (fixtures), also through evaluate.combine (no arguments);
+    an explicit spans= still wins."""
+    import evaluate
+    from conftest import SPACES_DIR
+
+    metric = evaluate.load(str(SPACES_DIR / "micro_macro"), config_name=rule, keep_in_memory=True)
+    other = "oneie" if rule == "textee" else "textee"
+    for case in REFERENCES[rule][:5]:
+        result = metric.compute(predictions=case["predictions"], references=case["references"])
+        assert result == compute(case["predictions"], case["references"], spans=rule)
+        for measure, expected in case["repository_output"].items():
+            assert figures(result, measure, rule) == pytest.approx(expected, abs=1e-9), (measure, case)
+        combined = evaluate.combine([metric]).compute(predictions=case["predictions"], references=case["references"])
+        assert {k: v for k, v in combined.items() if k in result} == result
+        assert metric.compute(predictions=case["predictions"], references=case["references"], spans=other) == compute(case["predictions"], case["references"], spans=other)

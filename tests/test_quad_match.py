@@ -790,7 +790,7 @@ def test_unknown_configuration_lists_the_names():
     import evaluate
     from conftest import SPACES_DIR
 
-    with pytest.raises(ValueError, match="'asqp', 'diaasq', 'original'"):
+    with pytest.raises(ValueError, match="'asqp', 'diaasq', 'diaasq_table', 'original'"):
         evaluate.load(str(SPACES_DIR / "quad_match"), config_name="acsa", keep_in_memory=True)
 
 
@@ -2049,3 +2049,21 @@ def test_cli_quad_implicit_split_and_a_single_element_tuple_len(tmp_path, capsys
     assert code == 0 and [result[f"exact_f1_{kind}"] for kind in quad_module.IMPLICITNESS] == [0.0, 1.0, 0.0, 1.0]
     code, out, _ = run_cli(["quad", "--predictions", files["pred"], "--references", files["cats"], "--tuple-len", "2", "--json"], capsys)
     assert code == 0 and json.loads(out)["exact_f1"] == pytest.approx(2 / 3, abs=1e-12)
+
+
+def test_config_diaasq_table_is_diaasqs_own_table():
+    """config_name="diaasq_table" is convention="diaasq": run_eval.py's table (the fixture)
+    on the released zh test set, also through evaluate.combine; config "diaasq" keeps its
+    meaning (duplicates="set" over quad strings)."""
+    import diaasq_reference
+    import evaluate
+    from conftest import SPACES_DIR
+
+    gold = diaasq.released("zh")
+    predictions = diaasq_reference.released_predictions(gold, 0)["nudged"]
+    metric = evaluate.load(str(SPACES_DIR / "quad_match"), config_name="diaasq_table", keep_in_memory=True)
+    result = metric.compute(predictions=predictions, references=gold)
+    assert diaasq_table(result) == DIAASQ_FIGURES["released"]["zh"]["nudged"]
+    assert result == compute(predictions, gold, convention="diaasq")
+    assert evaluate.combine([metric]).compute(predictions=predictions, references=gold) == result
+    assert type(metric).configs["diaasq"] == {"duplicates": "set"}

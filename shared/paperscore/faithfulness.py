@@ -21,7 +21,7 @@ import json
 
 import numpy as np
 
-from .core import NESTED_TOO_DEEP, input_error, read_lines, signature
+from .core import NESTED_TOO_DEEP, encode_rows, input_error, read_lines, signature
 
 AOPC_THRESHOLDS = (0.01, 0.05, 0.1, 0.2, 0.5)  # ERASER's --aopc_thresholds default
 KEYS = ("comprehensiveness", "sufficiency", "comprehensiveness_entropy", "comprehensiveness_kl", "sufficiency_entropy", "sufficiency_kl")
@@ -287,7 +287,7 @@ def paired_statistics(results_a, results_b, aopc_thresholds=AOPC_THRESHOLDS):
         if names is not None and list(per[0]) != names:
             raise ValueError("results_a, results_b: one has thresholded_scores (AOPC) and the other not")
         names = list(per[0])
-        tables += [np.array([[example[key] for key in names] for example in per]), np.arange(len(per))]
+        tables += encode_rows([[example[key] for key in names] for example in per])  # coded by value: p-values do not depend on line order
 
     def reduce(weights, rows):
         weights = np.asarray(weights, dtype=float)

@@ -11,7 +11,7 @@ import scipy.optimize
 # evaluate copies only the sibling files this script imports: a line for each vendored module.
 from .paperscore_core import VERSION
 from .paperscore_coref import batch_forms, check_inputs, compute
-from .paperscore_corefud import MATCHING
+from .paperscore_corefud import CRAC, MATCHING
 from .paperscore_parse import COREF_PARSERS
 from .paperscore_space import SpaceMetric
 from .paperscore_trainer import trainer_metrics
@@ -130,6 +130,9 @@ class CorefConll(SpaceMetric, evaluate.Metric):
         "without_singletons": {"keep_singletons": False},  # coval's remove_singletons
         "e2e_coref": {"convention": "e2e_coref"},  # kentonl/e2e-coref's metrics.py, as neural papers report
         "maverick": {"convention": "maverick"},  # Maverick's copy: reference MUC/B3/CEAFe, LEA without singletons
+        # CRAC 2024's primary score on CorefUD CoNLL-U (scorer v1.2, which this one equals;
+        # CRAC 2022/2023 ran v1.0/v1.1, whose partial / head matching differ slightly)
+        "crac24": CRAC["crac24"],
     }
 
     def _info(self):

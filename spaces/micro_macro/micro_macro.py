@@ -12,7 +12,7 @@ import scipy.sparse
 
 # evaluate copies only the sibling files this script imports: a line for each vendored module.
 from .paperscore_core import VERSION
-from .paperscore_event_spans import read_corpus
+from .paperscore_event_spans import RULES, read_corpus
 from .paperscore_micro_macro import check_inputs, compute
 from .paperscore_parse import get_parser
 from .paperscore_space import SpaceMetric
@@ -120,7 +120,8 @@ class MicroMacro(SpaceMetric, evaluate.Metric):
     parser_family = "micro_macro"  # parse=NAME: one of its parsers (checked by trainer_metrics at once)
     # evaluate.load(..., config_name="maven") for evaluate's combine and evaluator, which
     # pass no compute arguments; explicit arguments still win.
-    configs = {"maven": {"convention": "maven"}, "jmee": {"convention": "jmee"}}
+    # "textee", "oneie": span-level event detection (span records) under that paper's scorer.
+    configs = {"maven": {"convention": "maven"}, "jmee": {"convention": "jmee"}, **{rule: {"spans": rule} for rule in RULES}}
     # What evaluate's f1 and sklearn users pass out of habit (an error that says this).
     habits = {
         "average": (

@@ -125,7 +125,8 @@ class QuadMatch(SpaceMetric, evaluate.Metric):
     # Presets for evaluate.load(..., config_name=NAME): the papers' rules for duplicate quads.
     configs = {
         "asqp": {"duplicates": "list"},
-        "diaasq": {"duplicates": "set"},
+        "diaasq": {"duplicates": "set"},  # string quads, each counted once (kept as it always was)
+        "diaasq_table": {"convention": "diaasq"},  # DiaASQ's own table from its dialogue files (run_eval.py)
         "original": {"legacy_keys": True},
     }
 
