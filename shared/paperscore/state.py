@@ -78,7 +78,7 @@ same only with the examples in corpus order.
 
 import numpy as np
 
-from .core import INT64, check_bootstrap, check_zero_division, input_error
+from .core import INT64, check_bootstrap, check_flags, check_zero_division, input_error
 
 FAMILIES = ("micro_macro", "rationale", "quad_match", "csc_sighan", "csc_common", "coref", "corefud", "faithfulness")
 FORMAT = 1
@@ -91,8 +91,7 @@ def new(family, keep_rows=False, **options):
         raise ValueError(f"family: {family!r} is not one of {', '.join(FAMILIES)}")
     if "parse" in options and family == "corefud":  # corefud.compute reads no model text
         raise ValueError("parse: a corefud state takes CoNLL-U texts, not model texts (corefud.compute has no parser); read model texts with the coref state's parse=")
-    if not isinstance(keep_rows, (bool, np.bool_)):
-        raise ValueError(f"keep_rows: {keep_rows!r} is not True or False")
+    check_flags(keep_rows=keep_rows)
     if family == "micro_macro" and {"spans", "scheme"} & set(options):  # span-level event detection is a state of its own
         if options.get("spans") is None and options.get("scheme") is None:
             options = {name: value for name, value in options.items() if name not in ("spans", "scheme")}
@@ -1016,8 +1015,7 @@ class CorefUDState(SumsState):
         out = {name: options.get(name, defaults[name].default) for name in cls.OPTIONS}
         check_choice("matching", out["matching"], corefud.MATCHING)
         check_choice("zero_matching", out["zero_matching"], corefud.ZERO_MATCHING)
-        if not isinstance(out["keep_singletons"], (bool, np.bool_)):
-            raise ValueError(f"keep_singletons: {out['keep_singletons']!r} is not True or False")
+        check_flags(keep_singletons=out["keep_singletons"])
         out["keep_singletons"] = bool(out["keep_singletons"])
         out["metrics"] = None if out["metrics"] is None else list(corefud._check_metrics(out["metrics"]))
         out["zero_division"] = check_zero_division(out["zero_division"])
