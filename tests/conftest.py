@@ -135,3 +135,22 @@ def in_chromium():
     yield lambda function, *args: thread.submit(function, browser, *args).result()
     thread.submit(lambda: (browser.close(), playwright.stop())).result()
     thread.shutdown()
+
+
+def open_page(browser, url, viewport=None, scheme=None, figure="#headline"):
+    """(context, page): a new browser context on the demo at `url`, once the page has drawn
+    its example's `figure` (the context closed again if it never does)."""
+    from playwright.sync_api import expect
+
+    options = {"viewport": viewport or {"width": 1366, "height": 900}}
+    if scheme is not None:
+        options["color_scheme"] = scheme
+    context = browser.new_context(**options)
+    try:
+        page = context.new_page()
+        page.goto(url, wait_until="networkidle")
+        expect(page.locator(f"{figure} .ps-value")).to_be_visible(timeout=30_000)
+    except BaseException:
+        context.close()
+        raise
+    return context, page

@@ -11,6 +11,7 @@ import sys
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from conftest import open_page
 
 from paperscore.coref import compute
 from paperscore.parse import parse_coref, read_coref_clusters, read_coref_markdown
@@ -519,13 +520,9 @@ def test_demo_parse_refusals(coref_app, inputs, message):
 
 
 def _choose_parser_and_compute(browser, url, reply, key):
-    from playwright.sync_api import expect
 
-    context = browser.new_context(viewport={"width": 1366, "height": 1000})
+    context, page = open_page(browser, url, {"width": 1366, "height": 1000})
     try:
-        page = context.new_page()
-        page.goto(url, wait_until="networkidle")
-        expect(page.locator("#headline .ps-value")).to_be_visible(timeout=30_000)
         page.fill("#predictions textarea", reply)
         page.fill("#references textarea", key)
         page.locator("#parse input").click()

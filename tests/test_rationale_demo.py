@@ -7,7 +7,7 @@ import json
 import re
 
 import pytest
-from conftest import DATA
+from conftest import DATA, open_page
 
 SAMPLE = DATA / "rationale_eraser"
 A = str(SAMPLE / "movies_sample.a.jsonl")
@@ -55,14 +55,8 @@ def test_top_k_ratio_selects_and_highlights_as_a2r(app):
 
 def opened(browser, url, figure):
     """(context, page, the figure's locator) once the page has drawn the example's `figure`."""
-    from playwright.sync_api import expect
-
-    context = browser.new_context(viewport={"width": 1366, "height": 900})
-    page = context.new_page()
-    page.goto(url, wait_until="networkidle")
-    value = page.locator(f"{figure} .ps-value")
-    expect(value).to_be_visible(timeout=30_000)
-    return context, page, value
+    context, page = open_page(browser, url, figure=figure)
+    return context, page, page.locator(f"{figure} .ps-value")
 
 
 def _drive_top_k(browser, url):

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import HUB, ORG, OUTBOUND, ROOT, SPACES, SPACES_DIR, page_modules, run_python
+from conftest import HUB, ORG, OUTBOUND, ROOT, SPACES, SPACES_DIR, open_page, page_modules, run_python
 
 sys.path.insert(0, str(ROOT / "shared"))
 import vendor  # noqa: E402
@@ -647,13 +647,7 @@ CLIPPED = """() => {
 
 def _look(browser, url, scheme, viewport):
     """The page after loading (the default example drawn), in `scheme` at `viewport`."""
-    from playwright.sync_api import expect
-
-    context = browser.new_context(color_scheme=scheme, viewport=viewport)
-    page = context.new_page()
-    page.goto(url, wait_until="networkidle")
-    expect(page.locator("#headline .ps-value")).to_be_visible(timeout=30_000)
-    return context, page
+    return open_page(browser, url, viewport, scheme)
 
 
 def _visit(browser, url, shots):
@@ -749,11 +743,8 @@ STANDARD_SETS = {
 def _upload_standard_set(browser, url, files, clear, view):
     from playwright.sync_api import expect
 
-    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    context, page = open_page(browser, url, {"width": 1366, "height": 900})
     try:
-        page = context.new_page()
-        page.goto(url, wait_until="networkidle")
-        expect(page.locator("#headline .ps-value")).to_be_visible(timeout=30_000)
         before = page.locator("#headline .ps-value").inner_text()  # the example's figure: each set's differs
         for box in clear:
             page.fill(f"#{box} textarea", "")
@@ -839,12 +830,9 @@ def _quad_options(browser, url):
     with similarity rouge_l, then scored with exact). What the page showed."""
     from playwright.sync_api import expect
 
-    context = browser.new_context(viewport={"width": 1366, "height": 1400})
+    context, page = open_page(browser, url, {"width": 1366, "height": 1400})
     seen = {}
     try:
-        page = context.new_page()
-        page.goto(url, wait_until="networkidle")
-        expect(page.locator("#headline .ps-value")).to_be_visible(timeout=30_000)
         page.click("#tuple-len input")
         seen["choices"] = [text.replace("\u2713", "").strip() for text in page.get_by_role("option").all_inner_texts()]  # the chosen one ticked
         page.get_by_role("option", name="02", exact=True).click()
@@ -888,12 +876,9 @@ def _micro_macro_options(browser, url):
     spans, refused."""
     from playwright.sync_api import expect
 
-    context = browser.new_context(viewport={"width": 1366, "height": 1400})
+    context, page = open_page(browser, url, {"width": 1366, "height": 1400})
     seen = {}
     try:
-        page = context.new_page()
-        page.goto(url, wait_until="networkidle")
-        expect(page.locator("#headline .ps-value")).to_be_visible(timeout=30_000)
         _choose(page, "convention", "none")
         _choose(page, "spans", "textee")
         _choose(page, "scheme", "bio")
