@@ -137,6 +137,11 @@ def in_chromium():
     thread.shutdown()
 
 
+# A page load's limit: the demo computes its examples on load, which took over Playwright's
+# default 30 s once on a loaded 2-core machine.
+NAVIGATION_MS = 90_000
+
+
 def open_page(browser, url, viewport=None, scheme=None, figure="#headline"):
     """(context, page): a new browser context on the demo at `url`, once the page has drawn
     its example's `figure` (the context closed again if it never does)."""
@@ -146,6 +151,7 @@ def open_page(browser, url, viewport=None, scheme=None, figure="#headline"):
     if scheme is not None:
         options["color_scheme"] = scheme
     context = browser.new_context(**options)
+    context.set_default_navigation_timeout(NAVIGATION_MS)
     try:
         page = context.new_page()
         page.goto(url, wait_until="networkidle")

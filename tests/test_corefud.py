@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import corefud_cases
+from conftest import open_page
 from paperscore import corefud
 
 DATA = Path(__file__).parent / "data" / "corefud"
@@ -503,10 +504,8 @@ def coref_demo(coref_app):
 def _pick_and_compute(browser, url, key, response):
     """CoNLL-U in both boxes, matching head; computed under the default zero_matching,
     then under linear picked from its dropdown: the figures table's text each time."""
-    context = browser.new_context(viewport={"width": 1366, "height": 1000})
+    context, page = open_page(browser, url, {"width": 1366, "height": 1000})
     try:
-        page = context.new_page()
-        page.goto(url, wait_until="networkidle")
         page.fill("#predictions textarea", response)
         page.fill("#references textarea", key)
         page.locator("#matching input").click()

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import HUB, ORG, OUTBOUND, ROOT, SPACES, SPACES_DIR, open_page, page_modules, run_python
+from conftest import HUB, NAVIGATION_MS, ORG, OUTBOUND, ROOT, SPACES, SPACES_DIR, open_page, page_modules, run_python
 
 sys.path.insert(0, str(ROOT / "shared"))
 import vendor  # noqa: E402
@@ -526,6 +526,7 @@ def _drive_the_demo(browser, url, checks, numbers, shots):
     from playwright.sync_api import expect
 
     context = browser.new_context(viewport={"width": 1200, "height": 1400})
+    context.set_default_navigation_timeout(NAVIGATION_MS)
     try:
         page = context.new_page()
         requested = []
