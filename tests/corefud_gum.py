@@ -58,14 +58,14 @@ def _parse(text):
                 mention = [doc, len(lines) - 1, len(lines) - 1, f"{doc}.{gid}", etype]
                 mentions.append(mention)
                 if not chunk.endswith(")"):
-                    open_.setdefault(f"{doc}.{chunk[1:].split('-')[0]}", []).append(mention)
+                    open_.setdefault(mention[3], []).append(mention)
             else:
                 open_[f"{doc}.{chunk[:-1]}"].pop()[2] = len(lines) - 1
     assert not any(open_.values()), "unclosed mention"
     return lines, mentions
 
 
-def _sentence_span(lines, index):
+def _sentence_words(lines, index):
     """Word line indices of the sentence holding lines[index]."""
     first = last = index
     while not isinstance(lines[first - 1], str):
@@ -95,13 +95,13 @@ def _perturb(rng, kind, lines, mentions):
                     if m[3] == a:
                         m[3] = b
     elif kind == "split":
-        for n, m in enumerate(mentions):
+        for m in mentions:
             if rng.random() < rate:
-                m[3] = f"{m[3]}x{rng.randrange(2)}"  # half of the moved mentions share a new entity
+                m[3] = f"{m[3]}x{rng.randrange(2)}"  # the moved mentions of an entity: two new entities
     elif kind == "shift":
         for m in mentions:
             if rng.random() < rate:
-                words = _sentence_span(lines, m[1])
+                words = _sentence_words(lines, m[1])
                 end = rng.randrange(1, 3)
                 place = words.index(m[end]) + rng.choice([-1, 1])
                 if 0 <= place < len(words) and (m[1] <= words[place] if end == 2 else words[place] <= m[2]):
