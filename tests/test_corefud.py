@@ -192,6 +192,7 @@ def test_gum_documents():
     perfect = [entry["response"] for entry in fixture["runs"] if entry["counts"]["muc"][0] == entry["counts"]["muc"][1]]
     assert perfect.count(0) == 6 and len(perfect) < len(fixture["runs"]) / 2
 
+
 # A hand example. Key: "the big dog barked ; it ran": entity e1 = {the big dog (head dog), it}.
 # Response: e1 = {big dog (head dog), it}.
 #   exact:   "big dog" != "the big dog": MUC R = (2 - 1 - 1 linked... ) -> the key entity keeps
