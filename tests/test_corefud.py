@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import corefud_cases
+import corefud_gum
 from conftest import open_page
 from paperscore import corefud
 
@@ -142,6 +143,55 @@ def test_reader_equals_udapi(scorer_files, monkeypatch):
         theirs = _udapi_mentions(text)
         assert ours_docs == theirs
         assert [list(d) for d in ours_docs.values()] == [list(d) for d in theirs.values()]  # entity order
+
+
+def test_gum_reader_equals_udapi(monkeypatch):
+    """A released CorefUD file: two whole documents of UD_English-GUM dev (GRP ids, numbered
+    per document, no heads, multiword tokens) and responses of every perturbation kind read
+    as udapi 0.5.2 reads them: the same mentions, first-word heads and entity order (udapi's
+    own GRP prefixes differ from file to file, so entities are compared in order)."""
+    monkeypatch.setattr(gc, "collect", lambda *a, **k: 0)
+    # GRP 1 and 2 in two documents, in opposite order: four entities, each document's in its own order
+    row = "{}\tw\t_\t_\t_\t_\t0\t_\t_\tEntity=({}-x)"
+    doc = "# newdoc id = {}\n# global.Entity = GRP-etype\n# sent_id = {}\n" + row.format(1, "{}") + "\n" + row.format(2, "{}") + "\n\n"
+    two = doc.format("a", "a1", 2, 1) + doc.format("b", "b1", 1, 2)
+    assert [[m.words for _, ms in entities for m in ms] for _, entities in corefud.read_conllu(two).documents] == [[((1, 1),), ((1, 2),)], [((2, 1),), ((2, 2),)]]
+    for number in [two] + list(range(1 + len(corefud_gum.KINDS))):
+        text = corefud_gum.response(number) if isinstance(number, int) else number
+        ours_docs = {name: [[(m.words, m.head) for m in ms] for _, ms in entities] for name, entities in corefud.read_conllu(text).documents}
+        assert ours_docs == {name: list(entities.values()) for name, entities in _udapi_mentions(text).items()}, number
+    assert [len(entities) for entities in ours_docs.values()] != [0, 0]
+
+
+@pytest.mark.parametrize("fields", ["GRP-eid-etype", "etype-head"])
+def test_entity_id_field(fields):
+    text = f"# newdoc id = a\n# global.Entity = {fields}\n1\tw\t_\t_\t_\t_\t0\t_\t_\tEntity=(1-x)\n\n"
+    with pytest.raises(ValueError, match="exactly one of the fields eid and GRP"):
+        corefud.read_conllu(text)
+
+
+def test_gum_documents():
+    """ufal/corefud-scorer's counts on the GUM documents (tests/data/corefud/gum_*, made by
+    tests/corefud_gum.py): the key against itself and 32 perturbations of it, under matching
+    exact / partial / head with singletons removed and kept: 198 runs."""
+    with gzip.open(DATA / "gum_reference.json.gz", "rt", encoding="utf-8") as f:
+        fixture = json.load(f)
+    assert fixture["commit"].startswith("4fd7b0e")
+    key_text = corefud_gum.key_text()
+    assert corefud_gum.digest(key_text) == fixture["key_sha"]
+    key = corefud.read_conllu(key_text, "key")
+    assert len(fixture["runs"]) == corefud_gum.N_RESPONSES * len(corefud_gum.SETTINGS)
+    read = {}
+    for entry in fixture["runs"]:
+        assert entry["counts"] != "fails"
+        if entry["response"] not in read:
+            text = corefud_gum.response(entry["response"])
+            assert corefud_gum.digest(text) == entry["sha"], "the response generator changed: rerun tests/corefud_gum.py"
+            read[entry["response"]] = corefud.read_conllu(text, "response")
+        check(key, read[entry["response"]], entry)
+    # the key against itself scores 100; most perturbations do not
+    perfect = [entry["response"] for entry in fixture["runs"] if entry["counts"]["muc"][0] == entry["counts"]["muc"][1]]
+    assert perfect.count(0) == 6 and len(perfect) < len(fixture["runs"]) / 2
 
 
 # A hand example. Key: "the big dog barked ; it ran": entity e1 = {the big dog (head dog), it}.

@@ -6,7 +6,8 @@ Anaphora scorer 2.0).
 
 Reading follows udapi 0.5.2 (what the scorer reads with): a mention opens with
 `(eid-etype-head-other`, closes with `eid)`, `(eid...)` is one word; `eid[2/3]` marks the
-parts of a discontinuous mention; the head is the head-th word of the mention (its first
+parts of a discontinuous mention; a `GRP` field in place of `eid` (UD GUM's) numbers
+entities within each document; the head is the head-th word of the mention (its first
 word when not given); empty nodes (ids like 5.1) inside a span belong to it, and a mention
 headed by one is a zero. Documents start at `# newdoc`; an entity met in two documents is
 two entities. What udapi would drop or read oddly (an unclosed mention, a line without ten
@@ -149,7 +150,7 @@ def _mention_order(a, b):
 
 
 def read_conllu(text, source="conllu"):
-    """A Conllu from CoNLL-U text with CorefUD 1.0 Entity= annotations in MISC."""
+    """A Conllu from CoNLL-U text with CorefUD 1.0 Entity= annotations in MISC (eid or GRP ids)."""
     if not isinstance(text, str):
         raise input_error(source, None, f"expected CoNLL-U text (str), got {type(text).__name__}")
     sentences, fields = _sentences(text, source)
@@ -157,11 +158,17 @@ def read_conllu(text, source="conllu"):
         raise input_error(source, None, "no sentence")
     if sentences[0].newdoc is None:
         raise input_error(source, None, "the first sentence has no '# newdoc' line (corefud-scorer needs one to name the document)")
-    if fields is not None and "eid" not in fields:
-        raise input_error(source, None, f"global.Entity {'-'.join(fields)!r} has no eid field (GRP ids are not read)")
+    # GRP (UD GUM's name for eid) numbers entities within a document: udapi prefixes each id
+    # with its document's number, so the same GRP in two documents names two entities.
+    id_field = "GRP" if fields is not None and "GRP" in fields else "eid"
+    if fields is not None and ("eid" not in fields) == (id_field == "eid"):
+        raise input_error(source, None, f"global.Entity {'-'.join(fields)!r} needs exactly one of the fields eid and GRP")
     entities, open_, parts = {}, {}, {}  # eid -> [mention words, head]; eid -> [(mention, head index)]; eid -> [discontinuous mentions]
+    document = 0
     for s, sentence in enumerate(sentences, 1):
         ids = list(sentence.nodes)
+        document += sentence.newdoc is not None
+        prefix = f"d{document}." if id_field == "GRP" else ""
         for node, (value, _, label) in sentence.nodes.items():
             if not value:
                 continue
@@ -178,6 +185,7 @@ def read_conllu(text, source="conllu"):
                 if not opening and not closing:
                     raise fail(f"{chunk!r} in Entity={value} neither opens nor closes a mention")
                 if not opening:
+                    chunk = prefix + chunk
                     eid, part, total = chunk, None, None
                     if not open_.get(eid):
                         found = _PART.match(chunk)
@@ -201,9 +209,10 @@ def read_conllu(text, source="conllu"):
                         raise fail(f"mention {chunk} closes while a nested discontinuous mention of {eid} is unfinished")
                     continue
                 values = dict(zip(fields, chunk.split("-")))
-                eid = values.get("eid")
+                eid = values.get(id_field)
                 if not eid:
-                    raise fail(f"no eid in {chunk!r}")
+                    raise fail(f"no {id_field} in {chunk!r}")
+                eid = prefix + eid
                 head_index = None
                 if "head" in values:
                     try:
