@@ -47,6 +47,10 @@ def commands(name=None):
     that name (command, Space or module name) if there is one, imported alone as far as
     can be (a process scoring one file need not import every family)."""
     package = importlib.import_module(__package__)
+    if name in {info.name for info in pkgutil.iter_modules(package.__path__)} - {"cli"}:  # a module's own name first
+        module = importlib.import_module(f"{__package__}.{name}")
+        if hasattr(module, "COMMAND") and name in (module.COMMAND, *aliases(module)):
+            return {module.COMMAND: module}
     found = {}
     for info in pkgutil.iter_modules(package.__path__):
         if info.name.startswith("_") or info.name == "cli":
@@ -111,14 +115,14 @@ def _state_defaults(parser):
             action.help += " (default %(default)s)"
 
 
-def build_parser(found):
+def build_parser(found, argv=()):
     parser = argparse.ArgumentParser(prog="paperscore", description=__doc__.split("\n")[0], epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"paperscore {core.VERSION}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="command")
     for name, module in found.items():
         command = sub.add_parser(name, aliases=aliases(module), help=module.HELP, description=module.HELP, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
         command.set_defaults(module=module)
-        module.add_arguments(command)
+        module.add_arguments(command, *([argv[1:]] if getattr(module, "TAKES_ARGV", False) else []))
         if getattr(module, "COMMON_OPTIONS", True):
             add_common_arguments(command)
             headline = f"default {module.headline()}" if hasattr(module, "headline") else "default: the headline"
@@ -219,7 +223,7 @@ def main(argv=None):
 
 
 def _main(argv):
-    parser = build_parser(commands(argv[0] if argv else None))
+    parser = build_parser(commands(argv[0] if argv else None), argv)
     try:
         args = parser.parse_args(argv)
     except SystemExit as done:  # --help and --version (0), or a usage error (2), printed

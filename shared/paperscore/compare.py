@@ -182,6 +182,11 @@ def families():
 
 
 def _family(metric):
+    from .cli import commands
+
+    named = list(commands(metric).values()) if isinstance(metric, str) else []
+    if len(named) == 1 and hasattr(named[0], "paired_statistics"):  # without importing every family
+        return named[0]
     found = families()
     if metric not in found:
         raise ValueError(f"metric: {metric!r} is not one of {', '.join(sorted({m.SPACE for m in found.values()}))}")
@@ -231,13 +236,19 @@ def compare(metric, references, system_a, system_b, metric_key=None, method="boo
 COMMAND = "compare"
 HELP = "is system B really better than system A? paired bootstrap or approximate randomization"
 COMMON_OPTIONS = False  # added to each metric's subcommand below
+TAKES_ARGV = True  # add_arguments sees the words after `compare`
 
 
-def add_arguments(parser):
+def add_arguments(parser, argv=()):
+    """A subcommand per metric; only the one `argv` names, when it names one (importing
+    every family costs a tiny file's first result half the time of `import numpy`)."""
     from .cli import add_common_arguments, commands
 
     sub = parser.add_subparsers(dest="compared", required=True, metavar="metric")
-    for name, family in commands().items():
+    found = commands(argv[0]) if argv else {}
+    if len(found) != 1 or not all(hasattr(family, "paired_statistics") for family in found.values()):
+        found = commands()  # help, or a name that is no metric: every choice listed
+    for name, family in found.items():
         if hasattr(family, "paired_statistics"):
             aliases = [family.SPACE] if family.SPACE != name else []
             command = sub.add_parser(name, aliases=aliases, help=family.HELP, description=f"Compare two systems under `paperscore {name}`.")
