@@ -182,6 +182,43 @@ def test_rationale_at_users_size():
     assert_same(merged("rationale", {}, predictions, references, pieces).compute(), rationale.compute(predictions, references), "rationale")
 
 
+@settings(max_examples=25, deadline=None)
+@given(
+    examples=st.lists(rationale_example, max_size=20),
+    cuts=st.lists(st.integers(0, 20), max_size=4),
+    order=st.integers(0, 1000),
+    ratio=st.sampled_from([0.0, 0.2, 0.5, 1.0]),
+    zero_division=st.sampled_from([0.0, 1.0]),
+)
+def test_rationale_top_k_ratio_merges_to_one_pass(examples, cuts, order, ratio, zero_division):
+    """A2R's top-k selection is made within each example: shards merged in any order give
+    compute(top_k_ratio=...)'s figures and, with keep_rows, its intervals."""
+    predictions, references = [p for p, _ in examples], [r for _, r in examples]
+    pieces = shards(len(examples), cuts, order)
+    options = {"top_k_ratio": ratio, "zero_division": zero_division}
+    assert_same(merged("rationale", options, predictions, references, pieces).compute(), rationale.compute(predictions, references, **options), "rationale")
+    if examples:
+        expected = rationale.compute(predictions, references, confidence_level=0.9, n_resamples=50, seed=5, **options)
+        got = merged("rationale", options, predictions, references, pieces, keep_rows=True).compute(confidence_level=0.9, n_resamples=50, seed=5)
+        assert_same(got, expected, "rationale")
+
+
+def test_rationale_top_k_ratio_at_users_size_and_refusals():
+    """10,000 soft examples, long and short, padded, 5 shards; top_k_ratio with a threshold
+    is refused as compute refuses it."""
+    rng = np.random.default_rng(4)
+    lengths = rng.integers(0, 60, 10_000)
+    references = [np.where(rng.random(n) < 0.1, -100, rng.random(n) < 0.3).astype(int).tolist() for n in lengths]
+    predictions = [np.round(rng.random(n), 2).tolist() for n in lengths]
+    pieces = shards(10_000, [100, 2500, 2501, 9000], 4)
+    options = {"top_k_ratio": 0.3}
+    assert_same(merged("rationale", options, predictions, references, pieces).compute(), rationale.compute(predictions, references, **options), "rationale")
+    with pytest.raises(ValueError, match="threshold: not used with top_k_ratio"):
+        state.new("rationale", top_k_ratio=0.3, threshold=0.7)
+    with pytest.raises(ValueError, match="top_k_ratio"):
+        state.new("rationale", top_k_ratio=1.5)
+
+
 def test_merge_refuses_different_options_naming_them():
     a, b = state.new("micro_macro", convention="maven"), state.new("micro_macro", convention="jmee")
     with pytest.raises(ValueError, match="option convention is 'jmee' in argument 2 but 'maven' in argument 1"):

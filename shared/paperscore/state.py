@@ -16,7 +16,8 @@ Every family's figures are ratios of sums, so a state holds only the sums:
   in a later update or another shard (give each window's examples in one update).
 - rationale: the four token counts, and per mean (example P/R/F1, IOU P/R, AUPRC) the sum
   of its per-example terms and how many examples enter it; plus whether a soft score was
-  seen (auprc=None reports AUPRC only then, as compute does).
+  seen (auprc=None reports AUPRC only then, as compute does). A2R's top_k_ratio selects
+  within each example, so it merges as the threshold does.
 - faithfulness (ERASER's comprehensiveness, sufficiency, AOPC, entropy and KL, each a mean
   of per-example terms): their sums, the number of examples and, with thresholded scores,
   the AOPC differences summed per threshold. `update` takes faithfulness.compute's
@@ -438,12 +439,13 @@ class RationaleState(State):
     def check_options(options):
         from . import rationale
 
-        allowed = ("threshold", "threshold_rule", "iou_threshold", "ignore_index", "auprc", "zero_division", "parse", "strict")
+        allowed = ("threshold", "threshold_rule", "iou_threshold", "ignore_index", "auprc", "zero_division", "parse", "strict", "top_k_ratio")
         for name in options:
             if name not in allowed:
                 raise ValueError(f"{name}: not a rationale state option (options: {', '.join(allowed)}; bootstrap options go to compute())")
-        out = {"threshold": 0.5, "threshold_rule": ">=", "iou_threshold": 0.5, "ignore_index": -100, "auprc": None, "parse": None, "strict": False, **options}
+        out = {"threshold": 0.5, "threshold_rule": ">=", "iou_threshold": 0.5, "ignore_index": -100, "auprc": None, "parse": None, "strict": False, "top_k_ratio": None, **options}
         rationale._check_options(out["threshold"], out["threshold_rule"], out["iou_threshold"], out["auprc"])
+        rationale._check_top_k(out["top_k_ratio"], out["threshold"], out["threshold_rule"])
         out["zero_division"] = check_zero_division(options.get("zero_division", 0.0))
         rationale.check_parser_options(out["parse"], out["strict"])
         if out["parse"] is not None:
@@ -474,9 +476,11 @@ class RationaleState(State):
             predictions, references, report = rationale._parsed(predictions, references, sources, o["parse"], o["strict"])
             self._gold_quotes(("references" in report) if len(references) else None, "update")
             self._add_report(len(references), report)
-        values, gold, lengths = rationale.scored_tokens(predictions, references, o["ignore_index"])
+        values, gold, lengths, widths = rationale.scored_tokens(predictions, references, o["ignore_index"], widths=True)
+        # A2R's top-k selection is made within each example, as compute makes it
+        selected = None if o["top_k_ratio"] is None else rationale.select_top(values, lengths, widths, o["top_k_ratio"])
         # AUPRC terms always: whether compute reports them depends on every shard's scores
-        rows, _ = rationale.statistics(values, gold, lengths, o["threshold"], o["threshold_rule"], o["iou_threshold"], o["zero_division"], True)
+        rows, _ = rationale.statistics(values, gold, lengths, o["threshold"], o["threshold_rule"], o["iou_threshold"], o["zero_division"], True, selected)
         terms = rows[:, self.MEANS]
         self._add_sums(rows[:, COUNT_COLUMNS].sum(0).astype(np.int64), np.nansum(terms, 0), (~np.isnan(terms)).sum(0), rationale._soft(values))
         if self.keep_rows:
