@@ -181,12 +181,20 @@ def families():
     return found
 
 
-def _family(metric):
+def _named(metric):
+    """The family that answers to `metric` and takes part, imported alone (not every
+    family: that costs a tiny file's first result half the time of `import numpy`); None
+    if none does."""
     from .cli import commands
 
     named = list(commands(metric).values()) if isinstance(metric, str) else []
-    if len(named) == 1 and hasattr(named[0], "paired_statistics"):  # without importing every family
-        return named[0]
+    return named[0] if len(named) == 1 and hasattr(named[0], "paired_statistics") else None
+
+
+def _family(metric):
+    family = _named(metric)
+    if family is not None:
+        return family
     found = families()
     if metric not in found:
         raise ValueError(f"metric: {metric!r} is not one of {', '.join(sorted({m.SPACE for m in found.values()}))}")
@@ -240,14 +248,12 @@ TAKES_ARGV = True  # add_arguments sees the words after `compare`
 
 
 def add_arguments(parser, argv=()):
-    """A subcommand per metric; only the one `argv` names, when it names one (importing
-    every family costs a tiny file's first result half the time of `import numpy`)."""
+    """A subcommand per metric; only the one `argv` names, when it names one (_named)."""
     from .cli import add_common_arguments, commands
 
     sub = parser.add_subparsers(dest="compared", required=True, metavar="metric")
-    found = commands(argv[0]) if argv else {}
-    if len(found) != 1 or not all(hasattr(family, "paired_statistics") for family in found.values()):
-        found = commands()  # help, or a name that is no metric: every choice listed
+    named = _named(argv[0]) if argv else None
+    found = {named.COMMAND: named} if named else commands()  # help, or no metric named: every choice listed
     for name, family in found.items():
         if hasattr(family, "paired_statistics"):
             aliases = [family.SPACE] if family.SPACE != name else []

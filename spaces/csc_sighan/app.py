@@ -31,15 +31,7 @@ sys.path.remove(str(HERE))
 parsing = importlib.import_module(type(metric).__module__.rpartition(".")[0] + ".paperscore_parse")
 NO_PARSER = "none: sentences"
 PARSERS = [NO_PARSER, *parsing.CSC_PARSERS]
-# One generative example: a chat model's replies, read by csc_reply (the third has nothing
-# left once its label is removed: a parse failure, scored as the empty sentence).
-REPLY_EXAMPLE = dict(
-    sources="我今天很搞兴。\n他门去学校了。\n今天很热。",
-    references="我今天很高兴。\n他们去学校了。\n今天很热。",
-    predictions="修改后：“我今天很高兴。”\n纠正后的句子：他们去学校了。\n修改后：",
-    length_mismatch="align",
-    parse="csc_reply",
-)
+REPLY_EXAMPLE = page.CSC_REPLY_EXAMPLE
 
 # Ten sentences of the SIGHAN 2015 test set (source, reference) and a system output that
 # falls, sentence by sentence, in the cells of the SIGHAN15 toy result: TN, FN (a position
@@ -242,11 +234,7 @@ with gr.Blocks(title="csc_sighan") as demo:
             length_mismatch = gr.Dropdown(["error", "truncate", "whole", "align"], value=EXAMPLE["length_mismatch"], label="length_mismatch")
             zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division (nan: the jar)")
             parse = gr.Dropdown(PARSERS, value=EXAMPLE["parse"], label="parser (Predictions: a chat model's replies, one a line)", elem_id="parse")
-        gr.Examples(
-            [[REPLY_EXAMPLE[name] for name in ("sources", "references", "predictions", "length_mismatch", "parse")]],
-            [sources, references, predictions, length_mismatch, parse],
-            label="A generative example (a chat model's replies, read by csc_reply)",
-        )
+        page.csc_reply_examples(dict(sources=sources, references=references, predictions=predictions, length_mismatch=length_mismatch, parse=parse))
         button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
         headline, signature, figures = page.outputs()
         table = gr.HTML(elem_id="per-sentence")

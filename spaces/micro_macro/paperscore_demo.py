@@ -294,6 +294,25 @@ def connect(demo, button, fn, inputs, outs):
     demo.load(fn, inputs, outs, api_name=False)
 
 
+# Both CSC demos' generative example: a chat model's replies, read by csc_reply (the third
+# has nothing left once its label is removed: a parse failure, scored as the empty sentence).
+CSC_REPLY_EXAMPLE = dict(
+    sources="我今天很搞兴。\n他门去学校了。\n今天很热。",
+    references="我今天很高兴。\n他们去学校了。\n今天很热。",
+    predictions="修改后：“我今天很高兴。”\n纠正后的句子：他们去学校了。\n修改后：",
+    length_mismatch="align",
+    parse="csc_reply",
+)
+
+
+def csc_reply_examples(boxes):
+    """The example above under the boxes `boxes` names (sources, references, predictions,
+    length_mismatch, parse), as one row of examples."""
+    import gradio as gr
+
+    gr.Examples([[CSC_REPLY_EXAMPLE[name] for name in boxes]], list(boxes.values()), label="A generative example (a chat model's replies, read by csc_reply)")
+
+
 def read_replies(kwargs, predictions, parse, parsers):
     """With a parser (any of `parsers` but the first, "none"), every line of the Predictions
     box is one reply, a blank one too; without, kwargs as they are."""
