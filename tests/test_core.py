@@ -3,6 +3,7 @@
 import importlib
 import inspect
 import io
+import json
 import math
 import re
 
@@ -313,3 +314,32 @@ def test_an_argument_of_evaluates_f1_or_sklearn_is_a_value_error_that_says_what_
         named = set(re.findall(r"\b[a-z0-9_]+\b", str(raised.value).split(";", 1)[1]))
         keys = {"micro_f1", "macro_f1"} | ({"weighted_f1", "accuracy", "micro_precision"} if space == "micro_macro" else {"f1", "example_f1", "precision"})
         assert keys <= named and keys <= set(result)
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(JSON_VALUES, max_size=8))
+def test_space_json_columns(values):
+    """A Space stores what no datasets feature holds as JSON text: to_json (one encoder for
+    the batch) writes what json.dumps writes value by value, and from_json (one json.loads
+    over the joined texts) reads back what json.loads reads text by text, commas and
+    brackets inside strings included."""
+    from paperscore.space import from_json, to_json
+
+    texts = to_json(values)
+    assert texts == [json.dumps(value, ensure_ascii=False) for value in values]
+    assert from_json(texts) == [json.loads(text) for text in texts]
+
+
+def test_space_json_columns_numpy():
+    """numpy arrays and scalars are stored as the Python values they hold."""
+    from paperscore.space import from_json, to_json
+
+    texts = to_json([np.array([[1, 2]]), np.int64(3), {"a": np.array([0.5])}, "x, ]"])
+    assert from_json(texts) == [[[1, 2]], 3, {"a": [0.5]}, "x, ]"]

@@ -1,8 +1,6 @@
 """micro_macro: multi-class precision, recall and F1 (micro, macro, weighted) equal to
 sklearn, with the event-detection conventions of MAVEN and JMEE by name."""
 
-import json
-
 import datasets
 import evaluate
 
@@ -15,7 +13,7 @@ from .paperscore_core import VERSION
 from .paperscore_event_spans import RULES, read_corpus
 from .paperscore_micro_macro import check_inputs, compute
 from .paperscore_parse import get_parser
-from .paperscore_space import SpaceMetric
+from .paperscore_space import SpaceMetric, from_json, to_json
 from .paperscore_trainer import trainer_metrics
 
 _CITATION = """\
@@ -197,7 +195,7 @@ class MicroMacro(SpaceMetric, evaluate.Metric):
         if self.writer is not None and self._format != _ITEMS:
             raise ValueError(f"this batch holds model texts and OmniEvent items, but earlier batches held {_describe(self._format)}")
         self._format = _ITEMS
-        return {**columns, "references": [{_JSON: json.dumps(item, ensure_ascii=False)} for item in references]}
+        return {**columns, "references": [{_JSON: text} for text in to_json(references)]}
 
     def _check_records(self, columns):
         """Span records (triggers or events), read by the package now: each as its JSON text."""
@@ -205,7 +203,7 @@ class MicroMacro(SpaceMetric, evaluate.Metric):
         if self.writer is not None and self._format != _SPANS:
             raise ValueError(f"this batch holds span records, but earlier batches held {_describe(self._format)}")
         self._format = _SPANS
-        encode = lambda values: [{_JSON: json.dumps(value, ensure_ascii=False, default=lambda array: array.tolist())} for value in values]  # noqa: E731
+        encode = lambda values: [{_JSON: text} for text in to_json(values)]  # noqa: E731
         return {**columns, "predictions": encode(columns["predictions"]), "references": encode(columns["references"])}
 
     def trainer_metrics(self, *arguments, **options):
@@ -241,5 +239,5 @@ class MicroMacro(SpaceMetric, evaluate.Metric):
         arguments = {name: value for name, value in locals().items() if name != "self"}
         for name in ("predictions", "references"):
             if arguments[name] and isinstance(arguments[name][0], dict) and _JSON in arguments[name][0]:
-                arguments[name] = [json.loads(value[_JSON]) for value in arguments[name]]
+                arguments[name] = from_json([value[_JSON] for value in arguments[name]])
         return compute(**arguments)

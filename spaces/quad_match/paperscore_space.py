@@ -24,6 +24,7 @@ And `metric.trainer_metrics(...)`: a compute_metrics function for transformers' 
 """
 
 import inspect
+import json
 import sys
 from contextlib import contextmanager
 
@@ -42,6 +43,21 @@ HABITS = {
     "sample_weight": "examples are not weighted: every example counts once",
 }
 _SINGULAR = {plural: singular for singular, plural in _PLURAL.items()}
+
+
+# One encoder for every value of a batch: json.dumps with options builds a new one per call.
+_ENCODER = json.JSONEncoder(ensure_ascii=False, default=lambda array: array.tolist())
+
+
+def to_json(values):
+    """Each value as its JSON text (numpy arrays and scalars as Python values): how a Space
+    stores examples that no one datasets feature holds without coercing them."""
+    return list(map(_ENCODER.encode, values))
+
+
+def from_json(texts):
+    """The values back from to_json's texts, read by one json.loads call."""
+    return json.loads(f"[{','.join(texts)}]")
 
 
 def _unstorable(columns):

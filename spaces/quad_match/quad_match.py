@@ -1,8 +1,6 @@
 """quad_match: sentiment quads (target | opinion | aspect | polarity) scored by optimal soft
 match, with ROUGE-L over CJK characters, and by the papers' exact-match P/R/F1."""
 
-import json
-
 import datasets
 import evaluate
 
@@ -15,7 +13,7 @@ import scipy.optimize
 from .paperscore_core import VERSION, as_corpus
 from .paperscore_parse import get_parser
 from .paperscore_quad import ELEMENT_SEP, QUAD_SEP, QUAD_PARSERS, check_inputs, compute, has_spans, is_dialogues
-from .paperscore_space import SpaceMetric
+from .paperscore_space import SpaceMetric, from_json, to_json
 from .paperscore_trainer import trainer_metrics
 
 _CITATION = """\
@@ -134,8 +132,7 @@ class QuadMatch(SpaceMetric, evaluate.Metric):
         predictions, references = as_corpus(columns["predictions"], "predictions"), as_corpus(columns["references"], "references")
         if not is_dialogues(predictions, references) and not has_spans(predictions, references):  # compute(convention=..., spans=...) checks those
             check_inputs(predictions, references)
-        encode = lambda values: [json.dumps(value, ensure_ascii=False, default=lambda array: array.tolist()) for value in values]  # noqa: E731
-        return {**columns, "predictions": encode(predictions), "references": encode(references)}
+        return {**columns, "predictions": to_json(predictions), "references": to_json(references)}
 
     def _compute(
         self,
@@ -165,5 +162,5 @@ class QuadMatch(SpaceMetric, evaluate.Metric):
         # Every argument goes to the package unchanged (a test keeps the signatures equal);
         # the examples come back from their JSON text.
         arguments = {name: value for name, value in locals().items() if name != "self"}
-        arguments["predictions"], arguments["references"] = [list(map(json.loads, arguments[name])) for name in ("predictions", "references")]
+        arguments["predictions"], arguments["references"] = from_json(predictions), from_json(references)
         return compute(**arguments)

@@ -2,8 +2,6 @@
 them (DMR, FR, MGR, DAR, A2R, ERASER), with the true micro and macro F1, ERASER's IOU F1
 and its AUPRC of soft scores."""
 
-import json
-
 import datasets
 import evaluate
 
@@ -17,7 +15,7 @@ from .paperscore_core import VERSION, as_corpus, check_same_length
 from .paperscore_faithfulness import compute_results
 from .paperscore_parse import get_parser
 from .paperscore_rationale import RATIONALE_PARSERS, check_inputs, compute
-from .paperscore_space import SpaceMetric, from_arrow
+from .paperscore_space import SpaceMetric, from_arrow, from_json, to_json
 from .paperscore_trainer import trainer_metrics
 
 _CITATION = """\
@@ -161,8 +159,7 @@ class RationaleF1(SpaceMetric, evaluate.Metric):
                 raise ValueError("sources: model replies (for parse=) need each example's input, a text or a list of tokens")
             sources = as_corpus(sources, "sources")
             check_same_length(predictions, sources, ("predictions", "sources"))
-            encode = lambda values: [json.dumps(value, ensure_ascii=False, default=lambda array: array.tolist()) for value in values]  # noqa: E731
-            return {**columns, "predictions": list(predictions), "references": encode(references), "sources": encode(sources)}
+            return {**columns, "predictions": list(predictions), "references": to_json(references), "sources": to_json(sources)}
         if given:
             raise ValueError("sources: apply to model replies read by a parser (parse=); these predictions are selections")
         # tensors become numpy here, so evaluate stores what compute() would read
@@ -194,6 +191,6 @@ class RationaleF1(SpaceMetric, evaluate.Metric):
         predictions, references, sources = map(from_arrow, (predictions, references, sources))
         arguments = {name: value for name, value in locals().items() if name != "self"}
         replies = len(predictions) and isinstance(predictions[0], str)
-        arguments["references"] = list(map(json.loads, references)) if replies else references
-        arguments["sources"] = list(map(json.loads, sources)) if replies else None
+        arguments["references"] = from_json(references) if replies else references
+        arguments["sources"] = from_json(sources) if replies else None
         return compute(**arguments)
