@@ -950,3 +950,51 @@ def test_the_readmes_generative_example_prints_what_it_shows(capsys):
     # attack/die); item 2 died right; item 3 met right, Paris (NA) given attack: 4 right of
     # 6 predicted, of 5 gold: P 2/3, R 4/5, F1 8/11
     assert "micro_precision     0.666667\nmicro_recall        0.800000\nmicro_f1            0.727273" in out
+
+
+# The command line's coded path (read_labels: each distinct line parsed once, both files put
+# into one coding) against the plain definition, on label files of users' sizes.
+def _line(rng, value):
+    """One way a user's file may hold `value`: bare, as JSON, padded with blanks; a
+    text that would read as another type (a number, JSON) is always written as JSON."""
+    if isinstance(value, list):
+        return json.dumps(value)
+    text = json.dumps(value, ensure_ascii=bool(rng.random() < 0.5))
+    if isinstance(value, str) and value.strip() == value and value:
+        try:
+            json.loads(value)
+        except ValueError:
+            text = value if rng.random() < 0.6 else text  # most lines bare, as files hold them
+    return text if rng.random() < 0.8 else f"  {text}\t"
+
+
+CLI_DIFFERENTIAL = [
+    # (names, lines, NA share, sequences, pad, line end, options: as flags, as compute() options)
+    (STR_NAMES, 12_000, 0.4, False, None, "\n", (["--negative-labels", "None,O"], {"negative_labels": ["None", "O"]})),
+    (MAVEN_NAMES, 12_000, 0.7, False, None, "\r\n", (["--convention", "maven"], {"convention": "maven"})),
+    (EXTREME + list(range(-3, 200)), 12_000, 0.3, False, None, "\n", (["--labels", "0,1,4096,-3,9223372036854775807"], {"labels": [0, 1, 4096, -3, 2**63 - 1]})),
+    (list(range(40)), 10_000, 0.6, True, -100, "\n", (["--negative-labels", "0"], {"negative_labels": [0]})),
+]
+
+
+@pytest.mark.parametrize("case", range(len(CLI_DIFFERENTIAL)))
+def test_cli_label_files_equal_the_plain_definition_at_users_sizes(case, tmp_path, capsys):
+    from micro_macro_naive import scores
+
+    names, n, na_share, nested, pad, end, (flags, options) = CLI_DIFFERENTIAL[case]
+    rng = np.random.default_rng(100 + case)
+    references, predictions = draw(rng, names, n, na_share, nested, pad)
+    if not nested:  # padding lines in the references: -100 is not scored (the default ignore_index)
+        references = [-100 if isinstance(r, int) and rng.random() < 0.02 else r for r in references]
+    for name, values in (("p.txt", predictions), ("r.txt", references)):
+        (tmp_path / name).write_bytes(end.join(_line(rng, v) for v in values).encode("utf-8") + end.encode())
+    code, out, err = run_cli(["micro_macro", "--predictions", str(tmp_path / "p.txt"), "--references", str(tmp_path / "r.txt"), "--per-class", "--json", *flags], capsys)
+    assert code == 0, err
+    result = json.loads(out)
+    naive = scores(predictions, references, with_matrix=False, **options)
+    for key in KEYS:
+        assert close(result[key], naive[key]), (key, result[key], naive[key])
+    assert list(result["per_class"]) == [str(label) if not isinstance(label, str) else label for label in naive["per_class"]]
+    for (label, values), found in zip(naive["per_class"].items(), result["per_class"].values()):
+        assert found["support"] == values["support"], label
+        assert all(close(found[k], values[k]) for k in ("precision", "recall", "f1")), label
