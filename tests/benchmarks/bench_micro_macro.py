@@ -11,8 +11,9 @@ The files: MAVEN-style string labels ("None" and 168 event type names), one per 
 two files of 11M lines and about 70 MB each (issue 15: 144 s and 3.9 GB before).
 Also: 10,000 labels over 1,000 classes against sklearn (target >= 5x); MAVEN's 169 classes
 and 10,000 candidates against the scoring of MAVEN's evaluate.py (target >= 20x); 1e7 labels
-as lists of str against the same as ints (target: close to 1). These rows time both sides in
-alternating rounds (A, B, A, B, ...) and report medians; the machine's load is printed.
+as lists of str against the same as ints (target: close to 1). Every row times both sides in
+alternating rounds (A, B, A, B, ...) and reports medians (sklearn on the files, minutes long,
+gets one round among three of the command line); the machine's load is printed.
 Targets: paperscore >= 40x faster than sklearn's micro + macro calls; evaluate compute()
 <= 1.2x a trivial metric with the same features; `paperscore micro_macro` on the files
 <= 15 s and <= 1 GB peak resident memory (its own process, measured by getrusage).
@@ -22,10 +23,11 @@ import argparse
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
-import time
+import tracemalloc
 import warnings
 from pathlib import Path
 
@@ -132,7 +134,18 @@ def string_labels(n, rounds):
     as_str = names[predictions].tolist(), names[references].tolist()
     as_int = predictions.tolist(), references.tolist()
     (strings, result), (ints, _) = alternating(lambda: compute(*as_str, negative_labels=["None"]), lambda: compute(*as_int, negative_labels=[0]), rounds)
-    return strings, ints, result == compute(*as_int, negative_labels=[0])
+    peaks = traced_peak(lambda: compute(*as_str, negative_labels=["None"])), traced_peak(lambda: compute(*as_int, negative_labels=[0]))
+    return strings, ints, result == compute(*as_int, negative_labels=[0]), peaks
+
+
+def traced_peak(function):
+    """The most memory function() holds at once beyond what exists before it (tracemalloc,
+    which numpy reports its arrays to), in bytes; an untimed call of its own."""
+    tracemalloc.start()
+    function()
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak
 
 
 def against_floor(n, repeat):
@@ -164,35 +177,44 @@ def write_label_files(folder, n, seed=2):
     return paths
 
 
-def command_line_on_files(n):
+def command_line_on_files(n, rounds=3):
     """(seconds, CPU seconds, peak RSS in bytes, sklearn seconds, max |difference|, file
-    MB): the command line in a child process of its own, then sklearn on the same labels."""
+    MB): the command line, each call a child process of its own, and sklearn on the same
+    labels (reading included) in alternating rounds; sklearn takes minutes, so it gets one
+    round (command line, sklearn, command line, ...). The CPU time is the median call's."""
     from sklearn.metrics import accuracy_score, precision_recall_fscore_support
+
+    cpu = []
+
+    def ours():
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT / "shared")})
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+        if done.returncode:
+            raise SystemExit(done.stderr)
+        return json.loads(done.stdout)
+
+    def theirs():
+        gold, pred = (path.read_text().split("\n")[:-1] for path in (references, predictions))
+        events = sorted((set(gold) | set(pred)) - {"None"})
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            result = {"accuracy": accuracy_score(gold, pred)}
+            for average in ("micro", "macro"):
+                values = precision_recall_fscore_support(gold, pred, labels=events, average=average, zero_division=0)[:3]
+                result.update({f"{average}_{name}": value for name, value in zip(("precision", "recall", "f1"), values)})
+        return result
 
     with tempfile.TemporaryDirectory() as folder:
         predictions, references = write_label_files(folder, n)
         size = predictions.stat().st_size / 1e6
         command = [sys.executable, "-m", "paperscore", "micro_macro", "--predictions", str(predictions), "--references", str(references), "--convention", "maven", "--json"]
-        start = time.perf_counter()
-        done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT / "shared")})
-        seconds = time.perf_counter() - start
-        usage = resource.getrusage(resource.RUSAGE_CHILDREN)  # the only child so far
-        peak, cpu = usage.ru_maxrss * 1024, usage.ru_utime + usage.ru_stime  # maxrss in KB on Linux
-        if done.returncode:
-            raise SystemExit(done.stderr)
-        ours = json.loads(done.stdout)
-        start = time.perf_counter()
-        gold, pred = (path.read_text().split("\n")[:-1] for path in (references, predictions))
-        events = sorted((set(gold) | set(pred)) - {"None"})
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            theirs = {"accuracy": accuracy_score(gold, pred)}
-            for average in ("micro", "macro"):
-                values = precision_recall_fscore_support(gold, pred, labels=events, average=average, zero_division=0)[:3]
-                theirs.update({f"{average}_{name}": value for name, value in zip(("precision", "recall", "f1"), values)})
-        sklearn_seconds = time.perf_counter() - start
-    gap = max(abs(ours[key] - value) for key, value in theirs.items())
-    return seconds, cpu, peak, sklearn_seconds, gap, size
+        times = interleaved({"paperscore": ours, "sklearn": theirs}, {"paperscore": rounds, "sklearn": 1})
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024  # KB on Linux; every child so far is this command
+    (seconds, result), (sklearn_seconds, expected) = times["paperscore"], times["sklearn"]
+    gap = max(abs(result[key] - value) for key, value in expected.items())
+    return seconds, statistics.median(cpu), peak, sklearn_seconds, gap, size
 
 
 def main(argv=None):
@@ -232,10 +254,10 @@ def main(argv=None):
     print(f"  ratio       {theirs / ours:9.1f}x   (target >= 20x)   max |difference| {maven_gap:.1e}")
 
     n_str = 100_000 if args.quick else 10_000_000
-    strings, ints, same_strings = string_labels(n_str, 3 if args.quick else 5)
-    print(f"micro_macro, {n_str:,} labels as Python lists, str against int (alternating rounds, medians)")
-    print(f"  str labels  {strings:9.2f} s")
-    print(f"  int labels  {ints:9.2f} s")
+    strings, ints, same_strings, (str_peak, int_peak) = string_labels(n_str, 3 if args.quick else 5)
+    print(f"micro_macro, {n_str:,} labels as Python lists, str against int (alternating rounds, medians; memory: traced peak beyond the lists)")
+    print(f"  str labels  {strings:9.2f} s   {str_peak / 2**20:7.0f} MiB   {str_peak / n_str:5.1f} bytes a label pair (issue 26: 153 bytes a label before)")
+    print(f"  int labels  {ints:9.2f} s   {int_peak / 2**20:7.0f} MiB   {int_peak / n_str:5.1f} bytes a label pair")
     print(f"  ratio       {strings / ints:9.2f}    (target: close to 1)   equal results: {same_strings}")
 
     through, floor, same = against_floor(n_evaluate, max(3, repeat // 2))
