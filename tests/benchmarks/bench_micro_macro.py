@@ -27,7 +27,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import tracemalloc
 import warnings
 from pathlib import Path
 
@@ -37,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "shared"))
 
 from paperscore.micro_macro import compute  # noqa: E402
-from timing import evaluate_floor, interleaved, report_load  # noqa: E402
+from timing import evaluate_floor, interleaved, report_load, traced_peak  # noqa: E402
 
 FEATURES = "[datasets.Features({'predictions': v, 'references': v}) for v in (datasets.Value('string'), datasets.Value('int64'), datasets.Sequence(datasets.Value('string')), datasets.Sequence(datasets.Value('int64')))]"
 
@@ -136,16 +135,6 @@ def string_labels(n, rounds):
     (strings, result), (ints, _) = alternating(lambda: compute(*as_str, negative_labels=["None"]), lambda: compute(*as_int, negative_labels=[0]), rounds)
     peaks = traced_peak(lambda: compute(*as_str, negative_labels=["None"])), traced_peak(lambda: compute(*as_int, negative_labels=[0]))
     return strings, ints, result == compute(*as_int, negative_labels=[0]), peaks
-
-
-def traced_peak(function):
-    """The most memory function() holds at once beyond what exists before it (tracemalloc,
-    which numpy reports its arrays to), in bytes; an untimed call of its own."""
-    tracemalloc.start()
-    function()
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    return peak
 
 
 def against_floor(n, repeat):

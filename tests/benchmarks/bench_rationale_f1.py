@@ -34,7 +34,7 @@ sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "tests")]
 
 from paperscore.rationale import compute, example_auprc, scored_tokens  # noqa: E402
 from rationale_naive import numbers, sklearn_auprc, unpad  # noqa: E402
-from timing import evaluate_floor, interleaved, report_load  # noqa: E402
+from timing import evaluate_floor, interleaved, report_load, traced_peak  # noqa: E402
 
 
 def corpus(n, width=100, seed=0):
@@ -67,7 +67,7 @@ def auprc_rows(sizes):
         slow_rounds = 1 if len(values) > 5e5 else 3  # sklearn: 95 s a round at 1e6 tokens
         times = interleaved({"paperscore": lambda: example_auprc(values, truth, lengths), "sklearn": theirs}, {"paperscore": 7, "sklearn": slow_rounds})
         (ours, areas), (reference, expected) = times["paperscore"], times["sklearn"]
-        yield len(values), ours, reference, float(np.abs(areas - expected).max())
+        yield len(values), ours, reference, float(np.abs(areas - expected).max()), traced_peak(lambda: example_auprc(values, truth, lengths))
 
 
 def against_floor(n, rounds):
@@ -128,10 +128,10 @@ def main(argv=None):
     sizes = tuple(map(float, args.sizes.split(","))) if args.sizes else sizes
     print("AUPRC alone (per-example areas), alternating rounds against sklearn per example:")
     per_token = []
-    for tokens, ours, reference, difference in auprc_rows(sizes):
+    for tokens, ours, reference, difference, peak in auprc_rows(sizes):
         per_token.append(ours / tokens)
         differences.append(difference)
-        print(f"  {tokens:>10,} tokens   paperscore {ours * 1e3:9.1f} ms ({ours / tokens * 1e9:5.0f} ns a token)   sklearn {reference * 1e3:10.1f} ms   ratio {reference / ours:7.1f}x   max |difference| {difference:.1e}")
+        print(f"  {tokens:>10,} tokens   paperscore {ours * 1e3:9.1f} ms ({ours / tokens * 1e9:5.0f} ns a token, {peak / 2**20:6.1f} MiB traced beyond the inputs)   sklearn {reference * 1e3:10.1f} ms   ratio {reference / ours:7.1f}x   max |difference| {difference:.1e}")
     print(f"  cost a token, largest size / {sizes[1]:,.0f} tokens: {per_token[-1] / per_token[1]:.2f}x (target: within 1.5x from 1e5 tokens)")
     n_floor = 200 if args.quick else 2_000
     same = True

@@ -15,7 +15,8 @@ reader can tell a quiet run from a busy one:
         print(f"ratio {theirs / ours:.1f}x")
 
 `command(argv)` makes a whole process one of the timed functions (its result is stdout).
-`timed()` (one function, median of `repeat` calls) is kept for the scripts that use it.
+`timed()` (one function, median of `repeat` calls) is kept for the scripts that use it;
+`traced_peak(function)` is the memory one call holds at most beyond what exists before it.
 """
 
 import atexit
@@ -23,6 +24,7 @@ import os
 import statistics
 import subprocess
 import time
+import tracemalloc
 from pathlib import Path
 
 
@@ -60,6 +62,16 @@ def interleaved(functions, repeat, before=None):
             results[name] = function()
             times[name].append(time.perf_counter() - start)
     return {name: (statistics.median(times[name]), results[name]) for name in functions}
+
+
+def traced_peak(function):
+    """The most memory function() holds at once beyond what exists before it (tracemalloc,
+    which numpy reports its arrays to), in bytes; an untimed call of its own."""
+    tracemalloc.start()
+    function()
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak
 
 
 def command(argv, **kwargs):
