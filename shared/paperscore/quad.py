@@ -669,8 +669,11 @@ def _distinct_texts(quads):
     """(each quad's rank among the distinct quads, their widths, their elements flat) with
     each quad keyed by its elements joined by NUL (which also checks that every element is
     a string); None where that key is not the quad: an element that is no string, or one
-    holding NUL (seen as a key with more NULs than its width needs, or equal keys of
-    quads of different widths), or a quad of no element."""
+    holding NUL, or a quad of no element. A key holds at least width - 1 NULs, one more
+    for each NUL inside an element, and "" (no element) one piece for none: so the keys,
+    joined by NUL and split, give exactly the widths' sum of pieces only when each key is
+    its first quad's elements; a later quad of another width under the same key is seen
+    apart."""
     try:
         keys = list(map(_NUL.join, quads))
     except TypeError:
@@ -678,13 +681,12 @@ def _distinct_texts(quads):
     seen = {}
     first = np.fromiter(map(seen.setdefault, keys, itertools.count()), np.int64, len(keys))
     at = dense_codes(first, len(first))[1]
-    distinct = list(seen)
     widths = np.fromiter(map(len, quads), np.int64, len(quads))
     width = widths[first == np.arange(len(first))]  # of each distinct key's first quad, in seen's order
-    marks = np.fromiter(map(str.count, distinct, itertools.repeat(_NUL)), np.int64, len(distinct))
-    if (widths != width[at]).any() or (marks != width - 1).any():
+    raw = _NUL.join(seen).split(_NUL) if seen else []
+    if len(raw) != width.sum() or (widths != width[at]).any():
         return None
-    return at, width, _NUL.join(distinct).split(_NUL) if distinct else []
+    return at, width, raw
 
 
 def _distinct_tuples(quads):
