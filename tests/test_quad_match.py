@@ -1977,6 +1977,10 @@ def test_exact_only_from_lists_of_strings_keyed_by_their_text():
     assert_rows_equal_oracle(predictions, references, by_rule["set"], np.zeros(len(references), np.int64), by_rule, [], similarity="exact")
     assert quad_module._distinct_texts([["a\0b", "c"], ["a", "b\0c"]]) is None
     assert quad_module._distinct_texts([["a\0b"], ["a", "b"]]) is None
+    assert quad_module._distinct_texts([["a", "b", "c"], ["a\0b", "c"]]) is None  # a later quad of another width under the first's key
+    assert quad_module._distinct_texts([[""], []]) is None and quad_module._distinct_texts([[], [""]]) is None  # both keyed ""
+    got = compute([[["a", "b", "c", "d"], ["a\0b", "c", "d"]]], [[["a", "b", "c", "d"]]], exact_only=True, duplicates="set")
+    assert got["exact_precision"] == 0.5  # two predicted quads, one gold
     got = compute([[["a\0b", "c", "x", "y"]]], [[["a", "b\0c", "x", "y"]]], exact_only=True)
     assert got["exact_f1"] == 0.0
 
