@@ -671,11 +671,11 @@ def _distinct_texts(quads):
     """(each quad's rank among the distinct quads, their widths, their elements flat) with
     each quad keyed by its elements joined by NUL (which also checks that every element is
     a string); None where that key is not the quad: an element that is no string, or one
-    holding NUL, or a quad of no element. A key holds at least width - 1 NULs, one more
-    for each NUL inside an element, and "" (no element) one piece for none: so the keys,
-    joined by NUL and split, give exactly the widths' sum of pieces only when each key is
-    its first quad's elements; a later quad of another width under the same key is seen
-    apart."""
+    holding NUL, or a quad of no element. A quad of width w >= 1 makes a key of w pieces
+    between NULs, one more for each NUL inside an element, and the empty quad's key "" one
+    piece: so the distinct keys, joined by NUL and split, give as many pieces as their
+    first quads' widths add up to only when each key is its first quad's elements; a later
+    quad of another width under the same key is told by its width."""
     try:
         keys = list(map(_NUL.join, quads))
     except TypeError:
