@@ -23,17 +23,15 @@ corpus, in alternating rounds (A, B, A, B, ...; medians; CPU times beside): from
 strings (ASQP decodes each output into a list of tuples, then loops; paperscore
 `exact_only=True`), and from quads already decoded (ASQP's loop alone; paperscore given the
 lists). Target: paperscore at least as fast as ASQP from the same input; the figures equal.
-From lists the target is not met. Why, in figures: the same rounds time three floors,
-each done by C-level calls alone (no Python loop): ASQP's
-own membership test (`map(operator.contains, ...)`: each predicted tuple against its
-sample's gold list, nothing checked), which is what comparing costs; one str.join a quad,
-the cheapest C-level call found that reads every element and refuses one that is no
-string (a pass of `set(map(type, ...))` costs more), which is what checking costs; and
-that join with one dict look-up a quad (the keys _exact_lists reads: checking and
-comparing). Comparing alone, with nothing checked, costs about ASQP's whole loop, and
-checking adds most of that again: ASQP's tuple comparisons mostly end at the first
-element, so it never reads most elements, while paperscore checks and normalises every
-one (strip, NULL, malformed quads) before comparing.
+From lists the target is not met. Why, in figures: the same rounds time three floors, each
+made of C-level calls alone (no Python loop). Comparing: ASQP's own membership test
+(`map(operator.contains, ...)`, each predicted tuple against its sample's gold list,
+nothing checked). Checking: one str.join a quad, the cheapest call found that reads every
+element and refuses one that is no string (a pass of `set(map(type, ...))` costs more).
+Both: that join and one dict look-up a quad (the keys _exact_lists reads). Comparing alone
+costs about ASQP's whole loop and checking about as much again: ASQP's tuple comparisons
+mostly end at the first element, so it never reads most elements, while paperscore checks
+and normalises every one (strip, NULL, malformed quads) before comparing.
 
     python tests/benchmarks/bench_quad_match.py --exact  # the exact-match rounds alone
 
