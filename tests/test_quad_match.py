@@ -1720,7 +1720,7 @@ def test_exact_only_from_lists_equals_the_per_sample_definition(tuple_len):
     10,000 diverse samples: every sample's counts under each duplicates rule equal the
     plain definition; the path ran; a sample scored alone equals its row."""
     predictions, references = lists_corpus(10_000, 3, tuple_len)
-    assert quad_module._exact_lists(predictions, references, tuple_len, " | ") is not None  # the fast path, not the general one
+    assert quad_module._exact_lists(predictions, references, tuple_len) is not None  # the fast path, not the general one
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         by_rule = {rule: batch_rows(predictions, references, tuple_len=tuple_len, similarity="exact", duplicates=rule, exact_only=True)[0] for rule in quad_module.DUPLICATES}
@@ -1730,18 +1730,107 @@ def test_exact_only_from_lists_equals_the_per_sample_definition(tuple_len):
             assert alone[0].tolist() == by_rule["list"][i].tolist(), i
 
 
+GOOD_LISTS = [[["t", "o", "a", "pos"]], [], [("t", None, "a", "neg"), ["u", "NULL", "b", "pos"]]]  # what the bad sample sits among
+
+
 @pytest.mark.parametrize(
-    "predictions, references, message",
+    "side, bad, message",
     [
-        ([[["a", "b", "c", "d"]]], [[["a", "b", "c", " "]]], r"references\[0\]: quad 1 .* has an empty element 4"),
-        ([[["a", "b", "c", "d"]]], [[["a", "b", "c"]]], r"references\[0\]: quad 1 .* has 3 elements"),
-        ([[["a", "b", "c", 5]]], [[["a", "b", "c", "d"]]], r"predictions\[0\]: quad 1 holds 5"),
-        ([[["a", [0, 1], "c", "d"]]], [[["a", "b", "c", "d"]]], r"predictions\[0\]: quad 1 holds \[0, 1\].*spans="),
+        ("references", [["a", "b", "c", " "]], r"references\[3\]: quad 1 'a \| b \| c \| ' has an empty element 4"),
+        ("references", [["a", "b", None, "d"]], r"references\[3\]: quad 1 'a \| b \|  \| d' has an empty element 3"),
+        ("references", [["a", "b", "c"]], r"references\[3\]: quad 1 'a \| b \| c' has 3 elements where tuple_len needs 4"),
+        ("references", [["a", "b", "c", "d", "e"]], r"references\[3\]: quad 1 'a \| b \| c \| d \| e' has 5 elements where tuple_len needs 4"),
+        ("references", [["a", "b", "c", "d"], []], r"references\[3\]: quad 2 '' has 0 elements where tuple_len needs 4"),  # ([[]] alone is one empty reference of several)
+        ("predictions", [["a", "b", "c", 5]], r"predictions\[3\]: quad 1 holds 5, not a string"),
+        ("predictions", [["a", "b", "c", 1.5]], r"predictions\[3\]: quad 1 holds 1.5, not a string"),
+        ("predictions", [["a", b"b", "c", "d"]], r"predictions\[3\]: quad 1 holds b'b', not a string"),
+        ("predictions", [["a", [0, 1], "c", "d"]], r"predictions\[3\]: quad 1 holds \[0, 1\], not a string .*spans="),
+        ("predictions", ["a | b | c | d"], r"predictions\[3\]: quad 1 is a str: a quad is a list of strings"),
+        ("predictions", [5], r"predictions\[3\]: quad 1 is a int: a quad is a list of strings"),
+        ("predictions", 5, r"predictions\[3\]: expected a string of quads or a list of quads, got int"),
+        ("references", {"doc_id": "x"}, r"references\[3\]: is a DiaASQ dialogue"),
     ],
 )
-def test_exact_only_from_lists_refuses_what_the_general_path_refuses(predictions, references, message):
+def test_exact_only_from_lists_refuses_what_the_general_path_refuses(side, bad, message):
+    """Issue 26: _exact_lists hands whatever it does not read (an element that is no string,
+    a malformed reference quad, a quad or sample of another type) to the general path,
+    which names the argument, the sample (here the fourth) and the quad: each refusal is
+    the one the full run (similarity="exact", no exact_only) gives."""
+    good = [list(map(list, example)) for example in GOOD_LISTS]
+    sides = {"predictions": good + [[["a", "b", "c", "d"]]], "references": [list(map(list, example)) for example in GOOD_LISTS] + [[["a", "b", "c", "d"]]]}
+    sides[side][3] = bad
+    for options in ({"exact_only": True, "duplicates": rule} for rule in quad_module.DUPLICATES):
+        with pytest.raises(ValueError, match=message):
+            compute(sides["predictions"], sides["references"], **options)
     with pytest.raises(ValueError, match=message):
-        compute(predictions, references, exact_only=True)
+        compute(sides["predictions"], sides["references"], similarity="exact")
+
+
+def test_malformed_quads_given_as_data_are_keyed_by_their_elements():
+    """("a | b", "c", "d") and ("a", "b | c", "d") are two malformed predictions (three
+    elements where tuple_len needs four) whose texts joined by sep_token2 are equal. The
+    sample predicts 3 distinct quads, 1 of them gold: under every duplicates rule precision
+    1/3, recall 1/1, F1 2·1/(3 + 1) = 0.5 (they once counted as one quad under "set": 1/2).
+    The exact_only path over lists, the full path, and the full path's exact_only choice
+    among several references agree."""
+    predictions = [[["x", "y", "z", "w"], ["a | b", "c", "d"], ("a", "b | c", "d")]]
+    expected = {"exact_precision": 1 / 3, "exact_recall": 1.0, "exact_f1": 0.5}
+    for rule in quad_module.DUPLICATES:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            runs = [
+                compute(predictions, [[["x", "y", "z", "w"]]], duplicates=rule, exact_only=True),
+                compute(predictions, [[["x", "y", "z", "w"]]], duplicates=rule, similarity="exact"),
+                compute(predictions, [[[["x", "y", "z", "w"]], [["p", "q", "r", "s"]]]], duplicates=rule, exact_only=True),  # several references: the general path
+            ]
+        for got in runs:
+            assert {key: got[key] for key in expected} == pytest.approx(expected, abs=1e-15), rule
+
+
+def odd_lists_corpus(size, seed, tuple_len, nul):
+    """lists_corpus with what a reader keyed by joined text could confuse: 5% of elements
+    hold a separator (" | ", " & ", "|") or, with nul, a NUL, inside or at an end (under
+    white space); 5% of samples empty on both sides; predicted quads repeated (8%).
+    Without nul, a null is written as a blank string instead and an empty quad as ["x"]
+    (so that the NUL-joined keys are read: every element a string, every quad one)."""
+    rng = random.Random(seed)
+    predictions, references = lists_corpus(size, seed, tuple_len)
+    marks = [" | ", " & ", "|"] + (["\0"] if nul else [])
+
+    def odd(q):
+        q = [rng.choice(["", " "]) if e is None and not nul else e for e in q] or ([] if nul else ["x"])
+        q = [e if e is None or rng.random() >= 0.05 else rng.choice(["", " "]) + rng.choice([e + rng.choice(marks), rng.choice(marks) + e, e[:1] + rng.choice(marks) + e[1:]]) for e in q]
+        return tuple(q) if rng.random() < 0.5 else q
+
+    out_p, out_r = [], []
+    for pred, gold in zip(predictions, references):
+        if rng.random() < 0.05:
+            pred, gold = [], []
+        pred = [odd(q) for q in pred]
+        gold = [odd(q) for q in gold]
+        pred += [rng.choice(pred) for _ in range(rng.random() < 0.08 and len(pred))]
+        rng.shuffle(pred)
+        out_p.append(pred if rng.random() < 0.8 else tuple(pred))
+        out_r.append(gold)
+    return out_p, out_r
+
+
+@pytest.mark.parametrize("tuple_len, nul", [("0123", True), ("12", False), ("3", False)])
+def test_exact_only_from_lists_with_separators_inside_elements(tuple_len, nul):
+    """Issue 26: exact_only from lists at 10,000 samples of odd_lists_corpus (separators and
+    NULs inside elements, malformed and repeated predictions, empty samples, nulls, blank
+    and padded elements, lists and tuples): every sample's counts under each rule equal the
+    plain definition's, through the NUL-joined keys (_distinct_texts) or, with a NUL inside
+    an element, the tuple keys."""
+    predictions, references = odd_lists_corpus(10_000, 7, tuple_len, nul)
+    quads = [q for side in (predictions, references) for example in side for q in example]
+    assert (quad_module._distinct_texts(quads) is None) == nul  # which reader runs
+    assert quad_module._exact_lists(predictions, references, tuple_len) is not None  # the path over lists, not the general one
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        by_rule = {rule: batch_rows(predictions, references, tuple_len=tuple_len, similarity="exact", duplicates=rule, exact_only=True)[0] for rule in quad_module.DUPLICATES}
+    assert_rows_equal_oracle(predictions, references, by_rule["set"], np.zeros(len(references), np.int64), by_rule, [], tuple_len=tuple_len, similarity="exact")
+    assert sum(map(len, predictions)) > 20_000 and sum(1 for p in predictions if not p) > 500
 
 
 def test_compare_span_index_quads(tmp_path, capsys):
@@ -1888,6 +1977,10 @@ def test_exact_only_from_lists_of_strings_keyed_by_their_text():
     assert_rows_equal_oracle(predictions, references, by_rule["set"], np.zeros(len(references), np.int64), by_rule, [], similarity="exact")
     assert quad_module._distinct_texts([["a\0b", "c"], ["a", "b\0c"]]) is None
     assert quad_module._distinct_texts([["a\0b"], ["a", "b"]]) is None
+    assert quad_module._distinct_texts([["a", "b", "c"], ["a\0b", "c"]]) is None  # a later quad of another width under the first's key
+    assert quad_module._distinct_texts([[""], []]) is None and quad_module._distinct_texts([[], [""]]) is None  # both keyed ""
+    got = compute([[["a", "b", "c", "d"], ["a\0b", "c", "d"]]], [[["a", "b", "c", "d"]]], exact_only=True, duplicates="set")
+    assert got["exact_precision"] == 0.5  # two predicted quads, one gold
     got = compute([[["a\0b", "c", "x", "y"]]], [[["a", "b\0c", "x", "y"]]], exact_only=True)
     assert got["exact_f1"] == 0.0
 

@@ -623,25 +623,25 @@ def _exact_pairing(predictions, references, width, sep2):
 _LISTS = {list, tuple}
 
 
-def _exact_lists(predictions, references, tuple_len, sep2):
+def _exact_lists(predictions, references, tuple_len):
     """exact_only over quads given as lists or tuples of strings and nulls, each sample with
     one reference: what _exact_columns reads, read as _Side and _Pairing do (elements
     stripped, a null or blank target or opinion NULL, a malformed prediction keyed by its
-    text) but normalising each distinct quad once, so the per-quad work is one str.join
+    elements) but normalising each distinct quad once, so the per-quad work is one str.join
     and one dict look-up (_distinct_texts), or one tuple and one look-up where an element is
     no string. None where the general path must run: any other input, or a malformed
     reference quad (the general path names it in its error)."""
     if not set(map(type, predictions)) | set(map(type, references)) <= _LISTS:
         return None
-    quads_p, quads_r = list(itertools.chain.from_iterable(predictions)), list(itertools.chain.from_iterable(references))
-    quads = quads_p + quads_r
+    n, m = np.fromiter(map(len, predictions), np.int64, len(predictions)), np.fromiter(map(len, references), np.int64, len(references))  # while the lists are in the cache
+    quads = list(itertools.chain.from_iterable(itertools.chain(predictions, references)))
     if not set(map(type, quads)) <= _LISTS:
         return None
     read = _distinct_texts(quads) or _distinct_tuples(quads)
     if read is None:
         return None
-    at, width, raw = read  # each quad's rank among the distinct quads, their widths and elements (flat)
-    elements = list(map(str.strip, ["" if e is None else e for e in raw] if None in raw else raw))
+    at, width, raw = read  # each quad's rank among the distinct quads, their widths and elements (flat, a null as "")
+    elements = list(map(str.strip, raw))
     starts = np.cumsum(width) - width
     owner = np.repeat(np.arange(len(width)), width)
     span = _may_be_implicit(width, tuple_len)
@@ -649,16 +649,16 @@ def _exact_lists(predictions, references, tuple_len, sep2):
     for k in np.flatnonzero(span & blank).tolist():  # a null or blank target or opinion given as data is implicit
         elements[k] = IMPLICIT
     good = (width == len(tuple_len)) & (np.bincount(owner[blank & ~span], minlength=len(width)) == 0)
-    if not good[at[len(quads_p) :]].all():
+    n_p = int(n.sum())
+    if not good[at[n_p:]].all():
         return None
     codes = np.arange(len(width))
-    if elements != raw or not good.all():  # quads equal once normalised, or malformed ones of equal texts: coded again
+    if elements != raw:  # quads equal once normalised: coded again (a malformed quad never equals a well-formed one)
         normal = {}
-        quads = [tuple(elements[a:b]) if well else sep2.join(elements[a:b]) for a, b, well in zip(starts.tolist(), (starts + width).tolist(), good.tolist())]  # a text never equals a tuple
+        quads = [tuple(elements[a:b]) for a, b in zip(starts.tolist(), (starts + width).tolist())]
         codes = np.fromiter(map(normal.setdefault, quads, itertools.count()), np.int64, len(quads))
     keys = codes[at]
-    n, m = np.fromiter(map(len, predictions), np.int64, len(predictions)), np.fromiter(map(len, references), np.int64, len(references))
-    pred, ref = types.SimpleNamespace(key=keys[: len(quads_p)]), types.SimpleNamespace(key=keys[len(quads_p) :])
+    pred, ref = types.SimpleNamespace(key=keys[:n_p]), types.SimpleNamespace(key=keys[n_p:])
     return types.SimpleNamespace(pred=pred, ref=ref, n=n, m=m, p0=_starts(n), r0=_starts(m))
 
 
@@ -669,8 +669,11 @@ def _distinct_texts(quads):
     """(each quad's rank among the distinct quads, their widths, their elements flat) with
     each quad keyed by its elements joined by NUL (which also checks that every element is
     a string); None where that key is not the quad: an element that is no string, or one
-    holding NUL (seen as a key with more NULs than its width needs, or equal keys of
-    quads of different widths), or a quad of no element."""
+    holding NUL, or a quad of no element. A quad of width w >= 1 makes a key of w pieces
+    between NULs, one more for each NUL inside an element, and the empty quad's key "" one
+    piece: so the distinct keys, joined by NUL and split, give as many pieces as their
+    first quads' widths add up to only when each key is its first quad's elements; a later
+    quad of another width under the same key is told by its width."""
     try:
         keys = list(map(_NUL.join, quads))
     except TypeError:
@@ -678,18 +681,17 @@ def _distinct_texts(quads):
     seen = {}
     first = np.fromiter(map(seen.setdefault, keys, itertools.count()), np.int64, len(keys))
     at = dense_codes(first, len(first))[1]
-    distinct = list(seen)
     widths = np.fromiter(map(len, quads), np.int64, len(quads))
     width = widths[first == np.arange(len(first))]  # of each distinct key's first quad, in seen's order
-    marks = np.fromiter(map(str.count, distinct, itertools.repeat(_NUL)), np.int64, len(distinct))
-    if (widths != width[at]).any() or (marks != width - 1).any():
+    raw = _NUL.join(seen).split(_NUL) if seen else []
+    if len(raw) != width.sum() or (widths != width[at]).any():
         return None
-    return at, width, _NUL.join(distinct).split(_NUL) if distinct else []
+    return at, width, raw
 
 
 def _distinct_tuples(quads):
-    """_distinct_texts with each quad keyed by its tuple of elements (strings and nulls);
-    None where an element is neither."""
+    """_distinct_texts with each quad keyed by its tuple of elements (strings and nulls), a
+    null given as ""; None where an element is neither."""
     seen = {}
     try:  # an unhashable element (a span, an object) is not a plain string: the general path
         first = np.fromiter(map(seen.setdefault, map(tuple, quads), itertools.count()), np.int64, len(quads))
@@ -699,7 +701,7 @@ def _distinct_tuples(quads):
     raw = list(itertools.chain.from_iterable(distinct))
     if not set(map(type, raw)) <= _ELEMENT_TYPES:
         return None
-    return dense_codes(first, len(first))[1], np.fromiter(map(len, distinct), np.int64, len(distinct)), raw
+    return dense_codes(first, len(first))[1], np.fromiter(map(len, distinct), np.int64, len(distinct)), ["" if e is None else e for e in raw]
 
 
 def _starts(counts):
@@ -746,18 +748,18 @@ class _Pairing:
         self.r0, self.m = self.ref.start, self.ref.count
         # Quad keys are equal for equal quads and dense: below the number of quads, so that
         # (candidate, key) codes fit in int64 (_exact_columns). A malformed quad is keyed by
-        # its text, above every well-formed key.
+        # its elements, above every well-formed key.
         n_good = int(self.pred.good.sum())
         keys = _row_codes(np.concatenate([self.pred.ids[self.pred.good], self.ref.ids[self.ref.good]]), len(self.strings))
         keys = np.unique(keys, return_inverse=True)[1].ravel()
         above = int(keys.max(initial=-1)) + 1
-        texts = {}
+        malformed = {}  # by elements, not text: ("a | b", "c") and ("a", "b | c") are two quads
         for side, key in ((self.pred, keys[:n_good]), (self.ref, keys[n_good:])):
             side.key = np.zeros(len(side.good), dtype=np.int64)
             side.key[side.good] = key
             bad = np.flatnonzero(~side.good)
-            rows, at = np.unique(bad if side.numbers is None else side.numbers[bad], return_inverse=True)  # each malformed quad's text made once
-            side.key[bad] = above + np.array([texts.setdefault(self.sep2.join(side.row(r)), len(texts)) for r in rows.tolist()], np.int64)[at.ravel()]
+            rows, at = np.unique(bad if side.numbers is None else side.numbers[bad], return_inverse=True)  # each malformed quad read once
+            side.key[bad] = above + np.array([malformed.setdefault(side.row(r), len(malformed)) for r in rows.tolist()], np.int64)[at.ravel()]
 
     def text(self, side, k):
         return self.sep2.join(side.quad(k))
@@ -832,30 +834,35 @@ def _pair_similarity(a, b, strings):
 
 def _exact_columns(pairing, duplicates):
     """Exact-match counts of every candidate at once: (hits, n, m, repeated hits) arrays.
-    Each side's quads are coded candidate * n_keys + quad key, so that counting runs over
-    sorted codes. Keys are dense (below the number of quads), so codes stay below
-    candidates x quads, inside int64 for any corpus that fits in memory; past 2^63 they
-    would wrap silently, hence the check."""
+    Each side's quads are coded candidate * n_keys + quad key and sorted; each distinct
+    predicted code finds its reference copies by binary search. Keys are dense (below the
+    number of quads), so codes stay below candidates x quads, inside int64 for any corpus
+    that fits in memory; past 2^63 they would wrap silently, hence the check."""
     n_keys = int(max(pairing.pred.key.max(initial=-1), pairing.ref.key.max(initial=-1))) + 1
     if len(pairing.n) * n_keys >= 2**63:
         raise ValueError(f"{len(pairing.n):,} candidates x {n_keys:,} distinct quads do not fit the int64 codes of exact match")
-    owner_p = np.repeat(np.arange(len(pairing.n)), pairing.n)
-    quads_p = pairing.p0[owner_p] + np.arange(len(owner_p)) - np.repeat(np.cumsum(pairing.n) - pairing.n, pairing.n)
-    code_p = owner_p * n_keys + pairing.pred.key[quads_p]
-    owner_r = np.repeat(np.arange(len(pairing.m)), pairing.m)
-    code_r = owner_r * n_keys + pairing.ref.key[pairing.r0[owner_r] + np.arange(len(owner_r)) - np.repeat(np.cumsum(pairing.m) - pairing.m, pairing.m)]
     size, none = len(pairing.n), np.zeros(len(pairing.n))
-    values_p, count_p = np.unique(code_p, return_counts=True)
-    values_r, count_r = np.unique(code_r, return_counts=True)
-    common, at_p, at_r = np.intersect1d(values_p, values_r, assume_unique=True, return_indices=True)
-    one_to_one = np.bincount(common // n_keys, weights=np.minimum(count_p[at_p], count_r[at_r]), minlength=size)
+    code_p, code_r = (_pair_codes(side.key, count, start, n_keys) for side, count, start in ((pairing.pred, pairing.n, pairing.p0), (pairing.ref, pairing.m, pairing.r0)))
+    first = np.flatnonzero(np.diff(code_p, prepend=-1))  # codes are >= 0
+    values, count_p = code_p[first], np.diff(first, append=len(code_p))
+    count_r = np.searchsorted(code_r, values, "right") - np.searchsorted(code_r, values, "left")
+    owner = values // n_keys
+    one_to_one = np.bincount(owner, weights=np.minimum(count_p, count_r), minlength=size)
     if duplicates == "multiset":
         return one_to_one, pairing.n, pairing.m, none
     if duplicates == "list":  # every predicted copy of a gold quad is a hit
-        hits = np.bincount(common // n_keys, weights=count_p[at_p], minlength=size)
+        hits = np.bincount(owner, weights=count_p * (count_r > 0), minlength=size)
         return hits, pairing.n, pairing.m, hits - one_to_one
-    hits = np.bincount(common // n_keys, minlength=size)
-    return hits, np.bincount(values_p // n_keys, minlength=size), np.bincount(values_r // n_keys, minlength=size), none
+    distinct_r = code_r[np.flatnonzero(np.diff(code_r, prepend=-1))]
+    return np.bincount(owner[count_r > 0], minlength=size), np.bincount(owner, minlength=size), np.bincount(distinct_r // n_keys, minlength=size), none
+
+
+def _pair_codes(key, count, start, n_keys):
+    """The sorted codes candidate * n_keys + quad key of every candidate's quads (count[c]
+    of them, from start[c] in key)."""
+    owner = np.repeat(np.arange(len(count)), count)
+    at = np.arange(len(owner)) + np.repeat(start - (np.cumsum(count) - count), count)
+    return np.sort(owner * n_keys + key[at])
 
 
 def _line_optima(pairing, blocks):
@@ -1196,7 +1203,7 @@ def _score(predictions, references, weights, tuple_len, sep_token1, sep_token2, 
     _check_separators(sep_token1, sep_token2)
     predictions, references = as_corpus(predictions, "predictions"), as_corpus(references, "references")
     check_same_length(predictions, references)
-    fast = _exact_lists(predictions, references, tuple_len, sep_token2) if exact_only and by_text else None  # checks as it reads
+    fast = _exact_lists(predictions, references, tuple_len) if exact_only and by_text else None  # checks as it reads
     if fast is None:
         check_inputs(predictions, references)
     if fast is None and exact_only and by_text:
