@@ -1742,6 +1742,10 @@ GOOD_LISTS = [[["t", "o", "a", "pos"]], [], [("t", None, "a", "neg"), ["u", "NUL
         ("references", [["a", "b", "c", "d", "e"]], r"references\[3\]: quad 1 'a \| b \| c \| d \| e' has 5 elements where tuple_len needs 4"),
         ("references", [["a", "b", "c", "d"], []], r"references\[3\]: quad 2 '' has 0 elements where tuple_len needs 4"),  # ([[]] alone is one empty reference of several)
         ("predictions", [["a", "b", "c", 5]], r"predictions\[3\]: quad 1 holds 5, not a string"),
+        # a reference's lone quad with a bad element is no quad, so its list reads as several
+        # references; the message still names the quad and the element
+        ("references", [["a", "b", "c", 5]], r"references\[3\]: quad 1 holds 5, not a string"),
+        ("references", [["a", "b", "c", "d"], ["a", "b", [0, 1], "d"]], r"references\[3\]: quad 2 holds \[0, 1\], not a string .*spans="),
         ("predictions", [["a", "b", "c", 1.5]], r"predictions\[3\]: quad 1 holds 1.5, not a string"),
         ("predictions", [["a", b"b", "c", "d"]], r"predictions\[3\]: quad 1 holds b'b', not a string"),
         ("predictions", [["a", [0, 1], "c", "d"]], r"predictions\[3\]: quad 1 holds \[0, 1\], not a string .*spans="),

@@ -267,8 +267,12 @@ def _check_example(example, argument, where):
         values = quad.values() if isinstance(quad, dict) else quad
         for value in values:
             if value is not None and not isinstance(value, str):
-                hint = "; span-index quads: spans='exclusive' or 'inclusive' with similarity='exact'" if _is_span(value) else ""
-                raise input_error(argument, where, f"quad {number} holds {value!r}, not a string (or null for an implicit target or opinion){hint}")
+                raise input_error(argument, where, _not_an_element(number, value))
+
+
+def _not_an_element(number, value):
+    hint = "; span-index quads: spans='exclusive' or 'inclusive' with similarity='exact'" if _is_span(value) else ""
+    return f"quad {number} holds {value!r}, not a string (or null for an implicit target or opinion){hint}"
 
 
 def _is_span(value):
@@ -312,6 +316,9 @@ def check_inputs(predictions, references):
         options, several = reference_options(reference)
         if several and not len(options):
             raise input_error("references", index, "is an empty list of references: give at least one")
+        for number, option in enumerate(options if several else [], 1):
+            if isinstance(option, (list, tuple)) and any(isinstance(e, str) for e in option):  # a quad with a wrong element, not a reference
+                raise input_error("references", index, _not_an_element(number, next(e for e in option if e is not None and not isinstance(e, str))))
         for number, option in enumerate(options):
             _check_example(option, "references", f"{index}][{number}" if several else index)
 
