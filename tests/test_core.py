@@ -192,6 +192,18 @@ def test_a_bootstrap_does_not_import_numpy_ma():
     assert loaded == [False, ["m_high", "m_low"]]
 
 
+def test_isin_is_set_membership():
+    """core.isin against Python's `in` on a set: repeats, negatives, int64's ends, empty sides."""
+    rng = np.random.default_rng(26)
+    ends = np.array([np.iinfo(np.int64).min, -1, 0, np.iinfo(np.int64).max])
+    for size, members_size, high in [(0, 5, 9), (7, 0, 9), (10_000, 300, 1_000), (10_000, 3, 2**62), (500, 10_000, 50)]:
+        values = np.concatenate([rng.integers(-high, high, size), ends])
+        members = np.concatenate([rng.integers(-high, high, members_size), ends[: members_size % 3]])
+        known = set(members.tolist())
+        expected = np.array([v in known for v in values.tolist()], dtype=bool)
+        np.testing.assert_array_equal(core.isin(values, members), expected)
+
+
 @pytest.mark.parametrize("level, resamples", [(0, 10), (1, 10), (1.5, 10), (True, 10), (0.9, 0), (0.9, 2.5), (0.9, True)])
 def test_bootstrap_arguments_are_checked(level, resamples):
     with pytest.raises(ValueError):
@@ -313,15 +325,3 @@ def test_an_argument_of_evaluates_f1_or_sklearn_is_a_value_error_that_says_what_
         named = set(re.findall(r"\b[a-z0-9_]+\b", str(raised.value).split(";", 1)[1]))
         keys = {"micro_f1", "macro_f1"} | ({"weighted_f1", "accuracy", "micro_precision"} if space == "micro_macro" else {"f1", "example_f1", "precision"})
         assert keys <= named and keys <= set(result)
-
-
-def test_isin_is_set_membership():
-    """core.isin against Python's `in` on a set: repeats, negatives, int64's ends, empty sides."""
-    rng = np.random.default_rng(26)
-    ends = np.array([np.iinfo(np.int64).min, -1, 0, np.iinfo(np.int64).max])
-    for size, members_size, high in [(0, 5, 9), (7, 0, 9), (10_000, 300, 1_000), (10_000, 3, 2**62), (500, 10_000, 50)]:
-        values = np.concatenate([rng.integers(-high, high, size), ends])
-        members = np.concatenate([rng.integers(-high, high, members_size), ends[: members_size % 3]])
-        known = set(members.tolist())
-        expected = np.array([v in known for v in values.tolist()], dtype=bool)
-        np.testing.assert_array_equal(core.isin(values, members), expected)
