@@ -348,3 +348,63 @@ def test_every_help_is_written_to_an_ascii_stream_in_process(command, capsys, mo
     assert cli.main(command + ["--help"]) == 0
     stream.flush()
     assert stream.buffer.getvalue().decode("ascii").startswith("usage: paperscore") and stream.errors == "strict"
+
+
+# Issue 26: a tiny file's first result within 1.5x `import numpy` (bench_first_result.py).
+# What each command may import of the package: its family and the modules that family imports.
+FAMILIES = {
+    "micro_macro": {"micro_macro", "event_spans"}, "rationale": {"rationale"}, "quad": {"quad"},
+    "sighan": {"csc", "csc_sighan"}, "csc": {"csc", "csc_common", "csc_llm"}, "coref": {"coref", "corefud"},
+    "faithfulness": {"faithfulness"},
+}  # fmt: skip
+# Modules no command needs for a small input, each a few ms or more of start-up: numpy.ma
+# (numpy >= 2.3's plain np.unique and np.isin's sorting path import it: 11 ms), numpy.random
+# (only compare resamples), scipy and rouge_score (CEAF's and quad's larger cases), hashlib
+# (csc's pids over 1 MB; numpy.random imports it too), decimal (the SIGHAN jar's report),
+# pathlib (with urllib.parse and ipaddress).
+HEAVY = {"numpy.ma", "numpy.random", "scipy", "rouge_score", "hashlib", "decimal", "pathlib"}
+NEEDS = {"compare": {"numpy.random", "hashlib"}, "sighan": {"decimal"}}
+IMPORTS = """import contextlib, io, json, sys
+if sys.argv[1:]:
+    from paperscore import cli
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        status = cli.main(sys.argv[1:])
+else:  # what numpy imports of itself is no command's doing
+    import numpy
+    status = 0
+print(json.dumps([status, sorted(sys.modules)]))"""
+
+
+def imported(argv):
+    """(exit status, the modules imported) of `paperscore argv` (no argv: of `import numpy`)
+    in a new process without site, whose .pth files may import modules of their own (here
+    a sandbox's imports certifi, and with it pathlib, tempfile...)."""
+    import site
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "shared"), *site.getsitepackages(), site.getusersitepackages()])}
+    done = subprocess.run([sys.executable, "-S", "-c", IMPORTS, *argv], capture_output=True, text=True, env=env, timeout=60)
+    assert not done.returncode, done.stderr
+    return json.loads(done.stdout)
+
+
+@pytest.fixture(scope="module")
+def numpy_imports():
+    return set(imported([])[1])
+
+
+@pytest.mark.parametrize("command", [*COMMANDS, "faithfulness"])
+def test_a_command_imports_only_what_it_needs(command, tmp_path, numpy_imports):
+    """Each command on a small input: no module of HEAVY but those its work needs (or numpy
+    imports of itself), no other family than the one named."""
+    argv = ["faithfulness", str(DATA / "rationale_eraser" / "movies_sample.a.jsonl")] if command == "faithfulness" else fill(COMMANDS[command][0], files(tmp_path))
+    status, modules = imported(argv)
+    assert status == 0
+    compared = argv[1] if argv[0] == "compare" else None
+    family = cli.commands(compared or argv[0])
+    (name,) = family
+    allowed = {"paperscore", "paperscore.cli", "paperscore.core", "paperscore.parse"} | {f"paperscore.{m}" for m in FAMILIES[name]}
+    allowed |= {"paperscore.compare"} if compared else set()
+    assert {m for m in modules if m.startswith("paperscore")} <= allowed
+    needed = NEEDS.get(name, set()) | (NEEDS["compare"] if compared else set())
+    ours = set(modules) - numpy_imports
+    assert {heavy for heavy in HEAVY if any(m == heavy or m.startswith(heavy + ".") for m in ours)} <= needed

@@ -193,6 +193,18 @@ def test_a_bootstrap_does_not_import_numpy_ma():
     assert loaded == [False, ["m_high", "m_low"]]
 
 
+def test_isin_is_set_membership():
+    """core.isin against Python's `in` on a set: repeats, negatives, int64's ends, empty sides."""
+    rng = np.random.default_rng(26)
+    ends = np.array([np.iinfo(np.int64).min, -1, 0, np.iinfo(np.int64).max])
+    for size, members_size, high in [(0, 5, 9), (7, 0, 9), (10_000, 300, 1_000), (10_000, 3, 2**62), (500, 10_000, 50)]:
+        values = np.concatenate([rng.integers(-high, high, size), ends])
+        members = np.concatenate([rng.integers(-high, high, members_size), ends[: members_size % 3]])
+        known = set(members.tolist())
+        expected = np.array([v in known for v in values.tolist()], dtype=bool)
+        np.testing.assert_array_equal(core.isin(values, members), expected)
+
+
 @pytest.mark.parametrize("level, resamples", [(0, 10), (1, 10), (1.5, 10), (True, 10), (0.9, 0), (0.9, 2.5), (0.9, True)])
 def test_bootstrap_arguments_are_checked(level, resamples):
     with pytest.raises(ValueError):

@@ -17,6 +17,7 @@ backslashreplace (`\\ud800`, `\\xe9`) in tables, help and messages.
 
 import argparse
 import codecs
+import functools
 import importlib
 import json
 import math
@@ -46,21 +47,25 @@ def commands(name=None):
     """{command: module} of every command; with `name`, of the one command answering to
     that name (command, Space or module name) if there is one, imported alone as far as
     can be (a process scoring one file need not import every family)."""
-    package = importlib.import_module(__package__)
-    if name in {info.name for info in pkgutil.iter_modules(package.__path__)} - {"cli"}:  # a module's own name first
-        module = importlib.import_module(f"{__package__}.{name}")
-        if hasattr(module, "COMMAND") and name in (module.COMMAND, *aliases(module)):
-            return {module.COMMAND: module}
+    names = list(_modules())
+    if name:  # the likely modules first: the one so named, then those sharing a word with it (sighan: csc_sighan)
+        words = set(name.split("_"))
+        names.sort(key=lambda module: (module != name, not words & set(module.split("_"))))
     found = {}
-    for info in pkgutil.iter_modules(package.__path__):
-        if info.name.startswith("_") or info.name == "cli":
-            continue
-        module = importlib.import_module(f"{__package__}.{info.name}")
+    for module_name in names:
+        module = importlib.import_module(f"{__package__}.{module_name}")
         if hasattr(module, "COMMAND"):
             if name in (module.COMMAND, *aliases(module)):
                 return {module.COMMAND: module}
             found[module.COMMAND] = module
     return dict(sorted(found.items()))
+
+
+@functools.cache
+def _modules():
+    """The package's modules that may be commands (compare looks a name up three times)."""
+    package = importlib.import_module(__package__)
+    return tuple(info.name for info in pkgutil.iter_modules(package.__path__) if not info.name.startswith("_") and info.name != "cli")
 
 
 def aliases(module):

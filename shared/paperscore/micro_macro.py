@@ -12,7 +12,7 @@ import collections
 import inspect
 import io
 import itertools
-from pathlib import Path
+import os
 
 import numpy as np
 
@@ -961,7 +961,7 @@ def read_types(value):
     """--types: a JSON file's list or object keys, else comma-separated names."""
     if value is None:
         return None
-    if not Path(value).is_file():
+    if not os.path.isfile(value):
         if value.endswith(".json") or "/" in value:  # a mistyped path would be one type name
             raise ValueError(f"--types: {value} is not a file")
         return value.split(",")

@@ -10,7 +10,6 @@ per-sentence statistic is a bincount or a sorted search, never a Python loop per
 """
 
 import codecs
-import hashlib
 import re
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -636,6 +635,8 @@ class Pids(Sequence):
         for a, b in _blocks(self.starts, sizes):
             low, high = self.starts[a], self.ends[b - 1] + 1
             if sizes[a] > _BLOCK:  # (a long pid, alone)
+                import hashlib  # here: only such a pid needs it (5 ms of every command's start-up)
+
                 key[a] = int.from_bytes(hashlib.blake2b(data[low:high], digest_size=8).digest(), "little")
                 continue
             local = self.starts[a:b] - low
@@ -670,7 +671,9 @@ def _blocks(starts, sizes):
     bytes each, a pid longer than _BLOCK alone."""
     long = np.flatnonzero(sizes > _BLOCK)
     every = np.searchsorted(starts, np.arange(0, int(starts[-1] + sizes[-1]) if len(starts) else 0, _BLOCK), side="right") - 1
-    cuts = np.unique(np.concatenate([every, long, long + 1, [0, len(starts)]])).tolist()
+    # sorted, repeats left in (they make empty ranges, dropped below): numpy >= 2.3's plain
+    # np.unique imports numpy.ma, 11 ms of a tiny file's first result
+    cuts = np.sort(np.concatenate([every, long, long + 1, [0, len(starts)]])).tolist()
     return [(a, b) for a, b in zip(cuts[:-1], cuts[1:]) if b > a]
 
 

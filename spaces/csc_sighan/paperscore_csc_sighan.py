@@ -11,7 +11,6 @@ Statistics: one row of 0/1 flags per sentence (its cell of the confusion matrix,
 
 import math
 import re
-from decimal import ROUND_HALF_UP, Decimal
 
 import numpy as np
 
@@ -315,6 +314,8 @@ def jar_number(value):
     """A figure as the jars print it: 4 decimals rounded half up from the double's shortest
     decimal form (13/32 = 0.40625 prints 0.4063; 57/800 = 0.07125, a double a little
     below that, prints 0.0713), trailing zeros dropped (0.6, 1), NaN."""
+    from decimal import ROUND_HALF_UP, Decimal  # here: only the jar's report needs it
+
     if math.isnan(value):
         return "NaN"
     rounded = Decimal(repr(float(value))).quantize(Decimal("0.0001"), ROUND_HALF_UP)

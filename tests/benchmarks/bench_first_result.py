@@ -5,6 +5,7 @@ and the ratios.
 
     python tests/benchmarks/bench_first_result.py --perl-scorer DIR --jar PATH
     python tests/benchmarks/bench_first_result.py --quick   # one round, to check it runs
+    python tests/benchmarks/bench_first_result.py --clean-site   # also without site's .pth files
 
 DIR: conll/reference-coreference-scorers (master); PATH: sighan15csc.jar (onebula/sighan_raw,
 raw_data/sighan8csc_release1.0.zip, Tool/). Targets (issue 26): each command within 1.5x
@@ -14,10 +15,17 @@ It also times two floors no Python command can go below: the interpreter alone (
 pass`, site and its .pth files included) and the least a command line imports without numpy
 (`import argparse, json`); with --perl-scorer, their ratios to scorer.pl show whether any
 numpy-free `paperscore coref` could answer before it (README: it could not here).
+
+--clean-site times everything a second time, in the same rounds, as on a machine whose
+site-packages runs no .pth file at start-up: `python -S` (no site) with PYTHONPATH naming
+the worktree's shared/ and site-packages. Here a sandbox .pth imports certifi (and with it
+pathlib, tempfile, zipfile, typing...) in every interpreter, which slows `import numpy` as
+much as any command and hides the standard modules a command imports beyond numpy's.
 """
 
 import argparse
 import os
+import site
 import sys
 import tempfile
 from pathlib import Path
@@ -63,24 +71,34 @@ COMMANDS = {
 FLOORS = {"python -c pass": "pass", "python -c 'import argparse, json'": "import argparse, json"}
 
 
+MODES = {"": [], "clean site: ": ["-S"]}  # (a name's prefix, the interpreter's options)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="one round: check that it runs")
     parser.add_argument("--rounds", type=int, default=7, help="alternating rounds (default 7)")
+    parser.add_argument("--clean-site", action="store_true", help="also time every process without site's .pth files (python -S)")
     parser.add_argument("--perl-scorer", help="folder of conll/reference-coreference-scorers (scorer.pl)")
     parser.add_argument("--jar", help="path of sighan15csc.jar")
     args = parser.parse_args(argv)
     report_load()
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "shared"), os.environ.get("PYTHONPATH", "")])}
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed package has its .pyc files
+    # python -S finds numpy (and nothing a .pth file would add or run) through PYTHONPATH
+    clean_env = {**env, "PYTHONPATH": os.pathsep.join([str(ROOT / "shared"), *site.getsitepackages()])}
+    modes = {prefix: options for prefix, options in MODES.items() if args.clean_site or not options}
     with tempfile.TemporaryDirectory() as folder:
         paths = {name: Path(folder) / f"{name}.txt" for name in TINY}
         for name, text in TINY.items():
             paths[name].write_text(text, encoding="utf-8")
-        functions = {"import numpy": command([sys.executable, "-c", "import numpy"])}
-        functions.update((name, command([sys.executable, "-c", code])) for name, code in FLOORS.items())
-        for name, argv_template in COMMANDS.items():
-            functions[name] = command([sys.executable, "-m", "paperscore"] + [a.format(**paths) for a in argv_template], env=env)
+        functions = {}
+        for prefix, options in modes.items():
+            python, mode_env = [sys.executable, *options], clean_env if options else env
+            functions[f"{prefix}import numpy"] = command([*python, "-c", "import numpy"], env=mode_env)
+            functions.update((prefix + name, command([*python, "-c", code], env=mode_env)) for name, code in FLOORS.items())
+            for name, argv_template in COMMANDS.items():
+                functions[prefix + name] = command([*python, "-m", "paperscore"] + [a.format(**paths) for a in argv_template], env=mode_env)
         if args.perl_scorer:
             functions["scorer.pl all"] = command(["perl", str(Path(args.perl_scorer) / "scorer.pl"), "all", str(paths["conll"]), str(paths["conll"]), "none"])
         if args.jar:
@@ -89,24 +107,30 @@ def main(argv=None):
             function()  # untimed: writes the .pyc files, fills the disk cache
         rounds = 1 if args.quick else args.rounds
         times = interleaved(functions, rounds)
-    floor = times["import numpy"][0]
-    print(f"first result on a tiny input, whole processes (alternating rounds, medians of {rounds})")
-    print(f"  python -c 'import numpy'  {floor * 1e3:7.0f} ms")
-    worst = 0.0
-    for name in COMMANDS:
-        seconds = times[name][0]
-        worst = max(worst, seconds / floor)
-        print(f"  paperscore {name:<22s} {seconds * 1e3:5.0f} ms   ratio {seconds / floor:5.2f}x import numpy")
-    print(f"  largest ratio {worst:.2f}x   (target <= 1.5x)")
-    for name in FLOORS:
-        line = f"  floor {name:<37s} {times[name][0] * 1e3:5.0f} ms"
-        if "scorer.pl all" in times:
-            line += f"   ratio {times[name][0] / times['scorer.pl all'][0]:5.2f}x scorer.pl all"
-        print(line)
+    for prefix in modes:
+        report(times, prefix, rounds)
     for name, ours in (("scorer.pl all", "coref"), ("sighan15csc.jar", "sighan -i -t")):
         if name in times:
             print(f"  {name:<26s} {times[name][0] * 1e3:7.0f} ms   ratio {times[name][0] / times[ours][0]:5.2f}x paperscore {ours} (target > 1x)")
     return 0
+
+
+def report(times, prefix, rounds):
+    """The table of one mode: each command's time and its ratio to `import numpy`'s."""
+    floor = times[f"{prefix}import numpy"][0]
+    print(f"{prefix}first result on a tiny input, whole processes (alternating rounds, medians of {rounds})")
+    print(f"  python -c 'import numpy'  {floor * 1e3:7.0f} ms")
+    worst = 0.0
+    for name in COMMANDS:
+        seconds = times[prefix + name][0]
+        worst = max(worst, seconds / floor)
+        print(f"  paperscore {name:<22s} {seconds * 1e3:5.0f} ms   ratio {seconds / floor:5.2f}x import numpy")
+    print(f"  largest ratio {worst:.2f}x   (target <= 1.5x)")
+    for name in FLOORS:
+        line = f"  floor {name:<37s} {times[prefix + name][0] * 1e3:5.0f} ms"
+        if "scorer.pl all" in times:
+            line += f"   ratio {times[prefix + name][0] / times['scorer.pl all'][0]:5.2f}x scorer.pl all"
+        print(line)
 
 
 if __name__ == "__main__":
