@@ -76,13 +76,15 @@ STATS = ("matched", "n", "m", "exact_hits", "exact_n", "exact_m", "repeated_hits
 # it turns every Chinese string into no tokens and scores even identical strings 0.
 CJK_RANGES = ((0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF), (0xF900, 0xFAFF), (0x20000, 0x2FA1F))
 _CJK = "".join(f"{chr(low)}-{chr(high)}" for low, high in CJK_RANGES)
-TOKEN = re.compile(f"[{_CJK}]|[^\\W_{_CJK}]+")
+# Patterns, not compiled objects: re compiles each on its first use (and caches it), since a
+# Unicode class takes milliseconds to compile and exact matching never uses them.
+TOKEN = f"[{_CJK}]|[^\\W_{_CJK}]+"
 
 
 @functools.lru_cache(maxsize=1 << 16)
 def tokenize(text):
     """`服务很好 Wi-Fi 6` -> ('服', '务', '很', '好', 'Wi', 'Fi', '6'). Case is kept."""
-    return tuple(TOKEN.findall(text))
+    return tuple(re.findall(TOKEN, text))
 
 
 class Tokenizer:
@@ -145,7 +147,7 @@ def rouge_l_pairs(strings, a, b):
     return out
 
 
-_TOKEN_OR_END = re.compile(f"{TOKEN.pattern}|\x00")
+_TOKEN_OR_END = f"{TOKEN}|\x00"
 _IS_CJK = np.zeros(0x110000, bool)  # by code point
 for _low, _high in CJK_RANGES:
     _IS_CJK[_low : _high + 1] = True
@@ -178,7 +180,7 @@ def _matched_token_ids(texts):
         tokens = [tokenize(text) for text in texts]
         pieces = [token for ts in tokens for token in (*ts, "\x00")]
     else:
-        pieces = _TOKEN_OR_END.findall(joined)
+        pieces = re.findall(_TOKEN_OR_END, joined)
     vocabulary = dict(zip(dict.fromkeys(pieces), itertools.count()))
     code = np.array([ord(token) if len(token) == 1 else _LONG + i for token, i in vocabulary.items()], np.int32)
     ids = code[np.fromiter(map(vocabulary.__getitem__, pieces), np.int64, len(pieces))]
