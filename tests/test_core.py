@@ -335,7 +335,7 @@ JSON_VALUES = st.recursive(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(st.lists(JSON_VALUES, max_size=8))
 def test_space_json_columns(values):
     """A Space stores what no datasets feature holds as JSON text: to_json (one encoder for
