@@ -142,6 +142,12 @@ def in_chromium():
 NAVIGATION_MS = 90_000
 
 
+def choose(page, element, value):
+    """Pick `value` from the demo's dropdown #element."""
+    page.click(f"#{element} input")
+    page.get_by_role("option", name=value, exact=True).click()
+
+
 def open_page(browser, url, viewport=None, scheme=None, figure="#headline"):
     """(context, page): a new browser context on the demo at `url`, once the page has drawn
     its example's `figure` (the context closed again if it never does)."""

@@ -11,7 +11,7 @@ import sys
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from conftest import open_page
+from conftest import choose, open_page
 
 from paperscore.coref import compute
 from paperscore.parse import parse_coref, read_coref_clusters, read_coref_markdown
@@ -525,8 +525,7 @@ def _choose_parser_and_compute(browser, url, reply, key):
     try:
         page.fill("#predictions textarea", reply)
         page.fill("#references textarea", key)
-        page.locator("#parse input").click()
-        page.get_by_role("option", name="coref_markdown", exact=True).click()
+        choose(page, "parse", "coref_markdown")
         page.click("#compute-btn")
         page.wait_for_function("() => document.querySelector('#signature textarea').value.includes('|parse:coref_markdown@1|')", timeout=30_000)
         return page.locator("#signature textarea").input_value(), page.locator("#parse-report").inner_text(), page.locator("#figures").inner_text()

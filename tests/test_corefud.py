@@ -14,7 +14,7 @@ import pytest
 
 import corefud_cases
 import corefud_gum
-from conftest import open_page
+from conftest import choose, open_page
 from paperscore import corefud
 
 DATA = Path(__file__).parent / "data" / "corefud"
@@ -558,13 +558,11 @@ def _pick_and_compute(browser, url, key, response):
     try:
         page.fill("#predictions textarea", response)
         page.fill("#references textarea", key)
-        page.locator("#matching input").click()
-        page.get_by_role("option", name="head", exact=True).click()
+        choose(page, "matching", "head")
         shown = []
         for zero_matching in ("dependent", "linear"):
             if zero_matching == "linear":
-                page.locator("#zero-matching input").click()
-                page.get_by_role("option", name="linear", exact=True).click()
+                choose(page, "zero-matching", "linear")
             page.click("#compute-btn")
             page.wait_for_function("z => document.querySelector('#signature textarea').value.includes(`|zero_matching:${z}|`)", arg=zero_matching, timeout=30_000)
             shown.append((page.locator("#signature textarea").input_value(), page.locator("#figures").inner_text()))

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import HUB, NAVIGATION_MS, ORG, OUTBOUND, ROOT, SPACES, SPACES_DIR, open_page, page_modules, run_python
+from conftest import HUB, NAVIGATION_MS, ORG, OUTBOUND, ROOT, SPACES, SPACES_DIR, choose, open_page, page_modules, run_python
 
 sys.path.insert(0, str(ROOT / "shared"))
 import vendor  # noqa: E402
@@ -811,12 +811,6 @@ def test_demo_refuses_empty_boxes(served):
 # A demo's options beyond its example, chosen in Chromium as a visitor chooses them.
 
 
-def _choose(page, element, value):
-    """Pick `value` from the dropdown #element's list."""
-    page.click(f"#{element} input")
-    page.get_by_role("option", name=value, exact=True).click()
-
-
 def _compute(page, signature_part):
     """Click Compute and wait for the signature naming the options chosen."""
     from playwright.sync_api import expect
@@ -858,14 +852,14 @@ def _quad_options(browser, url):
 
         page.reload(wait_until="networkidle")
         expect(page.locator("#headline .ps-value")).to_be_visible(timeout=30_000)
-        _choose(page, "spans", "inclusive")
+        choose(page, "spans", "inclusive")
         page.fill("#predictions textarea", '[[[0, 1], [3, 4], "food", "pos"], [[-1, -1], [6, 6], "price", "neg"]]')
         page.fill("#references textarea", '[[[0, 1], [3, 3], "food", "pos"], [null, [6, 6], "price", "neg"]]')
         page.click("#compute-btn")
         toast = page.locator('[data-testid="toast-text"]')
         expect(toast.first).to_contain_text("similarity", timeout=30_000)
         seen["spans_error"] = toast.first.inner_text()
-        _choose(page, "similarity", "exact")
+        choose(page, "similarity", "exact")
         seen["spans"] = _compute(page, "|spans:inclusive|")
         return seen
     finally:
@@ -880,15 +874,15 @@ def _micro_macro_options(browser, url):
     context, page = open_page(browser, url, {"width": 1366, "height": 1400})
     seen = {}
     try:
-        _choose(page, "convention", "none")
-        _choose(page, "spans", "textee")
-        _choose(page, "scheme", "bio")
+        choose(page, "convention", "none")
+        choose(page, "spans", "textee")
+        choose(page, "scheme", "bio")
         page.fill("#predictions textarea", "O B-Attack I-Attack O B-Die\nB-Die O")
         page.fill("#references textarea", '["O", "B-Attack", "I-Attack", "O", "B-Attack"]\n["B-Die", "O"]')
         seen["bio"] = _compute(page, "|spans:textee|scheme:bio|")
         seen["key"] = page.locator("#headline .ps-value").get_attribute("data-key")
         seen["measures"] = page.evaluate("() => Array.from(document.querySelectorAll('#per-class table tr')).map(r => Array.from(r.cells).map(c => c.innerText))")
-        _choose(page, "spans", "none: labels")
+        choose(page, "spans", "none: labels")
         page.click("#compute-btn")
         toast = page.locator('[data-testid="toast-text"]')
         expect(toast.first).to_contain_text("scheme", timeout=30_000)
