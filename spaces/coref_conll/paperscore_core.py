@@ -432,7 +432,7 @@ def read_json_values(path, argument, objects=False):
         values = load_json(text, f"{argument}: {path}") if text.lstrip().startswith("[") else None
     except ValueError:  # JSON lines whose first line is an array
         values = None
-    if isinstance(values, list) and not (objects and not all(isinstance(value, dict) for value in values)):
+    if isinstance(values, list) and (not objects or all(isinstance(value, dict) for value in values)):
         return values
     lines = split_lines(text, path, argument, allow_empty=True)
     return [load_json(line, f"{argument}: {path} line {number}") for number, line in enumerate(lines, 1) if line.strip(JSON_SPACE)]
