@@ -320,10 +320,9 @@ def check_inputs(predictions, references):
         options, several = reference_options(reference)
         if several and not len(options):
             raise input_error("references", index, "is an empty list of references: give at least one")
-        for number, option in enumerate(options if several else [], 1):
-            if isinstance(option, (list, tuple)) and any(isinstance(e, str) for e in option):  # a quad with a wrong element, not a reference
-                raise input_error("references", index, _not_an_element(number, next(e for e in option if e is not None and not isinstance(e, str))))
         for number, option in enumerate(options):
+            if several and isinstance(option, (list, tuple)) and any(isinstance(e, str) for e in option):  # a quad with a wrong element, not a reference
+                raise input_error("references", index, _not_an_element(number + 1, next(e for e in option if e is not None and not isinstance(e, str))))
             _check_example(option, "references", f"{index}][{number}" if several else index)
 
 
