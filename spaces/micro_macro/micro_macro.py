@@ -86,6 +86,12 @@ Examples:
 
 _SEQUENCE = {"str": datasets.Value("string"), "int": datasets.Value("int64")}
 _JSON = "json"  # the one field of an example that travels as its JSON text
+
+
+def _as_json(values):
+    return [{_JSON: text} for text in to_json(values)]
+
+
 _ITEMS = ("OmniEvent items", False)
 _SPANS = ("span records", False)
 
@@ -195,7 +201,7 @@ class MicroMacro(SpaceMetric, evaluate.Metric):
         if self.writer is not None and self._format != _ITEMS:
             raise ValueError(f"this batch holds model texts and OmniEvent items, but earlier batches held {_describe(self._format)}")
         self._format = _ITEMS
-        return {**columns, "references": [{_JSON: text} for text in to_json(references)]}
+        return {**columns, "references": _as_json(references)}
 
     def _check_records(self, columns):
         """Span records (triggers or events), read by the package now: each as its JSON text."""
@@ -203,8 +209,7 @@ class MicroMacro(SpaceMetric, evaluate.Metric):
         if self.writer is not None and self._format != _SPANS:
             raise ValueError(f"this batch holds span records, but earlier batches held {_describe(self._format)}")
         self._format = _SPANS
-        encode = lambda values: [{_JSON: text} for text in to_json(values)]  # noqa: E731
-        return {**columns, "predictions": encode(columns["predictions"]), "references": encode(columns["references"])}
+        return {**columns, "predictions": _as_json(columns["predictions"]), "references": _as_json(columns["references"])}
 
     def trainer_metrics(self, *arguments, **options):
         """SpaceMetric.trainer_metrics; the event parsers read T5's markers, which the
