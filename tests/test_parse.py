@@ -789,3 +789,116 @@ def test_strict_offset_policy_by_hand():
     ((predicted, left),) = P.place_triggers("omnievent", [pairs], [text], [positions], [gold], ["attack", "die", "transport"])
     assert predicted == ["attack", "attack", "NA", "NA", "NA"]
     assert left == [("fired", "die"), ("setup", "transport"), ("troops", "attack"), ("set", "elect")]
+
+
+# ---------------------------------------------------------------------------------------
+# Linear-time readers (issue 39): each equal to what it replaced, the regular expressions of
+# the repositories (GAS's \[.*?\], the `parse` package's GEN-SCL-NAT fields) and the direct
+# searches of the rationale policies, on texts of their own characters: random, periodic
+# (where the old ones were quadratic), nested, cut. Time: tests/test_fuzz.py.
+
+def texts_of(rng, alphabet, count, longest=300):
+    out = []
+    for _ in range(count):
+        kind = rng.random()
+        if kind < 0.5:
+            text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
+        elif kind < 0.8:  # a unit repeated: what made the regular expressions rescan
+            unit = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 4)))
+            text = unit * rng.randint(1, longest // len(unit))
+        else:  # repeated, then something else, then cut
+            text = "".join(rng.choice(alphabet) * rng.randint(1, 40) for _ in range(rng.randint(1, 6)))
+            text = text[: rng.randint(0, len(text))]
+        out.append(text)
+    return out
+
+
+def test_linear_readers_equal_the_regular_expressions_they_replace():
+    rng = random.Random(21)
+    annotation = re.compile(r"\[.*?\]")  # GAS eval_utils.extract_pairs / extract_triplets
+    for text in texts_of(rng, ["[", "]", "|", "a", ", ", "\n", "\r", " "], 10_000):
+        assert P.bracketed(text) == annotation.findall(text), text
+    # the `parse` package's patterns as GEN-SCL-NAT's decoder builds them: fields (.+?),
+    # the whole piece, "." matching line breaks (the existing differential against the
+    # repository itself: tests/parse_reference_gen_scl_nat.py)
+    patterns = (re.compile(r"(.+?)\|(.+?)\|(.+?)\|(.+?)", re.S), re.compile(r"(.+?)\| THE(.+?)IS(.+?)\|(.+?)", re.S))
+    for text in texts_of(rng, ["|", "| THE", " THE", "IS", "I", "S", "a", " ", "\n"], 10_000):
+        for pattern, separators in zip(patterns, P.GEN_SCL_NAT_SEPARATORS):
+            match = pattern.fullmatch(text)
+            assert P.lazy_fields(text, separators) == (list(match.groups()) if match else None), text
+    quote_marks = re.compile(r'"([^"\n]*)"|“([^”]*)”|「([^」]*)」|『([^』]*)』')  # what read_quotes read before
+    for text in texts_of(rng, ['"', "“", "”", "「", "」", "『", "』", "\n", "a", " "], 10_000):
+        assert P._quoted(text) == [next((group for group in found if group), "") for found in quote_marks.findall(text)], text
+
+
+def direct_spans():
+    """The rationale policies' searches as they were before issue 39: every start tried,
+    token boundaries found by scanning, the edit-distance table row by row."""
+
+    def covering(start, end, starts):
+        begin = next((i for i in range(len(starts) - 1) if starts[i] == start < starts[i + 1]), None)
+        stop = next((i + 1 for i in range(len(starts) - 1) if starts[i] < end == starts[i + 1]), None)
+        return None if begin is None or stop is None else (begin, stop)
+
+    def exact(quote, tokens):
+        words = quote.split()
+        return next(((start, start + len(words)) for start in range(len(tokens) - len(words) + 1) if words and tokens[start : start + len(words)] == words), None)
+
+    def normalized(quote, tokens):
+        joined, starts = P._joined(tokens)
+        wanted = P.normalized(quote)
+        at = joined.find(wanted) if wanted else -1
+        while at >= 0:
+            if covering(at, at + len(wanted), starts):
+                return covering(at, at + len(wanted), starts)
+            at = joined.find(wanted, at + 1)
+        return None
+
+    def fuzzy(quote, tokens):
+        span, wanted = normalized(quote, tokens), P.normalized(quote)
+        if span or not wanted:
+            return span
+        joined, starts = P._joined(tokens)
+        ends = {end for begin, end in zip(starts, starts[1:]) if end > begin}
+        best, found = None, None
+        for first in range(len(tokens)):
+            if starts[first + 1] == starts[first]:
+                continue
+            row = list(range(len(wanted) + 1))
+            for offset in range(starts[first], min(len(joined), starts[first] + len(wanted) * 5 // 4)):
+                previous, row = row, [row[0] + 1]
+                for j, char in enumerate(wanted, 1):
+                    row.append(min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (char != joined[offset])))
+                if offset + 1 in ends:
+                    distance, longer = row[-1], max(offset + 1 - starts[first], len(wanted))
+                    if distance * 5 <= longer and (best is None or distance * best[1] < best[0] * longer):
+                        best, found = (distance, longer), covering(starts[first], offset + 1, starts)
+        return found
+
+    return {"quotes_exact": exact, "quotes_normalized": normalized, "quotes_fuzzy": fuzzy}
+
+
+def test_rationale_spans_equal_the_direct_search_at_users_sizes():
+    """10,000 quotes against their tokens (a run quoted as it is, recased, cut, misspelt,
+    or other words; tokens from a small vocabulary or periodic, so that a quote occurs
+    often and nearly everywhere; 1-60 tokens, some of 200): every policy's span equals
+    the direct search's (the fuzzy one: 3,000 of them, its table costs tokens x quote^2)."""
+    rng = random.Random(22)
+    pieces = ["ab", "ba", "a", "b", "abab", ",", ".", "'t", "do", "n't", "很", "好", "The", "the", "x", "Hazy", "golden", "-"]
+    direct = direct_spans()
+    for trial in range(10_000):
+        size = rng.randint(1, 60) if trial % 100 else 200
+        tokens = [rng.choice(pieces) for _ in range(size)] if rng.random() < 0.6 else [rng.choice(pieces[:2])] * size
+        start = rng.randrange(size)
+        quote = " ".join(tokens[start : start + rng.randint(1, 8)])
+        roll = rng.random()
+        if roll < 0.3:
+            quote = "".join(c if rng.random() > 0.15 else rng.choice("xab, ") for c in quote)
+        elif roll < 0.45:
+            quote = quote.upper()[1:]
+        elif roll < 0.55:
+            quote = " ".join(rng.choice(pieces) for _ in range(rng.randint(0, 6)))
+        for name, (find, _) in P.RATIONALE_POLICIES.items():
+            if name != "quotes_fuzzy" or trial % 10 < 3:
+                assert find(quote, tokens) == direct[name](quote, tokens), (name, quote, tokens)
+

@@ -250,16 +250,34 @@ def read_gas_tasd(text):
 # (IsakZhang/Generative-ABSA eval_utils.extract_spans_annotation)
 
 SENTIMENTS = ("positive", "negative", "neutral")
-ANNOTATION = re.compile(r"\[.*?\]")
+
+
+def bracketed(text):
+    """What GAS's re.findall(r"\[.*?\]", text) finds, in linear time: from each "[", the
+    text to the first "]" after it on its line ("." stops at "\n"), the search going on
+    after that "]". A "[" with no "]" after it on its line closes nothing, nor does any
+    later "[" of that line: the regular expression rescans the rest of the line from each
+    one (30,000 "[" took 87 s)."""
+    found = []
+    for line in text.split("\n"):
+        start = line.find("[")
+        while start >= 0:
+            end = line.find("]", start + 1)
+            if end < 0:
+                break
+            found.append(line[start : end + 1])
+            start = line.find("[", end + 1)
+    return found
 
 
 def _read_annotation(text, width):
-    """Every "[...]" (shortest, on one line) split on "|" into exactly `width` parts, else an
-    empty tuple (reported). Pairs: a second part holding "," is split on ", " into one pair
-    each. Triplets: if the middle part is a sentiment word (ASTE: aspect|sentiment|opinions)
-    the last part, else (TASD: aspect|categories|sentiment) the middle part, is split so."""
+    """Every "[...]" (shortest, on one line: bracketed) split on "|" into exactly `width`
+    parts, else an empty tuple (reported). Pairs: a second part holding "," is split on ", "
+    into one pair each. Triplets: if the middle part is a sentiment word (ASTE:
+    aspect|sentiment|opinions) the last part, else (TASD: aspect|categories|sentiment) the
+    middle part, is split so."""
     tuples, problems = [], []
-    for number, found in enumerate(ANNOTATION.findall(text), 1):
+    for number, found in enumerate(bracketed(text), 1):
         parts = found[1:-1].split("|")
         if len(parts) != width:
             tuples.append(_unread(width))
@@ -671,10 +689,26 @@ def place_triggers(policy, pairs, texts, positions, labels, types):
 # GEN-SCL-NAT (Peper and Wang, EMNLP 2022 Findings), the generative ACOS baseline:
 # "{category} | THE {aspect} IS {opinion} | {sentiment}" pieces joined by " [SSEP] "
 # (jpeper/GEN_SCL_NAT source/eval_utils.extract_spans_para, task "gen_scl_nat"). It reads a
-# piece with the `parse` package's patterns "{0}|{1}|{2}|{3}", then "{0}| THE{1}IS{2}|{3}":
-# regular expressions where each field is (.+?), matching the whole piece, "." matching
-# line breaks, case-sensitive.
-GEN_SCL_NAT_PATTERNS = (re.compile(r"(.+?)\|(.+?)\|(.+?)\|(.+?)", re.S), re.compile(r"(.+?)\| THE(.+?)IS(.+?)\|(.+?)", re.S))
+# piece with the `parse` package's patterns "{0}|{1}|{2}|{3}", then "{0}| THE{1}IS{2}|{3}"
+# (case_sensitive=True): regular expressions where each field is (.+?), matching the whole
+# piece, "." matching line breaks. lazy_fields reads them in linear time.
+GEN_SCL_NAT_SEPARATORS = (("|", "|", "|"), ("| THE", "IS", "|"))
+
+
+def lazy_fields(piece, separators):
+    """The fields of the whole `piece` matched by "(.+?)" fields with the `separators`
+    between them (re.S), as re.fullmatch gives them, in linear time; None if it does not
+    match. Each field ends at the first occurrence of its separator that leaves it
+    non-empty: a later one leaves the rest less room, so if the leftmost choices fail
+    every choice fails (the regular expression tries them all, quadratic in the piece)."""
+    fields, at = [], 0
+    for separator in separators:
+        found = piece.find(separator, at + 1)
+        if found < 0:
+            return None
+        fields.append(piece[at:found])
+        at = found + len(separator)
+    return fields + [piece[at:]] if at < len(piece) else None
 
 
 def read_gen_scl_nat(text):
@@ -690,12 +724,12 @@ def read_gen_scl_nat(text):
     quads, problems = [], []
     for number, piece in enumerate(text.split("[SSEP]"), 1):
         piece = piece.strip()
-        found = next((match for match in (pattern.fullmatch(piece) for pattern in GEN_SCL_NAT_PATTERNS) if match), None)
+        found = next((fields for fields in (lazy_fields(piece, separators) for separators in GEN_SCL_NAT_SEPARATORS) if fields), None)
         if found is None:
             quads.append(["NULL", "NULL", "", ""])
             problems.append(f"piece {number} {piece!r} is not 'category | THE aspect IS opinion | sentiment'")
             continue
-        category, aspect, opinion, sentiment = (field.strip(" ") for field in found.groups())
+        category, aspect, opinion, sentiment = (field.strip(" ") for field in found)
         quads.append([aspect, opinion, category, sentiment])
     return quads, problems
 
@@ -926,9 +960,11 @@ def parse_coref(texts, parser, sources, strict=False, argument="predictions"):
 # a function of its own (searched 2026-11-24), so the reading and the three matching
 # policies are the project's own, defined here and in rationale_f1's card.
 
-QUOTE_MARKS = re.compile(r'"([^"\n]*)"|“([^”]*)”|「([^」]*)」|『([^』]*)』')
+QUOTE_CLOSING = {'"': '"', "“": "”", "「": "」", "『": "』"}  # '"' closes on its own line only
+QUOTE_OPENING = re.compile('["“「『]')
 BULLET = re.compile(r"\A(?:[-*•]|[0-9]+[.)])\s+")
 FUZZY_MIN = (4, 5)  # the least similarity of a fuzzy match: 1 - distance / length >= 4/5
+SEEN_WINDOWS = 4096  # _fuzzy_span's memory of measured windows
 
 
 def read_quotes(text):
@@ -953,10 +989,32 @@ def read_quotes(text):
         return [item for item in value if isinstance(item, str)], problems
     if value is not None or body == "null":
         return [], [f"JSON {type(value).__name__}, not a list of quotes"]
-    quoted = [next(group for group in found if group) if any(found) else "" for found in QUOTE_MARKS.findall(body)]
+    quoted = _quoted(body)
     if quoted:
         return quoted, []
     return [BULLET.sub("", line.strip()) for line in body.splitlines() if line.strip()], []
+
+
+def _quoted(body):
+    """The texts inside quote marks, left to right, each quoted text taken whole: what
+    re.findall(r'"([^"\n]*)"|“([^”]*)”|「([^」]*)」|『([^』]*)』') finds, in linear time. A
+    mark whose closing mark never follows (for '"': before the line ends) quotes nothing and
+    the search goes on after it; a mark with no closing mark anywhere after it is not looked
+    for again (the regular expression rescans the rest of the text from each one)."""
+    found, at, hopeless = [], 0, set()
+    while True:
+        opening = QUOTE_OPENING.search(body, at)
+        if opening is None:
+            return found
+        start, mark = opening.start(), opening.group()
+        end = -1 if mark in hopeless else body.find(QUOTE_CLOSING[mark], start + 1)
+        if end < 0:
+            hopeless.add(mark)
+        elif mark != '"' or body.find("\n", start + 1, end) < 0:
+            found.append(body[start + 1 : end])
+            at = end + 1
+            continue
+        at = start + 1
 
 
 def normalized(text):
@@ -965,18 +1023,62 @@ def normalized(text):
     return "".join(c for c in folded if not (unicodedata.category(c).startswith("P") or c.isspace()))
 
 
-def _exact_span(quote, tokens):
+QUICK_TRIES = 32  # occurrences found by str.find or list.index before occurrences() turns to KMP
+
+
+def _kmp(sequence, pattern, start):
+    """Every offset >= start where `pattern` (not empty) occurs in `sequence`, left to
+    right, in time linear in both (Knuth-Morris-Pratt)."""
+    border, k = [0] * len(pattern), 0  # border[i]: the longest proper border of pattern[: i + 1]
+    for i in range(1, len(pattern)):
+        while k and pattern[i] != pattern[k]:
+            k = border[k - 1]
+        k += pattern[i] == pattern[k]
+        border[i] = k
+    k = 0
+    for i in range(start, len(sequence)):
+        while k and sequence[i] != pattern[k]:
+            k = border[k - 1]
+        k += sequence[i] == pattern[k]
+        if k == len(pattern):
+            yield i - k + 1
+            k = border[k - 1]
+
+
+def occurrences(sequence, pattern):
+    """Every offset where `pattern` (not empty) occurs in `sequence`, a string or a list of
+    tokens, left to right: the first QUICK_TRIES by str.find (list.index and a comparison),
+    fastest when occurrences are few; then by _kmp, so that a caller taking the first
+    occurrence it accepts costs time linear in both lengths even in a periodic text where
+    the pattern occurs at every offset (each str.find or comparison costs its length)."""
+    at, text = 0, isinstance(sequence, str)
+    for _ in range(QUICK_TRIES):
+        if text:
+            at = sequence.find(pattern, at)
+        else:
+            try:
+                at = sequence.index(pattern[0], at)
+            except ValueError:
+                at = -1
+        if at < 0:
+            return
+        if text or sequence[at : at + len(pattern)] == pattern:
+            yield at
+        at += 1
+    yield from _kmp(sequence, pattern, at)
+
+
+def _exact_span(quote, tokens, joined=None):
     """The first run of tokens equal to the quote's white-space-separated words, or None."""
     words = quote.split()
-    for start in range(len(tokens) - len(words) + 1) if words else ():
-        if tokens[start : start + len(words)] == words:
-            return start, start + len(words)
-    return None
+    start = next(occurrences(tokens, words), None) if words else None
+    return None if start is None else (start, start + len(words))
 
 
-def _joined(tokens):
-    """(the normalized tokens joined, each token's start offset in it and the end)."""
-    pieces = [normalized(token) for token in tokens]
+def _joined(tokens, normal=normalized):
+    """(the tokens, each made normal (normalized), joined; each token's start offset in it
+    and the end)."""
+    pieces = [normal(token) for token in tokens]
     starts = [0]
     for piece in pieces:
         starts.append(starts[-1] + len(piece))
@@ -986,10 +1088,12 @@ def _joined(tokens):
 def _covering(start, end, starts):
     """The tokens [begin, stop) whose normalized text is [start, end) of the joined text:
     from the token with text starting at `start` to the one ending at `end` (tokens
-    without text between them included), or None if those are not token boundaries."""
-    begin = next((i for i in range(len(starts) - 1) if starts[i] == start < starts[i + 1]), None)
-    stop = next((i + 1 for i in range(len(starts) - 1) if starts[i] < end == starts[i + 1]), None)
-    return None if begin is None or stop is None else (begin, stop)
+    without text between them included), or None if those are not token boundaries.
+    `starts` is non-decreasing: the last token starting at `start`, the first ending at `end`."""
+    begin, stop = bisect_right(starts, start) - 1, bisect_left(starts, end)
+    if 0 <= begin < len(starts) - 1 and starts[begin] == start and 0 < stop < len(starts) and starts[stop] == end:
+        return begin, stop
+    return None
 
 
 def _normalized_span(quote, tokens, joined=None):
@@ -998,44 +1102,79 @@ def _normalized_span(quote, tokens, joined=None):
     or None."""
     joined, starts = joined or _joined(tokens)
     wanted = normalized(quote)
-    at = joined.find(wanted) if wanted else -1
-    while at >= 0:
-        span = _covering(at, at + len(wanted), starts)
-        if span:
-            return span
-        at = joined.find(wanted, at + 1)
-    return None
+    spans = (_covering(at, at + len(wanted), starts) for at in occurrences(joined, wanted)) if wanted else ()
+    return next((span for span in spans if span), None)
 
 
-def _fuzzy_span(quote, tokens):
+def _distances(wanted, text, anchored):
+    """Per character of `text`, the Levenshtein distance from `wanted` to the text up to and
+    including it: from the text's start (anchored), or from wherever it is least (not
+    anchored: the search form). Bit-parallel (Myers 1999, in Hyyro's form): one column of
+    the table is two bit vectors of vertical differences, `wanted` (not empty) one bit a
+    character, updated in a few integer operations a character."""
+    full, top = (1 << len(wanted)) - 1, 1 << (len(wanted) - 1)
+    equal = {}
+    for i, char in enumerate(wanted):
+        equal[char] = equal.get(char, 0) | 1 << i
+    plus, minus, distance = full, 0, len(wanted)  # vertical +1 / -1 differences; the bottom cell
+    for char in text:
+        eq = equal.get(char, 0)
+        xv = eq | minus
+        xh = (((eq & plus) + plus) ^ plus) | eq
+        hplus, hminus = minus | (~(xh | plus) & full), plus & xh
+        distance += bool(hplus & top) - bool(hminus & top)
+        hplus, hminus = ((hplus << 1) | anchored) & full, (hminus << 1) & full  # the top row: +1 a character when anchored
+        plus, minus = hminus | (~(xv | hplus) & full), hplus & xv
+        yield distance
+
+
+def _fuzzy_span(quote, tokens, joined=None):
     """The normalized match; else, of the runs of tokens (each from a token with normalized
     text to one), the one most similar to the normalized quote, similarity 1 - Levenshtein
     distance / the longer length, at least FUZZY_MIN; ties to the leftmost start, then the
     shorter run; or None. A run longer than the quote / FUZZY_MIN cannot reach it (the
-    distance is at least the difference of lengths) and is not measured; the runs of one
-    start share one edit-distance table grown a character at a time."""
-    joined, starts = _joined(tokens)
+    distance is at least the difference of lengths) and is not measured. The runs of one
+    start share one bit-parallel column of the distance table (_distances); a start is
+    measured only where it can win: `least`, its least distance to the quote over any
+    end (one search pass over the reversed text for all starts), d >= max(least, |L - m|)
+    for a run of L characters and a quote of m, so its similarity is at most
+    1 - least / min(m + least, max(m, the longest run it can have)), which must reach
+    FUZZY_MIN and beat the best so far; and a
+    start whose characters and token ends up to its last measured end repeat an earlier
+    start's (a periodic text) can only tie with it, which the earlier start wins."""
+    joined, starts = joined or _joined(tokens)
     span = _normalized_span(quote, tokens, (joined, starts))
     wanted = normalized(quote)
     if span or not wanted:
         return span
     low, high = FUZZY_MIN
+    m = len(wanted)
+    least = list(_distances(wanted[::-1], joined[::-1], anchored=False))[::-1]  # least[s]: from offset s to any end
     ends = {end for begin, end in zip(starts, starts[1:]) if end > begin}
-    best, found = None, None  # (distance, length) of the best run so far, and its tokens
+    marks = "".join("|" if offset in ends else "." for offset in range(len(joined) + 1))  # marks[k]: a token ends at offset k
+    best, found, seen = None, None, set()  # (distance, length) of the best run so far, and its tokens
     for first in range(len(tokens)):
-        if starts[first + 1] == starts[first]:
+        begin = starts[first]
+        if starts[first + 1] == begin:  # no text: no run starts here
             continue
-        row = list(range(len(wanted) + 1))  # the distances of the run so far to the quote's prefixes
-        stop = min(len(joined), starts[first] + len(wanted) * high // low)
-        for offset in range(starts[first], stop):
-            char, previous, row = joined[offset], row, [row[0] + 1]
-            for j, wanted_char in enumerate(wanted, 1):
-                row.append(min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (wanted_char != char)))
-            if offset + 1 in ends:
-                distance, longer = row[-1], max(offset + 1 - starts[first], len(wanted))
+        stop = min(len(joined), begin + m * high // low)
+        longest = min(m + least[begin], max(m, stop - begin))  # the longer length at which least can be reached
+        if least[begin] * high > longest * (high - low):
+            continue
+        if best is not None and least[begin] * best[1] >= best[0] * longest:
+            continue
+        window = (joined[begin:stop], marks[begin + 1 : stop + 1])
+        if window in seen:
+            continue
+        if len(seen) >= SEEN_WINDOWS:  # bounded memory; a period longer than this is measured again
+            seen.clear()
+        seen.add(window)
+        for offset, distance in enumerate(_distances(wanted, joined[begin:stop], anchored=True), begin + 1):
+            if offset in ends:
+                longer = max(offset - begin, m)
                 # distance / longer <= 1 - low / high, and below the best so far (exactly)
                 if distance * high <= longer * (high - low) and (best is None or distance * best[1] < best[0] * longer):
-                    best, found = (distance, longer), _covering(starts[first], offset + 1, starts)
+                    best, found = (distance, longer), _covering(begin, offset, starts)
     return found
 
 
@@ -1043,9 +1182,11 @@ def _rationale_reader(find, rule):
     def read(text, tokens):
         quotes, problems = read_quotes(text)
         items = len(quotes) + len(problems)
-        mask = [0] * len(tokens)
+        mask, joined, spans = [0] * len(tokens), _joined(tokens), {}  # the tokens joined once, each distinct quote placed once
         for number, quote in enumerate(quotes, 1):
-            span = find(quote, tokens)
+            if quote not in spans:
+                spans[quote] = find(quote, tokens, joined)
+            span = spans[quote]
             if span is None:
                 problems.append(f"quote {number} {quote!r:.60} matches no run of tokens")
             else:
