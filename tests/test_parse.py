@@ -9,6 +9,7 @@ import re
 
 import pytest
 from conftest import DATA, SPACES_DIR
+from parse_reference_quads import ANNOTATED, TEMPLATES, ours_expected  # each repository's tuples as our parsers give them
 from test_quad_match import naive_parse  # the per-text oracle: each text read alone, the failing indices listed
 
 from paperscore import parse as P
@@ -16,27 +17,16 @@ from paperscore.quad import compute
 
 FIXTURES = json.loads((DATA / "parse" / "quad_decoders.json").read_text(encoding="utf-8"))
 
-# Each repository's output tuple, in its element order, as quad.py's positions (tuple_len order):
-# ABSA-QUAD and MvP decode (category, aspect term, sentiment, opinion term); quad.py wants
-# target (aspect term), opinion, aspect category, polarity. ABSA-QUAD's TASD decodes
-# (category, aspect term, sentiment), tuple_len "023" wants aspect term, category,
-# sentiment. GAS's annotated ASTE decodes (aspect, sentiment, opinion), "013" wants
-# (aspect, opinion, sentiment). GAS's other tuples, ABSA-QUAD's ASTE and MvP's LLM tuples
-# are already in tuple_len order.
-ORDER = {"asqp_paraphrase": (1, 3, 0, 2), "mvp": (1, 3, 0, 2), "asqp_paraphrase_tasd": (1, 0, 2), "gas_annotation_aste": (0, 2, 1)}
-
 
 def expected_structure(name, output):
+    """The repository's output (in its element order) as our parser's structure:
+    parse_reference_quads.ours_expected (reordered to tuple_len order; a tuple whose
+    target or opinion is "", or with white space at an end of an element, malformed)."""
     width = len(P.get_parser(name).tuple_len)
     if isinstance(output, dict):  # MvP's literal is not a list: documented as no quads
         return []
-    structure = []
-    for item in output:
-        if isinstance(item, dict):  # an item MvP counts but can never match: an empty quad
-            structure.append([""] * width)
-        else:
-            structure.append([item[i] for i in ORDER[name]] if name in ORDER else item)
-    return structure
+    # an item MvP counts but can never match: an empty quad
+    return ours_expected(name, [[""] * width if isinstance(item, dict) else item for item in output])
 
 
 # ---------------------------------------------------------------------------------------
@@ -44,11 +34,16 @@ def expected_structure(name, output):
 
 
 def test_registry_names_versions_and_unknown_names():
-    assert P.get_parser("asqp_paraphrase") is P.get_parser("asqp_paraphrase@1")
-    assert P.parser_id(P.get_parser("mvp")) == "mvp@1"
-    for name in ("nope", "asqp_paraphrase@2", "asqp", ""):
-        with pytest.raises(ValueError, match=r"unknown parser .*known: .*asqp_paraphrase@1, .*gas_aste@1.*mvp@1"):
+    assert P.get_parser("asqp_paraphrase") is P.get_parser("asqp_paraphrase@2")
+    assert P.parser_id(P.get_parser("mvp")) == "mvp@2"
+    for name in ("nope", "asqp_paraphrase@3", "asqp", ""):
+        with pytest.raises(ValueError, match=r"unknown parser .*known: .*asqp_paraphrase@2, .*gas_aste@2.*mvp@2"):
             P.get_parser(name)
+    # a version whose reading changed is retired, saying what changed and what reads now
+    with pytest.raises(ValueError, match=r"parse: asqp_paraphrase@1 is retired \(a quad with an empty target .*\); this paperscore reads with asqp_paraphrase@2"):
+        P.get_parser("asqp_paraphrase@1")
+    assert set(P.RETIRED) & set(P.PARSERS) == set()
+    assert all(P.get_parser(name.split("@")[0]).version > int(name.split("@")[1]) for name in P.RETIRED)
     with pytest.raises(ValueError, match="unknown parser 'mvp' for micro_macro"):
         P.get_parser("mvp", family="micro_macro")
     with pytest.raises(ValueError, match="not a parser name"):
@@ -63,7 +58,7 @@ def test_registry_names_versions_and_unknown_names():
 def test_parse_checks_its_texts():
     with pytest.raises(ValueError, match="predictions: expected a list of model texts, got str"):
         P.parse("food is great because it is ok", "asqp_paraphrase")
-    with pytest.raises(ValueError, match=r"references\[1\]: is a NoneType, not a model text for the parser mvp@1"):
+    with pytest.raises(ValueError, match=r"references\[1\]: is a NoneType, not a model text for the parser mvp@2"):
         P.parse(["[A] a [O] b [C] c [S] d", None], "mvp", argument="references")
 
 
@@ -114,7 +109,7 @@ def test_asqp_paraphrase_round_trip():
     golds = [gold(rng, ["great", "bad", "ok"], "NULL") for _ in range(500)]
     texts = [" [SSEP] ".join(f"{c} is {s} because {'it' if t == 'NULL' else t} is {o}" for t, o, c, s in g) for g in golds]
     structures, report = P.parse(texts, "asqp_paraphrase")
-    assert structures == golds and report == {"parser": "asqp_paraphrase@1", "parse_failures": 0, "parse_failure_examples": []}
+    assert structures == golds and report == {"parser": "asqp_paraphrase@2", "parse_failures": 0, "parse_failure_examples": []}
 
 
 def test_asqp_paraphrase_aste_and_tasd_round_trip():
@@ -125,7 +120,7 @@ def test_asqp_paraphrase_aste_and_tasd_round_trip():
     golds = [gold(rng, list(words), "NULL") for _ in range(400)]
     aste = [[[t, o, s] for t, o, c, s in g if t != "NULL"] or [[element(rng), element(rng), "neutral"]] for g in golds]
     texts = [" [SSEP] ".join(f"It is {words[s]} because {t} is {o}" for t, o, s in g) for g in aste]
-    assert P.parse(texts, "asqp_paraphrase_aste") == (aste, {"parser": "asqp_paraphrase_aste@1", "parse_failures": 0, "parse_failure_examples": []})
+    assert P.parse(texts, "asqp_paraphrase_aste") == (aste, {"parser": "asqp_paraphrase_aste@2", "parse_failures": 0, "parse_failure_examples": []})
     tasd = [[[t, c, s] for t, o, c, s in g] for g in golds]
     texts = [" [SSEP] ".join(f"{c} is {words[s]} because {'it' if t == 'NULL' else t} is {words[s]}" for t, c, s in g) for g in tasd]
     structures, report = P.parse(texts, "asqp_paraphrase_tasd")
@@ -142,21 +137,23 @@ def test_asqp_paraphrase_aste_and_tasd_failures():
     assert report["parse_failure_examples"] == [0, 2, 3]
 
 
-def test_mvp_round_trip_in_any_marker_order():
-    # MvP data_utils.get_para_targets: "{marker} {value}" for each of [A] [O] [C] [S] in the
-    # order's sequence, joined by spaces; "it" for an implicit aspect term (decoded "null").
+@pytest.mark.parametrize("name, markers, implicit", [("mvp", ("[A]", "[O]", "[C]", "[S]"), "null"), ("dlo", ("[AT]", "[OT]", "[AC]", "[SP]"), "NULL")])
+def test_marker_round_trip_in_any_marker_order(name, markers, implicit):
+    # MvP data_utils.get_para_targets, AspectQuad DLO data_utils.get_para_asqp_targets:
+    # "{marker} {value}" for aspect, opinion, category, sentiment word in the order chosen,
+    # joined by spaces, " [SSEP] " between quads; "it" for an implicit aspect term (decoded
+    # "null" by MvP, "NULL" by DLO).
     rng = random.Random(2)
-    golds = [gold(rng, ["great", "bad", "ok"], "null") for _ in range(500)]
+    golds = [gold(rng, ["great", "bad", "ok"], implicit) for _ in range(500)]
     texts = []
     for g in golds:
         pieces = []
         for t, o, c, s in g:
-            pairs = [("[A]", "it" if t == "null" else t), ("[O]", o), ("[C]", c), ("[S]", s)]
+            pairs = list(zip(markers, ("it" if t == implicit else t, o, c, s)))
             rng.shuffle(pairs)
             pieces.append(" ".join(f"{marker} {value}" for marker, value in pairs))
         texts.append(" [SSEP] ".join(pieces))
-    structures, report = P.parse(texts, "mvp")
-    assert structures == golds and report["parse_failures"] == 0
+    assert P.parse(texts, name) == (golds, {"parser": P.parser_id(P.get_parser(name)), "parse_failures": 0, "parse_failure_examples": []})
 
 
 @pytest.mark.parametrize("name", ["gas_uabsa", "gas_aope", "gas_aste", "gas_tasd"])
@@ -209,7 +206,7 @@ def test_gas_annotation_by_hand():
     assert report["parse_failures"] == 1
     # TASD: a middle part that is no sentiment word holds the categories
     assert P.parse(["[NULL|food quality, food prices|negative]"], "gas_annotation_tasd")[0] == [[["NULL", "food quality", "negative"], ["NULL", "food prices", "negative"]]]
-    assert P.parse(["no brackets here", "[a|b]\n[c|d]"], "gas_annotation_aope") == ([[], [["a", "b"], ["c", "d"]]], {"parser": "gas_annotation_aope@1", "parse_failures": 0, "parse_failure_examples": []})
+    assert P.parse(["no brackets here", "[a|b]\n[c|d]"], "gas_annotation_aope") == ([[], [["a", "b"], ["c", "d"]]], {"parser": "gas_annotation_aope@2", "parse_failures": 0, "parse_failure_examples": []})
 
 
 @pytest.mark.parametrize("name", ["mvp_llm", "mvp_llm_aste", "mvp_llm_tasd"])
@@ -256,8 +253,8 @@ def test_asqp_failures_become_empty_quads():
     structures, report = P.parse(texts, "asqp_paraphrase")
     empty = ["", "", "", ""]
     assert structures == [[["pizza", "good", "food quality", "great"], empty], [empty], [empty], [empty], [["NULL", "fine", "FOOD", "ok"]], [empty]]
-    assert report == {"parser": "asqp_paraphrase@1", "parse_failures": 5, "parse_failure_examples": [0, 1, 2, 3, 5]}
-    with pytest.raises(ValueError, match=r"predictions\[0\]: asqp_paraphrase@1 cannot read it: piece 2 'nonsense' is not"):
+    assert report == {"parser": "asqp_paraphrase@2", "parse_failures": 5, "parse_failure_examples": [0, 1, 2, 3, 5]}
+    with pytest.raises(ValueError, match=r"predictions\[0\]: asqp_paraphrase@2 cannot read it: piece 2 'nonsense' is not"):
         P.parse(texts, "asqp_paraphrase", strict=True)
 
 
@@ -273,7 +270,7 @@ def test_mvp_fills_missing_markers_with_null_and_reports_them():
     # after its marker, so "[O]good" loses its "g"; the first [A] counts; "it" is "null".
     assert structures == [[["pizza", "null", "null", "great"]], [["null", "ood", "x", "y [A] z"]], [["a", "b", "c", "d"]]]
     assert report["parse_failures"] == 1 and report["parse_failure_examples"] == [0]
-    with pytest.raises(ValueError, match=r"predictions\[0\]: mvp@1 cannot read it: piece 1 '\[A\] pizza \[S\] great' lacks \[C\] \[O\]"):
+    with pytest.raises(ValueError, match=r"predictions\[0\]: mvp@2 cannot read it: piece 1 '\[A\] pizza \[S\] great' lacks \[C\] \[O\]"):
         P.parse(["[A] pizza [S] great"], "mvp", strict=True)
 
 
@@ -695,6 +692,154 @@ def test_omnievent_candidates_refuse_bad_input():
 
 
 # ---------------------------------------------------------------------------------------
+# Scored as the repositories score (issue 39): elements compared as written, DLO, GAS's
+# fixed figures. Fixtures: tests/parse_reference_quads.py run in place (README there).
+
+QUAD_SCORES = json.loads((DATA / "parse" / "quad_scores.json").read_text(encoding="utf-8"))
+GAS_FIXED = json.loads((DATA / "parse" / "gas_fixed.json").read_text(encoding="utf-8"))
+
+
+def exact_figures(predictions, references, name, **options):
+    import warnings
+
+    with warnings.catch_warnings():  # the list rule's warning about repeated hits
+        warnings.simplefilter("ignore")
+        result = compute(predictions, references, parse=name, similarity="exact", duplicates="set" if name == "gen_scl_nat" else "list", exact_only=True, **options)
+    return [result["exact_precision"], result["exact_recall"], result["exact_f1"]]
+
+
+def test_corpus_figures_equal_the_repositories_own_scores():
+    """Exact P, R, F1 of 168 corpora (12 per parser; each of 10 gold target texts and a
+    model's text: copied, a term blanked or misspelt, pieces dropped or repeated, cut,
+    markers inserted, random or adversarial), as each repository's compute_f1_scores gives
+    them on its own decoding; 20,000 corpora per parser agreed in the run."""
+    assert {case["parser"] for case in QUAD_SCORES} == set(TEMPLATES) | set(ANNOTATED)
+    for case in QUAD_SCORES:
+        assert exact_figures(case["predictions"], case["references"], case["parser"]) == pytest.approx(case["repository"], abs=1e-12), case
+
+
+def test_an_empty_or_spaced_term_is_a_miss_as_the_repository_counts_it():
+    # ABSA-QUAD's eval_utils run in place: the double space where "it" was decodes to the
+    # aspect "" (not "NULL"), which matches nothing: number of gold spans 1, predicted 1,
+    # hit 0. The same for a category read with a trailing space ("food quality "). Read
+    # as NULL and stripped by quad_match, both scored 1.0 under asqp_paraphrase@1.
+    gold = ["food quality is great because it is delicious"]
+    for text in ("food quality is great because  is delicious", "food quality  is great because it is delicious"):
+        assert exact_figures([text], gold, "asqp_paraphrase") == [0.0, 0.0, 0.0]
+        structures, report = P.parse([text], "asqp_paraphrase")
+        assert len(structures[0][0]) == 5 and report["parse_failures"] == 1  # one element more: malformed, reported
+    # the gold texts are read strictly: a gold text with an empty term is refused by name
+    with pytest.raises(ValueError, match=r"references\[0\]: asqp_paraphrase@2 cannot read it: quad 1 .* an empty target"):
+        compute(gold, ["food quality is great because  is delicious"], parse="asqp_paraphrase")
+    # two such quads stay two under duplicates="set" (GEN-SCL-NAT counts set(pred): 2 predicted)
+    r = compute(["c | THE a IS  | positive [SSEP] d | THE a IS  | positive"], ["c | THE a IS NULL | positive"], parse="gen_scl_nat", duplicates="set", similarity="exact")
+    assert (r["exact_precision"], r["exact_recall"]) == (0.0, 0.0) and r["parse_failures"] == 1
+
+
+def test_dlo_by_hand():
+    # from its code: a value starts 4 characters after its marker ("[SP]bad" keeps "bad"),
+    # the first occurrence of each marker counts, a piece without one is an empty quad
+    structures, report = P.parse(["[SP]bad [AC] c [AT] It [OT] o [AT] x", "[AT] a [OT] b [AC] c"], "dlo")
+    assert structures == [[["NULL", "o [AT] x", "c", "bad"]], [["", "", "", ""]]] and report["parse_failure_examples"] == [1]
+
+
+def test_gas_fixed_equals_fix_pred_with_editdistance():
+    """44 corpora (6 per task and format) with each text's tuples after GAS's
+    fix_pred_with_editdistance and the fixed P, R, F1 its compute_scores prints, run in place."""
+    assert {case["parser"] for case in GAS_FIXED} == set(P.FIXING_PARSERS)
+    for case in GAS_FIXED:
+        structures, _ = P.parse(case["predictions"], case["parser"], sources=case["sources"])
+        assert structures == [ours_expected(case["parser"], tuples) for tuples in case["repository_tuples"]], case
+        assert exact_figures(case["predictions"], case["references"], case["parser"], sources=case["sources"]) == pytest.approx(case["repository"], abs=1e-12)
+
+
+def test_gas_raw_and_fixed_by_hand():
+    # GAS's compute_scores run in place (ASTE, extraction): "servce" is no substring of the
+    # sentence, its nearest word is "service"; "god" -> "good". Raw: 1 hit of 3 predicted
+    # and 3 gold, P = R = F1 = 1/3; fixed: 3 of 3, 1.0.
+    sentence = ["the pizza was delicious , the service slow but the wine good"]
+    pred = ["(pizza, delicious, positive); (servce, slow, negative); (wine, god, positive)"]
+    gold = ["(pizza, delicious, positive); (service, slow, negative); (wine, good, positive)"]
+    assert exact_figures(pred, gold, "gas_aste") == pytest.approx([1 / 3] * 3)
+    assert exact_figures(pred, gold, "gas_aste_fixed", sources=sentence) == [1.0, 1.0, 1.0]
+    # A triplet with no sentiment word where GAS looks (an unreadable piece, "positve") is
+    # GAS's previous such triplet again, fixed against this sentence, across texts: run in
+    # place, (pizza, delicious, positive) twice, then (wine, wine, positive): hits 2 of 3
+    # predicted and 2 gold: P 2/3, R 1, F1 0.8 (raw: 1 hit, P 1/3, R 1/2, F1 0.4).
+    pred, gold = ["(pizza, delicious, positive); garbage", "(wine, good, positve)"], ["(pizza, delicious, positive)", "(wine, good, positive)"]
+    sources = ["the pizza was delicious", ["the", "wine", "was", "good"]]
+    structures, report = P.parse(pred, "gas_aste_fixed", sources=sources)
+    assert structures == [[["pizza", "delicious", "positive"]] * 2, [["wine", "wine", "positive"]]] and report["parse_failure_examples"] == [0, 1]
+    assert exact_figures(pred, gold, "gas_aste_fixed", sources=sources) == pytest.approx([2 / 3, 1.0, 0.8])
+    assert exact_figures(pred, gold, "gas_aste") == pytest.approx([1 / 3, 1 / 2, 0.4])
+    # with no such triplet before it GAS's fix stops (an unbound variable): ours keeps it, reported
+    assert P.parse(["(wine, good, positve)"], "gas_aste_fixed", sources=["the wine"]) == ([[["wine", "good", "positve"]]], {"parser": "gas_aste_fixed@1", "parse_failures": 1, "parse_failure_examples": [0]})
+
+
+def test_levenshtein_equals_the_full_table():
+    from rationale_naive import levenshtein as table
+
+    rng = random.Random(23)
+    for _ in range(5000):
+        a, b = ("".join(rng.choice("ab c好x") for _ in range(rng.randint(0, 70 if rng.random() < 0.1 else 9))) for _ in range(2))
+        assert P.levenshtein(a, b) == table(a, b), (a, b)
+
+
+def test_gas_fixed_through_the_space():
+    """The Space's compute and add_batch take sources as compute does (test_gas_raw_and_fixed_by_hand)."""
+    import evaluate
+
+    metric = evaluate.load(str(SPACES_DIR / "quad_match"), keep_in_memory=True)
+    pred, gold = ["(pizza, delicious, positive); garbage", "(wine, good, positve)"], ["(pizza, delicious, positive)", "(wine, good, positive)"]
+    sources = ["the pizza was delicious", ["the", "wine", "was", "good"]]
+    options = dict(parse="gas_aste_fixed", similarity="exact", duplicates="list", exact_only=True)
+    expected = compute(pred, gold, sources=sources, **options)
+    assert expected["exact_f1"] == pytest.approx(0.8)
+    with pytest.warns(UserWarning):  # the list rule's repeated hit
+        assert metric.compute(predictions=pred, references=gold, sources=sources, **options) == expected
+    for k in range(2):
+        metric.add_batch(predictions=pred[k : k + 1], references=gold[k : k + 1], sources=sources[k : k + 1])
+    with pytest.warns(UserWarning):
+        assert metric.compute(**options) == expected
+    metric.add_batch(predictions=pred[:1], references=gold[:1], sources=sources[:1])
+    metric.add_batch(predictions=pred[1:], references=gold[1:])
+    with pytest.raises(ValueError, match="sources: given with some batches and not others"):
+        metric.compute(**options)
+    with pytest.raises(ValueError, match="sources: gas_aste@2 reads the model texts alone"):
+        metric.compute(predictions=pred, references=gold, sources=sources, parse="gas_aste")
+
+
+def test_sources_go_with_the_fixing_parsers_only():
+    with pytest.raises(ValueError, match=r"sources: gas_aste_fixed@1 corrects each prediction against its sentence; pass sources"):
+        compute(["(a, b, positive)"], ["(a, b, positive)"], parse="gas_aste_fixed")
+    with pytest.raises(ValueError, match=r"sources: gas_aste@2 reads the model texts alone; sources apply to .*gas_aste_fixed"):
+        compute(["(a, b, positive)"], ["(a, b, positive)"], parse="gas_aste", sources=["a b"])
+    with pytest.raises(ValueError, match="sources: applies to model texts read by a parser"):
+        compute(["a | b | c | d"], ["a | b | c | d"], sources=["a b"])
+    with pytest.raises(ValueError, match=r"sources and predictions differ in length: 2 against 1"):
+        compute(["(a, b, positive)"], ["(a, b, positive)"], parse="gas_aste_fixed", sources=["a b", "c"])
+    with pytest.raises(ValueError, match=r"sources\[0\]: has no words: gas_aste_fixed@1 recovers terms"):
+        compute(["(a, b, positive)"], ["(a, b, positive)"], parse="gas_aste_fixed", sources=["  "])
+    with pytest.raises(ValueError, match=r"sources\[0\]: expected a text or a list of words, got int"):
+        compute(["(a, b, positive)"], ["(a, b, positive)"], parse="gas_aste_fixed", sources=[3])
+    with pytest.raises(ValueError, match="parse: gas_aste_fixed@1 corrects each prediction against its sentence"):
+        P.QuadReader(P.get_parser("gas_aste_fixed"))
+
+
+def test_gas_fixed_on_the_command_line(tmp_path, capsys):
+    from paperscore import cli
+
+    for name, lines in (("p.txt", ["(pizza, delicious, positive); (servce, slow, negative); (wine, god, positive)"]), ("r.txt", ["(pizza, delicious, positive); (service, slow, negative); (wine, good, positive)"]), ("s.txt", ["the pizza was delicious , the service slow but the wine good"])):
+        (tmp_path / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    run = ["quad", "--predictions", str(tmp_path / "p.txt"), "--references", str(tmp_path / "r.txt"), "--similarity", "exact", "--duplicates", "list", "--json"]
+    assert cli.main(run + ["--parse", "gas_aste_fixed", "--sources", str(tmp_path / "s.txt")]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["exact_f1"] == 1.0 and "|parse:gas_aste_fixed@1|" in result["signature"]  # test_gas_raw_and_fixed_by_hand
+    assert cli.main(run + ["--sources", str(tmp_path / "s.txt")]) == 1
+    assert "--sources: applies with --parse NAME only" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------------------
 # ACOS's generative baseline (GEN-SCL-NAT) and DiaASQ's triplets as JSON (issue 21)
 
 GEN_SCL_NAT = json.loads((DATA / "parse" / "gen_scl_nat.json").read_text(encoding="utf-8"))
@@ -707,7 +852,7 @@ def test_gen_scl_nat_agrees_with_its_repository_function():
     assert len(GEN_SCL_NAT) >= 200
     structures, report = P.parse([case["text"] for case in GEN_SCL_NAT], "gen_scl_nat")
     for case, structure in zip(GEN_SCL_NAT, structures):
-        assert [[c, a, s, o] for a, o, c, s in structure] == case["repository_output"], case["text"]
+        assert structure == ours_expected("gen_scl_nat", case["repository_output"]), case["text"]
     assert 0.2 * len(GEN_SCL_NAT) < report["parse_failures"] < 0.8 * len(GEN_SCL_NAT)
 
 
@@ -718,7 +863,7 @@ def test_gen_scl_nat_round_trip():
     rng = random.Random(8)
     golds = [gold(rng, ["positive", "negative", "neutral"], "it") for _ in range(500)]
     texts = [" [SSEP] ".join(" ".join([c, "| THE", t, "IS", o, "|", s]) for t, o, c, s in g) for g in golds]
-    assert P.parse(texts, "gen_scl_nat") == (golds, {"parser": "gen_scl_nat@1", "parse_failures": 0, "parse_failure_examples": []})
+    assert P.parse(texts, "gen_scl_nat") == (golds, {"parser": "gen_scl_nat@2", "parse_failures": 0, "parse_failure_examples": []})
 
 
 def test_gen_scl_nat_failures_and_its_pipe_form():

@@ -1242,7 +1242,7 @@ def test_parse_mvp_model_text_hand_derivation():
     result = compute(MVP_PRED, MVP_REF, parse="mvp", return_signature=True)
     signature = result.pop("signature")
     assert result == pytest.approx(MVP_EXPECTED, abs=1e-12)
-    assert signature.startswith("quad_match|parse:mvp@1|tuple_len:0123|")
+    assert signature.startswith("quad_match|parse:mvp@2|tuple_len:0123|")
 
 
 def test_parse_in_the_signature_and_references_as_quads():
@@ -1254,7 +1254,7 @@ def test_parse_in_the_signature_and_references_as_quads():
     # sample 1: 1 hit, 2 predicted, 1 gold; sample 2: one empty triplet (unread), 1 gold
     assert result["exact_precision"] == pytest.approx(1 / 3) and result["exact_recall"] == pytest.approx(1 / 2)
     assert (result["parse_failures"], result["parse_failure_examples"]) == (1, [1])
-    assert result["signature"].startswith("quad_match|parse:asqp_paraphrase_aste@1|parse_references:no|tuple_len:013|")
+    assert result["signature"].startswith("quad_match|parse:asqp_paraphrase_aste@2|parse_references:no|tuple_len:013|")
     assert "parse" not in compute(["a | b | c | d"], ["a | b | c | d"], return_signature=True)["signature"]
     assert "parse_failures" not in compute(["a | b | c | d"], ["a | b | c | d"])
 
@@ -1262,14 +1262,14 @@ def test_parse_in_the_signature_and_references_as_quads():
 def test_parse_refuses_what_would_silently_score_zero():
     with pytest.raises(ValueError, match=r"references\[0\]: is not model text .* parse_references=False"):
         compute(["It is great because pizza is delicious"], [[["pizza", "delicious", "positive"]]], parse="asqp_paraphrase_aste")
-    with pytest.raises(ValueError, match="tuple_len: '0123', but the parser asqp_paraphrase_aste@1 writes '013' tuples"):
+    with pytest.raises(ValueError, match="tuple_len: '0123', but the parser asqp_paraphrase_aste@2 writes '013' tuples"):
         compute(["x"], ["x"], parse="asqp_paraphrase_aste", tuple_len="0123")
     with pytest.raises(ValueError, match="parse: unknown parser 'csc_reply' for quad_match"):
         compute(["x"], ["x"], parse="csc_reply")
     # a gold text the parser cannot read is a broken reference: an error, never a quad matching nothing
-    with pytest.raises(ValueError, match=r"references\[1\]: mvp@1 cannot read it: piece 1 '\[A\] it' lacks \[C\] \[S\] \[O\]"):
+    with pytest.raises(ValueError, match=r"references\[1\]: mvp@2 cannot read it: piece 1 '\[A\] it' lacks \[C\] \[S\] \[O\]"):
         compute(MVP_PRED, [MVP_REF[0], "[A] it"], parse="mvp")
-    with pytest.raises(ValueError, match=r"references\[0\]\[1\]: mvp@1 cannot read it"):
+    with pytest.raises(ValueError, match=r"references\[0\]\[1\]: mvp@2 cannot read it"):
         compute(MVP_PRED[:1], [[MVP_REF[0], "oops"]], parse="mvp")
     for option in (dict(strict=True), dict(parse_references=False)):
         with pytest.raises(ValueError, match=f"{next(iter(option))}: applies to model texts read by a parser; pass parse=NAME"):
@@ -1277,7 +1277,7 @@ def test_parse_refuses_what_would_silently_score_zero():
 
 
 def test_parse_strict_makes_a_failure_an_error():
-    with pytest.raises(ValueError, match=r"predictions\[0\]: mvp@1 cannot read it: piece 2 '\[A\] service \[O\] slow' lacks \[C\] \[S\]"):
+    with pytest.raises(ValueError, match=r"predictions\[0\]: mvp@2 cannot read it: piece 2 '\[A\] service \[O\] slow' lacks \[C\] \[S\]"):
         compute(MVP_PRED, MVP_REF, parse="mvp", strict=True)
     assert compute(MVP_PRED[:1] * 0 + [MVP_REF[0]], MVP_REF[:1], parse="mvp", strict=True)["exact_f1"] == 1.0
 
@@ -1327,7 +1327,10 @@ def naive_parse(texts, read):
 
 
 def test_parse_equals_each_text_read_alone_at_users_sizes():
-    from paperscore.parse import read_mvp
+    from paperscore.parse import get_parser, parse_one
+
+    def read_mvp(text):  # MvP's decoder, then the elements it compares as written (parse.parse_one)
+        return parse_one(get_parser("mvp"), text)
 
     predictions, references = mvp_corpus(10_000, 4)
     result = compute(predictions, references, parse="mvp", exact_only=True)
@@ -1345,12 +1348,12 @@ def test_parse_equals_each_text_read_alone_at_users_sizes():
 
 def test_parse_through_the_space_compute_and_add_batch(space_metric):
     result = space_metric.compute(predictions=MVP_PRED, references=MVP_REF, parse="mvp", return_signature=True)
-    assert result.pop("signature").startswith("quad_match|parse:mvp@1|")
+    assert result.pop("signature").startswith("quad_match|parse:mvp@2|")
     assert result == pytest.approx(MVP_EXPECTED, abs=1e-12)
     for prediction, reference in zip(MVP_PRED, MVP_REF):
         space_metric.add_batch(predictions=[prediction], references=[reference])
     assert space_metric.compute(parse="mvp") == pytest.approx(MVP_EXPECTED, abs=1e-12)
-    with pytest.raises(ValueError, match=r"predictions\[0\]: mvp@1 cannot read it"):
+    with pytest.raises(ValueError, match=r"predictions\[0\]: mvp@2 cannot read it"):
         space_metric.compute(predictions=MVP_PRED, references=MVP_REF, parse="mvp", strict=True)
 
 
@@ -1358,7 +1361,7 @@ def test_parse_on_the_command_line(tmp_path, capsys):
     p, r = write(tmp_path / "p.txt", MVP_PRED), write(tmp_path / "r.txt", MVP_REF)
     code, out, _ = run_cli(["quad", "--predictions", p, "--references", r, "--parse", "mvp", "--json"], capsys)
     result = json.loads(out)
-    assert code == 0 and result.pop("signature").startswith("quad_match|parse:mvp@1|")
+    assert code == 0 and result.pop("signature").startswith("quad_match|parse:mvp@2|")
     assert result == pytest.approx(MVP_EXPECTED, abs=1e-12)
     # JSON strings: a reply over several lines, and references as quads in the parser's spelling
     reply = '```json\n[{"target": "pizza", "opinion": "delicious", "aspect": "food quality", "polarity": "positive"}]\n```'
@@ -1368,7 +1371,7 @@ def test_parse_on_the_command_line(tmp_path, capsys):
     code, out, _ = run_cli(["quad", "--format", "json", "--predictions", str(pj), "--references", str(rj), "--parse", "llm_json", "--references-as-quads", "--json"], capsys)
     assert code == 0 and json.loads(out)["exact_f1"] == 1.0 and json.loads(out)["parse_failures"] == 0
     code, _, err = run_cli(["quad", "--predictions", p, "--references", r, "--parse", "mvp", "--strict"], capsys)
-    assert code != 0 and "predictions[0]: mvp@1 cannot read it" in err
+    assert code != 0 and "predictions[0]: mvp@2 cannot read it" in err
     code, _, err = run_cli(["quad", "--predictions", p, "--references", r, "--strict"], capsys)
     assert code != 0 and "--strict: applies with --parse NAME only" in err
 
@@ -1378,7 +1381,7 @@ def test_demo_scores_model_text_with_a_chosen_parser():
 
     app = load_app()
     result, table = app.score(**{**app.EXAMPLE, **app.MVP_EXAMPLE})
-    assert result.pop("signature").startswith("quad_match|parse:mvp@1|")
+    assert result.pop("signature").startswith("quad_match|parse:mvp@2|")
     assert result == pytest.approx(MVP_EXPECTED, abs=1e-12)
     assert table["data"][1][1] == "service | slow | null | null"
     with pytest.raises(gr.Error, match="parse: 'nope' is not one of"):

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from quad_naive import sample_statistics
 
 from paperscore import csc_common, quad, rewards
-from paperscore.parse import PIECE_READERS, QuadReader, get_parser, parser_id
+from paperscore.parse import PIECE_READERS, QuadReader, get_parser, parse_one, parser_id
 
 # ---------------------------------------------------------------------------------------
 # Random ASQP paraphrase texts ("{category} is {great|bad|ok} because {aspect} is {opinion}")
@@ -166,7 +166,7 @@ def mvp_text(rng):
 def test_quad_reader_equals_the_parser_text_by_text(name):
     """parse.QuadReader (each distinct piece read once, over one split of the texts joined)
     gives, for 12,000 diverse texts read in two calls that share its table, every text's
-    quads and failure exactly as parser.read gives them text by text."""
+    quads and failure exactly as parse.parse_one (the parser's reading) gives them text by text."""
     rng = random.Random(name)
     texts = [model_text(rng) if name != "mvp" else mvp_text(rng) for _ in range(12_000)]
     texts += texts[:500]  # repeats
@@ -180,7 +180,7 @@ def test_quad_reader_equals_the_parser_text_by_text(name):
     assert numbers.dtype == counts.dtype == np.int64 and failed.dtype == bool
     start = 0
     for i, text in enumerate(texts):
-        quads, problems = parser.read(text)
+        quads, problems = parse_one(parser, text)
         assert [reader.quads[k] for k in numbers[start : start + counts[i]]] == quads and failed[i] == bool(problems), (i, text)
         start += counts[i]
     assert start == len(numbers) and 1000 < failed.sum() < len(texts) - 1000  # both kinds, many of each
@@ -372,7 +372,7 @@ def test_trl_calling_convention():
         reward(completions=[gold], reference=[gold, gold])
     with pytest.raises(ValueError, match=r"completions\[0\]: is a int"):
         reward(completions=[3], reference=[gold])
-    with pytest.raises(ValueError, match=r"reference\[1\]: asqp_paraphrase@1 cannot read the gold text 'junk'"):
+    with pytest.raises(ValueError, match=r"reference\[1\]: asqp_paraphrase@2 cannot read the gold text 'junk'"):
         reward(completions=[gold, gold], reference=[gold, "junk"])
     with pytest.raises(ValueError, match="metric: 'f1' is not one of"):
         rewards.quad_reward("asqp_paraphrase", metric="f1")

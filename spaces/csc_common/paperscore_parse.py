@@ -6,12 +6,18 @@ Every repository turns generated text into tuples with its own decoding function
 choice moves the numbers as much as the metric does. Each parser here restates one
 published decoder, exactly (checked against the repository's own function on thousands of
 random and malformed strings, tests/data/parse/), under a name and a version that go into
-the signature: `asqp_paraphrase@1`. The parsers whose source is "paperscore" are this
-project's own conventions, for model text no repository decodes (LLM JSON, chat replies).
+the signature: `asqp_paraphrase@2`. A reading that changes gets the next version and the
+old one is retired (RETIRED says what changed). The parsers whose source is "paperscore"
+are this project's own conventions, for model text no repository decodes (LLM JSON, chat
+replies). Every reader runs in time linear in the text (tests/test_fuzz.py bounds it per
+character), including on the periodic texts where a backtracking regular expression or
+a search restarted at each offset is quadratic.
 
 A text is never dropped: the pieces a parser cannot read become what the source repository
 makes of them (each parser says which), usually a quad of empty strings, which
-quad_match.compute counts as a predicted quad that matches nothing. The report beside the
+quad_match.compute counts as a predicted quad that matches nothing (and a quad whose
+elements quad_match would read otherwise than the repository compares them: see
+literal_elements). The report beside the
 structures counts the texts with such a piece (`parse_failures`, with the first 0-based
 indices); `strict=True` makes the first one a ValueError instead.
 
@@ -40,7 +46,10 @@ import numpy as np
 
 from .paperscore_core import check_flags, input_error, read_json_values, read_lines
 
-Parser = namedtuple("Parser", "name version family tuple_len read source")
+# fix: None, or a function (structure, source tokens, carry) -> (structure, problems) that
+# corrects a prediction against its sentence after read (GAS's fix_pred_with_editdistance;
+# `carry`, one dict per call of parse(), is what the repository's loop keeps between texts).
+Parser = namedtuple("Parser", "name version family tuple_len read source fix", defaults=(None,))
 FAILURE_EXAMPLES = 5  # how many failing example indices the report lists
 
 
@@ -52,6 +61,46 @@ def _unread(width):
     """What an unreadable piece becomes: a quad of empty strings, malformed in quad_match
     (an empty aspect or polarity) for every tuple_len except "01"."""
     return [""] * width
+
+
+TERMS = {"0": "target (aspect term)", "1": "opinion term"}  # the elements quad_match reads as implicit when empty
+
+
+def literal_elements(quad, tuple_len, number, problems):
+    """The quad, or else (reported) a malformed one, if quad_match would read one of its
+    elements otherwise than the repository compares it, as it is: an empty target or
+    opinion term, which quad_match reads as implicit (NULL), or an element with white space
+    at either end, which quad_match strips. The repository's "" never matches an implicit
+    "NULL" (a double space where ASQP's "it" was: a miss in ABSA-QUAD, a hit in quad_match
+    as read before), nor "pizza " its gold "pizza". The malformed quad is the quad with one
+    element more, the quad in JSON: it matches nothing, and two are equal (under
+    duplicates="set") exactly when the repository's tuples are."""
+    empty = next((TERMS[code] for code, element in zip(tuple_len, quad) if code in TERMS and element == ""), None)
+    spaced = next((element for element in quad if isinstance(element, str) and element != element.strip()), None)
+    if (empty is None and spaced is None) or quad == _unread(len(quad)):
+        return quad
+    what = f"an empty {empty}" if empty else f"the element {spaced!r} with white space at an end"
+    problems.append(f"quad {number} {quad!r}: {what}, which the repository compares as it is (quad_match would not): a quad that matches nothing")
+    return [*quad, json.dumps(quad, ensure_ascii=False)]
+
+
+def compares_literally(parser):
+    """Whether literal_elements applies: a quad parser restating a repository's decoder (the
+    project's own conventions, source "paperscore", read null and "" as implicit)."""
+    return parser.family == "quad_match" and not parser.source.startswith("paperscore")
+
+
+def parse_one(parser, text, words=None, carry=None):
+    """(structure, problems) of one text: parser.read; then parser.fix against the words of
+    its sentence, for a parser that has one; then literal_elements on every quad, for a parser
+    that compares_literally."""
+    structure, problems = parser.read(text)
+    if parser.fix:
+        structure, more = parser.fix(structure, words, carry)
+        problems = problems + more
+    if compares_literally(parser):
+        structure = [literal_elements(quad, parser.tuple_len, number, problems) for number, quad in enumerate(structure, 1)]
+    return structure, problems
 
 
 # ---------------------------------------------------------------------------------------
@@ -144,7 +193,7 @@ def read_asqp_paraphrase_tasd(text):
 # Many texts at once (rewards score 100,000 completions a step): each "[SSEP]" parser's
 # reading of one stripped piece and its width, so that each distinct piece is read once;
 # keyed by name@version, so that another version of a parser never borrows them.
-PIECE_READERS = {"asqp_paraphrase@1": (_asqp_quad, 4), "asqp_paraphrase_aste@1": (_aste_triplet, 3), "asqp_paraphrase_tasd@1": (_tasd_triplet, 3)}
+PIECE_READERS = {"asqp_paraphrase@2": (_asqp_quad, 4), "asqp_paraphrase_aste@2": (_aste_triplet, 3), "asqp_paraphrase_tasd@2": (_tasd_triplet, 3)}
 SSEP = "[SSEP]"
 
 
@@ -166,6 +215,8 @@ class QuadReader:
     an index, across calls of read()."""
 
     def __init__(self, parser):
+        if parser.fix:
+            raise ValueError(f"parse: {parser_id(parser)} corrects each prediction against its sentence (sources), which this reader is not given")
         self.parser, self.quads, self.seen, self.bad = parser, [], {}, []  # bad: per quad, read with a problem
 
     def read(self, texts):
@@ -179,14 +230,16 @@ class QuadReader:
                 if piece not in self.seen:
                     problems = []
                     quad = read_piece(piece, 0, problems)
-                    self._add(piece, _unread(width) if quad is None else quad, quad is None or bool(problems))
+                    if quad is None:
+                        problems.append("unreadable")
+                    self._add(piece, literal_elements(quad or _unread(width), self.parser.tuple_len, 0, problems), bool(problems))
             numbers = np.fromiter(map(self.seen.__getitem__, pieces), np.int64, len(pieces))
             bad = np.array(self.bad, bool)[numbers]
             failed = np.logical_or.reduceat(bad, np.cumsum(counts) - counts) if len(texts) else np.zeros(0, bool)
             return numbers, counts, failed
         done = {}
         for text in dict.fromkeys(texts):
-            quads, problems = self.parser.read(text)
+            quads, problems = parse_one(self.parser, text)
             done[text] = ([self._add(tuple(quad), quad, False) for quad in quads], bool(problems))
         read = [done[text] for text in texts]
         numbers = np.fromiter(itertools.chain.from_iterable(found for found, _ in read), np.int64)
@@ -311,6 +364,90 @@ def read_gas_annotation_tasd(text):
     return _read_annotation(text, 3)
 
 
+# GAS's "fixed" figures (eval_utils.fix_pred_with_editdistance, printed beside the raw ones
+# by compute_scores): each predicted term not found in the sentence, and each sentiment or
+# category not in its list, replaced word by word by the nearest word of the sentence or
+# list. Its own names: the sentence is the input's words (str.split()).
+GAS_CATEGORIES = (  # eval_utils.aspect_cate_list (without "food general")
+    "location general", "food prices", "food quality", "ambience general", "service general", "restaurant prices",
+    "drinks prices", "restaurant miscellaneous", "drinks quality", "drinks style_options", "restaurant general", "food style_options",
+)  # fmt: skip
+
+
+def levenshtein(a, b):
+    """The edit distance of two strings (the editdistance package's eval, by character):
+    the last of _distances, the longer string as the bit vector, a step per character of
+    the shorter."""
+    longer, shorter = (a, b) if len(a) >= len(b) else (b, a)
+    distance = len(longer)
+    for distance in _distances(longer, shorter, anchored=True) if shorter else ():
+        pass
+    return distance
+
+
+def _closest(part, words):
+    """The first of `words` at the least edit distance from `part` (GAS's
+    edit_dis.index(min(edit_dis))); a word whose length alone puts it as far as the best so
+    far is not measured."""
+    best, chosen = None, None
+    for word in words:
+        if best is None or abs(len(word) - len(part)) < best:
+            distance = levenshtein(part, word)
+            if best is None or distance < best:
+                best, chosen = distance, word
+    return chosen
+
+
+def _nearest(term, words, memo):
+    """GAS's recover_terms_with_editdistance: each word of the term (split on " ") replaced
+    by its _closest of `words`; `memo` keeps each word's answer for this list of words (a
+    long prediction repeats its words)."""
+    for part in term.split(" "):
+        if part not in memo:
+            memo[part] = _closest(part, words)
+    return " ".join(memo[part] for part in term.split(" "))
+
+
+def _gas_fix(task, annotation):
+    """fix(structure, words, carry) for GAS's task, the structure in our tuple_len order."""
+
+    def fix(pairs, words, carry):
+        sentence, problems, fixed, memo = " ".join(words), [], [], ({}, {}, {})  # answers among words, sentiments, categories
+        near = lambda term: term if term in sentence else _nearest(term, words, memo[0])  # noqa: E731 (a term not in the sentence)
+        feeling = lambda word: word if word in SENTIMENTS else _nearest(word, SENTIMENTS, memo[1])  # noqa: E731
+        for number, pair in enumerate(pairs, 1):
+            if task == "uabsa":
+                aspect, sentiment = pair
+                fixed.append([near(aspect), feeling(sentiment)])
+            elif task == "aope":
+                aspect, opinions = pair
+                fixed.append([near(aspect), ", ".join(map(near, opinions.split(", ")))])
+            elif task == "tasd":
+                aspect, categories, sentiment = pair
+                aspect = aspect if aspect in sentence + "NULL" else _nearest(aspect, words, memo[0])
+                categories = ", ".join(c if c in GAS_CATEGORIES else _nearest(c, GAS_CATEGORIES, memo[2]) for c in categories.split(", "))
+                fixed.append([aspect, categories, feeling(sentiment)])
+            else:  # aste: GAS's own tuple is (aspect, sentiment, opinion) when annotated
+                first, second, third = (pair[0], pair[2], pair[1]) if annotation else pair
+                if second in SENTIMENTS:  # GAS: the annotated order
+                    carry.update(aspect=first, opinions=third, sentiment=second, annotated=True)
+                elif third in SENTIMENTS:
+                    carry.update(aspect=first, opinions=second, sentiment=third, annotated=False)
+                elif not carry:
+                    problems.append(f"triplet {number} {pair!r} has no sentiment word where GAS's fix looks, and no triplet before it (GAS stops on an unbound variable): kept as read")
+                    fixed.append(pair)
+                    continue
+                else:
+                    problems.append(f"triplet {number} {pair!r} has no sentiment word where GAS's fix looks: GAS writes the previous such triplet again, fixed against this sentence")
+                aspect, opinions, sentiment = near(carry["aspect"]), ", ".join(map(near, carry["opinions"].split(", "))), feeling(carry["sentiment"])
+                # GAS appends (aspect, sentiment, opinion) in the annotated order, else (aspect, opinion, sentiment);
+                # the annotated parser reorders GAS's tuples to tuple_len "013", so one written the other way stays crossed
+                fixed.append([aspect, opinions, sentiment] if carry["annotated"] == annotation else [aspect, sentiment, opinions])
+        return fixed, problems
+
+    return fix
+
+
 # ---------------------------------------------------------------------------------------
 # MvP element markers in any order: "[A] pizza [O] delicious [C] food quality [S] great"
 # (ZubinGou/multi-view-prompting src/eval_utils.extract_spans_para)
@@ -336,6 +473,34 @@ def read_mvp(text):
         value = {marker: piece[start + 4 : ends[ends.index(start) + 1]].strip() for marker, start in starts.items()}
         aspect = "null" if value["[A]"].lower() == "it" else value["[A]"]
         quads.append([aspect, value["[O]"], value["[C]"], value["[S]"]])
+    return quads, problems
+
+
+# ---------------------------------------------------------------------------------------
+# DLO / ILO (Hu et al., EMNLP 2022, template-order augmentation): element markers in any
+# order, "[AT] pizza [OT] delicious [AC] food quality [SP] great [SSEP] ..." (hmt2014/
+# AspectQuad DLO/eval_utils.extract_spans_para, task "asqp"; ILO's file decodes alike)
+
+DLO_MARKERS = ("[AC]", "[SP]", "[AT]", "[OT]")
+
+
+def read_dlo(text):
+    """Pieces split on "[SSEP]" and stripped. Each element runs from 4 characters after its
+    marker's first occurrence (a character glued to the marker is kept, unlike MvP) to the
+    next marker, stripped; a piece lacking a marker is an empty quad (reported). The
+    sentiment stays as written ("great"/"bad"/"ok"); an aspect term "it" (any case) is the
+    implicit "NULL"."""
+    quads, problems = [], []
+    for number, piece in enumerate(text.split(SSEP), 1):
+        piece = piece.strip()
+        starts = [piece.find(marker) for marker in DLO_MARKERS]
+        if -1 in starts:
+            quads.append(_unread(4))
+            problems.append(f"piece {number} {piece!r} lacks {' '.join(m for m, at in zip(DLO_MARKERS, starts) if at < 0)}")
+            continue
+        order = sorted(starts) + [len(piece)]
+        category, sentiment, aspect, opinion = (piece[start + 4 : order[order.index(start) + 1]].strip() for start in starts)
+        quads.append([_implicit(aspect), opinion, category, sentiment])
     return quads, problems
 
 
@@ -1235,26 +1400,33 @@ def parse_rationales(texts, sources, parser, strict=False, argument="predictions
 ABSA_QUAD = "IsakZhang/ABSA-QUAD@ce4d4a5 eval_utils.extract_spans_para"
 GAS = "IsakZhang/Generative-ABSA@8f4671b eval_utils.extract_spans_extraction"
 GAS_ANNOTATION = "IsakZhang/Generative-ABSA@8f4671b eval_utils.extract_spans_annotation"
+GAS_FIXED = "IsakZhang/Generative-ABSA@8f4671b eval_utils.fix_pred_with_editdistance"
 MVP = "ZubinGou/multi-view-prompting@549a2b7"
 
 PARSERS = {
     parser_id(parser): parser
     for parser in (
-        Parser("asqp_paraphrase", 1, "quad_match", "0123", read_asqp_paraphrase, ABSA_QUAD + "(task='asqp')"),
-        Parser("asqp_paraphrase_aste", 1, "quad_match", "013", read_asqp_paraphrase_aste, ABSA_QUAD + "(task='aste')"),
-        Parser("asqp_paraphrase_tasd", 1, "quad_match", "023", read_asqp_paraphrase_tasd, ABSA_QUAD + "(task='tasd')"),
-        Parser("gas_uabsa", 1, "quad_match", "03", read_gas_uabsa, GAS + "(task='uabsa')"),
-        Parser("gas_aope", 1, "quad_match", "01", read_gas_aope, GAS + "(task='aope')"),
-        Parser("gas_aste", 1, "quad_match", "013", read_gas_aste, GAS + "(task='aste')"),
-        Parser("gas_tasd", 1, "quad_match", "023", read_gas_tasd, GAS + "(task='tasd')"),
-        Parser("gas_annotation_uabsa", 1, "quad_match", "03", read_gas_annotation_uabsa, GAS_ANNOTATION + "(task='uabsa')"),
-        Parser("gas_annotation_aope", 1, "quad_match", "01", read_gas_annotation_aope, GAS_ANNOTATION + "(task='aope')"),
-        Parser("gas_annotation_aste", 1, "quad_match", "013", read_gas_annotation_aste, GAS_ANNOTATION + "(task='aste')"),
-        Parser("gas_annotation_tasd", 1, "quad_match", "023", read_gas_annotation_tasd, GAS_ANNOTATION + "(task='tasd')"),
-        Parser("mvp", 1, "quad_match", "0123", read_mvp, MVP + " src/eval_utils.extract_spans_para"),
-        Parser("mvp_llm", 1, "quad_match", "0123", read_mvp_llm, MVP + " src/llms/eval.py (asqp, acos)"),
-        Parser("mvp_llm_aste", 1, "quad_match", "013", read_mvp_llm_triplets, MVP + " src/llms/eval.py (aste)"),
-        Parser("mvp_llm_tasd", 1, "quad_match", "023", read_mvp_llm_triplets, MVP + " src/llms/eval.py (tasd)"),
+        Parser("asqp_paraphrase", 2, "quad_match", "0123", read_asqp_paraphrase, ABSA_QUAD + "(task='asqp')"),
+        Parser("asqp_paraphrase_aste", 2, "quad_match", "013", read_asqp_paraphrase_aste, ABSA_QUAD + "(task='aste')"),
+        Parser("asqp_paraphrase_tasd", 2, "quad_match", "023", read_asqp_paraphrase_tasd, ABSA_QUAD + "(task='tasd')"),
+        Parser("gas_uabsa", 2, "quad_match", "03", read_gas_uabsa, GAS + "(task='uabsa')"),
+        Parser("gas_aope", 2, "quad_match", "01", read_gas_aope, GAS + "(task='aope')"),
+        Parser("gas_aste", 2, "quad_match", "013", read_gas_aste, GAS + "(task='aste')"),
+        Parser("gas_tasd", 2, "quad_match", "023", read_gas_tasd, GAS + "(task='tasd')"),
+        Parser("gas_annotation_uabsa", 2, "quad_match", "03", read_gas_annotation_uabsa, GAS_ANNOTATION + "(task='uabsa')"),
+        Parser("gas_annotation_aope", 2, "quad_match", "01", read_gas_annotation_aope, GAS_ANNOTATION + "(task='aope')"),
+        Parser("gas_annotation_aste", 2, "quad_match", "013", read_gas_annotation_aste, GAS_ANNOTATION + "(task='aste')"),
+        Parser("gas_annotation_tasd", 2, "quad_match", "023", read_gas_annotation_tasd, GAS_ANNOTATION + "(task='tasd')"),
+        *(
+            Parser(f"gas{'_annotation' if annotation else ''}_{task}_fixed", 1, "quad_match", tuple_len, read, f"{GAS_FIXED}(task='{task}'{', annotation' if annotation else ''})", _gas_fix(task, annotation))
+            for annotation, readers in ((False, (read_gas_uabsa, read_gas_aope, read_gas_aste, read_gas_tasd)), (True, (read_gas_annotation_uabsa, read_gas_annotation_aope, read_gas_annotation_aste, read_gas_annotation_tasd)))
+            for (task, tuple_len), read in zip((("uabsa", "03"), ("aope", "01"), ("aste", "013"), ("tasd", "023")), readers)
+        ),
+        Parser("mvp", 2, "quad_match", "0123", read_mvp, MVP + " src/eval_utils.extract_spans_para"),
+        Parser("mvp_llm", 2, "quad_match", "0123", read_mvp_llm, MVP + " src/llms/eval.py (asqp, acos)"),
+        Parser("mvp_llm_aste", 2, "quad_match", "013", read_mvp_llm_triplets, MVP + " src/llms/eval.py (aste)"),
+        Parser("mvp_llm_tasd", 2, "quad_match", "023", read_mvp_llm_triplets, MVP + " src/llms/eval.py (tasd)"),
+        Parser("dlo", 1, "quad_match", "0123", read_dlo, "hmt2014/AspectQuad@b3c801f DLO/eval_utils.extract_spans_para(task='asqp')"),
         *(Parser(preset, 1, "quad_match", "0123", _json_reader(preset), "paperscore") for preset in JSON_KEYS),
         Parser("omnievent_s2s", 1, "micro_macro", None, read_omnievent_s2s, "THU-KEG/OmniEvent@ec72e72 seq2seq_processor.extract_argument"),
         Parser("omnievent_s2s_strict", 1, "micro_macro", None, read_omnievent_s2s, "OmniEvent's reading; paperscore's strict offset policy"),
@@ -1265,7 +1437,7 @@ PARSERS = {
         Parser("cllm_reply", 1, "csc", None, read_cllm_reply, "ktlKTL/C-LLM@7cd0d8c calcuate_metric.process_txt"),
         Parser("pycorrector_gpt", 1, "csc", None, read_pycorrector_gpt, "shibing624/pycorrector@fc8aa56 pycorrector/gpt/gpt_model.GptModel.predict"),
         Parser("simple_csc_line", 1, "csc", None, read_simple_csc_line, "Jacob-Zhou/simple-csc@7701e46 run.py"),
-        Parser("gen_scl_nat", 1, "quad_match", "0123", read_gen_scl_nat, "jpeper/GEN_SCL_NAT@e9ee190 source/eval_utils.extract_spans_para(task='gen_scl_nat')"),
+        Parser("gen_scl_nat", 2, "quad_match", "0123", read_gen_scl_nat, "jpeper/GEN_SCL_NAT@e9ee190 source/eval_utils.extract_spans_para(task='gen_scl_nat')"),
         Parser("diaasq_json", 1, "quad_match", "0123", read_diaasq_json, "paperscore (unikcc/DiaASQ@a7e3e35 save2file's triplet layout)"),
         Parser("coref_markdown", 1, "coref", None, read_coref_markdown, "nle18/coref-llms@6d0e16e src/data_processing.py (its markup; paperscore's reader)"),
         Parser("coref_clusters", 1, "coref", None, read_coref_clusters, "paperscore"),
@@ -1274,32 +1446,79 @@ PARSERS = {
 }
 
 
+# A parser whose reading changes gets the next version (its signature changes with it);
+# the previous one is retired here, with what changed: paperscore's earlier releases read
+# as it did (the signature names the package version too).
+LITERAL_TERMS = "a quad with an empty target or opinion term, or white space around an element, is unreadable (literal_elements), as the repository compares it"
+RETIRED = {
+    **{f"{name}@1": LITERAL_TERMS for name in (
+        "asqp_paraphrase", "asqp_paraphrase_aste", "asqp_paraphrase_tasd", "gas_uabsa", "gas_aope", "gas_aste", "gas_tasd",
+        "gas_annotation_uabsa", "gas_annotation_aope", "gas_annotation_aste", "gas_annotation_tasd", "mvp", "mvp_llm",
+        "mvp_llm_aste", "mvp_llm_tasd", "gen_scl_nat")},
+}  # fmt: skip
+FIXING_PARSERS = sorted(parser.name for parser in PARSERS.values() if parser.fix)
+
+
 def get_parser(name, family=None):
-    """The parser called `name` ("asqp_paraphrase" or "asqp_paraphrase@1"); an unknown
-    name or version, or one of another family, is a ValueError listing the names."""
+    """The parser called `name` ("asqp_paraphrase", its latest version, or
+    "asqp_paraphrase@2"); an unknown name or version, or one of another family, is a
+    ValueError listing the names; a retired version says what changed."""
     if not isinstance(name, str):
         raise ValueError(f"parse: {name!r} is not a parser name")
-    wanted = name if "@" in name else next((key for key in PARSERS if key.split("@")[0] == name), name)
-    parser = PARSERS.get(wanted)
+    if name in RETIRED:
+        raise ValueError(f"parse: {name} is retired ({RETIRED[name]}); this paperscore reads with {parser_id(get_parser(name.split('@')[0]))}")
+    versions = [parser for key, parser in PARSERS.items() if key.split("@")[0] == name]
+    parser = PARSERS.get(name) or max(versions, key=lambda parser: parser.version, default=None)
     if parser is None or (family is not None and parser.family != family):
         known = sorted(key for key, p in PARSERS.items() if family is None or p.family == family)
         raise ValueError(f"parse: unknown parser {name!r}{f' for {family}' if family else ''}; known: {', '.join(known)}")
     return parser
 
 
-def parse(texts, parser, strict=False, argument="predictions"):
+def token_lists(sources, count, argument="sources"):
+    """Each example's input words: a text split on white space, or a list of strings; one
+    example per model text (`count`)."""
+    if isinstance(sources, (str, bytes, dict)) or not hasattr(sources, "__iter__"):
+        raise ValueError(f"{argument}: expected one input per example (a text or a list of words), got {type(sources).__name__}")
+    sources = list(sources)
+    if len(sources) != count:
+        raise ValueError(f"{argument} and predictions differ in length: {len(sources)} against {count} examples")
+    words = []
+    for index, source in enumerate(sources):
+        if isinstance(source, str):
+            words.append(source.split())
+        elif isinstance(source, (list, tuple, np.ndarray)) and all(isinstance(word, str) for word in source):
+            words.append([str(word) for word in source])
+        else:
+            raise input_error(argument, index, f"expected a text or a list of words, got {type(source).__name__} {source!r:.60}")
+    return words
+
+
+def parse(texts, parser, strict=False, argument="predictions", sources=None):
     """(structures, report): each text read by `parser` (a name or a Parser), one structure
-    per text, and {"parser": "name@version", "parse_failures": how many texts had a piece
-    the parser could not read, "parse_failure_examples": the first few of their 0-based
-    indices}. strict=True: a ValueError naming `argument`[index] and the piece instead."""
+    per text (parse_one), and {"parser": "name@version", "parse_failures": how many texts
+    had a piece the parser could not read, "parse_failure_examples": the first few of their
+    0-based indices}. strict=True: a ValueError naming `argument`[index] and the piece
+    instead. sources: for a parser that fixes predictions against their sentence (GAS's
+    gas_*_fixed), each text's input, a text or a list of words (token_lists); refused
+    for any other parser."""
     parser = parser if isinstance(parser, Parser) else get_parser(parser)
     if isinstance(texts, (str, bytes, dict)) or not hasattr(texts, "__iter__"):
         raise ValueError(f"{argument}: expected a list of model texts, got {type(texts).__name__}")
-    structures, failed = [], []
-    for index, text in enumerate(texts):
+    texts = list(texts)
+    if parser.fix and sources is None:
+        raise ValueError(f"sources: {parser_id(parser)} corrects each prediction against its sentence; pass sources, one text (split on white space) or list of words per example")
+    if sources is not None and not parser.fix:
+        raise ValueError(f"sources: {parser_id(parser)} reads the model texts alone; sources apply to the parsers that fix predictions against the sentence ({', '.join(FIXING_PARSERS)})")
+    words = token_lists(sources, len(texts)) if parser.fix else [None] * len(texts)
+    for index, sentence in enumerate(words):
+        if sentence == []:
+            raise input_error("sources", index, f"has no words: {parser_id(parser)} recovers terms from the sentence's words")
+    structures, failed, carry = [], [], {}
+    for index, (text, sentence) in enumerate(zip(texts, words)):
         if not isinstance(text, str):
             raise input_error(argument, index, f"is a {type(text).__name__}, not a model text for the parser {parser_id(parser)}")
-        structure, problems = parser.read(text)
+        structure, problems = parse_one(parser, text, sentence, carry)
         if problems:
             if strict:
                 raise input_error(argument, index, f"{parser_id(parser)} cannot read it: {problems[0]}")

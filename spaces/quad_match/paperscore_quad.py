@@ -47,7 +47,7 @@ from .paperscore_core import (
     signature,
     split_values,
 )
-from .paperscore_parse import PARSERS, check_parser_options, get_parser, parse as parse_texts, parser_id
+from .paperscore_parse import FIXING_PARSERS, PARSERS, check_parser_options, get_parser, parse as parse_texts, parser_id, parse_one
 
 QUAD_SEP, ELEMENT_SEP = " & ", " | "
 ELEMENTS = ("target", "opinion", "aspect", "polarity")
@@ -1312,19 +1312,22 @@ def paired_statistics(references, system_a, system_b, weights=(1, 1, 1, 1), tupl
     return (*tables, reduce)
 
 
-def _parsed(predictions, references, parse, parse_references, strict, tuple_len):
+def _parsed(predictions, references, parse, parse_references, strict, tuple_len, sources=None):
     """(predictions, references, tuple_len, report) with the model texts read by the
     parser `parse`: every prediction, and with parse_references each reference (a string,
     or a list of strings: several references), strictly, since a gold text the parser
     cannot read is a broken reference. A parser's elements are in its own tuple_len order
     and spelling (MvP's "null", ASQP's "great"), so references given as quads are refused
-    unless parse_references=False says they are written so."""
+    unless parse_references=False says they are written so. sources: each sample's
+    sentence, for the parsers that fix predictions against it (GAS's gas_*_fixed, which
+    leaves the gold tuples as read)."""
     parser = get_parser(parse, "quad_match")
     if tuple_len is not None and tuple_len != parser.tuple_len:
         raise ValueError(f"tuple_len: {tuple_len!r}, but the parser {parser_id(parser)} writes {parser.tuple_len!r} tuples; leave tuple_len out")
     check_flags(parse_references=parse_references)
     predictions = as_corpus(predictions, "predictions")
-    structures, report = parse_texts(predictions, parser, strict)
+    structures, report = parse_texts(predictions, parser, strict, sources=None if sources is None else as_corpus(sources, "sources"))
+    parser = parser._replace(fix=None)  # gold texts are read, never fixed
     if parse_references:
         texts, where, shape = [], [], []  # every gold text, its place, each sample's count (None: one)
         for index, reference in enumerate(as_corpus(references, "references")):
@@ -1337,7 +1340,7 @@ def _parsed(predictions, references, parse, parse_references, strict, tuple_len)
         gold, gold_report = parse_texts(texts, parser)
         if gold_report["parse_failures"]:
             first = gold_report["parse_failure_examples"][0]
-            raise input_error("references", where[first], f"{parser_id(parser)} cannot read it: {parser.read(texts[first])[1][0]}")
+            raise input_error("references", where[first], f"{parser_id(parser)} cannot read it: {parse_one(parser, texts[first])[1][0]}")
         references, start = [], 0
         for count in shape:
             references.append(gold[start] if count is None else gold[start : start + count])
@@ -1368,6 +1371,7 @@ def compute(
     strict=False,
     convention=None,
     spans=None,
+    sources=None,
 ):
     """Optimal soft-match and exact-match precision, recall and F1 of sentiment quads.
 
@@ -1402,6 +1406,9 @@ def compute(
     same parser, strictly (default True); False: references are quads already written in
     the parser's order and spelling.
     strict: a prediction the parser cannot read is a ValueError instead.
+    sources: with a parser that fixes predictions against the input (GAS's "fixed" figures,
+    parse="gas_aste_fixed", ...), each sample's input sentence: a text (split on white
+    space) or a list of words.
     spans: "exclusive" or "inclusive": span-index quads, as Span-ASTE and DiaASQ compare:
     each sample a list of quads whose target and opinion are [start, end] token indices
     (end exclusive or inclusive, as named; null or [-1, -1]: implicit), compared by
@@ -1419,10 +1426,10 @@ def compute(
                 raise ValueError(f"{name}: does not apply with convention={convention!r} (DiaASQ's table takes {', '.join(DIAASQ_OPTIONS[2:-1])})")
         return diaasq_compute(predictions, references, zero_division, confidence_level, n_resamples, seed, return_signature)
     zero_division = check_zero_division(zero_division)
-    check_parser_options(parse, strict, parse_references=parse_references is not True)
+    check_parser_options(parse, strict, parse_references=parse_references is not True, sources=sources is not None)
     report = None
     if parse is not None:
-        predictions, references, tuple_len, report = _parsed(predictions, references, parse, parse_references, strict, tuple_len)
+        predictions, references, tuple_len, report = _parsed(predictions, references, parse, parse_references, strict, tuple_len, sources)
     tuple_len = "0123" if tuple_len is None else tuple_len
     if spans is not None:
         if parse is not None:
@@ -1568,6 +1575,7 @@ def add_arguments(parser):
     parser.add_argument("--parse", choices=QUAD_PARSERS, metavar="NAME", help=f"the files hold model text, one per line (--format json: JSON strings), read by this parser: {', '.join(QUAD_PARSERS)}")
     parser.add_argument("--references-as-quads", action="store_true", help="with --parse: the references are quads in the parser's order and spelling, not model text")
     parser.add_argument("--strict", action="store_true", help="with --parse: a prediction the parser cannot read is an error")
+    parser.add_argument("--sources", help=f"with --parse {'|'.join(FIXING_PARSERS)}: the input sentences, one a line (its words split on white space)")
 
 
 def read_references(path, argument, format="text"):
@@ -1591,12 +1599,15 @@ def run(args):
         return run_convention(args)
     scoring = options(args)
     if args.parse is None:
-        if args.strict or args.references_as_quads:
-            raise ValueError(f"{'--strict' if args.strict else '--references-as-quads'}: applies with --parse NAME only")
+        for flag, given in (("--strict", args.strict), ("--references-as-quads", args.references_as_quads), ("--sources", args.sources)):
+            if given:
+                raise ValueError(f"{flag}: applies with --parse NAME only")
         predictions = read_samples(args.predictions, "--predictions", args.format)
         references = read_references(args.references, "--references", args.format)
     else:
         scoring.update(tuple_len=args.tuple_len, parse=args.parse, parse_references=not args.references_as_quads, strict=args.strict)
+        if args.sources:
+            scoring["sources"] = read_lines(args.sources, "--sources")
         predictions = read_model_texts(args.predictions, "--predictions", args.format)
         references = read_references(args.references, "--references", args.format) if args.references_as_quads else read_model_texts(args.references, "--references", args.format)
     return compute(
@@ -1612,7 +1623,7 @@ def run(args):
 
 def _check_convention_arguments(args):
     defaults = {"tuple_len": None, "weights": "1,1,1,1", "sep_token1": QUAD_SEP, "sep_token2": ELEMENT_SEP, "similarity": "rouge_l", "duplicates": "multiset", "format": "text",
-                "exact_only": False, "implicit_split": False, "legacy_keys": False, "details": False, "parse": None, "references_as_quads": False, "strict": False, "spans": None}  # fmt: skip
+                "exact_only": False, "implicit_split": False, "legacy_keys": False, "details": False, "parse": None, "references_as_quads": False, "strict": False, "spans": None, "sources": None}  # fmt: skip
     for name, default in defaults.items():
         if getattr(args, name, default) != default:
             raise ValueError(f"--{name.replace('_', '-')}: does not apply with --convention {args.convention} (DiaASQ's files are JSON arrays of dialogues)")

@@ -10,8 +10,8 @@ import rouge_score
 import scipy.optimize
 
 # evaluate copies only the sibling files this script imports: a line for each vendored module.
-from .paperscore_core import VERSION, as_corpus
-from .paperscore_parse import get_parser
+from .paperscore_core import VERSION, as_corpus, check_same_length
+from .paperscore_parse import FIXING_PARSERS, get_parser
 from .paperscore_quad import ELEMENT_SEP, QUAD_SEP, QUAD_PARSERS, check_inputs, compute, has_spans, is_dialogues
 from .paperscore_space import SpaceMetric, from_json, to_json
 from .paperscore_trainer import trainer_metrics
@@ -69,6 +69,8 @@ Args:
     parse_references: references are model text too, read by the same parser strictly
         (default True); False: references are quads in the parser's order and spelling.
     strict: a prediction the parser cannot read is a ValueError.
+    sources: with a parser that fixes predictions against the input ({", ".join(FIXING_PARSERS)}:
+        GAS's "fixed" figures), each example's sentence, a text or a list of words.
     spans: "exclusive" or "inclusive": span-index quads (Span-ASTE, DiaASQ): each target and
         opinion a [start, end] pair of token indices, end exclusive or inclusive as named
         ([-1, -1] or null: implicit), compared exactly (with similarity="exact").
@@ -114,7 +116,7 @@ class QuadMatch(SpaceMetric, evaluate.Metric):
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
-            features=datasets.Features({"predictions": text, "references": text}),
+            features=datasets.Features({"predictions": text, "references": text, "sources": text}),
             homepage="https://huggingface.co/spaces/paperscore/quad_match",
             codebase_urls=["https://huggingface.co/spaces/yuyijiong/quad_match_score", "https://github.com/IsakZhang/ABSA-QUAD"],
             reference_urls=["https://github.com/google-research/google-research/tree/master/rouge", "https://github.com/unikcc/DiaASQ"],
@@ -128,11 +130,19 @@ class QuadMatch(SpaceMetric, evaluate.Metric):
         "original": {"legacy_keys": True},
     }
 
+    optional_inputs = ("sources",)  # only the parsers that fix predictions against the sentence (gas_*_fixed) read them
+
     def check_batch(self, columns):
         predictions, references = as_corpus(columns["predictions"], "predictions"), as_corpus(columns["references"], "references")
         if not is_dialogues(predictions, references) and not has_spans(predictions, references):  # compute(convention=..., spans=...) checks those
             check_inputs(predictions, references)
-        return {**columns, "predictions": to_json(predictions), "references": to_json(references)}
+        sources = columns.get("sources")
+        if sources is None or all(source is None for source in sources):
+            sources = [None] * len(predictions)  # stored as JSON null: none given
+        else:
+            sources = as_corpus(sources, "sources")
+            check_same_length(predictions, sources, ("predictions", "sources"))
+        return {**columns, "predictions": to_json(predictions), "references": to_json(references), "sources": to_json(sources)}
 
     def _compute(
         self,
@@ -158,9 +168,13 @@ class QuadMatch(SpaceMetric, evaluate.Metric):
         strict=False,
         convention=None,
         spans=None,
+        sources=None,
     ):
         # Every argument goes to the package unchanged (a test keeps the signatures equal);
         # the examples come back from their JSON text.
         arguments = {name: value for name, value in locals().items() if name != "self"}
-        arguments["predictions"], arguments["references"] = from_json(predictions), from_json(references)
+        arguments["predictions"], arguments["references"], sources = from_json(predictions), from_json(references), from_json(sources)
+        if any(source is None for source in sources) and not all(source is None for source in sources):
+            raise ValueError("sources: given with some batches and not others; give each example's sentence, or none")
+        arguments["sources"] = None if all(source is None for source in sources) else sources
         return compute(**arguments)
