@@ -147,12 +147,115 @@ def test_clusters_occurrences_and_failures():
 
 def test_strict_names_the_example():
     texts = ["[Mary](#1) said", "[Mary](#1) said [she](#1) liked [her cat](#1)"]
-    with pytest.raises(ValueError, match=r"predictions\[1\]: coref_markdown@1: the mention 'her cat'"):
+    with pytest.raises(ValueError, match=r"predictions\[1\]: coref_markdown@2: the mention 'her cat'"):
         parse_coref(texts, "coref_markdown", [SOURCE, SOURCE], strict=True)
-    with pytest.raises(ValueError, match=r"predictions\[0\]: coref_clusters@1 cannot read it: not JSON"):
+    with pytest.raises(ValueError, match=r"predictions\[0\]: coref_clusters@2 cannot read it: not JSON"):
         parse_coref(["[[Mary]]"], "coref_clusters", [SOURCE], strict=True)
-    with pytest.raises(ValueError, match=r"predictions\[0\]: coref_markdown@1 cannot read it: the '\['"):
+    with pytest.raises(ValueError, match=r"predictions\[0\]: coref_markdown@2 cannot read it: the '\['"):
         parse_coref(["[Mary said"], "coref_markdown", [SOURCE], strict=True)
+
+
+# ---------------------------------------------------------------------------------------
+# Tokenization is no change, a repeated string goes where the reply stays consistent (issue 39)
+
+ONTONOTES = "Mary Smith met John Brown . Mary 's brother John said he liked her . Mary did n't .".split()
+# Mary Smith 0-1, her 13, Mary 15; John Brown 3-4; Mary 's brother John 6-9, he 11
+ONTONOTES_KEY = [[[0, 1], [13, 13], [15, 15]], [[3, 4]], [[6, 9], [11, 11]]]
+PERFECT = {
+    "coref_markdown": "[Mary Smith](#1) met [John Brown](#2). [Mary's brother John](#3) said [he](#3) liked [her](#1). [Mary](#1) didn't.",
+    "coref_clusters": '[["Mary Smith", "her", "Mary"], ["John Brown"], ["Mary\'s brother John", "he"]]',
+}
+
+
+@pytest.mark.parametrize("parse", sorted(PERFECT))
+def test_a_perfect_reply_scores_one_whatever_its_tokenization(parse):
+    # The reply marks every key mention, written as people write ("Mary's", "didn't."). Under
+    # @1 "Mary's brother John" was text the model changed and coref_clusters put "Mary" inside
+    # "Mary Smith" (token 0): CoNLL F1 0.75 and 0.509 (paperscore 0.1.0 run, this case).
+    result = compute([PERFECT[parse]], [ONTONOTES_KEY], parse=parse, tokens=[ONTONOTES], return_signature=True)
+    assert (result["mentions_on_changed_text"], result["parse_failures"]) == (0, 0)
+    assert all(value == 1.0 for key, value in result.items() if key.endswith(("_recall", "_precision", "_f1"))), result
+    assert f"|parse:{parse}@2|" in result["signature"]
+
+
+def test_clusters_a_repeated_string_goes_where_the_reply_stays_consistent():
+    source = "Mary Smith came . Mary 's dog barked at Mary , and the man who saw him said he left .".split()
+    place = lambda clusters: parse_coref([json.dumps(clusters)], "coref_clusters", [source])[0][0]  # noqa: E731
+    # longest first: "Mary Smith" 0-1; a "Mary" of its cluster never inside it, nor (while
+    # a free one is left) inside another mention: 4, then 9, in either order of the items
+    assert place([["Mary Smith", "Mary", "Mary"]]) == [[[0, 1], [4, 4], [9, 9]]]
+    assert place([["Mary", "Mary Smith"]]) == [[[4, 4], [0, 1]]]
+    # another person's "Mary Smith": Mary is the free-standing one, not the name's first word
+    assert place([["Mary"], ["Mary Smith"]]) == [[[4, 4]], [[0, 1]]]
+    # "Mary 's dog" first (longest): 4-6; the Marys take 0 and 9, which overlap no mention,
+    # then 4, inside another cluster's mention (a possessive): the only one left, nested is fine
+    assert place([["Mary 's dog", "it"], ["Mary", "Mary", "Mary"]]) == [[[4, 6], None], [[0, 0], [9, 9], [4, 4]]]
+    # a pronoun inside a long mention of its own entity (LitBank annotates them): placed there
+    assert place([["the man who saw him said he", "him"]]) == [[[12, 18], [16, 16]]]
+    # a span is never taken twice; white space is no part of a string
+    assert place([["Mary", "Mary"], [" Mary  Smith ", "Mary Smith"]]) == [[[4, 4], [9, 9]], [[0, 1], None]]
+
+
+def test_markdown_a_mention_must_begin_and_end_where_source_tokens_do():
+    # "[Mary](#1)'s" over the one source token "Mary's": no run of source tokens is "Mary"
+    placed, report = parse_coref(["[Mary](#1)'s dog"], "coref_markdown", [["Mary's", "dog"]])
+    assert placed == [[[None]]] and report["mentions_on_changed_text"] == 1
+    # the model splits what the source joins, and joins what it splits: no change
+    placed, report = parse_coref(["[Mary 's](#1) [dog barked](#2)"], "coref_markdown", [["Mary's", "dogbarked"]])
+    assert placed == [[[[0, 0]], [[1, 1]]]] and report["mentions_on_changed_text"] == 0
+    # a changed word next to a joined clitic: the unchanged prefix "Mary's" is still placed
+    placed, _ = parse_coref(["[Mary's](#1) [cat](#2) barked"], "coref_markdown", [["Mary", "'s", "dog", "barked"]])
+    assert placed == [[[[0, 1]], [None]]]
+
+
+CLITICS = ["'s", "n't", "'re", ".", ","]
+
+
+def ontonotes_like(rng, n):
+    """Distinct words w0, w1, ... with clitics and punctuation after some of them."""
+    tokens = []
+    for i in range(n):
+        tokens.append(f"w{i}")
+        if rng.random() < 0.35:
+            tokens.append(rng.choice(CLITICS))
+    return tokens
+
+
+def joined(tokens, before, after):
+    """The tokens as people write them: a clitic glued to what comes before; before[i] and
+    after[i] written around token i (the markup)."""
+    out = ""
+    for i, token in enumerate(tokens):
+        out += ("" if not out or token in CLITICS else " ") + before.get(i, "") + token + after.get(i, "")
+    return out
+
+
+def test_replies_written_with_clitics_joined_are_placed_on_the_key():
+    """Random documents of distinct words with clitics (OntoNotes' "Mary 's", "did n't"),
+    random key clusters (nested or disjoint mentions, each holding a word); the key written
+    as a reply with every clitic glued to the word before it, in markdown (mention ids as
+    written) and as cluster strings: both parsers place every mention on its key span."""
+    rng = random.Random(39)
+    for _ in range(500):
+        tokens = ontonotes_like(rng, rng.randint(1, 20))
+        spans = [span for span in random_mentions(rng, len(tokens)) if any(not tokens[k] in CLITICS for k in range(span[0], span[1] + 1))]
+        clusters = random_clusters(rng, spans)
+        mentions = [(a, b, e) for e, cluster in enumerate(clusters) for a, b in cluster]
+        before = {i: "[" * sum(a == i for a, _, _ in mentions) for i in range(len(tokens))}
+        after = {i: "".join(f"](#{e})" for a, b, e in sorted((m for m in mentions if m[1] == i), key=lambda m: -m[0])) for i in range(len(tokens))}
+        markdown_text = joined(tokens, before, after)
+        strings = json.dumps([[joined(tokens[a : b + 1], {}, {}) for a, b in cluster] for cluster in clusters])
+        for parse, text in (("coref_markdown", markdown_text), ("coref_clusters", strings)):
+            placed, report = parse_coref([text], parse, [tokens], strict=True)
+            assert as_sets(placed[0]) == as_sets(clusters), (parse, text, tokens)
+
+
+@pytest.mark.parametrize("parse", ["coref_clusters", "coref_markdown"])
+@pytest.mark.parametrize("text", ["[" * 3000, "[" * 100_000, "[[" * 1500 + "]]" * 1500, "```json\n" + "[" * 5000])
+def test_any_reply_is_at_worst_a_parse_failure(parse, text):
+    # json.loads raised RecursionError on "[" * 3000 (coref_clusters@1), stopping a GRPO run
+    result = compute([text], [ONTONOTES_KEY], parse=parse, tokens=[ONTONOTES], metrics=["muc"])
+    assert result["parse_failures"] == 1 and result["muc_recall"] == 0.0
 
 
 JSONLINES = json.dumps({"doc_key": "d", "sentences": [SOURCE], "clusters": [[[0, 0], [2, 2], [4, 4]]]})
@@ -167,7 +270,7 @@ def test_compute_hand_derived(reference):
     result = compute(["[Mary](#1) said [she](#1) liked [her cat](#1) ."], [reference], parse="coref_markdown", metrics=["muc"], return_signature=True)
     assert (result["muc_recall"], result["muc_precision"]) == (0.5, 0.5)
     assert result["mentions_on_changed_text"] == 1 and result["parse_failures"] == 0
-    assert "|parse:coref_markdown@1|" in result["signature"]
+    assert "|parse:coref_markdown@2|" in result["signature"]
 
 
 def test_compute_tokens_argument_and_refusals():
@@ -196,7 +299,7 @@ def test_cli_parse(tmp_path):
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert (result["muc_recall"], result["mentions_on_changed_text"]) == (0.5, 1)
-    assert "|parse:coref_markdown@1|" in result["signature"]
+    assert "|parse:coref_markdown@2|" in result["signature"]
     done = subprocess.run(run + ["--strict"], capture_output=True, text=True)
     assert done.returncode != 0 and "her cat" in done.stderr
     done = subprocess.run(run + ["--format", "conllu"], capture_output=True, text=True)
@@ -370,7 +473,7 @@ def test_compare_hand_derived():
     with pytest.warns(UserWarning, match="differ on 2 of the 2 examples"):
         result = compare("coref_conll", references, system_a, system_b, metric_key="bcub_precision", method="randomization", n_resamples=50, seed=0, parse="coref_clusters", tokens=tokens, metrics=["bcub"])
     assert (result["score_a"], result["score_b"]) == (0.5, 0.75)
-    assert "|parse:coref_clusters@1|" in result["signature"] and "tokens" not in result["signature"]
+    assert "|parse:coref_clusters@2|" in result["signature"] and "tokens" not in result["signature"]
     from paperscore.coref import paired_statistics
 
     table_a, codes_a, table_b, codes_b, reduce = paired_statistics(references, system_a, system_b, metrics=["bcub"], parse="coref_clusters", tokens=tokens)
@@ -446,7 +549,7 @@ def test_compare_refusals():
         compare("coref_conll", [[[[0, 0]]]], [[[[0, 0]]]], [[[[0, 0]]]], tokens=[SOURCE], **run)
     with pytest.raises(ValueError, match="strict: applies to model texts"):
         compare("coref_conll", [[[[0, 0]]]], [[[[0, 0]]]], [[[[0, 0]]]], strict=True, **run)
-    with pytest.raises(ValueError, match=r"system_b\[0\]: coref_markdown@1: the mention 'her cat'"):
+    with pytest.raises(ValueError, match=r"system_b\[0\]: coref_markdown@2: the mention 'her cat'"):
         compare("coref_conll", [JSONLINES], ["[Mary](#1) said"], texts, parse="coref_markdown", strict=True, **run)
     with pytest.raises(ValueError, match="system_a: 2 model texts, but 1 source documents"):
         compare("coref_conll", [JSONLINES], texts * 2, texts, parse="coref_markdown", **run)
@@ -464,12 +567,12 @@ def test_cli_compare_parse(tmp_path):
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert (result["score_a"], result["score_b"]) == (0.5, 1.0)
-    assert "|parse:coref_markdown@1|" in result["signature"]
+    assert "|parse:coref_markdown@2|" in result["signature"]
     done = subprocess.run(run[:-6] + ["--metric-key", "mentions_on_changed_text", "--seed", "0", "--n-resamples", "50", "--json"], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert (json.loads(done.stdout)["score_a"], json.loads(done.stdout)["score_b"]) == (1, 0)
     done = subprocess.run(run + ["--strict"], capture_output=True, text=True)
-    assert done.returncode != 0 and "system_a[0]: coref_markdown@1: the mention 'her cat'" in done.stderr
+    assert done.returncode != 0 and "system_a[0]: coref_markdown@2: the mention 'her cat'" in done.stderr
     done = subprocess.run(run + ["--format", "conllu"], capture_output=True, text=True)
     assert done.returncode != 0 and "--parse coref_markdown: reads model text against a CoNLL-2012 or jsonlines key, not --format conllu" in done.stderr
     (tmp_path / "b.jsonl").write_text(json.dumps("[Mary](#1)") + "\n" + json.dumps("x") + "\n")
@@ -492,7 +595,7 @@ def test_demo_parses_a_reply(coref_app):
     # As test_compute_hand_derived: MUC recall and precision 0.5, one mention ("her cat") on changed text.
     headline, _, signature, others, key_html, response_html = coref_app.show("[Mary](#1) said [she](#1) liked [her cat](#1) .", JSONLINES, parse="coref_markdown")
     assert (headline["muc_recall"], headline["muc_precision"], headline["mentions_on_changed_text"], headline["parse_failures"]) == (0.5, 0.5, 1, 0)
-    assert "|parse:coref_markdown@1|" in signature
+    assert "|parse:coref_markdown@2|" in signature
     assert '<p id="parse-report">Parse failures: 0; mentions on text the model changed: 1</p>' in others
     assert response_html.count("]<sub>") == 2 and key_html.count("]<sub>") == 3  # her cat is not drawn: it has no place
     # JSON clusters as the key, with the tokens box: test_unplaced_in_its_cluster_hand_derived's B3 (0.5 / 3, 0.5 / 2).
@@ -527,7 +630,7 @@ def _choose_parser_and_compute(browser, url, reply, key):
         page.fill("#references textarea", key)
         choose(page, "parse", "coref_markdown")
         page.click("#compute-btn")
-        page.wait_for_function("() => document.querySelector('#signature textarea').value.includes('|parse:coref_markdown@1|')", timeout=30_000)
+        page.wait_for_function("() => document.querySelector('#signature textarea').value.includes('|parse:coref_markdown@2|')", timeout=30_000)
         return page.locator("#signature textarea").input_value(), page.locator("#parse-report").inner_text(), page.locator("#figures").inner_text()
     finally:
         context.close()
@@ -539,6 +642,6 @@ def test_demo_parser_in_chromium(served, in_chromium):
     and the figures of test_compute_hand_derived (MUC 0.5, one mention on changed text)."""
     _, _, url = served
     signature, report, figures = in_chromium(_choose_parser_and_compute, url, "[Mary](#1) said [she](#1) liked [her cat](#1) .", JSONLINES)
-    assert "|parse:coref_markdown@1|" in signature
+    assert "|parse:coref_markdown@2|" in signature
     assert report == "Parse failures: 0; mentions on text the model changed: 1"
     assert re.search(r"^muc_recall\t0\.5$", figures, re.M) and re.search(r"^mentions_on_changed_text\t1$", figures, re.M), figures

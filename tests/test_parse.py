@@ -42,6 +42,8 @@ def test_registry_names_versions_and_unknown_names():
     # a version whose reading changed is retired, saying what changed and what reads now
     with pytest.raises(ValueError, match=r"parse: asqp_paraphrase@1 is retired \(a quad with an empty target .*\); this paperscore reads with asqp_paraphrase@2"):
         P.get_parser("asqp_paraphrase@1")
+    with pytest.raises(ValueError, match=r"coref_clusters@1 is retired .* reads with coref_clusters@2"):
+        P.get_parser("coref_clusters@1")
     assert set(P.RETIRED) & set(P.PARSERS) == set()
     assert all(P.get_parser(name.split("@")[0]).version > int(name.split("@")[1]) for name in P.RETIRED)
     with pytest.raises(ValueError, match="unknown parser 'mvp' for micro_macro"):

@@ -39,8 +39,8 @@ import json
 import re
 import unicodedata
 import warnings
-from bisect import bisect_left, bisect_right
-from collections import namedtuple
+from bisect import bisect_left, bisect_right, insort
+from collections import Counter, namedtuple
 
 import numpy as np
 
@@ -1022,7 +1022,7 @@ def read_coref_clusters(text):
     body = fenced.group(1) if fenced else text
     try:
         value = json.loads(body)
-    except ValueError as error:
+    except (ValueError, RecursionError) as error:  # RecursionError: nested too deep ("[" * 3000)
         return [], [f"not JSON: {error}"]
     if not isinstance(value, list) or not all(isinstance(cluster, list) for cluster in value):
         return [], ["not a JSON list of lists of mention strings"]
@@ -1030,70 +1030,207 @@ def read_coref_clusters(text):
     return value, problems
 
 
-def _aligned(tokens, source):
-    """Per model token its source token position, or None on text the model changed: the
-    tokens of difflib's equal blocks (SequenceMatcher without its junk heuristic)."""
-    from difflib import SequenceMatcher
-
-    if tokens == source:  # the model copied the text: no need to align (difflib is slow on long documents)
-        return list(range(len(tokens)))
-    where = [None] * len(tokens)
-    for tag, low, high, source_low, _ in SequenceMatcher(None, tokens, source, autojunk=False).get_opcodes():
-        if tag == "equal":
-            where[low:high] = range(source_low, source_low + high - low)
-    return where
+def _unspaced(token):
+    return "".join(token.split())
 
 
-def _first_unused(words, source, used):
-    """The first [start, end] (inclusive, left to right) where the source tokens are
-    `words` and that is not already a span in `used`; None if there is none."""
-    n = len(words)
-    for start in range(len(source) - n + 1):
-        if source[start : start + n] == words and (start, start + n - 1) not in used:
-            return [start, start + n - 1]
-    return None
+def _common_ends(a, b):
+    """(the length of the longest common prefix of two strings, of the longest common
+    suffix of what follows it)."""
+    limit = min(len(a), len(b))
+    prefix = next((k for k in range(limit) if a[k] != b[k]), limit)
+    suffix = next((k for k in range(limit - prefix) if a[-1 - k] != b[-1 - k]), limit - prefix)
+    return prefix, suffix
+
+
+SHORT_STRETCH = 512  # _equal_blocks: tokens of both sides in a stretch aligned by its rarest common token
+
+
+def _increasing(pairs):
+    """The longest run of `pairs` (i, j), in the order given, whose j increase (patience
+    sorting, with back links)."""
+    tails, links, last = [], [], []  # tails[k]: the least j ending a run of k + 1; last[k]: that pair's index
+    for index, (_, j) in enumerate(pairs):
+        k = bisect_left(tails, j)
+        links.append(last[k - 1] if k else -1)
+        tails[k : k + 1], last[k : k + 1] = [j], [index]
+    run, index = [], last[-1] if last else -1
+    while index >= 0:
+        run.append(pairs[index])
+        index = links[index]
+    return run[::-1]
+
+
+def _equal_blocks(a, b):
+    """Runs of equal tokens (i, j, size) of `a` and `b`, in order in both, by patience
+    diff: the common prefix and suffix; then the tokens found once in each, in the longest
+    run in order in both, as anchors; the stretches between them alike. A short stretch
+    with no such token takes its rarest common token ("John John" against "ZZZ John John":
+    histogram diff); a long one (repetitive text) stays unequal. Near linear time
+    (difflib's search for the longest match is quadratic on repetitive text: 76 s for
+    4,500 tokens)."""
+    blocks, stack = [], [(0, len(a), 0, len(b))]
+    while stack:
+        a_low, a_high, b_low, b_high = stack.pop()
+        k = 0
+        while a_low + k < a_high and b_low + k < b_high and a[a_low + k] == b[b_low + k]:
+            k += 1
+        if k:
+            blocks.append((a_low, b_low, k))
+            a_low, b_low = a_low + k, b_low + k
+        k = 0
+        while a_high - k > a_low and b_high - k > b_low and a[a_high - 1 - k] == b[b_high - 1 - k]:
+            k += 1
+        if k:
+            blocks.append((a_high - k, b_high - k, k))
+            a_high, b_high = a_high - k, b_high - k
+        if a_low == a_high or b_low == b_high:
+            continue
+        in_a, in_b = Counter(a[a_low:a_high]), Counter(b[b_low:b_high])
+        where = {b[j]: j for j in range(b_low, b_high) if in_b[b[j]] == 1 and in_a[b[j]] == 1}
+        anchors = _increasing([(i, where[a[i]]) for i in range(a_low, a_high) if a[i] in where])
+        common = in_a.keys() & in_b.keys()
+        if not anchors and common and a_high - a_low + b_high - b_low <= SHORT_STRETCH:  # histogram diff: the rarest common token
+            rarest = min(common, key=lambda token: (in_a[token] + in_b[token], a.index(token, a_low)))
+            anchors = [(a.index(rarest, a_low), b.index(rarest, b_low))]
+        for i, j in anchors:
+            stack.append((a_low, i, b_low, j))
+            blocks.append((i, j, 1))
+            a_low, b_low = i + 1, j + 1
+        if anchors:
+            stack.append((a_low, a_high, b_low, b_high))
+    return sorted(blocks)
+
+
+def _character_map(tokens, source):
+    """(per character of the model's text without white space, the offset of the source
+    character it is in the source tokens joined without white space, or -1 on text the
+    model changed; those joined source characters' token starts). Tokenization is no
+    change: "Mary's" is the source's "Mary" "'s". If the two texts are equal every
+    character is itself; else the tokens are aligned (_equal_blocks), each equal run maps
+    whole, and between two runs the characters of the common prefix and suffix map
+    ("Mary's" against "Mary" "'s": all of them)."""
+    model, model_starts = _joined(tokens, _unspaced)
+    text, starts = _joined(source, _unspaced)
+    if model == text:
+        return np.arange(len(model)), starts
+    where = np.full(len(model), -1, np.int64)
+    pieces = [_unspaced(token) for token in source]
+    low = b_low = 0
+    for i, j, size in [*_equal_blocks(tokens, pieces), (len(tokens), len(pieces), 0)]:
+        a, b, x, y = model_starts[low], model_starts[i], starts[b_low], starts[j]  # the unequal stretch before the run
+        prefix, suffix = _common_ends(model[a:b], text[x:y])
+        where[a : a + prefix] = np.arange(x, x + prefix)
+        where[b - suffix : b] = np.arange(y - suffix, y)
+        where[model_starts[i] : model_starts[i + size]] = np.arange(starts[j], starts[j + size])
+        low, b_low = i + size, j + size
+    return where, starts
+
+
+def _place_markdown(tokens, mentions, source):
+    """coref_markdown@2's placement (see place_coref): per mention its [start, end] span or
+    None, and the descriptions of the unplaced."""
+    where, starts = _character_map(tokens, source)
+    model_starts = _joined(tokens, _unspaced)[1]
+    breaks = np.ones(len(where) + 1, np.int64)  # breaks[c]: character c is unmapped or not the next after c - 1's
+    breaks[1:][where >= 0] = 0
+    breaks[2:][(where[1:] != where[:-1] + 1) & (where[1:] >= 0)] = 1
+    runs = np.cumsum(breaks)
+    spans, unplaced = [], []
+    for first, last, name in mentions:
+        if first is None:
+            unplaced.append(f"the mention (cluster {name!r}) is empty")
+            spans.append(None)
+            continue
+        begin, end = model_starts[first], model_starts[last + 1]
+        covered = where[begin] >= 0 and runs[end] == runs[begin + 1] and _covering(int(where[begin]), int(where[begin]) + end - begin, starts)
+        if not covered:
+            unplaced.append(f"the mention {' '.join(tokens[first : last + 1])!r} (cluster {name!r}) is on text the model changed (or does not begin and end where source tokens do)")
+        spans.append([covered[0], covered[1] - 1] if covered else None)
+    return spans, unplaced
+
+
+def _place_strings(clusters, source):
+    """coref_clusters@2's placement (see place_coref): per cluster, per item its [start,
+    end] span or None; and the descriptions of the unplaced."""
+    text, starts = _joined(source, _unspaced)
+    needles = [[_unspaced(item) if isinstance(item, str) else "" for item in cluster] for cluster in clusters]
+    placed = [[None] * len(cluster) for cluster in clusters]
+    found, free, used, covered, own = {}, {}, set(), bytearray(len(source)), [[] for _ in clusters]  # own[c]: cluster c's spans, by start
+
+    def spans(needle):  # the needle's token-aligned occurrences, found as far as asked
+        for at in occurrences(text, needle):
+            span = _covering(at, at + len(needle), starts)
+            if span:
+                yield span[0], span[1] - 1
+
+    def choose(needle, c):
+        """The first free occurrence that overlaps no mention, else the first that overlaps
+        none of cluster c's, else the first free one; None if none is free."""
+        seen, more = found[needle]
+        while free[needle] < len(seen) and seen[free[needle]] in used:  # the occurrences before it are all taken
+            free[needle] += 1
+        fallback, k = [None, None], free[needle]
+        while True:
+            if k == len(seen):
+                span = next(more, None)
+                if span is None:
+                    return fallback[0] if fallback[0] is not None else fallback[1]
+                seen.append(span)
+            span, k = seen[k], k + 1
+            if span in used:
+                continue
+            before = bisect_right(own[c], (span[1], len(source))) - 1
+            if before >= 0 and own[c][before][1] >= span[0]:  # on a mention of its own cluster
+                fallback[1] = span if fallback[1] is None else fallback[1]
+            elif any(covered[span[0] : span[1] + 1]):
+                fallback[0] = span if fallback[0] is None else fallback[0]
+            else:
+                return span
+
+    order = sorted(((c, i) for c, row in enumerate(needles) for i, needle in enumerate(row) if needle), key=lambda ci: -len(needles[ci[0]][ci[1]]))
+    for c, i in order:
+        needle = needles[c][i]
+        found.setdefault(needle, ([], spans(needle)))
+        free.setdefault(needle, 0)
+        span = choose(needle, c)
+        if span is not None:
+            placed[c][i] = list(span)
+            used.add(span)
+            insort(own[c], span)
+            covered[span[0] : span[1] + 1] = b"\x01" * (span[1] - span[0] + 1)
+    unplaced = [
+        f"the mention {item!r} (cluster {c + 1}) has no occurrence in the source tokens (white space aside) that is not already a mention"
+        for c, cluster in enumerate(clusters) for item, span in zip(cluster, placed[c]) if span is None
+    ]  # fmt: skip
+    return [row for row in placed if row], unplaced
 
 
 def place_coref(structure, parser, source):
     """(clusters of [start, end] inclusive spans over `source`, the source tokens, with None
     for each mention that could not be placed, in its cluster; the descriptions of those
     mentions). A mention is never moved elsewhere: an unplaced one is scored as a response
-    mention that matches no key mention (paperscore.coref). coref_markdown: a mention is
-    placed where every one of its tokens is in a block difflib aligns unchanged and they
-    stay contiguous; else it is on text the model changed (or empty). coref_clusters: each
-    string, split on whitespace, at its first occurrence in the source tokens (left to
-    right) that is not the span of a mention placed before it (clusters, then items, in
-    the model's order; nested mentions are fine); a string with none, or an item that is
-    not a string, is unplaced."""
-    unplaced, clusters = [], {}
+    mention that matches no key mention (paperscore.coref). Text is compared without its
+    white space, so that tokenization is no change ("Mary's brother" is the source's
+    "Mary 's brother"); a mention must begin and end where source tokens do.
+    coref_markdown: a mention is placed where each of its characters is one the model left
+    unchanged (_character_map) and they stay contiguous; else it is on text the model
+    changed (or empty). coref_clusters: strings are placed longest first (so "Mary Smith"
+    before the "Mary" that could fall inside it), then clusters and items in the model's
+    order, each on an occurrence in the source that is not already a mention's span: the
+    first that overlaps no mention placed so far; else the first that overlaps none of its
+    own cluster (a possessive "Mary" inside "Mary 's brother"); else the first free one (a
+    pronoun inside a long mention of its own entity, as LitBank annotates). So a repeated
+    "Mary" goes to its own occurrence, not inside "Mary Smith". A string with no free
+    occurrence, or an item that is not a string, is unplaced."""
     if parser.name == "coref_markdown":
         tokens, mentions = structure
-        where = _aligned(tokens, source)
-        for first, last, name in mentions:
-            if first is None:
-                unplaced.append(f"the mention (cluster {name!r}) is empty")
-                clusters.setdefault(name, []).append(None)
-                continue
-            ends = (where[first], where[last])
-            if None in where[first : last + 1] or ends[1] - ends[0] != last - first:
-                unplaced.append(f"the mention {' '.join(tokens[first : last + 1])!r} (cluster {name!r}) is on text the model changed")
-                clusters.setdefault(name, []).append(None)
-            else:
-                clusters.setdefault(name, []).append(list(ends))
+        spans, unplaced = _place_markdown(tokens, mentions, source)
+        clusters = {}
+        for (_, _, name), span in zip(mentions, spans):
+            clusters.setdefault(name, []).append(span)
         return list(clusters.values()), unplaced
-    used, out = set(), []
-    for number, cluster in enumerate(structure, 1):
-        placed = []
-        for item in cluster:
-            span = _first_unused(item.split(), source, used) if isinstance(item, str) and item.split() else None
-            if span is None:
-                unplaced.append(f"the mention {item!r} (cluster {number}) has no unused occurrence in the source tokens")
-            else:
-                used.add(tuple(span))
-            placed.append(span)
-        if placed:
-            out.append(placed)
-    return out, unplaced
+    return _place_strings(structure, source)
 
 
 def parse_coref(texts, parser, sources, strict=False, argument="predictions"):
@@ -1439,8 +1576,8 @@ PARSERS = {
         Parser("simple_csc_line", 1, "csc", None, read_simple_csc_line, "Jacob-Zhou/simple-csc@7701e46 run.py"),
         Parser("gen_scl_nat", 2, "quad_match", "0123", read_gen_scl_nat, "jpeper/GEN_SCL_NAT@e9ee190 source/eval_utils.extract_spans_para(task='gen_scl_nat')"),
         Parser("diaasq_json", 1, "quad_match", "0123", read_diaasq_json, "paperscore (unikcc/DiaASQ@a7e3e35 save2file's triplet layout)"),
-        Parser("coref_markdown", 1, "coref", None, read_coref_markdown, "nle18/coref-llms@6d0e16e src/data_processing.py (its markup; paperscore's reader)"),
-        Parser("coref_clusters", 1, "coref", None, read_coref_clusters, "paperscore"),
+        Parser("coref_markdown", 2, "coref", None, read_coref_markdown, "nle18/coref-llms@6d0e16e src/data_processing.py (its markup; paperscore's reader)"),
+        Parser("coref_clusters", 2, "coref", None, read_coref_clusters, "paperscore"),
         *(Parser(name, 1, "rationale_f1", None, _rationale_reader(find, rule), "paperscore") for name, (find, rule) in RATIONALE_POLICIES.items()),
     )
 }
@@ -1455,6 +1592,8 @@ RETIRED = {
         "asqp_paraphrase", "asqp_paraphrase_aste", "asqp_paraphrase_tasd", "gas_uabsa", "gas_aope", "gas_aste", "gas_tasd",
         "gas_annotation_uabsa", "gas_annotation_aope", "gas_annotation_aste", "gas_annotation_tasd", "mvp", "mvp_llm",
         "mvp_llm_aste", "mvp_llm_tasd", "gen_scl_nat")},
+    "coref_markdown@1": "text differing from the source tokens only in white space (\"Mary's\" for \"Mary 's\") is not changed text",
+    "coref_clusters@1": "mention strings match the source ignoring white space, placed longest first, on an occurrence inside no other mention while one is free",
 }  # fmt: skip
 FIXING_PARSERS = sorted(parser.name for parser in PARSERS.values() if parser.fix)
 
