@@ -13,6 +13,7 @@ import io
 import json
 import math
 import os
+import random
 import signal
 import tempfile
 from dataclasses import dataclass, field
@@ -22,7 +23,7 @@ import numpy as np
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 
-from paperscore import cli, coref, csc_common, csc_sighan, micro_macro, quad, rationale
+from paperscore import cli, coref, csc_common, csc_sighan, micro_macro, parse, quad, rationale
 
 ROOT = Path(__file__).resolve().parent.parent
 HANG_SECONDS = 30  # one call longer than this is a hang
@@ -550,3 +551,85 @@ INTERFACES = {
     "add": call_add,
     "cli": call_cli,
 }
+
+
+# ---------------------------------------------------------------------------------------
+# Parsers (paperscore.parse): model texts, hostile ones included, read in time linear in
+# their length. A regular expression that backtracks, or a search that restarts at every
+# offset, is quadratic on a periodic text of its own markup; so texts are drawn as a unit
+# of markup repeated to PARSER_TEXT_CHARS, as soup, and as deep nesting.
+
+PARSER_TEXT_CHARS = 20_000
+# CPU seconds (of this process: other work on the machine does not count) a parser may take
+# for one text: SECONDS_PER_CHAR per character of the text and of its source (for the
+# parsers that place or fix text against one), beyond SECONDS_SETUP. The linear readers
+# take at most a tenth of that; at 20,000 characters the quadratic ones they replaced took
+# 1.3 s (GEN-SCL-NAT on "IS" after "| THE"), 2.3 s (GAS's \[.*?\] on "[") and over 45 s
+# (quotes on '"'), against a bound of 0.75 s.
+SECONDS_SETUP, SECONDS_PER_CHAR = 0.25, 25e-6
+MARKUP = [
+    "[", "]", "(", ")", "{", "}", "|", "| THE", " THE ", "IS", " is ", " because ", "It is ", "[SSEP]", "; ", ", ", "'", '"', ":",
+    "[A]", "[O]", "[C]", "[S]", "[AT]", "[OT]", "[AC]", "[SP]", "](#", "](#1)", "(#)", "“", "”", "「", "」", "『", "』", "```", "```json\n",
+    "\n", "\r\n", " ", "  ", "\t", "it", "NULL", "null", "None", "Mary", "'s", "n't", "a", "b", "ab", "<extra_id_0>", "<extra_id_1>",
+    "</s>", "attack:", "纠错后的句子：", "修改后：", "<think>\n\n</think>", "- ", "1. ", "positive", "great", "\\", "\ud800",
+]  # fmt: skip
+
+
+@st.composite
+def parser_text(draw, chars=PARSER_TEXT_CHARS):
+    """A model text of about `chars` characters: a unit of 1-4 pieces of any parser's
+    markup repeated, or pieces drawn one by one, or brackets nested deep around a word."""
+    kind = draw(st.sampled_from(["repeated", "soup", "nested"]))
+    if kind == "repeated":
+        unit = "".join(draw(st.lists(st.sampled_from(MARKUP), min_size=1, max_size=4)))
+        return (unit * (chars // len(unit) + 1))[:chars]
+    if kind == "soup":  # a generator from a drawn seed: drawing thousands of pieces through hypothesis is slow
+        rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+        return "".join(rng.choice(MARKUP) for _ in range(chars // 8))
+    opening, closing = draw(st.sampled_from([("[", "](#1)"), ("[", "]"), ("(", ")"), ("{\"a\":", "}"), ("[[", "]]"), ("“", "”")]))
+    depth = chars // (len(opening) + len(closing))
+    return opening * depth + draw(st.sampled_from(["Mary", "", "'a'", "1"])) + closing * draw(st.sampled_from([0, depth]))
+
+
+SENTENCE_WORDS = 60  # GAS's fix: one review sentence (it compares each word it recovers with each of the sentence's)
+
+
+def source_of(text, name, chars=PARSER_TEXT_CHARS):
+    """The source a parser places the text on (coref, rationale): the text's own words,
+    repeated to about `chars` characters, so that its strings occur in it many times over;
+    the sentence GAS's fix (gas_*_fixed) corrects it against: its first SENTENCE_WORDS
+    words; None for a parser that reads the text alone."""
+    parser = parse.get_parser(name)
+    words = text.split()[:200] or ["Mary"]
+    if parser.fix:
+        return words[:SENTENCE_WORDS]
+    if parser.family in ("coref", "rationale_f1"):
+        return (words * (chars // max(1, len(" ".join(words))) + 1))[: max(1, chars // 6)]
+    return None
+
+
+FUZZY_QUOTE_CHARS = 200
+
+
+def as_quotes(text, name):
+    """The text as quotes_fuzzy reads it in the fuzz suite: three pieces of it of at most
+    FUZZY_QUOTE_CHARS as a JSON list of quotes (for any other parser, the text itself). Its
+    cost is a pass over the input per distinct quote, then per start it cannot rule out a
+    table as long as the quote: linear in the input for quotes of phrase length, which is
+    what the bound per character checks; a quote as long as the input costs its square."""
+    if parse.get_parser(name).name != "quotes_fuzzy":
+        return text
+    k = FUZZY_QUOTE_CHARS
+    return json.dumps([text[:k], text[len(text) // 2 : len(text) // 2 + k], text[-k:]], ensure_ascii=False)
+
+
+def read_model_text(name, text, source):
+    """The parser `name` on one text as the families read it: placed on `source` (coref,
+    rationale), fixed against it (GAS's gas_*_fixed), or read alone (source None)."""
+    parser = parse.get_parser(name)
+    if parser.family == "coref":
+        return parse.parse_coref([text], parser, [source])
+    if parser.family == "rationale_f1":
+        return parse.parse_rationales([text], [source], parser)
+    return parse.parse([text], parser, sources=None if source is None else [source])
+

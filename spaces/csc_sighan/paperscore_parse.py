@@ -1266,7 +1266,7 @@ QUOTE_CLOSING = {'"': '"', "“": "”", "「": "」", "『": "』"}  # '"' clos
 QUOTE_OPENING = re.compile('["“「『]')
 BULLET = re.compile(r"\A(?:[-*•]|[0-9]+[.)])\s+")
 FUZZY_MIN = (4, 5)  # the least similarity of a fuzzy match: 1 - distance / length >= 4/5
-SEEN_WINDOWS = 4096  # _fuzzy_span's memory of measured windows
+WINDOW_KEY, WINDOWS_KEPT = 32, 4  # _fuzzy_span: measured starts kept by their window's first characters, the last few
 
 
 def read_quotes(text):
@@ -1441,9 +1441,12 @@ def _fuzzy_span(quote, tokens, joined=None):
     end (one search pass over the reversed text for all starts), d >= max(least, |L - m|)
     for a run of L characters and a quote of m, so its similarity is at most
     1 - least / min(m + least, max(m, the longest run it can have)), which must reach
-    FUZZY_MIN and beat the best so far; and a
-    start whose characters and token ends up to its last measured end repeat an earlier
-    start's (a periodic text) can only tie with it, which the earlier start wins."""
+    FUZZY_MIN and beat the best so far; and a start whose window (its characters and token
+    ends up to its last measured end) is the beginning of an earlier measured start's (a
+    periodic text, the windows cut short by its end included) has no run the earlier one
+    lacks, so it can only tie, which the earlier start wins. Time: the pass over the text,
+    then per measured start a window of at most 5/4 of the quote, each character a few
+    operations on integers as long as the quote."""
     joined, starts = joined or _joined(tokens)
     span = _normalized_span(quote, tokens, (joined, starts))
     wanted = normalized(quote)
@@ -1454,7 +1457,7 @@ def _fuzzy_span(quote, tokens, joined=None):
     least = list(_distances(wanted[::-1], joined[::-1], anchored=False))[::-1]  # least[s]: from offset s to any end
     ends = {end for begin, end in zip(starts, starts[1:]) if end > begin}
     marks = "".join("|" if offset in ends else "." for offset in range(len(joined) + 1))  # marks[k]: a token ends at offset k
-    best, found, seen = None, None, set()  # (distance, length) of the best run so far, and its tokens
+    best, found, measured = None, None, {}  # (distance, length) of the best run so far, and its tokens; measured starts by their window's beginning
     for first in range(len(tokens)):
         begin = starts[first]
         if starts[first + 1] == begin:  # no text: no run starts here
@@ -1465,12 +1468,12 @@ def _fuzzy_span(quote, tokens, joined=None):
             continue
         if best is not None and least[begin] * best[1] >= best[0] * longest:
             continue
-        window = (joined[begin:stop], marks[begin + 1 : stop + 1])
-        if window in seen:
+        window, window_ends = joined[begin:stop], marks[begin + 1 : stop + 1]
+        earlier = measured.setdefault((window[:WINDOW_KEY], window_ends[:WINDOW_KEY]), [])
+        if any(joined[other : other + len(window)] == window and marks[other + 1 : other + 1 + len(window)] == window_ends for other in earlier):
             continue
-        if len(seen) >= SEEN_WINDOWS:  # bounded memory; a period longer than this is measured again
-            seen.clear()
-        seen.add(window)
+        del earlier[: max(0, len(earlier) - WINDOWS_KEPT + 1)]  # the most recent few of each beginning
+        earlier.append(begin)
         for offset, distance in enumerate(_distances(wanted, joined[begin:stop], anchored=True), begin + 1):
             if offset in ends:
                 longer = max(offset - begin, m)
