@@ -86,6 +86,8 @@ def compute(full, without, alone, predicted=None, thresholded_without=None, thre
 
 def check_thresholds(aopc_thresholds):
     """The AOPC thresholds as floats: distinct increasing fractions in (0, 1]."""
+    if isinstance(aopc_thresholds, (str, bytes, dict)) or not hasattr(aopc_thresholds, "__iter__") or not all(isinstance(k, (int, float, np.integer, np.floating)) and not isinstance(k, bool) for k in aopc_thresholds):
+        raise ValueError(f"aopc_thresholds: {aopc_thresholds!r:.60} is not a list of fractions")
     thresholds = [float(k) for k in aopc_thresholds]
     if not thresholds or sorted(set(thresholds)) != thresholds or not all(0 < k <= 1 for k in thresholds):
         raise ValueError(f"aopc_thresholds: {aopc_thresholds!r} are not distinct increasing fractions in (0, 1]")

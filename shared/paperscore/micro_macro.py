@@ -898,7 +898,10 @@ class LabelsFamily(Family):
         _check_ignore_index(o["ignore_index"])
         for name in ("labels", "negative_labels", "types"):
             if o[name] is not None and not isinstance(o[name], str):  # kind checked at compute time, against the data's
-                o[name] = [v.item() if isinstance(v, np.generic) else v for v in from_tensor(o[name])]
+                values = from_tensor(o[name])
+                if not isinstance(values, (list, tuple, np.ndarray)) or np.ndim(values) != 1:
+                    raise ValueError(f"{name}: {o[name]!r:.60} is not a list of labels")
+                o[name] = [v.item() if isinstance(v, np.generic) else v for v in values]
         check_parser_options(o["parse"], o["strict"], types=o["types"] is not None)
         if o["parse"] is not None:
             _parsed([], [], o["parse"], o["strict"], o["types"])  # compute's own checks of parse and types

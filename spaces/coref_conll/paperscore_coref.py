@@ -1446,7 +1446,7 @@ class CorefFamily(Family):
         o = options
         check_parser_options(o["parse"], o["strict"])
         o["keep_singletons"] = _check_keep_singletons(o["keep_singletons"])
-        named = [o["metrics"]] if isinstance(o["metrics"], str) else o["metrics"] or []
+        named = [o["metrics"]] if isinstance(o["metrics"], str) else list(o["metrics"]) if isinstance(o["metrics"], (list, tuple)) else []
         # corefud-scorer's own metrics, and partial or head matching: CoNLL-U only (for_data)
         self.conllu_only = o["matching"] != "exact" or any(m in corefud.ONLY_CONLLU for m in named)
         self.metrics = corefud.check_metrics(o["metrics"]) if self.conllu_only else check_convention(o["convention"], o["metrics"], o["keep_singletons"])

@@ -90,14 +90,20 @@ def from_dict(data):
     options = field(data, "options")
     if not isinstance(options, dict):
         raise ValueError(f"options: {options!r:.60} is not a dict of compute() options")
-    state = new(field(data, "family"), field(data, "keep_rows"), **options)
+    family, keep_rows = field(data, "family"), field(data, "keep_rows")
+    if not isinstance(family, str) or not isinstance(keep_rows, bool):
+        raise ValueError(f"family, keep_rows: {family!r:.40}, {keep_rows!r:.40} are not a family name and true or false")
+    state = new(family, keep_rows, **options)
     version = field(data, "paperscore")
     if not isinstance(version, str):
         raise ValueError(f"paperscore: {version!r:.40} is not a version")
     state.version = version
-    if state.parsed():
-        state._load_report(data)
-    state._load(data)
+    try:
+        if state.parsed():
+            state._load_report(data)
+        state._load(data)
+    except (TypeError, KeyError, IndexError, AttributeError) as error:  # a field of another shape than the family writes
+        raise ValueError(f"from_dict: not a well-formed {state.family} state: {type(error).__name__}: {str(error)[:200]}") from None
     return state
 
 
