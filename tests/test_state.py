@@ -1373,3 +1373,18 @@ def test_coref_parse_with_parse_trees_at_size_and_refusals():
         coref.compute(changed, keys[:4], **options)
     with pytest.raises(ValueError, match=message):
         state.new("coref", **options).update(changed, keys[:4])
+
+
+def test_micro_macro_state_is_sparse_in_the_labels():
+    """Issue 39.9: 20,000 distinct labels (each example its own class, a third predicted
+    wrong). A dense matrix would hold 20,000^2 cells (3.2 GB); the state keeps the cells
+    that occur, and its figures are compute()'s."""
+    n = 20_000
+    references = [f"type-{i}" for i in range(n)]
+    predictions = [r if i % 3 else f"type-{(i + 1) % n}" for i, r in enumerate(references)]
+    parts = [state.new("micro_macro").update(predictions[a:b], references[a:b]) for a, b in ((0, 7000), (7000, n))]
+    merged = state.merge(*parts)
+    assert merged.compute() == micro_macro.compute(predictions, references)
+    data = merged.to_dict()
+    assert len(data["values"]) == n and len(data["cells"][0]) == n  # one cell per example here: n of them, not n^2
+    assert state.from_dict(json.loads(json.dumps(data))).compute() == merged.compute()

@@ -115,18 +115,14 @@ def field(data, name):
 
 
 def all_reduce(state, group=None):
-    """The state of every rank merged (in rank order), returned on every rank: an
-    all-gather of each rank's to_dict() (torch.distributed.all_gather_object; gloo on CPU
-    or NCCL). Every rank must call it, with states of equal options. Without a process
-    group (a script run as `python train.py`, one process) there is nothing to gather: the
-    state itself is returned, as accelerate's gather_for_metrics does."""
-    import torch.distributed as dist
+    """The state of every rank merged (in rank order), returned on every rank
+    (paperscore.distributed.all_reduce: torch.distributed, gloo on CPU or NCCL). Every rank
+    must call it, with states of equal options. Without a process group (a script run as
+    `python train.py`, one process) the state itself is returned, as accelerate's
+    gather_for_metrics does."""
+    from .distributed import all_reduce as gathered
 
-    if not (dist.is_available() and dist.is_initialized()):
-        return state
-    gathered = [None] * dist.get_world_size(group)
-    dist.all_gather_object(gathered, state.to_dict(), group=group)
-    return merge(*(from_dict(data) for data in gathered))
+    return gathered(state, group)
 
 
 # ---------------------------------------------------------------------------------------
