@@ -1,5 +1,5 @@
 """paperscore.significance: many systems, seeds, test sets and clusters; corrections,
-replicability, ASO and tables.
+replicability, ASO, tables and the fingerprint of the references.
 
 The systems are one-label classifiers over micro_macro's rows of confusion cells
 (bench_significance.confusion_table); the slow oracles score the resampled labels
@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import DATA
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,7 +26,7 @@ from bench_significance import confusion_table, micro_f1, micro_reduce  # noqa: 
 
 from paperscore import significance  # noqa: E402
 from paperscore.compare import paired_test  # noqa: E402
-from paperscore.significance import adjust, aso, compare_systems, compare_test_sets, latex, markdown, replicability  # noqa: E402
+from paperscore.significance import adjust, aso, compare_systems, compare_test_sets, fingerprint, known_copy, latex, markdown, replicability  # noqa: E402
 
 K = 5
 TABLE = confusion_table(K)
@@ -545,3 +546,73 @@ def test_bad_options_are_value_errors(options, message):
     options = {"metric_key": "micro_f1", **options}
     with pytest.raises(ValueError, match=message):
         compare_systems(as_systems(references, predictions), micro_reduce, **options)
+
+
+# ---------------------------------------------------------------------------------------
+# Fingerprint of the references
+
+
+def test_fingerprint_is_sha256_of_canonical_json():
+    import hashlib
+
+    # by hand: strings normalised, keys sorted, no spaces, non-ASCII as is, tuples as lists
+    written = '[{"a":[1,2.5,true,null],"b":"x\\ny"},"語"]'
+    assert fingerprint([{"b": "\ufeffx\r\ny\n\n", "a": (1, 2.5, True, None)}, "語"]) == hashlib.sha256(written.encode()).hexdigest()[:16]
+
+
+def test_fingerprint_ignores_bom_crlf_and_trailing_blank_lines_only():
+    conll = "#begin document (d); part 0\nd 0 0 The (0)\nd 0 1 dog 0)\n#end document\n"
+    same = [conll, "\ufeff" + conll.replace("\n", "\r\n"), conll + "\n \n\t\n", conll.rstrip("\n")]
+    assert len({fingerprint(text) for text in same}) == 1
+    assert len({fingerprint([text]) for text in same}) == 1
+    base = fingerprint(conll)
+    for changed in (conll.replace("dog", "dug"), conll.replace("(0)", "(1)"), " " + conll, conll.replace("\n", "\n ", 1), conll.replace("\n", "\r", 1), conll + "x"):
+        assert fingerprint(changed) != base
+    assert fingerprint(["a", "b"]) != fingerprint(["a", "b", ""]) != fingerprint(["a\nb"])  # an empty example counts
+
+
+def test_fingerprint_follows_what_a_metric_reads():
+    assert fingerprint([1, 2, 3]) == fingerprint((1, 2, 3)) == fingerprint(np.array([1, 2, 3])) == fingerprint(np.array([1, 2, 3], dtype=np.int32))
+    assert fingerprint([1, 2, 3]) != fingerprint(["1", "2", "3"]) != fingerprint([1.0, 2.0, 3.0])
+    assert fingerprint([{"events": [], "doc_id": "d"}]) == fingerprint([{"doc_id": "d", "events": []}])
+    assert fingerprint([[[0, 1], [2, 3]]]) != fingerprint([[[0, 1], [2, 4]]])
+    assert fingerprint(np.array(["甲", "乙"])) == fingerprint(["甲", "乙"])
+    for bad, message in (([{1: "x"}], r"^references\[0\]: a dict key 1 is not a string$"), ([[0, {2}]], r"^references\[0\]\[1\]: a set is not something a metric reads")):
+        with pytest.raises(ValueError, match=message):
+            fingerprint(bad)
+
+
+def test_fingerprint_of_a_file_as_read(tmp_path):
+    from paperscore.core import read_lines
+
+    lines = (DATA / "sighan15" / "SIGHAN15_CSC_TestTruth.txt").read_text(encoding="utf-8").splitlines()
+    (tmp_path / "crlf.txt").write_bytes(b"\xef\xbb\xbf" + "\r\n".join(lines).encode() + b"\r\n")
+    assert fingerprint(read_lines(tmp_path / "crlf.txt", "t")) == fingerprint(lines)
+    assert known_copy(fingerprint(read_lines(tmp_path / "crlf.txt", "t"))).endswith("the truth label lines, traditional")
+
+
+def test_known_copies_are_named_from_the_files():
+    from opencc import OpenCC
+
+    from paperscore import csc
+    from paperscore.core import read_lines
+
+    t2s = OpenCC("t2s").convert
+    truth15 = read_lines(DATA / "sighan15" / "SIGHAN15_CSC_TestTruth.txt", "t")
+    pids, sources = csc.read_sources(DATA / "sighan15" / "SIGHAN15_CSC_TestInput.txt")
+    truth_pids, edits = csc.parse_label_lines(truth15, "t")
+    assert truth_pids == pids and len(pids) == 1100
+    sentences = csc.apply_edits(sources, edits)
+    truth13 = read_lines(DATA / "sighan13" / "FinalTest_SubTask2_Truth.txt", "t")
+    assert len(truth13) == 1000
+    named = {
+        "SIGHAN 2015 CSC test set (sighan8csc_release1.0 Test/, 1,100 sentences): the truth label lines, traditional": truth15,
+        "SIGHAN 2015 CSC test set (sighan8csc_release1.0 Test/, 1,100 sentences): the corrected sentences, traditional": sentences,
+        "SIGHAN 2013 CSC subtask 2 final test (sighan7csc_release1.0 FinalTest/, 1,000 sentences): the truth label lines, traditional": truth13,
+    }
+    for name, traditional in list(named.items()):
+        named[name.replace("traditional", "simplified (OpenCC t2s)")] = [t2s(text) for text in traditional]
+    assert {known_copy(fingerprint(references)) for references in named.values()} == set(named) == set(significance.KNOWN_REFERENCES.values())
+    assert known_copy(fingerprint(sentences[:-1])) is None  # 1,099 sentences: another test set
+    fixed = next(i for i, text in enumerate(sentences) if "地" in text)  # one 地 made 的, as some copies "fix" it
+    assert known_copy(fingerprint(sentences[:fixed] + [sentences[fixed].replace("地", "的", 1)] + sentences[fixed + 1 :])) is None
