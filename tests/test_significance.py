@@ -215,6 +215,23 @@ def test_summed_weights_equal_paired_tests_arithmetic_at_users_sizes():
     assert [anchored for _, _, anchored in recipes] == [True] * 8 + [False]
 
 
+@pytest.mark.parametrize("counts", [[5, 3, 8, 4], [1, 2, 1, 3, 1], [0, 0]])  # a multinomial over units, example indices, no example
+def test_draws_are_resample_chunks_numbers(monkeypatch, counts):
+    """The summed path's draws, one resample at a time, are core.resample_chunks' weights
+    (the same calls of the generator, over several chunks): per unit, or per example index
+    in the units' order (summed per unit here)."""
+    from paperscore import core
+
+    for module in (core, significance):
+        monkeypatch.setattr(module, "BOOTSTRAP_CELLS", 12)
+    counts = np.array(counts)
+    expected = np.concatenate(list(core.resample_chunks(counts, 37, np.random.default_rng(3))))
+    drawn = np.array(list(significance._draws(counts, 37, np.random.default_rng(3))))
+    if drawn.shape[1] != len(counts):
+        drawn = np.add.reduceat(drawn, np.concatenate([[0], np.cumsum(counts)[:-1]]), axis=1)
+    assert expected.shape == (37, len(counts)) and np.array_equal(drawn, expected)
+
+
 def test_summed_weights_of_float_statistics_agree_to_rounding():
     (table, codes_a), (_, codes_b) = float_rows(5000, 8)
     flat = [(table, codes_a), (table, codes_b), (table, codes_a[::-1].copy())]

@@ -67,11 +67,8 @@ import warnings
 
 import numpy as np
 
-from .compare import METHODS, _differ, _p_value, _stack, _swaps, _take, smallest_p_value
 from .core import (
     BOOTSTRAP_CELLS,
-    _multinomial,
-    _short,
     check_bootstrap,
     check_choice,
     dense_codes,
@@ -79,9 +76,13 @@ from .core import (
     input_error,
     percentile_interval,
     resample_chunks,
+    short_repr,
 )
 
+METHODS = ("bootstrap", "randomization")
 CORRECTIONS = ("holm", "bonferroni")
+# Two differences closer than this are equal: sums taken in another order may differ by a few ulps.
+TIE = 1e-12
 BLOCK_CELLS = 1 << 22  # packed draws held at once by _scores_by_sums (32 MB)
 PRODUCT_CELLS = 1 << 19  # and the most a product's result may hold (4 MB: its scattered sums stay in cache)
 SCORED_AT_ONCE, SCORED_CELLS = 120, 1 << 20  # resamples a reduce call sees (at most 8 MB of weights a run)
@@ -175,7 +176,7 @@ def _check_systems(systems, baseline):
     names = list(systems)
     if baseline is not None:
         if baseline not in systems:
-            raise ValueError(f"baseline: {_short(baseline, 60)} is not one of the systems ({', '.join(map(repr, names))})")
+            raise ValueError(f"baseline: {short_repr(baseline, 60)} is not one of the systems ({', '.join(map(repr, names))})")
         names.remove(baseline)
         names.insert(0, baseline)
     runs, n = [], None
@@ -380,6 +381,13 @@ def _majority(codes):
     return candidate
 
 
+def _multinomial(counts):
+    """Whether core.resample_weights draws a multinomial over the units (else example
+    indices): units at most a quarter of the examples (test_significance checks _draws
+    against resample_chunks)."""
+    return len(counts) * 4 <= counts.sum()
+
+
 def _draws(counts, n_resamples, rng):
     """Each resample's draws, one at a time: the counts of core.resample_chunks (the same
     calls of `rng` in the same chunks), over the units when drawn by a multinomial, else
@@ -417,6 +425,47 @@ def _pair(flat, members, clusters, run):
     else:
         counts = np.ones(members[0].shape[1], dtype=np.int64)
     return _unit_rows(flat[0][0], members[0]), _unit_rows(flat[run][0], members[run]), counts
+
+
+def _differ(rows_a, rows_b):
+    """Which pairs of rows differ (NaN equal to NaN; numpy arrays or scipy sparse matrices)."""
+    if isinstance(rows_a, np.ndarray):
+        return ((rows_a != rows_b) & ~(np.isnan(rows_a) & np.isnan(rows_b))).any(1)
+    return (rows_a != rows_b).getnnz(axis=1) > 0
+
+
+def _stack(rows_a, rows_b):
+    """Both tables, one above the other (numpy arrays or scipy sparse matrices)."""
+    if isinstance(rows_a, np.ndarray):
+        return np.concatenate([rows_a, rows_b])
+    from scipy.sparse import vstack
+
+    return vstack([rows_a, rows_b], format="csr")
+
+
+def _take(rows, keep):
+    return rows[keep] if isinstance(rows, np.ndarray) else rows[np.flatnonzero(keep)]
+
+
+def _swaps(counts, n_resamples, rng):
+    """Approximate randomization in chunks: of each unit's examples, how many swap systems."""
+    chunk = max(1, BOOTSTRAP_CELLS // max(len(counts), 1))
+    for start in range(0, n_resamples, chunk):
+        yield rng.binomial(counts, 0.5, size=(min(chunk, n_resamples - start), len(counts))).astype(float)
+
+
+def _p_value(null, observed):
+    """(count + 1) / (resamples + 1) of the null's values at least as far from 0 as `observed`."""
+    null = null[~np.isnan(null)]
+    if not len(null) or np.isnan(observed):
+        return float("nan")
+    extreme = np.abs(null) >= abs(observed) - TIE * max(1.0, abs(observed))
+    return float((extreme.sum() + 1) / (len(null) + 1))
+
+
+def smallest_p_value(differing):
+    """The smallest p-value `differing` examples can give (compare.py's module docstring)."""
+    return 2.0 ** (1 - differing) if differing else 1.0
 
 
 def _randomization(rows_a, rows_b, counts, score, n_resamples, rng):
@@ -786,7 +835,7 @@ def _canonical(value, where):
     if isinstance(value, dict):
         for key in value:
             if not isinstance(key, str):
-                raise ValueError(f"{where}: a dict key {_short(key)} is not a string")
+                raise ValueError(f"{where}: a dict key {short_repr(key)} is not a string")
         return {key: _canonical(item, f"{where}[{key!r}]") for key, item in value.items()}
     raise ValueError(f"{where}: a {type(value).__name__} is not something a metric reads (texts, numbers, lists, dicts)")
 
