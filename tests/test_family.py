@@ -134,7 +134,8 @@ def test_a_new_family_gets_compare_and_a_reward():
     gold, a, b = words_corpus(5, 200)
     family.MODULES  # the built-in names are untouched
     fam = family.get("words")
-    result = compare.paired_test(*fam.paired(fam.rows(a, gold), fam.rows(b, gold)), "f1", n_resamples=200, seed=3)
+    ((table_a, codes_a), (table_b, codes_b)), reduce = fam.paired(fam.rows(a, gold), fam.rows(b, gold))
+    result = compare.paired_test(table_a, codes_a, table_b, codes_b, reduce, "f1", n_resamples=200, seed=3)
     # the observed scores are the definition's; the interval holds the observed difference
     assert result["score_a"] == pytest.approx(words_oracle(a, gold)["f1"], abs=1e-15)
     assert result["score_b"] == pytest.approx(words_oracle(b, gold)["f1"], abs=1e-15)

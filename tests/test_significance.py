@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).parent / "benchmarks"))
 from bench_significance import confusion_table, micro_f1, micro_reduce  # noqa: E402
 
 from paperscore import significance  # noqa: E402
-from paperscore.compare import paired_test  # noqa: E402
-from paperscore.significance import adjust, aso, compare_systems, compare_test_sets, fingerprint, known_copy, latex, markdown, replicability  # noqa: E402
+from paperscore.core import KNOWN_REFERENCES, fingerprint, known_copy  # noqa: E402
+from paperscore.significance import adjust, aso, compare_systems, compare_test_sets, latex, markdown, replicability  # noqa: E402
 
 K = 5
 TABLE = confusion_table(K)
@@ -51,7 +51,8 @@ def quietly(function, *args, **kwargs):
 
 
 # ---------------------------------------------------------------------------------------
-# Two systems: compare.paired_test's numbers to the last bit
+# Two systems: compare.paired_test is compare_systems of the two; its numbers are held by
+# tests/test_compare.py's slow implementation and tests/test_family.py's recorded figures
 
 
 def float_rows(n, seed):
@@ -65,34 +66,6 @@ def float_rows(n, seed):
 def mean_reduce(weights, table):
     sums = np.asarray(weights, dtype=float) @ table
     return {"mean": sums[:, 0] / sums[:, 1]}
-
-
-@pytest.mark.parametrize("method", ["bootstrap", "randomization"])
-@pytest.mark.parametrize("kind", ["counts", "sparse", "floats"])
-@pytest.mark.parametrize("n", [40, 4000])  # drawn as example indices, and as a multinomial over the pairs of rows
-def test_two_systems_give_paired_test_to_the_last_bit(method, kind, n):
-    if kind == "floats":
-        (table_a, codes_a), (table_b, codes_b) = float_rows(n, 3)
-        reduce, key = mean_reduce, "mean"
-    else:
-        from scipy.sparse import csr_matrix
-
-        references, predictions = labelled(n, [0.6, 0.6 + 0.4 / np.sqrt(n)], seed={40: 42, 4000: 4000}[n])
-        table = csr_matrix(TABLE) if kind == "sparse" else TABLE
-        (table_a, codes_a), (table_b, codes_b) = (run[0] for run in as_systems(references, predictions, table).values())
-        reduce, key = micro_reduce, "micro_f1"
-    with warnings.catch_warnings(record=True) as theirs:
-        warnings.simplefilter("always")
-        expected = paired_test(table_a, codes_a, table_b, codes_b, reduce, key, method, 300, 0.9, seed=11)
-    with warnings.catch_warnings(record=True) as ours:
-        warnings.simplefilter("always")
-        got = compare_systems({"A": [(table_a, codes_a)], "B": [(table_b, codes_b)]}, reduce, key, method=method, n_resamples=300, confidence_level=0.9, seed=11)
-    comparison = got["comparisons"][0]
-    for name in ("difference", "difference_low", "difference_high", "p_value"):
-        assert comparison[name] == expected[name], name
-    assert (got["systems"][0]["score"], got["systems"][1]["score"]) == (expected["score_a"], expected["score_b"])
-    assert 0.02 < expected["p_value"] < 0.98  # away from both ends, so that it tells
-    assert [str(w.message) for w in ours] == [str(w.message) for w in theirs]
 
 
 def test_identical_systems_warn_as_compare_does():
@@ -629,7 +602,7 @@ def test_known_copies_are_named_from_the_files():
     }
     for name, traditional in list(named.items()):
         named[name.replace("traditional", "simplified (OpenCC t2s)")] = [t2s(text) for text in traditional]
-    assert {known_copy(fingerprint(references)) for references in named.values()} == set(named) == set(significance.KNOWN_REFERENCES.values())
+    assert {known_copy(fingerprint(references)) for references in named.values()} == set(named) == set(KNOWN_REFERENCES.values())
     assert known_copy(fingerprint(sentences[:-1])) is None  # 1,099 sentences: another test set
     fixed = next(i for i, text in enumerate(sentences) if "地" in text)  # one 地 made 的, as some copies "fix" it
     assert known_copy(fingerprint(sentences[:fixed] + [sentences[fixed].replace("地", "的", 1)] + sentences[fixed + 1 :])) is None

@@ -42,7 +42,6 @@ from .core import (
     check_same_length,
     check_zero_division,
     compress_rows,
-    encode_rows,
     divide,
     harmonic_mean,
     input_error,
@@ -52,13 +51,14 @@ from .core import (
     read_bytes,
     read_text,
     signature,
+    with_references,
 )
 
 METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
 CHOICES = ("mentions",) + METRICS
 CONLL = ("muc", "bcub", "ceafe")
 SPACE = "coref_conll"
-EXTRA_INPUTS = ("tokens",)  # compared inputs beside the systems, kept out of signatures
+EXTRA_INPUTS = ("tokens", "texts")  # compared inputs beside the systems, kept out of signatures
 # Per document and metric: recall numerator, recall denominator, precision numerator,
 # precision denominator; BLANC: those four for coreference links, then for
 # non-coreference links.
@@ -1610,6 +1610,8 @@ def compute(
         if "signature" in result:  # the parser named before the version, as an option
             head, version = result["signature"].rsplit("|paperscore:", 1)
             result["signature"] = f"{head}|parse:{report['parser']}|paperscore:{version}"
+    if "signature" in result and "|refs:" not in result["signature"]:  # CoNLL-U's (corefud.compute) names them already
+        result["signature"] = with_references(result["signature"], references)
     return result
 
 

@@ -35,19 +35,16 @@ import numpy as np
 
 from .core import (
     check_flags,
-    as_floats,
-    bootstrap_intervals,
     bootstrap_options,
     check_bootstrap,
     check_choice,
     check_zero_division,
-    compress_rows,
-    encode_rows,
     divide,
     harmonic_mean,
     input_error,
     read_text,
     signature,
+    with_references,
 )
 from .family import Batch, Family, evaluate, scoring_options
 
@@ -772,7 +769,7 @@ def compute(
     if return_signature:
         options = bootstrap_options(confidence_level, n_resamples, seed)
         named = {"metrics": list(chosen)} if metrics is not None else {}
-        result["signature"] = signature("coref_conll", format="conllu", matching=matching, zero_matching=zero_matching, **named, keep_singletons=bool(keep_singletons), zero_division=zero_division, **options)
+        result["signature"] = with_references(signature("coref_conll", format="conllu", matching=matching, zero_matching=zero_matching, **named, keep_singletons=bool(keep_singletons), zero_division=zero_division, **options), references)
     return result
 
 

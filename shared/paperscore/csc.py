@@ -514,6 +514,14 @@ class LabelFile:
         """The lines as read_lines gives them (and its error for an empty line, unless allow_empty)."""
         return split_lines(self.data.decode("utf-8"), self.path, self.argument, allow_empty)
 
+    def canonical(self):
+        """The lines, as core.fingerprint reads a corpus (trailing blank lines dropped, as
+        from a string)."""
+        lines = self.lines(allow_empty=True)
+        while lines and not lines[-1].strip():
+            lines.pop()
+        return lines
+
 
 def corpus(values, argument):
     """core.as_corpus for text: a list of examples (a numpy array of strings becomes a list

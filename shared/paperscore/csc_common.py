@@ -15,21 +15,18 @@ import numpy as np
 
 from .core import (
     check_flags,
-    as_floats,
-    bootstrap_intervals,
     bootstrap_options,
     check_bootstrap,
     check_choice,
     check_same_length,
     check_zero_division,
     compared_files,
-    compress_rows,
     divide,
-    encode_rows,
     harmonic_mean,
     input_error,
     isin,
     signature,
+    with_references,
 )
 from .csc import (
     LENGTH_MISMATCH,
@@ -585,7 +582,7 @@ def compute(
         if ignore_chars:
             options["ignore_chars"] = ignore_chars
         options.update(input="labels" if labels else "sentences", zero_division=fam.options["zero_division"])
-        result["signature"] = signature("csc_common", **options, **bootstrap_options(confidence_level, n_resamples, seed))
+        result["signature"] = with_references(signature("csc_common", **options, **bootstrap_options(confidence_level, n_resamples, seed)), references)
     return result
 
 
@@ -674,8 +671,8 @@ class CscFamily(Family):
             )
         return mine
 
-    def paired_records(self, a, b):
-        return a
+    def paired_records(self, *records):
+        return records[0]
 
     def load_records(self, data):
         if data is None or (isinstance(data, dict) and set(data) == {"labels"} and isinstance(data["labels"], bool)):

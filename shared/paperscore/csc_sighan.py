@@ -13,21 +13,18 @@ import re
 import numpy as np
 
 from .core import (
-    as_floats,
-    bootstrap_intervals,
     bootstrap_options,
     check_bootstrap,
     check_choice,
     check_same_length,
     check_zero_division,
     compared_files,
-    compress_rows,
     divide,
-    encode_rows,
     harmonic_mean,
     read_lines,
     short_repr,
     signature,
+    with_references,
 )
 from .csc import (
     LENGTH_MISMATCH,
@@ -270,7 +267,7 @@ def compute(
         if not labels:
             options["length_mismatch"] = length_mismatch
         options["zero_division"] = fam.options["zero_division"]
-        result["signature"] = signature("csc_sighan", **options, **bootstrap_options(confidence_level, n_resamples, seed))
+        result["signature"] = with_references(signature("csc_sighan", **options, **bootstrap_options(confidence_level, n_resamples, seed)), references)
     return result
 
 
@@ -337,8 +334,8 @@ class SighanFamily(Family):
             )
         return mine
 
-    def paired_records(self, a, b):
-        return a
+    def paired_records(self, *records):
+        return records[0]
 
     def load_records(self, data):
         if data is None or (isinstance(data, dict) and set(data) == {"labels"} and isinstance(data["labels"], bool)):

@@ -42,6 +42,7 @@ from .core import (
     read_values,
     compared_files,
     signature,
+    with_references,
     STDIN,
     split_values,
 )
@@ -295,6 +296,10 @@ class Coded:
 
     def __len__(self):
         return len(self.codes)
+
+    def canonical(self):
+        """The labels, as core.fingerprint reads a corpus."""
+        return [self.values[code] for code in self.codes.tolist()]
 
     def flatten(self, predictions, ignore_index):
         """_flatten's answer for these references and coded predictions."""
@@ -763,6 +768,7 @@ def compute(
     """
     if spans is not None or scheme is not None:
         return _span_level(locals())
+    given_references = references  # the signature names the test set as given
     check_choice("convention", convention, CONVENTIONS)
     check_parser_options(parse, strict, types=types is not None)
     report = None
@@ -810,6 +816,7 @@ def compute(
             zero_division=zero_division,
             **bootstrap_options(confidence_level, n_resamples, seed),
         )
+        result["signature"] = with_references(result["signature"], given_references)
     return result
 
 
@@ -924,26 +931,28 @@ class LabelsFamily(Family):
             predictions, references, report = _parsed(predictions, references, o["parse"], o["strict"], o["types"])
         return Batch(Labels(predictions, references, o["ignore_index"]), report)
 
-    def paired(self, a, b):
-        """Both systems' statistics over one class list (see _resampled: examples are
-        labels, or sequences for token classification)."""
+    def paired(self, *batches):
+        """The systems' statistics over one class list (see _resampled: examples are
+        labels, or sequences for token classification): one table of confusion cells
+        shared by every system, or a row per sequence."""
         o = self.options
-        a, b = a.table, b.table
-        if b.kind != a.kind:
-            raise ValueError(f"system_a has {a.kind} labels but system_b has {b.kind} labels")
-        labels = _check_label_list("labels", o["labels"], a.kind)
-        (pred_a, pred_b, ref, ref_b), values = _one_coding((a.pred, a.values), (b.pred, b.values), (a.ref, a.values), (b.ref, b.values))
-        pred, ref = np.concatenate([pred_a, pred_b]), np.concatenate([ref, ref_b])
-        pairs, scored, counted, _ = _statistics(pred, ref, values, a.kind, labels, o["negative_labels"], o["convention"])
+        sides = [batch.table for batch in batches]
+        first = sides[0]
+        for number, side in enumerate(sides[1:], 2):
+            if side.kind != first.kind:
+                raise ValueError(f"system {number} has {side.kind} labels but the first system has {first.kind} labels")
+        labels = _check_label_list("labels", o["labels"], first.kind)
+        coded, values = _one_coding(*((side.pred, side.values) for side in sides), *((side.ref, side.values) for side in sides))
+        pred, ref = np.concatenate(coded[: len(sides)]), np.concatenate(coded[len(sides) :])
+        pairs, scored, counted, _ = _statistics(pred, ref, values, first.kind, labels, o["negative_labels"], o["convention"])
         cells, classes = pairs.cells(), pairs.classes
-        n, example = a.n_examples, a.example
-        both = None if example is None else np.concatenate([example, example + n])
-        table, codes = _resampled(cells, both, 2 * n, len(classes), scored, counted)
+        n, example, k = first.n_examples, first.example, len(sides)
+        every = None if example is None else np.concatenate([example + i * n for i in range(k)])
+        table, codes = _resampled(cells, every, k * n, len(classes), scored, counted)
         reduce = _reducer(o["zero_division"], labels, o["convention"])
-        if example is not None:  # a row per sequence: system A's sequences, then system B's
-            return table[:n], codes[:n], table[n:], codes[:n], reduce
-        half = len(cells) // 2
-        return table, codes[:half], table, codes[half:], reduce
+        if example is not None:  # a row per sequence: each system's sequences in turn
+            return [(table[i * n : (i + 1) * n], codes[:n]) for i in range(k)], reduce
+        return [(table, part) for part in np.split(codes, k)], reduce
 
     def figures(self, values, kind, ref, pred, weights):
         """compute()'s figures of the labels `values` coded (ref, pred), each pair

@@ -24,14 +24,11 @@ import numpy as np
 from .core import (
     check_flags,
     as_corpus,
-    as_floats,
-    bootstrap_intervals,
     bootstrap_options,
     check_bootstrap,
     check_choice,
     check_same_length,
     check_zero_division,
-    compress_rows,
     dense_codes,
     divide,
     encode_rows,
@@ -43,6 +40,7 @@ from .core import (
     read_lines,
     read_text,
     signature,
+    with_references,
     split_values,
 )
 from .family import Batch, Family, evaluate, paired_table, scoring_options
@@ -1184,7 +1182,7 @@ def diaasq_compute(predictions, references, zero_division=0.0, confidence_level=
         check_bootstrap(confidence_level, n_resamples)
     result = evaluate(fam, fam.rows(predictions, references), confidence_level, n_resamples, seed)
     if return_signature:
-        result["signature"] = signature("quad_match", convention="diaasq", zero_division=fam.options["zero_division"], **bootstrap_options(confidence_level, n_resamples, seed))
+        result["signature"] = with_references(signature("quad_match", convention="diaasq", zero_division=fam.options["zero_division"], **bootstrap_options(confidence_level, n_resamples, seed)), references)
     return result
 
 
@@ -1241,16 +1239,15 @@ class DiaasqFamily(Family):
             raise ValueError(f"{where}: gold doc_id {again!r} is also in an earlier shard: DiaASQ keys dialogues by it and would keep only the last")
         return {"given": {**mine["given"], **theirs["given"]}, "doc_ids": mine["doc_ids"] + theirs["doc_ids"]}
 
-    def paired_records(self, a, b):
-        """The rows both systems can be scored on (the gold doc_ids are the same)."""
-        given = {key: a["given"].get(key, True) and b["given"].get(key, True) for key in {**a["given"], **b["given"]}}
-        return {"given": given, "doc_ids": a["doc_ids"]}
+    def paired_records(self, *records):
+        """The rows every system can be scored on (the gold doc_ids are the same)."""
+        keys = {key for r in records for key in r["given"]}
+        return {"given": {key: all(r["given"].get(key, True) for r in records) for key in keys}, "doc_ids": records[0]["doc_ids"]}
 
-    def paired(self, a, b):
-        records = self.paired_records(a.records, b.records)
+    def paired(self, *batches):
+        records = self.paired_records(*(batch.records for batch in batches))
         columns, rows = self.columns(records), self.scored(records)
-        tables = [*encode_rows(a.table[:, columns]), *encode_rows(b.table[:, columns])]
-        return (*tables, lambda weights, table: diaasq_ratios((weights @ table).reshape(*np.shape(weights)[:-1], len(rows), 3), rows, self.options["zero_division"]))
+        return [encode_rows(batch.table[:, columns]) for batch in batches], lambda weights, table: diaasq_ratios((weights @ table).reshape(*np.shape(weights)[:-1], len(rows), 3), rows, self.options["zero_division"])
 
     def load_records(self, data):
         if data is None:
@@ -1590,6 +1587,7 @@ def compute(
             zero_division=zero_division,
             **bootstrap_options(confidence_level, n_resamples, seed),
         )
+        result["signature"] = with_references(result["signature"], references)
     return result
 
 
@@ -1647,6 +1645,9 @@ def add_options(parser):
     parser.add_argument("--spans", choices=SPAN_CONVENTIONS, help="with --format json and --similarity exact: span-index quads, target and opinion as [start, end] token indices, end exclusive or inclusive")
     parser.add_argument("--implicit-split", action="store_true", help="add ACOS's exact figures by implicit target/opinion (EA&EO, IA&EO, EA&IO, IA&IO; compare: --metric-key exact_f1_ia_io, ...)")
     parser.add_argument("--format", default="text", choices=FORMATS, help="text: quad strings, one sample a line; json: a JSON array or JSON lines of quads as lists or objects, or DiaASQ dialogues (default text)")
+    parser.add_argument("--parse", choices=QUAD_PARSERS, metavar="NAME", help=f"the files hold model text, one per line (--format json: JSON strings), read by this parser: {', '.join(QUAD_PARSERS)}")
+    parser.add_argument("--references-as-quads", action="store_true", help="with --parse: the references are quads in the parser's order and spelling, not model text")
+    parser.add_argument("--strict", action="store_true", help="with --parse: a prediction the parser cannot read is an error")
 
 
 def options(args):
@@ -1655,15 +1656,19 @@ def options(args):
     if args.convention is not None:
         _check_convention_arguments(args)
         return {"convention": args.convention}
+    if args.parse is None and (args.strict or args.references_as_quads):
+        raise ValueError(f"{'--strict' if args.strict else '--references-as-quads'}: applies with --parse NAME only")
+    parsing = {"parse": args.parse, "parse_references": not args.references_as_quads, "strict": args.strict}
     return dict(
         weights=tuple(split_values(args.weights)),
-        tuple_len=args.tuple_len or "0123",
+        tuple_len=args.tuple_len or (None if args.parse else "0123"),  # a parser writes its own
         sep_token1=args.sep_token1,
         sep_token2=args.sep_token2,
         similarity=args.similarity,
         duplicates=args.duplicates,
         **({"spans": args.spans} if args.spans is not None else {}),
         **({"implicit_split": True} if args.implicit_split else {}),
+        **(parsing if args.parse else {}),
     )
 
 
@@ -1674,9 +1679,6 @@ def add_arguments(parser):
     parser.add_argument("--exact-only", action="store_true", help="the exact-match figures alone, without the soft match")
     parser.add_argument("--legacy-keys", action="store_true", help="add the original Space's three keys")
     parser.add_argument("--details", action="store_true", help="add each sample's alignment")
-    parser.add_argument("--parse", choices=QUAD_PARSERS, metavar="NAME", help=f"the files hold model text, one per line (--format json: JSON strings), read by this parser: {', '.join(QUAD_PARSERS)}")
-    parser.add_argument("--references-as-quads", action="store_true", help="with --parse: the references are quads in the parser's order and spelling, not model text")
-    parser.add_argument("--strict", action="store_true", help="with --parse: a prediction the parser cannot read is an error")
 
 
 def read_references(path, argument, format="text"):
@@ -1699,15 +1701,7 @@ def run(args):
     if args.convention is not None:
         return run_convention(args)
     scoring = options(args)
-    if args.parse is None:
-        if args.strict or args.references_as_quads:
-            raise ValueError(f"{'--strict' if args.strict else '--references-as-quads'}: applies with --parse NAME only")
-        predictions = read_samples(args.predictions, "--predictions", args.format)
-        references = read_references(args.references, "--references", args.format)
-    else:
-        scoring.update(tuple_len=args.tuple_len, parse=args.parse, parse_references=not args.references_as_quads, strict=args.strict)
-        predictions = read_model_texts(args.predictions, "--predictions", args.format)
-        references = read_references(args.references, "--references", args.format) if args.references_as_quads else read_model_texts(args.references, "--references", args.format)
+    predictions, references = _read_files(args, args.predictions, "--predictions")
     return compute(
         predictions,
         references,
@@ -1741,10 +1735,22 @@ def run_convention(args):
     return compute(read_dialogues(args.predictions, "--predictions"), read_dialogues(args.references, "--references"), convention=args.convention, **args.common)
 
 
+def _read_files(args, path, flag):
+    """(a system's samples, the references), as `paperscore quad` reads its two files:
+    with --parse, model text (the references too, unless --references-as-quads)."""
+    if args.parse is None:
+        return read_samples(path, flag, args.format), read_references(args.references, "--references", args.format)
+    references = read_references(args.references, "--references", args.format) if args.references_as_quads else read_model_texts(args.references, "--references", args.format)
+    return read_model_texts(path, flag, args.format), references
+
+
 def read_compare(args):
     """The inputs of `paperscore compare quad`."""
     if args.convention is not None:
         return {name: read_dialogues(getattr(args, name), flag) for name, flag in (("references", "--references"), ("system_a", "--system-a"), ("system_b", "--system-b"))}
+    if args.parse is not None:
+        (system_a, references), (system_b, _) = _read_files(args, args.system_a, "--system-a"), _read_files(args, args.system_b, "--system-b")
+        return dict(references=references, system_a=system_a, system_b=system_b)
     return dict(
         references=read_references(args.references, "--references", args.format),
         system_a=read_samples(args.system_a, "--system-a", args.format),

@@ -44,7 +44,6 @@ from .paperscore_core import (
     check_same_length,
     check_zero_division,
     compress_rows,
-    encode_rows,
     divide,
     harmonic_mean,
     input_error,
@@ -54,6 +53,7 @@ from .paperscore_core import (
     read_bytes,
     read_text,
     signature,
+    with_references,
 )
 
 METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
@@ -1612,6 +1612,8 @@ def compute(
         if "signature" in result:  # the parser named before the version, as an option
             head, version = result["signature"].rsplit("|paperscore:", 1)
             result["signature"] = f"{head}|parse:{report['parser']}|paperscore:{version}"
+    if "signature" in result and "|refs:" not in result["signature"]:  # CoNLL-U's (corefud.compute) names them already
+        result["signature"] = with_references(result["signature"], references)
     return result
 
 

@@ -25,17 +25,15 @@ import numpy as np
 from .paperscore_core import (
     as_corpus,
     as_floats,
-    bootstrap_intervals,
     bootstrap_options,
     check_bootstrap,
     check_choice,
     check_same_length,
     check_zero_division,
-    compress_rows,
-    encode_rows,
     input_error,
     prf,
     signature,
+    with_references,
 )
 from .paperscore_family import Batch, Family, evaluate, paired_table
 
@@ -271,7 +269,7 @@ def compute(predictions, references, rule="textee", scheme=None, zero_division=0
         check_bootstrap(confidence_level, n_resamples, seed)
     result = evaluate(fam, fam.rows(predictions, references), confidence_level, n_resamples, seed)
     if return_signature:
-        result["signature"] = signature("micro_macro", spans=rule, scheme=scheme, zero_division=fam.options["zero_division"], **bootstrap_options(confidence_level, n_resamples, seed))
+        result["signature"] = with_references(signature("micro_macro", spans=rule, scheme=scheme, zero_division=fam.options["zero_division"], **bootstrap_options(confidence_level, n_resamples, seed)), references)
     return result
 
 
@@ -343,8 +341,8 @@ class SpansFamily(Family):
             )
         return {"events": mine["events"], "windows": mine["windows"] + theirs["windows"]}
 
-    def paired_records(self, a, b):
-        return a
+    def paired_records(self, *records):
+        return records[0]
 
     def dump_records(self, records):
         return None if records is None else {"events": records["events"], "windows": [list(key) for key in records["windows"]]}

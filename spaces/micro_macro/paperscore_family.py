@@ -127,23 +127,24 @@ class Family:
         """(example counts of the rows drawn, reduce(weights) -> {key: (r,) array})."""
         return counts, lambda weights: self.reduce(self.totals(table, weights), records)
 
-    def paired_records(self, a, b):
-        return self.merge_records(a, b, "compare")
+    def paired_records(self, *records):
+        """The records under which systems' batches on the same references are compared
+        (default: the first system's)."""
+        return records[0]
 
-    def paired(self, a, b):
-        """Two systems' batches on the same references, for a paired test: (table_a,
-        codes_a, table_b, codes_b, reduce(weights, table)), examples coded by their row's
-        value (so p-values do not depend on example order)."""
-        records = self.paired_records(a.records, b.records)
-        names = sorted(a.compared or ())
-        width = a.table.shape[1]
+    def paired(self, *batches):
+        """Systems' batches on the same references, for paired tests: ([(table, codes)] per
+        batch, reduce(weights, table)): each batch's distinct rows, each example coded by
+        its row's value (so p-values do not depend on example order)."""
+        records = self.paired_records(*(batch.records for batch in batches))
+        names = sorted(batches[0].compared or ())
+        width = batches[0].table.shape[1]
 
         def reduce(weights, table):
             out = self.reduce(self.totals(table[:, :width], weights), records)
             return out | {name: np.asarray(weights, dtype=float) @ table[:, width + i] for i, name in enumerate(names)}
 
-        tables = [encode_rows(np.column_stack([batch.table, *(batch.compared[name] for name in names)])) for batch in (a, b)]
-        return (*tables[0], *tables[1], reduce)
+        return [encode_rows(np.column_stack([batch.table, *(batch.compared[name] for name in names)])) for batch in batches], reduce
 
     # -- records and invariants --------------------------------------------------------
 

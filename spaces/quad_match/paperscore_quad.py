@@ -26,14 +26,11 @@ import numpy as np
 from .paperscore_core import (
     check_flags,
     as_corpus,
-    as_floats,
-    bootstrap_intervals,
     bootstrap_options,
     check_bootstrap,
     check_choice,
     check_same_length,
     check_zero_division,
-    compress_rows,
     dense_codes,
     divide,
     encode_rows,
@@ -45,6 +42,7 @@ from .paperscore_core import (
     read_lines,
     read_text,
     signature,
+    with_references,
     split_values,
 )
 from .paperscore_family import Batch, Family, evaluate, paired_table, scoring_options
@@ -1186,7 +1184,7 @@ def diaasq_compute(predictions, references, zero_division=0.0, confidence_level=
         check_bootstrap(confidence_level, n_resamples)
     result = evaluate(fam, fam.rows(predictions, references), confidence_level, n_resamples, seed)
     if return_signature:
-        result["signature"] = signature("quad_match", convention="diaasq", zero_division=fam.options["zero_division"], **bootstrap_options(confidence_level, n_resamples, seed))
+        result["signature"] = with_references(signature("quad_match", convention="diaasq", zero_division=fam.options["zero_division"], **bootstrap_options(confidence_level, n_resamples, seed)), references)
     return result
 
 
@@ -1243,16 +1241,15 @@ class DiaasqFamily(Family):
             raise ValueError(f"{where}: gold doc_id {again!r} is also in an earlier shard: DiaASQ keys dialogues by it and would keep only the last")
         return {"given": {**mine["given"], **theirs["given"]}, "doc_ids": mine["doc_ids"] + theirs["doc_ids"]}
 
-    def paired_records(self, a, b):
-        """The rows both systems can be scored on (the gold doc_ids are the same)."""
-        given = {key: a["given"].get(key, True) and b["given"].get(key, True) for key in {**a["given"], **b["given"]}}
-        return {"given": given, "doc_ids": a["doc_ids"]}
+    def paired_records(self, *records):
+        """The rows every system can be scored on (the gold doc_ids are the same)."""
+        keys = {key for r in records for key in r["given"]}
+        return {"given": {key: all(r["given"].get(key, True) for r in records) for key in keys}, "doc_ids": records[0]["doc_ids"]}
 
-    def paired(self, a, b):
-        records = self.paired_records(a.records, b.records)
+    def paired(self, *batches):
+        records = self.paired_records(*(batch.records for batch in batches))
         columns, rows = self.columns(records), self.scored(records)
-        tables = [*encode_rows(a.table[:, columns]), *encode_rows(b.table[:, columns])]
-        return (*tables, lambda weights, table: diaasq_ratios((weights @ table).reshape(*np.shape(weights)[:-1], len(rows), 3), rows, self.options["zero_division"]))
+        return [encode_rows(batch.table[:, columns]) for batch in batches], lambda weights, table: diaasq_ratios((weights @ table).reshape(*np.shape(weights)[:-1], len(rows), 3), rows, self.options["zero_division"])
 
     def load_records(self, data):
         if data is None:
@@ -1592,6 +1589,7 @@ def compute(
             zero_division=zero_division,
             **bootstrap_options(confidence_level, n_resamples, seed),
         )
+        result["signature"] = with_references(result["signature"], references)
     return result
 
 

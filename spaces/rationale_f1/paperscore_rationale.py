@@ -21,14 +21,11 @@ import numpy as np
 
 from .paperscore_core import (
     as_corpus,
-    as_floats,
-    bootstrap_intervals,
     bootstrap_options,
     check_bootstrap,
     check_choice,
     check_same_length,
     check_zero_division,
-    compress_rows,
     divide,
     encode_rows,
     harmonic_mean,
@@ -40,6 +37,7 @@ from .paperscore_core import (
     read_lines,
     read_values,
     signature,
+    with_references,
 )
 from .paperscore_family import Batch, Family, evaluate, paired_table, scoring_options
 from .paperscore_parse import PARSERS, check_parser_options, get_parser, parse_rationales, parser_id
@@ -526,17 +524,14 @@ class RationaleFamily(Family):
         table, counts = self._scored(table, counts, records)
         return counts, lambda weights: self.reduce(self.totals(table, weights), records)
 
-    def paired_records(self, a, b):
-        """AUPRC only where both systems give soft scores (unless `auprc` says otherwise)."""
-        return {"soft": a["soft"] and b["soft"], "gold_quotes": a["gold_quotes"]}
+    def paired_records(self, *records):
+        """AUPRC only where every system gives soft scores (unless `auprc` says otherwise)."""
+        return {"soft": all(r["soft"] for r in records), "gold_quotes": records[0]["gold_quotes"]}
 
-    def paired(self, a, b):
-        records = self.paired_records(a.records, b.records)
-        tables = []
-        for batch in (a, b):
-            table = batch.table if self.with_auprc(records) else np.where(np.arange(batch.table.shape[1]) == AUPRC, np.nan, batch.table)
-            tables += encode_rows(table)
-        return (*tables, lambda weights, table: self.reduce(self.totals(table, weights), records))
+    def paired(self, *batches):
+        records = self.paired_records(*(batch.records for batch in batches))
+        tables = [batch.table if self.with_auprc(records) else np.where(np.arange(batch.table.shape[1]) == AUPRC, np.nan, batch.table) for batch in batches]
+        return [encode_rows(table) for table in tables], lambda weights, table: self.reduce(self.totals(table, weights), records)
 
     def _merge_records(self, mine, theirs, where):
         kind = {True: "gold quotes (texts)", False: "0/1 per token"}
@@ -667,6 +662,7 @@ def compute(
             zero_division=zero_division,
             **bootstrap_options(confidence_level, n_resamples, seed),
         )
+        result["signature"] = with_references(result["signature"], references)
     return result
 
 
