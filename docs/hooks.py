@@ -3,7 +3,8 @@ that `paperscore` itself builds (shared/paperscore/cli.py), so that the page can
 from `paperscore <command> --help`.
 
 A page holding the line `<!-- cli-reference -->` gets it replaced by every command's help,
-`paperscore compare <metric>` included, each under a heading of its own. The package is
+`paperscore compare <metric>` included, each under a heading of its own whose anchor is
+the command (`#paperscore-quad`, `#paperscore-compare-quad`). The package is
 imported from this checkout's shared/ (not from whatever version is installed).
 """
 
@@ -42,7 +43,8 @@ def cli_reference():
     try:
         for depth, command, aliases in parsers(parser):
             title = f"`{command.prog}`" + (f" (also `{'`, `'.join(aliases)}`)" if aliases else "")
-            lines += [f"{'#' * min(depth + 2, 4)} {title}", "", "```text", command.format_help().rstrip(), "```", ""]
+            anchor = command.prog.replace(" ", "-")  # #paperscore-quad, #paperscore-compare-quad
+            lines += [f"{'#' * min(depth + 2, 4)} {title} {{#{anchor}}}", "", "```text", command.format_help().rstrip(), "```", ""]
     finally:
         if former is None:
             del os.environ["COLUMNS"]
