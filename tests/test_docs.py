@@ -166,7 +166,9 @@ def installed_by(page_text):
         for previous, word in zip([""] + words, words):
             if previous == "-r":
                 wanted += _requirement_lines(ROOT / word)
-            elif not word.startswith("-") and not word.startswith("git+") and word != ".":
+            elif word.startswith("."):  # the clone itself, `-e ".[rewards]"`
+                wanted.append("paperscore" + word[1:])
+            elif not word.startswith(("-", "git+")):
                 wanted.append(word)
     return _closure(wanted)
 
@@ -344,6 +346,46 @@ def test_site_builds_offline_with_warnings_as_errors(tmp_path):
     for family in ("micro_macro", "csc_sighan", "csc_common", "coref", "corefud", "quad", "rationale", "faithfulness"):
         assert f'id="paperscore.{family}.compute"' in api_page, family
     assert not list((tmp_path / "site").glob("*.py")), "the hooks are not pages"
+
+
+# ---------------------------------------------------------------------------------------
+# The benchmarks' pictures
+
+
+def test_benchmark_charts_and_tables_are_drawn_from_the_results_files():
+    """docs/benchmarks/ is what render.py draws from tests/benchmarks/results/ (as a stale
+    vendored copy fails, a chart that no longer shows the results fails)."""
+    done = subprocess.run([sys.executable, str(ROOT / "tests" / "benchmarks" / "render.py"), "--check"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+
+
+def test_every_results_line_says_when_where_and_against_what():
+    for path in sorted((ROOT / "tests" / "benchmarks" / "results").glob("*.jsonl")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            run = json.loads(line)
+            assert run["date"] and run["machine"] and run["figures"], f"{path.name}:{number}"
+            assert ("load" in run and "source" in run) or (run["load_start"] and run["load_end"]), f"{path.name}:{number}: no load"
+            for figure in run["figures"]:
+                assert figure["benchmark"] and figure["size"] and figure["unit"] in ("s", "B"), f"{path.name}:{number}"
+                assert figure["paperscore"] or figure.get("ratio") or figure.get("spread") or figure["note"], f"{path.name}:{number}: {figure['benchmark']} holds no figure"
+
+
+def test_render_draws_the_ratio_of_medians_and_the_spread_of_paired_rounds(tmp_path):
+    sys.path.insert(0, str(ROOT / "tests" / "benchmarks"))
+    import render
+
+    figure = {"benchmark": "b", "size": "n", "unit": "s", "paperscore": {"median": 2, "rounds": [1, 2, 4]}, "reference": {"median": 10, "rounds": [10, 10, 10]}, "goal": 8}
+    # medians 10 / 2 = 5; the rounds side by side: 10/1, 10/2, 10/4
+    assert render.ratio(figure) == (5, (2.5, 10))
+    run = {"date": "2026-11-30T10:00:00+00:00", "machine": {}, "load_start": [1.5, 1, 1], "load_end": [2.5, 1, 1], "figures": [figure]}
+    old = {"date": "2026-11-01", "load": "3", "source": "by hand", "figures": [{**figure, "paperscore": None, "reference": None, "spread": [4, 6]}]}
+    (tmp_path / "bench_x.jsonl").write_text(json.dumps(old) + "\n" + json.dumps(run) + "\n")
+    table = render.table([(tmp_path / "bench_x.jsonl", ("b", "n"))])
+    assert table.splitlines()[2] == "| b (`bench_x.py`) | n | 2 s | 10 s | 5× faster (2.5–10× faster) | — | 2026-11-30, load 1.5–2.5 |"
+    svg = render.chart("t", render.rows_of(tmp_path / "bench_x.jsonl"))
+    assert 'fill="#d33"' in svg  # 5x is short of its goal of 8: red
+    assert svg.count("<circle") == 1 and "4-6" not in svg  # the old run is a range: a grey bar, no dot
+    assert render.verdict(0.8, "s") == "1.25× slower" and render.verdict(40, "B") == "40× smaller"
 
 
 # ---------------------------------------------------------------------------------------
