@@ -25,8 +25,9 @@ A block is run on its own unless the line before its fence is a marker,
   reader with a clone would get one), and so is one that installs the released package.
 - `release`: it needs a release on PyPI (`pip install paperscore`); not run, and the block
   must say what works from a clone.
-- `install`: a `pip install -r ...` line of the set-up; not run here (.ci/run installs the
-  same files), but each file it names must exist.
+- `install`: a set-up line (`pip install ...`, or the test command itself); not run here
+  (.ci/run installs the same files), but each file it names must exist. A shell block that
+  installs without this marker is an error, and the page is not run.
 - `run as "COMMAND"`: a Python block saved as the file the command's last word names and
   run by that command (a launcher such as torchrun); the page must name the command.
 
@@ -36,6 +37,7 @@ requirements.txt installs or what the page itself says to `pip install`.
 
 import ast
 import doctest
+import functools
 import html
 import json
 import os
@@ -53,14 +55,14 @@ from packaging.requirements import Requirement
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-PAGES = sorted(DOCS.rglob("*.md"))
+PAGES = sorted(p for p in DOCS.rglob("*.md") if p.parent.name != "benchmarks")  # those: render.py's tables
 # Once README.md and the cards are rewritten for it: + [ROOT / "README.md", *sorted(ROOT.glob("spaces/*/README.md"))]
 
 FENCE = re.compile(r"^(?P<indent> *)(?P<fence>```+)(?P<lang>[\w-]*)[^\n]*\n(?P<code>.*?)^(?P=indent)(?P=fence)[ \t]*$", re.M | re.S)
 MARKER = re.compile(r"^\s*<!--\s*example:\s*(?P<kind>continues|published|release|install|run as)\s*(?P<argument>.*?)\s*-->\s*$")
 RUN = {"python", "bash", "console"}
 SPACE_LOAD = re.compile(r"""evaluate\.load\(\s*["']paperscore/(\w+)""")
-RELEASE_INSTALL = re.compile(r"""pip install [^\n#]*?(?<![\w./-])["']?paperscore(\[|["']|\s|$)""", re.M)
+RELEASE_INSTALL = re.compile(r"""pip install [^\n#&;|]*?(?<![\w./-])["']?paperscore(\[|["']|\s|$)""", re.M)
 DEAD_HUB = "http://127.0.0.1:9"  # the discard port: nothing answers, as for a Space not yet published
 
 
@@ -157,11 +159,12 @@ def _requirement_lines(path):
     return lines
 
 
-def installed_by(page_text):
+@functools.cache
+def installed_by(commands):
     """The distributions a reader has after the set-up (requirements.txt) and the page's own
-    `pip install` lines."""
+    `pip install` commands (their arguments)."""
     wanted = _requirement_lines(ROOT / "requirements.txt")
-    for command in re.findall(r"pip install ([^\n`]+)", page_text):
+    for command in commands:
         words = shlex.split(command.split("#")[0].split("&&")[0])
         for previous, word in zip([""] + words, words):
             if previous == "-r":
@@ -171,6 +174,11 @@ def installed_by(page_text):
             elif not word.startswith(("-", "git+")):
                 wanted.append(word)
     return _closure(wanted)
+
+
+@functools.cache
+def _owners():
+    return metadata.packages_distributions()
 
 
 def imported(block):
@@ -189,8 +197,8 @@ def imported(block):
 
 def missing_installs(page):
     """[(block, module)] of the imports the page's reader would not have installed."""
-    have = installed_by(Path(page).read_text(encoding="utf-8"))
-    owners = metadata.packages_distributions()
+    have = installed_by(tuple(re.findall(r"pip install ([^\n`]+)", Path(page).read_text(encoding="utf-8"))))
+    owners = _owners()
     missing = []
     for block in blocks(page):
         if block.lang != "python":
@@ -217,6 +225,8 @@ def marking_problems(page):
             problems.append((block.where, f"loads paperscore/{loads[0]}, a published Space: mark it <!-- example: published --> and give the clone form"))
         elif releases:
             problems.append((block.where, "installs the released package: mark it <!-- example: release --> and give the clone form"))
+        elif block.lang in ("bash", "console") and "pip install" in block.code and block.kind != "install":
+            problems.append((block.where, "installs packages: mark it <!-- example: install --> (the tests never change their environment)"))
         if block.kind == "install":
             for file in re.findall(r"-r\s+(\S+)", block.code):
                 if not (ROOT / file).is_file():
@@ -298,7 +308,11 @@ def _run_console(group, folder, env, timeout):
 
 def run_page(page):
     """[(where, exit status, output)] of the page's groups that failed, run in order in one
-    folder laid out as the clone."""
+    folder laid out as the clone. A page whose markers are wrong is not run at all (an
+    unmarked install line would change the environment)."""
+    problems = marking_problems(page)
+    if problems:
+        raise ValueError(f"{page}: fix the markers first: {problems}")
     failures = []
     with tempfile.TemporaryDirectory(prefix="paperscore-docs-") as folder:
         clone_layout(folder)
@@ -430,7 +444,8 @@ def test_harness_requires_markers_and_the_clone_form(tmp_path):
         '```python\nimport evaluate\nevaluate.load("paperscore/micro_macro")\n```\n\n'
         '<!-- example: published -->\n```python\nimport evaluate\nevaluate.load("paperscore/quad_match")  # published\n```\n\n'
         "```bash\npip install paperscore\n```\n\n"
-        "<!-- example: install -->\n```bash\npip install -r no-such-file.txt\n```\n",
+        "<!-- example: install -->\n```bash\npip install -r no-such-file.txt\n```\n\n"
+        "```bash\npip install torch\n```\n",
     )
     problems = [problem.split(":")[0] for _, problem in marking_problems(page)]
     assert problems == [
@@ -439,7 +454,10 @@ def test_harness_requires_markers_and_the_clone_form(tmp_path):
         "paperscore/quad_match needs its clone form spaces/quad_match beside it",
         "installs the released package",
         "installs from no-such-file.txt, which does not exist",
+        "installs packages",
     ]
+    with pytest.raises(ValueError, match="fix the markers first"):
+        run_page(page)  # nothing of it runs
 
 
 def test_harness_names_imports_the_page_does_not_install(tmp_path):
@@ -452,7 +470,8 @@ if __name__ == "__main__":  # python tests/test_docs.py PAGE.md ...: try the har
     import conftest  # noqa: F401 (the tests' offline environment and Hub stand-in)
 
     for path in sys.argv[1:]:
-        for where, problem in marking_problems(path) + missing_installs(path):
+        problems = marking_problems(path) + missing_installs(path)
+        for where, problem in problems:
             print(f"{where}: {problem}")
-        for where, status, output in run_page(path):
+        for where, status, output in [] if marking_problems(path) else run_page(path):
             print(f"{where}: exit {status}\n{output}\n")
