@@ -346,7 +346,7 @@ def test_site_builds_offline_with_warnings_as_errors(tmp_path):
     """mkdocs build --strict: a broken link, a missing page, an unknown reference or a
     docstring mkdocstrings cannot render fails. The generated references hold every
     command's help and every family's compute()."""
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "HF_ENDPOINT": DEAD_HUB}
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "HF_ENDPOINT": DEAD_HUB, "HTTP_PROXY": DEAD_HUB, "HTTPS_PROXY": DEAD_HUB}  # offline: a download would fail
     done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-6000:]
     assert "WARNING" not in done.stderr, done.stderr

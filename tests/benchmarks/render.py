@@ -152,7 +152,7 @@ def table(rows):
 # ---------------------------------------------------------------------------------------
 # The charts
 
-LINE, LEFT, PLOT, RIGHT, TOP, WRAP = 14, 420, 300, 110, 62, 60
+LINE, LEFT, PLOT, RIGHT, TOP, WRAP = 14, 330, 250, 175, 62, 46
 
 
 def chart(title, rows):
