@@ -29,7 +29,7 @@ sys.path.insert(0, str(BENCHMARKS.parents[1] / "shared"))
 sys.path.insert(0, str(BENCHMARKS))
 
 from bench_micro_macro import labels  # noqa: E402
-from timing import interleaved, report_load  # noqa: E402
+from timing import finish, interleaved, parse, record, report_load  # noqa: E402
 
 from paperscore.compare import paired_test  # noqa: E402
 from paperscore.significance import compare_systems  # noqa: E402
@@ -73,7 +73,7 @@ def runs(references, n_systems, seeds, k=34, seed=1):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="small sizes: check that it runs")
-    args = parser.parse_args(argv)
+    args = parse(parser, argv, __file__)
     n, n_systems, seeds, resamples = (20_000, 3, 2, 200) if args.quick else (1_000_000, 10, 5, 1000)
     report_load()
     k = 34
@@ -103,10 +103,13 @@ def main(argv=None):
     print(f"  the table, {runs_total} runs: {seconds:7.2f} s wall, {cpu:.2f} s CPU (target < 60 s)")
     print(f"  two systems, one run each: {pair_seconds:7.2f} s (compare_systems), {reference:.2f} s (paired_test, today): equal to the last bit: {agree}")
     print(f"  ratio: the table of {runs_total} runs costs {seconds / reference:.1f}x one pair under paired_test ({runs_total - 1} pairs would cost {runs_total - 1}x)")
+    size = f"{n_systems} systems x {seeds} seeds, {n:,} labels"
+    record("significance, the whole table vs one pair under paired_test", size, seconds, reference, reference_name="paired_test on one pair of runs", target="< 60 s", note=f"CPU {cpu:.2f} s; {runs_total - 1} pairs would cost {runs_total - 1}x one pair")
+    record("significance, compare_systems on one pair vs paired_test", size, pair_seconds, reference, reference_name="paired_test on the same pair", target="equal to the last bit")
     print(f"  peak resident memory {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:,.0f} MB")
     last = result["comparisons"][-1]
     print(f"  e.g. {last['system']} - S0: {last['difference']:+.4f} [{last['difference_low']:+.4f}, {last['difference_high']:+.4f}], p = {last['p_value']:.4f}, Holm {last['p_value_adjusted']:.4f}")
-    return 0 if agree else 1
+    return finish(0 if agree else 1)
 
 
 if __name__ == "__main__":
