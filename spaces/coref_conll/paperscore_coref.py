@@ -60,7 +60,7 @@ METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
 CHOICES = ("mentions",) + METRICS
 CONLL = ("muc", "bcub", "ceafe")
 SPACE = "coref_conll"
-EXTRA_INPUTS = ("tokens",)  # compared inputs beside the systems, kept out of signatures
+EXTRA_INPUTS = ("tokens", "texts")  # compared inputs beside the systems, kept out of signatures
 # Per document and metric: recall numerator, recall denominator, precision numerator,
 # precision denominator; BLANC: those four for coreference links, then for
 # non-coreference links.

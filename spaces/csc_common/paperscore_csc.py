@@ -517,8 +517,12 @@ class LabelFile:
         return split_lines(self.data.decode("utf-8"), self.path, self.argument, allow_empty)
 
     def canonical(self):
-        """The lines, as core.fingerprint reads a corpus."""
-        return self.lines(allow_empty=True)
+        """The lines, as core.fingerprint reads a corpus (trailing blank lines dropped, as
+        from a string)."""
+        lines = self.lines(allow_empty=True)
+        while lines and not lines[-1].strip():
+            lines.pop()
+        return lines
 
 
 def corpus(values, argument):

@@ -1647,6 +1647,9 @@ def add_options(parser):
     parser.add_argument("--spans", choices=SPAN_CONVENTIONS, help="with --format json and --similarity exact: span-index quads, target and opinion as [start, end] token indices, end exclusive or inclusive")
     parser.add_argument("--implicit-split", action="store_true", help="add ACOS's exact figures by implicit target/opinion (EA&EO, IA&EO, EA&IO, IA&IO; compare: --metric-key exact_f1_ia_io, ...)")
     parser.add_argument("--format", default="text", choices=FORMATS, help="text: quad strings, one sample a line; json: a JSON array or JSON lines of quads as lists or objects, or DiaASQ dialogues (default text)")
+    parser.add_argument("--parse", choices=QUAD_PARSERS, metavar="NAME", help=f"the files hold model text, one per line (--format json: JSON strings), read by this parser: {', '.join(QUAD_PARSERS)}")
+    parser.add_argument("--references-as-quads", action="store_true", help="with --parse: the references are quads in the parser's order and spelling, not model text")
+    parser.add_argument("--strict", action="store_true", help="with --parse: a prediction the parser cannot read is an error")
 
 
 def options(args):
@@ -1655,15 +1658,19 @@ def options(args):
     if args.convention is not None:
         _check_convention_arguments(args)
         return {"convention": args.convention}
+    if args.parse is None and (args.strict or args.references_as_quads):
+        raise ValueError(f"{'--strict' if args.strict else '--references-as-quads'}: applies with --parse NAME only")
+    parsing = {"parse": args.parse, "parse_references": not args.references_as_quads, "strict": args.strict}
     return dict(
         weights=tuple(split_values(args.weights)),
-        tuple_len=args.tuple_len or "0123",
+        tuple_len=args.tuple_len or (None if args.parse else "0123"),  # a parser writes its own
         sep_token1=args.sep_token1,
         sep_token2=args.sep_token2,
         similarity=args.similarity,
         duplicates=args.duplicates,
         **({"spans": args.spans} if args.spans is not None else {}),
         **({"implicit_split": True} if args.implicit_split else {}),
+        **(parsing if args.parse else {}),
     )
 
 
@@ -1674,9 +1681,6 @@ def add_arguments(parser):
     parser.add_argument("--exact-only", action="store_true", help="the exact-match figures alone, without the soft match")
     parser.add_argument("--legacy-keys", action="store_true", help="add the original Space's three keys")
     parser.add_argument("--details", action="store_true", help="add each sample's alignment")
-    parser.add_argument("--parse", choices=QUAD_PARSERS, metavar="NAME", help=f"the files hold model text, one per line (--format json: JSON strings), read by this parser: {', '.join(QUAD_PARSERS)}")
-    parser.add_argument("--references-as-quads", action="store_true", help="with --parse: the references are quads in the parser's order and spelling, not model text")
-    parser.add_argument("--strict", action="store_true", help="with --parse: a prediction the parser cannot read is an error")
 
 
 def read_references(path, argument, format="text"):
@@ -1699,15 +1703,7 @@ def run(args):
     if args.convention is not None:
         return run_convention(args)
     scoring = options(args)
-    if args.parse is None:
-        if args.strict or args.references_as_quads:
-            raise ValueError(f"{'--strict' if args.strict else '--references-as-quads'}: applies with --parse NAME only")
-        predictions = read_samples(args.predictions, "--predictions", args.format)
-        references = read_references(args.references, "--references", args.format)
-    else:
-        scoring.update(tuple_len=args.tuple_len, parse=args.parse, parse_references=not args.references_as_quads, strict=args.strict)
-        predictions = read_model_texts(args.predictions, "--predictions", args.format)
-        references = read_references(args.references, "--references", args.format) if args.references_as_quads else read_model_texts(args.references, "--references", args.format)
+    predictions, references = _read_files(args, args.predictions, "--predictions")
     return compute(
         predictions,
         references,
@@ -1741,10 +1737,22 @@ def run_convention(args):
     return compute(read_dialogues(args.predictions, "--predictions"), read_dialogues(args.references, "--references"), convention=args.convention, **args.common)
 
 
+def _read_files(args, path, flag):
+    """(a system's samples, the references), as `paperscore quad` reads its two files:
+    with --parse, model text (the references too, unless --references-as-quads)."""
+    if args.parse is None:
+        return read_samples(path, flag, args.format), read_references(args.references, "--references", args.format)
+    references = read_references(args.references, "--references", args.format) if args.references_as_quads else read_model_texts(args.references, "--references", args.format)
+    return read_model_texts(path, flag, args.format), references
+
+
 def read_compare(args):
     """The inputs of `paperscore compare quad`."""
     if args.convention is not None:
         return {name: read_dialogues(getattr(args, name), flag) for name, flag in (("references", "--references"), ("system_a", "--system-a"), ("system_b", "--system-b"))}
+    if args.parse is not None:
+        (system_a, references), (system_b, _) = _read_files(args, args.system_a, "--system-a"), _read_files(args, args.system_b, "--system-b")
+        return dict(references=references, system_a=system_a, system_b=system_b)
     return dict(
         references=read_references(args.references, "--references", args.format),
         system_a=read_samples(args.system_a, "--system-a", args.format),

@@ -46,6 +46,7 @@ THRESHOLD_RULES = (">=", ">")
 RATIONALE_PARSERS = sorted(parser.name for parser in PARSERS.values() if parser.family == "rationale_f1")
 PARSE_KEYS = ("parse_failures", "parse_failure_examples", "quotes", "unmatched_quotes")
 SPACE = "rationale_f1"
+EXTRA_INPUTS = ("sources",)  # compared inputs beside the systems, kept out of signatures
 KEYS = (
     "precision", "recall", "f1", "sparsity",
     "micro_f1", "macro_f1",
@@ -695,9 +696,15 @@ def add_options(parser):
     parser.add_argument("--ignore-index", type=int, default=-100, help="reference value marking padding: those positions are not scored")
     parser.add_argument("--no-auprc", action="store_true", help="skip AUPRC even for soft scores")
     parser.add_argument("--top-k-ratio", type=float, help="A2R's selection instead of a threshold: in each example the int(width * ratio) highest scores (width: the reference line's length, padding included)")
+    parser.add_argument("--parse", choices=RATIONALE_PARSERS, metavar="NAME", help=f"the outputs hold model replies quoting the input, one a line (a line that is a JSON string is that string), placed on the --sources tokens by this policy: {', '.join(RATIONALE_PARSERS)}; --references may then hold gold quotes (texts) instead of 0/1 lists")
+    parser.add_argument("--sources", help="with --parse: the input of each example, one a line: a text (split on white space) or a JSON list of tokens")
+    parser.add_argument("--strict", action="store_true", help="with --parse: a quote that matches no tokens is an error")
 
 
 def options(args):
+    """compute()'s scoring options (with --parse, the parser's)."""
+    if args.parse is None and (args.strict or args.sources):
+        raise ValueError(f"{'--strict' if args.strict else '--sources'}: applies with --parse NAME only")
     return dict(
         threshold=args.threshold,
         threshold_rule=args.threshold_rule,
@@ -705,6 +712,7 @@ def options(args):
         ignore_index=args.ignore_index,
         auprc=False if args.no_auprc else None,
         top_k_ratio=args.top_k_ratio,
+        **({"parse": args.parse, "strict": args.strict} if args.parse else {}),
     )
 
 
@@ -713,9 +721,6 @@ def add_arguments(parser):
     parser.add_argument("--references", required=True, help="one JSON list of 0/1 per line, ignore-index marking padding")
     add_options(parser)
     parser.add_argument("--per-example", action="store_true", help="add each example's numbers")
-    parser.add_argument("--parse", choices=RATIONALE_PARSERS, metavar="NAME", help=f"--predictions holds model replies quoting the input, one a line (a line that is a JSON string is that string), placed on the --sources tokens by this policy: {', '.join(RATIONALE_PARSERS)}; --references may then hold gold quotes (texts) instead of 0/1 lists")
-    parser.add_argument("--sources", help="with --parse: the input of each example, one a line: a text (split on white space) or a JSON list of tokens")
-    parser.add_argument("--strict", action="store_true", help="with --parse: a quote that matches no tokens is an error")
 
 
 def read_replies(path, argument):
@@ -728,24 +733,29 @@ def read_replies(path, argument):
     return replies
 
 
+def _sources(args):
+    """--sources, which --parse needs (the tokens the quotes are placed on)."""
+    if not args.sources:
+        raise ValueError("--sources: --parse places the quotes on the input's tokens; give the inputs, one a line")
+    return read_values(args.sources, "--sources")
+
+
 def run(args):
+    scoring = options(args)
     if args.parse is None:
-        if args.strict or args.sources:
-            raise ValueError(f"{'--strict' if args.strict else '--sources'}: applies with --parse NAME only")
-        predictions, parsing = read_values(args.predictions, "--predictions"), {}
+        predictions, inputs = read_values(args.predictions, "--predictions"), {}
     else:
-        predictions = read_replies(args.predictions, "--predictions")
-        if not args.sources:
-            raise ValueError("--sources: --parse places the quotes on the input's tokens; give the inputs, one a line")
-        parsing = dict(parse=args.parse, strict=args.strict, sources=read_values(args.sources, "--sources"))
-    return compute(
-        predictions,
-        read_values(args.references, "--references"),
-        per_example=args.per_example,
-        **parsing,
-        **options(args),
-        **args.common,
-    )
+        predictions, inputs = read_replies(args.predictions, "--predictions"), {"sources": _sources(args)}
+    return compute(predictions, read_values(args.references, "--references"), per_example=args.per_example, **inputs, **scoring, **args.common)
+
+
+def read_compare(args):
+    """The inputs of `paperscore compare rationale`: with --parse, the systems' replies
+    (one a line) and --sources."""
+    references = read_values(args.references, "--references")
+    if args.parse is None:
+        return {"references": references, "system_a": read_values(args.system_a, "--system-a"), "system_b": read_values(args.system_b, "--system-b")}
+    return {"references": references, "system_a": read_replies(args.system_a, "--system-a"), "system_b": read_replies(args.system_b, "--system-b"), "sources": _sources(args)}
 
 
 def table(result):
