@@ -546,8 +546,9 @@ def compute(
     code would divide by zero (presets that add an epsilon keep it).
     parse: a csc parser of paperscore.parse ("csc_reply", "cllm_reply", ...): predictions
     are a corrector's replies, each read into its sentence first (then normalize and the
-    length rules as for any sentence). The result adds "parse_failures" (replies with
-    nothing left, or that the parser's repository refuses: scored as the sentence read)
+    length rules as for any sentence). The result adds "parse_failures" (replies the
+    parser does not recognise, or that its repository would not score as read: scored as
+    the sentence read, "" for paperscore's own parsers)
     and "parse_failure_examples" (the first 0-based indices); the signature names the
     parser. strict: such a reply is a ValueError instead.
     """
