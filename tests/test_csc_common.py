@@ -1262,6 +1262,24 @@ def test_cli_ignore_chars_and_normalize_steps(tmp_path, capsys):
     assert code == 0 and json.loads(out) == compute(**data, normalize=("ignore_punct", "ignore_letters"), return_signature=True)
 
 
+
+def test_normalize_none_is_the_same_word_in_python_and_on_the_command_line(tmp_path, capsys):
+    """compute(normalize="none") raised where `--normalize none` worked: both are no step,
+    as normalize=() (simple_csc's own steps would drop the space: by hand, the space
+    inserted after 好 is one more edit, a false one, so P 1/2 without normalisation)."""
+    data = dict(sources=["我門好"], references=["我們好"], predictions=["我們好 "])
+    files = {name: write(tmp_path / f"{name}.txt", values) for name, values in data.items()}
+    argv = ["csc", "--sources", files["sources"], "--predictions", files["predictions"], "--references", files["references"], "--variant", "simple_csc", "--json"]
+    code, out, err = run_cli(argv + ["--normalize", "none"], capsys)
+    assert code == 0, err
+    for none in ("none", ["none"], ()):
+        assert json.loads(out) == compute(**data, variant="simple_csc", normalize=none, return_signature=True)
+    assert json.loads(out)["char_correction_precision"] == 0.5 and compute(**data, variant="simple_csc")["char_correction_precision"] == 1.0
+    with pytest.raises(ValueError, match="normalize: 'none' means no step and goes alone"):
+        compute(**data, normalize=("none", "clean"))
+    code, _, err = run_cli(argv + ["--normalize", "none", "clean"], capsys)
+    assert code == 1 and "'none' means no step and goes alone" in err
+
 def test_cli_prints_every_preset_side_by_side(capsys):
     code, out, _ = run_cli(["csc", "--predictions", str(SIGHAN15 / "SIGHAN15_Toy_Result.txt"), "--references", str(SIGHAN15 / "SIGHAN15_Toy_Truth.txt"), "--variant", "all"], capsys)
     assert code == 0

@@ -61,8 +61,8 @@ Args:
         insertions and deletions are edits) for every preset; default: each preset as its
         code treats a sentence whose length differs from its source.
     remove_de: drop predicted edits into 地/得 (ReaLiSe's and SCOPE's SIGHAN13 post-processing).
-    normalize: steps applied to the sentences before scoring, any of NORMALIZATIONS;
-        default: none, except the
+    normalize: steps applied to the sentences before scoring, any of NORMALIZATIONS, or
+        "none" (no step, as ()); default: none, except the
         LLM presets' own (simple_csc, msllm: as their run.sh).
     ignore_chars: a string of source characters whose edits no preset scores.
     zero_division: value of a ratio the original divides by zero: 0.0 (default), 1.0 or

@@ -536,7 +536,7 @@ def compute(
     "whole" or "align" for every preset (see paperscore.csc); None: each preset as its code does.
     remove_de: drop predicted edits into 地 or 得 (ReaLiSe's and SCOPE's SIGHAN13
     post-processing). normalize: csc_llm.NORMALIZATIONS to apply to the sentences before
-    scoring, for every preset; None: none, except the LLM presets' own (simple_csc and
+    scoring, for every preset ("none" or (): none); None: none, except the LLM presets' own (simple_csc and
     msllm, as their run.sh does). simple_csc and msllm align every sentence (csc_llm) and
     take neither length_mismatch nor remove_de (under "all" those apply to the others);
     from label lines "all" leaves them out. cllm projects every prediction (csc_llm.projected);
@@ -710,7 +710,7 @@ def options(args):
     if args.ignore_chars is not None:
         out["ignore_chars"] = args.ignore_chars
     if args.normalize is not None:  # (not given: as the Python call without it)
-        out["normalize"] = tuple(step for step in args.normalize if step != "none")
+        out["normalize"] = tuple(args.normalize)
     return out
 
 
