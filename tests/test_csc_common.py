@@ -486,16 +486,21 @@ LLM = json.loads((DATA / "csc_common" / "llm_presets.json").read_text(encoding="
 PRINTED = {"p": "precision", "r": "recall", "f1": "f1"}
 
 
-def printed_figures(printed):
-    """simple-csc's printed keys ("sentence detection p", ..., "sentence fpr", in percent) as ours."""
+def printed_percents(printed):
+    """simple-csc's printed keys ("sentence detection p", ..., "sentence fpr") as ours, in percent."""
     out = {}
     for key, value in printed.items():
         if key == "sentence fpr":
-            out["sentence_false_positive_rate"] = value / 100
+            out["sentence_false_positive_rate"] = value
         else:
             level, kind, measure = key.split(" ")
-            out[f"{level}_{kind}_{PRINTED[measure]}"] = value / 100
+            out[f"{level}_{kind}_{PRINTED[measure]}"] = value
     return out
+
+
+def printed_figures(printed):
+    """printed_percents as fractions."""
+    return {key: value / 100 for key, value in printed_percents(printed).items()}
 
 
 @pytest.mark.parametrize("case", LLM["corpora"], ids=lambda case: case["variant"])
@@ -531,6 +536,30 @@ def test_cllm_equals_its_chuli_and_calculate_metric(case):
     result = compute(case["predictions"], case["references"], case["sources"], variant="cllm")
     expected = {CLLM_KEYS[key[:4]] + PRINTED[key[4:]]: value / 100 for key, value in case["printed"].items()}
     assert {k: v for k, v in without_fpr(result).items() if not k.endswith("_f0.5")} == pytest.approx(expected, abs=1e-12)
+
+
+def test_rounded_presets_give_the_printed_decimals_exactly():
+    """Every figure of simple_csc, msllm and cllm is the float nearest the decimal their code
+    printed, over 100 (33.333 -> 0.33333, where 33.333 / 100 is 0.33332999999999996), on
+    every corpus of both fixtures; F0.5 likewise from the printed P and R: 1.25 P R /
+    (0.25 P + R + 1e-10) in percent, rounded to 3 decimals as F1, over 100."""
+    from decimal import Decimal
+
+    def as_printed(percent):
+        return float(Decimal(repr(percent)) / 100)
+
+    cases = [(case, case["variant"], ("ignore_punct", "ignore_letters") if case["variant"] == "msllm" else (), printed_percents(case["printed"])) for case in LLM["corpora"]]
+    cases += [(case, "cllm", None, {CLLM_KEYS[key[:4]] + PRINTED[key[4:]]: value for key, value in case["printed"].items()}) for case in CLLM]
+    inexact = 0  # figures whose percent / 100 is not the nearest float (the old reading)
+    for case, variant, own, percents in cases:
+        result = compute(case["predictions"], case["references"], case["sources"], variant=variant, normalize=own)
+        for key, percent in percents.items():
+            assert result[key] == as_printed(percent), (key, result[key], percent)
+            inexact += percent / 100 != as_printed(percent)
+        for level in ("sentence_detection", "sentence_correction", "char_detection", "char_correction"):
+            p, r = percents[f"{level}_precision"], percents[f"{level}_recall"]
+            assert result[f"{level}_f0.5"] == as_printed(round(1.25 * p * r / (0.25 * p + r + 1e-10), 3)), (level, p, r)
+    assert inexact > 50
 
 
 def test_cllm_projection_worked_by_hand():

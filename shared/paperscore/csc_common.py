@@ -333,6 +333,17 @@ def _round3(values):
     return np.asarray(np.frompyfunc(lambda v: round(v, 3), 1, 1)(np.asarray(values, dtype=float)), dtype=float)
 
 
+def _fraction(percent):
+    """A percentage printed to 3 decimals as the fraction it stands for: the float nearest
+    that decimal over 100 (55.556 / 100 alone is 0.5555599999999999, round(..., 5) 0.55556)."""
+    return round(percent / 100, 5)
+
+
+def _fractions(percents):
+    """_fraction of each value of an array."""
+    return np.asarray(np.frompyfunc(_fraction, 1, 1)(np.asarray(percents, dtype=float)), dtype=float)
+
+
 def _prf(tp, n_predicted, n_gold, preset, epsilon, zd, beta=1.0):
     """Precision, recall and F1 (F-beta) as the preset's code computes them."""
     if epsilon:
@@ -342,7 +353,7 @@ def _prf(tp, n_predicted, n_gold, preset, epsilon, zd, beta=1.0):
     b2 = beta * beta  # F-beta = (1 + b2) P R / (b2 P + R): F1 for beta 1
     if "rounding" in preset.quirks:  # CSCD-NS: P and R in percent to 3 decimals, F1 from those
         p, r = _round3(precision * 100), _round3(recall * 100)
-        return p / 100, r / 100, _round3((1 + b2) * p * r / (b2 * p + r + preset.f1_epsilon)) / 100
+        return _fractions(p), _fractions(r), _fractions(_round3((1 + b2) * p * r / (b2 * p + r + preset.f1_epsilon)))
     if preset.f1_epsilon:
         return precision, recall, (1 + b2) * precision * recall / (b2 * precision + recall + preset.f1_epsilon)
     if beta != 1:
@@ -381,7 +392,7 @@ def figures(variant, sums, zero_division=0.0, char_subset=None):
         _level(out, "sentence_correction", accuracy("correction_hits"), preset, tp, tp + c["clean_flagged"], gold, eps, zd)
     if "false_positive_rate" in preset.quirks:
         if "rounding" in preset.quirks:  # simple-csc: in percent to 3 decimals, over clean + 1e-10
-            out["sentence_false_positive_rate"] = _round3(100 * c["clean_flagged"] / (n - gold + 1e-10)) / 100
+            out["sentence_false_positive_rate"] = _fractions(_round3(100 * c["clean_flagged"] / (n - gold + 1e-10)))
         else:
             out["sentence_false_positive_rate"] = c["clean_flagged"] / (n - gold + eps)
     else:  # the code prints none: flagged error-free / error-free sentences (0/0: the policy)
@@ -668,7 +679,7 @@ def visual_c3(predictions, references, sources, ocr_predictions):
         if hits == errors == 0:
             recall = 100.0
         f1 = round(2 * precision * recall / (precision + recall + 1e-10), 3)
-        out.update({f"{key}_precision": round(precision, 3) / 100, f"{key}_recall": round(recall, 3) / 100, f"{key}_f1": f1 / 100})
+        out.update({f"{key}_precision": _fraction(round(precision, 3)), f"{key}_recall": _fraction(round(recall, 3)), f"{key}_f1": _fraction(f1)})
     return out
 
 
