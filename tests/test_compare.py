@@ -155,7 +155,7 @@ def _naive(references, system_a, system_b, options, n_resamples, seed, key="micr
     every shuffle. Examples are taken in the order paired_test holds them (grouped by
     their pair of statistic rows; examples in a group are interchangeable), so that the
     same random draws select the same examples."""
-    table_a, codes_a, table_b, codes_b, _ = micro_macro.paired_statistics(references, system_a, system_b, **options)
+    table_a, codes_a, table_b, codes_b, _ = compare.paired_statistics("micro_macro", references, system_a, system_b, **options)
     order = np.argsort(codes_a * table_b.shape[0] + codes_b, kind="stable")
     groups = np.split(order, np.flatnonzero(np.diff((codes_a * table_b.shape[0] + codes_b)[order])) + 1)
     counts = np.array([len(g) for g in groups])
@@ -210,7 +210,7 @@ def test_token_classification_compares_whole_sentences():
     sentence twice (difference 1), once (1/2) or not at all (0)."""
     references = [[1] * 50, [2] * 50]
     system_a, system_b = [[0] * 50, [0] * 50], [[1] * 50, [0] * 50]
-    table_a, codes_a, table_b, codes_b, _ = micro_macro.paired_statistics(references, system_a, system_b)
+    table_a, codes_a, table_b, codes_b, _ = compare.paired_statistics("micro_macro", references, system_a, system_b)
     assert table_a.shape[0] == table_b.shape[0] == 2 and list(codes_a) == list(codes_b) == [0, 1]
     with pytest.warns(UserWarning, match="differ on 1 of the 2 examples"):
         result = compare.compare("micro_macro", references, system_a, system_b, metric_key="accuracy", n_resamples=400, seed=0)

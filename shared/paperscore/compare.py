@@ -2,12 +2,13 @@
 resampling (Koehn 2004) and approximate randomization (Noreen 1989; Riezler and Maxwell
 2005), as sacrebleu offers for machine translation, for any number of any family.
 
-Both tests work on the per-example statistics each family keeps (never re-running the
-metric): a family's `paired_statistics(references, system_a, system_b, **options)` returns
-each system's table of distinct statistic rows (a numpy array or a scipy sparse matrix),
-each example's row code, and `reduce`,
-which maps example weights over a table to the family's numbers. Examples whose two rows
-are the same pair are drawn together, so the cost grows with distinct pairs, not examples.
+Both tests work on the per-example statistics of each family (paperscore.family), read
+from each system's outputs exactly as compute() reads them (every compute() option works:
+parse=, sources=, spans, conventions), never re-running the metric: the family's `paired`
+gives each system's table of distinct statistic rows (a numpy array or a scipy sparse
+matrix), each example's row code, and `reduce`, which maps example weights over a table
+to the family's numbers. Examples whose two rows are the same pair are drawn together, so
+the cost grows with distinct pairs, not examples.
 
 - bootstrap: resample examples with replacement; the interval of the difference
   (B - A) is the percentile interval of the resampled differences; the p-value counts
@@ -175,7 +176,7 @@ def families():
 
     found = {}
     for module in commands().values():
-        if hasattr(module, "paired_statistics"):
+        if hasattr(module, "family"):
             for name in (module.SPACE, module.__name__.rsplit(".", 1)[-1], module.COMMAND):
                 found[name] = module
     return found
@@ -188,7 +189,7 @@ def _named(metric):
     from .cli import commands
 
     named = list(commands(metric).values()) if isinstance(metric, str) else []
-    return named[0] if len(named) == 1 and hasattr(named[0], "paired_statistics") else None
+    return named[0] if len(named) == 1 and hasattr(named[0], "family") else None
 
 
 def _family(metric):
@@ -201,34 +202,69 @@ def _family(metric):
     return found[metric]
 
 
+def _rows(fam, system, references, name, inputs):
+    """A system's batch, an error about its outputs naming the system (the family reads
+    them as `predictions`)."""
+    try:
+        return fam.rows(system, references, **inputs)
+    except ValueError as error:
+        text = str(error)
+        if text.startswith("predictions"):
+            raise ValueError(name + text[len("predictions") :]) from None
+        raise
+
+
+def systems(metric, references, outputs, **options):
+    """(family, batches): each system's outputs (a list) read on `references` by the
+    family `metric` (a Space, module or command name) under compute()'s options; per-example
+    inputs (sources, tokens, ...) among `options` go to every system."""
+    module = _family(metric)
+    inputs = {name: options.pop(name) for name in getattr(module, "EXTRA_INPUTS", ()) if name in options}
+    fam = module.family(**options)
+    fam = [fam.for_data(system, references) for system in outputs][0] if outputs else fam  # each system checked (coref: CoNLL-U on both sides)
+    names = ["system_a", "system_b"] if len(outputs) == 2 else [f"systems[{i}]" for i in range(len(outputs))]
+    return fam, [_rows(fam, system, references, name, inputs) for system, name in zip(outputs, names)]
+
+
+def paired_statistics(metric, references, system_a, system_b, **options):
+    """What paired_test takes: each system's table of distinct statistic rows, each
+    example's row code, and reduce(weights, table) (the family's `paired`)."""
+    fam, (a, b) = systems(metric, references, [system_a, system_b], **options)
+    return fam.paired(a, b)
+
+
 def compare(metric, references, system_a, system_b, metric_key=None, method="bootstrap", n_resamples=1000, confidence_level=0.95, seed=None, **options):
     """Compare two systems' outputs on the same references under a paperscore metric.
 
     metric: a Space name ("micro_macro", "csc_sighan", "csc_common", "coref_conll",
     "quad_match", "rationale_f1"; the package module and command names work too), or
     "faithfulness" (ERASER's, references=None: faithfulness.compare_results);
-    options: that metric's compute() options (zero_division included).
+    options: that metric's compute() options (zero_division, parse=, sources=, spans,
+    conventions: all it takes but its output and bootstrap options).
     metric_key: the number compared (default: the metric's headline, e.g. micro_f1).
     Returns score_a, score_b, difference (B - A), difference_low / _high, p_value,
-    metric_key, method, n_resamples and the signature.
+    metric_key, method, n_resamples and the signature; with parse=, each system's
+    parse_failures_a / _b.
     """
-    family = _family(metric)
-    metric_key = metric_key or family.headline(**options)
-    if not getattr(family, "REFERENCES", True):  # faithfulness: each system's results hold all it needs
+    module = _family(metric)
+    if not getattr(module, "REFERENCES", True):  # faithfulness: each system's results hold all it needs
         if references is not None:
-            raise ValueError(f"references: {family.SPACE} compares the two systems' own results; give references=None")
-        return family.compare_results(system_a, system_b, metric_key, method, n_resamples, confidence_level, seed, **options)
-    *tables, reduce = family.paired_statistics(references, system_a, system_b, **options)
-    result = paired_test(*tables, reduce, metric_key, method, n_resamples, confidence_level, seed)
-    # inputs such as CSC's sources are data, not options: they stay out of the signature
-    inputs = ("zero_division",) + getattr(family, "EXTRA_INPUTS", ())
+            raise ValueError(f"references: {module.SPACE} compares the two systems' own results; give references=None")
+        return module.compare_results(system_a, system_b, metric_key or module.headline(**options), method, n_resamples, confidence_level, seed, **options)
+    check_choice("method", method, METHODS)
+    check_bootstrap(confidence_level, n_resamples, seed)
+    inputs = ("zero_division",) + getattr(module, "EXTRA_INPUTS", ())
     named = {name: options[name] for name in sorted(options) if name not in inputs}
+    fam, (a, b) = systems(metric, references, [system_a, system_b], **options)
+    metric_key = metric_key or fam.headline()
+    result = paired_test(*fam.paired(a, b), metric_key, method, n_resamples, confidence_level, seed)
+    if a.report is not None:
+        result.update(parse_failures_a=a.report["parse_failures"], parse_failures_b=b.report["parse_failures"])
+    # inputs such as CSC's sources are data, not options: they stay out of the signature
     if named.get("parse") is not None:  # the parser with its version, as compute's signature names it
-        from .parse import get_parser, parser_id
-
-        named["parse"] = parser_id(get_parser(named["parse"]))
+        named["parse"] = fam.options["parse"]
     result["signature"] = signature(
-        f"compare|{family.SPACE}", metric_key=metric_key, method=method, n_resamples=n_resamples, confidence_level=confidence_level,
+        f"compare|{module.SPACE}", metric_key=metric_key, method=method, n_resamples=n_resamples, confidence_level=confidence_level,
         seed=seed, zero_division=check_zero_division(options.get("zero_division", 0.0)), **named,
     )  # fmt: skip
     return result
@@ -236,7 +272,7 @@ def compare(metric, references, system_a, system_b, metric_key=None, method="boo
 
 # ---------------------------------------------------------------------------------------
 # Command line: paperscore compare <metric> --references FILE --system-a FILE --system-b FILE
-# A metric takes part by defining SPACE, headline(**options), paired_statistics, add_options(parser) and
+# A metric takes part by defining SPACE, headline(**options), family(**options), add_options(parser) and
 # options(args); and read_compare(args) -> {"references", "system_a", "system_b", other
 # inputs, optionally "found": entries added to the result} where its files are not read
 # with core.read_values (one value per line).
@@ -255,7 +291,7 @@ def add_arguments(parser, argv=()):
     named = _named(argv[0]) if argv else None
     found = {named.COMMAND: named} if named else commands()  # help, or no metric named: every choice listed
     for name, family in found.items():
-        if hasattr(family, "paired_statistics"):
+        if hasattr(family, "family"):
             aliases = [family.SPACE] if family.SPACE != name else []
             command = sub.add_parser(name, aliases=aliases, help=family.HELP, description=f"Compare two systems under `paperscore {name}`.")
             references = getattr(family, "REFERENCES", True)  # faithfulness: none, and no 0/0

@@ -65,7 +65,7 @@ def as_corpus(values, argument):
             raise input_error(argument, None, f"expected a list of examples, got a single {values.dtype} value")
         return values
     if isinstance(values, (str, bytes)):
-        raise input_error(argument, None, f"expected a list of examples, got a {type(values).__name__} (to score one example, pass [{_short(values)}])")
+        raise input_error(argument, None, f"expected a list of examples, got a {type(values).__name__} (to score one example, pass [{short_repr(values)}])")
     if not isinstance(values, (list, tuple)):
         if not isinstance(values, Sequence):
             raise input_error(argument, None, f"expected a list of examples, got {type(values).__name__}")
@@ -75,7 +75,7 @@ def as_corpus(values, argument):
     return values
 
 
-def _short(value, width=20):
+def short_repr(value, width=20):
     text = repr(value)
     return text if len(text) <= width else text[: width - 3] + "..."
 
@@ -87,7 +87,7 @@ def check_flags(**flags):
     """Each of these options is True or False (a tensor or an array is neither)."""
     for argument, value in flags.items():
         if not isinstance(value, (bool, np.bool_)):
-            raise ValueError(f"{argument}: expected True or False, got {type(value).__name__} {_short(value)}")
+            raise ValueError(f"{argument}: expected True or False, got {type(value).__name__} {short_repr(value)}")
 
 
 def check_choice(argument, value, choices):
@@ -95,7 +95,7 @@ def check_choice(argument, value, choices):
     list is refused with this message, not numpy's or a TypeError)."""
     if not any(_is_choice(value, choice) for choice in choices):
         listed = ", ".join(repr(c) for c in choices)
-        raise ValueError(f"{argument}: {_short(value, 60)} is not one of {listed}")
+        raise ValueError(f"{argument}: {short_repr(value, 60)} is not one of {listed}")
     return value
 
 
@@ -226,16 +226,16 @@ MAX_RESAMPLES = 1_000_000  # more is minutes of work for no visible change in an
 def check_bootstrap(confidence_level, n_resamples, seed=None):
     check_seed(seed)
     if isinstance(confidence_level, bool) or not isinstance(confidence_level, (int, float)) or not 0 < confidence_level < 1:
-        raise ValueError(f"confidence_level: {_short(confidence_level, 60)} is not strictly between 0 and 1")
+        raise ValueError(f"confidence_level: {short_repr(confidence_level, 60)} is not strictly between 0 and 1")
     if isinstance(n_resamples, (bool, np.bool_)) or not isinstance(n_resamples, (int, np.integer)) or not 1 <= n_resamples <= MAX_RESAMPLES:
-        raise ValueError(f"n_resamples: {_short(n_resamples, 60)} is not an integer from 1 to {MAX_RESAMPLES:,}")
+        raise ValueError(f"n_resamples: {short_repr(n_resamples, 60)} is not an integer from 1 to {MAX_RESAMPLES:,}")
 
 
 def check_seed(seed):
     """None or a non-negative int: numpy would take a list or an array too (and refuse a
     negative int or a string in words that name no argument)."""
     if seed is not None and (isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0):
-        raise ValueError(f"seed: {_short(seed, 60)} is not a non-negative integer (nor None)")
+        raise ValueError(f"seed: {short_repr(seed, 60)} is not a non-negative integer (nor None)")
 
 
 def resample_weights(counts, size, rng):

@@ -131,6 +131,55 @@ def _reward_function(name, counts, score, names):
 
 
 # ---------------------------------------------------------------------------------------
+# Any family: its figure of each example alone (paperscore.family)
+
+
+def reward(family, metric=None, reference="reference", inputs=(), name=None, zero_division=1.0, **options):
+    """A reward function from any family's statistics (paperscore.family, or one
+    registered with paperscore.family.register): each completion's figure `metric`
+    (default: the family's headline) on its example alone, its statistics row read exactly
+    as the family's compute(**options) reads it (parse=, conventions), the reference from
+    the column `reference`, the per-example inputs of `inputs` (e.g. ("sources",)) from the
+    columns of those names. zero_division=1.0 (default): an example with nothing to find
+    and nothing predicted scores 1.0, the gold output's own score. Its `.statistics`
+    gives each example's totals (the family's `example_totals`), whose sums are the
+    corpus statistics. Refused by name: precision or recall alone, and the conventions
+    REFUSED lists (each can be gamed)."""
+    from .family import get
+
+    for value in (metric, *options.values()):
+        _refuse("metric", value)
+    fam = get(family, zero_division=zero_division, **options)
+    metric = metric or fam.headline()
+    if metric.endswith(("precision", "recall")):
+        _refuse("metric", metric.rsplit("_", 1)[-1])
+    names = [reference, *inputs]
+
+    def read(texts, values):
+        batch = fam.rows(texts, values[reference], **{k: values[k] for k in inputs})
+        return fam.example_totals(batch.table), batch.records
+
+    def call(prompts=None, completions=None, **columns):
+        texts, values, rows, n = _inputs(completions, columns, names)
+        if not rows:
+            return _spread(np.zeros(0), rows, n)
+        totals, records = read(texts, values)
+        figures = fam.reduce(totals, records)
+        if metric not in figures:
+            raise ValueError(f"metric: {metric!r} is not one of {', '.join(figures)}")
+        return _spread(np.asarray(figures[metric], dtype=float), rows, n)
+
+    def statistics(completions, **columns):
+        """(each applying row's totals, their indices)."""
+        texts, values, rows, _ = _inputs(completions, columns, names)
+        return read(texts, values)[0], rows
+
+    call.__name__ = call.__qualname__ = name or f"{getattr(fam, 'name', family)}_{metric}".replace("/", "_")
+    call.statistics = statistics
+    return call
+
+
+# ---------------------------------------------------------------------------------------
 # Format: did the parser read every piece?
 
 
@@ -145,9 +194,9 @@ def format_reward(parse, name=None, source="sources"):
 
     def counts(texts, values):
         if rationale:
-            from .rationale import _tokens
+            from .rationale import input_tokens
 
-            tokens = _tokens(values[source], len(texts))
+            tokens = input_tokens(values[source], len(texts))
             return np.array([[not parser.read(text, words)[1]] for text, words in zip(texts, tokens)], dtype=float).reshape(-1, 1)
         return np.array([[not parser.read(text)[1]] for text in texts], dtype=float).reshape(-1, 1)
 
@@ -287,8 +336,8 @@ def quad_reward(parse, reference="reference", metric="exact_f1", duplicates="mul
     if metric not in QUAD_METRICS:
         raise ValueError(f"metric: {metric!r} is not one of {', '.join(QUAD_METRICS)}")
     parser = get_parser(parse, "quad_match")
-    quad._score([], [], weights, parser.tuple_len, quad.QUAD_SEP, quad.ELEMENT_SEP, similarity, duplicates)  # checks the options now
     exact = metric == "exact_f1"
+    fam = quad.family(weights=weights, tuple_len=parser.tuple_len, similarity=similarity, duplicates=duplicates, exact_only=exact)  # checks the options now
     cached = {}  # gold texts repeat (GRPO scores several completions per prompt): read each once
 
     def gold(values):
@@ -325,8 +374,8 @@ def quad_reward(parse, reference="reference", metric="exact_f1", duplicates="mul
         if exact and not several:  # the fast path; several references need the soft match to choose one
             hits, n, m = _exact_counts(structures, golds, parser.tuple_len, duplicates, reference)
             return np.column_stack([hits, n, m, np.zeros((len(n), 4))])
-        _, rows, chosen = quad._score(structures, golds, weights, parser.tuple_len, quad.QUAD_SEP, quad.ELEMENT_SEP, similarity, duplicates, exact_only=exact)
-        return rows[chosen][:, [quad.STATS.index(c) for c in QUAD_COUNTS]].reshape(-1, len(QUAD_COUNTS))
+        rows = fam.rows(structures, golds).table
+        return rows[:, [quad.STATS.index(c) for c in QUAD_COUNTS]].reshape(-1, len(QUAD_COUNTS))
 
     def score(c):
         if metric == "exact_f1":
@@ -470,7 +519,7 @@ def coref_reward(parse, reference="clusters", tokens=None, metric="conll_f1", na
             clusters = [parse(text) for text in texts]
         else:
             placed, _ = parse_coref(texts, parser, coref.source_tokens(values[reference], values[tokens] if tokens else None), argument="completions")
-            split = [coref._split_unplaced(found) for found in placed]
+            split = [coref.split_unplaced(found) for found in placed]
             clusters, unplaced = [kept for kept, _ in split], [lost for _, lost in split]
         # each side read alone: the gold as compute reads it (an unreadable one is an error
         # naming references[i]); the output's token spans as written, without compute's
@@ -481,7 +530,7 @@ def coref_reward(parse, reference="clusters", tokens=None, metric="conll_f1", na
         else:
             key, response = coref.read_examples(empty, values[reference])[0], coref.read_examples(clusters, empty)[1]
         if unplaced is not None and any(unplaced):
-            response = coref._with_unplaced(key, response, unplaced)
+            response = coref.with_unplaced(key, response, unplaced)
         table = coref.statistics(key, response, metrics)
         mentions = np.column_stack([np.bincount(side.doc, minlength=len(texts)) for side in (key, response)])
         return np.column_stack([*(table[m] for m in metrics), mentions])
@@ -519,12 +568,10 @@ def rationale_reward(parse, source="sources", reference="reference", metric="f1"
     _refuse("metric", metric)
     if metric not in RATIONALE_METRICS:
         raise ValueError(f"metric: {metric!r} is not one of {', '.join(RATIONALE_METRICS)}")
-    get_parser(parse, "rationale_f1")  # an unknown name fails now, not at the first batch
+    fam = rationale.family(parse=parse)  # an unknown name fails now, not at the first batch
 
     def counts(texts, values):
-        masks, gold, _ = rationale._parsed(texts, values[reference], values[source], parse, False)
-        scores, truth, lengths = rationale.scored_tokens(masks, gold)
-        rows, _ = rationale.statistics(scores, truth, lengths, with_auprc=False)
-        return rows[:, :3].astype(np.int64)
+        batch, _ = fam.read(texts, values[reference], values[source], every_auprc=False)
+        return batch.table[:, :3].astype(np.int64)
 
     return _reward_function(name or f"rationale_{metric}", counts, lambda c: f1(c[:, 0], c[:, 1], c[:, 2]), [reference, source])

@@ -10,6 +10,7 @@ import numpy
 
 # evaluate copies only the sibling files this script imports: a line for each vendored module.
 from .paperscore_core import VERSION
+from .paperscore_family import Family
 from .paperscore_csc import checked_columns, stored_sources
 from .paperscore_csc_common import VARIANTS, compute, corpora
 from .paperscore_csc_llm import NORMALIZATIONS

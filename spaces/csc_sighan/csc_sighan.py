@@ -9,6 +9,7 @@ import numpy
 
 # evaluate copies only the sibling files this script imports: a line for each vendored module.
 from .paperscore_core import VERSION
+from .paperscore_family import Family
 from .paperscore_csc import stored_sources
 from .paperscore_csc_sighan import check_columns, compute
 from .paperscore_parse import CSC_PARSERS
