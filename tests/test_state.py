@@ -1033,7 +1033,7 @@ def test_csc_parse_at_users_size():
         expected = module.compute(replies, references, sources=sources, **options)
         assert expected["parse_failures"] > 2000
         assert_same(merged_sources(family, options, replies, references, sources, sorted(pieces)).compute(), expected, family)
-    with pytest.raises(ValueError, match="parse: csc_reply@1 reads a corrector's replies, which are sentences: pass sources"):
+    with pytest.raises(ValueError, match="parse: csc_reply@2 reads a corrector's replies, which are sentences: pass sources"):
         state.new("csc_common", parse="csc_reply").update(replies[:2], references[:2])
 
 

@@ -339,6 +339,17 @@ def _round3(values):
     return np.asarray(np.frompyfunc(lambda v: round(v, 3), 1, 1)(np.asarray(values, dtype=float)), dtype=float)
 
 
+def _fraction(percent):
+    """A percentage printed to 3 decimals as the fraction it stands for: the float nearest
+    that decimal over 100 (55.556 / 100 alone is 0.5555599999999999, round(..., 5) 0.55556)."""
+    return round(percent / 100, 5)
+
+
+def _fractions(percents):
+    """_fraction of each value of an array."""
+    return np.asarray(np.frompyfunc(_fraction, 1, 1)(np.asarray(percents, dtype=float)), dtype=float)
+
+
 def _prf(tp, n_predicted, n_gold, preset, epsilon, zd, beta=1.0):
     """Precision, recall and F1 (F-beta) as the preset's code computes them."""
     if epsilon:
@@ -348,7 +359,7 @@ def _prf(tp, n_predicted, n_gold, preset, epsilon, zd, beta=1.0):
     b2 = beta * beta  # F-beta = (1 + b2) P R / (b2 P + R): F1 for beta 1
     if "rounding" in preset.quirks:  # CSCD-NS: P and R in percent to 3 decimals, F1 from those
         p, r = _round3(precision * 100), _round3(recall * 100)
-        return p / 100, r / 100, _round3((1 + b2) * p * r / (b2 * p + r + preset.f1_epsilon)) / 100
+        return _fractions(p), _fractions(r), _fractions(_round3((1 + b2) * p * r / (b2 * p + r + preset.f1_epsilon)))
     if preset.f1_epsilon:
         return precision, recall, (1 + b2) * precision * recall / (b2 * precision + recall + preset.f1_epsilon)
     if beta != 1:
@@ -387,7 +398,7 @@ def figures(variant, sums, zero_division=0.0, char_subset=None):
         _level(out, "sentence_correction", accuracy("correction_hits"), preset, tp, tp + c["clean_flagged"], gold, eps, zd)
     if "false_positive_rate" in preset.quirks:
         if "rounding" in preset.quirks:  # simple-csc: in percent to 3 decimals, over clean + 1e-10
-            out["sentence_false_positive_rate"] = _round3(100 * c["clean_flagged"] / (n - gold + 1e-10)) / 100
+            out["sentence_false_positive_rate"] = _fractions(_round3(100 * c["clean_flagged"] / (n - gold + 1e-10)))
         else:
             out["sentence_false_positive_rate"] = c["clean_flagged"] / (n - gold + eps)
     else:  # the code prints none: flagged error-free / error-free sentences (0/0: the policy)
@@ -540,7 +551,7 @@ def compute(
     "whole" or "align" for every preset (see paperscore.csc); None: each preset as its code does.
     remove_de: drop predicted edits into 地 or 得 (ReaLiSe's and SCOPE's SIGHAN13
     post-processing). normalize: csc_llm.NORMALIZATIONS to apply to the sentences before
-    scoring, for every preset; None: none, except the LLM presets' own (simple_csc and
+    scoring, for every preset ("none" or (): none); None: none, except the LLM presets' own (simple_csc and
     msllm, as their run.sh does). simple_csc and msllm align every sentence (csc_llm) and
     take neither length_mismatch nor remove_de (under "all" those apply to the others);
     from label lines "all" leaves them out. cllm projects every prediction (csc_llm.projected);
@@ -550,8 +561,9 @@ def compute(
     code would divide by zero (presets that add an epsilon keep it).
     parse: a csc parser of paperscore.parse ("csc_reply", "cllm_reply", ...): predictions
     are a corrector's replies, each read into its sentence first (then normalize and the
-    length rules as for any sentence). The result adds "parse_failures" (replies with
-    nothing left, or that the parser's repository refuses: scored as the sentence read)
+    length rules as for any sentence). The result adds "parse_failures" (replies the
+    parser does not recognise, or that its repository would not score as read: scored as
+    the sentence read, "" for paperscore's own parsers)
     and "parse_failure_examples" (the first 0-based indices); the signature names the
     parser. strict: such a reply is a ValueError instead.
     """
@@ -746,7 +758,7 @@ def visual_c3(predictions, references, sources, ocr_predictions):
         if hits == errors == 0:
             recall = 100.0
         f1 = round(2 * precision * recall / (precision + recall + 1e-10), 3)
-        out.update({f"{key}_precision": round(precision, 3) / 100, f"{key}_recall": round(recall, 3) / 100, f"{key}_f1": f1 / 100})
+        out.update({f"{key}_precision": _fraction(round(precision, 3)), f"{key}_recall": _fraction(round(recall, 3)), f"{key}_f1": _fraction(f1)})
     return out
 
 
@@ -786,7 +798,7 @@ def options(args):
     if args.ignore_chars is not None:
         out["ignore_chars"] = args.ignore_chars
     if args.normalize is not None:  # (not given: as the Python call without it)
-        out["normalize"] = tuple(step for step in args.normalize if step != "none")
+        out["normalize"] = tuple(args.normalize)
     return out
 
 
