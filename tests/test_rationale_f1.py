@@ -385,7 +385,7 @@ def test_per_example_details():
 
 def test_signature_names_the_options():
     r = compute([SEED_PRED], [SEED_GOLD], threshold_rule=">", return_signature=True)
-    assert r["signature"].startswith("rationale_f1|threshold:0.5|threshold_rule:>|iou_threshold:0.5|ignore_index:-100|zero_division:0|paperscore:")
+    assert without_references(r["signature"]).startswith("rationale_f1|threshold:0.5|threshold_rule:>|iou_threshold:0.5|ignore_index:-100|zero_division:0|paperscore:")
 
 
 # ---------------------------------------------------------------------------------------
@@ -1179,7 +1179,7 @@ def test_the_demo_scores_model_replies_with_a_chosen_parser():
 # a plain per-example oracle on 10,000 examples, and its results JSONL.
 
 from paperscore import faithfulness  # noqa: E402
-from conftest import DATA  # noqa: E402
+from conftest import DATA, without_references  # noqa: E402
 from rationale_naive import plain_faithfulness  # noqa: E402
 
 ERASER_FIXTURES = json.loads((DATA / "rationale_eraser" / "eraser_metrics.json").read_text(encoding="utf-8"))
