@@ -404,7 +404,7 @@ def test_a_command_imports_only_what_it_needs(command, tmp_path, numpy_imports):
     (name,) = family
     # family and state: the interface every family's statistics go through, numpy alone
     allowed = {"paperscore", "paperscore.cli", "paperscore.core", "paperscore.parse", "paperscore.family", "paperscore.state"} | {f"paperscore.{m}" for m in FAMILIES[name]}
-    allowed |= {"paperscore.compare"} if compared else set()
+    allowed |= {"paperscore.compare", "paperscore.significance"} if compared else set()
     assert {m for m in modules if m.startswith("paperscore")} <= allowed
     needed = NEEDS.get(name, set()) | (NEEDS["compare"] if compared else set())
     ours = set(modules) - numpy_imports

@@ -1387,3 +1387,13 @@ def test_micro_macro_state_is_sparse_in_the_labels():
     data = merged.to_dict()
     assert len(data["values"]) == n and len(data["cells"][0]) == n  # one cell per example here: n of them, not n^2
     assert state.from_dict(json.loads(json.dumps(data))).compute() == merged.compute()
+
+
+def test_micro_macro_state_with_rows_reads_back_whatever_order_labels_came_in():
+    """Labels first seen in another order get other codes: the kept labels are checked
+    against the cells by label (a merged state, or several updates, read back)."""
+    s = state.new("micro_macro", keep_rows=True).update([2], [2]).update([1], [0])
+    again = state.from_dict(json.loads(json.dumps(s.to_dict())))
+    assert again.compute() == micro_macro.compute([2, 1], [2, 0])
+    merged = state.merge(state.new("micro_macro", keep_rows=True).update(["b"], ["b"]), state.new("micro_macro", keep_rows=True).update(["a"], ["c"]))
+    assert state.from_dict(json.loads(json.dumps(merged.to_dict()))).compute(confidence_level=0.9, seed=1) == micro_macro.compute(["b", "a"], ["b", "c"], confidence_level=0.9, seed=1)

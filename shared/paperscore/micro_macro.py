@@ -1028,6 +1028,10 @@ class LabelsState(State):
                 mine.extend(theirs)
         self._add_report(other.examples, other.report)
 
+    def _cells(self):
+        """{(reference label, predicted label): count}: the cells whatever the codes' order."""
+        return {(self.values[r], self.values[p]): c for r, p, c in zip(self.ref.tolist(), self.pred.tolist(), self.count.tolist())}
+
     def _figures(self):
         return self.fam.figures(self.values, self.kind or "int", self.ref, self.pred, self.count)
 
@@ -1072,7 +1076,7 @@ class LabelsState(State):
             kept = LabelsFamily(dict(self.options, parse=None, strict=False, types=None)).rows(*rows).table
             again = LabelsState(self.fam, False)
             again._add_batch(Batch(kept))
-            if again.to_dict()["cells"] != self._dump()["cells"] or (kept.n_examples and again.kind != self.kind):
+            if again._cells() != self._cells() or (kept.n_examples and again.kind != self.kind):
                 raise ValueError("rows: the kept labels do not give the state's confusion cells")
             self.rows = (list(rows[0]), list(rows[1]))
         elif rows is not None:

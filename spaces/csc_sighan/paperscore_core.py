@@ -581,12 +581,9 @@ def _sha256(*parts):
         from hashlib import sha256
     else:
         try:
-            from _sha2 import sha256  # CPython 3.12+
+            from _sha256 import sha256  # CPython 3.11's builtin (3.12 renamed it: hashlib's then)
         except ImportError:
-            try:
-                from _sha256 import sha256  # CPython 3.11
-            except ImportError:
-                from hashlib import sha256
+            from hashlib import sha256
     digest = sha256()
     for part in parts:
         digest.update(part)
