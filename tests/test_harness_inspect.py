@@ -5,8 +5,6 @@ statistics."""
 
 import pytest
 
-pytest.importorskip("inspect_ai")  # tests/requirements.txt; CI fails on a skip (conftest)
-
 import harness_corpora
 from inspect_ai import Task, eval
 from inspect_ai.dataset import MemoryDataset, Sample

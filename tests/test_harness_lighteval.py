@@ -7,9 +7,8 @@ Not lighteval's Pipeline: its task registry imports every built-in task module, 
 (tasks/tiny_benchmarks.py) downloads a file from GitHub at import, so it cannot start
 offline; the metric layer is what a custom task's metrics run through."""
 
+import numpy as np
 import pytest
-
-pytest.importorskip("lighteval")  # tests/requirements.txt; CI fails on a skip (conftest)
 
 import harness_corpora
 from lighteval.logging.info_loggers import MetricsLogger
@@ -56,3 +55,24 @@ def test_figures_are_chosen_and_checked():
     assert metric.corpus_level_fn.compute_corpus(items) == pytest.approx({"exact_f1": expected["exact_f1"]}, rel=1e-12)
     with pytest.raises(ValueError, match=r"figures: 'f1' is not a figure of quad_match"):
         corpus_metric("quad_match", figures=["f1"])
+
+
+def hit_rate(items):
+    """A corpus ratio of (hits, predicted) pairs: micro precision."""
+    return sum(hits for hits, _ in items) / sum(predicted for _, predicted in items)
+
+
+def test_lightevals_bootstrap_stderr_is_the_replicates_sd_over_sqrt_draws():
+    """Why its stderr is not reported: lighteval's bootstrap of a corpus function returns
+    the SD of its replicates divided by sqrt(draws) (their mean's standard error), not the
+    SD, the bootstrap's standard error of the figure. Checked against replicates drawn here
+    (other draws: within 15%)."""
+    from lighteval.metrics.utils.stderr import bootstrap_stderr
+
+    rng = np.random.default_rng(4)
+    items = [(int(h), int(p)) for p in rng.integers(1, 6, 200) for h in [rng.integers(0, p + 1)]]
+    theirs = bootstrap_stderr(hit_rate, items, number_experiments=400)  # 400 draws, one seed
+    draws = [hit_rate([items[i] for i in rng.integers(0, len(items), len(items))]) for _ in range(2000)]
+    sd = float(np.std(draws, ddof=1))
+    assert theirs * np.sqrt(400) == pytest.approx(sd, rel=0.15)
+    assert theirs < sd / 15

@@ -8,14 +8,10 @@ import json
 import os
 import subprocess
 import sys
-import textwrap
 
 import pytest
 
-pytest.importorskip("torchmetrics")  # tests/requirements.txt; CI fails on a skip (conftest)
-
 import harness_corpora
-import torch
 from conftest import ROOT, free_port
 from torchmetrics import MetricCollection
 
@@ -108,7 +104,6 @@ def test_two_gloo_ranks_every_family(tmp_path):
 
 LIGHTNING = """
 import json
-import torch
 import lightning as L
 from torch.utils.data import DataLoader
 from torchmetrics import MetricCollection

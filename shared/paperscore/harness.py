@@ -14,20 +14,18 @@ Intervals are paperscore's percentile bootstrap over documents (State.compute wi
 confidence_level). lm-evaluation-harness bootstraps only the aggregations on its own
 list (a registered one gets "N/A"), and lighteval's bootstrap "stderr" of a corpus metric
 is the standard error of the mean of its bootstrap replicates (their SD / sqrt(draws)),
-not their SD: about 15 times too small at 200 documents and 1,000 draws.
+not their SD: 32 times too small at its default 1,000 draws.
 
 Families are named as the Spaces are: micro_macro, csc_sighan, csc_common, coref_conll,
-quad_match, rationale_f1 (corefud and faithfulness have no per-document reading here).
-Imports nothing but paperscore.state; each harness module imports its harness.
+quad_match, rationale_f1 (corefud and faithfulness read no model text). Built on
+paperscore.state and paperscore.family alone; each harness module imports its harness.
 """
 
 import numbers
 
-from . import state
+from . import family as families, state
 
-FAMILIES = {"micro_macro": "micro_macro", "csc_sighan": "csc_sighan", "csc_common": "csc_common", "coref_conll": "coref", "quad_match": "quad_match", "rationale_f1": "rationale"}
-# The per-document inputs each family's State.update takes beside predictions and references.
-INPUTS = {"micro_macro": (), "csc_sighan": ("sources",), "csc_common": ("sources",), "coref_conll": ("tokens", "texts"), "quad_match": (), "rationale_f1": ("sources",)}
+FAMILIES = ("micro_macro", "csc_sighan", "csc_common", "coref_conll", "quad_match", "rationale_f1")
 # Options that choose classes, not figures: an empty state cannot check them (a label's kind
 # is the data's), so the figures' names are read without them.
 CLASSES = ("labels", "negative_labels")
@@ -39,18 +37,23 @@ def new(family, keep_rows=True, **options):
     per-document rows the bootstrap resamples."""
     if family not in FAMILIES:
         raise ValueError(f"family: {family!r} is not one of {', '.join(FAMILIES)}")
-    return state.new(FAMILIES[family], keep_rows=keep_rows, **options)
+    return state.new(family, keep_rows=keep_rows, **options)
 
 
-def document(family, prediction, reference, options=None, **inputs):
+def inputs(family):
+    """The per-document inputs the family reads beside predictions and references
+    (CSC and rationale `sources`, coref `tokens` and `texts`)."""
+    return families.get(family).inputs
+
+
+def document(family, prediction, reference, options=None, **given):
     """One document's statistics: the to_dict() of a state holding that document alone.
-    inputs: the family's per-document inputs (CSC and rationale `sources`, coref `tokens`
-    and `texts`), one value each."""
+    given: the family's per-document inputs (see inputs()), one value each."""
     one = new(family, **(options or {}))
-    for name in inputs:
-        if name not in INPUTS[family]:
-            raise ValueError(f"{name}: not an input of {family} (its inputs: {', '.join(INPUTS[family]) or 'none'})")
-    one.update([prediction], [reference], **{name: [value] for name, value in inputs.items()})
+    for name in given:
+        if name not in inputs(family):
+            raise ValueError(f"{name}: not an input of {family} (its inputs: {', '.join(inputs(family)) or 'none'})")
+    one.update([prediction], [reference], **{name: [value] for name, value in given.items()})
     return one.to_dict()
 
 

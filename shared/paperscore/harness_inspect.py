@@ -13,7 +13,9 @@ sample's statistics and computes once, reporting the figures named (default ever
 compute() gives) under their own names, with their intervals (paperscore's bootstrap over
 samples). A Score's value is 1, the sample counting once: a corpus figure has no
 per-sample value to average. With several epochs Inspect's reducers keep the first
-epoch's metadata, so the first epoch's outputs are scored.
+epoch's metadata, so the first epoch's outputs are scored. Pass `score_display=False` to
+eval(): Inspect's live display computes the metric on the samples done so far, which some
+options refuse (micro_macro's convention="maven" before an NA label is seen).
 """
 
 from inspect_ai.scorer import SampleScore, Score, metric, scorer
@@ -45,7 +47,7 @@ def paperscore(family, figures=None, confidence_level=harness.BOOTSTRAP["confide
     async def score(state, target):
         metadata = state.metadata or {}
         reference = metadata["reference"] if "reference" in metadata else target.text
-        inputs = {name: metadata[name] for name in harness.INPUTS[family] if name in metadata}
+        inputs = {name: metadata[name] for name in harness.inputs(family) if name in metadata}
         statistics = harness.document(family, state.output.completion, reference, options, **inputs)
         return Score(value=1, answer=state.output.completion, metadata={"statistics": statistics, **settings})
 
