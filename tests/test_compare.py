@@ -804,3 +804,34 @@ def test_signatures_name_the_references_whatever_their_line_ends(tmp_path, capsy
         assert cli.main(["sighan", "-i", str(tmp_path / "lf.txt"), "-t", str(tmp_path / f"{name}.txt"), "--json"]) == 0
         results.append(json.loads(capsys.readouterr().out)["signature"].split("|refs:")[1])
     assert results[0] == results[1] != results[2]
+
+
+@pytest.mark.filterwarnings("ignore")  # few differing examples: compare's own warning
+@pytest.mark.parametrize("family", ["micro_macro", "rationale_f1", "quad_match", "csc_sighan", "csc_common", "coref_conll"])
+def test_states_kept_with_rows_compare_as_the_corpora_do(family):
+    """Issue 36: from states kept with keep_rows=True (merged in corpus order), the same
+    figures as from the corpora; states of other references, or without rows, refused."""
+    import test_state
+    from paperscore import state
+
+    rng = np.random.default_rng(5)
+    references, a, b, options = test_state.compare_inputs(family, rng, 90)
+    name = {"rationale_f1": "rationale", "coref_conll": "coref"}.get(family, family)
+
+    def kept(outputs, refs=references, keep_rows=True):
+        parts = [state.new(name, keep_rows=keep_rows).update(outputs[i : i + 30], refs[i : i + 30], **{k: v[i : i + 30] for k, v in options.items()}) for i in (0, 30, 60)]
+        return state.from_dict(json.loads(json.dumps(state.merge(*parts).to_dict())))
+
+    for method in METHODS:
+        direct = compare.compare(family, references, a, b, method=method, n_resamples=150, seed=2, **options)
+        via = compare.compare(family, None, kept(a), kept(b), method=method, n_resamples=150, seed=2)
+        assert {k: via[k] for k in direct if k != "signature"} == {k: v for k, v in direct.items() if k != "signature"}
+    table = compare.systems_table(family, None, {"A": kept(a), "B": kept(b)}, n_resamples=100, seed=1)
+    assert table["systems"][1]["score"] == direct["score_b"]
+    other = list(references)
+    i = next(i for i in range(90) if b[i] != references[i])
+    other[i] = b[i]  # another copy of the test set: one reference changed
+    with pytest.raises(ValueError, match="system_b: scored against other references"):
+        compare.compare(family, None, kept(a), kept(b, other))
+    with pytest.raises(ValueError, match="system_b: a state made without keep_rows"):
+        compare.compare(family, None, kept(a), kept(b, keep_rows=False))

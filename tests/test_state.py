@@ -421,14 +421,13 @@ def test_quad_span_quads_and_refusals():
 
 
 def test_sums_state_integer_widths_checked():
-    data = state.new("quad_match", keep_rows=True).update(["a | b | c | POS"], ["a | b | c | POS"]).to_dict()
+    data = state.new("quad_match").update(["a | b | c | POS"], ["a | b | c | POS"]).to_dict()
     for bad in (2**63, -1, 1.5, True):
         broken = json.loads(json.dumps(data))
         broken["counts"][1] = bad
         with pytest.raises(ValueError, match=r"counts\[1\]: .* is not a count"):
             state.from_dict(broken)
-    big = 2**63 - 1  # the one row counted for that many samples: every sum that many times
-    data["weights"][0] = big
+    big = 2**63 - 1  # the one sample counted that many times: every sum that many times
     data["counts"], data["terms"] = [c * big for c in data["counts"]], [t * big for t in data["terms"]]
     big = state.from_dict(data)
     with pytest.raises(OverflowError, match="2\\^63"):

@@ -36,6 +36,7 @@ documents) use `method="randomization"`.
 import numpy as np
 
 from .core import check_bootstrap, check_choice, check_zero_division, compared_files, encode_rows, read_values, signature, with_references
+from .family import Batch
 
 METHODS = ("bootstrap", "randomization")
 CORRECTIONS = ("holm", "bonferroni")
@@ -144,7 +145,13 @@ def _table_inputs(metric, references, named_systems, groups, options):
         raise ValueError("systems: expected {name: outputs} (Runs(...) for several seeds) with a baseline and at least one other system")
     runs = {name: list(value) if isinstance(value, Runs) else [value] for name, value in named_systems.items()}
     labels = [f"systems[{name!r}]" + (f"[{i}]" if len(own) > 1 else "") for name, own in runs.items() for i in range(len(own))]
-    fam, batches = read_systems(metric, references, [out for own in runs.values() for out in own], labels, **options)
+    outputs = [out for own in runs.values() for out in own]
+    if any(map(_is_state, outputs)):  # states kept with keep_rows (their own options and references)
+        if references is not None or options.keys() - {"zero_division"}:
+            raise ValueError("references, options: states carry their own; give references=None and no option")
+        fam, batches, _ = state_batches(outputs, labels)
+    else:
+        fam, batches = read_systems(metric, references, outputs, labels, **options)
     paired, reduce = fam.paired(*batches)
     paired = _shared(paired)
     out, at = {}, 0
@@ -173,6 +180,10 @@ def systems_table(metric, references, named_systems, baseline=None, metric_key=N
     fam, runs, reduce = _table_inputs(metric, references, named_systems, groups, dict(options))
     metric_key = metric_key or fam.headline()
     result = compare_systems(runs, reduce, metric_key, baseline, method, n_resamples, confidence_level, seed, correction, groups)
+    if references is None:  # states: compared on their references' checks
+        result["references"] = None
+        result["signature"] = signature(f"compare|{module.SPACE}", metric_key=metric_key, method=method, n_resamples=n_resamples, confidence_level=confidence_level, seed=seed, correction=correction, groups=groups is not None, **fam.options)
+        return result
     result["references"] = _named_references(references)
     if named.get("parse") is not None:
         named["parse"] = fam.options["parse"]
@@ -217,6 +228,39 @@ def _named_references(references):
     return {"fingerprint": found, "known_copy": known_copy(found)}
 
 
+def _is_state(value):
+    from .state import State
+
+    return isinstance(value, State)
+
+
+def state_batches(states, names):
+    """(family, batches, the references' fingerprint) of states kept with keep_rows=True,
+    one per system: each system's rows in example order (a state merged in corpus order).
+    They must be of one family with equal options and version, scored against the same
+    references in the same order (their checks: core.example_checks), else a ValueError."""
+    from .core import fingerprint
+
+    first = states[0]
+    for name, state in zip(names, states):
+        if not _is_state(state):
+            raise ValueError(f"{name}: a {type(state).__name__}, but {names[0]} is a state: give every system as a state or none")
+        if not state.keep_rows:
+            raise ValueError(f"{name}: a state made without keep_rows=True keeps sums only; a paired test needs each example's row")
+        if (state.family, repr(state.options), state.version) != (first.family, repr(first.options), first.version):
+            raise ValueError(f"{name}: a {state.family} state with options {state.options} (paperscore {state.version}), but {names[0]} is a {first.family} state with {first.options} (paperscore {first.version})")
+    if hasattr(first, "checks"):
+        for name, state in zip(names[1:], states[1:]):
+            if not np.array_equal(state.checks, first.checks):
+                raise ValueError(f"{name}: scored against other references than {names[0]} (or in another order; {len(state.checks)} against {len(first.checks)} examples): a paired test compares systems on the same examples")
+        return first.fam, [Batch(state.rows(), None, state.records) for state in states], fingerprint(first.checks)
+    for name, state in zip(names[1:], states[1:]):  # micro_macro: the labels themselves
+        if state.rows[1] != first.rows[1]:
+            raise ValueError(f"{name}: scored against other references than {names[0]} (or in another order): a paired test compares systems on the same examples")
+    read = type(first.fam)({**first.options, "parse": None, "strict": False, "types": None})  # the labels kept are read already
+    return first.fam, [read.rows(*state.rows) for state in states], fingerprint(first.rows[1])
+
+
 def paired_statistics(metric, references, system_a, system_b, **options):
     """What paired_test takes: each system's table of distinct statistic rows, each
     example's row code, and reduce(weights, table) (the family's `paired`)."""
@@ -247,7 +291,15 @@ def compare(metric, references, system_a, system_b, metric_key=None, method="boo
     check_bootstrap(confidence_level, n_resamples, seed)
     inputs = ("zero_division",) + getattr(module, "EXTRA_INPUTS", ())
     named = {name: options[name] for name in sorted(options) if name not in inputs}
-    fam, (a, b) = read_systems(metric, references, [system_a, system_b], **options)
+    if _is_state(system_a) or _is_state(system_b):  # states kept with keep_rows: their own options and references
+        if references is not None or options:
+            raise ValueError("references, options: states carry their own (the options they were made with, their references' checks); give references=None and no option")
+        fam, (a, b), refs = state_batches([system_a, system_b], ["system_a", "system_b"])
+        named = {name: value for name, value in sorted(fam.options.items()) if name != "zero_division"}
+        options = {"zero_division": fam.options.get("zero_division", 0.0)}
+    else:
+        fam, (a, b) = read_systems(metric, references, [system_a, system_b], **options)
+        refs = None
     metric_key = metric_key or fam.headline()
     ((table_a, codes_a), (table_b, codes_b)), reduce = fam.paired(a, b)
     result = paired_test(table_a, codes_a, table_b, codes_b, reduce, metric_key, method, n_resamples, confidence_level, seed)
@@ -260,7 +312,11 @@ def compare(metric, references, system_a, system_b, metric_key=None, method="boo
         f"compare|{module.SPACE}", metric_key=metric_key, method=method, n_resamples=n_resamples, confidence_level=confidence_level,
         seed=seed, zero_division=check_zero_division(options.get("zero_division", 0.0)), **named,
     )  # fmt: skip
-    result["signature"] = with_references(result["signature"], references)
+    if refs is None:
+        result["signature"] = with_references(result["signature"], references)
+    else:  # states: their references' checks named
+        head, version = result["signature"].rsplit("|paperscore:", 1)
+        result["signature"] = f"{head}|refs_checks:{refs}|paperscore:{version}"
     return result
 
 

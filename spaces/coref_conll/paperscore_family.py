@@ -13,7 +13,7 @@ family's compute() options by the module's `family(**options)`:
 
 What the layers above need, and all they may use (a family overrides what differs):
 
-- `name` (its Space name), `inputs` (per-example inputs beside predictions and
+- `name` (its name in paperscore.state: micro_macro, rationale, quad_match, coref, ...), `inputs` (per-example inputs beside predictions and
   references: "sources", "tokens", ...), `options` (checked, JSON-safe), `headline()`.
 - `rows(predictions, references, **inputs) -> Batch(table, report, records)`: the batch
   checked and read exactly as compute() reads it (parsers, sources, spans, conventions
@@ -30,14 +30,18 @@ What the layers above need, and all they may use (a family overrides what differ
 - `resampling(table, counts, records) -> (counts, reduce_weights)`: what the bootstrap
   draws, from the distinct rows and their example counts (default: every column).
 - `merge_records(mine, theirs, where)`: records of two parts of one corpus, refusing what
-  compute() would refuse over their union; `paired_records(a, b)`: of two systems.
+  compute() would refuse over their union (CSC label lines: one batch only);
+  `paired_records(*records)`: those under which systems are compared.
+- `paired(*batches) -> ([(table, codes)], reduce(weights, table))`: systems' batches on the
+  same references for paired tests (micro_macro codes every system's labels at once).
 - `check(totals, where)`: the family's invariants (hits <= predicted, ...), on totals
-  read from outside (a state's JSON) and on every kept row.
+  read from outside (a state's JSON) and on every kept row; `bounded`: every figure lies
+  in [0, 1] (the list rule's quad recall, corefud's BLANC, OneIE's counts may pass 1).
 - `for_data(predictions, references)`: the family that scores this data (coref's for
   CoNLL-U is corefud's); itself by default.
-- `mergeable`: False where states cannot be merged from sums at all (none today).
-- `State`: the state class (paperscore.state.Sums by default; micro_macro keeps a
-  confusion matrix keyed by label).
+- `intervals`: False where compute() has no bootstrap (faithfulness: keep_rows refused).
+- `State`: the state class (paperscore.state.Sums by default; micro_macro keeps a sparse
+  confusion matrix keyed by label, faithfulness ERASER's sums).
 
 compute(), states (paperscore.state), paired tests (paperscore.compare), rewards
 (paperscore.rewards) and the evaluation-harness integrations are built on this alone.

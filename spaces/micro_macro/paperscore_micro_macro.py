@@ -300,8 +300,9 @@ class Coded:
         return len(self.codes)
 
     def canonical(self):
-        """The labels, as core.fingerprint reads a corpus."""
-        return [self.values[code] for code in self.codes.tolist()]
+        """The labels, as core.fingerprint reads a corpus (ints as an int64 array)."""
+        values = np.asarray(self.values, dtype=np.int64 if self.kind == "int" else object)
+        return values[self.codes] if self.kind == "int" else values[self.codes].tolist()
 
     def flatten(self, predictions, ignore_index):
         """_flatten's answer for these references and coded predictions."""

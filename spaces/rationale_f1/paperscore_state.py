@@ -29,7 +29,10 @@ differ from one pass in the last bits (relative 1e-12).
 Bootstrap intervals (`compute(confidence_level=...)`) need the per-example rows, kept only
 with `keep_rows=True`: the distinct rows and their example counts, sorted as compute sorts
 them, so intervals are identical however the examples were sharded and merged (micro_macro
-sequences: their rows in merge order, the same as compute's in corpus order).
+sequences: their rows in merge order, the same as compute's in corpus order); and each
+example's row code and a 32-bit check of each reference (core.example_checks), in update
+and merge order, so that paperscore.compare can pair two systems' states merged in corpus
+order, and refuses states scored against other references (micro_macro keeps the labels).
 
 from_dict checks what it reads: every count a non-negative integer, every sum a number in
 the family's range, the kept rows adding up to the sums, the family's own invariants
@@ -41,7 +44,7 @@ are not merged.
 import numpy as np
 
 from .paperscore_family import check_totals, get as get_family, intervals as family_intervals
-from .paperscore_core import INT64, VERSION, check_bootstrap, check_flags, compress_rows, encode_rows, input_error
+from .paperscore_core import INT64, VERSION, check_bootstrap, check_flags, encode_rows, example_checks, input_error
 
 FAMILIES = ("micro_macro", "rationale", "quad_match", "csc_sighan", "csc_common", "coref", "corefud", "faithfulness")
 FORMAT = 2
@@ -208,6 +211,8 @@ class State:
         messages are within the batch)."""
         batch = self.fam.rows(predictions, references, **inputs)
         self._add_batch(batch)
+        if self.keep_rows and hasattr(self, "checks"):  # which references, in order: compare pairs two systems' states by them
+            self.checks = np.concatenate([self.checks, example_checks(references)])
         if self.parsed():
             self._add_report(len(batch), batch.report)
         return self
@@ -278,6 +283,8 @@ class Sums(State):
         self.terms = np.zeros(len(self.floats))
         self.records = None
         self.table, self.weights = (np.zeros((0, fam.width())), np.zeros(0, dtype=np.int64)) if keep_rows else (None, None)
+        if keep_rows:  # each row's code in update and merge order, and each reference's check (core.example_checks)
+            self.codes, self.checks = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
 
     def _add_batch(self, batch):
         totals = np.asarray(self.fam.totals(batch.table), dtype=float)
@@ -286,20 +293,31 @@ class Sums(State):
             raise AssertionError(f"{self.family}: a count column holds a non-integer")
         self._add_sums(whole.astype(np.int64), totals[self.floats], batch.records, "update")
         if self.keep_rows:
-            self._add_rows(*compress_rows(batch.table))
+            distinct, codes = encode_rows(batch.table)
+            self._add_rows(distinct, np.bincount(codes, minlength=len(distinct)), codes)
 
     def _add_sums(self, whole, terms, records, where):
         self.records = self.fam.merge_records(self.records, records, where)
         self.counts = add_counts(self.counts, whole)
         self.terms = self.terms + terms
 
-    def _add_rows(self, table, weights):
-        self.table, self.weights = merge_rows(self.table, self.weights, table, weights)
+    def _add_rows(self, table, weights, codes):
+        """More distinct rows, their example counts and the codes of their examples (in
+        order), merged into the distinct rows sorted as compress_rows sorts one pass's."""
+        merged, at = encode_rows(np.concatenate([self.table, table]))
+        self.codes = np.concatenate([at[: len(self.table)][self.codes], at[len(self.table) :][codes]])
+        self.weights = counts_sum(at, np.concatenate([self.weights, weights]), len(merged))
+        self.table = merged
+
+    def rows(self):
+        """Each example's row, in update and merge order (keep_rows): what compare pairs."""
+        return self.table[self.codes]
 
     def _add(self, other):
         self._add_sums(other.counts, other.terms, other.records, "merge")
         if self.keep_rows:
-            self._add_rows(other.table, other.weights)
+            self._add_rows(other.table, other.weights, other.codes)
+            self.checks = np.concatenate([self.checks, other.checks])
         self._add_report(other.examples, other.report)
 
     def sums(self):
@@ -320,6 +338,8 @@ class Sums(State):
             "records": self.fam.dump_records(self.records),
             "table": None if self.table is None else [reals(row) for row in self.table],
             "weights": None if not self.keep_rows else self.weights.tolist(),
+            "codes": None if not self.keep_rows else self.codes.tolist(),
+            "checks": None if not self.keep_rows else self.checks.tolist(),
         }
 
     def _load(self, data):
@@ -330,14 +350,17 @@ class Sums(State):
         sums[self.ints], sums[self.floats] = whole, terms
         check_totals(self.fam, sums[None], records, "from_dict")
         self._add_sums(whole, terms, records, "from_dict")
-        table, weights = field(data, "table"), field(data, "weights")
+        table, weights, codes, checks = (field(data, name) for name in ("table", "weights", "codes", "checks"))
         if not self.keep_rows:
-            if table is not None or weights is not None:
+            if (table, weights, codes, checks) != (None,) * 4:
                 raise ValueError("table: rows given in a state made without keep_rows")
             return
-        if not isinstance(table, list) or not isinstance(weights, list) or len(table) != len(weights):
-            raise ValueError("table, weights: not a list of rows and a list of their example counts, of one length")
-        weights = counts(weights, "weights", (len(table),))
+        if not all(isinstance(v, list) for v in (table, weights, codes, checks)) or len(table) != len(weights):
+            raise ValueError("table, weights, codes, checks: not a list of rows, their example counts, each example's row and each reference's check")
+        weights, codes = counts(weights, "weights", (len(table),)), counts(codes, "codes", (len(codes),))
+        self.checks = counts(checks, "checks", (len(checks),))
+        if (self.checks >= 1 << 32).any() or (codes >= max(len(table), 1)).any() or not np.array_equal(np.bincount(codes, minlength=len(table)), weights):
+            raise ValueError("codes, checks: a row code past the table, a check past 32 bits, or codes that do not count the kept rows' examples")
         if not len(table):
             if sums.any():
                 raise ValueError("table: no rows, but the sums are not zero")
@@ -349,13 +372,13 @@ class Sums(State):
         if (weights == 0).any():
             raise ValueError("weights: a kept row counts no example")
         check_totals(self.fam, self.fam.example_totals(rows), records, "from_dict: table")
-        distinct, codes = encode_rows(rows)
+        distinct, at = encode_rows(rows)
         if len(distinct) != len(rows):
             raise ValueError("table: a row is listed twice")
         again = self.fam.totals(rows, weights[None].astype(float))[0]
         if not _same_sums(again, sums, self.ints):
             raise ValueError("table, weights: the kept rows do not add up to the sums (counts, terms)")
-        self._add_rows(distinct, weights[np.argsort(codes)])
+        self._add_rows(distinct, weights[np.argsort(at)], at[codes])
 
 
 def _same_sums(a, b, ints):
