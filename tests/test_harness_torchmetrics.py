@@ -104,6 +104,7 @@ def test_two_gloo_ranks_every_family(tmp_path):
 
 LIGHTNING = """
 import json
+import torch
 import lightning as L
 from torch.utils.data import DataLoader
 from torchmetrics import MetricCollection
