@@ -1,6 +1,6 @@
 """lm-evaluation-harness 0.4.13 end to end: every ready-made task (paperscore/lm_eval_tasks)
-run by lm-eval on local JSON-lines files in its documented layout, with a registered model
-that returns known replies, gives the figures and intervals of the family's compute() on
+run by lm-eval on local JSON-lines files in its documented layout, with an lm-eval LM
+subclass that returns known replies, gives the figures and intervals of the family's compute() on
 those replies (1e-12); and the trap: the Spaces as `hf_evaluate` metrics, called once per
 document and averaged by lm-eval, are not the corpus figures (the numbers the README and
 the cards quote)."""
@@ -8,6 +8,8 @@ the cards quote)."""
 import json
 import random
 import re
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -231,3 +233,10 @@ def test_a_missing_file_or_filter_is_named(tmp_path):
         harness_lm_eval.paperscore(["a"], ["a"], family="micro_macro")
     with pytest.raises(ValueError, match=r"family: the paperscore metric needs `family:`"):
         harness_lm_eval.paperscore(["a"], [["a", {}]])
+
+
+def test_the_module_prints_the_tasks_folder():
+    """lm_eval --include_path "$(python -m paperscore.harness_lm_eval)", as the docs say."""
+    done = subprocess.run([sys.executable, "-m", "paperscore.harness_lm_eval"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == str(harness_lm_eval.TASKS) and harness_lm_eval.TASKS.is_dir()
