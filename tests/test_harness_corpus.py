@@ -75,6 +75,8 @@ def test_no_space_vendors_a_harness_module():
         assert not [path.name for path in wanted if "harness" in path.name], space
 
 
-def test_import_paperscore_imports_no_harness():
-    code = "import json, sys, paperscore, paperscore.harness; print(json.dumps(sorted(m for m in ('lm_eval', 'lighteval', 'inspect_ai', 'torchmetrics', 'torch', 'lightning') if m in sys.modules)))"
+def test_import_paperscore_and_its_commands_import_no_harness():
+    """`import paperscore`, paperscore.harness and the command line's lookup of every
+    command (paperscore --help) import none of the harnesses: they are optional extras."""
+    code = "import json, sys, paperscore, paperscore.harness, paperscore.cli; paperscore.cli.commands(); print(json.dumps(sorted(m for m in ('lm_eval', 'lighteval', 'inspect_ai', 'torchmetrics', 'torch', 'lightning') if m in sys.modules)))"
     assert run_python(code) == []
