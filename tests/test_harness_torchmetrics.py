@@ -9,12 +9,14 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 import harness_corpora
 from conftest import ROOT, free_port
 from torchmetrics import MetricCollection
 
+from paperscore import micro_macro
 from paperscore.harness_torchmetrics import PaperscoreMetric
 
 CORPORA = harness_corpora.corpora()
@@ -60,6 +62,20 @@ def test_forward_collection_and_reset():
     assert float(alone.compute()) == pytest.approx(harness_corpora.expected("quad_match", options, documents[:7])["optimal_f1"], rel=1e-12)
     with pytest.raises(ValueError, match=r"figure: 'f1' is not a figure of quad_match"):
         PaperscoreMetric("quad_match", figure="f1")
+
+
+def test_many_updates_of_sequences():
+    """One kept state per update, merged in update order at compute(): sequences of labels
+    (whose bootstrap resamples them in corpus order) give compute()'s figures and intervals."""
+    rng = np.random.default_rng(9)
+    references = [rng.integers(0, 4, rng.integers(1, 6)).tolist() for _ in range(150)]
+    predictions = [[x if rng.random() < 0.7 else int(rng.integers(0, 4)) for x in r] for r in references]
+    metric = PaperscoreMetric("micro_macro", convention="maven")
+    for p, r in zip(predictions, references):
+        metric.update([p], [r])
+    assert len(metric.statistics) == 150
+    got = {name: float(value) for name, value in metric.compute().items()}
+    assert got == pytest.approx(numbers(micro_macro.compute(predictions, references, convention="maven", **BOOT)), rel=1e-12, abs=1e-15)
 
 
 RANKS = """

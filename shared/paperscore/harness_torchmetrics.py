@@ -16,7 +16,8 @@ float64, as paperscore's floats.
 
 The statistics are paperscore states, synced by the states' own merge: the metric's state
 is a list of uint8 tensors, each the JSON of a State.to_dict() followed by a newline (one
-per update, merged every MERGE_EVERY updates), reduced by concatenation; torchmetrics
+per update: a few hundred bytes beside the update's own statistics), reduced by
+concatenation; torchmetrics
 all-gathers them under DDP (uneven lengths and ranks without data included) and compute()
 splits the lines, merges them in rank order and computes once: every rank gets the
 figures of one compute() over every rank's examples. forward(), merge_state(), reset(),
@@ -30,7 +31,6 @@ import torchmetrics
 
 from . import harness, state
 
-MERGE_EVERY = 64  # updates whose states are merged into one, to keep the list short
 TORCHMETRICS_OPTIONS = ("compute_on_cpu", "dist_sync_on_step", "process_group", "dist_sync_fn", "distributed_available_fn", "sync_on_compute", "compute_with_cache")
 
 
@@ -69,8 +69,6 @@ class PaperscoreMetric(torchmetrics.Metric):
 
     def update(self, predictions, references, **inputs):
         self.statistics.append(_encode(self._new().update(predictions, references, **inputs)).to(self.device))
-        if len(self.statistics) >= MERGE_EVERY:
-            self.statistics = [_encode(state.merge(*_decode(self.statistics))).to(self.device)]
 
     def compute(self):
         states = _decode(self.statistics)
