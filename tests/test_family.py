@@ -56,7 +56,7 @@ import random  # noqa: E402
 import numpy as np  # noqa: E402
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
-from paperscore import compare, family, rewards, state  # noqa: E402
+from paperscore import compare, family, harness, rewards, state  # noqa: E402
 from paperscore.core import check_zero_division, prf  # noqa: E402
 
 
@@ -146,3 +146,12 @@ def test_a_new_family_gets_compare_and_a_reward():
     assert got == pytest.approx(expected, abs=1e-15)
     totals, rows = reward.statistics(a, reference=gold)
     assert rows == list(range(200)) and fam.figures(totals.sum(0))["f1"] == pytest.approx(words_oracle(a, gold)["f1"], abs=1e-15)
+
+
+def test_a_new_family_gets_the_harness_aggregation():
+    """What every harness integration sends per document and merges at the end."""
+    gold, a, _ = words_corpus(7, 150)
+    documents = [json.loads(json.dumps(harness.document("words", p, r))) for p, r in zip(a, gold)]
+    result = harness.corpus(documents, n_resamples=200, seed=1)
+    assert {k: result[k] for k in ("precision", "recall", "f1")} == pytest.approx(words_oracle(a, gold), abs=1e-15)
+    assert result["f1_low"] <= result["f1"] <= result["f1_high"]

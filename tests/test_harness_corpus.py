@@ -56,8 +56,8 @@ def test_figures_and_inputs_are_checked_by_name():
         harness.figures("micro_macro", {}, None, ["micro_f2"])
     with pytest.raises(ValueError, match=r"figures: 'micro_f1_low' is not a figure"):
         harness.figures("micro_macro", {}, 0.9, ["micro_f1_low"])
-    with pytest.raises(ValueError, match=r"family: 'coref' is not one of micro_macro, csc_sighan"):
-        harness.document("coref", "x", "y")
+    with pytest.raises(ValueError, match=r"family: 'corefs' is not one of .*coref_conll"):
+        harness.document("corefs", "x", "y")
     with pytest.raises(ValueError, match=r"sources: not an input of quad_match \(its inputs: none\)"):
         harness.document("quad_match", "a | b | c | POS", "a | b | c | POS", sources="text")
     with pytest.raises(ValueError, match=r"documents: no document to score"):

@@ -33,10 +33,9 @@ BOOTSTRAP = {"confidence_level": 0.95, "n_resamples": 1000, "seed": 0}  # confid
 
 
 def new(family, keep_rows=True, **options):
-    """An empty state of `family` (a Space name) with its compute() options, keeping the
-    per-document rows the bootstrap resamples."""
-    if family not in FAMILIES:
-        raise ValueError(f"family: {family!r} is not one of {', '.join(FAMILIES)}")
+    """An empty state of `family` (a Space name of FAMILIES, or a family registered with
+    paperscore.family.register) with its compute() options, keeping the per-document rows
+    the bootstrap resamples."""
     return state.new(family, keep_rows=keep_rows, **options)
 
 
