@@ -120,10 +120,11 @@ def _sentences(text, source):
                 raise input_error(source, None, f"line {line_number}: {len(cells)} tab-separated columns, CoNLL-U has 10")
             if "-" in cells[0]:
                 continue  # a multiword token's line
-            if "." in cells[0]:
-                node = float(cells[0])
-            else:
-                node = int(cells[0])
+            try:
+                node = float(cells[0]) if "." in cells[0] else int(cells[0])
+            except ValueError:
+                raise input_error(source, None, f"line {line_number}: node id {cells[0]!r} is not a number (a word is 1, 2, ..., an empty node 1.1, a multiword token 1-2)") from None
+            if isinstance(node, int):
                 if node != len(forms) + 1:
                     raise input_error(source, None, f"line {line_number}: word id {cells[0]} where {len(forms) + 1} was expected")
                 forms.append(cells[1])
@@ -669,7 +670,9 @@ def _counts(totals, metrics):
 
 
 def _texts(value, argument):
-    if isinstance(value, str):
+    """One side's files: CoNLL-U texts, or Conllu already read (the command line's, read
+    under their file names)."""
+    if isinstance(value, (str, Conllu)):
         return [value]
     if isinstance(value, (list, tuple)) and value and all(isinstance(v, str) for v in value):
         return list(value)
@@ -821,7 +824,7 @@ def run(args):
         raise ValueError("--format conllu: scorer.pl's argument form, --convention and coval's --remove-nested/--np-only/--min-span do not apply to CoNLL-U input")
     if args.corefud_output and (args.common["zero_division"] != 0 or args.per_document or "confidence_level" in args.common):
         raise ValueError("--corefud-output prints the scorer's own figures: leave --zero-division 0 and drop --per-document and --confidence-level")
-    key, response = read_text(args.key, "KEY"), read_text(args.response, "RESPONSE")
+    key, response = (read_conllu(read_text(path, argument), f"{argument}: {path}") for path, argument in ((args.key, "KEY"), (args.response, "RESPONSE")))
     metrics = None if args.metric == "all" else (args.metric,)
     keep_singletons = not args.remove_singletons
     result = compute(response, key, matching=args.matching, keep_singletons=keep_singletons, zero_matching=args.zero_matching, metrics=metrics, per_document=args.per_document, return_counts=True, **args.common)
