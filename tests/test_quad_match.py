@@ -630,6 +630,20 @@ def test_cli_json_is_what_compute_returns(tmp_path, capsys):
     assert json.loads(out) == expected
 
 
+def test_cli_text_lines_beginning_with_a_quotation_mark_are_quad_text(tmp_path, capsys):
+    """A target in quotation marks begins a quad text line: read as written, not as JSON;
+    a line that is one JSON string is still that string, and a "[" line must be JSON."""
+    quoted = '"Nokia 3310" | great | phone#general | pos'
+    p = write(tmp_path / "p.txt", [quoted, json.dumps("food | good | food#taste | pos")])
+    r = write(tmp_path / "r.txt", [quoted, "food | good | food#taste | pos"])
+    code, out, _ = run_cli(["quad", "--predictions", p, "--references", r, "--json"], capsys)
+    assert code == 0 and json.loads(out)["exact_f1"] == 1.0  # both samples: every quad a hit
+    code, out, _ = run_cli(["quad", "--predictions", p, "--references", write(tmp_path / "other.txt", ['"Nokia" 3310 | great | phone#general | pos', "x | y | z | neg"]), "--json"], capsys)
+    assert code == 0 and json.loads(out)["exact_f1"] == 0.0  # the quotation marks are the element's own
+    code, _, err = run_cli(["quad", "--predictions", write(tmp_path / "bad.txt", ["[food | good"]), "--references", r], capsys)
+    assert code == 1 and "--predictions: " in err and "bad.txt line 1: not JSON" in err
+
+
 def test_cli_table_options_and_signature(tmp_path, capsys):
     p = write(tmp_path / "p.txt", ["food | pos", "staff | neg"])
     r = write(tmp_path / "r.txt", ["food | pos & staff | neg", '"staff | neg"'])

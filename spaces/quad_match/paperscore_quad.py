@@ -1496,15 +1496,30 @@ FORMATS = ("text", "json")
 
 
 def read_samples(path, argument, format="text"):
-    """format "text": one sample per line; an empty line has no quads; a line that is a
-    JSON list holds several references (a JSON string is read as that string).
+    """format "text": one sample per line (_text_sample); an empty line has no quads; a
+    line that is a JSON list holds several references.
     format "json": a file that is one JSON array holds the samples; otherwise it is JSON
     lines, one sample a line (blank lines skipped), split on "\n" only: U+2028 or U+0085 may
     stand inside a JSON string; see json_sample for what a sample may be."""
     if format == "json":
         return [json_sample(sample) for sample in read_json_values(path, argument)]
-    lines = read_lines(path, argument, allow_empty=True)
-    return [load_json(line, f"{argument}: {path} line {number}") if line.lstrip()[:1] in ('[', '"') else line for number, line in enumerate(lines, 1)]
+    return [_text_sample(line, f"{argument}: {path} line {number}") for number, line in enumerate(read_lines(path, argument, allow_empty=True), 1)]
+
+
+def _text_sample(line, where):
+    """One line of the text format: a JSON list of references when it begins with "[" (an
+    error naming `where` when it is not JSON); the string a line holds when the whole line
+    is one JSON string; else the quad text as written, which may begin with a quotation
+    mark (`"Nokia 3310" | great | phone#general | pos`)."""
+    head = line.lstrip()[:1]
+    if head == "[":
+        return load_json(line, where)
+    if head == '"':
+        try:
+            return load_json(line, where)
+        except ValueError:
+            pass
+    return line
 
 
 def json_sample(sample):
