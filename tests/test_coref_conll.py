@@ -862,6 +862,24 @@ def test_span_reading_check_equals_its_oracle_on_weak_systems():
     assert outcomes[False, "refuse"] > 50 and outcomes[True, "score"] > 100  # both sides met
 
 
+def test_model_text_a_parser_placed_is_not_read_in_another_convention():
+    """A reply marking every mention one token too long (the gold's one-token mentions as
+    [w0 w1], ...) was placed by the parser on the key's tokens: it has no span convention to
+    mistake, so it is scored as placed (MUC 0: no mention matches) by compute() and by a
+    state alike, not refused as end-exclusive spans."""
+    from paperscore import state
+
+    tokens = [f"w{i}" for i in range(30)]
+    gold = [[[i, i] for i in range(0, 24, 2)]]
+    markdown = " ".join(f"[w{i} w{i + 1}](#1)" for i in range(0, 24, 2)) + " w24 w25 w26 w27 w28 w29"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        expected = coref.compute([markdown], [gold], parse="coref_markdown", tokens=[tokens])
+        running = state.new("coref", parse="coref_markdown")
+        running.update([markdown], [gold], tokens=[tokens])
+        assert running.compute() == expected and expected["muc_f1"] == 0.0
+
+
 def test_the_command_line_refuses_a_jsonlines_response_in_another_convention(tmp_path, capsys):
     """`paperscore coref KEY RESPONSE` on Emma's gold written end-exclusive as jsonlines
     (wl-coref): exit 1 naming --span-convention, which then scores it 1.0; compare reads

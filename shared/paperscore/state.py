@@ -976,7 +976,7 @@ class CorefState(SumsState):
         span_convention = tuple(o["span_convention"]) if isinstance(o["span_convention"], list) else o["span_convention"]
         if o["parse"] is not None:  # placed spans are token positions, end included
             span_convention = ("token_inclusive", coref.check_span_convention(span_convention)["references"])
-        key, response = coref.read_examples(predictions, references, span_convention, tokens, texts)
+        key, response = coref.read_examples(predictions, references, span_convention, tokens, texts, check_reading=o["parse"] is None)
         if unplaced is not None and any(unplaced):
             response = coref._with_unplaced(key, response, unplaced)
         # coval's options act within each document (the key's own parse trees), as compute applies them
