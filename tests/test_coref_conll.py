@@ -20,7 +20,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from conftest import DATA
+from conftest import DATA, without_references
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -1101,7 +1101,7 @@ def test_bootstrap_intervals_resample_documents():
 
 def test_signature_names_the_options():
     result = coref.compute([[["a"]]], [[["a"]]], metrics=["muc", "lea"], keep_singletons=False, return_signature=True)
-    assert result["signature"] == "coref_conll|metrics:muc,lea|keep_singletons:no|zero_division:0|paperscore:0.1.0"
+    assert without_references(result["signature"]) == "coref_conll|metrics:muc,lea|keep_singletons:no|zero_division:0|paperscore:0.1.0"
     assert set(result) == {"muc_recall", "muc_precision", "muc_f1", "lea_recall", "lea_precision", "lea_f1", "signature"}
 
 

@@ -10,7 +10,7 @@ import re
 
 import numpy as np
 import pytest
-from conftest import DATA
+from conftest import DATA, without_references
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -677,10 +677,10 @@ def test_bootstrap_intervals_are_reproducible_and_bracket_the_estimate():
 
 
 def test_signature_names_the_definition():
-    assert compute(["a, 0"], ["a, 0"], return_signature=True)["signature"].startswith(
+    assert without_references(compute(["a, 0"], ["a, 0"], return_signature=True)["signature"]).startswith(
         "csc_sighan|version:2015|correction_match:subset|input:labels|zero_division:0|paperscore:"
     )
-    signed = compute(["我"], ["我"], ["我"], version="2013", subtask=2, zero_division="nan", return_signature=True)["signature"]
+    signed = without_references(compute(["我"], ["我"], ["我"], version="2013", subtask=2, zero_division="nan", return_signature=True)["signature"])
     assert signed.startswith("csc_sighan|version:2013|subtask:2|input:sentences|length_mismatch:error|zero_division:nan|")
 
 

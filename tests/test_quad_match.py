@@ -13,6 +13,7 @@ import warnings
 import diaasq
 import numpy as np
 import pytest
+from conftest import without_references
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rouge_score.rouge_scorer import RougeScorer
@@ -547,7 +548,7 @@ def test_bootstrap_is_reproducible_and_brackets_the_estimate():
 
 def test_signature_names_the_options():
     r = compute(CARD_PRED, CARD_REF, tuple_len="0123", weights=(1, 1, 0, 1), duplicates="set", return_signature=True)
-    assert r["signature"].startswith("quad_match|tuple_len:0123|weights:1,1,0,1|similarity:rouge_l+cjk_char|duplicates:set|zero_division:0|paperscore:")
+    assert without_references(r["signature"]).startswith("quad_match|tuple_len:0123|weights:1,1,0,1|similarity:rouge_l+cjk_char|duplicates:set|zero_division:0|paperscore:")
 
 
 def test_details_mark_unmatched_quads():
@@ -2113,7 +2114,7 @@ def test_compare_implicit_split_and_tuple_len_subsets(tmp_path, capsys):
     assert "|implicit_split:yes|" in r["signature"]
     with pytest.raises(ValueError, match="metric_key: 'exact_f1_ia_eo' is not one of"):
         compare("quad_match", ACOS_GOLD, ACOS_A, ACOS_B, metric_key="exact_f1_ia_eo")
-    with pytest.raises(ValueError, match=r"implicit_split: True with tuple_len '023': True or False, and True needs the target \(0\) and the opinion \(1\)"):
+    with pytest.raises(ValueError, match=r"implicit_split: tuple_len '023' must hold the target \(0\) and the opinion \(1\)"):  # compute's own message
         compare("quad_match", ACOS_GOLD, ACOS_A, ACOS_B, implicit_split=True, tuple_len="023")
     gold, a, b = ["food | food#taste & x | y", "staff | service"], ["food | food#taste", "staff | service"], ["food | food#taste & x | y", "staff | x"]
     r = compare("quad_match", gold, a, b, metric_key="exact_f1", tuple_len="02", n_resamples=50, seed=0)
@@ -2133,14 +2134,14 @@ def test_compare_implicit_split_equals_the_plain_definition_per_kind():
     reducer over the encoded rows, all weights 1) equal the plain per-sample definition
     (tests/quad_naive.py, measureQuad_imp's typing) over 10,000 diverse samples with
     implicit elements, under the set rule ACOS counts by; compare's score_a is that figure."""
-    from paperscore.compare import compare
+    from paperscore.compare import compare, paired_statistics
 
     predictions, references = diverse_corpus(10_000, 3, alphabet="narrow")
     references = [quad_naive.references_of(r)[0] for r in references]  # compare: one reference each
     oracle = [quad_naive.sample_statistics(p, r, similarity="exact") for p, r in zip(predictions, references)]
     expected = quad_naive.figures(oracle, "set", implicit_split=True)
     assert all(expected[f"exact_f1_{kind}"] > 0 for kind in quad_module.IMPLICITNESS)  # every kind present
-    table_a, codes_a, table_b, codes_b, reduce = quad_module.paired_statistics(references, predictions, references, similarity="exact", duplicates="set", implicit_split=True)
+    table_a, codes_a, table_b, codes_b, reduce = paired_statistics("quad_match", references, predictions, references, similarity="exact", duplicates="set", implicit_split=True)
     got = reduce(np.bincount(codes_a, minlength=len(table_a)).astype(float), table_a)
     perfect = reduce(np.bincount(codes_b, minlength=len(table_b)).astype(float), table_b)
     for kind in quad_module.IMPLICITNESS:

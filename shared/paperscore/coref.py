@@ -28,7 +28,8 @@ from types import SimpleNamespace
 import numpy as np
 
 from . import corefud
-from .parse import COREF_PARSERS, check_parser_options, get_parser, parse_coref, read_reply_file
+from .family import Batch, Family, scoring_options
+from .parse import COREF_PARSERS, check_parser_options, get_parser, parse_coref, parser_id, read_reply_file
 from .core import (
     check_flags,
     as_corpus,
@@ -41,7 +42,6 @@ from .core import (
     check_same_length,
     check_zero_division,
     compress_rows,
-    encode_rows,
     divide,
     harmonic_mean,
     input_error,
@@ -51,13 +51,14 @@ from .core import (
     read_bytes,
     read_text,
     signature,
+    with_references,
 )
 
 METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
 CHOICES = ("mentions",) + METRICS
 CONLL = ("muc", "bcub", "ceafe")
 SPACE = "coref_conll"
-EXTRA_INPUTS = ("tokens",)  # compared inputs beside the systems, kept out of signatures
+EXTRA_INPUTS = ("tokens", "texts")  # compared inputs beside the systems, kept out of signatures
 # Per document and metric: recall numerator, recall denominator, precision numerator,
 # precision denominator; BLANC: those four for coreference links, then for
 # non-coreference links.
@@ -1421,34 +1422,75 @@ def _check_keep_singletons(keep_singletons):
 
 def headline(**options):
     """What `paperscore compare` compares by default."""
-    return "conll_f1"
+    return family(**{name: value for name, value in options.items() if name in SCORING}).headline()
 
 
-def paired_statistics(references, system_a, system_b, metrics=None, keep_singletons=True, zero_division=0.0, convention="scorer_pl", matching="exact", zero_matching="dependent", parse=None, tokens=None, strict=False):
-    """For paperscore.compare: each system's per-document rows and the reducer; CoNLL-U
-    (and matching "partial" / "head") as paperscore.corefud scores it. parse, tokens,
-    strict: as compute's; each system's model texts read and placed as compute places
-    them, its rows those compute(parse=...) sums, plus a last column, each document's
-    unplaced mentions: metric_key "mentions_on_changed_text" compares their counts."""
-    check_parser_options(parse, strict, tokens=tokens is not None)
-    if parse is None and (corefud.takes(system_a, references, matching) | corefud.takes(system_b, references, matching)):
-        return corefud.paired_for_coref(references, system_a, system_b, matching, zero_matching, convention, keep_singletons, metrics, zero_division)
-    keep_singletons = _check_keep_singletons(keep_singletons)
-    metrics = check_convention(convention, metrics, keep_singletons)
-    zero_division = check_zero_division(zero_division)
-    tables = []
-    for argument, system in (("system_a", system_a), ("system_b", system_b)):
-        unplaced, span_convention = None, "token_inclusive"
-        if parse is not None:
-            system, unplaced, _, span_convention = _placed(system, references, parse, strict, tokens, matching=matching, argument=argument)
-        key, response = _sides(system, references, span_convention, tokens, None, unplaced)
-        rows = _document_rows(key, response, metrics, keep_singletons, convention=convention)
-        if parse is not None:
-            rows = np.column_stack((rows, [len(entities) for entities in unplaced]))
-        tables += encode_rows(rows)  # coded by value: p-values do not depend on document order
-    if parse is None:
-        return (*tables, lambda weights, rows: scores(weights @ rows, metrics, zero_division))
-    return (*tables, lambda weights, rows: {**scores(weights @ rows[:, :-1], metrics, zero_division), "mentions_on_changed_text": weights @ rows[:, -1]})
+SCORING = ("metrics", "keep_singletons", "zero_division", "convention", "span_convention", "remove_nested", "NP_only", "min_span", "matching", "zero_matching", "parse", "strict")
+
+
+def family(**options):
+    """coref_conll's statistics (paperscore.family) for compute()'s scoring options."""
+    return CorefFamily(scoring_options(compute, options, SCORING, "coref"))
+
+
+class CorefFamily(Family):
+    """coref's statistics: per document the numerators and denominators of each metric
+    (WIDTH per metric). B3, CEAF and LEA numerators are fractional, so every column is a
+    float64 sum, as compute sums them (whole counts exact below 2^53). Documents with
+    `tokens=` (and `texts=` for character spans); coval's remove_nested, NP_only and
+    min_span act within each document, as compute applies them. With parse=, model texts
+    are placed on each document's tokens as compute places them, and the mentions a parser
+    cannot place are counted (mentions_on_changed_text); a paired test can compare those
+    counts (metric_key "mentions_on_changed_text"). CoNLL-U texts are corefud's (for_data;
+    a coref state refuses them: use state.new("corefud", ...))."""
+
+    name = "coref"
+    inputs = ("tokens", "texts")
+    REPORT = Family.REPORT + (("mentions_on_changed_text", "mentions_on_changed_text_examples"),)
+
+    def __init__(self, options):
+        o = options
+        check_parser_options(o["parse"], o["strict"])
+        o["keep_singletons"] = _check_keep_singletons(o["keep_singletons"])
+        named = [o["metrics"]] if isinstance(o["metrics"], str) else list(o["metrics"]) if isinstance(o["metrics"], (list, tuple)) else []
+        # corefud-scorer's own metrics, and partial or head matching: CoNLL-U only (for_data)
+        self.conllu_only = o["matching"] != "exact" or any(m in corefud.ONLY_CONLLU for m in named)
+        self.metrics = corefud.check_metrics(o["metrics"]) if self.conllu_only else check_convention(o["convention"], o["metrics"], o["keep_singletons"])
+        check_span_convention(o["span_convention"]) if o["parse"] is None else parsed_span_convention(o["span_convention"])
+        self.mention_options = check_mention_options(o["convention"], **{name: o[name] for name in MENTION_OPTIONS})
+        o["zero_division"] = check_zero_division(o["zero_division"])
+        check_choice("matching", o["matching"], corefud.MATCHING)
+        check_choice("zero_matching", o["zero_matching"], corefud.ZERO_MATCHING)
+        if o["parse"] is not None:
+            o["parse"] = parser_id(get_parser(o["parse"], "coref"))
+        super().__init__(o)
+        self.counts = () if self.conllu_only else (False,) * sum(WIDTH[m] for m in self.metrics)
+
+    def headline(self):
+        return "conll_f1" if {"muc", "bcub", "ceafe"} <= set(self.metrics) else f"{self.metrics[0]}_f1"
+
+    def for_data(self, predictions, references):
+        if self.options["parse"] is None and corefud.takes(predictions, references, self.options["matching"]):
+            return corefud.family_for_coref(self.options)
+        return self
+
+    def rows(self, predictions, references, tokens=None, texts=None):
+        o = self.options
+        if self.conllu_only or (o["parse"] is None and corefud.takes(predictions, references, "exact")):
+            raise ValueError("predictions, references: CoNLL-U texts (CorefUD) are scored by corefud's own rows: use paperscore.state.new(\"corefud\", ...), with matching=\"exact\" and keep_singletons=True for what coref.compute gives them")
+        span_convention, unplaced, report = tuple(o["span_convention"]) if isinstance(o["span_convention"], list) else o["span_convention"], None, None
+        if o["parse"] is not None:
+            predictions, unplaced, report, span_convention = _placed(predictions, references, o["parse"], o["strict"], tokens, span_convention, "exact", o["NP_only"] or o["min_span"])
+        key, response = _sides(predictions, references, span_convention, tokens, texts, unplaced)
+        if self.mention_options:  # within each document (the key's own parse trees), as compute applies them
+            parses = _reference_parses(references) if o["NP_only"] or o["min_span"] else None
+            key, response = apply_mention_options(key, response, parses, o["keep_singletons"], **self.mention_options)
+        rows = _document_rows(key, response, self.metrics, o["keep_singletons"] or bool(self.mention_options), convention=o["convention"])
+        compared = None if unplaced is None else {"mentions_on_changed_text": np.array([len(entities) for entities in unplaced], dtype=float)}
+        return Batch(rows, report, None, compared)
+
+    def reduce(self, totals, records=None):
+        return scores(totals, self.metrics, self.options["zero_division"])
 
 
 def score(
@@ -1577,11 +1619,13 @@ def compute(
         if "signature" in result:  # the parser named before the version, as an option
             head, version = result["signature"].rsplit("|paperscore:", 1)
             result["signature"] = f"{head}|parse:{report['parser']}|paperscore:{version}"
+    if "signature" in result and "|refs:" not in result["signature"]:  # CoNLL-U's (corefud.compute) names them already
+        result["signature"] = with_references(result["signature"], references)
     return result
 
 
 def _compute(predictions, references, metrics, keep_singletons, zero_division, per_document, return_counts, confidence_level, n_resamples, seed, return_signature, span_convention, tokens, texts, convention, remove_nested, NP_only, min_span, matching, zero_matching, unplaced=None):
-    """compute() on documents (predictions already parsed; unplaced: _split_unplaced's)."""
+    """compute() on documents (predictions already parsed; unplaced: split_unplaced's)."""
     if corefud.takes(predictions, references, matching):  # CorefUD CoNLL-U: paperscore.corefud
         return corefud.compute_for_coref(predictions, references, matching, zero_matching, convention, span_convention, tokens, texts, remove_nested=remove_nested, NP_only=NP_only, min_span=min_span, metrics=metrics, keep_singletons=keep_singletons, zero_division=zero_division, per_document=per_document, return_counts=return_counts, confidence_level=confidence_level, n_resamples=n_resamples, seed=seed, return_signature=return_signature)
     zero_division = check_zero_division(zero_division)
@@ -1602,7 +1646,7 @@ def _sides(predictions, references, span_convention, tokens, texts, unplaced=Non
     (unplaced: None unless the predictions were placed by a parser)."""
     key, response = read_examples(predictions, references, span_convention, tokens, texts, check_reading=unplaced is None)
     if unplaced is not None and any(unplaced):
-        response = _with_unplaced(key, response, unplaced)
+        response = with_unplaced(key, response, unplaced)
     return key, response
 
 
@@ -1642,25 +1686,30 @@ def source_tokens(references, tokens):
 def _placed(predictions, references, parse, strict, tokens, span_convention="token_inclusive", matching="exact", parse_trees=False, argument="predictions"):
     """compute()'s reading of model texts, for compute and paired_statistics alike:
     (clusters of placed token spans, per document the entity numbers of the mentions not
-    placed (_split_unplaced), the parse report, the span_convention to score with).
+    placed (split_unplaced), the parse report, the span_convention to score with).
     parse_trees: NP_only or min_span was asked for (then no mention may be unplaced)."""
     items = references if isinstance(references, (list, tuple)) else [references]  # CoNLL-U may come as one text
     if matching != "exact" or any(corefud.is_conllu(r) for r in items):
         raise ValueError(f"parse: {parse!r} places model text on CoNLL-2012 or jsonlines references (or clusters with tokens=), not on CorefUD CoNLL-U with matching={matching!r}; score CoNLL-U output without parse")
     parser = get_parser(parse, "coref")
     clusters, report = parse_coref(as_corpus(predictions, argument), parser, source_tokens(references, tokens), bool(strict), argument)
-    split = [_split_unplaced(found) for found in clusters]
+    split = [split_unplaced(found) for found in clusters]
     placed, unplaced = [kept for kept, _ in split], [entities for _, entities in split]
     if any(unplaced) and parse_trees:
         first = next(index for index, entities in enumerate(unplaced) if entities)
         raise input_error(argument, first, f"NP_only and min_span read each mention's parse tree, and {len(unplaced[first])} mention(s) here are not on the source tokens (mentions_on_changed_text); score without those options, or with strict=True to see the first")
+    return placed, unplaced, report, ("token_inclusive", parsed_span_convention(span_convention))
+
+
+def parsed_span_convention(span_convention):
+    """The references' span convention under parse= (the predictions are placed token spans)."""
     conventions = check_span_convention(span_convention)
     if not isinstance(span_convention, str) and conventions["predictions"] != "token_inclusive":
         raise ValueError(f"span_convention: with parse, predictions are model texts placed on tokens; give the references' convention alone, not {span_convention!r}")
-    return placed, unplaced, report, ("token_inclusive", conventions["references"])
+    return conventions["references"]
 
 
-def _split_unplaced(clusters):
+def split_unplaced(clusters):
     """(the clusters of placed spans, without empty ones; per mention place_coref could not
     place (None), the number of its cluster among them, a cluster with none placed
     numbered after them)."""
@@ -1676,9 +1725,9 @@ def _split_unplaced(clusters):
     return kept, [number for number, count in counts for _ in range(count)]
 
 
-def _with_unplaced(key, response, unplaced):
+def with_unplaced(key, response, unplaced):
     """The response with each mention a parser could not place added to its entity (per
-    document the numbers _split_unplaced gives) on a one-token span of its own past every
+    document the numbers split_unplaced gives) on a one-token span of its own past every
     mention of either side, so that it matches no key mention in any metric."""
     start = 1 + max((int(a.max()) for a in (key.first, key.second, response.first, response.second) if len(a)), default=0)
     parts = []

@@ -10,10 +10,12 @@ import scipy.sparse
 
 # evaluate copies only the sibling files this script imports: a line for each vendored module.
 from .paperscore_core import VERSION
+from .paperscore_family import Family
 from .paperscore_event_spans import RULES, read_corpus
 from .paperscore_micro_macro import HABITS, check_inputs, compute
 from .paperscore_parse import get_parser
 from .paperscore_space import SpaceMetric, from_json, to_json
+from .paperscore_state import State
 from .paperscore_trainer import trainer_metrics
 
 _CITATION = """\
