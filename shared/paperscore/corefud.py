@@ -666,9 +666,7 @@ def _counts(totals, metrics):
 
 
 def _texts(value, argument):
-    """One side's files: CoNLL-U texts, or Conllu already read (the command line's, read
-    under their file names)."""
-    if isinstance(value, (str, Conllu)):
+    if isinstance(value, str):
         return [value]
     if isinstance(value, (list, tuple)) and value and all(isinstance(v, str) for v in value):
         return list(value)
@@ -847,10 +845,15 @@ def run(args):
         raise ValueError("--format conllu: scorer.pl's argument form, --convention and coval's --remove-nested/--np-only/--min-span do not apply to CoNLL-U input")
     if args.corefud_output and (args.common["zero_division"] != 0 or args.per_document or "confidence_level" in args.common):
         raise ValueError("--corefud-output prints the scorer's own figures: leave --zero-division 0 and drop --per-document and --confidence-level")
-    key, response = (read_conllu(read_text(path, argument), f"{argument}: {path}") for path, argument in ((args.key, "KEY"), (args.response, "RESPONSE")))
+    files = [(read_text(path, argument), path, argument) for path, argument in ((args.key, "KEY"), (args.response, "RESPONSE"))]
     metrics = None if args.metric == "all" else (args.metric,)
     keep_singletons = not args.remove_singletons
-    result = compute(response, key, matching=args.matching, keep_singletons=keep_singletons, zero_matching=args.zero_matching, metrics=metrics, per_document=args.per_document, return_counts=True, **args.common)
+    try:
+        result = compute(files[1][0], files[0][0], matching=args.matching, keep_singletons=keep_singletons, zero_matching=args.zero_matching, metrics=metrics, per_document=args.per_document, return_counts=True, **args.common)
+    except ValueError:
+        for text, path, argument in files:  # a file that cannot be read: its error under the file's name
+            read_conllu(text, f"{argument}: {path}")
+        raise
     if args.corefud_output:
         result["corefud_report"] = scorer_output(result, metrics or "all", args.matching, keep_singletons, args.zero_matching)
     return result
