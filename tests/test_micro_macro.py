@@ -510,7 +510,24 @@ def test_the_metric_script_takes_exactly_the_package_arguments():
     import inspect
 
     parameters = list(inspect.signature(type(space_metric())._compute).parameters.values())[1:]
-    assert parameters == list(inspect.signature(compute).parameters.values())
+    # **unknown: compute's own refusal of any other argument (the Space refuses them first)
+    assert parameters == [p for p in inspect.signature(compute).parameters.values() if p.kind != p.VAR_KEYWORD]
+
+
+def test_compute_refuses_sklearn_habits_as_the_space_does():
+    """average= and pos_label=, which sklearn and evaluate's f1 take: a ValueError naming
+    the argument and saying what to do, in the Space's words (one source, HABITS)."""
+    from paperscore.micro_macro import HABITS
+
+    with pytest.raises(ValueError) as raised:
+        compute([1, 0], [1, 1], average="macro")
+    assert str(raised.value).startswith("average: not an argument of paperscore.micro_macro.compute (it takes predictions, references, labels, ")
+    assert str(raised.value).endswith("; " + HABITS["average"]) and "macro_f1" in HABITS["average"]
+    assert type(space_metric()).habits == HABITS  # the vendored copy of the same dict
+    with pytest.raises(ValueError, match=r"^beta: not an argument of paperscore\.micro_macro\.compute \(it takes [a-z_, ]+\)$"):
+        compute([1, 0], [1, 1], beta=2)
+    with pytest.raises(ValueError, match="^pos_label: .*negative_labels"):
+        compute([1, 0], [1, 1], pos_label=1, spans="textee")
 
 
 def test_the_space_refuses_a_batch_evaluate_would_convert():

@@ -631,6 +631,20 @@ def test_cli_json_is_what_compute_returns(tmp_path, capsys):
     assert json.loads(out) == expected
 
 
+def test_cli_text_lines_beginning_with_a_quotation_mark_are_quad_text(tmp_path, capsys):
+    """A target in quotation marks begins a quad text line: read as written, not as JSON;
+    a line that is one JSON string is still that string, and a "[" line must be JSON."""
+    quoted = '"Nokia 3310" | great | phone#general | pos'
+    p = write(tmp_path / "p.txt", [quoted, json.dumps("food | good | food#taste | pos")])
+    r = write(tmp_path / "r.txt", [quoted, "food | good | food#taste | pos"])
+    code, out, _ = run_cli(["quad", "--predictions", p, "--references", r, "--json"], capsys)
+    assert code == 0 and json.loads(out)["exact_f1"] == 1.0  # both samples: every quad a hit
+    code, out, _ = run_cli(["quad", "--predictions", p, "--references", write(tmp_path / "other.txt", ['"Nokia" 3310 | great | phone#general | pos', "x | y | z | neg"]), "--json"], capsys)
+    assert code == 0 and json.loads(out)["exact_f1"] == 0.0  # the quotation marks are the element's own
+    code, _, err = run_cli(["quad", "--predictions", write(tmp_path / "bad.txt", ["[food | good"]), "--references", r], capsys)
+    assert code == 1 and "--predictions: " in err and "bad.txt line 1: not JSON" in err
+
+
 def test_cli_table_options_and_signature(tmp_path, capsys):
     p = write(tmp_path / "p.txt", ["food | pos", "staff | neg"])
     r = write(tmp_path / "r.txt", ["food | pos & staff | neg", '"staff | neg"'])
@@ -2165,3 +2179,88 @@ def test_config_diaasq_table_is_diaasqs_own_table():
     assert result == compute(predictions, gold, convention="diaasq")
     assert evaluate.combine([metric]).compute(predictions=predictions, references=gold) == result
     assert type(metric).configs["diaasq"] == {"duplicates": "set"}
+
+
+def edited(rng, text_tokens, alphabet):
+    """A copy of a token list with some tokens dropped, replaced and inserted."""
+    out = []
+    for token in text_tokens:
+        roll = rng.random()
+        if roll < 0.1:
+            continue
+        out.append(rng.choice(alphabet) if roll < 0.2 else token)
+        if rng.random() < 0.05:
+            out.append(rng.choice(alphabet))
+    return out
+
+
+def rouge_pairs(rng, n_pairs):
+    """n_pairs pairs of strings, Chinese, English or mixed, 0 to 400 tokens (a tenth of
+    72 to 110 tokens, and a fiftieth of up to 400, whose pairs mostly take the path over 64
+    tokens), half of them one an edit of the other, the rest independent."""
+    alphabets = {
+        "zh": (list("服务很好价格便宜环境不错菜品一般"), ""),
+        "en": (["food", "good", "Food", "service", "great", "bad", "price", "nice", "12x", "3"], " "),
+        "mixed": (list("服务好价") + ["Wi", "Fi", "6", "ok"], ""),
+    }
+    separators = [" ", "-", "!", "，", "  "]
+    pairs = []
+    for number in range(n_pairs):
+        alphabet, joiner = alphabets[rng.choice(list(alphabets))]
+        size = rng.randint(0, 400) if number % 50 == 1 else rng.randint(72, 110) if number % 10 == 0 else rng.randint(0, 64)
+        first = [rng.choice(alphabet) for _ in range(size)]
+        second = edited(rng, first, alphabet) if rng.random() < 0.5 else [rng.choice(alphabet) for _ in range(rng.randint(max(0, size - 5), size + 20))]
+
+        def join(tokens):
+            return "".join(token + (joiner or (rng.choice(separators) if rng.random() < 0.1 else "")) for token in tokens)
+
+        pairs.append((join(first), join(second)))
+    return pairs
+
+
+def test_rouge_l_equals_rouge_score_on_long_and_short_pairs():
+    """10,500 pairs, 0 to 400 tokens a side, Chinese, English and mixed (over 1,000 with
+    both sides over 64 tokens, the Python-integer path): every F1 equal to rouge-score's
+    bit for bit, in one batch."""
+    rng = random.Random(8)
+    pairs = rouge_pairs(rng, 10_500)
+    strings = list(dict.fromkeys(s for pair in pairs for s in pair))
+    index = {s: i for i, s in enumerate(strings)}
+    a, b = np.array([index[p] for p, _ in pairs]), np.array([index[q] for _, q in pairs])
+    lengths = np.array([len(tokenize(s)) for s in strings])
+    assert (np.minimum(lengths[a], lengths[b]) > 64).sum() >= 1000  # the long path is met
+    scorer = RougeScorer(["rougeL"], tokenizer=Tokenizer())
+    expected = [scorer.score(p, q)["rougeL"].fmeasure for p, q in pairs]
+    assert rouge_l_pairs(strings, a, b).tolist() == expected
+
+
+def lcs_table_length(x, y):
+    """The LCS length by the textbook table, a row at a time: row[j] = max(above[j],
+    above[j - 1] + (x[i] == y[j]), row[j - 1]), the last by a running maximum."""
+    y = np.array(y)
+    above = np.zeros(len(y) + 1, np.int64)
+    for token in x:
+        step = np.maximum(above[1:], above[:-1] + (y == token))
+        above = np.concatenate(([0], np.maximum.accumulate(step)))
+    return int(above[-1])
+
+
+def test_rouge_l_of_long_elements_is_exact_in_little_memory():
+    """Two elements of 3,000 characters (Chinese, then English words), as a visitor may
+    paste them: the F1 from the textbook LCS table, and under 4 MB allocated (rouge-score's
+    table of Python ints took 267 MB and 54 s)."""
+    import tracemalloc
+
+    rng = random.Random(3)
+    for alphabet, joiner in ((list("服务很好价格便宜环境不错"), ""), (["food", "good", "service", "bad", "price"], " ")):
+        first = [rng.choice(alphabet) for _ in range(3000 // (len(joiner) + len(alphabet[0])))]
+        second = edited(rng, first, alphabet)
+        a, b = joiner.join(first), joiner.join(second)
+        tracemalloc.start()
+        got = rouge_l(a, b)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        lcs = lcs_table_length(tokenize(a), tokenize(b))
+        precision, recall = lcs / len(tokenize(a)), lcs / len(tokenize(b))
+        assert got == 2 * precision * recall / (precision + recall)
+        assert peak < 4 << 20, peak

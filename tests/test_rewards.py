@@ -917,10 +917,10 @@ def test_coref_reward_scores_any_model_output_and_refuses_bad_gold():
     long = [[[i, i + 1] for i in range(0, 24, 2)]]  # each mention one token too long
     markdown = " ".join(f"[w{i} w{i + 1}](#1)" for i in range(0, 24, 2)) + " w24 w25 w26 w27 w28 w29"
     # compute() reads such a batch as spans written end-exclusive and refuses it
-    with pytest.raises(ValueError, match="none of the 12 predicted mentions is a key mention.*token_exclusive"):
+    with pytest.raises(ValueError, match="0 of the 12 predicted mentions are key mentions.* 12 under 'token_exclusive'"):
         coref.compute([long, []], [gold, []])
-    with pytest.raises(ValueError, match="none of the 12 predicted mentions"):
-        coref.compute([markdown], [gold], parse="coref_markdown", tokens=[tokens])
+    # model text a parser placed has no span convention to mistake: scored as placed
+    assert coref.compute([markdown], [gold], parse="coref_markdown", tokens=[tokens])["muc_f1"] == 0.0
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # nor a warning per batch
         # no mention matches: MUC, B3 and CEAFe are 0; a document with nothing on either side: 1.0

@@ -116,10 +116,11 @@ def _sentences(text, source):
                 raise input_error(source, None, f"line {line_number}: {len(cells)} tab-separated columns, CoNLL-U has 10")
             if "-" in cells[0]:
                 continue  # a multiword token's line
-            if "." in cells[0]:
-                node = float(cells[0])
-            else:
-                node = int(cells[0])
+            try:
+                node = float(cells[0]) if "." in cells[0] else int(cells[0])
+            except ValueError:
+                raise input_error(source, None, f"line {line_number}: node id {cells[0]!r} is not a number (a word is 1, 2, ..., an empty node 1.1, a multiword token 1-2)") from None
+            if isinstance(node, int):
                 if node != len(forms) + 1:
                     raise input_error(source, None, f"line {line_number}: word id {cells[0]} where {len(forms) + 1} was expected")
                 forms.append(cells[1])
@@ -844,10 +845,15 @@ def run(args):
         raise ValueError("--format conllu: scorer.pl's argument form, --convention and coval's --remove-nested/--np-only/--min-span do not apply to CoNLL-U input")
     if args.corefud_output and (args.common["zero_division"] != 0 or args.per_document or "confidence_level" in args.common):
         raise ValueError("--corefud-output prints the scorer's own figures: leave --zero-division 0 and drop --per-document and --confidence-level")
-    key, response = read_text(args.key, "KEY"), read_text(args.response, "RESPONSE")
+    files = [(read_text(path, argument), path, argument) for path, argument in ((args.key, "KEY"), (args.response, "RESPONSE"))]
     metrics = None if args.metric == "all" else (args.metric,)
     keep_singletons = not args.remove_singletons
-    result = compute(response, key, matching=args.matching, keep_singletons=keep_singletons, zero_matching=args.zero_matching, metrics=metrics, per_document=args.per_document, return_counts=True, **args.common)
+    try:
+        result = compute(files[1][0], files[0][0], matching=args.matching, keep_singletons=keep_singletons, zero_matching=args.zero_matching, metrics=metrics, per_document=args.per_document, return_counts=True, **args.common)
+    except ValueError:
+        for text, path, argument in files:  # a file that cannot be read: its error under the file's name
+            read_conllu(text, f"{argument}: {path}")
+        raise
     if args.corefud_output:
         result["corefud_report"] = scorer_output(result, metrics or "all", args.matching, keep_singletons, args.zero_matching)
     return result

@@ -126,12 +126,11 @@ def check_zero_division(zero_division):
     if isinstance(zero_division, str):
         if zero_division.lower() == "nan":
             return math.nan
-    elif isinstance(zero_division, (int, float, np.integer, np.floating)) and not isinstance(
-        zero_division, bool
-    ):
-        if math.isnan(zero_division) or zero_division in (0, 1):
+    elif isinstance(zero_division, (int, float, np.integer, np.floating)) and not isinstance(zero_division, bool):
+        # compared before isnan: an int beyond a float's range (10**400) is no float
+        if zero_division in (0, 1) or (isinstance(zero_division, (float, np.floating)) and math.isnan(zero_division)):
             return float(zero_division)
-    raise ValueError(f"zero_division: {zero_division!r} is not one of 0.0, 1.0, 'nan'")
+    raise ValueError(f"zero_division: {short_repr(zero_division, 40)} is not one of 0.0, 1.0, 'nan'")
 
 
 def divide(numerator, denominator, zero_division=0.0):

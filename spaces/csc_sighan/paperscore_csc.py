@@ -830,6 +830,9 @@ def _parse_one_by_one(lines, argument, positions_only, line_numbers, opaque, pid
             raise ValueError(f"{where}: {short_repr(line, 60)} ends with an empty field")
         step = 1 if positions_only else 2
         if len(values) % step:
+            if len(values) == 1 and values[0].strip() == "0":  # `pid, 0` and a U+3000 or U+00A0
+                kept = ", ".join(f"U+{ord(c):04X}" for c in dict.fromkeys(values[0].replace("0", "")))
+                raise ValueError(f"{where}: {short_repr(line, 60)}: the field after the pid is {short_repr(values[0], 30)}, not 0: the jars trim only the characters up to U+0020 and keep {kept} in it (then read any line of two fields as no error); write `pid, 0`")
             raise ValueError(f"{where}: position {short_repr(values[-1], 30)} has no character (a label line is `pid, pos, char, ...`)")
         drop_chars = pid_space_drops_chars and raw[0] != pid
         seen = set()

@@ -54,6 +54,15 @@ from .paperscore_parse import PARSERS, POLICY, check_parser_options, get_parser,
 from .paperscore_state import State
 
 CONVENTIONS = (None, "maven", "jmee", "omnievent")
+# What users of evaluate's f1 and of sklearn pass out of habit, and what compute() does
+# instead: its ValueError says so, and the Space's (its `habits`).
+HABITS = {
+    "average": (
+        "every average is returned at once: micro_precision / micro_recall / micro_f1, macro_precision / macro_recall / macro_f1, "
+        "weighted_precision / weighted_recall / weighted_f1 and accuracy; per_class=True adds each class's (sklearn's average=None)"
+    ),
+    "pos_label": "every class is scored: per_class=True gives each class's precision, recall and f1; negative_labels=[...] leaves classes (an NA label) out of the averages",
+}
 # The NA class of each convention when negative_labels is not given: MAVEN's NA is id 0
 # (its DMCNN baseline names it "None"); JMEE's is vocabulary index 0, "O" in practice;
 # OmniEvent's is "NA".
@@ -735,6 +744,7 @@ def compute(
     types=None,
     spans=None,
     scheme=None,
+    **unknown,
 ):
     """Accuracy and micro / macro / weighted precision, recall and F1.
 
@@ -768,7 +778,12 @@ def compute(
     trigger and argument identification / classification over span tuples, counted as
     TextEE's scorer or OneIE's score_graphs count); scheme "bio": examples are BIO tags.
     Only zero_division, the bootstrap and return_signature apply there.
+    Any other argument is a ValueError (sklearn's average and pos_label: saying what to do, HABITS).
     """
+    if unknown:
+        name = next(iter(unknown))
+        taken = [p.name for p in inspect.signature(compute).parameters.values() if p.kind != p.VAR_KEYWORD]
+        raise ValueError(f"{name}: not an argument of paperscore.micro_macro.compute (it takes {', '.join(taken)})" + (f"; {HABITS[name]}" if name in HABITS else ""))
     if spans is not None or scheme is not None:
         return _span_level(locals())
     given_references = references  # the signature names the test set as given
@@ -832,6 +847,8 @@ def _span_level(arguments):
         raise ValueError("scheme: applies to span-level scoring; pass spans=\"textee\" or \"oneie\"")
     check_choice("spans", arguments["spans"], event_spans.RULES)
     for name, parameter in inspect.signature(compute).parameters.items():
+        if parameter.kind == parameter.VAR_KEYWORD:
+            continue
         value, default = arguments[name], parameter.default
         if name not in (*SPAN_OPTIONS, "spans", "scheme") and (value is not default if default is None or isinstance(default, bool) else value != default):
             raise ValueError(f"{name}: applies to candidate or token labels, not to spans={arguments['spans']!r}")

@@ -10,7 +10,8 @@ Statistics: per sample, the matched degree total S, the quad counts n and m, the
 hits with the exact counts under the duplicate rule, and the sample's score. Every number
 is a ratio of their sums, so shards merge by adding rows and the bootstrap resamples samples.
 
-scipy and rouge-score are imported inside the functions that need them.
+scipy is imported inside the functions that need it; ROUGE-L is computed here, equal to
+rouge-score's (its Tokenizer class is what rouge-score would be called with).
 """
 
 import copy
@@ -95,13 +96,6 @@ class Tokenizer:
         return list(tokenize(text))
 
 
-@functools.lru_cache(maxsize=1)
-def _scorer():
-    from rouge_score.rouge_scorer import RougeScorer
-
-    return RougeScorer(["rougeL"], tokenizer=Tokenizer())
-
-
 def rouge_l(a, b):
     """ROUGE-L F1 of two strings, rouge-score's LCS F-measure over `tokenize`'s tokens:
     exactly 1.0 for identical strings (even ones without a token), 0.0 when they share no
@@ -117,11 +111,13 @@ def rouge_l_pairs(strings, a, b):
     """ROUGE-L F1 of strings[a[i]] and strings[b[i]] for every i, equal to rouge-score's
     fmeasure bit for bit (same LCS length, same float operations; F1 is symmetric).
 
-    The LCS length comes from the bit-parallel algorithm of Crochemore et al. (2001),
-    vectorised across pairs: the shorter string's tokens are the bits of a word V, and
-    for each token of the longer one, with U = V & match(token), V = (V + U) | (V - U);
-    the LCS length is the number of zero bits left in V. Pairs whose shorter string has
-    more than WORD tokens go to rouge-score itself. Every string is tokenised, once."""
+    The LCS length comes from the bit-parallel algorithm of Crochemore et al. (2001): the
+    shorter string's tokens are the bits of a word V, and for each token of the longer
+    one, with U = V & match(token), V = (V + U) | (V - U); the LCS length is the number of
+    zero bits left in V. Pairs whose shorter string has at most WORD tokens run together
+    in numpy words; longer ones one by one in Python integers of any width (_lcs_long),
+    time and memory near-linear in the lengths where rouge-score's table is quadratic.
+    Every string is tokenised, once."""
     a, b = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
     flat, length = _token_ids(strings)
     flat = np.append(flat, np.zeros(WORD, flat.dtype))  # reading up to WORD tokens on from any start stays inside
@@ -138,14 +134,30 @@ def rouge_l_pairs(strings, a, b):
         for begin in range(0, len(group), step):
             pairs = group[begin : begin + step]
             lcs[pairs] = _lcs_words(flat, start[x[pairs]], lx[pairs], start[y[pairs]], width, size)
-    out = np.zeros(len(a))
-    slow = functools.cache(lambda i, j: _scorer().score(strings[i], strings[j])["rougeL"].fmeasure)  # once per distinct pair
+    tokens = functools.cache(lambda i: flat[start[i] : start[i] + length[i]].tolist())
+    long = functools.cache(lambda i, j: _lcs_long(tokens(i), tokens(j)))  # once per distinct pair
     for k in np.flatnonzero(lx > WORD).tolist():
-        out[k] = slow(x[k], y[k])
+        lcs[k] = long(x[k], y[k])
+    out = np.zeros(len(a))
     found = lcs > 0
     precision, recall = lcs[found] / la[found], lcs[found] / lb[found]
     out[found] = 2 * precision * recall / (precision + recall)
     return out
+
+
+def _lcs_long(x, y):
+    """LCS length of two lists of token ids, by rouge_l_pairs' recurrence with V a Python
+    integer of len(x) bits (carries run across machine words inside it): O(len(x) *
+    len(y) / 30) digit operations, O(len(x) * distinct tokens) bits."""
+    match = {}
+    for i, token in enumerate(x):
+        match[token] = match.get(token, 0) | 1 << i
+    full = (1 << len(x)) - 1
+    v = full
+    for token in y:
+        u = v & match.get(token, 0)
+        v = ((v + u) | (v - u)) & full
+    return len(x) - v.bit_count()
 
 
 _TOKEN_OR_END = f"{TOKEN}|\x00"
@@ -1605,15 +1617,30 @@ FORMATS = ("text", "json")
 
 
 def read_samples(path, argument, format="text"):
-    """format "text": one sample per line; an empty line has no quads; a line that is a
-    JSON list holds several references (a JSON string is read as that string).
+    """format "text": one sample per line (_text_sample); an empty line has no quads; a
+    line that is a JSON list holds several references.
     format "json": a file that is one JSON array holds the samples; otherwise it is JSON
     lines, one sample a line (blank lines skipped), split on "\n" only: U+2028 or U+0085 may
     stand inside a JSON string; see json_sample for what a sample may be."""
     if format == "json":
         return [json_sample(sample) for sample in read_json_values(path, argument)]
-    lines = read_lines(path, argument, allow_empty=True)
-    return [load_json(line, f"{argument}: {path} line {number}") if line.lstrip()[:1] in ('[', '"') else line for number, line in enumerate(lines, 1)]
+    return [_text_sample(line, f"{argument}: {path} line {number}") for number, line in enumerate(read_lines(path, argument, allow_empty=True), 1)]
+
+
+def _text_sample(line, where):
+    """One line of the text format: a JSON list of references when it begins with "[" (an
+    error naming `where` when it is not JSON); the string a line holds when the whole line
+    is one JSON string; else the quad text as written, which may begin with a quotation
+    mark (`"Nokia 3310" | great | phone#general | pos`)."""
+    head = line.lstrip()[:1]
+    if head == "[":
+        return load_json(line, where)
+    if head == '"':
+        try:
+            return load_json(line, where)
+        except ValueError:
+            pass
+    return line
 
 
 def json_sample(sample):
