@@ -23,7 +23,8 @@ import numpy as np
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 
-from paperscore import cli, coref, csc_common, csc_sighan, micro_macro, parse, quad, rationale
+from paperscore import cli, coref, csc_common, csc_sighan, micro_macro, quad, rationale
+from paperscore import parse as P
 
 ROOT = Path(__file__).resolve().parent.parent
 HANG_SECONDS = 30  # one call longer than this is a hang
@@ -599,7 +600,7 @@ def source_of(text, name, chars=PARSER_TEXT_CHARS):
     repeated to about `chars` characters, so that its strings occur in it many times over;
     the sentence GAS's fix (gas_*_fixed) corrects it against: its first SENTENCE_WORDS
     words; None for a parser that reads the text alone."""
-    parser = parse.get_parser(name)
+    parser = P.get_parser(name)
     words = text.split()[:200] or ["Mary"]
     if parser.fix:
         return words[:SENTENCE_WORDS]
@@ -617,7 +618,7 @@ def as_quotes(text, name):
     cost is a pass over the input per distinct quote, then per start it cannot rule out a
     table as long as the quote: linear in the input for quotes of phrase length, which is
     what the bound per character checks; a quote as long as the input costs its square."""
-    if parse.get_parser(name).name != "quotes_fuzzy":
+    if P.get_parser(name).name != "quotes_fuzzy":
         return text
     k = FUZZY_QUOTE_CHARS
     return json.dumps([text[:k], text[len(text) // 2 : len(text) // 2 + k], text[-k:]], ensure_ascii=False)
@@ -626,10 +627,30 @@ def as_quotes(text, name):
 def read_model_text(name, text, source):
     """The parser `name` on one text as the families read it: placed on `source` (coref,
     rationale), fixed against it (GAS's gas_*_fixed), or read alone (source None)."""
-    parser = parse.get_parser(name)
+    parser = P.get_parser(name)
     if parser.family == "coref":
-        return parse.parse_coref([text], parser, [source])
+        return P.parse_coref([text], parser, [source])
     if parser.family == "rationale_f1":
-        return parse.parse_rationales([text], [source], parser)
-    return parse.parse([text], parser, sources=None if source is None else [source])
+        return P.parse_rationales([text], [source], parser)
+    return P.parse([text], parser, sources=None if source is None else [source])
 
+
+# ---------------------------------------------------------------------------------------
+# Model replies for the CSC reply parsers: pieces a chat model writes around a sentence, and
+# the separators, brackets and white space a hostile reply repeats (the parsers' patterns
+# meet each of them), joined in any order.
+
+REPLY_PIECES = [
+    "修改后：", "**修改后的句子：**", "### 修改后", "纠错后的句子：", "好的，以下是修改后的句子：", "Corrected sentence:", "原句：", "解释：",
+    "这句话没有错误。", "无需修改", "“搞”应改为“高”", "→", "->", "```", "```json", "<think>", "</think>", "{", "}", "[", '"', "“", "”",
+    "「", "」", "（", "）", "(", ")", "**", "#", ">", "- ", "1. ", "：", ":", "，", "。", "\n", "\r", "\r\n", "\t", " ", "\u3000",
+    "\xa0", "\u2028", "\x85", "我今天很高兴", "他們去學校", "abc", "no errors", "is correct", "\ud800",
+]  # fmt: skip
+REPLY_LONG = 50_000  # characters a drawn reply is repeated to, read within the parsers' time bound
+
+
+@st.composite
+def csc_reply_text(draw):
+    """A reply of 0-40 pieces (REPLY_PIECES, or any text), in any order."""
+    pieces = st.one_of(st.sampled_from(REPLY_PIECES), st.text(max_size=6))
+    return "".join(draw(st.lists(pieces, max_size=40)))

@@ -8,6 +8,7 @@ the outcome checker live in tests/fuzzing.py. Counts of inputs tried per family 
 are printed at the end of the run.
 """
 
+import contextlib
 import json
 import random
 import shutil
@@ -22,7 +23,6 @@ from hypothesis import strategies as st
 import fuzzing
 from fuzzing import FAMILIES, INTERFACES, JUNK, SETTINGS, count, outcome, same_numbers
 
-from paperscore.parse import PARSERS
 
 FAMILY_NAMES = list(FAMILIES)
 EVALUATE = ("evaluate", "add_batch", "add")
@@ -430,7 +430,7 @@ def _time_bound(text, source):
     return fuzzing.SECONDS_SETUP + fuzzing.SECONDS_PER_CHAR * (len(text) + len(" ".join(source or ())))
 
 
-@pytest.mark.parametrize("name", sorted(PARSERS))
+@pytest.mark.parametrize("name", sorted(fuzzing.P.PARSERS))
 @SETTINGS
 @given(data=st.data())
 def test_parsers_read_any_text_in_time_linear_in_its_length(name, data):
@@ -477,3 +477,24 @@ def test_a_long_paraphrased_quote_is_placed_in_linear_time():
         reply = json.dumps([quote, "ba" * 100 + "x"])
         assert _timed_read("quotes_fuzzy", reply, source) <= _time_bound(reply, source)
 
+
+# ---------------------------------------------------------------------------------------
+# CSC reply parsers (issue 39): any reply is a sentence or a counted failure, read in time
+# linear in its length
+
+
+@pytest.mark.parametrize("name", sorted(key for key, parser in fuzzing.P.PARSERS.items() if parser.family == "csc"))
+@SETTINGS
+@given(text=fuzzing.csc_reply_text())
+def test_csc_reply_parsers_read_any_reply_in_linear_time(name, text):
+    parser = fuzzing.P.PARSERS[name]
+    with fuzzing.time_limit():
+        (sentence,), report = fuzzing.P.parse([text], parser)
+    assert isinstance(sentence, str) and report["parse_failures"] in (0, 1)
+    if parser.version == 2 and parser.source == "paperscore":  # a failure reads as "", a sentence is one line
+        assert (report["parse_failures"] == 1) == (sentence == "") and len(sentence.splitlines()) <= 1
+    with pytest.raises(ValueError, match=rf"^predictions\[0\]: {name} cannot read it: ") if report["parse_failures"] else contextlib.nullcontext():
+        fuzzing.P.parse([text], parser, strict=True)
+    long = (text or "x") * (fuzzing.REPLY_LONG // max(len(text), 1) + 1)
+    seconds = _timed_read(name, long, None)
+    assert seconds <= _time_bound(long, None), f"{seconds:.2f} s for {len(long):,} characters of {text[:40]!r}"
