@@ -1033,6 +1033,29 @@ def test_sources_go_with_the_fixing_parsers_only():
         P.QuadReader(P.get_parser("gas_aste_fixed"))
 
 
+def test_gas_fixed_through_compare_and_states(tmp_path, capsys):
+    # test_gas_raw_and_fixed_by_hand's sample twice: system A fixed is 6 hits of 6 predicted
+    # and 6 gold (F1 1.0); system B the pizza triplet alone, 2 of 2 and 6: P 1, R 1/3, F1 0.5
+    from paperscore import cli, compare, state
+
+    sources = ["the pizza was delicious , the service slow but the wine good"] * 2
+    gold = ["(pizza, delicious, positive); (service, slow, negative); (wine, good, positive)"] * 2
+    a, b = ["(pizza, delicious, positive); (servce, slow, negative); (wine, god, positive)"] * 2, ["(pizza, delicious, positive)"] * 2
+    options = dict(parse="gas_aste_fixed", similarity="exact", exact_only=True)
+    with pytest.warns(UserWarning, match="differ on 2 of the 2 examples"):
+        result = compare.compare("quad_match", gold, a, b, sources=sources, n_resamples=20, seed=0, **options)
+    assert (result["score_a"], result["score_b"]) == (1.0, 0.5) and "|parse:gas_aste_fixed@1|" in result["signature"] and "sources" not in result["signature"]
+    kept = state.new("quad_match", **options)
+    kept.update(a, gold, sources=sources)
+    assert kept.compute()["exact_f1"] == 1.0
+    for name, lines in (("a.txt", a), ("b.txt", b), ("r.txt", gold), ("s.txt", sources)):
+        (tmp_path / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    run = ["compare", "quad", "--references", str(tmp_path / "r.txt"), "--system-a", str(tmp_path / "a.txt"), "--system-b", str(tmp_path / "b.txt"), "--n-resamples", "20", "--seed", "0", "--json"]
+    assert cli.main(run + ["--parse", "gas_aste_fixed", "--sources", str(tmp_path / "s.txt"), "--similarity", "exact", "--metric-key", "exact_f1"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert {k: v for k, v in printed.items() if k != "signature"} == {k: v for k, v in result.items() if k != "signature"}
+
+
 def test_gas_fixed_on_the_command_line(tmp_path, capsys):
     from paperscore import cli
 

@@ -99,7 +99,7 @@ def oracle(completion, reference, soft):
     """quad_naive's sample statistics over the parser's quads, and the reward by the
     definition: 2·hits / (n + m) (1 when both are 0), or S / max(n, m); the soft ones of
     the capped quads."""
-    predicted, gold = PARSER.read(completion)[0], PARSER.read(reference)[0]
+    predicted, gold = parse_one(PARSER, completion)[0], parse_one(PARSER, reference)[0]
     s = sample_statistics(capped(predicted, gold) if soft else predicted, gold, PARSER.tuple_len, soft=soft)
     hits, n, m, _ = s["exact"]["multiset"]
     exact = 2 * hits / (n + m) if n + m else 1.0
@@ -143,8 +143,8 @@ def test_quad_soft_against_the_per_example_oracle_and_the_corpus_figure(quad_cor
         assert f1_reward(completions=[completions[i]], reference=[references[i]]) == [f1s[i]], i
     counts, _ = f1_reward.statistics(completions, reference=references)
     matched, n, m = counts[:, 3:6].sum(0)
-    golds = [PARSER.read(r)[0] for r in references]
-    kept = [capped(PARSER.read(c)[0], g) for c, g in zip(completions, golds)]  # compute of what the soft rewards read
+    golds = [parse_one(PARSER, r)[0] for r in references]
+    kept = [capped(parse_one(PARSER, c)[0], g) for c, g in zip(completions, golds)]  # compute of what the soft rewards read
     corpus = quad.compute(kept, golds, tuple_len=PARSER.tuple_len)
     assert corpus["optimal_f1"] == pytest.approx(2 * matched / (n + m), abs=1e-12)
     assert corpus["optimal_score"] == pytest.approx(np.mean(scores), abs=1e-12)  # a mean of sample scores
@@ -209,6 +209,32 @@ def test_quad_reader_equals_the_parser_text_by_text(name):
         start += counts[i]
     assert start == len(numbers) and 1000 < failed.sum() < len(texts) - 1000  # both kinds, many of each
     assert len(reader.quads) < len(numbers)  # equal pieces share a row
+
+
+def test_quad_reward_reads_as_compute_on_every_path():
+    """600 completions, a quarter with a term blanked (the double space where "it" or a word
+    was) or a trailing space, against their gold as one text (the fast path), as a list of
+    two texts and as quads already read (parse_references=False): each exact reward equals
+    compute() on the completion alone. An empty target or opinion is a miss, as ABSA-QUAD
+    counts it; the list and quads paths read it without parse_one's literal elements, as
+    the implicit NULL: a hit."""
+    rng = random.Random(39)
+    golds = gold_texts(rng, 600)
+    completions = []
+    for gold in golds:
+        text = corrupt(rng, gold, golds)
+        present = [word for word in WORDS + OPINIONS if f" {word} " in text]
+        if rng.random() < 0.25:
+            text = text.replace(f" {rng.choice(present)} ", "  ", 1) if present and rng.random() < 0.7 else text + " "
+        completions.append(text)
+    several = [[gold, rng.choice(golds)] for gold in golds]
+    read = [parse_one(PARSER, gold)[0] for gold in golds]
+    for references, options in ((golds, {}), (several, {}), (read, {"parse_references": False})):
+        got = rewards.quad_reward("asqp_paraphrase", **options)(completions=completions, reference=references)
+        for i, (completion, reference) in enumerate(zip(completions, references)):
+            alone = quad.compute([completion], [reference], parse="asqp_paraphrase", exact_only=True, zero_division=1.0, **options)
+            assert got[i] == alone["exact_f1"], (i, completion, reference, options)
+    assert sum("  " in text for text in completions) > 50
 
 
 def test_quad_hand_derived():
@@ -290,6 +316,29 @@ def test_the_list_rule_would_be_gamed_and_is_refused():
     for variant in ("pycorrector", "paddle"):
         with pytest.raises(ValueError, match=f"metric: '{variant}' can be gamed.*a wrong change of an erroneous sentence costs nothing"):
             rewards.csc_reward(metric=variant)
+
+
+def test_gas_aste_fixed_would_be_gamed_and_is_refused():
+    # Why: GAS's ASTE fix writes the previous triplet again for one with no sentiment word
+    # where it looks, so "garbage" after a right completion is read as that triplet (a
+    # reward would pay it 1.0, as reward() did before it was refused)
+    from paperscore.parse import parse
+
+    structures, _ = parse(["(pizza, delicious, positive)", "garbage"], "gas_aste_fixed", sources=["the pizza was delicious"] * 2)
+    assert structures[1] == [["pizza", "delicious", "positive"]]
+    for name in ("gas_aste_fixed", "gas_annotation_aste_fixed@1"):
+        with pytest.raises(ValueError, match=rf"parse: '{name}' can be gamed as a reward: GAS's ASTE fix writes the previous triplet"):
+            rewards.reward("quad_match", parse=name, inputs=("sources",))
+        with pytest.raises(ValueError, match=rf"parse: '{name}' can be gamed as a reward"):
+            rewards.quad_reward(name)
+    with pytest.raises(ValueError, match=r"parse: gas_tasd_fixed@1 fixes each prediction against its input sentence, which quad_reward does not take; use reward\('quad_match'"):
+        rewards.quad_reward("gas_tasd_fixed")
+    # another task's fix carries nothing: a reward with the sources column ("positve" is the
+    # nearest sentiment word's misspelling: fixed to "positive", 1 hit of 1 and 1; raw 0)
+    for name, expected in (("gas_uabsa_fixed", 1.0), ("gas_uabsa", 0.0)):
+        reward = rewards.reward("quad_match", parse=name, similarity="exact", exact_only=True, **({"inputs": ("sources",)} if name.endswith("_fixed") else {}))
+        columns = {"reference": ["(pizza, positive)"], **({"sources": ["the pizza was great"]} if name.endswith("_fixed") else {})}
+        assert reward(completions=["(pizza, positve)"], **columns) == [expected]
 
 
 def test_the_pycorrector_and_paddle_conventions_would_be_gamed():
@@ -398,6 +447,8 @@ def test_format_reward_is_parse_success():
     reward = rewards.format_reward("asqp_paraphrase")
     texts = ["food quality is great because pizza is delicious", "junk", "", "a is b because c is d [SSEP] x"]
     assert reward(completions=texts) == [1.0, 0.0, 0.0, 0.0]
+    # an empty aspect (the double space where "it" was) is what parse() counts as a failure
+    assert reward(completions=["food quality is great because  is delicious"]) == [0.0]
     assert reward.__name__ == "format_asqp_paraphrase"
 
 

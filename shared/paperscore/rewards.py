@@ -31,7 +31,7 @@ import operator
 import numpy as np
 
 from .core import check_flags, dense_codes, input_error
-from .parse import QuadReader, get_parser, parse as parse_texts, parser_id
+from .parse import QuadReader, get_parser, parse as parse_texts, parse_one, parser_id
 
 REFUSED = {
     "list": 'duplicates="list" (ASQP/MvP/ACOS) counts every predicted copy of a gold quad as a hit, so repeating a right quad scores above the gold output; use "multiset" or "set"',
@@ -39,12 +39,16 @@ REFUSED = {
     "paddle": "PaddleNLP's sentence precision counts a false positive only on an error-free sentence, so a wrong change of an erroneous sentence costs nothing and rewriting every suspect sentence is free; the csc reward counts every predicted edit",
     "precision": "precision alone scores 1.0 for one sure item (a rationale quoting one right word) whatever else the gold holds; use f1",
     "recall": "recall alone scores 1.0 for predicting everything (a rationale quoting the whole input); use f1",
+    **dict.fromkeys(
+        ("gas_aste_fixed", "gas_annotation_aste_fixed"),
+        "GAS's ASTE fix writes the previous triplet again for a triplet with no sentiment word where it looks, so an unreadable completion is paid another completion's triplet; use the raw parser (gas_aste, gas_annotation_aste)",
+    ),
 }
 
 
 def _refuse(argument, value):
-    if isinstance(value, str) and value in REFUSED:
-        raise ValueError(f"{argument}: {value!r} can be gamed as a reward: {REFUSED[value]}")
+    if isinstance(value, str) and value.split("@")[0] in REFUSED:
+        raise ValueError(f"{argument}: {value!r} can be gamed as a reward: {REFUSED[value.split('@')[0]]}")
 
 
 # ---------------------------------------------------------------------------------------
@@ -148,8 +152,8 @@ def reward(family, metric=None, reference="reference", inputs=(), name=None, zer
     REFUSED lists (each can be gamed)."""
     from .family import get
 
-    for value in (metric, *options.values()):
-        _refuse("metric", value)
+    for argument, value in (("metric", metric), *options.items()):
+        _refuse(argument, value)
     fam = get(family, zero_division=zero_division, **options)
     metric = metric or fam.headline()
     if metric.endswith(("precision", "recall")):
@@ -212,7 +216,7 @@ def format_reward(parse, name=None, source="sources", empty=False):
 
             tokens = input_tokens(values[source], len(texts))
             return np.array([[well_formed(parser.read(text, words))] for text, words in zip(texts, tokens)], dtype=float).reshape(-1, 1)
-        return np.array([[well_formed(parser.read(text))] for text in texts], dtype=float).reshape(-1, 1)
+        return np.array([[well_formed(parse_one(parser._replace(fix=None), text))] for text in texts], dtype=float).reshape(-1, 1)
 
     return _reward_function(name or f"format_{parser.name}", counts, lambda c: c[:, 0], [source] if rationale else [])
 
@@ -227,7 +231,7 @@ QUAD_COUNTS = ("exact_hits", "exact_n", "exact_m", "matched", "n", "m", "score")
 def _read_all(texts, parser):
     """parse()'s structures, each distinct text read once (a group's completions repeat)."""
     seen = {}
-    return [seen[text] if text in seen else seen.setdefault(text, parser.read(text)[0]) for text in texts]
+    return [seen[text] if text in seen else seen.setdefault(text, parse_one(parser, text)[0]) for text in texts]
 
 
 def _capped_quads(quads, gold, tuple_len):
@@ -320,7 +324,7 @@ def _read_texts(texts, golds, parser, argument):
     row = np.fromiter(map(dict(zip(distinct, itertools.count())).__getitem__, golds), np.int64, len(golds))
     if failed.any():
         first = int(np.flatnonzero(failed[row])[0])
-        raise input_error(argument, first, f"{parser_id(parser)} cannot read the gold text {golds[first]!r}: {parser.read(golds[first])[1][0]}")
+        raise input_error(argument, first, f"{parser_id(parser)} cannot read the gold text {golds[first]!r}: {parse_one(parser, golds[first])[1][0]}")
     codes, malformed = _quad_codes(reader.quads, parser.tuple_len)
     if malformed[numbers_g].any():
         numbers_r = numbers_g[_segments(counts_g, row)]
@@ -394,7 +398,10 @@ def quad_reward(parse, reference="reference", metric="exact_f1", duplicates="mul
     _refuse("duplicates", duplicates)
     if metric not in QUAD_METRICS:
         raise ValueError(f"metric: {metric!r} is not one of {', '.join(QUAD_METRICS)}")
+    _refuse("parse", parse)
     parser = get_parser(parse, "quad_match")
+    if parser.fix:
+        raise ValueError(f"parse: {parser_id(parser)} fixes each prediction against its input sentence, which quad_reward does not take; use reward('quad_match', parse={parse!r}, inputs=('sources',))")
     exact = metric == "exact_f1"
     fam = quad.family(weights=weights, tuple_len=parser.tuple_len, similarity=similarity, duplicates=duplicates, exact_only=exact)  # checks the options now
     cached = {}  # gold texts repeat (GRPO scores several completions per prompt): read each once
@@ -412,7 +419,7 @@ def quad_reward(parse, reference="reference", metric="exact_f1", duplicates="mul
                     raise input_error(reference, index, f"is not gold text (a string, or a list of strings) for {parser_id(parser)}; gold quads: parse_references=False")
                 read = []
                 for text in texts:
-                    quads, problems = parser.read(text)
+                    quads, problems = parse_one(parser, text)
                     if problems:
                         raise input_error(reference, index, f"{parser_id(parser)} cannot read the gold text {text!r}: {problems[0]}")
                     read.append(quads)
