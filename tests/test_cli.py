@@ -208,8 +208,8 @@ def test_score_only_with_variant_all_prints_realise(tmp_path, capsys):
     assert code == 0 and score.strip() == repr(json.loads(out)["realise/sentence_correction_f1"])
 
 
-def test_the_help_and_the_readme_state_the_exit_statuses(capsys):
-    for text in (help_text([], capsys), help_text(["micro_macro"], capsys), (ROOT / "README.md").read_text(encoding="utf-8")):
+def test_the_help_and_the_docs_state_the_exit_statuses(capsys):
+    for text in (help_text([], capsys), help_text(["micro_macro"], capsys), (ROOT / "docs" / "reference" / "common.md").read_text(encoding="utf-8")):
         assert "0  success" in text and "1  bad data" in text and "2  usage error" in text
 
 
