@@ -442,8 +442,9 @@ def test_compare_refusals():
         compare("coref_conll", [JSONLINES], texts, texts, parse="coref_markdown", matching="head", **run)
     with pytest.raises(ValueError, match=r"references\[0\]: parse needs the source tokens"):
         compare("coref_conll", [[[[0, 0]]]], texts, texts, parse="coref_markdown", **run)
-    with pytest.raises(ValueError, match="tokens: applies to model texts read by a parser; pass parse=NAME"):
-        compare("coref_conll", [[[[0, 0]]]], [[[[0, 0]]]], [[[[0, 0]]]], tokens=[SOURCE], **run)
+    # tokens without a parser: compute() takes them (the bound of token spans, character
+    # spans' tokens), so compare does too (issue 36: every compute() option)
+    assert compare("coref_conll", [[[[0, 0]]]], [[[[0, 0]]]], [[[[0, 0]]]], tokens=[SOURCE], **run)["p_value"] == 1.0
     with pytest.raises(ValueError, match="strict: applies to model texts"):
         compare("coref_conll", [[[[0, 0]]]], [[[[0, 0]]]], [[[[0, 0]]]], strict=True, **run)
     with pytest.raises(ValueError, match=r"system_b\[0\]: coref_markdown@1: the mention 'her cat'"):

@@ -1478,11 +1478,11 @@ class CorefFamily(Family):
 
     def rows(self, predictions, references, tokens=None, texts=None):
         o = self.options
-        if self.conllu_only or (o["parse"] is None and corefud.takes(predictions, references, "exact")):
+        if o["parse"] is None and (self.conllu_only or corefud.takes(predictions, references, "exact")):
             raise ValueError("predictions, references: CoNLL-U texts (CorefUD) are scored by corefud's own rows: use paperscore.state.new(\"corefud\", ...), with matching=\"exact\" and keep_singletons=True for what coref.compute gives them")
         span_convention, unplaced, report = tuple(o["span_convention"]) if isinstance(o["span_convention"], list) else o["span_convention"], None, None
         if o["parse"] is not None:
-            predictions, unplaced, report, span_convention = _placed(predictions, references, o["parse"], o["strict"], tokens, span_convention, "exact", o["NP_only"] or o["min_span"])
+            predictions, unplaced, report, span_convention = _placed(predictions, references, o["parse"], o["strict"], tokens, span_convention, o["matching"], o["NP_only"] or o["min_span"])
         key, response = _sides(predictions, references, span_convention, tokens, texts, unplaced)
         if self.mention_options:  # within each document (the key's own parse trees), as compute applies them
             parses = _reference_parses(references) if o["NP_only"] or o["min_span"] else None
@@ -1686,7 +1686,7 @@ def source_tokens(references, tokens):
 
 
 def _placed(predictions, references, parse, strict, tokens, span_convention="token_inclusive", matching="exact", parse_trees=False, argument="predictions"):
-    """compute()'s reading of model texts, for compute and paired_statistics alike:
+    """compute()'s reading of model texts, for compute and the coref family's rows alike:
     (clusters of placed token spans, per document the entity numbers of the mentions not
     placed (split_unplaced), the parse report, the span_convention to score with).
     parse_trees: NP_only or min_span was asked for (then no mention may be unplaced)."""
