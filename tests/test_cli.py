@@ -208,8 +208,8 @@ def test_score_only_with_variant_all_prints_realise(tmp_path, capsys):
     assert code == 0 and score.strip() == repr(json.loads(out)["realise/sentence_correction_f1"])
 
 
-def test_the_help_and_the_readme_state_the_exit_statuses(capsys):
-    for text in (help_text([], capsys), help_text(["micro_macro"], capsys), (ROOT / "README.md").read_text(encoding="utf-8")):
+def test_the_help_and_the_docs_state_the_exit_statuses(capsys):
+    for text in (help_text([], capsys), help_text(["micro_macro"], capsys), (ROOT / "docs" / "reference" / "common.md").read_text(encoding="utf-8")):
         assert "0  success" in text and "1  bad data" in text and "2  usage error" in text
 
 
@@ -230,6 +230,35 @@ def test_exit_status_tells_bad_data_from_a_usage_error(extra, code, message, tmp
     assert status == code, err
     if message:
         assert message in err
+
+
+@pytest.mark.parametrize("command, option", [("micro_macro", "--average"), ("rationale", "--average"), ("rationale", "--pos-label")])
+def test_an_sklearn_habit_gets_the_spaces_advice_under_the_commands_usage(command, option, tmp_path, capsys):
+    """`--average macro`, as sklearn users type it: a usage error of the command (its own
+    usage line, not the top level's) saying what the Space says to the same argument."""
+    import evaluate
+    from conftest import SPACES_DIR
+
+    space = {"micro_macro": "micro_macro", "rationale": "rationale_f1"}[command]
+    metric = evaluate.load(str(SPACES_DIR / space), keep_in_memory=True)
+    with pytest.raises(ValueError) as raised:
+        metric.compute(predictions=[1], references=[1], **{option[2:].replace("-", "_"): "macro"})
+    advice = str(raised.value).split("; ", 1)[1]  # after "average: not an argument of ... (it takes ...)"
+    status, _, err = run(fill(COMMANDS[command][0], files(tmp_path)) + [option, "macro"], capsys)
+    assert status == 2
+    assert err.startswith(f"usage: paperscore {command} ") and "usage: paperscore [-h]" not in err
+    assert f"unrecognized arguments: {option} macro; {option}: {advice}" in err
+
+
+@pytest.mark.parametrize(
+    "word, suggestion",
+    [("micro_marco", "did you mean micro_macro?"), ("sighn", "did you mean sighan or csc_sighan?"), ("ratonale", "did you mean rationale"), ("frobnicate", None)],
+)
+def test_a_mistyped_command_gets_did_you_mean(word, suggestion, capsys):
+    status, _, err = run([word, "--help"], capsys)
+    assert status == 2 and f"unknown command '{word}'" in err
+    assert (suggestion in err) if suggestion else "did you mean" not in err
+    assert "(commands: compare, coref, csc, faithfulness, micro_macro, quad, rationale, sighan)" in err
 
 
 def test_missing_command_and_file_statuses_as_a_process(tmp_path):

@@ -562,7 +562,7 @@ def test_rounded_presets_give_the_printed_decimals_exactly():
     assert inexact > 50
 
 
-def test_simple_csc_sets_are_compared_as_sets_and_the_card_says_its_code_depends_on_the_hash_seed():
+def test_simple_csc_sets_are_compared_as_sets_and_the_docs_say_its_code_depends_on_the_hash_seed():
     """simple-csc's calculate_metric, run in place on these three sentences under
     PYTHONHASHSEED 0-59: sentence correction precision 100.0 under 56 seeds, 0.0 under 0, 4,
     11 and 43 (it compares tuple(set) of edits whose strings hash by seed); char correction
@@ -571,8 +571,8 @@ def test_simple_csc_sets_are_compared_as_sets_and_the_card_says_its_code_depends
     sources, references, predictions = ["我很好。", "今天天气好。", "他去学校。"], ["我很高兴好。", "今天天气好。", "他去学校。"], ["我很兴高好。", "今天天气好。", "他去学校。"]
     result = compute(predictions, references, sources, variant="simple_csc")
     assert result["sentence_correction_precision"] == 1.0 and result["char_correction_precision"] == 1.0
-    card = (ROOT / "spaces" / "csc_common" / "README.md").read_text(encoding="utf-8")
-    assert "PYTHONHASHSEED" in card and "0, 4, 11, 43" in card
+    page = (ROOT / "docs" / "families" / "csc_common.md").read_text(encoding="utf-8")
+    assert "PYTHONHASHSEED" in page and "0, 4, 11, 43" in page
 
 
 def test_cllm_projection_worked_by_hand():

@@ -1169,16 +1169,16 @@ def test_the_demo_offers_what_its_messages_and_card_name(app):
     assert (headline["false_positive_rate"], headline["detection_accuracy"]) == (2 / 3, 0.5)
 
 
-def test_the_cards_seq2seq_recipe_survives_a_sentence_that_changes_length():
-    """The card's trainer_metrics call, run as written on generated ids where one sentence
+def test_the_docs_seq2seq_recipe_survives_a_sentence_that_changes_length():
+    """The trainer_metrics call of docs/families/csc_sighan.md, run as written on generated ids where one sentence
     is one character short of its source (an untrained model writes such sentences):
     figures, not the error that stopped training; equal to compute with the same option."""
-    from conftest import SPACES_DIR
+    from conftest import ROOT
 
     from paperscore.trainer import trainer_metrics
 
-    card = (SPACES_DIR / "csc_sighan" / "README.md").read_text(encoding="utf-8")
-    call = re.search(r"`metric\.trainer_metrics\((.*)\)`", card)[1]
+    page = (ROOT / "docs" / "families" / "csc_sighan.md").read_text(encoding="utf-8")
+    call = re.search(r"`metric\.trainer_metrics\((.*)\)`", page)[1]
     chars = "<pad>他門们很好今天熱热"
 
     class Tokenizer:
@@ -1198,7 +1198,7 @@ def test_the_cards_seq2seq_recipe_survives_a_sentence_that_changes_length():
         def compute(self, **options):
             return compute(**self.columns, **options)
 
-    options = eval(f"dict({call})", {"tokenizer": Tokenizer()})  # noqa: S307 (the card's own text)
+    options = eval(f"dict({call})", {"tokenizer": Tokenizer()})  # noqa: S307 (the page's own text)
     compute_metrics = trainer_metrics(Collected(), **options)
     ids = {text: [chars.index(c) for c in text] for text in ("他門很好", "他们很好", "今天很熱", "今天熱", "今天很热")}
     padded = lambda texts: np.array([ids[t] + [-100] * (4 - len(ids[t])) for t in texts])  # noqa: E731

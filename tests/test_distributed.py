@@ -1,9 +1,9 @@
-"""Scoring across processes with the README's recipes, run as written: the states that
+"""Scoring across processes with the recipes of docs/guides/distributed.md, run as written: the states that
 Ray Data's `map_batches` returns, merged on the driver, and the states that accelerate's
 processes all-reduce, give exactly what one compute() over every example gives.
 
 One local cluster of two CPUs (two worker processes) runs in one fresh interpreter for the
-whole file: the README's recipe block as written (micro_macro, 12,000 str labels of 300
+whole file: the page's Ray recipe as written (micro_macro, 12,000 str labels of 300
 classes in four JSON-lines files), then the same pipeline for csc_sighan with
 keep_rows=True (10,000 sentences in four files: its figures and bootstrap intervals). The
 oracle is each family's compute() on the whole corpus, run here (each is tested against
@@ -27,14 +27,15 @@ from test_state import assert_same, csc_corpus
 
 from paperscore import csc_sighan, micro_macro
 
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+PAGE = (ROOT / "docs" / "guides" / "distributed.md").read_text(encoding="utf-8")
 
 
-def recipe(name):
-    return re.search(rf"<!-- {name} recipe[^\n]*\n```python\n(.*?)```", README, re.S).group(1)
+def recipe(test):
+    """The page's block that names `test` in its marker (tests/test_docs.py does not run it
+    again)."""
+    return re.search(rf'<!-- example: tested by "tests/test_distributed.py::{test.__name__}" -->\n```python\n(.*?)```', PAGE, re.S).group(1)
 
 
-RECIPE = recipe("ray")
 # Ray binds to loopback only (as on a laptop) and sends no usage statistics.
 RAY_ENV = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_USAGE_STATS_ENABLED": "0"}
 
@@ -80,7 +81,7 @@ def test_ray_data_states_merge_to_one_compute(tmp_path):
     write_parts(tmp_path / "sentences", [{"source": s, "prediction": p, "reference": r} for s, p, r in zip(sources, sentences, corrections)])
 
     (tmp_path / "workers").mkdir()
-    got = run_python(SCRIPT.format(recipe=RECIPE), cwd=tmp_path, env=RAY_ENV, timeout=300)
+    got = run_python(SCRIPT.format(recipe=recipe(test_ray_data_states_merge_to_one_compute)), cwd=tmp_path, env=RAY_ENV, timeout=300)
 
     assert got["states"] == 4 and got["pids"] == 2  # one state per file; the first task waited for a second worker
     assert_same(got["micro_macro"], micro_macro.compute(predictions, references, convention="maven"), "micro_macro")
@@ -119,7 +120,7 @@ def test_accelerate_recipe_two_processes(tmp_path):
     logits = rng.normal(size=(101, 5))  # 13 batches of 8: 7 on one process, 6 (the last of 5) on the other
     references = np.where(rng.random(101) < 0.5, logits.argmax(1), rng.integers(0, 5, 101))
     (tmp_path / "data.json").write_text(json.dumps([{"logits": row.tolist(), "labels": int(r)} for row, r in zip(logits, references)]))
-    (tmp_path / "recipe.py").write_text(ACCELERATE.format(recipe=recipe("accelerate")))
+    (tmp_path / "recipe.py").write_text(ACCELERATE.format(recipe=recipe(test_accelerate_recipe_two_processes)))
     argv = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2", "--master-addr", "127.0.0.1", "--master-port", str(free_port()), "recipe.py", "data.json"]
     done = subprocess.run(argv, cwd=tmp_path, env={**os.environ, "GLOO_SOCKET_IFNAME": "lo", "ACCELERATE_USE_CPU": "1"}, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-4000:]

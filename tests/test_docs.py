@@ -30,6 +30,12 @@ A block is run on its own unless the line before its fence is a marker,
   installs without this marker is an error, and the page is not run.
 - `run as "COMMAND"`: a Python block saved as the file the command's last word names and
   run by that command (a launcher such as torchrun); the page must name the command.
+- `tested by "tests/FILE.py::TEST"`: a recipe that a test runs as written, with the data,
+  model or cluster it needs and an oracle for what it computes (test_distributed's Ray and
+  accelerate recipes): not run again here; the test must exist and read this page.
+
+The README's `<!-- test command ... -->` line (.ci/run runs the line after the fence below
+it) counts as an `install` marker: the block is the whole test suite.
 
 Imports: every module a Python block imports must come with what the repository's
 requirements.txt installs or what the page itself says to `pip install`.
@@ -55,11 +61,12 @@ from packaging.requirements import Requirement
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-PAGES = sorted(p for p in DOCS.rglob("*.md") if p.parent.name != "benchmarks")  # those: render.py's tables
-# Once README.md and the cards are rewritten for it: + [ROOT / "README.md", *sorted(ROOT.glob("spaces/*/README.md"))]
+CARDS = sorted(ROOT.glob("spaces/*/README.md"))  # the metric cards, what the Hub shows on each Space
+PAGES = [ROOT / "README.md", *CARDS, *sorted(p for p in DOCS.rglob("*.md") if p.parent.name != "benchmarks")]  # benchmarks/: render.py's tables
 
 FENCE = re.compile(r"^(?P<indent> *)(?P<fence>```+)(?P<lang>[\w-]*)[^\n]*\n(?P<code>.*?)^(?P=indent)(?P=fence)[ \t]*$", re.M | re.S)
-MARKER = re.compile(r"^\s*<!--\s*example:\s*(?P<kind>continues|published|release|install|run as)\s*(?P<argument>.*?)\s*-->\s*$")
+MARKER = re.compile(r"^\s*<!--\s*example:\s*(?P<kind>continues|published|release|install|run as|tested by)\s*(?P<argument>.*?)\s*-->\s*$")
+TEST_COMMAND = re.compile(r"^\s*<!--\s*test command\b")  # README.md's, read by .ci/run: an install line
 RUN = {"python", "bash", "console"}
 SPACE_LOAD = re.compile(r"""evaluate\.load\(\s*["']paperscore/(\w+)""")
 RELEASE_INSTALL = re.compile(r"""pip install [^\n#&;|]*?(?<![\w./-])["']?paperscore(\[|["']|\s|$)""", re.M)
@@ -94,7 +101,7 @@ def blocks(page):
             lang = "bash"
         if lang == "text" and code.startswith("$ "):
             lang = "console"
-        kind = marker["kind"] if marker else ""
+        kind = marker["kind"] if marker else "install" if TEST_COMMAND.match(before) else ""
         argument = marker["argument"].strip('"') if marker else ""
         found.append(Block(Path(page), line, lang, code, kind, argument))
     return found
@@ -103,10 +110,10 @@ def blocks(page):
 def sessions(page):
     """The page's runnable blocks grouped as they run, in order: a block marked `continues`
     joins the group of the page's block of its language before it; release and install
-    blocks are not run."""
+    blocks, and those a test runs, are not run."""
     groups = []
     for block in blocks(page):
-        if block.lang not in RUN or block.kind in ("release", "install"):
+        if block.lang not in RUN or block.kind in ("release", "install", "tested by"):
             continue
         if block.kind == "continues":
             same = [group for group in groups if group[0].lang == block.lang]
@@ -231,6 +238,12 @@ def marking_problems(page):
             for file in re.findall(r"-r\s+(\S+)", block.code):
                 if not (ROOT / file).is_file():
                     problems.append((block.where, f"installs from {file}, which does not exist"))
+        if block.kind == "tested by":
+            file, _, test = block.argument.partition("::")
+            source = (ROOT / file).read_text(encoding="utf-8") if (ROOT / file).is_file() else ""
+            here = Path(page).resolve()
+            if not re.search(rf"^def {re.escape(test)}\(", source, re.M) or not here.is_relative_to(ROOT) or str(here.relative_to(ROOT)) not in source:
+                problems.append((block.where, f"{block.argument}: no such test reading {Path(page).name}"))
         if block.kind == "run as":
             rest = text.replace(f'<!-- example: run as "{block.argument}" -->', "")
             if block.argument not in rest:
@@ -342,6 +355,18 @@ def test_the_pages_have_examples_of_every_kind():
     assert {"continues", "published", "run as"} <= {b.kind for b in found}
 
 
+def test_the_readme_and_cards_stay_short_and_send_the_rest_to_the_family_pages():
+    """A landing README of at most about 12 KB and cards of about 12 KB (issue 38: they were
+    62 KB and 26-42 KB): what grows goes to the family's docs page, which README and card link."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.encode()) <= 12 * 1024
+    for card in CARDS:
+        space = card.parent.name
+        assert card.stat().st_size <= 13 * 1024, f"{space}'s card: move what a Space visitor can do without to docs/families/{space}.md"
+        assert (DOCS / "families" / f"{space}.md").is_file() and f"(docs/families/{space}.md)" in readme
+        assert f"https://paperscore.github.io/paperscore/families/{space}/" in card.read_text(encoding="utf-8")
+
+
 def test_site_builds_offline_with_warnings_as_errors(tmp_path):
     """mkdocs build --strict: a broken link, a missing page, an unknown reference or a
     docstring mkdocstrings cannot render fails. The generated references hold every
@@ -445,7 +470,8 @@ def test_harness_requires_markers_and_the_clone_form(tmp_path):
         '<!-- example: published -->\n```python\nimport evaluate\nevaluate.load("paperscore/quad_match")  # published\n```\n\n'
         "```bash\npip install paperscore\n```\n\n"
         "<!-- example: install -->\n```bash\npip install -r no-such-file.txt\n```\n\n"
-        "```bash\npip install torch\n```\n",
+        "```bash\npip install torch\n```\n\n"
+        '<!-- example: tested by "tests/test_docs.py::test_no_such_test" -->\n```python\nraise SystemExit(1)\n```\n',
     )
     problems = [problem.split(":")[0] for _, problem in marking_problems(page)]
     assert problems == [
@@ -455,6 +481,7 @@ def test_harness_requires_markers_and_the_clone_form(tmp_path):
         "installs the released package",
         "installs from no-such-file.txt, which does not exist",
         "installs packages",
+        "tests/test_docs.py",  # ::test_no_such_test: no such test reading page.md
     ]
     with pytest.raises(ValueError, match="fix the markers first"):
         run_page(page)  # nothing of it runs

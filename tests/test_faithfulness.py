@@ -170,22 +170,22 @@ def test_compare_takes_no_references_and_names_the_file_of_a_bad_line(tmp_path, 
     assert code == 1 and "line 1 is annotation_id 'posR_901.txt', but results_a's is 'negR_900.txt'" in err, err
 
 
-def test_the_cards_command_prints_what_the_card_shows(capsys):
+def test_the_docs_command_prints_what_the_page_shows(capsys):
     from conftest import ROOT
 
-    card = (ROOT / "spaces" / "rationale_f1" / "README.md").read_text(encoding="utf-8")
-    block = next(b for b in re.findall(r"```text\n(.*?)```", card, re.S) if "paperscore faithfulness" in b)
-    command, *shown = block.strip().splitlines()
+    page = (ROOT / "docs" / "families" / "rationale_f1.md").read_text(encoding="utf-8")
+    block = next(b for b in re.findall(r"```console\n(.*?)```", page, re.S) if "paperscore faithfulness" in b)
+    command, *shown = [line for line in block.strip().splitlines() if line != "..."]  # "...": lines left out
     argv = [str(ROOT / a) if a.startswith("tests/") else a for a in command.split()[2:]]
     code, out, _ = run(argv, capsys)
     assert code == 0 and len(shown) >= 6
     for line in shown:
         assert line in out.splitlines(), line  # as printed, column widths included
-    # the comparison the card quotes: the command's figures (the scores are ERASER's)
+    # the comparison the page quotes: the command's figures (the scores are ERASER's)
     r = faithfulness.compare_results(A, B, seed=0)
     assert (r["score_a"], r["score_b"]) == pytest.approx((ERASER["a"]["comprehensiveness"], ERASER["b"]["comprehensiveness"]), rel=1e-12)
     quoted = f"B's comprehensiveness is {r['score_b']:.3f} against A's {r['score_a']:.3f}, difference\n{r['difference']:.3f}, 95 % interval [{r['difference_low']:.3f}, {r['difference_high']:.3f}], p = {r['p_value']:.3f}"
-    assert quoted in card, quoted
+    assert quoted in page, quoted
 
 
 def test_issue_23s_rationale_numbers_compare_from_the_shell(tmp_path, capsys):

@@ -125,7 +125,7 @@ def test_versions_are_carried_and_parsers_named_by_version():
 
 
 def test_all_reduce_without_a_process_group_returns_the_state():
-    """`python train.py` with the README's accelerate recipe: one process, no group."""
+    """`python train.py` with the accelerate recipe (docs/guides/distributed.md): one process, no group."""
     import torch.distributed  # noqa: F401  (a test requirement)
     s = state.new("micro_macro").update([1, 2], [1, 1])
     assert state.all_reduce(s) is s

@@ -240,3 +240,25 @@ def test_the_module_prints_the_tasks_folder():
     done = subprocess.run([sys.executable, "-m", "paperscore.harness_lm_eval"], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == str(harness_lm_eval.TASKS) and harness_lm_eval.TASKS.is_dir()
+
+
+def yaml_blocks(path):
+    return re.findall(r"```yaml\n(.*?)```", (ROOT / path).read_text(encoding="utf-8"), re.S)
+
+
+def test_the_guides_own_task_runs_as_written_and_the_readme_quotes_it(tmp_path):
+    """The harness guide's "your own task" YAML, pasted as is, gives compute()'s figures;
+    the README's excerpt is lines of it."""
+    (task,) = [block for block in yaml_blocks("docs/guides/harnesses.md") if block.startswith("task: my_quads")]
+    (tmp_path / "my_quads.yaml").write_text(task, encoding="utf-8")
+    rng = random.Random(11)
+    gold = test_rewards.gold_texts(rng, N)
+    replies = [test_rewards.corrupt(rng, g, gold) for g in gold]
+    documents = numbered({"text": f"sentence {i}", "target": g, "reply": r} for i, (g, r) in enumerate(zip(gold, replies)))
+    got = evaluate(tmp_path, {"my_quads": (documents, "my_quads")}, tmp_path)["my_quads"]
+    expected = quad.compute(replies, gold, parse="asqp_paraphrase", **BOOT)
+    for name in ("exact_precision", "exact_recall", "exact_f1"):
+        for key in (name, f"{name}_low", f"{name}_high"):
+            assert got[f"{key},paperscore"] == pytest.approx(expected[key], rel=1e-12, abs=1e-15), key
+    (excerpt,) = yaml_blocks("README.md")
+    assert set(excerpt.splitlines()) <= set(task.splitlines()), excerpt

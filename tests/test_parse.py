@@ -803,16 +803,17 @@ def test_csc_parse_on_the_command_line(tmp_path, capsys):
     assert code == 1 and "reply 2 is a JSON int, not a string" in err
 
 
-def test_csc_readme_example_prints_what_the_readme_shows(capsys):
-    """The README's `$ paperscore csc ... --parse csc_reply` block, run: the same lines."""
+def test_csc_docs_example_prints_what_the_page_shows(capsys):
+    """docs/families/csc_common.md's `$ paperscore csc ... --parse csc_reply` block, run: the
+    same lines."""
     import shlex
 
     from conftest import ROOT
 
     from paperscore import cli
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = next(b for b in re.findall(r"```text\n(.*?)```", readme, re.S) if b.startswith("$ paperscore csc ") and "--parse" in b)
+    page = (ROOT / "docs" / "families" / "csc_common.md").read_text(encoding="utf-8")
+    block = next(b for b in re.findall(r"```console\n(.*?)```", page, re.S) if b.startswith("$ paperscore csc ") and "--parse" in b)
     command, shown = block.split("\n", 1)
     with open(ROOT / "tests/data/csc_common/chat_replies.json", encoding="utf-8") as handle:
         assert json.load(handle) == REPLIES  # the figures derived above

@@ -1140,15 +1140,15 @@ def test_trainer_metrics_parse_generated_quotes_with_sources_from_the_inputs(tmp
         assert metrics[f"eval_{key}"] == pytest.approx(expected[key], abs=1e-12), key
 
 
-def test_the_readme_generative_example_is_what_the_command_prints(capsys):
+def test_the_docs_generative_example_is_what_the_command_prints(capsys):
     from conftest import ROOT
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = next(b for b in re.findall(r"```text\n(.*?)```", readme, re.S) if "--parse quotes_fuzzy" in b)
-    command, *shown = block.strip().splitlines()
+    page = (ROOT / "docs" / "families" / "rationale_f1.md").read_text(encoding="utf-8")
+    block = next(b for b in re.findall(r"```console\n(.*?)```", page, re.S) if "--parse quotes_fuzzy" in b)
+    command, *shown = [line for line in block.strip().splitlines() if line != "..."]  # "...": lines left out
     argv = [str(ROOT / a) if a.startswith("tests/") else a for a in command.split()[2:]]
     code, out, _ = run_cli(argv, capsys)
-    assert code == 0 and len(shown) == 7
+    assert code == 0 and len(shown) == 8
     for line in shown:
         assert line in out.splitlines(), line  # as printed, column widths included
 

@@ -1,5 +1,7 @@
-"""The README's commands run: every `paperscore ...` line of its shell blocks that scores
-bundled data (tests/data/...) exits 0, the set-up run command included."""
+"""The README's commands run: every `paperscore ...` line of its shell and console blocks
+that scores bundled data (tests/data/...) exits 0, the set-up run command included (the
+one block tests/test_docs.py does not run: it installs; test_docs compares the console
+blocks' output)."""
 
 import re
 import shlex
@@ -11,6 +13,7 @@ from paperscore import cli
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 SHELL_LINES = [line for block in re.findall(r"```bash\n(.*?)```", README, re.S) for line in block.splitlines()]
+SHELL_LINES += re.findall(r"^\$ (.*)$", "".join(re.findall(r"```console\n(.*?)```", README, re.S)), re.M)
 COMMANDS = [part.strip() for line in SHELL_LINES for part in line.split("&&") if part.strip().startswith("paperscore ") and "tests/data/" in part]
 
 
@@ -25,4 +28,8 @@ def test_readme_command_runs(command, tmp_path, monkeypatch, capsys):
     # the repository's files, also as NAME=FILE,FILE (compare --system)
     argv = [re.sub(r"(^|=|,)tests/", lambda m: f"{m[1]}{ROOT}/tests/", arg) for arg in shlex.split(command.split("#")[0])[1:]]
     assert cli.main(argv) == 0, capsys.readouterr().err
-    assert "signature" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    if "-b" in argv:
+        assert 0 <= float(out) <= 1, out  # the headline number alone
+    else:
+        assert "signature" in out

@@ -291,7 +291,7 @@ def test_torch_distributed_two_ranks(tmp_path):
 
 
 def test_datasets_map_recipe():
-    """The README's recipe: datasets.map(num_proc=2) returns one state per batch, merged."""
+    """The recipe of docs/guides/distributed.md: datasets.map(num_proc=2) returns one state per batch, merged."""
     import datasets
 
     rng = np.random.default_rng(3)
@@ -900,7 +900,7 @@ def test_diaasq_at_users_size_and_refusals():
 # examples alone, so shards put back together in any order give the same figures: quad,
 # rationale, both CSC families, coref (a row per document), micro_macro with one label per
 # example. micro_macro sequences (a row per sequence) code examples by position: the same
-# figures only in corpus order (README, state's docstring).
+# figures only in corpus order (docs/guides/distributed.md, state's docstring).
 
 
 def compare_inputs(family, rng, n):

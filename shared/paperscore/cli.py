@@ -17,6 +17,7 @@ backslashreplace (`\\ud800`, `\\xe9`) in tables, help and messages.
 
 import argparse
 import codecs
+import difflib
 import functools
 import importlib
 import json
@@ -127,7 +128,7 @@ def build_parser(found, argv=()):
     sub = parser.add_subparsers(dest="command", required=True, metavar="command")
     for name, module in found.items():
         command = sub.add_parser(name, aliases=aliases(module), help=module.HELP, description=module.HELP, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-        command.set_defaults(module=module)
+        command.set_defaults(module=module, command_parser=command)
         module.add_arguments(command, *([argv[1:]] if getattr(module, "TAKES_ARGV", False) else []))
         if getattr(module, "COMMON_OPTIONS", True):
             add_common_arguments(command)
@@ -228,10 +229,36 @@ def main(argv=None):
                 stream.reconfigure(errors=errors)
 
 
+def _unknown_command(argv, found):
+    """The usage error for a first word that names no command, with the names it is close
+    to (a typo), or None."""
+    names = [name for command, module in found.items() for name in (command, *aliases(module))]
+    if not argv or argv[0].startswith("-") or argv[0] in names:
+        return None
+    close = difflib.get_close_matches(argv[0], names, n=3, cutoff=0.6)
+    return f"unknown command {argv[0]!r}" + (f"; did you mean {' or '.join(close)}?" if close else "") + f" (commands: {', '.join(found)})"
+
+
+def _unknown_options(extra, module):
+    """The usage error for options the command does not take, with what to do instead of
+    those evaluate's f1 and sklearn users pass out of habit (--average: the Space's advice)."""
+    from .space import HABITS
+
+    habits = {**HABITS, **getattr(module, "HABITS", {})}
+    options = [word.lstrip("-").split("=")[0].replace("-", "_") for word in extra if word.startswith("--")]
+    return f"unrecognized arguments: {' '.join(extra)}" + "".join(f"; --{option.replace('_', '-')}: {habits[option]}" for option in options if option in habits)
+
+
 def _main(argv):
-    parser = build_parser(commands(argv[0] if argv else None), argv)
+    found = commands(argv[0] if argv else None)
+    parser = build_parser(found, argv)
     try:
-        args = parser.parse_args(argv)
+        unknown = _unknown_command(argv, found)
+        if unknown:
+            parser.error(unknown)
+        args, extra = parser.parse_known_args(argv)
+        if extra:
+            args.command_parser.error(_unknown_options(extra, args.module))
     except SystemExit as done:  # --help and --version (0), or a usage error (2), printed
         return done.code
     module, name = args.module, f"paperscore {args.command}"

@@ -52,6 +52,16 @@ KEYS = (
     "iou_precision", "iou_recall", "iou_f1",
     "iou_micro_precision", "iou_micro_recall", "iou_micro_f1",
 )  # fmt: skip
+# What users of evaluate's f1 and of sklearn pass out of habit, and what to do instead: the
+# Space's error (its `habits`) and the command's say so.
+HABITS = {
+    "average": (
+        "every average is returned at once: precision / recall / f1 are the rationale class's over the corpus "
+        "(what DMR, FR, MGR and DAR print as micro), micro_f1 the true micro F1 over both classes (token accuracy), "
+        "macro_f1 the mean of the two classes' F1s, example_precision / example_recall / example_f1 the per-example means (A2R, ERASER)"
+    ),
+    "pos_label": "the positive class is the rationale (1): precision, recall and f1 are its numbers; micro_f1 and macro_f1 cover both classes",
+}
 # Columns of the per-example statistics: four token counts, six means' terms (NaN: the
 # example is not part of that mean), three span counts.
 COLUMNS = ("tp", "predicted", "gold", "tokens", "precision", "recall", "f1", "iou_precision", "iou_recall", "auprc", "predicted_spans", "gold_spans", "matched_spans")

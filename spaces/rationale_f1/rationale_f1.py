@@ -15,7 +15,7 @@ from .paperscore_core import VERSION, as_corpus, check_same_length
 from .paperscore_family import Family
 from .paperscore_faithfulness import compute_results
 from .paperscore_parse import get_parser
-from .paperscore_rationale import RATIONALE_PARSERS, check_inputs, compute
+from .paperscore_rationale import HABITS, RATIONALE_PARSERS, check_inputs, compute
 from .paperscore_space import SpaceMetric, from_arrow, from_json, to_json
 from .paperscore_state import State
 from .paperscore_trainer import trainer_metrics
@@ -119,15 +119,7 @@ class RationaleF1(SpaceMetric, evaluate.Metric):
         "dar": {"threshold": 0.5, "threshold_rule": ">"},
         "eraser": {"threshold": 0.5, "threshold_rule": ">=", "iou_threshold": 0.5},
     }
-    # What evaluate's f1 and sklearn users pass out of habit (an error that says this).
-    habits = {
-        "average": (
-            "every average is returned at once: precision / recall / f1 are the rationale class's over the corpus "
-            "(what DMR, FR, MGR and DAR print as micro), micro_f1 the true micro F1 over both classes (token accuracy), "
-            "macro_f1 the mean of the two classes' F1s, example_precision / example_recall / example_f1 the per-example means (A2R, ERASER)"
-        ),
-        "pos_label": "the positive class is the rationale (1): precision, recall and f1 are its numbers; micro_f1 and macro_f1 cover both classes",
-    }
+    habits = HABITS  # what evaluate's f1 and sklearn users pass out of habit (the package's words)
 
     def _info(self):
         # float64 scores: a float32 or int feature would round or truncate soft scores. Model
