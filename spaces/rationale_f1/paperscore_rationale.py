@@ -646,7 +646,7 @@ def run(args):
 
 def table(result):
     """The command line's table, with the per-example rows numbered from 0."""
-    from .cli import table as plain
+    from .paperscore_cli import table as plain
 
     if "per_example" in result:
         result = {**result, "per_example": dict(enumerate(result["per_example"]))}
