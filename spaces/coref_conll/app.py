@@ -439,6 +439,7 @@ SETS = {
     "LitBank: Emma, its first ~2,000 words (key)": "158_emma_brat.conll",
     "LitBank: The Masque of the Red Death (key)": "1064_the_masque_of_the_red_death_brat.conll",
 }
+# The held files as the boxes show them: {text: file name}.
 HELD = {(DATA / name).read_text(encoding="utf-8"): name for name in SETS.values()}
 
 
@@ -518,7 +519,7 @@ with gr.Blocks(title="coref_conll", delete_cache=page.DELETE_CACHE) as demo:
                     parse = gr.Dropdown(PARSERS, value=NO_PARSER, label="parser: the predictions box holds an LLM's reply for the key's one document (coref_markdown: Le & Ritter's [Mary](#1) markup; coref_clusters: JSON clusters of mention strings)", elem_id="parse", min_width=160)
                     tokens = gr.Textbox(value="", label="Source tokens, with a parser (separated by spaces; empty: the key document's own words)", lines=2, elem_id="tokens", min_width=160)
                 page.standard_sets(
-                    {name: {references: text, key_file: None} for text, name in ((text, next(n for n, f in SETS.items() if f == file)) for text, file in HELD.items())},
+                    {name: {references: text, key_file: None} for name, text in zip(SETS, HELD)},
                     "Documents of LitBank's coreference layer (github.com/dbamman/litbank, CC BY 4.0; data/ of this Space): put your system's response in Predictions.",
                 )
                 predictions_b = page.second_system("response")

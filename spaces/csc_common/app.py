@@ -258,7 +258,8 @@ def sighan15():
 
 
 SETS = {"SIGHAN 2015 test (1,100 sentences): its test input, and its truth's corrections as sentences": sighan15()}
-HELD = {SETS[next(iter(SETS))]["sources"]: SIGHAN15[0], SETS[next(iter(SETS))]["references"]: "SIGHAN15_CSC_TestTruth.sentences.txt"}
+# The held files as the boxes show them: {text: file name} (the corrected sentences: a file of the command's).
+HELD = {text: {"sources": SIGHAN15[0], "references": "SIGHAN15_CSC_TestTruth.sentences.txt"}[box] for texts in SETS.values() for box, text in texts.items()}
 
 
 def respond(predictions, sources, references, variant, char_subset, length_mismatch, remove_de, zero_division, parse=NO_PARSER, predictions_b="", sources_file=None, references_file=None, predictions_file=None):
@@ -277,7 +278,7 @@ def respond(predictions, sources, references, variant, char_subset, length_misma
         comparison = page.system_b(read_b, compare, "csc_common", chosen, headline_figure(top, variant)[0].split("/")[-1], "sentence")
     texts = dict(sources=sources, references=references, predictions=predictions)
     uploads = dict(sources=sources_file, references=references_file, predictions=predictions_file)
-    names = {name: HELD.get(text) or page.origin(uploads[name], text, upload, name, f"{name}.txt") for name, text in texts.items()}
+    names = page.file_names(texts, uploads, upload, HELD)
     if parse == NO_PARSER and kwargs["predictions"] != page.test_input(csc, sentence_lines(predictions))[1]:  # sentences written as label lines
         names["predictions"] = f"{Path(names['predictions']).stem}.labels.txt"
     words, files = command(kwargs, names, parse)

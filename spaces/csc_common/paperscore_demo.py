@@ -702,15 +702,22 @@ def downloads(space, headers, rows, files):
     return made + [write_file(name, "".join(f"{line}\n" for line in lines)) for name, lines in files.items()]
 
 
-def origin(upload, text, reader, argument, default):
-    """The name of the file a box holds: the uploaded file's, when the box still holds what
-    `reader` made of it; else `default` (the box saved under that name)."""
-    if upload is None:
-        return default
-    try:
-        return file_name(upload) if reader(upload, argument) == text else default
-    except (ValueError, OSError):
-        return default
+def file_names(texts, uploads, reader, held, suffix=".txt"):
+    """Each box's file name for the command ({box: text}, {box: upload or None}): the held
+    file's ({text: name}) or the uploaded file's, when the box still holds what `reader`
+    made of it; else <box><suffix> (the box saved under that name)."""
+
+    def name(box, text):
+        if text in held:
+            return held[text]
+        try:
+            if uploads.get(box) is not None and reader(uploads[box], box) == text:
+                return file_name(uploads[box])
+        except (ValueError, OSError):
+            pass
+        return f"{box}{suffix}"
+
+    return {box: name(box, text) for box, text in texts.items()}
 
 
 # ---------------------------------------------------------------------------------------

@@ -255,12 +255,8 @@ SETS = {
     "SIGHAN 2015 test (1,100 sentences): its test input and truth": {"sources": SIGHAN15[0], "references": SIGHAN15[1], "version": "2015"},
     "SIGHAN 2013 test, subtask 2 (1,000 sentences): its truth; bring the jar's label lines": {"sources": None, "references": SIGHAN13, "version": "2013 subtask 2"},
 }
+# The held files as the boxes show them: {text: file name}.
 HELD = {upload(DATA / name, "held"): name for files in SETS.values() for key, name in files.items() if key != "version" and name}
-
-
-def names_of(boxes, uploads):
-    """Each box's file name for the command: the uploaded or held file it still holds, else <box>.txt."""
-    return {name: HELD.get(text) or page.origin(uploads[name], text, upload, name, f"{name}.txt") for name, text in boxes.items()}
 
 
 def respond(predictions, sources, references, version, correction_match, length_mismatch, zero_division, parse=NO_PARSER, predictions_b="", sources_file=None, references_file=None, predictions_file=None):
@@ -276,7 +272,7 @@ def respond(predictions, sources, references, version, correction_match, length_
             return compute_kwargs(predictions_b, sources, references, version, correction_match, length_mismatch, zero_division, parse)["predictions"]
 
         comparison = page.system_b(read_b, compare, "csc_sighan", kwargs, HEADLINE_FIGURE[version][0], "sentence")
-    names = names_of(dict(sources=sources, references=references, predictions=predictions), dict(sources=sources_file, references=references_file, predictions=predictions_file))
+    names = page.file_names(dict(sources=sources, references=references, predictions=predictions), dict(sources=sources_file, references=references_file, predictions=predictions_file), upload, HELD)
     if parse == NO_PARSER and kwargs["predictions"] != page.test_input(csc, sentence_lines(predictions))[1]:  # sentences written as label lines
         names["predictions"] = f"{Path(names['predictions']).stem}.labels.txt"
     words, files = command(kwargs, names, parse)

@@ -345,7 +345,7 @@ def respond(predictions, references, convention, negative_labels, zero_division,
         comparison = page.system_b(lambda: compute_kwargs(predictions_b, references, convention, negative_labels, zero_division, parse, types, spans, scheme)["predictions"], compare, "micro_macro", kwargs, key, "label")
     uploads = dict(predictions=predictions_file, references=references_file)
     texts = dict(predictions=predictions, references=references)
-    names = {name: (SAMPLE if text == HELD else page.origin(uploads[name], text, upload, name, f"{name}.txt")) for name, text in texts.items()}
+    names = page.file_names(texts, uploads, upload, {HELD: SAMPLE})
     words, files = command(kwargs, names)
     headers, rows = (measure_rows if spans != NO_SPANS else class_rows)(result)
     shown = draw(*summary(result, spans), convention, spans, scheme)

@@ -350,6 +350,7 @@ SETS = {
     "DiaASQ test, Chinese (100 dialogues): its gold file; bring your prediction file": "diaasq_zh_test.json",
     "DiaASQ test, English (100 dialogues): its gold file; bring your prediction file": "diaasq_en_test.json",
 }
+# The held files as the boxes show them: {text: file name}.
 HELD = {upload(str(DATA / name), "references"): name for name in SETS.values()}
 
 
@@ -364,7 +365,7 @@ def respond(predictions, references, tuple_len, weights, similarity, duplicates,
         tested = {name: value for name, value in kwargs.items() if name != "legacy_keys"}  # it only adds keys
         comparison = page.system_b(lambda: compute_kwargs(predictions_b, references, *options)["predictions"], compare, "quad_match", tested, key, "dialogue" if convention != NO_CONVENTION else "sample")
     uploads, texts = dict(predictions=predictions_file, references=references_file), dict(predictions=predictions, references=references)
-    names = {name: HELD.get(text) or page.origin(uploads[name], text, upload, name, f"{name}.{'json' if convention != NO_CONVENTION else 'txt'}") for name, text in texts.items()}
+    names = page.file_names(texts, uploads, upload, HELD, ".json" if convention != NO_CONVENTION else ".txt")
     words, files = command(kwargs, names)
     shown, table = summary(result, convention)
     outputs = draw(shown, table, tuple_len, parse, convention, implicit_split)
@@ -422,7 +423,7 @@ with gr.Blocks(title="quad_match", delete_cache=page.DELETE_CACHE) as demo:
                     legacy_keys = gr.Checkbox(value=EXAMPLE["legacy_keys"], label="add the original Space's keys", min_width=200)
                 defaults = {tuple_len: EXAMPLE["tuple_len"], weights: EXAMPLE["weights"], similarity: EXAMPLE["similarity"], duplicates: EXAMPLE["duplicates"], legacy_keys: False, parse: NO_PARSER, implicit_split: False, spans: NO_SPANS}
                 page.standard_sets(
-                    {name: {references: text, convention: "diaasq", **defaults} for text, name in ((text, next(n for n, f in SETS.items() if f == file)) for text, file in HELD.items())},
+                    {name: {references: text, convention: "diaasq", **defaults} for name, text in zip(SETS, HELD)},
                     "DiaASQ's test sets (github.com/unikcc/DiaASQ, MIT; data/ of this Space holds the fields its scorer reads): put your prediction file in Predictions.",
                 )
                 predictions_b = page.second_system("samples")

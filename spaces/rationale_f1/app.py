@@ -326,7 +326,7 @@ def respond(predictions, references, tokens, threshold_rule, threshold, zero_div
     if predictions_b.strip():
         comparison = page.system_b(lambda: compute_kwargs(predictions_b, references, tokens, *options)["predictions"], compare, "rationale_f1", kwargs, HEADLINE_FIGURE[0])
     uploads, texts = dict(predictions=predictions_file, references=references_file), dict(predictions=predictions, references=references)
-    names = {name: (SAMPLE if text == HELD else page.origin(uploads[name], text, page.read_upload, name, f"{name}.jsonl")) for name, text in texts.items()}
+    names = page.file_names(texts, uploads, page.read_upload, {HELD: SAMPLE}, ".jsonl")
     words, files = command(kwargs, {**names, "tokens": "tokens.txt"})
     shown = draw(*summary(kwargs, result, selected, tokens, threshold_rule, threshold))
     return (*shown, comparison, page.downloads("rationale_f1", *example_rows(result), files), page.command(words))
