@@ -184,3 +184,12 @@ def open_page(browser, url, viewport=None, scheme=None, figure="#headline"):
         context.close()
         raise
     return context, page
+
+
+def without_references(signature):
+    """A signature without its `refs:<fingerprint>` field (tests of the other fields; the
+    fingerprint's own tests are in test_significance and test_compare)."""
+    import re
+
+    assert re.search(r"\|refs:[0-9a-f]{16}\|paperscore:", signature), signature
+    return re.sub(r"\|refs:[0-9a-f]{16}(?=\|paperscore:)", "", signature)

@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 
 from paperscore import cli, coref, csc_common, csc_sighan, micro_macro, quad, rationale
+from paperscore import parse as P
 
 ROOT = Path(__file__).resolve().parent.parent
 HANG_SECONDS = 30  # one call longer than this is a hang
@@ -550,3 +551,27 @@ INTERFACES = {
     "add": call_add,
     "cli": call_cli,
 }
+
+
+# ---------------------------------------------------------------------------------------
+# Model replies for the CSC reply parsers: pieces a chat model writes around a sentence, and
+# the separators, brackets and white space a hostile reply repeats (the parsers' patterns
+# meet each of them), joined in any order.
+
+REPLY_PIECES = [
+    "修改后：", "**修改后的句子：**", "### 修改后", "纠错后的句子：", "好的，以下是修改后的句子：", "Corrected sentence:", "原句：", "解释：",
+    "这句话没有错误。", "无需修改", "“搞”应改为“高”", "→", "->", "```", "```json", "<think>", "</think>", "{", "}", "[", '"', "“", "”",
+    "「", "」", "（", "）", "(", ")", "**", "#", ">", "- ", "1. ", "：", ":", "，", "。", "\n", "\r", "\r\n", "\t", " ", "\u3000",
+    "\xa0", "\u2028", "\x85", "我今天很高兴", "他們去學校", "abc", "no errors", "is correct", "\ud800",
+]  # fmt: skip
+# The time bound: a linear reader takes 1-2e-6 s a character (short lines cost most), 100x
+# that leaves room for a loaded machine; a quadratic one needs 2.5e9 steps at REPLY_LONG.
+REPLY_SECONDS_PER_BYTE = 2e-4
+REPLY_LONG = 50_000  # characters a drawn reply is repeated to
+
+
+@st.composite
+def csc_reply_text(draw):
+    """A reply of 0-40 pieces (REPLY_PIECES, or any text), in any order."""
+    pieces = st.one_of(st.sampled_from(REPLY_PIECES), st.text(max_size=6))
+    return "".join(draw(st.lists(pieces, max_size=40)))

@@ -4,6 +4,8 @@ The timing targets themselves are checked by running the scripts in full (README
 The shared timing helpers (tests/benchmarks/timing.py) alternate their rounds and take
 medians as they say, on a fake clock."""
 
+import argparse
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -16,13 +18,42 @@ import timing  # noqa: E402
 
 
 @pytest.mark.parametrize("script", BENCHMARKS, ids=[p.stem for p in BENCHMARKS])
-def test_benchmark_runs_and_agrees_with_its_reference(script):
-    done = subprocess.run([sys.executable, str(script), "--quick"], capture_output=True, text=True, timeout=900)
+def test_benchmark_runs_and_agrees_with_its_reference(script, tmp_path):
+    """... and writes its run to the results file it is given (date, machine, load at start
+    and end, every figure with the rounds it is the median of)."""
+    results = tmp_path / "run.jsonl"
+    done = subprocess.run([sys.executable, str(script), "--quick", "--results", str(results)], capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stdout + done.stderr[-3000:]
     assert "ratio" in done.stdout
     lines = done.stdout.splitlines()
     assert lines[0].startswith("machine load at start: load average "), lines[0]
     assert lines[-1].startswith("machine load at end: load average "), lines[-1]
+    [run] = [json.loads(line) for line in results.read_text(encoding="utf-8").splitlines()]
+    assert run["date"] and run["script"] == script.name and run["argv"][0] == "--quick"
+    assert {"cpu", "cores", "python", "numpy"} <= set(run["machine"]) and len(run["load_start"]) == len(run["load_end"]) == 3
+    timed = [f for f in run["figures"] if f["unit"] == "s" and f["paperscore"].get("rounds")]
+    assert timed, run["figures"]
+    for figure in timed:
+        assert min(figure["paperscore"]["rounds"]) <= figure["paperscore"]["median"] <= max(figure["paperscore"]["rounds"]), figure
+
+
+def test_a_quick_run_keeps_nothing_unless_told(tmp_path, monkeypatch):
+    def parsed(argv):
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--quick", action="store_true")
+        return timing.parse(parser, argv, "bench_x.py")
+
+    monkeypatch.setattr(timing, "_RUN", {"figures": []})
+    parsed([])
+    assert timing._RUN["path"] == timing.RESULTS / "bench_x.jsonl"  # a full run: the script's own file
+    parsed(["--quick"])
+    timing.record("b", "n", timing.Median([1.0, 3.0]))
+    assert timing._RUN["path"] is None and timing.finish(0) == 0  # nothing written anywhere
+    parsed(["--quick", "--results", str(tmp_path / "r.jsonl")])
+    assert timing.finish(1) == 1 and not (tmp_path / "r.jsonl").exists()  # a failed run is not a measurement
+    assert timing.finish(0) == 0
+    [figure] = json.loads((tmp_path / "r.jsonl").read_text())["figures"]
+    assert figure["paperscore"] == {"median": 2.0, "rounds": [1.0, 3.0]}
 
 
 class FakeClock:

@@ -297,6 +297,7 @@ print(json.dumps({"p": r["micro_precision"], "r": r["micro_recall"], "version": 
 
 def test_sdist_and_wheel_build_and_the_wheel_runs_alone(tmp_path):
     import tarfile
+    import zipfile
 
     from paperscore import core
 
@@ -317,6 +318,9 @@ def test_sdist_and_wheel_build_and_the_wheel_runs_alone(tmp_path):
     assert {"LICENSE", "README.md", "pyproject.toml", "shared/paperscore/core.py"} <= names
     assert not {n for n in names if n.startswith(("tests/", "spaces/")) or "__pycache__" in n}
     assert {f"shared/paperscore/{p.name}" for p in (ROOT / "shared" / "paperscore").glob("*.py")} <= names
+    tasks = [p.name for p in (ROOT / "shared" / "paperscore" / "lm_eval_tasks").iterdir()]
+    with zipfile.ZipFile(wheel) as archive:  # lm-eval's ready-made tasks are package data
+        assert {f"paperscore/lm_eval_tasks/{name}" for name in tasks} <= set(archive.namelist())
 
     venv = tmp_path / "venv"
     subprocess.run([*command, "venv", "-q", "--python", sys.executable, str(venv)], check=True, env=env)

@@ -155,7 +155,7 @@ def _naive(references, system_a, system_b, options, n_resamples, seed, key="micr
     every shuffle. Examples are taken in the order paired_test holds them (grouped by
     their pair of statistic rows; examples in a group are interchangeable), so that the
     same random draws select the same examples."""
-    table_a, codes_a, table_b, codes_b, _ = micro_macro.paired_statistics(references, system_a, system_b, **options)
+    table_a, codes_a, table_b, codes_b, _ = compare.paired_statistics("micro_macro", references, system_a, system_b, **options)
     order = np.argsort(codes_a * table_b.shape[0] + codes_b, kind="stable")
     groups = np.split(order, np.flatnonzero(np.diff((codes_a * table_b.shape[0] + codes_b)[order])) + 1)
     counts = np.array([len(g) for g in groups])
@@ -210,7 +210,7 @@ def test_token_classification_compares_whole_sentences():
     sentence twice (difference 1), once (1/2) or not at all (0)."""
     references = [[1] * 50, [2] * 50]
     system_a, system_b = [[0] * 50, [0] * 50], [[1] * 50, [0] * 50]
-    table_a, codes_a, table_b, codes_b, _ = micro_macro.paired_statistics(references, system_a, system_b)
+    table_a, codes_a, table_b, codes_b, _ = compare.paired_statistics("micro_macro", references, system_a, system_b)
     assert table_a.shape[0] == table_b.shape[0] == 2 and list(codes_a) == list(codes_b) == [0, 1]
     with pytest.warns(UserWarning, match="differ on 1 of the 2 examples"):
         result = compare.compare("micro_macro", references, system_a, system_b, metric_key="accuracy", n_resamples=400, seed=0)
@@ -704,3 +704,134 @@ def test_faithfulness_compare_does_not_depend_on_order(tmp_path, metric_key, met
     assert results[0]["score_a"] != results[0]["score_b"]
     for got in results[1:]:
         assert {k: v for k, v in got.items() if k != "signature"} == pytest.approx({k: v for k, v in results[0].items() if k != "signature"}, rel=1e-12, abs=1e-15)
+
+
+# ---------------------------------------------------------------------------------------
+# Every compute() option (issue 36): model texts through parse=, sources=, exact_only; the
+# numbers equal those of the outputs the parser reads, given as structures.
+
+
+def test_compare_takes_parse_and_equals_the_parsed_structures():
+    import test_rewards
+    from paperscore.parse import get_parser, parse
+
+    rng = random.Random(4)
+    gold = test_rewards.gold_texts(rng, 200)
+    a, b = ([test_rewards.corrupt(rng, g, gold) for g in gold] for _ in range(2))
+    parser = get_parser("asqp_paraphrase")
+    read = {name: parse(texts, parser)[0] for name, texts in (("gold", gold), ("a", a), ("b", b))}
+    for method in METHODS:
+        got = compare.compare("quad_match", gold, a, b, parse="asqp_paraphrase", method=method, n_resamples=200, seed=5)
+        expected = compare.compare("quad_match", read["gold"], read["a"], read["b"], tuple_len=parser.tuple_len, method=method, n_resamples=200, seed=5)
+        assert {k: v for k, v in got.items() if not k.startswith(("signature", "parse_failures"))} == {k: v for k, v in expected.items() if k != "signature"}
+        assert got["parse_failures_a"] == parse(a, parser)[1]["parse_failures"] and "|parse:asqp_paraphrase@1|" in got["signature"]
+    exact = compare.compare("quad_match", gold, a, b, parse="asqp_paraphrase", exact_only=True, n_resamples=100, seed=1)
+    assert exact["metric_key"] == "exact_f1" and exact["score_a"] == pytest.approx(compare.compare("quad_match", gold, a, b, parse="asqp_paraphrase", metric_key="exact_f1", n_resamples=100, seed=1)["score_a"], abs=0)
+
+
+@pytest.mark.parametrize("metric", ["csc_sighan", "csc_common"])
+def test_compare_takes_csc_replies_and_sources(metric):
+    import test_state
+
+    sources, replies, references = test_state.csc_replies(3, 150)
+    _, replies_b, _ = test_state.csc_replies(9, 150)
+    from paperscore.parse import get_parser, parse
+
+    sentences = {name: parse(texts, get_parser("csc_reply"))[0] for name, texts in (("a", replies), ("b", replies_b))}
+    got = compare.compare(metric, references, replies, replies_b, sources=sources, parse="csc_reply", length_mismatch="align", n_resamples=100, seed=2)
+    expected = compare.compare(metric, references, sentences["a"], sentences["b"], sources=sources, length_mismatch="align", n_resamples=100, seed=2)
+    assert {k: got[k] for k in expected if k != "signature"} == {k: v for k, v in expected.items() if k != "signature"}
+
+
+def test_compare_takes_rationale_replies_with_sources():
+    import test_rewards
+
+    rng = random.Random(6)
+    examples = [test_rewards.rationale_example(rng) for _ in range(120)]
+    sources, gold = [e[0] for e in examples], [e[1] for e in examples]
+    a, b = ([test_rewards.rationale_completion(rng, *e) for e in examples] for _ in range(2))
+    got = compare.compare("rationale_f1", gold, a, b, sources=sources, parse="quotes_normalized", n_resamples=100, seed=3)
+    scored = [rationale_f1_compute(texts, gold, sources) for texts in (a, b)]
+    assert (got["score_a"], got["score_b"]) == pytest.approx(scored, abs=1e-12)
+
+
+def rationale_f1_compute(texts, gold, sources):
+    from paperscore import rationale
+
+    return rationale.compute(texts, gold, sources=sources, parse="quotes_normalized")["f1"]
+
+
+# ---------------------------------------------------------------------------------------
+# Results tables: many systems, seeds, the command line
+
+
+def test_a_table_of_two_systems_is_compare():
+    metric, references, weak, strong, options = classification(n=300, seed=8)
+    pair = compare.compare(metric, references, weak, strong, n_resamples=300, seed=4, **options)
+    table = compare.systems_table(metric, references, {"A": weak, "B": strong}, n_resamples=300, seed=4, **options)
+    (a, b), (c,) = table["systems"], table["comparisons"]
+    assert (a["score"], b["score"], c["difference"], c["difference_low"], c["difference_high"], c["p_value"]) == tuple(pair[k] for k in ("score_a", "score_b", "difference", "difference_low", "difference_high", "p_value"))
+    assert c["p_value_adjusted"] == c["p_value"]  # one comparison: nothing to adjust
+    assert table["references"]["fingerprint"] in table["signature"] and pair["signature"].endswith(f"|refs:{table['references']['fingerprint']}|paperscore:0.1.0")
+
+
+def test_the_command_line_table_equals_the_api(tmp_path, capsys):
+    metric, references, weak, strong, options = classification(n=250, seed=3)
+    rng = np.random.default_rng(0)
+    seeds = [[int(x) if rng.random() < 0.8 else int(rng.integers(0, 5)) for x in references] for _ in range(3)]
+    files = {"r": references, "a": weak, "b": strong, **{f"s{i}": s for i, s in enumerate(seeds)}}
+    for name, labels in files.items():
+        (tmp_path / f"{name}.txt").write_text("\n".join(map(str, labels)) + "\n")
+    argv = ["compare", "micro_macro", "--references", str(tmp_path / "r.txt"), "--system", f"weak={tmp_path / 'a.txt'}", "--system", f"strong={tmp_path / 'b.txt'}"]
+    argv += ["--system", "seeds=" + ",".join(str(tmp_path / f"s{i}.txt") for i in range(3)), "--negative-labels", "0", "--seed", "2", "--n-resamples", "200", "--json"]
+    assert cli.main(argv) == 0
+    got = json.loads(capsys.readouterr().out)
+    expected = compare.systems_table("micro_macro", references, {"weak": weak, "strong": strong, "seeds": compare.Runs(seeds)}, n_resamples=200, seed=2, **options)
+    assert got["systems"] == expected["systems"] and got["comparisons"] == expected["comparisons"]
+    assert got["systems"][2]["runs"] == 3 and got["comparisons"][1]["aso_epsilon_min"] is None  # ASO needs seeds on both sides
+    assert cli.main(argv[:-1] + ["--latex"]) == 0 and "\\begin{tabular}" in capsys.readouterr().out
+    assert cli.main(argv + ["--system-a", str(tmp_path / "a.txt")]) == 1
+    assert "not both" in capsys.readouterr().err
+
+
+def test_signatures_name_the_references_whatever_their_line_ends(tmp_path, capsys):
+    """A BOM, CRLF and trailing blank lines change nothing; one character changes the
+    fingerprint (sacrebleu's test-set field)."""
+    lines = ["A1, 2, 在", "A2, 0"]
+    results = []
+    for name, text in (("lf", "\n".join(lines) + "\n"), ("crlf", "\ufeff" + "\r\n".join(lines) + "\r\n\r\n"), ("other", "\n".join(["A1, 2, 再", "A2, 0"]) + "\n")):
+        (tmp_path / f"{name}.txt").write_text(text, encoding="utf-8")
+        assert cli.main(["sighan", "-i", str(tmp_path / "lf.txt"), "-t", str(tmp_path / f"{name}.txt"), "--json"]) == 0
+        results.append(json.loads(capsys.readouterr().out)["signature"].split("|refs:")[1])
+    assert results[0] == results[1] != results[2]
+
+
+@pytest.mark.filterwarnings("ignore")  # few differing examples: compare's own warning
+@pytest.mark.parametrize("family", ["micro_macro", "rationale_f1", "quad_match", "csc_sighan", "csc_common", "coref_conll"])
+def test_states_kept_with_rows_compare_as_the_corpora_do(family):
+    """Issue 36: from states kept with keep_rows=True (merged in corpus order), the same
+    figures as from the corpora; states of other references, or without rows, refused."""
+    import test_state
+    from paperscore import state
+
+    rng = np.random.default_rng(5)
+    references, a, b, options = test_state.compare_inputs(family, rng, 90)
+    name = {"rationale_f1": "rationale", "coref_conll": "coref"}.get(family, family)
+
+    def kept(outputs, refs=references, keep_rows=True):
+        parts = [state.new(name, keep_rows=keep_rows).update(outputs[i : i + 30], refs[i : i + 30], **{k: v[i : i + 30] for k, v in options.items()}) for i in (0, 30, 60)]
+        return state.from_dict(json.loads(json.dumps(state.merge(*parts).to_dict())))
+
+    for method in METHODS:
+        direct = compare.compare(family, references, a, b, method=method, n_resamples=150, seed=2, **options)
+        via = compare.compare(family, None, kept(a), kept(b), method=method, n_resamples=150, seed=2)
+        assert {k: via[k] for k in direct if k != "signature"} == {k: v for k, v in direct.items() if k != "signature"}
+    table = compare.systems_table(family, None, {"A": kept(a), "B": kept(b)}, n_resamples=100, seed=1)
+    assert table["systems"][1]["score"] == direct["score_b"]
+    other = list(references)
+    i = next(i for i in range(90) if b[i] != references[i])
+    other[i] = b[i]  # another copy of the test set: one reference changed
+    with pytest.raises(ValueError, match="system_b: scored against other references"):
+        compare.compare(family, None, kept(a), kept(b, other))
+    with pytest.raises(ValueError, match="system_b: a state made without keep_rows"):
+        compare.compare(family, None, kept(a), kept(b, keep_rows=False))

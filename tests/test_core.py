@@ -26,10 +26,17 @@ def test_zero_division_accepts_nan(given_value):
     assert math.isnan(core.check_zero_division(given_value))
 
 
-@pytest.mark.parametrize("given_value", ["warn", 0.5, -1, True, None, "0"])
+@pytest.mark.parametrize("given_value", ["warn", 0.5, -1, True, None, "0", -(10**400), float("inf")])
 def test_zero_division_rejects_anything_else(given_value):
-    with pytest.raises(ValueError, match="zero_division"):
+    with pytest.raises(ValueError, match="^zero_division: .* is not one of 0.0, 1.0, 'nan'$"):
         core.check_zero_division(given_value)
+
+
+def test_zero_division_beyond_a_float_is_named_briefly():
+    """10**400 is no float (math.isnan would raise OverflowError): a ValueError naming the
+    argument, its 401 digits cut."""
+    with pytest.raises(ValueError, match=r"^zero_division: 1000000000000000000000000000000000000\.\.\. is not one of"):
+        core.check_zero_division(10**400)
 
 
 def test_divide_applies_the_policy_only_to_empty_denominators():
@@ -309,7 +316,8 @@ def test_an_argument_of_evaluates_f1_or_sklearn_is_a_value_error_that_says_what_
     inputs = {name: case[name] for name in case if name not in ("kwargs", "result")}
     vendored = type(metric)._compute.__globals__["compute"].__module__.rsplit(".", 1)[-1]  # paperscore_<family>
     package = importlib.import_module(vendored.replace("paperscore_", "paperscore."))
-    taken = [name for name in inspect.signature(package.compute).parameters if name not in (*metric._feature_names(), "sources")]
+    parameters = inspect.signature(package.compute).parameters.values()
+    taken = [p.name for p in parameters if p.name not in (*metric._feature_names(), "sources") and p.kind != p.VAR_KEYWORD]
     for argument, value in (("average", "macro"), ("pos_label", 1), ("sample_weight", [1.0]), ("beta", 2)):
         with pytest.raises(ValueError) as raised:
             metric.compute(**inputs, **{argument: value})

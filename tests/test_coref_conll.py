@@ -16,14 +16,16 @@ import json
 import random
 import re
 import warnings
+from collections import Counter
 
 import numpy as np
 import pytest
-from conftest import DATA
+from conftest import DATA, without_references
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import coref_naive as naive
+import coref_span_readings as span_readings
 from coref_coval_fixtures import merge
 from paperscore import coref
 from paperscore.cli import main
@@ -748,41 +750,155 @@ def test_spans_that_cannot_be_what_the_convention_says_are_refused():
 KEY_PAIRS = [[[[4 * i, 4 * i + 1]] for i in range(12)]]  # twelve two-token mentions
 
 
+def misread(read, n, fits, found, example="predictions[0] cluster 0", given=None):
+    """The refusal's text, as a regular expression: `read` of the `n` predicted mentions
+    key mentions as read, `found` under the convention that fits."""
+    given = given or rf"span_convention=\('{fits}', 'token_inclusive'\)"
+    return rf"{read} of the {n} predicted mentions are key mentions under span_convention='\w+'.*, {found} under '{fits}'.* \({re.escape(example)} holds one that only '{fits}' makes a key mention\): they are written in '{fits}'; give {given}$"
+
+
 @pytest.mark.parametrize(
-    "predictions, options, fits",
+    "predictions, options, fits, n",
     [
         # written end-exclusive, read as the default: every end one token late
-        ([[[[4 * i, 4 * i + 2]] for i in range(12)]], {}, "token_exclusive"),
+        ([[[[4 * i, 4 * i + 2]] for i in range(12)]], {}, "token_exclusive", 12),
         # written end-inclusive, read as end-exclusive: every end one token early
-        (KEY_PAIRS, {"span_convention": ("token_exclusive", "token_inclusive")}, "token_inclusive"),
+        (KEY_PAIRS, {"span_convention": ("token_exclusive", "token_inclusive")}, "token_inclusive", 12),
         # character offsets of one-letter tokens "a b c ..." (token i at character 2i), end
         # excluded, read as token positions: [8i, 8i + 3) is tokens [4i, 4i + 1]
-        ([[[[8 * i, 8 * i + 3]] for i in range(12)]], {"tokens": [[chr(97 + t % 26) for t in range(96)]]}, "char_exclusive"),
+        ([[[[8 * i, 8 * i + 3]] for i in range(12)]], {"tokens": [[chr(97 + t % 26) for t in range(96)]]}, "char_exclusive", 12),
         # a jsonlines line (wl-coref's end-exclusive spans) read as the default
-        ([json.dumps({"doc_key": "d", "sentences": [["w"] * 48], "clusters": [[[4 * i, 4 * i + 2]] for i in range(12)]})], {}, "token_exclusive"),
+        ([json.dumps({"doc_key": "d", "sentences": [["w"] * 48], "clusters": [[[4 * i, 4 * i + 2]] for i in range(12)]})], {}, "token_exclusive", 12),
+        # six mentions are enough (MISREAD_GAIN)
+        ([[[[4 * i, 4 * i + 2]] for i in range(6)]], {}, "token_exclusive", 6),
     ],
 )
-def test_span_predictions_in_another_convention_are_refused(predictions, options, fits):
-    """None of twelve predicted mentions is a key mention, all twelve are under the
-    convention that fits: refused, naming it and a document and cluster."""
-    with pytest.raises(ValueError, match=rf"predictions: none of the 12 predicted mentions is a key mention under span_convention='\w+', but 12 are under span_convention='{fits}' \(predictions\[0\] cluster 0 is one\): give span_convention='{fits}'"):
+def test_span_predictions_in_another_convention_are_refused(predictions, options, fits, n):
+    """None of the predicted mentions is a key mention, all are under the convention that
+    fits: refused, naming it, a document and cluster, and the argument to give."""
+    with pytest.raises(ValueError, match="^predictions: " + misread(0, n, fits, n)):
         coref.compute(predictions, KEY_PAIRS, **options)
     convention = (fits, "token_inclusive")
-    assert coref.compute(predictions, KEY_PAIRS, **{**options, "span_convention": convention})["bcub_f1"] == 1.0
+    assert coref.compute(predictions, KEY_PAIRS, **{**options, "span_convention": convention})["bcub_recall"] == n / 12
 
 
-def test_span_predictions_that_miss_the_key_otherwise_are_warned_about_and_scored():
-    """An honest weak model is scored: twelve mentions none of which is a key mention, and
-    fewer than half (5) would be with every end one less; nine that all would be."""
-    weak = [[[[4 * i, 4 * i + 2]] for i in range(5)] + [[[4 * i + 2, 4 * i + 2]] for i in range(5, 12)]]
-    with pytest.warns(UserWarning, match=r"predictions: none of the 12 predicted mentions is a key mention under span_convention='token_inclusive' \(predictions\[0\] cluster 0: its first mention reads as tokens \[0, 2\]\); with every end one token less 5 would be, one more 0"):
-        assert coref.compute(weak, KEY_PAIRS)["bcub_f1"] == 0.0  # still scored, as every interface scores it
+def test_span_predictions_another_convention_reads_only_somewhat_better_are_scored():
+    """Below MISREAD_GAIN (6) more key mentions, or with the reading as given finding 1/2.5
+    as many or more, the predictions are scored: with a warning when another reading finds
+    WARN_GAIN (2) more and 2.5 times as many, or when of MIN_MISSING (10) or more mentions
+    fewer than FIT_SHARE (10%) are key mentions under any reading."""
+    exclusive = [[[4 * i, 4 * i + 2]] for i in range(12)]  # each one token long at the end
+    with pytest.warns(UserWarning, match=r"^predictions: 0 of the 5 predicted mentions are key mentions under span_convention='token_inclusive', 5 under 'token_exclusive' \(predictions\[0\] cluster 0 holds one that only 'token_exclusive' makes a key mention\): if they are written in 'token_exclusive', give span_convention=\('token_exclusive', 'token_inclusive'\)$"):
+        assert coref.compute([exclusive[:5]], KEY_PAIRS)["bcub_f1"] == 0.0
+    # twelve mentions on the key's tokens but none of its spans under either reading
+    # (fewer than FIT_SHARE, 10%): character offsets without tokens look like this
+    near = [[[4 * i + 1, 4 * i + 1]] for i in range(12)]
+    with pytest.warns(UserWarning, match=r"^predictions: 0 of the 12 predicted mentions are key mentions under span_convention='token_inclusive', 0 under 'token_exclusive': fewer than 10% under any reading\. Are they character offsets \(give span_convention='char_exclusive' or 'char_inclusive' with tokens=\), or positions over other tokens than the key's\?$"):
+        assert coref.compute([near], KEY_PAIRS)["bcub_f1"] == 0.0
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        # nine end-exclusive mentions: no warning (a small wrong answer is an answer)
-        assert coref.compute([[[[4 * i, 4 * i + 2]] for i in range(9)]], KEY_PAIRS)["bcub_f1"] == 0.0
-        # one key mention found: no warning
-        assert coref.compute([[[[4 * i, 4 * i + 2]] for i in range(11)] + [[[44, 45]]]], KEY_PAIRS)["bcub_recall"] == pytest.approx(1 / 12)
+        # ten mentions, one a key span as read, one under the other reading (a tenth fits): no warning
+        assert coref.compute([near[:8] + [[[40, 42]], [[44, 45]]]], KEY_PAIRS)["bcub_recall"] == 1 / 12
+        # one key mention found as read, one more under the other reading: no warning
+        assert coref.compute([exclusive[:2] + [[[8, 9]]]], KEY_PAIRS)["bcub_recall"] == 1 / 12
+        # a weak system in the right convention: 3 key mentions, 7 mentions one token too
+        # long that end-exclusive reading would make key mentions: 7 < 2.5 x 3, scored
+        weak = [[[4 * i, 4 * i + 1]] for i in range(3)] + exclusive[3:10]
+        assert coref.compute([weak], KEY_PAIRS)["bcub_recall"] == 3 / 12
+
+
+def litbank_gold():
+    """The two LitBank documents: per document its CoNLL text, clusters and words."""
+    texts = [(LITBANK / name).read_text(encoding="utf-8") for name in LITBANK_FILES]
+    return texts, [coref.conll_to_clusters(text) for text in texts], [span_readings.document_words(text) for text in texts]
+
+
+def test_litbank_gold_in_another_convention_is_refused():
+    """LitBank's gold mentions written end-exclusive (spaCy, wl-coref) and read as the
+    default: refused, as clusters and as jsonlines (the key mentions they meet as read are
+    mentions one token longer than another sharing its start: 15 of Emma's 319 and 4 of the
+    Masque's 131, counted below); read as written, CoNLL F1 1.0. As character offsets with
+    tokens: refused while reading (the offsets run beyond the tokens); without tokens
+    (which reading characters needs): scored with a warning that they fit no convention."""
+    texts, clusters, words = litbank_gold()
+    exclusive = [[[[s, e + 1] for s, e in cluster] for cluster in document] for document in clusters]
+    keys = [{tuple(m) for c in d for m in c} for d in clusters]
+    met = sum((s, e + 1) in key for key in keys for s, e in key)
+    assert met == 19
+    for predictions in (exclusive, [json.dumps({"doc_key": str(i), "sentences": [w], "clusters": d}) for i, (d, w) in enumerate(zip(exclusive, words))]):
+        with pytest.raises(ValueError, match="^predictions: " + misread(met, 450, "token_exclusive", 450)):
+            coref.compute(predictions, texts)
+    assert coref.compute(exclusive, texts, span_convention=("token_exclusive", "token_inclusive"))["conll_f1"] == 1.0
+    for convention in ("char_exclusive", "char_inclusive"):
+        written = [[[span_readings.write(span, convention, span_readings.Words(w)) for span in cluster] for cluster in d] for d, w in zip(clusters, words)]
+        with pytest.raises(ValueError, match=r"^predictions\[0\]: cluster \d+ holds \[\d+, \d+\]: ends beyond the document's 2063 tokens \(span_convention='token_inclusive'\); written end-exclusive, or in characters \(with tokens=\)\? give that span_convention$"):
+            coref.compute(written, clusters, tokens=words)
+        assert coref.compute(written, clusters, tokens=words, span_convention=(convention, "token_inclusive"))["conll_f1"] == 1.0
+        # without tokens, characters cannot be read: scored, as fitting no convention
+        with pytest.warns(UserWarning, match=r"^predictions: \d+ of the 450 predicted mentions .*: fewer than 10% under any reading\. Are they character offsets \(give span_convention="):
+            coref.compute(written, clusters)
+
+
+def test_span_reading_check_equals_its_oracle_on_weak_systems():
+    """Weak systems' outputs on windows of LitBank's documents (20 tokens to a whole
+    document, one to three a call; tests/coref_span_readings.py), written in each
+    convention and read in each token convention: coref's decision equals a plain
+    per-mention oracle's on every call, and no output read in the convention it is
+    written in is refused."""
+    texts, clusters, words = litbank_gold()
+    documents = [({tuple(m) for c in d for m in c}, w) for d, w in zip(clusters, words)]
+    rng = random.Random(5)
+    outcomes = Counter()
+    for _, _, call in span_readings.responses(documents, 120, seed=5):
+        with_tokens = rng.random() < 0.5
+        keys = [set(key) for key, _, _ in call]
+        for truth in span_readings.CONVENTIONS:
+            pairs = span_readings.written(call, truth)
+            for claimed in ("token_inclusive", "token_exclusive"):
+                expected = span_readings.oracle(keys, pairs, claimed, [w for _, _, w in call], with_tokens)
+                assert span_readings.decide(call, truth, claimed, with_tokens) == expected, (truth, claimed, with_tokens)
+                outcomes[truth == claimed, expected] += 1
+    assert outcomes[True, "refuse"] == outcomes[True, "unreadable"] == 0
+    assert outcomes[False, "refuse"] > 50 and outcomes[True, "score"] > 100  # both sides met
+
+
+def test_model_text_a_parser_placed_is_not_read_in_another_convention():
+    """A reply marking every mention one token too long (the gold's one-token mentions as
+    [w0 w1], ...) was placed by the parser on the key's tokens: it has no span convention to
+    mistake, so it is scored as placed (MUC 0: no mention matches) by compute() and by a
+    state alike, not refused as end-exclusive spans."""
+    from paperscore import state
+
+    tokens = [f"w{i}" for i in range(30)]
+    gold = [[[i, i] for i in range(0, 24, 2)]]
+    markdown = " ".join(f"[w{i} w{i + 1}](#1)" for i in range(0, 24, 2)) + " w24 w25 w26 w27 w28 w29"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        expected = coref.compute([markdown], [gold], parse="coref_markdown", tokens=[tokens])
+        running = state.new("coref", parse="coref_markdown")
+        running.update([markdown], [gold], tokens=[tokens])
+        assert running.compute() == expected and expected["muc_f1"] == 0.0
+
+
+def test_the_command_line_refuses_a_jsonlines_response_in_another_convention(tmp_path, capsys):
+    """`paperscore coref KEY RESPONSE` on Emma's gold written end-exclusive as jsonlines
+    (wl-coref): exit 1 naming --span-convention, which then scores it 1.0; compare reads
+    its systems so too."""
+    texts, clusters, words = litbank_gold()
+    line = json.dumps({"doc_key": "158_emma_brat_0", "sentences": [words[0]], "clusters": [[[s, e + 1] for s, e in c] for c in clusters[0]]})
+    (tmp_path / "key.conll").write_text(texts[0], encoding="utf-8")
+    (tmp_path / "wl.jsonl").write_text(line + "\n", encoding="utf-8")
+    key, response = str(tmp_path / "key.conll"), str(tmp_path / "wl.jsonl")
+    assert main(["coref", key, response, "-b"]) == 1
+    n = sum(map(len, clusters[0]))
+    example = "RESPONSE document '158_emma_brat_0' cluster 0"
+    assert re.search("RESPONSE: " + re.escape(response) + ": " + misread(15, n, "token_exclusive", n, example, "--span-convention token_exclusive"), capsys.readouterr().err.strip())
+    assert main(["coref", key, response, "-b", "--span-convention", "token_exclusive"]) == 0
+    assert capsys.readouterr().out.strip() == "1.0"
+    assert main(["compare", "coref", "--references", key, "--system-a", response, "--system-b", response, "--seed", "1"]) == 1
+    assert "--system-a: " in capsys.readouterr().err
+    assert main(["coref", key, key, "--span-convention", "token_exclusive"]) == 1
+    assert "--span-convention token_exclusive: applies to a jsonlines response; RESPONSE is CoNLL" in capsys.readouterr().err
 
 
 # ---------------------------------------------------------------------------------------
@@ -985,7 +1101,7 @@ def test_bootstrap_intervals_resample_documents():
 
 def test_signature_names_the_options():
     result = coref.compute([[["a"]]], [[["a"]]], metrics=["muc", "lea"], keep_singletons=False, return_signature=True)
-    assert result["signature"] == "coref_conll|metrics:muc,lea|keep_singletons:no|zero_division:0|paperscore:0.1.0"
+    assert without_references(result["signature"]) == "coref_conll|metrics:muc,lea|keep_singletons:no|zero_division:0|paperscore:0.1.0"
     assert set(result) == {"muc_recall", "muc_precision", "muc_f1", "lea_recall", "lea_precision", "lea_f1", "signature"}
 
 
@@ -1519,8 +1635,9 @@ def test_demo_scores_uploaded_files_in_either_form(app, tmp_path):
 def test_demo_reads_jsonlines_spans_in_the_chosen_convention(app, tmp_path):
     """The Masque document's key as CoNLL, its own clusters as an end-exclusive jsonlines
     response (wl-coref's shape): token_exclusive reads the key itself (every figure 1);
-    the default reads every end one token later (mention F1 below 1); the check follows
-    the convention: [e, e] is no end-exclusive span, [s, n_tokens] no inclusive one."""
+    the default would read every end one token later, and is refused, naming the
+    convention that fits; the check follows the convention: [e, e] is no end-exclusive
+    span, [s, n_tokens] no inclusive one."""
     import gradio as gr
 
     text = (LITBANK / LITBANK_FILES[1]).read_text(encoding="utf-8")
@@ -1531,10 +1648,8 @@ def test_demo_reads_jsonlines_spans_in_the_chosen_convention(app, tmp_path):
     files = dict(key_file=str(tmp_path / "key.conll"), response_file=str(tmp_path / "response.jsonl"))
     exclusive = app.score("", "", **files, span_convention="token_exclusive")
     assert all(v == 1.0 for k, v in exclusive[0].items() if isinstance(v, float)) and exclusive[0]["conll_f1"] == 1.0
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        inclusive = app.score("", "", **files)
-    assert inclusive[0]["muc_recall"] < 1
+    with pytest.raises(gr.Error, match=r"predictions \(document 1\) cluster 0 holds one that only 'token_exclusive' makes a key mention\): they are written in 'token_exclusive'"):
+        app.score("", "", **files)
     n_tokens = sum(map(len, line["sentences"]))
     for clusters, convention, message in [
         ([[[3, 3]]], "token_exclusive", "cluster 0 holds [3, 3]: an end-exclusive span needs end &gt; start (span_convention='token_exclusive')"),

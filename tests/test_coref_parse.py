@@ -371,9 +371,9 @@ def test_compare_hand_derived():
         result = compare("coref_conll", references, system_a, system_b, metric_key="bcub_precision", method="randomization", n_resamples=50, seed=0, parse="coref_clusters", tokens=tokens, metrics=["bcub"])
     assert (result["score_a"], result["score_b"]) == (0.5, 0.75)
     assert "|parse:coref_clusters@1|" in result["signature"] and "tokens" not in result["signature"]
-    from paperscore.coref import paired_statistics
+    from paperscore.compare import paired_statistics
 
-    table_a, codes_a, table_b, codes_b, reduce = paired_statistics(references, system_a, system_b, metrics=["bcub"], parse="coref_clusters", tokens=tokens)
+    table_a, codes_a, table_b, codes_b, reduce = paired_statistics("coref", references, system_a, system_b, metrics=["bcub"], parse="coref_clusters", tokens=tokens)
     # per document B3 precision: A 0.5 / 2 then 1 / 1; B 3 / 3 then 0 / 1 (columns: recall n, d, precision n, d)
     assert [list(table_a[c][2:4]) for c in codes_a] == [[0.5, 2], [1, 1]]
     assert [list(table_b[c][2:4]) for c in codes_b] == [[3, 3], [0, 1]]
@@ -434,7 +434,7 @@ def test_compare_refusals():
 
     run = dict(n_resamples=20, seed=0)
     texts = ["[Mary](#1) said [she](#1) liked [her cat](#1) ."]
-    with pytest.raises(ValueError, match=r"parse: 'coref_markdown' places model text on CoNLL-2012 or jsonlines references .* not on CorefUD CoNLL-U"):
+    with pytest.raises(ValueError, match=r"parse: 'coref_markdown(@1)?' places model text on CoNLL-2012 or jsonlines references .* not on CorefUD CoNLL-U"):
         compare("coref_conll", [CONLLU], texts, texts, parse="coref_markdown", tokens=[["Mary", "said"]], **run)
     with pytest.raises(ValueError, match=r"parse: .* not on CorefUD CoNLL-U"):
         compare("coref_conll", CONLLU, texts, texts, parse="coref_markdown", **run)
@@ -442,8 +442,9 @@ def test_compare_refusals():
         compare("coref_conll", [JSONLINES], texts, texts, parse="coref_markdown", matching="head", **run)
     with pytest.raises(ValueError, match=r"references\[0\]: parse needs the source tokens"):
         compare("coref_conll", [[[[0, 0]]]], texts, texts, parse="coref_markdown", **run)
-    with pytest.raises(ValueError, match="tokens: applies to model texts read by a parser; pass parse=NAME"):
-        compare("coref_conll", [[[[0, 0]]]], [[[[0, 0]]]], [[[[0, 0]]]], tokens=[SOURCE], **run)
+    # tokens without a parser: compute() takes them (the bound of token spans, character
+    # spans' tokens), so compare does too (issue 36: every compute() option)
+    assert compare("coref_conll", [[[[0, 0]]]], [[[[0, 0]]]], [[[[0, 0]]]], tokens=[SOURCE], **run)["p_value"] == 1.0
     with pytest.raises(ValueError, match="strict: applies to model texts"):
         compare("coref_conll", [[[[0, 0]]]], [[[[0, 0]]]], [[[[0, 0]]]], strict=True, **run)
     with pytest.raises(ValueError, match=r"system_b\[0\]: coref_markdown@1: the mention 'her cat'"):

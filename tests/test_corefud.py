@@ -369,6 +369,22 @@ def test_bad_files_refused(edit, message):
         corefud.compute(KEY, edit(RESPONSE))
 
 
+@pytest.mark.parametrize("node", ["x", "4.x", "", "four"])
+def test_a_node_id_that_is_no_number_is_named_with_its_line(node, tmp_path, capsys):
+    """A word id `x` (line 7 of KEY: two header lines, a sent_id, then words 1 to 4): the
+    file and line are named, in compute() and from the command line."""
+    from paperscore.cli import main
+
+    bad = KEY.replace("4\tbarked", f"{node}\tbarked")
+    message = f"line 7: node id {node!r} is not a number"
+    with pytest.raises(ValueError, match="^predictions: " + re.escape(message)):
+        corefud.compute(bad, KEY)
+    (tmp_path / "key.conllu").write_text(KEY, encoding="utf-8")
+    (tmp_path / "bad.conllu").write_text(bad, encoding="utf-8")
+    assert main(["coref", str(tmp_path / "key.conllu"), str(tmp_path / "bad.conllu"), "--format", "conllu"]) == 1
+    assert f"RESPONSE: {tmp_path / 'bad.conllu'}: {message}" in capsys.readouterr().err
+
+
 def test_misaligned_files_refused():
     with pytest.raises(ValueError, match=r"predictions: sentence 1: words"):
         corefud.compute(RESPONSE.replace("\tran\t", "\twalked\t"), KEY)

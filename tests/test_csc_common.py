@@ -22,7 +22,7 @@ import sys
 import numpy as np
 import pytest
 import csc_align_naive as naive
-from conftest import DATA, ROOT
+from conftest import DATA, ROOT, without_references
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -486,16 +486,21 @@ LLM = json.loads((DATA / "csc_common" / "llm_presets.json").read_text(encoding="
 PRINTED = {"p": "precision", "r": "recall", "f1": "f1"}
 
 
-def printed_figures(printed):
-    """simple-csc's printed keys ("sentence detection p", ..., "sentence fpr", in percent) as ours."""
+def printed_percents(printed):
+    """simple-csc's printed keys ("sentence detection p", ..., "sentence fpr") as ours, in percent."""
     out = {}
     for key, value in printed.items():
         if key == "sentence fpr":
-            out["sentence_false_positive_rate"] = value / 100
+            out["sentence_false_positive_rate"] = value
         else:
             level, kind, measure = key.split(" ")
-            out[f"{level}_{kind}_{PRINTED[measure]}"] = value / 100
+            out[f"{level}_{kind}_{PRINTED[measure]}"] = value
     return out
+
+
+def printed_figures(printed):
+    """printed_percents as fractions."""
+    return {key: value / 100 for key, value in printed_percents(printed).items()}
 
 
 @pytest.mark.parametrize("case", LLM["corpora"], ids=lambda case: case["variant"])
@@ -531,6 +536,43 @@ def test_cllm_equals_its_chuli_and_calculate_metric(case):
     result = compute(case["predictions"], case["references"], case["sources"], variant="cllm")
     expected = {CLLM_KEYS[key[:4]] + PRINTED[key[4:]]: value / 100 for key, value in case["printed"].items()}
     assert {k: v for k, v in without_fpr(result).items() if not k.endswith("_f0.5")} == pytest.approx(expected, abs=1e-12)
+
+
+def test_rounded_presets_give_the_printed_decimals_exactly():
+    """Every figure of simple_csc, msllm and cllm is the float nearest the decimal their code
+    printed, over 100 (33.333 -> 0.33333, where 33.333 / 100 is 0.33332999999999996), on
+    every corpus of both fixtures; F0.5 likewise from the printed P and R: 1.25 P R /
+    (0.25 P + R + 1e-10) in percent, rounded to 3 decimals as F1, over 100."""
+    from decimal import Decimal
+
+    def as_printed(percent):
+        return float(Decimal(repr(percent)) / 100)
+
+    cases = [(case, case["variant"], ("ignore_punct", "ignore_letters") if case["variant"] == "msllm" else (), printed_percents(case["printed"])) for case in LLM["corpora"]]
+    cases += [(case, "cllm", None, {CLLM_KEYS[key[:4]] + PRINTED[key[4:]]: value for key, value in case["printed"].items()}) for case in CLLM]
+    inexact = 0  # figures whose percent / 100 is not the nearest float (the old reading)
+    for case, variant, own, percents in cases:
+        result = compute(case["predictions"], case["references"], case["sources"], variant=variant, normalize=own)
+        for key, percent in percents.items():
+            assert result[key] == as_printed(percent), (key, result[key], percent)
+            inexact += percent / 100 != as_printed(percent)
+        for level in ("sentence_detection", "sentence_correction", "char_detection", "char_correction"):
+            p, r = percents[f"{level}_precision"], percents[f"{level}_recall"]
+            assert result[f"{level}_f0.5"] == as_printed(round(1.25 * p * r / (0.25 * p + r + 1e-10), 3)), (level, p, r)
+    assert inexact > 50
+
+
+def test_simple_csc_sets_are_compared_as_sets_and_the_card_says_its_code_depends_on_the_hash_seed():
+    """simple-csc's calculate_metric, run in place on these three sentences under
+    PYTHONHASHSEED 0-59: sentence correction precision 100.0 under 56 seeds, 0.0 under 0, 4,
+    11 and 43 (it compares tuple(set) of edits whose strings hash by seed); char correction
+    precision 100.0 under all. By hand: the prediction inserts 兴 and 高 before 好 as the
+    gold does, in the other order: the same set of edits, one flagged sentence, corrected."""
+    sources, references, predictions = ["我很好。", "今天天气好。", "他去学校。"], ["我很高兴好。", "今天天气好。", "他去学校。"], ["我很兴高好。", "今天天气好。", "他去学校。"]
+    result = compute(predictions, references, sources, variant="simple_csc")
+    assert result["sentence_correction_precision"] == 1.0 and result["char_correction_precision"] == 1.0
+    card = (ROOT / "spaces" / "csc_common" / "README.md").read_text(encoding="utf-8")
+    assert "PYTHONHASHSEED" in card and "0, 4, 11, 43" in card
 
 
 def test_cllm_projection_worked_by_hand():
@@ -1125,9 +1167,9 @@ def test_bootstrap_intervals_are_reproducible_and_bracket_the_estimate():
 
 
 def test_signature_names_the_convention():
-    signed = compute(**TOY15, return_signature=True)["signature"]
+    signed = without_references(compute(**TOY15, return_signature=True)["signature"])
     assert signed.startswith("csc_common|variant:realise|char_subset:preset|length_mismatch:preset|remove_de:no|normalize:preset|input:labels|zero_division:0|paperscore:")
-    signed = compute(**triples(MIXED), variant="all", char_subset="all", length_mismatch="whole", remove_de=True, zero_division="nan", return_signature=True)["signature"]
+    signed = without_references(compute(**triples(MIXED), variant="all", char_subset="all", length_mismatch="whole", remove_de=True, zero_division="nan", return_signature=True)["signature"])
     assert signed.startswith("csc_common|variant:all|char_subset:all|length_mismatch:whole|remove_de:yes|normalize:preset|input:sentences|zero_division:nan|")
 
 
@@ -1261,6 +1303,24 @@ def test_cli_ignore_chars_and_normalize_steps(tmp_path, capsys):
     code, out, err = run_cli(argv + ["--normalize", "ignore_punct", "ignore_letters"], capsys)
     assert code == 0 and json.loads(out) == compute(**data, normalize=("ignore_punct", "ignore_letters"), return_signature=True)
 
+
+
+def test_normalize_none_is_the_same_word_in_python_and_on_the_command_line(tmp_path, capsys):
+    """compute(normalize="none") raised where `--normalize none` worked: both are no step,
+    as normalize=() (simple_csc's own steps would drop the space: by hand, the space
+    inserted after 好 is one more edit, a false one, so P 1/2 without normalisation)."""
+    data = dict(sources=["我門好"], references=["我們好"], predictions=["我們好 "])
+    files = {name: write(tmp_path / f"{name}.txt", values) for name, values in data.items()}
+    argv = ["csc", "--sources", files["sources"], "--predictions", files["predictions"], "--references", files["references"], "--variant", "simple_csc", "--json"]
+    code, out, err = run_cli(argv + ["--normalize", "none"], capsys)
+    assert code == 0, err
+    for none in ("none", ["none"], ()):
+        assert json.loads(out) == compute(**data, variant="simple_csc", normalize=none, return_signature=True)
+    assert json.loads(out)["char_correction_precision"] == 0.5 and compute(**data, variant="simple_csc")["char_correction_precision"] == 1.0
+    with pytest.raises(ValueError, match="normalize: 'none' means no step and goes alone"):
+        compute(**data, normalize=("none", "clean"))
+    code, _, err = run_cli(argv + ["--normalize", "none", "clean"], capsys)
+    assert code == 1 and "'none' means no step and goes alone" in err
 
 def test_cli_prints_every_preset_side_by_side(capsys):
     code, out, _ = run_cli(["csc", "--predictions", str(SIGHAN15 / "SIGHAN15_Toy_Result.txt"), "--references", str(SIGHAN15 / "SIGHAN15_Toy_Truth.txt"), "--variant", "all"], capsys)

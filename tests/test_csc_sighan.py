@@ -10,7 +10,7 @@ import re
 
 import numpy as np
 import pytest
-from conftest import DATA
+from conftest import DATA, without_references
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -677,10 +677,10 @@ def test_bootstrap_intervals_are_reproducible_and_bracket_the_estimate():
 
 
 def test_signature_names_the_definition():
-    assert compute(["a, 0"], ["a, 0"], return_signature=True)["signature"].startswith(
+    assert without_references(compute(["a, 0"], ["a, 0"], return_signature=True)["signature"]).startswith(
         "csc_sighan|version:2015|correction_match:subset|input:labels|zero_division:0|paperscore:"
     )
-    signed = compute(["我"], ["我"], ["我"], version="2013", subtask=2, zero_division="nan", return_signature=True)["signature"]
+    signed = without_references(compute(["我"], ["我"], ["我"], version="2013", subtask=2, zero_division="nan", return_signature=True)["signature"])
     assert signed.startswith("csc_sighan|version:2013|subtask:2|input:sentences|length_mismatch:error|zero_division:nan|")
 
 
@@ -1002,19 +1002,38 @@ def same_figures(a, b):
     return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
 
 
+def sighan_error(tmp_path, capsys, truth, result):
+    """What `paperscore sighan -i result -t truth` writes to standard error on these texts,
+    where it must refuse them (exit 1, nothing on standard output)."""
+    (tmp_path / "truth.txt").write_text(truth, encoding="utf-8")
+    (tmp_path / "result.txt").write_text(result, encoding="utf-8")
+    code, out, err = run_cli(["sighan", "-i", str(tmp_path / "result.txt"), "-t", str(tmp_path / "truth.txt")], capsys)
+    assert code == 1 and out == ""
+    return err
+
+
 def test_a_unicode_space_after_a_correction_is_refused_by_name(tmp_path, capsys):
     """Issue 22's files: the 2015 jar keeps U+3000 in the correction `甲\u3000` (it trims only
     up to U+0020), so the correction does not match, and prints correction accuracy 0.6667,
     precision 1, recall 0.5, F1 0.6667. paperscore refuses the line by name (a correction
     is one character), never the 1/1/1/1 that trimming the space would give."""
     truth = "P1, 2, 甲\nP2, 0\nP3, 1, 乙, 3, 丙\n"
-    (tmp_path / "truth.txt").write_text(truth, encoding="utf-8")
-    (tmp_path / "result.txt").write_text(truth.replace("甲", "甲\u3000"), encoding="utf-8")
-    code, out, err = run_cli(["sighan", "-i", str(tmp_path / "result.txt"), "-t", str(tmp_path / "truth.txt")], capsys)
-    assert code == 1 and out == ""
+    err = sighan_error(tmp_path, capsys, truth, truth.replace("甲", "甲\u3000"))
     assert "-i line 1: the correction at position 2 is '甲\\u3000', not one character (the jars trim only the characters up to U+0020)" in err
     with pytest.raises(ValueError, match=r"predictions\[0\]: the correction at position 2 is '甲\\u3000'"):
         compute(truth.replace("甲", "甲\u3000").splitlines(), truth.splitlines())
+
+
+def test_a_unicode_space_after_no_error_is_refused_by_what_it_is(tmp_path, capsys):
+    """`P2, 0\u3000`: the jars trim only up to U+0020, so the line holds two fields, `P2`
+    and `0\u3000`, which they read as no error, as every line of two fields (specs: an even
+    field count). paperscore refuses it as it refuses `P2, 3`, saying what the field is
+    and what the jars do, not that a position lacks its character."""
+    truth = "P1, 2, 甲\nP2, 0\n"
+    err = sighan_error(tmp_path, capsys, truth, truth.replace("P2, 0", "P2, 0\u3000"))
+    assert "-i line 2: 'P2, 0\\u3000': the field after the pid is '0\\u3000', not 0: the jars trim only the characters up to U+0020 and keep U+3000 in it (then read any line of two fields as no error); write `pid, 0`" in err
+    with pytest.raises(ValueError, match=r"references\[1\]: 'P2, \\xa00': the field after the pid is '\\xa00', not 0: .* keep U\+00A0 in it"):
+        compute(truth.splitlines(), ["P1, 2, 甲", "P2, \xa00"])
 
 
 def test_blank_lines_and_leading_zeros_are_read_as_the_jars_read_them(tmp_path, capsys):

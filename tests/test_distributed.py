@@ -107,7 +107,7 @@ class Echo(torch.nn.Module):  # a model whose logits are the batch's own
 rows = [{{"logits": torch.tensor(r["logits"]), "labels": torch.tensor(r["labels"])}} for r in json.load(open(sys.argv[1]))]
 model, dev_loader = Echo(), DataLoader(rows, batch_size=8)
 {recipe}
-counted = int(state.all_reduce(s).matrix.sum())
+counted = int(state.all_reduce(s).count.sum())  # labels counted: the confusion cells summed
 # each rank writes its own file: the ranks' lines on torchrun's shared stdout can interleave
 with open(f"rank-{{accelerator.process_index}}.json", "w") as out:
     json.dump({{"rank": accelerator.process_index, "processes": accelerator.num_processes, "counted": counted, "scores": scores}}, out)

@@ -8,6 +8,7 @@ the outcome checker live in tests/fuzzing.py. Counts of inputs tried per family 
 are printed at the end of the run.
 """
 
+import contextlib
 import shutil
 import tempfile
 
@@ -406,3 +407,30 @@ def test_rationale_a_bool_score_is_treated_alike_everywhere(flag):
     assert results[0][0] == results[1][0], results
     if results[0][0] == "scored":
         same_numbers(results[1][1], results[0][1])
+
+
+# ---------------------------------------------------------------------------------------
+# CSC reply parsers (issue 39): any reply is a sentence or a counted failure, read in time
+# linear in its length
+
+
+@pytest.mark.parametrize("name", sorted(key for key, parser in fuzzing.P.PARSERS.items() if parser.family == "csc"))
+@SETTINGS
+@given(text=fuzzing.csc_reply_text())
+def test_csc_reply_parsers_read_any_reply_in_linear_time(name, text):
+    import time
+
+    parser = fuzzing.P.PARSERS[name]
+    with fuzzing.time_limit():
+        (sentence,), report = fuzzing.P.parse([text], parser)
+    assert isinstance(sentence, str) and report["parse_failures"] in (0, 1)
+    if parser.version == 2 and parser.source == "paperscore":  # a failure reads as "", a sentence is one line
+        assert (report["parse_failures"] == 1) == (sentence == "") and len(sentence.splitlines()) <= 1
+    with pytest.raises(ValueError, match=rf"^predictions\[0\]: {name} cannot read it: ") if report["parse_failures"] else contextlib.nullcontext():
+        fuzzing.P.parse([text], parser, strict=True)
+    long = (text or "x") * (fuzzing.REPLY_LONG // max(len(text), 1) + 1)
+    with fuzzing.time_limit():
+        start = time.perf_counter()
+        parser.read(long)
+        seconds = time.perf_counter() - start
+    assert seconds <= fuzzing.REPLY_SECONDS_PER_BYTE * len(long), f"{seconds:.2f} s for {len(long):,} characters of {text[:40]!r}"

@@ -6,6 +6,7 @@ import warnings
 
 import numpy as np
 import pytest
+from conftest import without_references
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -391,7 +392,7 @@ def test_bootstrap_intervals_are_reproducible_and_bracket_the_estimate():
 
 def test_signature_names_the_convention_and_options():
     r = compute([1, 0], [1, 1], convention="maven", return_signature=True)
-    assert r["signature"].startswith("micro_macro|convention:maven|labels:all|negative_labels:0|ignore_index:-100|zero_division:0|paperscore:")
+    assert without_references(r["signature"]).startswith("micro_macro|convention:maven|labels:all|negative_labels:0|ignore_index:-100|zero_division:0|paperscore:")
 
 
 # ---------------------------------------------------------------------------------------
@@ -509,7 +510,24 @@ def test_the_metric_script_takes_exactly_the_package_arguments():
     import inspect
 
     parameters = list(inspect.signature(type(space_metric())._compute).parameters.values())[1:]
-    assert parameters == list(inspect.signature(compute).parameters.values())
+    # **unknown: compute's own refusal of any other argument (the Space refuses them first)
+    assert parameters == [p for p in inspect.signature(compute).parameters.values() if p.kind != p.VAR_KEYWORD]
+
+
+def test_compute_refuses_sklearn_habits_as_the_space_does():
+    """average= and pos_label=, which sklearn and evaluate's f1 take: a ValueError naming
+    the argument and saying what to do, in the Space's words (one source, HABITS)."""
+    from paperscore.micro_macro import HABITS
+
+    with pytest.raises(ValueError) as raised:
+        compute([1, 0], [1, 1], average="macro")
+    assert str(raised.value).startswith("average: not an argument of paperscore.micro_macro.compute (it takes predictions, references, labels, ")
+    assert str(raised.value).endswith("; " + HABITS["average"]) and "macro_f1" in HABITS["average"]
+    assert type(space_metric()).habits == HABITS  # the vendored copy of the same dict
+    with pytest.raises(ValueError, match=r"^beta: not an argument of paperscore\.micro_macro\.compute \(it takes [a-z_, ]+\)$"):
+        compute([1, 0], [1, 1], beta=2)
+    with pytest.raises(ValueError, match="^pos_label: .*negative_labels"):
+        compute([1, 0], [1, 1], pos_label=1, spans="textee")
 
 
 def test_the_space_refuses_a_batch_evaluate_would_convert():
@@ -714,7 +732,7 @@ def close(a, b):
 def test_the_batch_equals_the_plain_definition_at_users_sizes(case):
     from micro_macro_naive import scores
 
-    from paperscore.micro_macro import paired_statistics
+    from paperscore.compare import paired_statistics
 
     names, n, na_share, nested, pad, options = DIFFERENTIAL[case]
     references, predictions = draw(np.random.default_rng(case), names, n, na_share, nested, pad)
@@ -731,7 +749,7 @@ def test_the_batch_equals_the_plain_definition_at_users_sizes(case):
         assert result["labels"] == naive["labels"] and result["confusion_matrix"] == naive["confusion_matrix"]
     # each example's statistics inside the batch (the rows the bootstrap and the paired
     # tests resample) equal that example's own, counted alone
-    table, codes, *_ = paired_statistics(references, predictions, predictions, **{k: v for k, v in options.items() if k != "per_class"})
+    table, codes, *_ = paired_statistics("micro_macro", references, predictions, predictions, **{k: v for k, v in options.items() if k != "per_class"})
     table = csr_matrix(table)  # a numpy array, or scipy sparse for a large table
     if nested:
         row_of = [(example, example) for example in range(n)]

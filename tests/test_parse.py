@@ -56,7 +56,7 @@ def test_registry_names_versions_and_unknown_names():
     for key, parser in P.PARSERS.items():
         assert key == f"{parser.name}@{parser.version}" and parser.read.__doc__
         assert set(parser.tuple_len) <= set("0123") if parser.family == "quad_match" else parser.family in ("csc", "micro_macro", "coref", "rationale_f1") and parser.tuple_len is None
-    with pytest.raises(ValueError, match=r"unknown parser 'mvp' for csc; known: cllm_reply@1, csc_first_line@1, csc_label@1, csc_quotes@1, csc_reply@1, pycorrector_gpt@1, simple_csc_line@1$"):
+    with pytest.raises(ValueError, match=r"unknown parser 'mvp' for csc; known: cllm_reply@1, cllm_reply@2, csc_first_line@1, csc_first_line@2, csc_label@1, csc_label@2, csc_quotes@1, csc_quotes@2, csc_reply@1, csc_reply@2, pycorrector_gpt@1, simple_csc_line@1$"):
         P.get_parser("mvp", family="csc")
 
 
@@ -343,28 +343,143 @@ def test_parsed_quads_scored_by_quad_match():
 # CSC replies (our conventions, hand-derived cases)
 
 
-def test_csc_wrappers_one_by_one():
-    assert P.parse(["修改后：我很好。", "纠正后的句子 : 我很好。", "CORRECTED:\n我很好。", "我很好。修改后：", "修改后：", "答案是：好"], "csc_label")[0] == [
+def test_csc_names_resolve_to_the_newest_version_and_the_older_stays():
+    for name in ("csc_label", "csc_first_line", "csc_quotes", "csc_reply", "cllm_reply"):
+        assert P.parser_id(P.get_parser(name)) == f"{name}@2" and P.get_parser(f"{name}@1").version == 1
+    assert P.CSC_PARSERS == ["cllm_reply", "csc_first_line", "csc_label", "csc_quotes", "csc_reply", "pycorrector_gpt", "simple_csc_line"]
+
+
+def test_csc_wrappers_one_by_one_version_1():
+    assert P.parse(["修改后：我很好。", "纠正后的句子 : 我很好。", "CORRECTED:\n我很好。", "我很好。修改后：", "修改后：", "答案是：好"], "csc_label@1")[0] == [
         "我很好。", "我很好。", "我很好。", "我很好。修改后：", "", "答案是：好",
     ]  # only a leading label, with its colon; "答案是" is not one
-    assert P.parse(["\n 我很好。 \n解释：……", "我很好。", " \n "], "csc_first_line") == (
+    assert P.parse(["\n 我很好。 \n解释：……", "我很好。", " \n "], "csc_first_line@1") == (
         ["我很好。", "我很好。", ""], {"parser": "csc_first_line@1", "parse_failures": 1, "parse_failure_examples": [2]})
-    assert P.parse(["“我很好。”", " 「我很好。」 ", "“我很好。", '"a"', "“”", "“a”“b”"], "csc_quotes")[0] == [
+    assert P.parse(["“我很好。”", " 「我很好。」 ", "“我很好。", '"a"', "“”", "“a”“b”"], "csc_quotes@1")[0] == [
         "我很好。", "我很好。", "“我很好。", "a", "", "a”“b",
     ]  # one pair around the whole text only (the last keeps its inner quotes)
+
+
+def test_csc_wrappers_one_by_one():
+    # version 2: the one wrapping each names, then a bare one-line sentence, else "" and counted
+    assert P.parse(["修改后：我很好。", "纠正后的句子 : 我很好。", "CORRECTED:\n我很好。", "我很好。修改后：", "修改后：", "答案是：好", "**修改后：**我很好。", "修改后：我很好。\n解释：……", "修改后：“我很好。”"], "csc_label") == (
+        ["我很好。", "我很好。", "我很好。", "", "", "好", "我很好。", "", ""], {"parser": "csc_label@2", "parse_failures": 4, "parse_failure_examples": [3, 4, 7, 8]},
+    )  # a label after the sentence, or alone; an explanation left (a second line); quotes left (csc_reply reads those)
+    assert P.parse(["\n 我很好。 \n解释：……", "我很好。", " \n ", "好的，以下是修改后的句子：\n我很好。", "我很好。\n我也很好。", "修改后：我很好。"], "csc_first_line") == (
+        ["我很好。", "我很好。", "", "", "", ""], {"parser": "csc_first_line@2", "parse_failures": 4, "parse_failure_examples": [2, 3, 4, 5]},
+    )  # blank; a preamble line; a second line that is no note; a label
+    assert P.parse(["“我很好。”", " 「我很好。」 ", "“我很好。", '"a"', "“”", "“a”“b”", "“我很好。”\n解释"], "csc_quotes")[0] == [
+        "我很好。", "我很好。", "“我很好。", "a", "", "a”“b", "",
+    ]
 
 
 def test_csc_reply_and_scoring():
     replies = ["修改后：“我今天很高兴。”\n解释：“搞”应为“高”。", "纠正后的句子:\n\n「他去学校。」", "修改后：\n"]
     sentences, report = P.parse(replies, "csc_reply")
     assert sentences == ["我今天很高兴。", "他去学校。", ""] and report["parse_failure_examples"] == [2]
-    with pytest.raises(ValueError, match=r"predictions\[2\]: csc_reply@1 cannot read it: nothing is left once the label is removed"):
+    with pytest.raises(ValueError, match=r"predictions\[2\]: csc_reply@2 cannot read it: the label '修改后：' is followed by no sentence"):
         P.parse(replies, "csc_reply", strict=True)
+    with pytest.raises(ValueError, match=r"predictions\[2\]: csc_reply@1 cannot read it: nothing is left once the label is removed"):
+        P.parse(replies, "csc_reply@1", strict=True)
     from paperscore.csc_common import compute as csc
 
     # both read sentences equal their references: the one with an edit is a true positive
     result = csc(predictions=sentences[:2], references=["我今天很高兴。", "他去学校。"], sources=["我今天很搞兴。", "他去学校。"])
     assert result["sentence_correction_f1"] == 1.0
+
+
+# Reply styles (tests/data/parse/csc_reply_styles.json): each a template around a sentence
+# ({sentence}, and {source}, {wrong} -> {right} for the first character the gold corrects),
+# read: whether a sentence is to be read from it, or the reply is a counted failure.
+STYLES = json.loads((DATA / "parse" / "csc_reply_styles.json").read_text(encoding="utf-8"))
+V2_PARSERS = ("csc_reply@2", "csc_label@2", "csc_first_line@2", "csc_quotes@2")
+
+
+def sighan15_pairs():
+    """SIGHAN15's 1,100 test sentences (traditional) and their gold corrections."""
+    from paperscore import csc
+    from paperscore.core import read_lines
+
+    _, sources = csc.parse_test_input(read_lines(DATA / "sighan15" / "SIGHAN15_CSC_TestInput.txt", "input"), "input")
+    _, gold = csc.parse_label_lines(read_lines(DATA / "sighan15" / "SIGHAN15_CSC_TestTruth.txt", "truth"), "truth")
+    return sources, csc.apply_edits(sources, gold)
+
+
+def render(style, sentence, source, gold):
+    """A style's reply around `sentence` (its explanation names the first corrected character)."""
+    wrong, right = next(((a, b) for a, b in zip(source, gold) if a != b), ("的", "得"))
+    values = {"sentence_json": json.dumps(sentence, ensure_ascii=False)[1:-1], "sentence": sentence, "source": source, "wrong": wrong, "right": right}
+    return re.sub(r"\{(sentence_json|sentence|source|wrong|right)\}", lambda m: values[m.group(1)], style["reply"])
+
+
+def test_the_styles_are_the_corpus_the_parsers_are_built_on():
+    assert len(STYLES) >= 50 and len({s["style"] for s in STYLES}) == len(STYLES)
+    assert sum(not s["read"] for s in STYLES) >= 8 and all(s["note"] for s in STYLES)
+
+
+@pytest.mark.parametrize("style", STYLES, ids=[s["style"] for s in STYLES])
+def test_csc_reply_reads_each_style(style):
+    """csc_reply@2 reads the sentence of every style (a failure style: "" and counted, a
+    ValueError under strict); every one-wrapping parser is right or counts a failure; and
+    right corrections in the style score F1 1 (csc_reply@1 gave 0.0 in 39 of the styles)."""
+    from paperscore.csc_common import compute
+
+    sources, gold = sighan15_pairs()
+    picked = [i for i in range(0, 1100, 11) if sources[i] != gold[i]][:40]  # 40 erroneous sentences, corrected right
+    replies = [render(style, gold[i], sources[i], gold[i]) for i in picked]
+    for name in V2_PARSERS:
+        sentences, report = P.parse(replies, name)
+        for k, sentence in enumerate(sentences):
+            right = gold[picked[k]]
+            if name == "csc_reply@2":
+                assert sentence == (right if style["read"] else ""), replies[k]
+            else:  # a one-wrapping parser: right, or a counted failure (read as "")
+                assert sentence in (right, ""), (name, replies[k])
+        assert report["parse_failures"] == sentences.count("")
+    if not style["read"]:
+        with pytest.raises(ValueError, match=r"predictions\[0\]: csc_reply@2 cannot read it: "):
+            P.parse(replies, "csc_reply", strict=True)
+        return
+    result = compute(replies, [gold[i] for i in picked], [sources[i] for i in picked], parse="csc_reply", strict=True)
+    assert result["sentence_correction_f1"] == 1.0 and result["parse_failures"] == 0
+
+
+def reply_corpus_v2(n, seed):
+    """n replies over every style around SIGHAN15 sentences that fix, keep, half-fix or
+    break the source (one in five its gold, repeats), with the oracle: each reply's sentence,
+    or None for a reply no sentence can be read from."""
+    rng = random.Random(seed)
+    sources, gold = sighan15_pairs()
+    rows = []
+    for _ in range(n):
+        if rows and rng.random() < 0.05:
+            rows.append(rows[rng.randrange(len(rows))])
+            continue
+        i = rng.randrange(len(sources))
+        s, g = sources[i], gold[i]
+        sentence = rng.choice([g, g, s, "".join(rng.choice([a, b]) for a, b in zip(s, g)), g[:-1] + "了"])
+        style = rng.choice(STYLES)
+        rows.append((s, g, render(style, sentence, s, g), sentence if style["read"] else None))
+    return [list(column) for column in zip(*rows)]
+
+
+def test_csc_reply_at_users_sizes_against_the_known_sentences():
+    from paperscore import csc_common
+
+    sources, gold, replies, known = reply_corpus_v2(3000, 11)
+    failed = [i for i, sentence in enumerate(known) if sentence is None]
+    assert 300 < len(failed) < 1000 and len(set(replies)) > 2000
+    sentences, report = P.parse(replies, "csc_reply")
+    assert sentences == [sentence or "" for sentence in known]
+    assert report == {"parser": "csc_reply@2", "parse_failures": len(failed), "parse_failure_examples": failed[:5]}
+    for variant in ("realise", "simple_csc"):
+        options = dict(variant=variant, length_mismatch="align") if variant == "realise" else dict(variant=variant)
+        expected = csc_common.compute([sentence or "" for sentence in known], gold, sources, **options)
+        assert csc_common.compute(replies, gold, sources, parse="csc_reply", **options) == {**expected, "parse_failures": len(failed), "parse_failure_examples": failed[:5]}
+    # version 1 on the same replies: wrong sentences, none counted but the blank ones
+    old, old_report = P.parse(replies, "csc_reply@1")
+    wrong = [i for i, sentence in enumerate(known) if sentence is not None and old[i] != sentence]
+    assert len(wrong) > 1000 and old_report["parse_failures"] < len(failed) / 4
 
 
 # The CSC parsers equal to a repository's code: its outputs on 150 replies each (null: the
@@ -375,8 +490,9 @@ CSC_REPLIES = json.loads((DATA / "parse" / "csc_replies.json").read_text(encodin
 @pytest.mark.parametrize("name", sorted(CSC_REPLIES))
 def test_csc_parser_agrees_with_the_repository_code(name):
     cases = CSC_REPLIES[name]
-    assert len(cases) == 150 and P.get_parser(name).source.split("@")[0] in ("ktlKTL/C-LLM", "shibing624/pycorrector", "Jacob-Zhou/simple-csc")
-    sentences, report = P.parse([case["text"] for case in cases], name)
+    parser = P.get_parser(f"{name}@1")
+    assert len(cases) == 150 and parser.source.split("@")[0] in ("ktlKTL/C-LLM", "shibing624/pycorrector", "Jacob-Zhou/simple-csc")
+    sentences, report = P.parse([case["text"] for case in cases], parser)
     for case, sentence in zip(cases, sentences):
         assert sentence == (case["repository_output"] or ""), case["text"]
     # a failure is reported exactly where the code asserts or leaves nothing but white space
@@ -385,15 +501,104 @@ def test_csc_parser_agrees_with_the_repository_code(name):
 
 
 def test_csc_repository_parsers_by_hand():
-    # C-LLM: after the first "纠错后的句子：" (unstripped, explanation kept); else the first
-    # line; a reply starting with a line end loses that one line end only
-    assert P.parse(["纠错后的句子：我很好。\n解释", "我很好。\n解释：无", "\n我很好。\n解释", "修改后：我很好。", ""], "cllm_reply") == (
+    # C-LLM's process_txt (cllm_reply@1): after the first "纠错后的句子：" (unstripped,
+    # explanation kept); else the first line; a reply starting with a line end loses that one line end only
+    assert P.parse(["纠错后的句子：我很好。\n解释", "我很好。\n解释：无", "\n我很好。\n解释", "修改后：我很好。", ""], "cllm_reply@1") == (
         ["我很好。\n解释", "我很好。", "我很好。\n解释", "修改后：我很好。", ""], {"parser": "cllm_reply@1", "parse_failures": 1, "parse_failure_examples": [4]})
-    # pycorrector: stripped; an empty think block first removes every empty think block
+    # pycorrector: stripped; an empty think block first removes every such block
     assert P.parse([" <think>\n\n</think>\n\n我很好。", "我<think>\n\n</think>很好", "<think>想</think>我"], "pycorrector_gpt")[0] == [
         "我很好。", "我<think>\n\n</think>很好", "<think>想</think>我"]
     # simple-csc: stripped, line ends made spaces
     assert P.parse([" 我很好。\n解释\n"], "simple_csc_line")[0] == ["我很好。 解释"]
+
+
+def test_cllm_reply_reads_what_cherrant_reads_by_hand():
+    # C-LLM writes `id<TAB>source<TAB>prediction` lines; ChERRANT reads each line back in text
+    # mode, splits on tabs and removes all white space from the prediction. The explanation's
+    # line has no tab: ChERRANT stops on it (IndexError), so the reply is counted. A lone "\r"
+    # at the end joins the file's "\n" into one line end; "\r\n" after the label leaves an
+    # empty line (without the label, process_txt cuts at the "\n" first).
+    replies = ["纠错后的句子：我 很\u3000好 。\n解释：无", "纠错后的句子： 我很好。 ", "我很好。\r\n", "纠错后的句子：我很好。\r\n", "纠错后的句子：我\t很好", "纠错后的句子：没有错误", " \u3000", ""]
+    sentences, report = P.parse(replies, "cllm_reply")
+    assert sentences == ["我很好。", "我很好。", "我很好。", "我很好。", "我", "没有错误", "", ""]
+    assert report == {"parser": "cllm_reply@2", "parse_failures": 6, "parse_failure_examples": [0, 3, 4, 5, 6]}
+
+
+# C-LLM's pipeline run in place (tests/data/parse/README.md): per reply, the sentences
+# ChERRANT's parallel_to_m2.py read from its line, and whether the pipeline stopped.
+CLLM_CHERRANT = json.loads((DATA / "parse" / "cllm_cherrant.json").read_text(encoding="utf-8"))
+
+
+def cllm_expected(case):
+    """(sentence, failed) the fixture gives: the first sentence ChERRANT read ("" if none),
+    failed where it stopped, read a second sentence (a tab), or read no edit (NO_EDIT)."""
+    targets = case["targets"]
+    sentence = targets[0] if targets else ""
+    return sentence, case["stops"] or len(targets) != 1 or sentence in P.NO_EDIT
+
+
+def test_cllm_reply_agrees_with_c_llm_and_cherrant_run_in_place():
+    cases = CLLM_CHERRANT
+    assert len(cases) >= 300 and sum(case["stops"] for case in cases) >= 30
+    sentences, report = P.parse([case["text"] for case in cases], "cllm_reply")
+    expected = [cllm_expected(case) for case in cases]
+    assert sentences == [sentence for sentence, _ in expected]
+    failed = [i for i, (_, bad) in enumerate(expected) if bad]
+    assert report["parse_failures"] == len(failed) and report["parse_failure_examples"] == failed[:5]
+
+
+def cllm_replies(n, seed):
+    """Replies as C-LLM's fine-tuned model and chat models under its few-shot label write
+    them around SIGHAN15 sentences: the label or none, an explanation after a line end now
+    and then, white space of the kinds models emit (spaces around punctuation and Latin
+    letters, U+3000, U+00A0, tabs, CR LF), "没有错误", empty replies."""
+    rng = random.Random(seed)
+    sources, gold = sighan15_pairs()
+    spaces = [" "] * 6 + ["  ", "\u3000", "\xa0", "\t"]
+    replies = []
+    for _ in range(n):
+        i = rng.randrange(len(sources))
+        sentence = rng.choice([gold[i], gold[i], sources[i]])
+        if rng.random() < 0.3:  # white space inside the sentence
+            chars = list(sentence)
+            for _ in range(rng.randint(1, 3)):
+                chars.insert(rng.randint(0, len(chars)), rng.choice(spaces))
+            sentence = "".join(chars)
+        label = rng.choice(["纠错后的句子：", "纠错后的句子：", "纠错后的句子： ", "", "\n"])
+        after = rng.choice(["", "", "", "", "", "\n", "\r\n", " ", "\n解释：“搞”应为“高”。", "\n\n修改说明：无", "\r"])
+        reply = label + sentence + after
+        replies.append(rng.choice([reply] * 20 + ["纠错后的句子：没有错误", "", "纠错后的句子："]))
+    return replies
+
+
+def cherrant_oracle(reply, folder):
+    """(sentence, failed) of one reply by C-LLM's steps done plainly: process_txt's cut, the
+    line written with "\\n" into a file between two others and read back in text mode, split
+    on tabs, white space removed; failed where ChERRANT would stop or read otherwise."""
+    if not reply:
+        return "", True
+    w = reply.find("纠错后的句子：")
+    cut = reply[w + 7 :] if w != -1 else (reply[: reply.find("\n")] if reply.find("\n") > 0 else reply[1:] if reply.startswith("\n") else reply)
+    path = folder / "src_pred.txt"
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(f"1\t甲\t甲\n2\t乙\t{cut}\n3\t丙\t丙\n")
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().strip().split("\n")
+    fields = lines[1].split("\t")[2:]
+    sentence = "".join(fields[0].strip().split())
+    return sentence, len(lines) != 3 or len(fields) != 1 or not sentence or sentence in ("没有错误", "无法标注")
+
+
+def test_cllm_reply_at_users_sizes_against_a_plain_oracle(tmp_path):
+    replies = cllm_replies(2000, 3)
+    expected = [cherrant_oracle(reply, tmp_path) for reply in replies]
+    sentences, report = P.parse(replies, "cllm_reply")
+    assert sentences == [sentence for sentence, _ in expected]
+    failed = [i for i, (_, bad) in enumerate(expected) if bad]
+    assert report["parse_failures"] == len(failed) and report["parse_failure_examples"] == failed[:5]
+    # version 1 kept the explanation's line and every space: a sentence ChERRANT never scores
+    old, _ = P.parse(replies, "cllm_reply@1")
+    assert sum(o != s for o, (s, bad) in zip(old, expected) if not bad) > 200 and sum("\n" in o for o in old) > 150
 
 
 def gold_sentences(n, seed):
@@ -417,20 +622,20 @@ WRAPPERS = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(WRAPPERS))
+@pytest.mark.parametrize("name", [f"{name}@1" for name in sorted(WRAPPERS) if name not in ("pycorrector_gpt", "simple_csc_line")] + sorted(set(WRAPPERS) - {"cllm_reply"}))
 def test_csc_round_trip(name):
     rng = random.Random(name)
     gold = gold_sentences(2000, 5)
-    sentences, report = P.parse([WRAPPERS[name](s, rng) for s in gold], name)
+    sentences, report = P.parse([WRAPPERS[name.split("@")[0]](s, rng) for s in gold], name)
     assert sentences == gold and report["parse_failures"] == 0
 
 
 def test_csc_strict_names_the_example():
     replies = ["修改后：我很好。", "  \n", "纠错后的句子："]
-    for name, index in (("csc_reply", 1), ("pycorrector_gpt", 1), ("simple_csc_line", 1), ("cllm_reply", 1)):
-        with pytest.raises(ValueError, match=rf"predictions\[{index}\]: {name}@1 cannot read it: "):
+    for name, index in (("csc_reply", 1), ("csc_reply@1", 1), ("pycorrector_gpt", 1), ("simple_csc_line", 1), ("cllm_reply", 1), ("cllm_reply@1", 1)):
+        with pytest.raises(ValueError, match=rf"predictions\[{index}\]: {P.parser_id(P.get_parser(name))} cannot read it: "):
             P.parse(replies, name, strict=True)
-    assert P.parse(replies[:1], "csc_reply", strict=True) == (["我很好。"], {"parser": "csc_reply@1", "parse_failures": 0, "parse_failure_examples": []})
+    assert P.parse(replies[:1], "csc_reply", strict=True) == (["我很好。"], {"parser": "csc_reply@2", "parse_failures": 0, "parse_failure_examples": []})
 
 
 # ---------------------------------------------------------------------------------------
@@ -455,10 +660,10 @@ def test_csc_computes_read_replies_hand_derivation():
     from paperscore import csc_common, csc_sighan
 
     result = csc_sighan.compute(REPLIES, GOLD, SOURCES, parse="csc_reply", length_mismatch="align", return_signature=True)
-    assert result.pop("signature").startswith("csc_sighan|parse:csc_reply@1|version:2015|")
+    assert result.pop("signature").startswith("csc_sighan|parse:csc_reply@2|version:2015|")
     assert result == pytest.approx(SIGHAN_EXPECTED, abs=1e-12)
     result = csc_common.compute(REPLIES, GOLD, SOURCES, parse="csc_reply", length_mismatch="align", return_signature=True)
-    assert result.pop("signature").startswith("csc_common|parse:csc_reply@1|variant:realise|")
+    assert result.pop("signature").startswith("csc_common|parse:csc_reply@2|variant:realise|")
     assert {key: result[key] for key in (*REALISE_EXPECTED, *PARSED)} == pytest.approx({**REALISE_EXPECTED, **PARSED}, abs=1e-12)
     # without parse: no report, no parser in the signature
     plain = csc_common.compute(GOLD, GOLD, SOURCES, return_signature=True)
@@ -469,7 +674,7 @@ def test_csc_parse_refuses_what_it_cannot_do():
     from paperscore import csc_common, csc_sighan
 
     for compute in (csc_common.compute, csc_sighan.compute):
-        with pytest.raises(ValueError, match=r"predictions\[2\]: csc_reply@1 cannot read it: nothing is left once the label is removed"):
+        with pytest.raises(ValueError, match=r"predictions\[2\]: csc_reply@2 cannot read it: the label '修改后：' is followed by no sentence"):
             compute(REPLIES, GOLD, SOURCES, parse="csc_reply", strict=True, length_mismatch="align")
         with pytest.raises(ValueError, match="strict: applies to model texts read by a parser; pass parse=NAME"):
             compute(GOLD, GOLD, SOURCES, strict=True)
@@ -477,7 +682,7 @@ def test_csc_parse_refuses_what_it_cannot_do():
             compute(REPLIES, GOLD, SOURCES, parse="csc_reply", strict="yes")
         with pytest.raises(ValueError, match="parse: unknown parser 'mvp' for csc; known: cllm_reply@1"):
             compute(REPLIES, GOLD, SOURCES, parse="mvp")
-        with pytest.raises(ValueError, match="parse: csc_reply@1 reads a corrector's replies, which are sentences: pass sources"):
+        with pytest.raises(ValueError, match="parse: csc_reply@2 reads a corrector's replies, which are sentences: pass sources"):
             compute(["1, 0"], ["1, 0"], parse="csc_reply")
 
 
@@ -531,7 +736,7 @@ def test_csc_parse_composes_with_every_preset(variant):
     options = {} if variant in ("simple_csc", "msllm", "cllm") else dict(length_mismatch="align")
     expected = csc_common.compute(sentences, gold, sources, variant=variant, **options)
     result = csc_common.compute(replies, gold, sources, variant=variant, parse="csc_reply", return_signature=True, **options)
-    assert result.pop("signature").startswith(f"csc_common|parse:csc_reply@1|variant:{variant}|")
+    assert result.pop("signature").startswith(f"csc_common|parse:csc_reply@2|variant:{variant}|")
     assert result == {**expected, "parse_failures": len(failed), "parse_failure_examples": failed[:5]}
 
 
@@ -546,13 +751,13 @@ def test_csc_parse_through_the_spaces_compute_add_batch_and_trainer_metrics(csc_
     expected = {"csc_sighan": SIGHAN_EXPECTED, "csc_common": {**REALISE_EXPECTED, **PARSED}}
     for space, metric in csc_spaces.items():
         result = metric.compute(predictions=REPLIES, references=GOLD, sources=SOURCES, parse="csc_reply", length_mismatch="align", return_signature=True)
-        assert result.pop("signature").startswith(f"{space}|parse:csc_reply@1|")
+        assert result.pop("signature").startswith(f"{space}|parse:csc_reply@2|")
         assert {key: result[key] for key in expected[space]} == pytest.approx(expected[space], abs=1e-12)
         for reply, gold, source in zip(REPLIES, GOLD, SOURCES):
             metric.add_batch(predictions=[reply], references=[gold], sources=[source])
         batched = metric.compute(parse="csc_reply", length_mismatch="align")
         assert {key: batched[key] for key in expected[space]} == pytest.approx(expected[space], abs=1e-12)
-        with pytest.raises(ValueError, match=r"predictions\[2\]: csc_reply@1 cannot read it"):
+        with pytest.raises(ValueError, match=r"predictions\[2\]: csc_reply@2 cannot read it"):
             metric.compute(predictions=REPLIES, references=GOLD, sources=SOURCES, parse="csc_reply", strict=True, length_mismatch="align")
         with pytest.raises(ValueError, match="parse: unknown parser 'nope' for csc"):
             metric.trainer_metrics(parse="nope")
@@ -576,18 +781,18 @@ def test_csc_parse_on_the_command_line(tmp_path, capsys):
     for path, extra in ((replies, []), (json_replies, ["--replies-format", "json"])):
         code, out, _ = run(["sighan", "--sources", str(sources), "--predictions", str(path), "--references", str(gold), "--parse", "csc_reply", "--length-mismatch", "align", "--json", *extra])
         result = json.loads(out)
-        assert code == 0 and result.pop("signature").startswith("csc_sighan|parse:csc_reply@1|")
+        assert code == 0 and result.pop("signature").startswith("csc_sighan|parse:csc_reply@2|")
         assert {key: result[key] for key in SIGHAN_EXPECTED} == pytest.approx(SIGHAN_EXPECTED, abs=1e-12)
         code, out, _ = run(["csc", "--predictions", str(path), "--references", str(pairs), "--parse", "csc_reply", "--length-mismatch", "align", "--json", *extra])
         result = json.loads(out)
-        assert code == 0 and result.pop("signature").startswith("csc_common|parse:csc_reply@1|")
+        assert code == 0 and result.pop("signature").startswith("csc_common|parse:csc_reply@2|")
         assert {key: result[key] for key in (*REALISE_EXPECTED, *PARSED)} == pytest.approx({**REALISE_EXPECTED, **PARSED}, abs=1e-12)
     # the jar's report lists the sentences read (TP 2 of 3 flagged)
     report = tmp_path / "report.txt"
     code, _, _ = run(["sighan", "--sources", str(sources), "--predictions", str(replies), "--references", str(gold), "--parse", "csc_reply", "--length-mismatch", "align", "-o", str(report)])
     assert code == 0 and "\tPrecision = 0.6667 (2/3)\n" in report.read_text(encoding="utf-8")
     code, _, err = run(["csc", "--predictions", str(replies), "--references", str(pairs), "--parse", "csc_reply", "--strict", "--length-mismatch", "align"])
-    assert code == 1 and "predictions[2]: csc_reply@1 cannot read it" in err
+    assert code == 1 and "predictions[2]: csc_reply@2 cannot read it" in err
     for flags in (["--strict"], ["--replies-format", "json"]):
         code, _, err = run(["csc", "--predictions", str(replies), "--references", str(pairs), *flags])
         assert code == 1 and f"{flags[0]}: applies with --parse NAME only" in err
@@ -630,7 +835,7 @@ def test_csc_demos_score_replies_with_a_chosen_parser(space):
     assert app.REPLY_EXAMPLE["sources"].split("\n") == SOURCES and app.REPLY_EXAMPLE["references"].split("\n") == GOLD
     chosen = {"variant": "realise"} if space == "csc_common" else {}
     headline, _, table = app.score(**{**app.EXAMPLE, **app.REPLY_EXAMPLE, **chosen})
-    assert headline.pop("signature").startswith(f"{space}|parse:csc_reply@1|")
+    assert headline.pop("signature").startswith(f"{space}|parse:csc_reply@2|")
     expected = {**REALISE_EXPECTED, **PARSED} if space == "csc_common" else SIGHAN_EXPECTED
     assert {key: headline[key] for key in expected} == pytest.approx(expected, abs=1e-12)
     assert "去学校了。" in table and "修" not in table and "纠" not in table  # the table shows the sentences read

@@ -13,6 +13,7 @@ import warnings
 import diaasq
 import numpy as np
 import pytest
+from conftest import without_references
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rouge_score.rouge_scorer import RougeScorer
@@ -547,7 +548,7 @@ def test_bootstrap_is_reproducible_and_brackets_the_estimate():
 
 def test_signature_names_the_options():
     r = compute(CARD_PRED, CARD_REF, tuple_len="0123", weights=(1, 1, 0, 1), duplicates="set", return_signature=True)
-    assert r["signature"].startswith("quad_match|tuple_len:0123|weights:1,1,0,1|similarity:rouge_l+cjk_char|duplicates:set|zero_division:0|paperscore:")
+    assert without_references(r["signature"]).startswith("quad_match|tuple_len:0123|weights:1,1,0,1|similarity:rouge_l+cjk_char|duplicates:set|zero_division:0|paperscore:")
 
 
 def test_details_mark_unmatched_quads():
@@ -628,6 +629,20 @@ def test_cli_json_is_what_compute_returns(tmp_path, capsys):
     assert code == 0
     expected = compute(pred, [[x] if isinstance(x, str) else x for x in refs], weights=(1, 1, 0, 1), legacy_keys=True, return_signature=True)
     assert json.loads(out) == expected
+
+
+def test_cli_text_lines_beginning_with_a_quotation_mark_are_quad_text(tmp_path, capsys):
+    """A target in quotation marks begins a quad text line: read as written, not as JSON;
+    a line that is one JSON string is still that string, and a "[" line must be JSON."""
+    quoted = '"Nokia 3310" | great | phone#general | pos'
+    p = write(tmp_path / "p.txt", [quoted, json.dumps("food | good | food#taste | pos")])
+    r = write(tmp_path / "r.txt", [quoted, "food | good | food#taste | pos"])
+    code, out, _ = run_cli(["quad", "--predictions", p, "--references", r, "--json"], capsys)
+    assert code == 0 and json.loads(out)["exact_f1"] == 1.0  # both samples: every quad a hit
+    code, out, _ = run_cli(["quad", "--predictions", p, "--references", write(tmp_path / "other.txt", ['"Nokia" 3310 | great | phone#general | pos', "x | y | z | neg"]), "--json"], capsys)
+    assert code == 0 and json.loads(out)["exact_f1"] == 0.0  # the quotation marks are the element's own
+    code, _, err = run_cli(["quad", "--predictions", write(tmp_path / "bad.txt", ["[food | good"]), "--references", r], capsys)
+    assert code == 1 and "--predictions: " in err and "bad.txt line 1: not JSON" in err
 
 
 def test_cli_table_options_and_signature(tmp_path, capsys):
@@ -2099,7 +2114,7 @@ def test_compare_implicit_split_and_tuple_len_subsets(tmp_path, capsys):
     assert "|implicit_split:yes|" in r["signature"]
     with pytest.raises(ValueError, match="metric_key: 'exact_f1_ia_eo' is not one of"):
         compare("quad_match", ACOS_GOLD, ACOS_A, ACOS_B, metric_key="exact_f1_ia_eo")
-    with pytest.raises(ValueError, match=r"implicit_split: True with tuple_len '023': True or False, and True needs the target \(0\) and the opinion \(1\)"):
+    with pytest.raises(ValueError, match=r"implicit_split: tuple_len '023' must hold the target \(0\) and the opinion \(1\)"):  # compute's own message
         compare("quad_match", ACOS_GOLD, ACOS_A, ACOS_B, implicit_split=True, tuple_len="023")
     gold, a, b = ["food | food#taste & x | y", "staff | service"], ["food | food#taste", "staff | service"], ["food | food#taste & x | y", "staff | x"]
     r = compare("quad_match", gold, a, b, metric_key="exact_f1", tuple_len="02", n_resamples=50, seed=0)
@@ -2119,14 +2134,14 @@ def test_compare_implicit_split_equals_the_plain_definition_per_kind():
     reducer over the encoded rows, all weights 1) equal the plain per-sample definition
     (tests/quad_naive.py, measureQuad_imp's typing) over 10,000 diverse samples with
     implicit elements, under the set rule ACOS counts by; compare's score_a is that figure."""
-    from paperscore.compare import compare
+    from paperscore.compare import compare, paired_statistics
 
     predictions, references = diverse_corpus(10_000, 3, alphabet="narrow")
     references = [quad_naive.references_of(r)[0] for r in references]  # compare: one reference each
     oracle = [quad_naive.sample_statistics(p, r, similarity="exact") for p, r in zip(predictions, references)]
     expected = quad_naive.figures(oracle, "set", implicit_split=True)
     assert all(expected[f"exact_f1_{kind}"] > 0 for kind in quad_module.IMPLICITNESS)  # every kind present
-    table_a, codes_a, table_b, codes_b, reduce = quad_module.paired_statistics(references, predictions, references, similarity="exact", duplicates="set", implicit_split=True)
+    table_a, codes_a, table_b, codes_b, reduce = paired_statistics("quad_match", references, predictions, references, similarity="exact", duplicates="set", implicit_split=True)
     got = reduce(np.bincount(codes_a, minlength=len(table_a)).astype(float), table_a)
     perfect = reduce(np.bincount(codes_b, minlength=len(table_b)).astype(float), table_b)
     for kind in quad_module.IMPLICITNESS:
@@ -2164,3 +2179,88 @@ def test_config_diaasq_table_is_diaasqs_own_table():
     assert result == compute(predictions, gold, convention="diaasq")
     assert evaluate.combine([metric]).compute(predictions=predictions, references=gold) == result
     assert type(metric).configs["diaasq"] == {"duplicates": "set"}
+
+
+def edited(rng, text_tokens, alphabet):
+    """A copy of a token list with some tokens dropped, replaced and inserted."""
+    out = []
+    for token in text_tokens:
+        roll = rng.random()
+        if roll < 0.1:
+            continue
+        out.append(rng.choice(alphabet) if roll < 0.2 else token)
+        if rng.random() < 0.05:
+            out.append(rng.choice(alphabet))
+    return out
+
+
+def rouge_pairs(rng, n_pairs):
+    """n_pairs pairs of strings, Chinese, English or mixed, 0 to 400 tokens (a tenth of
+    72 to 110 tokens, and a fiftieth of up to 400, whose pairs mostly take the path over 64
+    tokens), half of them one an edit of the other, the rest independent."""
+    alphabets = {
+        "zh": (list("服务很好价格便宜环境不错菜品一般"), ""),
+        "en": (["food", "good", "Food", "service", "great", "bad", "price", "nice", "12x", "3"], " "),
+        "mixed": (list("服务好价") + ["Wi", "Fi", "6", "ok"], ""),
+    }
+    separators = [" ", "-", "!", "，", "  "]
+    pairs = []
+    for number in range(n_pairs):
+        alphabet, joiner = alphabets[rng.choice(list(alphabets))]
+        size = rng.randint(0, 400) if number % 50 == 1 else rng.randint(72, 110) if number % 10 == 0 else rng.randint(0, 64)
+        first = [rng.choice(alphabet) for _ in range(size)]
+        second = edited(rng, first, alphabet) if rng.random() < 0.5 else [rng.choice(alphabet) for _ in range(rng.randint(max(0, size - 5), size + 20))]
+
+        def join(tokens):
+            return "".join(token + (joiner or (rng.choice(separators) if rng.random() < 0.1 else "")) for token in tokens)
+
+        pairs.append((join(first), join(second)))
+    return pairs
+
+
+def test_rouge_l_equals_rouge_score_on_long_and_short_pairs():
+    """10,500 pairs, 0 to 400 tokens a side, Chinese, English and mixed (over 1,000 with
+    both sides over 64 tokens, the Python-integer path): every F1 equal to rouge-score's
+    bit for bit, in one batch."""
+    rng = random.Random(8)
+    pairs = rouge_pairs(rng, 10_500)
+    strings = list(dict.fromkeys(s for pair in pairs for s in pair))
+    index = {s: i for i, s in enumerate(strings)}
+    a, b = np.array([index[p] for p, _ in pairs]), np.array([index[q] for _, q in pairs])
+    lengths = np.array([len(tokenize(s)) for s in strings])
+    assert (np.minimum(lengths[a], lengths[b]) > 64).sum() >= 1000  # the long path is met
+    scorer = RougeScorer(["rougeL"], tokenizer=Tokenizer())
+    expected = [scorer.score(p, q)["rougeL"].fmeasure for p, q in pairs]
+    assert rouge_l_pairs(strings, a, b).tolist() == expected
+
+
+def lcs_table_length(x, y):
+    """The LCS length by the textbook table, a row at a time: row[j] = max(above[j],
+    above[j - 1] + (x[i] == y[j]), row[j - 1]), the last by a running maximum."""
+    y = np.array(y)
+    above = np.zeros(len(y) + 1, np.int64)
+    for token in x:
+        step = np.maximum(above[1:], above[:-1] + (y == token))
+        above = np.concatenate(([0], np.maximum.accumulate(step)))
+    return int(above[-1])
+
+
+def test_rouge_l_of_long_elements_is_exact_in_little_memory():
+    """Two elements of 3,000 characters (Chinese, then English words), as a visitor may
+    paste them: the F1 from the textbook LCS table, and under 4 MB allocated (rouge-score's
+    table of Python ints took 267 MB and 54 s)."""
+    import tracemalloc
+
+    rng = random.Random(3)
+    for alphabet, joiner in ((list("服务很好价格便宜环境不错"), ""), (["food", "good", "service", "bad", "price"], " ")):
+        first = [rng.choice(alphabet) for _ in range(3000 // (len(joiner) + len(alphabet[0])))]
+        second = edited(rng, first, alphabet)
+        a, b = joiner.join(first), joiner.join(second)
+        tracemalloc.start()
+        got = rouge_l(a, b)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        lcs = lcs_table_length(tokenize(a), tokenize(b))
+        precision, recall = lcs / len(tokenize(a)), lcs / len(tokenize(b))
+        assert got == 2 * precision * recall / (precision + recall)
+        assert peak < 4 << 20, peak

@@ -74,11 +74,33 @@ def quad_corpus():
 PARSER = get_parser("asqp_paraphrase")
 
 
+def normalised(quad):
+    """A quad as exact match compares it (quad_match's rule for quads given as data):
+    elements stripped; a blank target or opinion is NULL; a quad with a blank aspect or
+    polarity, or of another width, is malformed: only equal to itself."""
+    q = tuple((e or "").strip() for e in quad)
+    q = tuple("NULL" if not e and PARSER.tuple_len[j] in "01" else e for j, e in enumerate(q))
+    return ("malformed", *quad) if "" in q or len(q) != len(PARSER.tuple_len) else q
+
+
+def capped(predicted, gold):
+    """The soft rewards' reading (issue 39.5): a quad's copies beyond max(1, how often the
+    gold holds it) left out, plainly."""
+    kept, seen = [], []
+    for quad in predicted:
+        key = normalised(quad)
+        seen.append(key)
+        if seen.count(key) <= max(1, [normalised(g) for g in gold].count(key)):
+            kept.append(quad)
+    return kept
+
+
 def oracle(completion, reference, soft):
     """quad_naive's sample statistics over the parser's quads, and the reward by the
-    definition: 2·hits / (n + m) (1 when both are 0), or S / max(n, m)."""
+    definition: 2·hits / (n + m) (1 when both are 0), or S / max(n, m); the soft ones of
+    the capped quads."""
     predicted, gold = PARSER.read(completion)[0], PARSER.read(reference)[0]
-    s = sample_statistics(predicted, gold, PARSER.tuple_len, soft=soft)
+    s = sample_statistics(capped(predicted, gold) if soft else predicted, gold, PARSER.tuple_len, soft=soft)
     hits, n, m, _ = s["exact"]["multiset"]
     exact = 2 * hits / (n + m) if n + m else 1.0
     optimal = 2 * s["matched"] / (s["n"] + s["m"]) if s["n"] + s["m"] else 1.0
@@ -121,7 +143,9 @@ def test_quad_soft_against_the_per_example_oracle_and_the_corpus_figure(quad_cor
         assert f1_reward(completions=[completions[i]], reference=[references[i]]) == [f1s[i]], i
     counts, _ = f1_reward.statistics(completions, reference=references)
     matched, n, m = counts[:, 3:6].sum(0)
-    corpus = quad.compute(completions, references, parse="asqp_paraphrase")
+    golds = [PARSER.read(r)[0] for r in references]
+    kept = [capped(PARSER.read(c)[0], g) for c, g in zip(completions, golds)]  # compute of what the soft rewards read
+    corpus = quad.compute(kept, golds, tuple_len=PARSER.tuple_len)
     assert corpus["optimal_f1"] == pytest.approx(2 * matched / (n + m), abs=1e-12)
     assert corpus["optimal_score"] == pytest.approx(np.mean(scores), abs=1e-12)  # a mean of sample scores
 
@@ -224,8 +248,35 @@ def test_quad_attacks_never_beat_the_gold(gold, k, metric, duplicates):
     assert got[0] == 1.0
     for (name, text), value in zip(attacks.items(), got[1:]):
         assert value <= got[0], (name, text, value)
-    if duplicates == "multiset":
-        assert got[1] < 1.0  # a repeat is a predicted quad that finds no second gold copy
+    if duplicates == "multiset" and metric == "exact_f1" and len(set(gold)) == len(gold):
+        assert got[1] < 1.0  # a repeat is a predicted quad that finds no second gold copy (the soft metrics count copies as often as the gold holds them)
+
+
+@settings(max_examples=60, deadline=None)
+@given(gold=quads, k=st.integers(1, 3), metric=st.sampled_from(rewards.QUAD_METRICS))
+def test_quad_attacks_never_beat_a_sensible_output(gold, k, metric):
+    """Against a sensible output (the gold quads but one, and one near miss), no padding
+    scores higher: a copied quad earns no second gold quad's partial degree (issue 39.5:
+    gold [q1, q2], q2 three elements of q1: [q1, q1] scored 0.7 where [q1] scored 0.667)."""
+    near = gold[-1].replace(" is ", " is not ", 1)  # one element changed
+    sensible = gold[:-1] + [near]
+    attacks = {
+        "copy a quad": sensible + [sensible[0]] * k,
+        "copy every quad": sensible * (k + 1),
+    }  # (a new guess may earn a soft degree: that is the soft match, not an attack)
+    reward = rewards.quad_reward("asqp_paraphrase", metric=metric)
+    got = reward(completions=[join(sensible)] + [join(a) for a in attacks.values()], reference=[join(gold)] * (1 + len(attacks)))
+    for (name, _), value in zip(attacks.items(), got[1:]):
+        assert value <= got[0] + 1e-12, (name, got)
+
+
+def test_a_copied_quad_earns_nothing_under_the_soft_match():
+    q1 = "food quality is great because pizza is delicious"
+    q2 = "food quality is great because pizza is tasty"  # three elements of q1
+    for metric in ("optimal_f1", "optimal_score"):
+        reward = rewards.quad_reward("asqp_paraphrase", metric=metric)
+        alone, copied = reward(completions=[q1, join([q1, q1])], reference=[join([q1, q2])] * 2)
+        assert copied == alone  # optimal_f1: 2·1/(1+2) = 0.667 both
 
 
 def test_the_list_rule_would_be_gamed_and_is_refused():
@@ -353,8 +404,9 @@ def test_format_reward_is_parse_success():
 def test_format_reward_of_a_rationale_parser_places_the_quotes():
     reward = rewards.format_reward("quotes_exact")
     texts = ['"was great"', '"was great" "pizza"', "", '["great", 3]', '"x"']
-    # placed; one quote placed nowhere; nothing quoted (nothing unreadable); an item no quote; a row of another task
-    assert reward(completions=texts, sources=["the food was great"] * 4 + [None]) == [1.0, 0.0, 1.0, 0.0, None]
+    # placed; one quote placed nowhere; nothing quoted (nothing read: not an answer, issue 39.5); an item no quote; a row of another task
+    assert reward(completions=texts, sources=["the food was great"] * 4 + [None]) == [1.0, 0.0, 0.0, 0.0, None]
+    assert rewards.format_reward("quotes_exact", empty=True)(completions=texts[2:3], sources=["the food was great"]) == [1.0]
     with pytest.raises(ValueError, match="no column 'sources'"):
         reward(completions=texts)
 
@@ -514,19 +566,20 @@ TRIGGERS = ["fired", "died", "moved", "met", "shot", "killed"]
 
 
 def event_oracle(text, spans, gold, pairs):
-    """Each candidate takes the type of the first unused pair of its word (a type of
-    TYPES), else NA; then hits, predicted and gold non-NA counts, and their F1."""
-    left = [tuple(p) for p in pairs]
+    """The pairs as the output states them, matched one-to-one with the gold (word, type)
+    pairs, plainly: each predicted pair (not NA) takes an unused equal gold pair if any.
+    (hits, predicted, gold) and their F1."""
+    unused = [(text[start:end], label) for (start, end), label in zip(spans, gold) if label != "NA"]
     hits = predicted = 0
-    for (start, end), label in zip(spans, gold):
-        found = [kind for trigger, kind in left if trigger == text[start:end] and kind in TYPES]
-        choice = found[0] if found else "NA"
-        if (text[start:end], choice) in left:
-            left.remove((text[start:end], choice))
-        hits += choice == label != "NA"
-        predicted += choice != "NA"
+    for pair in (tuple(p) for p in pairs):
+        if pair[1] == "NA":
+            continue
+        predicted += 1
+        if pair in unused:
+            unused.remove(pair)
+            hits += 1
     n_gold = sum(label != "NA" for label in gold)
-    return (2 * hits / (predicted + n_gold) if predicted + n_gold else 1.0), choice
+    return (2 * hits / (predicted + n_gold) if predicted + n_gold else 1.0), (hits, predicted, n_gold)
 
 
 def event_example(rng, unique=False):
@@ -554,28 +607,24 @@ def event_completion(rng, text, spans, gold):
     return " ".join(f"<extra_id_0> {t}: {w} <extra_id_1>" for w, t in pairs)
 
 
-def test_event_against_the_oracle_and_micro_macro():
-    from paperscore import micro_macro
-    from paperscore.parse import omnievent_candidates, read_omnievent_s2s
+def test_event_against_the_oracle():
+    from paperscore.parse import read_omnievent_s2s
 
     rng = random.Random(7)
     examples = [event_example(rng) for _ in range(10_000)]
     texts, positions, labels = (list(column) for column in zip(*examples))
     completions = [event_completion(rng, *example) for example in examples]
-    reward = rewards.event_reward(TYPES)
-    got = reward(completions=completions, text=texts, positions=positions, labels=labels)
-    for i in random.Random(8).sample(range(10_000), 1500):
-        assert got[i] == pytest.approx(event_oracle(texts[i], positions[i], labels[i], read_omnievent_s2s(completions[i])[0])[0], abs=1e-12), i
-    counts, _ = reward.statistics(completions, text=texts, positions=positions, labels=labels)
-    hits, n, m = counts.sum(0)
-    pairs = [read_omnievent_s2s(c)[0] for c in completions]
-    blind = omnievent_candidates(pairs, texts, positions, [[None] * len(s) for s in positions], TYPES)
-    flat_p, flat_g = [x for row in blind for x in row], [x for row in labels for x in row]
-    corpus = micro_macro.compute(flat_p, flat_g, negative_labels=["NA"])
-    assert corpus["micro_precision"] == pytest.approx(hits / n, abs=1e-12)
-    assert corpus["micro_recall"] == pytest.approx(hits / m, abs=1e-12)
+    for parse in ("omnievent_s2s", "omnievent_s2s_strict"):  # one reading of the text: the rewards are equal
+        reward = rewards.event_reward(TYPES, parse=parse)
+        got = reward(completions=completions, text=texts, positions=positions, labels=labels)
+        counts, _ = reward.statistics(completions, text=texts, positions=positions, labels=labels)
+        for i in random.Random(8).sample(range(10_000), 2000):
+            value, row = event_oracle(texts[i], positions[i], labels[i], read_omnievent_s2s(completions[i])[0])
+            assert got[i] == pytest.approx(value, abs=1e-12) and tuple(counts[i]) == row, i
     # OmniEvent's own conversion prefers the gold type: guessing every type for every word
-    # gives every gold trigger its gold type there (recall 1); here it does not
+    # gives every gold trigger its gold type there (recall 1); here each guess is a pair
+    from paperscore.parse import omnievent_candidates
+
     i = next(i for i in range(10_000) if sum(g != "NA" and g != TYPES[0] for g in labels[i]) > 1)
     everything = " ".join(f"<extra_id_0> {t}: {texts[i][s:e]} <extra_id_1>" for s, e in positions[i] for t in TYPES)
     (omnievent,) = omnievent_candidates([read_omnievent_s2s(everything)[0]], [texts[i]], [positions[i]], [labels[i]], TYPES)
@@ -584,14 +633,26 @@ def test_event_against_the_oracle_and_micro_macro():
     assert reward(completions=[gold_text, everything], text=[texts[i]] * 2, positions=[positions[i]] * 2, labels=[labels[i]] * 2)[1] < 1.0
 
 
+def test_event_repeated_word_and_invented_pairs():
+    """Issue 39.5: "fired" twice, a trigger at its second occurrence. Placed on candidates
+    blind to the gold, the gold output scored 0.0 and writing it twice 0.667; as pairs, the
+    gold output is 1.0 and the copy 2·1/(2+1) = 0.667; a pair for a word of the text that
+    is no trigger, or for a word not in it, costs precision: 2·1/(2+1)."""
+    text, spans, gold = "fired and fired", [[0, 5], [10, 15]], ["NA", "attack"]
+    one, twice = "<extra_id_0> attack: fired <extra_id_1>", "<extra_id_0> attack: fired <extra_id_1> <extra_id_0> attack: fired <extra_id_1>"
+    invented, elsewhere = one + " <extra_id_0> die: and <extra_id_1>", one + " <extra_id_0> die: killed <extra_id_1>"
+    for parse in ("omnievent_s2s", "omnievent_s2s_strict"):
+        got = rewards.event_reward(TYPES, parse=parse)(completions=[one, twice, invented, elsewhere], text=[text] * 4, positions=[spans] * 4, labels=[gold] * 4)
+        assert got == [1.0, pytest.approx(2 / 3), pytest.approx(2 / 3), pytest.approx(2 / 3)]
+    assert (rewards.event_reward().__name__, rewards.event_reward(parse="omnievent_s2s_strict").__name__) == ("event_f1", "event_strict_f1")  # as TRL logged them
+
+
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 10**6), parse=st.sampled_from(["omnievent_s2s", "omnievent_s2s_strict"]))
 def test_event_attacks_never_beat_the_gold(seed, parse):
-    """Each word once: the output names words, not positions, so a word that is a trigger
-    at one candidate and not at another is matched in order (the gold text itself can
-    score below 1 there, and an attack above it)."""
+    """Words may repeat (a trigger at one occurrence and not at another)."""
     rng = random.Random(seed)
-    text, spans, gold = event_example(rng, unique=True)
+    text, spans, gold = event_example(rng)
     gold_text = " ".join(f"<extra_id_0> {g}: {text[s:e]} <extra_id_1>" for (s, e), g in zip(spans, gold) if g != "NA")
     attacks = [
         " ".join(f"<extra_id_0> {t}: {text[s:e]} <extra_id_1>" for s, e in spans for t in TYPES),  # guess everything
@@ -604,6 +665,27 @@ def test_event_attacks_never_beat_the_gold(seed, parse):
     texts = [gold_text, *attacks]
     got = rewards.event_reward(TYPES, parse=parse)(completions=texts, text=[text] * len(texts), positions=[spans] * len(texts), labels=[gold] * len(texts))
     assert got[0] == 1.0 and all(value <= 1.0 for value in got[1:]), (texts, got)
+
+
+@settings(max_examples=80, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_event_attacks_never_beat_a_sensible_output(seed):
+    """An F1 bounded by 1 always ties with the gold output: against a sensible output (the
+    gold pairs but one), no padding of it scores higher."""
+    rng = random.Random(seed)
+    text, spans, gold = event_example(rng)
+    pairs = [(text[s:e], g) for (s, e), g in zip(spans, gold) if g != "NA"]
+    if not pairs:
+        return
+    sensible = pairs[: rng.randrange(len(pairs))] + [pairs[-1][:1] + (rng.choice(TYPES),)]  # one pair dropped, one perhaps mistyped
+    write = lambda items: " ".join(f"<extra_id_0> {t}: {w} <extra_id_1>" for w, t in items)  # noqa: E731
+    # what repetition beyond the gold's count, and invention, add (a copy of a pair the gold
+    # holds twice, or a new guess, may find a gold pair: that is no attack)
+    attacks = [sensible + [("nowhere", "attack"), ("dawn", rng.choice(TYPES))]]  # triggers not in the text, or not triggers
+    if all(pairs.count(pair) == 1 for pair in sensible if pair in pairs):
+        attacks += [sensible + sensible, sensible + [sensible[-1]] * 3]  # repeat every pair, or one
+    got = rewards.event_reward(TYPES)(completions=[write(sensible)] + [write(a) for a in attacks], text=[text] * (1 + len(attacks)), positions=[spans] * (1 + len(attacks)), labels=[gold] * (1 + len(attacks)))
+    assert all(value <= got[0] + 1e-12 for value in got[1:]), (text, gold, sensible, got)
 
 
 # ---------------------------------------------------------------------------------------
@@ -821,41 +903,6 @@ def test_coref_parsers_against_compute_and_unplaced_mentions():
 # Event detection under the strict offset policy
 
 
-def test_event_strict_sums_are_micro_macro_strict():
-    from paperscore import micro_macro
-
-    rng = random.Random(14)
-    examples = [event_example(rng) for _ in range(10_000)]
-    completions = [event_completion(rng, *example) for example in examples]
-    items = []
-    for text, spans, gold in examples:  # OmniEvent items; the candidates in their order (events first)
-        events = [{"type": g, "triggers": [{"position": list(s)}]} for s, g in zip(spans, gold) if g != "NA"]
-        items.append({"text": text, "events": events, "negative_triggers": [{"position": list(s)} for s, g in zip(spans, gold) if g == "NA"]})
-    positions = [[t["position"] for e in item["events"] for t in e["triggers"]] + [t["position"] for t in item["negative_triggers"]] for item in items]
-    labels = [[e["type"] for e in item["events"]] + ["NA"] * len(item["negative_triggers"]) for item in items]
-    texts = [item["text"] for item in items]
-    reward = rewards.event_reward(parse="omnievent_s2s_strict")
-    assert reward.__name__ == "event_strict_f1"
-    counts, _ = reward.statistics(completions, text=texts, positions=positions, labels=labels)
-    hits, n, m = counts.sum(0)
-    corpus = micro_macro.compute(completions, items, parse="omnievent_s2s_strict", negative_labels=["NA"])
-    assert (corpus["micro_precision"], corpus["micro_recall"]) == pytest.approx((hits / n, hits / m), abs=1e-12)
-    got = reward(completions=completions, text=texts, positions=positions, labels=labels)
-    for i in random.Random(15).sample(range(10_000), 100):
-        h, p, g = counts[i]
-        assert got[i] == (2 * h / (p + g) if p + g else 1.0)
-        if p and g and "NA" in labels[i]:  # micro_macro refuses a negative label absent from the example
-            alone = micro_macro.compute([completions[i]], [items[i]], parse="omnievent_s2s_strict", negative_labels=["NA"])
-            assert (alone["micro_precision"], alone["micro_recall"]) == pytest.approx((h / p, h / g), abs=1e-12)
-    # a trigger named that is not in the text: free under OmniEvent's reading, a false positive here
-    text, spans, gold = "fired at dawn", [[0, 5]], ["attack"]
-    extra = "<extra_id_0> attack: fired <extra_id_1> <extra_id_0> die: died <extra_id_1>"
-    assert rewards.event_reward(TYPES)(completions=[extra], text=[text], positions=[spans], labels=[gold]) == [1.0]
-    assert reward(completions=[extra], text=[text], positions=[spans], labels=[gold]) == [pytest.approx(2 / 3)]  # 2·1/(2+1)
-    with pytest.raises(ValueError, match="types: None is not a list of event type names"):
-        rewards.event_reward()
-
-
 # ---------------------------------------------------------------------------------------
 # Coreference: a model's output never stops training; a gold error does, at once
 
@@ -870,10 +917,10 @@ def test_coref_reward_scores_any_model_output_and_refuses_bad_gold():
     long = [[[i, i + 1] for i in range(0, 24, 2)]]  # each mention one token too long
     markdown = " ".join(f"[w{i} w{i + 1}](#1)" for i in range(0, 24, 2)) + " w24 w25 w26 w27 w28 w29"
     # compute() reads such a batch as spans written end-exclusive and refuses it
-    with pytest.raises(ValueError, match="none of the 12 predicted mentions is a key mention.*token_exclusive"):
+    with pytest.raises(ValueError, match="0 of the 12 predicted mentions are key mentions.* 12 under 'token_exclusive'"):
         coref.compute([long, []], [gold, []])
-    with pytest.raises(ValueError, match="none of the 12 predicted mentions"):
-        coref.compute([markdown], [gold], parse="coref_markdown", tokens=[tokens])
+    # model text a parser placed has no span convention to mistake: scored as placed
+    assert coref.compute([markdown], [gold], parse="coref_markdown", tokens=[tokens])["muc_f1"] == 0.0
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # nor a warning per batch
         # no mention matches: MUC, B3 and CEAFe are 0; a document with nothing on either side: 1.0

@@ -165,7 +165,7 @@ def test_spans_refusals_name_the_argument():
         state.new("micro_macro", scheme="bio")
     with pytest.raises(ValueError, match="spans: 'ace' is not one of"):
         state.new("micro_macro", spans="ace")
-    with pytest.raises(ValueError, match="convention: not a micro_macro state option"):
+    with pytest.raises(ValueError, match="convention: applies to candidate or token labels, not to spans=.textee."):
         state.new("micro_macro", spans="textee", convention="maven")
     with pytest.raises(ValueError, match="scheme: 'iob' is not one of"):
         state.new("micro_macro", spans="oneie", scheme="iob")
@@ -183,9 +183,11 @@ def test_spans_refusals_name_the_argument():
     with pytest.raises(ValueError, match=r"merge: option"):
         state.merge(state.new("micro_macro"), s)
     data = state.new("micro_macro", spans="textee").update(*flat(windows_corpus(1, 6, False))).to_dict()
-    for key, bad, message in (("windows", [["d", 0], ["d", 0]], "windows: lists a window twice"), ("windows", [["d", None]], r"windows\[0\]"), ("events", "yes", "events: 'yes'"), ("events", 1, "events: 1"), ("counts", [-1] * 18, r"counts\[0\]")):
+    for key, bad, message in (("windows", [["d", 0], ["d", 0]], "windows: lists a window twice"), ("windows", [["d", None]], r"windows\[0\]"), ("events", "yes", "records: .*'events': 'yes'"), ("events", 1, "records: .*'events': 1")):
         with pytest.raises(ValueError, match=message):
-            state.from_dict({**data, key: bad})
+            state.from_dict({**data, "records": {**data["records"], key: bad}})
+    with pytest.raises(ValueError, match=r"counts\[0\]"):
+        state.from_dict({**data, "counts": [-1] * 18})
 
 
 def test_spans_empty_state_is_compute_of_nothing():
@@ -300,7 +302,7 @@ def test_faithfulness_by_hand():
 def test_faithfulness_refusals_name_the_argument():
     with pytest.raises(ValueError, match="keep_rows: faithfulness.compute has no bootstrap"):
         state.new("faithfulness", keep_rows=True)
-    with pytest.raises(ValueError, match="per_example: not a faithfulness state option"):
+    with pytest.raises(ValueError, match="per_example: not a faithfulness option"):
         state.new("faithfulness", per_example=True)
     with pytest.raises(ValueError, match="aopc_thresholds: .* are not distinct increasing"):
         state.new("faithfulness", aopc_thresholds=[0.5, 0.1])

@@ -35,20 +35,18 @@ import numpy as np
 
 from .core import (
     check_flags,
-    as_floats,
-    bootstrap_intervals,
     bootstrap_options,
     check_bootstrap,
     check_choice,
     check_zero_division,
-    compress_rows,
-    encode_rows,
     divide,
     harmonic_mean,
     input_error,
     read_text,
     signature,
+    with_references,
 )
+from .family import Batch, Family, evaluate, scoring_options
 
 MATCHING = ("exact", "partial", "head")
 ZERO_MATCHING = ("dependent", "linear")
@@ -118,10 +116,11 @@ def _sentences(text, source):
                 raise input_error(source, None, f"line {line_number}: {len(cells)} tab-separated columns, CoNLL-U has 10")
             if "-" in cells[0]:
                 continue  # a multiword token's line
-            if "." in cells[0]:
-                node = float(cells[0])
-            else:
-                node = int(cells[0])
+            try:
+                node = float(cells[0]) if "." in cells[0] else int(cells[0])
+            except ValueError:
+                raise input_error(source, None, f"line {line_number}: node id {cells[0]!r} is not a number (a word is 1, 2, ..., an empty node 1.1, a multiword token 1-2)") from None
+            if isinstance(node, int):
                 if node != len(forms) + 1:
                     raise input_error(source, None, f"line {line_number}: word id {cells[0]} where {len(forms) + 1} was expected")
                 forms.append(cells[1])
@@ -689,17 +688,45 @@ def document_rows(predictions, references, matching, keep_singletons, zero_match
     return names, np.concatenate(rows)
 
 
-def paired_statistics(references, system_a, system_b, matching="head", keep_singletons=False, zero_matching="dependent", metrics=None, zero_division=0.0):
-    """For paperscore.compare: each system's per-document rows (the key's documents, in
-    order, so both systems' rows line up) and the reducer, as compute() sums them."""
-    chosen = _check_metrics(metrics)
-    zero_division = check_zero_division(zero_division)
-    check_flags(keep_singletons=keep_singletons)
-    tables = []
-    for system, argument in ((system_a, "system_a"), (system_b, "system_b")):
-        _, rows = document_rows(system, references, matching, keep_singletons, zero_matching, argument, chosen)
-        tables += encode_rows(rows)  # coded by value: p-values do not depend on document order
-    return (*tables, lambda weights, rows: scores(np.asarray(weights, dtype=float) @ rows, zero_division, chosen))
+SCORING = ("matching", "keep_singletons", "zero_matching", "metrics", "zero_division")
+
+
+def family(**options):
+    """corefud's statistics (paperscore.family) for compute()'s scoring options."""
+    return CorefUDFamily(scoring_options(compute, options, SCORING, "corefud"))
+
+
+class CorefUDFamily(Family):
+    """corefud's statistics: per document its row of WIDTH numerators and denominators per
+    chosen metric (floats, as compute sums them), from CoNLL-U texts: each file's documents
+    its rows, so a state's shard holds whole files (each prediction text with its key)."""
+
+    name = "corefud"
+    bounded = False  # the UA scorer's BLANC counts links of matched mentions: a document can give precision 1.5
+
+    def __init__(self, options):
+        o = options
+        check_choice("matching", o["matching"], MATCHING)
+        check_choice("zero_matching", o["zero_matching"], ZERO_MATCHING)
+        check_flags(keep_singletons=o["keep_singletons"])
+        o["keep_singletons"] = bool(o["keep_singletons"])
+        self.chosen = check_metrics(o["metrics"])
+        o["metrics"] = None if o["metrics"] is None else list(self.chosen)
+        o["zero_division"] = check_zero_division(o["zero_division"])
+        super().__init__(o)
+        self.counts = (False,) * sum(WIDTH[m] for m in self.chosen)
+
+    def headline(self):
+        return "conll_f1"
+
+    def rows(self, predictions, references, argument="predictions"):
+        o = self.options
+        if isinstance(references, (list, tuple)) and not len(references) and isinstance(predictions, (list, tuple)) and not len(predictions):
+            return Batch(np.zeros((0, self.width())))
+        return Batch(document_rows(predictions, references, o["matching"], o["keep_singletons"], o["zero_matching"], argument, self.chosen)[1])
+
+    def reduce(self, totals, records=None):
+        return scores(totals, self.options["zero_division"], self.chosen)
 
 
 def compute(
@@ -728,17 +755,13 @@ def compute(
     metrics: None (all eight, the scorer's -m all) or names among METRICS; conll_f1 comes
     with muc, bcub and ceafe.
     """
-    chosen = _check_metrics(metrics)
-    zero_division = check_zero_division(zero_division)
-    check_flags(keep_singletons=keep_singletons)
+    fam = family(matching=matching, keep_singletons=keep_singletons, zero_matching=zero_matching, metrics=metrics, zero_division=zero_division)
+    chosen, zero_division = fam.chosen, fam.options["zero_division"]
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples, seed)
     names, rows = document_rows(predictions, references, matching, keep_singletons, zero_matching, metrics=chosen)
     totals = rows.sum(0)
-    result = as_floats(scores(totals, zero_division, chosen))
-    if confidence_level is not None:
-        distinct, counts = compress_rows(rows)
-        result.update(bootstrap_intervals(counts, lambda weights: scores(weights @ distinct, zero_division, chosen), confidence_level, n_resamples, seed))
+    result = evaluate(fam, Batch(rows), confidence_level, n_resamples, seed)
     if return_counts:
         result["counts"] = _counts(totals, chosen)
     if per_document:
@@ -747,11 +770,11 @@ def compute(
     if return_signature:
         options = bootstrap_options(confidence_level, n_resamples, seed)
         named = {"metrics": list(chosen)} if metrics is not None else {}
-        result["signature"] = signature("coref_conll", format="conllu", matching=matching, zero_matching=zero_matching, **named, keep_singletons=bool(keep_singletons), zero_division=zero_division, **options)
+        result["signature"] = with_references(signature("coref_conll", format="conllu", matching=matching, zero_matching=zero_matching, **named, keep_singletons=bool(keep_singletons), zero_division=zero_division, **options), references)
     return result
 
 
-def _check_metrics(metrics):
+def check_metrics(metrics):
     if metrics is None or (isinstance(metrics, str) and metrics == "all"):
         return METRICS
     names = [metrics] if isinstance(metrics, str) else list(metrics) if isinstance(metrics, (list, tuple)) else None
@@ -794,11 +817,14 @@ def compute_for_coref(predictions, references, matching, zero_matching, conventi
     return compute(predictions, references, matching=matching, zero_matching=zero_matching, **options)
 
 
-def paired_for_coref(references, system_a, system_b, matching, zero_matching, convention, keep_singletons, metrics, zero_division):
-    """coref.paired_statistics() on CoNLL-U: scorer.pl's convention only."""
-    if convention != "scorer_pl":
-        raise ValueError(f"convention: {convention!r} does not apply to CoNLL-U input, scored as corefud-scorer scores it; leave it 'scorer_pl'")
-    return paired_statistics(references, system_a, system_b, matching, keep_singletons, zero_matching, metrics, zero_division)
+def family_for_coref(options):
+    """The statistics of coref's `options` on CoNLL-U (compute_for_coref's rules): those
+    with no meaning here must be left alone."""
+    defaults = {"convention": "scorer_pl", "span_convention": "token_inclusive", "remove_nested": False, "NP_only": False, "min_span": False, "parse": None, "strict": False}
+    for name, default in defaults.items():
+        if options[name] != default:
+            raise ValueError(f"{name}: {options[name]!r} does not apply to CoNLL-U input, scored as corefud-scorer scores it; leave it {default!r}")
+    return family(**{name: options[name] for name in SCORING})
 
 
 def add_arguments(parser):
@@ -819,10 +845,15 @@ def run(args):
         raise ValueError("--format conllu: scorer.pl's argument form, --convention and coval's --remove-nested/--np-only/--min-span do not apply to CoNLL-U input")
     if args.corefud_output and (args.common["zero_division"] != 0 or args.per_document or "confidence_level" in args.common):
         raise ValueError("--corefud-output prints the scorer's own figures: leave --zero-division 0 and drop --per-document and --confidence-level")
-    key, response = read_text(args.key, "KEY"), read_text(args.response, "RESPONSE")
+    files = [(read_text(path, argument), path, argument) for path, argument in ((args.key, "KEY"), (args.response, "RESPONSE"))]
     metrics = None if args.metric == "all" else (args.metric,)
     keep_singletons = not args.remove_singletons
-    result = compute(response, key, matching=args.matching, keep_singletons=keep_singletons, zero_matching=args.zero_matching, metrics=metrics, per_document=args.per_document, return_counts=True, **args.common)
+    try:
+        result = compute(files[1][0], files[0][0], matching=args.matching, keep_singletons=keep_singletons, zero_matching=args.zero_matching, metrics=metrics, per_document=args.per_document, return_counts=True, **args.common)
+    except ValueError:
+        for text, path, argument in files:  # a file that cannot be read: its error under the file's name
+            read_conllu(text, f"{argument}: {path}")
+        raise
     if args.corefud_output:
         result["corefud_report"] = scorer_output(result, metrics or "all", args.matching, keep_singletons, args.zero_matching)
     return result

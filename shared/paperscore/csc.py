@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .core import _short, as_corpus, check_choice, check_same_length, decode, input_error, read_bytes, read_lines, split_lines
+from .core import as_corpus, check_choice, check_same_length, decode, input_error, read_bytes, read_lines, short_repr, split_lines
 
 # How a sentence whose length differs from its source is treated:
 #   "error"    a ValueError naming the example (the default: positions would not line up);
@@ -514,6 +514,14 @@ class LabelFile:
         """The lines as read_lines gives them (and its error for an empty line, unless allow_empty)."""
         return split_lines(self.data.decode("utf-8"), self.path, self.argument, allow_empty)
 
+    def canonical(self):
+        """The lines, as core.fingerprint reads a corpus (trailing blank lines dropped, as
+        from a string)."""
+        lines = self.lines(allow_empty=True)
+        while lines and not lines[-1].strip():
+            lines.pop()
+        return lines
+
 
 def corpus(values, argument):
     """core.as_corpus for text: a list of examples (a numpy array of strings becomes a list
@@ -796,20 +804,20 @@ def _parse_one_by_one(lines, argument, positions_only, line_numbers, opaque, pid
     for index, line in enumerate(lines):
         where = f"{argument} line {index + 1}" if line_numbers else f"{argument}[{index}]"
         if not isinstance(line, str):
-            raise ValueError(f"{where}: expected a label line (str), got {type(line).__name__} {_short(line, 60)}")
+            raise ValueError(f"{where}: expected a label line (str), got {type(line).__name__} {short_repr(line, 60)}")
         trimmed = line.strip(JAVA_SPACE)
         if not trimmed or trimmed.startswith("#"):
             continue
         if "\r" in trimmed or "\n" in trimmed:
-            raise ValueError(f"{where}: {_short(line, 60)} holds a line end inside it (the jars end a line at a CR or LF)")
+            raise ValueError(f"{where}: {short_repr(line, 60)} holds a line end inside it (the jars end a line at a CR or LF)")
         raw = trimmed.split(",")
         fields = [field.strip(JAVA_SPACE) for field in raw]
         pid = fields[0]
         if not pid or len(fields) < 2:
             shape = "pos, ..." if positions_only else "pos, char, ..."
-            raise ValueError(f"{where}: {_short(line, 60)} is not a label line `pid, 0` or `pid, {shape}` (sentences come with their sources)")
+            raise ValueError(f"{where}: {short_repr(line, 60)} is not a label line `pid, 0` or `pid, {shape}` (sentences come with their sources)")
         if pid in first_line:
-            raise ValueError(f"{where}: pid {_short(pid, 60)} is already on {_line_name(argument, first_line[pid], line_numbers)}")
+            raise ValueError(f"{where}: pid {short_repr(pid, 60)} is already on {_line_name(argument, first_line[pid], line_numbers)}")
         first_line[pid] = index
         number_of_sentence = len(pids)
         pids.append(pid)
@@ -817,10 +825,13 @@ def _parse_one_by_one(lines, argument, positions_only, line_numbers, opaque, pid
         if values == ["0"]:
             continue
         if values[-1] == "":
-            raise ValueError(f"{where}: {_short(line, 60)} ends with an empty field")
+            raise ValueError(f"{where}: {short_repr(line, 60)} ends with an empty field")
         step = 1 if positions_only else 2
         if len(values) % step:
-            raise ValueError(f"{where}: position {_short(values[-1], 30)} has no character (a label line is `pid, pos, char, ...`)")
+            if len(values) == 1 and values[0].strip() == "0":  # `pid, 0` and a U+3000 or U+00A0
+                kept = ", ".join(f"U+{ord(c):04X}" for c in dict.fromkeys(values[0].replace("0", "")))
+                raise ValueError(f"{where}: {short_repr(line, 60)}: the field after the pid is {short_repr(values[0], 30)}, not 0: the jars trim only the characters up to U+0020 and keep {kept} in it (then read any line of two fields as no error); write `pid, 0`")
+            raise ValueError(f"{where}: position {short_repr(values[-1], 30)} has no character (a label line is `pid, pos, char, ...`)")
         drop_chars = pid_space_drops_chars and raw[0] != pid
         seen = set()
         for k in range(0, len(values), step):
@@ -831,7 +842,7 @@ def _parse_one_by_one(lines, argument, positions_only, line_numbers, opaque, pid
             seen.add(number)
             if not positions_only and len(values[k + 1]) != 1:
                 kept = " (the jars trim only the characters up to U+0020)" if values[k + 1] != values[k + 1].strip() else ""
-                raise ValueError(f"{where}: the correction at position {_plain(text)} is {_short(values[k + 1], 30)}, not one character{kept}")
+                raise ValueError(f"{where}: the correction at position {_plain(text)} is {short_repr(values[k + 1], 30)}, not one character{kept}")
             sentence.append(number_of_sentence)
             position.append(number)
             char.append(0 if positions_only or drop_chars else ord(values[k + 1]))
@@ -844,21 +855,21 @@ def _position(text, opaque, where):
     digits = text.isascii() and text.isdigit()
     number = text.lstrip("0") if digits else ""
     if digits and not number:
-        raise ValueError(f"{where}: position {_short(text, 30)} (a 0 must stand alone: `pid, 0`)")
+        raise ValueError(f"{where}: position {short_repr(text, 30)} (a 0 must stand alone: `pid, 0`)")
     # (compared by length first: int() refuses more than 4300 digits)
     fits = digits and len(number) <= _DIGITS and int(number) <= MAX_POSITION
     if opaque is not None and not (fits and number == text):
         return opaque.setdefault(text, MAX_POSITION + 1 + len(opaque))
     if not digits:
-        raise ValueError(f"{where}: position {_short(text, 30)} (it is not a positive integer)")
+        raise ValueError(f"{where}: position {short_repr(text, 30)} (it is not a positive integer)")
     if not fits:
         raise ValueError(f"{where}: position {_plain(text)} is beyond {MAX_POSITION}")
     return int(number)
 
 
 def _plain(text):
-    """A field shown as it is in a message, or cut (core._short) when long."""
-    return text if len(text) <= 30 else _short(text, 30)
+    """A field shown as it is in a message, or cut (core.short_repr) when long."""
+    return text if len(text) <= 30 else short_repr(text, 30)
 
 
 def _line_name(argument, index, line_numbers):
@@ -891,7 +902,7 @@ def align_pids(truth_pids, result_pids, result, allow_missing=False, argument="r
         problems = []
         for name, pids in (("pids not in the truth", extra), ("truth pids missing", missing if not allow_missing else [])):
             if pids:
-                shown = ", ".join(_short(pid, 40) for pid in pids[:10]) + (f" and {len(pids) - 10} more" if len(pids) > 10 else "")
+                shown = ", ".join(short_repr(pid, 40) for pid in pids[:10]) + (f" and {len(pids) - 10} more" if len(pids) > 10 else "")
                 problems.append(f"{len(pids)} {name}: {shown}")
         raise ValueError(f"{argument}: " + "; ".join(problems))
     # A missing pid becomes an empty sentence appended at the end of the result.

@@ -15,20 +15,18 @@ import numpy as np
 
 from .core import (
     check_flags,
-    as_floats,
-    bootstrap_intervals,
     bootstrap_options,
     check_bootstrap,
     check_choice,
     check_same_length,
     check_zero_division,
     compared_files,
-    compress_rows,
     divide,
-    encode_rows,
     harmonic_mean,
     input_error,
+    isin,
     signature,
+    with_references,
 )
 from .csc import (
     LENGTH_MISMATCH,
@@ -42,7 +40,8 @@ from .csc import (
     read_sources,
 )
 from . import csc_llm
-from .parse import add_reply_arguments, read_replies, read_reply_file
+from .family import Batch, Family, evaluate, scoring_options
+from .parse import add_reply_arguments, check_parser_options, get_parser, parser_id, read_replies, read_reply_file
 
 CHAR_SUBSETS = ("all", "erroneous")
 SPACE = "csc_common"
@@ -122,6 +121,13 @@ COLUMNS = (
     "exact_hits",  # predicted (position, char) pairs that are gold pairs
     "membership_misses",  # Pointer-Net FN: gold chars not among the chars predicted at hit positions
 )
+# (a, b): a <= b in every row (a sentence or edit counts in a only where it counts in b)
+CHECKS = (
+    ("gold_sentences", "sentences"), ("predicted_sentences", "sentences"), ("detected_sentences", "predicted_sentences"),
+    ("corrected_sentences", "detected_sentences"), ("detection_hits", "sentences"), ("correction_hits", "sentences"),
+    ("clean_flagged", "predicted_sentences"), ("untouched_erroneous", "gold_sentences"),
+    ("exact_hits", "predicted_chars"), ("exact_hits", "gold_chars"), ("position_hits", "predicted_chars"),
+)  # fmt: skip
 DE = np.array([ord("地"), ord("得")])
 FIRST_PUNCTUATION = np.array([ord("。"), ord("，")])
 
@@ -232,9 +238,9 @@ def _edit_views(predictions, references, sources, views, remove_de, ignore=froze
         predicted, gold, strings = by_rule[rule]
         drop = np.zeros(len(predicted.char), dtype=bool)
         if remove_de:  # ReaLiSe's and SCOPE's SIGHAN13 post-processing: predicted 地/得 edits go
-            drop |= np.isin(predicted.char, DE)
+            drop |= isin(predicted.char, DE)
         if first_punctuation:  # SpellGCN's label writer skips a predicted 。/， at the first position
-            drop |= (predicted.position == 1) & np.isin(predicted.char, FIRST_PUNCTUATION)
+            drop |= (predicted.position == 1) & isin(predicted.char, FIRST_PUNCTUATION)
         if drop.any():
             predicted = predicted.keep(~drop)
         # Views that read the edits alike share one object, hence one block of the table.
@@ -257,7 +263,7 @@ def _without_ignored(by_rule, sources, ignore):
         if id(edits) not in done:
             inside = (edits.position >= 1) & (edits.position <= lengths[edits.sentence])
             char = np.where(inside, points[np.where(inside, starts[edits.sentence] + edits.position - 1, 0)] if len(points) else -1, -1)
-            done[id(edits)] = edits.keep(~np.isin(char, wanted))
+            done[id(edits)] = edits.keep(~isin(char, wanted))
         return done[id(edits)]
 
     return {rule: (kept(p), kept(g), strings) for rule, (p, g, strings) in by_rule.items()}
@@ -333,6 +339,17 @@ def _round3(values):
     return np.asarray(np.frompyfunc(lambda v: round(v, 3), 1, 1)(np.asarray(values, dtype=float)), dtype=float)
 
 
+def _fraction(percent):
+    """A percentage printed to 3 decimals as the fraction it stands for: the float nearest
+    that decimal over 100 (55.556 / 100 alone is 0.5555599999999999, round(..., 5) 0.55556)."""
+    return round(percent / 100, 5)
+
+
+def _fractions(percents):
+    """_fraction of each value of an array."""
+    return np.asarray(np.frompyfunc(_fraction, 1, 1)(np.asarray(percents, dtype=float)), dtype=float)
+
+
 def _prf(tp, n_predicted, n_gold, preset, epsilon, zd, beta=1.0):
     """Precision, recall and F1 (F-beta) as the preset's code computes them."""
     if epsilon:
@@ -342,7 +359,7 @@ def _prf(tp, n_predicted, n_gold, preset, epsilon, zd, beta=1.0):
     b2 = beta * beta  # F-beta = (1 + b2) P R / (b2 P + R): F1 for beta 1
     if "rounding" in preset.quirks:  # CSCD-NS: P and R in percent to 3 decimals, F1 from those
         p, r = _round3(precision * 100), _round3(recall * 100)
-        return p / 100, r / 100, _round3((1 + b2) * p * r / (b2 * p + r + preset.f1_epsilon)) / 100
+        return _fractions(p), _fractions(r), _fractions(_round3((1 + b2) * p * r / (b2 * p + r + preset.f1_epsilon)))
     if preset.f1_epsilon:
         return precision, recall, (1 + b2) * precision * recall / (b2 * precision + recall + preset.f1_epsilon)
     if beta != 1:
@@ -381,7 +398,7 @@ def figures(variant, sums, zero_division=0.0, char_subset=None):
         _level(out, "sentence_correction", accuracy("correction_hits"), preset, tp, tp + c["clean_flagged"], gold, eps, zd)
     if "false_positive_rate" in preset.quirks:
         if "rounding" in preset.quirks:  # simple-csc: in percent to 3 decimals, over clean + 1e-10
-            out["sentence_false_positive_rate"] = _round3(100 * c["clean_flagged"] / (n - gold + 1e-10)) / 100
+            out["sentence_false_positive_rate"] = _fractions(_round3(100 * c["clean_flagged"] / (n - gold + 1e-10)))
         else:
             out["sentence_false_positive_rate"] = c["clean_flagged"] / (n - gold + eps)
     else:  # the code prints none: flagged error-free / error-free sentences (0/0: the policy)
@@ -534,7 +551,7 @@ def compute(
     "whole" or "align" for every preset (see paperscore.csc); None: each preset as its code does.
     remove_de: drop predicted edits into 地 or 得 (ReaLiSe's and SCOPE's SIGHAN13
     post-processing). normalize: csc_llm.NORMALIZATIONS to apply to the sentences before
-    scoring, for every preset; None: none, except the LLM presets' own (simple_csc and
+    scoring, for every preset ("none" or (): none); None: none, except the LLM presets' own (simple_csc and
     msllm, as their run.sh does). simple_csc and msllm align every sentence (csc_llm) and
     take neither length_mismatch nor remove_de (under "all" those apply to the others);
     from label lines "all" leaves them out. cllm projects every prediction (csc_llm.projected);
@@ -544,26 +561,20 @@ def compute(
     code would divide by zero (presets that add an epsilon keep it).
     parse: a csc parser of paperscore.parse ("csc_reply", "cllm_reply", ...): predictions
     are a corrector's replies, each read into its sentence first (then normalize and the
-    length rules as for any sentence). The result adds "parse_failures" (replies with
-    nothing left, or that the parser's repository refuses: scored as the sentence read)
+    length rules as for any sentence). The result adds "parse_failures" (replies the
+    parser does not recognise, or that its repository would not score as read: scored as
+    the sentence read, "" for paperscore's own parsers)
     and "parse_failure_examples" (the first 0-based indices); the signature names the
     parser. strict: such a reply is a ValueError instead.
     """
-    predictions, references, sources = corpora(predictions=predictions, references=references, sources=sources).values()
-    labels = label_input(sources)
-    predictions, parsed = read_replies(predictions, parse, strict, labels)
-    variants = check_options(variant, char_subset, length_mismatch, remove_de, labels)
-    steps = None if normalize is None else csc_llm.check_normalize(normalize)
-    ignore_chars = check_ignore_chars(ignore_chars, labels)
-    zd = check_zero_division(zero_division)
+    fam = family(variant=variant, char_subset=char_subset, length_mismatch=length_mismatch, remove_de=remove_de, normalize=normalize, ignore_chars=ignore_chars, parse=parse, strict=strict, zero_division=zero_division)
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples)
-    rows, blocks, edits = _table(predictions, references, sources, variants, length_mismatch, remove_de, normalize=steps, ignore_chars=ignore_chars)
-    sums = rows.sum(0)
-    result = as_floats(ratios(sums, variants, blocks, zd, char_subset))
-    if confidence_level is not None:
-        distinct, weights = compress_rows(rows)
-        result.update(bootstrap_intervals(weights, lambda w: ratios(w @ distinct, variants, blocks, zd, char_subset), confidence_level, n_resamples, seed))
+    batch, edits = fam.read(predictions, references, sources)
+    labels, parsed, rows = label_input(sources), batch.report, batch.table
+    variants, blocks, sums = fam.variants(labels), fam.blocks(labels), rows.sum(0)
+    steps, ignore_chars = fam.steps, fam.options["ignore_chars"]
+    result = evaluate(fam, batch, confidence_level, n_resamples, seed)
     if return_counts:
         for name, start in zip(variants, blocks):
             counts = dict(zip(COLUMNS, sums[start : start + len(COLUMNS)].tolist()))
@@ -582,31 +593,111 @@ def compute(
         options.update(remove_de=remove_de, normalize="+".join(steps) if steps else ("none" if steps is not None else "preset"))
         if ignore_chars:
             options["ignore_chars"] = ignore_chars
-        options.update(input="labels" if labels else "sentences", zero_division=zd)
-        result["signature"] = signature("csc_common", **options, **bootstrap_options(confidence_level, n_resamples, seed))
+        options.update(input="labels" if labels else "sentences", zero_division=fam.options["zero_division"])
+        result["signature"] = with_references(signature("csc_common", **options, **bootstrap_options(confidence_level, n_resamples, seed)), references)
     return result
 
 
-def headline(variant="realise", **options):
+def headline(**options):
     """What `paperscore compare` compares by default: sentence-level correction F1, or
     character-level where a preset has no sentence level; realise's under variant="all"."""
-    if variant == "all":
-        return "realise/sentence_correction_f1"
-    return "char_correction_f1" if variant in ("craspell", "pointer") else "sentence_correction_f1"
+    return family(**{name: value for name, value in options.items() if name in SCORING}).headline()
 
 
-def paired_statistics(references, system_a, system_b, sources=None, variant="realise", char_subset=None, length_mismatch=None, remove_de=False, normalize=None, ignore_chars=None, zero_division=0.0):
-    """For paperscore.compare: each system's per-sentence rows and the reducer."""
-    references, system_a, system_b, sources = corpora(references=references, system_a=system_a, system_b=system_b, sources=sources).values()
-    variants = check_options(variant, char_subset, length_mismatch, remove_de, label_input(sources))
-    normalize = None if normalize is None else csc_llm.check_normalize(normalize)
-    ignore_chars = check_ignore_chars(ignore_chars, label_input(sources))
-    zd = check_zero_division(zero_division)
-    tables = []
-    for system in (system_a, system_b):
-        rows, blocks, _ = _table(system, references, sources, variants, length_mismatch, remove_de, shared=False, normalize=normalize, ignore_chars=ignore_chars)
-        tables += encode_rows(rows)
-    return (*tables, lambda weights, rows: ratios(weights @ rows, variants, blocks, zd, char_subset))
+SCORING = ("variant", "char_subset", "length_mismatch", "remove_de", "normalize", "ignore_chars", "parse", "strict", "zero_division")
+
+
+def family(**options):
+    """csc_common's statistics (paperscore.family) for compute()'s scoring options."""
+    return CscFamily(scoring_options(compute, options, SCORING, "csc_common"))
+
+
+class CscFamily(Family):
+    """csc_common's statistics: per sentence one block of COLUMNS (counts) per way of
+    reading the edits, laid out from the options alone (and whether the input is label
+    lines), so that every batch's rows line up. Label lines (no sources) pair lines by pid
+    over the whole corpus: a corpus of them is read in one batch, and a state refuses to
+    merge them with other examples (as csc_sighan's)."""
+
+    name = "csc_common"
+    inputs = ("sources",)
+
+    def __init__(self, options):
+        o = options
+        check_options(o["variant"], o["char_subset"], o["length_mismatch"], o["remove_de"])
+        self.steps = None if o["normalize"] is None else csc_llm.check_normalize(o["normalize"])
+        o["ignore_chars"] = check_ignore_chars(o["ignore_chars"], False)
+        check_parser_options(o["parse"], o["strict"])
+        o["parse"] = None if o["parse"] is None else parser_id(get_parser(o["parse"], "csc"))
+        o["zero_division"] = check_zero_division(o["zero_division"])
+        super().__init__(o)
+
+    @property
+    def counts(self):  # made on demand: the empty table's layout (compute needs none)
+        return (True,) * self.width()
+
+    def variants(self, labels=False):
+        o = self.options
+        return check_options(o["variant"], o["char_subset"], o["length_mismatch"], o["remove_de"], labels)
+
+    def _layout(self, labels):
+        return _table([], [], None if labels else [], self.variants(labels), self.options["length_mismatch"], self.options["remove_de"], shared=False, normalize=self.steps)
+
+    def blocks(self, labels=False):
+        return self._layout(labels)[1]
+
+    def width(self, labels=False):
+        return self._layout(labels)[0].shape[1]
+
+    def headline(self):
+        variant = self.options["variant"]
+        if variant == "all":
+            return "realise/sentence_correction_f1"
+        return "char_correction_f1" if variant in ("craspell", "pointer") else "sentence_correction_f1"
+
+    def read(self, predictions, references, sources=None):
+        """(Batch, {variant: (predicted, gold)}: the edits each preset read)."""
+        o = self.options
+        predictions, references, sources = corpora(predictions=predictions, references=references, sources=sources).values()
+        labels = label_input(sources)
+        predictions, parsed = read_replies(predictions, o["parse"], o["strict"], labels)
+        variants = self.variants(labels)
+        check_ignore_chars(o["ignore_chars"], labels)
+        rows, _, edits = _table(predictions, references, sources, variants, o["length_mismatch"], o["remove_de"], shared=False, normalize=self.steps, ignore_chars=o["ignore_chars"])
+        return Batch(rows, parsed or None, {"labels": labels} if len(rows) else None), edits
+
+    def rows(self, predictions, references, sources=None):
+        return self.read(predictions, references, sources)[0]
+
+    def reduce(self, totals, records=None):
+        labels = bool(records and records["labels"])
+        o = self.options
+        return ratios(totals, self.variants(labels), self.blocks(labels), o["zero_division"], o["char_subset"])
+
+    def _merge_records(self, mine, theirs, where):
+        if mine["labels"] or theirs["labels"]:
+            raise ValueError(
+                f"{where}: label lines (sources=None) are scored in one batch: they pair lines by pid anywhere in the files, and a shard "
+                f"cannot tell a pid whose line is in another shard from one the system left out, so merged counts could be silently wrong: "
+                f"give the sentences with their sources, or score the whole label files in one update (or with csc_common.compute)"
+            )
+        return mine
+
+    def paired_records(self, *records):
+        return records[0]
+
+    def load_records(self, data):
+        if data is None or (isinstance(data, dict) and set(data) == {"labels"} and isinstance(data["labels"], bool)):
+            return data
+        raise ValueError(f"records: {data!r:.60} is not {{\"labels\": true or false}}")
+
+    def check(self, totals, where):
+        totals = np.asarray(totals)
+        for start in self.blocks():
+            c = dict(zip(COLUMNS, np.moveaxis(totals[:, start : start + len(COLUMNS)], -1, 0)))
+            for small, large in CHECKS:
+                if (c[small] > c[large]).any():
+                    raise ValueError(f"{where}: {small} above {large}, which no corpus gives")
 
 
 # ---------------------------------------------------------------------------------------
@@ -667,7 +758,7 @@ def visual_c3(predictions, references, sources, ocr_predictions):
         if hits == errors == 0:
             recall = 100.0
         f1 = round(2 * precision * recall / (precision + recall + 1e-10), 3)
-        out.update({f"{key}_precision": round(precision, 3) / 100, f"{key}_recall": round(recall, 3) / 100, f"{key}_f1": f1 / 100})
+        out.update({f"{key}_precision": _fraction(round(precision, 3)), f"{key}_recall": _fraction(round(recall, 3)), f"{key}_f1": _fraction(f1)})
     return out
 
 
@@ -707,7 +798,7 @@ def options(args):
     if args.ignore_chars is not None:
         out["ignore_chars"] = args.ignore_chars
     if args.normalize is not None:  # (not given: as the Python call without it)
-        out["normalize"] = tuple(step for step in args.normalize if step != "none")
+        out["normalize"] = tuple(args.normalize)
     return out
 
 

@@ -13,21 +13,18 @@ import re
 import numpy as np
 
 from .core import (
-    _short,
-    as_floats,
-    bootstrap_intervals,
     bootstrap_options,
     check_bootstrap,
     check_choice,
     check_same_length,
     check_zero_division,
     compared_files,
-    compress_rows,
     divide,
-    encode_rows,
     harmonic_mean,
     read_lines,
+    short_repr,
     signature,
+    with_references,
 )
 from .csc import (
     LENGTH_MISMATCH,
@@ -41,7 +38,8 @@ from .csc import (
     match,
     read_sources,
 )
-from .parse import add_reply_arguments, parse as parse_texts, read_replies, read_reply_file
+from .family import Batch, Family, evaluate, scoring_options
+from .parse import add_reply_arguments, check_parser_options, get_parser, parse as parse_texts, parser_id, read_replies, read_reply_file
 
 VERSIONS = ("2013", "2014", "2015")
 CORRECTION_MATCH = ("subset", "exact", "set")
@@ -120,7 +118,7 @@ def edits(predictions, references, sources, kind, length_mismatch="error", corre
             # where the 2013 jar fails (a NullPointerException in subtask 2) instead of scoring
             pid = pids[int(gold.sentence[np.argmax(gold.char == 0)])]
             name = label_names(predictions, references)[1]
-            raise ValueError(f"{name}: pid {_short(pid, 40)} is written with white space before its comma, on which the SIGHAN 2013 jar fails in subtask 2")
+            raise ValueError(f"{name}: pid {short_repr(pid, 40)} is written with white space before its comma, on which the SIGHAN 2013 jar fails in subtask 2")
         return pids, predicted, gold, opaque or {}
     check_same_length(predictions, references)
     predicted, gold = extract_edits(sources, predictions, references, length_mismatch=length_mismatch)
@@ -133,7 +131,7 @@ def _check_ccl(opaque, names):
     02 is not 2)."""
     if opaque:
         text = next(iter(opaque))
-        raise ValueError(f"{names[0]} or {names[1]}: position {_short(text, 30)} has leading zeros or is beyond 2147483647; correction_match='set' (CCL2022) compares positions as strings, the jars as numbers")
+        raise ValueError(f"{names[0]} or {names[1]}: position {short_repr(text, 30)} has leading zeros or is beyond 2147483647; correction_match='set' (CCL2022) compares positions as strings, the jars as numbers")
 
 
 def statistics(m, kind, correction_match="subset"):
@@ -245,56 +243,115 @@ def compute(
     paperscore.parse first, as in csc_common.compute ("parse_failures" in the result, the
     parser in the signature; strict: a reply the parser cannot read is a ValueError).
     """
-    kind = definition(version, subtask, correction_match)
-    if parse is not None:  # replies read first: sentences only (label lines come without sources)
-        predictions, sources = corpus(predictions, "predictions"), None if sources is None else corpus(sources, "sources")
-    predictions, parsed = read_replies(predictions, parse, strict, parse is not None and label_input(sources))
-    zd = check_zero_division(zero_division)
+    fam = family(version=version, subtask=subtask, correction_match=correction_match, length_mismatch=length_mismatch, parse=parse, strict=strict, zero_division=zero_division)
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples)
-    _, predicted, gold, _ = edits(predictions, references, sources, kind, length_mismatch, correction_match)  # checks the corpora first
-    labels = label_input(sources)
-    rows = statistics(match(predicted, gold, correction_match == "set"), kind, correction_match)
-    counts = rows.sum(0)
-    result = as_floats(ratios(counts, kind, zd))
-    if confidence_level is not None:
-        distinct, weights = compress_rows(rows)
-        result.update(bootstrap_intervals(weights, lambda w: ratios(w @ distinct, kind, zd), confidence_level, n_resamples, seed))
+    batch, predicted, gold = fam.read(predictions, references, sources)
+    result = evaluate(fam, batch, confidence_level, n_resamples, seed)
     if return_counts:
-        result.update(zip(COLUMNS[kind], counts.tolist()))
+        result.update(zip(COLUMNS[fam.kind], batch.table.sum(0).tolist()))
     if per_sentence:
-        result.update(_per_sentence(rows, kind, predicted, gold))
+        result.update(_per_sentence(batch.table, fam.kind, predicted, gold))
+    parsed = batch.report
     if parsed:
         result.update(parse_failures=parsed["parse_failures"], parse_failure_examples=parsed["parse_failure_examples"])
     if return_signature:
+        labels = label_input(sources)
         options = {"parse": parsed["parser"]} if parsed else {}
         options["version"] = str(version)
-        if kind != "2015":
+        if fam.kind != "2015":
             options["subtask"] = int(subtask)
         else:
             options["correction_match"] = correction_match
         options["input"] = "labels" if labels else "sentences"
         if not labels:
             options["length_mismatch"] = length_mismatch
-        options["zero_division"] = zd
-        result["signature"] = signature("csc_sighan", **options, **bootstrap_options(confidence_level, n_resamples, seed))
+        options["zero_division"] = fam.options["zero_division"]
+        result["signature"] = with_references(signature("csc_sighan", **options, **bootstrap_options(confidence_level, n_resamples, seed)), references)
     return result
 
 
-def headline(version="2015", subtask=None, **options):
+def headline(**options):
     """What `paperscore compare` compares by default: each definition's last figure."""
-    return {"2015": "correction_f1", "2013-1": "location_f1", "2013-2": "correction_precision"}[definition(version, subtask)]
+    return family(**{name: value for name, value in options.items() if name in SCORING}).headline()
 
 
-def paired_statistics(references, system_a, system_b, sources=None, version="2015", subtask=None, correction_match="subset", length_mismatch="error", zero_division=0.0):
-    """For paperscore.compare: each system's per-sentence rows and the reducer."""
-    kind = definition(version, subtask, correction_match)
-    zd = check_zero_division(zero_division)
-    tables = []
-    for system in (system_a, system_b):
-        _, predicted, gold, _ = edits(system, references, sources, kind, length_mismatch, correction_match)
-        tables += encode_rows(statistics(match(predicted, gold, correction_match == "set"), kind, correction_match))
-    return (*tables, lambda weights, rows: ratios(weights @ rows, kind, zd))
+SCORING = ("version", "subtask", "correction_match", "length_mismatch", "parse", "strict", "zero_division")
+
+
+def family(**options):
+    """csc_sighan's statistics (paperscore.family) for compute()'s scoring options."""
+    return SighanFamily(scoring_options(compute, options, SCORING, "csc_sighan"))
+
+
+class SighanFamily(Family):
+    """csc_sighan's statistics: per sentence its 0/1 row of COLUMNS[definition], every
+    column a count. Label lines (no sources) pair a result line with the truth line of its
+    pid anywhere in the files, so a corpus of label lines is read in one batch: a state
+    refuses to merge them with any other examples (a shard cannot tell a pid whose result
+    line is in another shard from one the system left out, which the SIGHAN 2013/2014 jars
+    read as "no error")."""
+
+    name = "csc_sighan"
+    inputs = ("sources",)
+
+    def __init__(self, options):
+        o = options
+        o["version"] = str(o["version"])  # 2015 and "2015" are one option (compute reads str(version))
+        self.kind = definition(o["version"], o["subtask"], o["correction_match"])
+        check_parser_options(o["parse"], o["strict"])
+        o["parse"] = None if o["parse"] is None else parser_id(get_parser(o["parse"], "csc"))
+        o["zero_division"] = check_zero_division(o["zero_division"])
+        super().__init__(o)
+        self.counts = (True,) * len(COLUMNS[self.kind])
+
+    def headline(self):
+        return {"2015": "correction_f1", "2013-1": "location_f1", "2013-2": "correction_precision"}[self.kind]
+
+    def read(self, predictions, references, sources=None):
+        """(Batch, predicted Edits, gold Edits)."""
+        o = self.options
+        if o["parse"] is not None:  # replies read first: sentences only (label lines come without sources)
+            predictions, sources = corpus(predictions, "predictions"), None if sources is None else corpus(sources, "sources")
+        predictions, parsed = read_replies(predictions, o["parse"], o["strict"], o["parse"] is not None and label_input(sources))
+        _, predicted, gold, _ = edits(predictions, references, sources, self.kind, o["length_mismatch"], o["correction_match"])  # checks the corpora first
+        table = statistics(match(predicted, gold, o["correction_match"] == "set"), self.kind, o["correction_match"])
+        return Batch(table, parsed or None, {"labels": label_input(sources)} if len(table) else None), predicted, gold
+
+    def rows(self, predictions, references, sources=None):
+        return self.read(predictions, references, sources)[0]
+
+    def reduce(self, totals, records=None):
+        return ratios(totals, self.kind, self.options["zero_division"])
+
+    def _merge_records(self, mine, theirs, where):
+        if mine["labels"] or theirs["labels"]:  # label lines pair by pid over the whole corpus, which a shard cannot check
+            raise ValueError(
+                f"{where}: label lines (sources=None) are scored in one batch: they pair a result line with the truth "
+                f"line of its pid anywhere in the files, and a shard cannot tell a pid whose result line is in another shard from one the system left out "
+                f"(which the SIGHAN 2013/2014 jars read as 'no error'), so merged counts could be silently wrong: give the sentences with their sources, "
+                f"or score the whole label files in one update (or with csc_sighan.compute)"
+            )
+        return mine
+
+    def paired_records(self, *records):
+        return records[0]
+
+    def load_records(self, data):
+        if data is None or (isinstance(data, dict) and set(data) == {"labels"} and isinstance(data["labels"], bool)):
+            return data
+        raise ValueError(f"records: {data!r:.60} is not {{\"labels\": true or false}}")
+
+    def check(self, totals, where):
+        c = dict(zip(COLUMNS[self.kind], np.moveaxis(np.asarray(totals), -1, 0)))
+        rules = {  # (a, b): a <= b; a sentence counts in a only where it counts in b
+            "2015": [("correction_tp", "detection_tp"), ("detection_fp", "correction_fp"), ("correction_fp", "detection_fp"), ("detection_tn", "correction_tn"), ("correction_tn", "detection_tn")],
+            "2013-1": [("detection_hits", "flagged_sentences"), ("detection_hits", "erroneous_sentences"), ("location_hits", "detection_hits"), ("false_alarms", "clean_sentences")],
+            "2013-2": [("location_right", "scored_sentences"), ("correction_right", "location_right")],
+        }[self.kind]
+        for small, large in rules:
+            if (c[small] > c[large]).any():
+                raise ValueError(f"{where}: {small} above {large}, which no corpus gives")
 
 
 # ---------------------------------------------------------------------------------------

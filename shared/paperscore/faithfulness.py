@@ -22,6 +22,8 @@ import json
 import numpy as np
 
 from .core import NESTED_TOO_DEEP, encode_rows, input_error, read_lines, signature
+from .family import Family
+from .state import State
 
 AOPC_THRESHOLDS = (0.01, 0.05, 0.1, 0.2, 0.5)  # ERASER's --aopc_thresholds default
 KEYS = ("comprehensiveness", "sufficiency", "comprehensiveness_entropy", "comprehensiveness_kl", "sufficiency_entropy", "sufficiency_kl")
@@ -84,6 +86,8 @@ def compute(full, without, alone, predicted=None, thresholded_without=None, thre
 
 def check_thresholds(aopc_thresholds):
     """The AOPC thresholds as floats: distinct increasing fractions in (0, 1]."""
+    if isinstance(aopc_thresholds, (str, bytes, dict)) or not hasattr(aopc_thresholds, "__iter__") or not all(isinstance(k, (int, float, np.integer, np.floating)) and not isinstance(k, bool) for k in aopc_thresholds):
+        raise ValueError(f"aopc_thresholds: {aopc_thresholds!r:.60} is not a list of fractions")
     thresholds = [float(k) for k in aopc_thresholds]
     if not thresholds or sorted(set(thresholds)) != thresholds or not all(0 < k <= 1 for k in thresholds):
         raise ValueError(f"aopc_thresholds: {aopc_thresholds!r} are not distinct increasing fractions in (0, 1]")
@@ -319,6 +323,132 @@ def compare_results(results_a, results_b, metric_key="comprehensiveness", method
 
 
 # ---------------------------------------------------------------------------------------
+# The family interface (paperscore.family): its state sums each example's terms
+
+
+def family(**options):
+    """faithfulness's statistics (paperscore.family): its state (FaithfulnessState)."""
+    for name in options:
+        if name != "aopc_thresholds":
+            raise ValueError(f"{name}: not a faithfulness option (options: aopc_thresholds)")
+    return FaithfulnessFamily({"aopc_thresholds": check_thresholds(options.get("aopc_thresholds", AOPC_THRESHOLDS))})
+
+
+class FaithfulnessFamily(Family):
+    """ERASER's faithfulness: no references (each system's results hold all the numbers
+    need), no bootstrap (compute has none); its numbers are means of per-example terms,
+    which its state sums. paperscore.compare tests two systems' results (compare_results)."""
+
+    name = "faithfulness"
+    intervals = False
+    bounded = False  # differences of probabilities, entropies, KLs
+    NO_INTERVALS = "; compare two systems' results with paperscore.compare (faithfulness.compare_results)"
+
+    @property
+    def State(self):
+        return FaithfulnessState
+
+    def headline(self):
+        return "comprehensiveness"
+
+
+class FaithfulnessState(State):
+    """faithfulness.compute's numbers (ERASER's comprehensiveness, sufficiency and their
+    AOPC, entropy and KL): each is a mean of per-example terms (faithfulness.example_terms),
+    so the state holds their sums and the number of examples; with thresholded scores, per
+    threshold the sums of the AOPC differences. Kept to refuse what compute refuses over
+    the union: the number of classes, whether the examples have thresholded scores, and
+    (results lines) the classes' names. No bootstrap (compute has none): keep_rows=False."""
+
+    def __init__(self, fam, keep_rows):
+        super().__init__(fam, keep_rows)
+        self.examples = 0
+        self.classes = self.aopc = self.labels = None  # None: not seen yet
+        self.sums = np.zeros(len(KEYS))
+        self.deltas = np.zeros((2, len(self.options["aopc_thresholds"])))  # comprehensiveness, sufficiency: per threshold
+
+    def _records(self, classes, aopc, labels, where):
+        """Refuse what compute refuses over the union."""
+        if None not in (self.classes, classes) and classes != self.classes:
+            raise ValueError(f"{where}: {classes} classes, but earlier examples have {self.classes}")
+        if None not in (self.aopc, aopc) and aopc != self.aopc:
+            have = {True: "have thresholded scores", False: "have no thresholded scores"}
+            raise ValueError(f"{where}: these examples {have[aopc]}, but earlier ones {have[self.aopc]} (AOPC needs them for every example or none)")
+        if None not in (self.labels, labels) and labels != self.labels:
+            raise ValueError(f"{where}: the classes are {labels}, but earlier lines' are {self.labels}")
+
+    def _add_sums(self, examples, sums, deltas, classes, aopc, labels):
+        self.examples += examples
+        self.sums, self.deltas = self.sums + sums, self.deltas + deltas
+        self.classes = self.classes if classes is None else classes
+        self.aopc = self.aopc if aopc is None else aopc
+        self.labels = self.labels if labels is None else labels
+
+    def update(self, full, without, alone, predicted=None, thresholded_without=None, thresholded_alone=None, labels=None):
+        """Add a batch: faithfulness.compute's arguments, checked as it checks them (indices
+        in messages are within the batch), and `labels`, the classes' names where known
+        (update_results gives them). A batch of no example adds nothing."""
+        if hasattr(full, "__len__") and not len(full):
+            for name, value in (("without", without), ("alone", alone), ("predicted", predicted), ("thresholded_without", thresholded_without), ("thresholded_alone", thresholded_alone)):
+                if value is not None and len(value):
+                    raise ValueError(f"{name}: {len(value)} examples, but full has none")
+            return self
+        per, deltas = example_terms(full, without, alone, predicted, thresholded_without, thresholded_alone, self.options["aopc_thresholds"])
+        examples, classes = np.shape(np.asarray(full, dtype=float))
+        self._records(classes, bool(deltas), labels, "update")
+        zero = np.zeros(len(self.options["aopc_thresholds"]))
+        summed = np.array([deltas[name].sum(0) if deltas else zero for name in ("comprehensiveness", "sufficiency")])
+        self._add_sums(examples, np.array([per[key].sum() for key in KEYS]), summed, classes, bool(deltas), labels)
+        return self
+
+    def update_results(self, path_or_lines):
+        """Add ERASER results lines (a path or the lines, as faithfulness.compute_results
+        reads them): every shard's lines must name the same classes."""
+        read = read_eraser_results(path_or_lines, self.options["aopc_thresholds"])
+        return self.update(**_inputs(read), labels=read["labels"])
+
+    def _add(self, other):
+        self._records(other.classes, other.aopc, other.labels, "merge")
+        self._add_sums(other.examples, other.sums, other.deltas, other.classes, other.aopc, other.labels)
+
+    def compute(self, confidence_level=None, n_resamples=1000, seed=None):
+        """faithfulness.compute's numbers over every example added (compute_results' but
+        its signature)."""
+        if confidence_level is not None:
+            raise ValueError("confidence_level: faithfulness.compute has no bootstrap intervals; compare two systems' results with paperscore.compare (faithfulness.compare_results)")
+        if not self.examples:
+            raise ValueError("full: no examples; the means are undefined")
+        result = {key: float(total / self.examples) for key, total in zip(KEYS, self.sums)}
+        if self.aopc:
+            result["aopc_thresholds"] = list(self.options["aopc_thresholds"])
+            for name, totals in zip(("comprehensiveness", "sufficiency"), self.deltas):
+                result[f"{name}_aopc"] = float(totals.sum() / (self.examples * len(totals)))
+                result[f"{name}_aopc_points"] = (totals / self.examples).tolist()
+        return result
+
+    def _dump(self):
+        from .state import reals
+
+        return {"examples": self.examples, "classes": self.classes, "aopc": self.aopc, "labels": self.labels, "sums": reals(self.sums), "deltas": reals(self.deltas)}
+
+    def _load(self, data):
+        from .state import counts, field, unreals
+
+        examples = int(counts([field(data, "examples")], "examples")[0])
+        classes, aopc, labels = field(data, "classes"), field(data, "aopc"), field(data, "labels")
+        if classes is not None and not (isinstance(classes, int) and not isinstance(classes, bool) and classes > 0):
+            raise ValueError(f"classes: {classes!r} is not a number of classes")
+        if not (aopc is None or isinstance(aopc, bool)):  # 1 == True
+            raise ValueError(f"aopc: {aopc!r} is not true, false or null")
+        if labels is not None and not (isinstance(labels, list) and all(isinstance(v, str) for v in labels)):
+            raise ValueError(f"labels: {labels!r:.60} is not a list of class names")
+        if (examples > 0) != (classes is not None) or (examples > 0) != (aopc is not None):
+            raise ValueError(f"examples: {examples}, but classes is {classes!r} and aopc {aopc!r}")
+        self._records(classes, aopc, labels, "from_dict")
+        self._add_sums(examples, unreals(field(data, "sums"), "sums", self.sums.shape), unreals(field(data, "deltas"), "deltas", self.deltas.shape), classes, aopc, labels)
+
+
+# ---------------------------------------------------------------------------------------
 # Command line: paperscore faithfulness RESULTS.jsonl, and
 # paperscore compare faithfulness --system-a A.jsonl --system-b B.jsonl (no references:
 # each system's results hold all the numbers need)
@@ -331,7 +461,7 @@ REFERENCES = False  # compare: two systems' results files, no --references, no -
 
 
 def headline(**options):
-    return "comprehensiveness"
+    return family(**options).headline()
 
 
 def parse_thresholds(text):

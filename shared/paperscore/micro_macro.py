@@ -42,13 +42,25 @@ from .core import (
     read_values,
     compared_files,
     signature,
+    with_references,
     STDIN,
     split_values,
 )
 from . import event_spans
-from .parse import PARSERS, POLICY, check_parser_options, get_parser, parse as parse_texts, place_triggers, plain_label
+from .family import Batch, Family, scoring_options
+from .parse import PARSERS, POLICY, check_parser_options, get_parser, parse as parse_texts, parser_id, place_triggers, plain_label
+from .state import State
 
 CONVENTIONS = (None, "maven", "jmee", "omnievent")
+# What users of evaluate's f1 and of sklearn pass out of habit, and what compute() does
+# instead: its ValueError says so, and the Space's (its `habits`).
+HABITS = {
+    "average": (
+        "every average is returned at once: micro_precision / micro_recall / micro_f1, macro_precision / macro_recall / macro_f1, "
+        "weighted_precision / weighted_recall / weighted_f1 and accuracy; per_class=True adds each class's (sklearn's average=None)"
+    ),
+    "pos_label": "every class is scored: per_class=True gives each class's precision, recall and f1; negative_labels=[...] leaves classes (an NA label) out of the averages",
+}
 # The NA class of each convention when negative_labels is not given: MAVEN's NA is id 0
 # (its DMCNN baseline names it "None"); JMEE's is vocabulary index 0, "O" in practice;
 # OmniEvent's is "NA".
@@ -294,6 +306,11 @@ class Coded:
     def __len__(self):
         return len(self.codes)
 
+    def canonical(self):
+        """The labels, as core.fingerprint reads a corpus (ints as an int64 array)."""
+        values = np.asarray(self.values, dtype=np.int64 if self.kind == "int" else object)
+        return values[self.codes] if self.kind == "int" else values[self.codes].tolist()
+
     def flatten(self, predictions, ignore_index):
         """_flatten's answer for these references and coded predictions."""
         check_same_length(predictions, self)
@@ -424,11 +441,12 @@ class Pairs:
     Cell codes ref * k + pred and class cells stay below 2^63: k and the classes number at
     most len(labels) + 2 * pairs, lists held in memory, far below 2^31."""
 
-    def __init__(self, pred, ref, values):
-        self.pred, self.ref, self.values, k = pred, ref, values, len(values)
+    def __init__(self, pred, ref, values, weights=None):
+        """weights: how many labels each (ref, pred) pair stands for (a state's cells)."""
+        self.pred, self.ref, self.values, self.weights, k = pred, ref, values, weights, len(values)
         self.raw = None
         if k * k <= max(len(ref), 1 << 12):
-            self.raw = np.bincount(ref * k + pred, minlength=k * k).reshape(k, k)
+            self.raw = _bincount(ref * k + pred, weights, k * k).reshape(k, k)
             self.occurs = np.flatnonzero(self.raw.sum(0) + self.raw.sum(1))
         else:
             self.occurs = np.flatnonzero(np.bincount(ref, minlength=k) + np.bincount(pred, minlength=k))
@@ -459,7 +477,7 @@ class Pairs:
         """The (classes x classes) matrix, rows references, of the counted pairs."""
         n = len(self.classes)
         if self.raw is None:
-            matrix = np.bincount(self.cells(), minlength=n * n).reshape(n, n)
+            matrix = _bincount(self.cells(), self.weights, n * n).reshape(n, n)
         else:
             matrix = np.zeros((n, n), dtype=np.int64)
             placed = self.where[self.occurs]
@@ -480,13 +498,22 @@ class Pairs:
                 placed[self.where[self.occurs]] = per_code[self.occurs]
                 per_class.append(placed)
             return per_class, (int(np.trace(raw)), int(raw.sum()))
-        ref, pred = self.where[self.ref], self.where[self.pred]
+        ref, pred, weights = self.where[self.ref], self.where[self.pred], self.weights
         if not counted.all():
             keep = counted[ref]
-            ref, pred = ref[keep], pred[keep]
+            ref, pred, weights = ref[keep], pred[keep], None if weights is None else weights[keep]
         hit = ref == pred
-        per_class = [np.bincount(side, minlength=n) for side in (ref[hit], pred, ref)]
-        return per_class, (int(np.count_nonzero(hit)), len(ref))
+        per_class = [_bincount(side, w, n) for side, w in ((ref[hit], None if weights is None else weights[hit]), (pred, weights), (ref, weights))]
+        return per_class, (int(per_class[0].sum()), int(len(ref) if weights is None else weights.sum()))
+
+
+def _bincount(codes, weights, size):
+    """np.bincount as int64 counts; int64 weights summed exactly (bincount adds floats)."""
+    if weights is None:
+        return np.bincount(codes, minlength=size)
+    out = np.zeros(size, dtype=np.int64)
+    np.add.at(out, codes, weights)
+    return out
 
 
 def _average(values, weights=None, mask=True, empty=np.nan):
@@ -715,6 +742,7 @@ def compute(
     types=None,
     spans=None,
     scheme=None,
+    **unknown,
 ):
     """Accuracy and micro / macro / weighted precision, recall and F1.
 
@@ -748,9 +776,15 @@ def compute(
     trigger and argument identification / classification over span tuples, counted as
     TextEE's scorer or OneIE's score_graphs count); scheme "bio": examples are BIO tags.
     Only zero_division, the bootstrap and return_signature apply there.
+    Any other argument is a ValueError (sklearn's average and pos_label: saying what to do, HABITS).
     """
+    if unknown:
+        name = next(iter(unknown))
+        taken = [p.name for p in inspect.signature(compute).parameters.values() if p.kind != p.VAR_KEYWORD]
+        raise ValueError(f"{name}: not an argument of paperscore.micro_macro.compute (it takes {', '.join(taken)})" + (f"; {HABITS[name]}" if name in HABITS else ""))
     if spans is not None or scheme is not None:
         return _span_level(locals())
+    given_references = references  # the signature names the test set as given
     check_choice("convention", convention, CONVENTIONS)
     check_parser_options(parse, strict, types=types is not None)
     report = None
@@ -798,6 +832,7 @@ def compute(
             zero_division=zero_division,
             **bootstrap_options(confidence_level, n_resamples, seed),
         )
+        result["signature"] = with_references(result["signature"], given_references)
     return result
 
 
@@ -810,6 +845,8 @@ def _span_level(arguments):
         raise ValueError("scheme: applies to span-level scoring; pass spans=\"textee\" or \"oneie\"")
     check_choice("spans", arguments["spans"], event_spans.RULES)
     for name, parameter in inspect.signature(compute).parameters.items():
+        if parameter.kind == parameter.VAR_KEYWORD:
+            continue
         value, default = arguments[name], parameter.default
         if name not in (*SPAN_OPTIONS, "spans", "scheme") and (value is not default if default is None or isinstance(default, bool) else value != default):
             raise ValueError(f"{name}: applies to candidate or token labels, not to spans={arguments['spans']!r}")
@@ -834,39 +871,238 @@ def _reducer(zero_division, labels, convention):
 
 def headline(**options):
     """What `paperscore compare` compares by default."""
-    return event_spans.headline() if options.get("spans") is not None else "micro_f1"
+    return family(**{name: value for name, value in options.items() if name in SCORING + ("spans", "scheme")}).headline()
 
 
-def paired_statistics(references, system_a, system_b, labels=None, negative_labels=None, convention=None, zero_division=0.0, ignore_index=-100, spans=None, scheme=None):
-    """For paperscore.compare: both systems' statistics over one class list (see
-    _resampled: examples are labels, or sequences for token classification); with spans,
-    event_spans' per-unit counts."""
+SCORING = ("labels", "negative_labels", "convention", "zero_division", "ignore_index", "parse", "strict", "types")
+READING = ("parse", "strict", "types")  # compute(parse=...)'s options: how model texts become labels
+
+
+def family(spans=None, scheme=None, **options):
+    """micro_macro's statistics (paperscore.family) for compute()'s scoring options;
+    with spans= (and scheme=) span-level event detection's (paperscore.event_spans)."""
     if spans is not None or scheme is not None:
         if spans is None:
             raise ValueError("scheme: applies to span-level scoring; pass spans=\"textee\" or \"oneie\"")
         check_choice("spans", spans, event_spans.RULES)
-        for name, value, default in (("labels", labels, None), ("negative_labels", negative_labels, None), ("convention", convention, None), ("ignore_index", ignore_index, -100)):
-            if value is not default and value != default:
+        defaults = inspect.signature(compute).parameters
+        for name, value in options.items():
+            default = defaults[name].default if name in SCORING else object()
+            if name != "zero_division" and not (value is default or (type(value) is type(default) and value == default)):
                 raise ValueError(f"{name}: applies to candidate or token labels, not to spans={spans!r}")
-        return event_spans.paired_statistics(references, system_a, system_b, spans, scheme, zero_division)
-    check_choice("convention", convention, CONVENTIONS)
-    zero_division = check_zero_division(zero_division)
-    pred_a, ref, values, kind, example = _flatten(system_a, references, ignore_index)
-    pred_b, ref_b, values_b, kind_b, _ = _flatten(system_b, references, ignore_index)
-    if kind_b != kind:
-        raise ValueError(f"system_a has {kind} labels but system_b has {kind_b} labels")
-    labels = _check_label_list("labels", labels, kind)
-    (pred_a, pred_b, ref, ref_b), values = _one_coding((pred_a, values), (pred_b, values_b), (ref, values), (ref_b, values_b))
-    pred, ref = np.concatenate([pred_a, pred_b]), np.concatenate([ref, ref_b])
-    pairs, scored, counted, _ = _statistics(pred, ref, values, kind, labels, negative_labels, convention)
-    cells, classes = pairs.cells(), pairs.classes
-    n = len(references)
-    both = None if example is None else np.concatenate([example, example + n])
-    table, codes = _resampled(cells, both, 2 * n, len(classes), scored, counted)
-    if example is not None:  # a row per sequence: system A's sequences, then system B's
-        return table[:n], codes[:n], table[n:], codes[:n], _reducer(zero_division, labels, convention)
-    half = len(cells) // 2
-    return table, codes[:half], table, codes[half:], _reducer(zero_division, labels, convention)
+        return event_spans.family(spans, scheme, options.get("zero_division", 0.0))
+    return LabelsFamily(scoring_options(compute, options, SCORING, "micro_macro"))
+
+
+class Labels:
+    """A batch of labels, flattened (_flatten): codes of both sides into `values`, the
+    example of each label (None: one label per example), and the batch as given."""
+
+    def __init__(self, predictions, references, ignore_index):
+        self.pred, self.ref, self.values, self.kind, self.example = _flatten(predictions, references, ignore_index)
+        self.n_examples = len(references)
+        self.shape = (self.n_examples,)
+        self.predictions, self.references = predictions, references
+
+
+class LabelsFamily(Family):
+    """micro_macro's statistics: a confusion matrix over the labels seen (rows references,
+    columns predictions), kept sparse (the cells that occur), whatever the corpus; every
+    figure is a ratio of its cells. The layout grows with the labels, so a batch's rows are
+    its labels (Labels) and the state (LabelsState) keys cells by label; two systems are
+    compared over one coding of both. With keep_rows, the examples' labels (for the
+    bootstrap; sequences resampled in merge order)."""
+
+    name = "micro_macro"
+    REPORT_SUMS = ("unplaced_triggers",)
+
+    def __init__(self, options):
+        o = options
+        o["zero_division"] = check_zero_division(o["zero_division"])
+        check_choice("convention", o["convention"], CONVENTIONS)
+        _check_ignore_index(o["ignore_index"])
+        for name in ("labels", "negative_labels", "types"):
+            if o[name] is not None and not isinstance(o[name], str):  # kind checked at compute time, against the data's
+                values = from_tensor(o[name])
+                if not isinstance(values, (list, tuple, np.ndarray)) or np.ndim(values) != 1:
+                    raise ValueError(f"{name}: {o[name]!r:.60} is not a list of labels")
+                o[name] = [v.item() if isinstance(v, np.generic) else v for v in values]
+        check_parser_options(o["parse"], o["strict"], types=o["types"] is not None)
+        if o["parse"] is not None:
+            _parsed([], [], o["parse"], o["strict"], o["types"])  # compute's own checks of parse and types
+            o["parse"] = parser_id(get_parser(o["parse"], SPACE))
+        super().__init__(o)
+
+    @property
+    def State(self):
+        return LabelsState
+
+    def headline(self):
+        return "micro_f1"
+
+    def example_totals(self, table):
+        raise ValueError("micro_macro: its figures are ratios over the corpus's classes, not sums of a fixed per-example row; for a per-example event reward use paperscore.rewards.event_reward")
+
+    def rows(self, predictions, references):
+        o, report = self.options, None
+        if o["parse"] is not None:
+            predictions, references, report = _parsed(predictions, references, o["parse"], o["strict"], o["types"])
+        return Batch(Labels(predictions, references, o["ignore_index"]), report)
+
+    def paired(self, *batches):
+        """The systems' statistics over one class list (see _resampled: examples are
+        labels, or sequences for token classification): one table of confusion cells
+        shared by every system, or a row per sequence."""
+        o = self.options
+        sides = [batch.table for batch in batches]
+        first = sides[0]
+        for number, side in enumerate(sides[1:], 2):
+            if side.kind != first.kind:
+                raise ValueError(f"system {number} has {side.kind} labels but the first system has {first.kind} labels")
+        labels = _check_label_list("labels", o["labels"], first.kind)
+        coded, values = _one_coding(*((side.pred, side.values) for side in sides), *((side.ref, side.values) for side in sides))
+        pred, ref = np.concatenate(coded[: len(sides)]), np.concatenate(coded[len(sides) :])
+        pairs, scored, counted, _ = _statistics(pred, ref, values, first.kind, labels, o["negative_labels"], o["convention"])
+        cells, classes = pairs.cells(), pairs.classes
+        n, example, k = first.n_examples, first.example, len(sides)
+        every = None if example is None else np.concatenate([example + i * n for i in range(k)])
+        table, codes = _resampled(cells, every, k * n, len(classes), scored, counted)
+        reduce = _reducer(o["zero_division"], labels, o["convention"])
+        if example is not None:  # a row per sequence: each system's sequences in turn
+            return [(table[i * n : (i + 1) * n], codes[:n]) for i in range(k)], reduce
+        return [(table, part) for part in np.split(codes, k)], reduce
+
+    def figures(self, values, kind, ref, pred, weights):
+        """compute()'s figures of the labels `values` coded (ref, pred), each pair
+        standing for `weights` labels (None: one)."""
+        o = self.options
+        labels = _check_label_list("labels", o["labels"], kind)
+        pairs = Pairs(pred, ref, values, weights)
+        classes, observed = pairs.order(labels)
+        # convention="omnievent" scores the classes the references hold
+        gold = [values[code] for code in np.unique(ref).tolist()] if o["convention"] == "omnievent" else None
+        scored, counted, _ = _scoring(classes, kind, labels, o["negative_labels"], o["convention"], observed, gold)
+        (tp, predicted, gold), (correct, total) = pairs.counts(counted)
+        columns = np.array(scored, dtype=np.int64)
+        sums = np.concatenate([tp[columns], predicted[columns], gold[columns], [correct, total]]).astype(float)
+        reduce = _reducer(o["zero_division"], labels, o["convention"])
+        return as_floats({key: value[0] for key, value in reduce(sums[None]).items()})
+
+
+class LabelsState(State):
+    """A micro_macro state: the confusion cells that occur, as (reference label, predicted
+    label, count), sparse whatever the number of labels; with keep_rows the examples'
+    labels (as given, JSON-safe)."""
+
+    def __init__(self, fam, keep_rows):
+        super().__init__(fam, keep_rows)
+        self.kind = self.nested = None
+        self.values, self.index = [], {}
+        self.ref = self.pred = self.count = np.zeros(0, dtype=np.int64)  # the cells, codes into values
+        self.rows = ([], []) if keep_rows else None  # the examples' predictions, references
+
+    def _layout(self, kind, nested, where):
+        """Refuse int labels after str ones, or sequences after single labels (compute
+        refuses such a corpus); None: nothing seen yet."""
+        shape = {True: "sequences of labels", False: "one label per example"}
+        if None not in (self.kind, kind) and kind != self.kind:
+            raise ValueError(f"{where}: {kind} labels, but the state holds {self.kind} labels")
+        if None not in (self.nested, nested) and nested != self.nested:
+            raise ValueError(f"{where}: {shape[nested]}, but the state holds {shape[self.nested]}")
+        self.kind = self.kind if kind is None else kind
+        self.nested = self.nested if nested is None else nested
+
+    def _add_cells(self, values, ref, pred, count):
+        """Add cells whose codes index `values`: recoded into the state's values, then
+        equal cells summed (exactly, refusing a count past 2^63 - 1)."""
+        from .state import counts_sum
+
+        codes = np.array([self.index.setdefault(v, len(self.index)) for v in values], dtype=np.int64)
+        if len(self.index) > len(self.values):
+            self.values = list(self.index)
+        k = len(self.values)
+        cells = np.concatenate([self.ref * k + self.pred, codes[ref] * k + codes[pred]]) if len(values) else self.ref * k + self.pred
+        distinct, at = np.unique(cells, return_inverse=True)
+        self.count = counts_sum(at.ravel(), np.concatenate([self.count, count]) if len(values) else self.count, len(distinct))
+        self.ref, self.pred = np.divmod(distinct, k)
+
+    def _add_batch(self, batch):
+        labels = batch.table
+        nested = None if not labels.n_examples else labels.example is not None
+        self._layout(labels.kind if len(labels.ref) else None, nested, "update")  # no label: kind unknown (compute says "int")
+        k = len(labels.values)
+        cells, count = np.unique(labels.ref * k + labels.pred, return_counts=True) if k else (np.zeros(0, dtype=np.int64),) * 2
+        self._add_cells(labels.values, *np.divmod(cells, max(k, 1)), count)
+        if self.keep_rows:
+            for side, corpus in zip(self.rows, (labels.predictions, labels.references)):
+                side.extend(_plain(as_corpus(corpus, "predictions")))
+
+    def _add(self, other):
+        self._layout(other.kind, other.nested, "merge")
+        self._add_cells(other.values, other.ref, other.pred, other.count)
+        if self.keep_rows:
+            for mine, theirs in zip(self.rows, other.rows):
+                mine.extend(theirs)
+        self._add_report(other.examples, other.report)
+
+    def _cells(self):
+        """{(reference label, predicted label): count}: the cells whatever the codes' order."""
+        return {(self.values[r], self.values[p]): c for r, p, c in zip(self.ref.tolist(), self.pred.tolist(), self.count.tolist())}
+
+    def _figures(self):
+        return self.fam.figures(self.values, self.kind or "int", self.ref, self.pred, self.count)
+
+    def _intervals(self, confidence_level, n_resamples, seed):
+        scoring = {name: value for name, value in self.options.items() if name not in READING}  # rows are labels already read
+        result = compute(*self.rows, **scoring, confidence_level=confidence_level, n_resamples=n_resamples, seed=seed)
+        return {key: value for key, value in result.items() if key.endswith(("_low", "_high"))}
+
+    def _dump(self):
+        return {
+            "kind": self.kind,
+            "nested": self.nested,
+            "values": list(self.values),
+            "cells": [self.ref.tolist(), self.pred.tolist(), self.count.tolist()],
+            "rows": None if self.rows is None else [list(side) for side in self.rows],
+        }
+
+    def _load(self, data):
+        from .state import counts, field
+
+        values, kind = list(field(data, "values")), field(data, "kind")
+        for i, value in enumerate(values):
+            ok = isinstance(value, int) and not isinstance(value, bool) and INT64[0] <= value <= INT64[1] if kind == "int" else isinstance(value, str)
+            if not ok:
+                raise input_error("values", i, f"{value!r:.40} is not a {kind} label")
+        if len(set(values)) != len(values):
+            raise ValueError("values: lists a label twice")
+        self._layout(kind, field(data, "nested"), "from_dict")
+        cells = field(data, "cells")
+        if not (isinstance(cells, list) and len(cells) == 3 and all(isinstance(c, list) for c in cells)):
+            raise ValueError("cells: not three lists (reference codes, predicted codes, counts)")
+        ref, pred, count = (counts(c, f"cells[{i}]", (len(cells[0]),)) for i, c in enumerate(cells))
+        if ((ref >= len(values)) | (pred >= len(values))).any() or (count == 0).any():
+            raise ValueError("cells: a code past the values, or a cell of no label")
+        if len(np.unique(ref * max(len(values), 1) + pred)) != len(ref):
+            raise ValueError("cells: a cell is listed twice")
+        self._add_cells(values, ref, pred, count)
+        rows = field(data, "rows")
+        if self.keep_rows:
+            if not (isinstance(rows, list) and len(rows) == 2 and all(isinstance(side, list) for side in rows)):
+                raise ValueError("rows: not the examples' predictions and references")
+            kept = LabelsFamily(dict(self.options, parse=None, strict=False, types=None)).rows(*rows).table
+            again = LabelsState(self.fam, False)
+            again._add_batch(Batch(kept))
+            if again._cells() != self._cells() or (kept.n_examples and again.kind != self.kind):
+                raise ValueError("rows: the kept labels do not give the state's confusion cells")
+            self.rows = (list(rows[0]), list(rows[1]))
+        elif rows is not None:
+            raise ValueError("rows: labels given in a state made without keep_rows")
+
+
+def _plain(corpus):
+    """A corpus as JSON-safe Python lists (numpy ints as int)."""
+    return np.asarray(corpus).tolist() if isinstance(corpus, np.ndarray) else [np.asarray(v).tolist() if isinstance(v, np.ndarray) else (v.item() if isinstance(v, np.generic) else v) for v in corpus]
 
 
 # ---------------------------------------------------------------------------------------

@@ -8,7 +8,8 @@ Statistics: per sample, the matched degree total S, the quad counts n and m, the
 hits with the exact counts under the duplicate rule, and the sample's score. Every number
 is a ratio of their sums, so shards merge by adding rows and the bootstrap resamples samples.
 
-scipy and rouge-score are imported inside the functions that need them.
+scipy is imported inside the functions that need it; ROUGE-L is computed here, equal to
+rouge-score's (its Tokenizer class is what rouge-score would be called with).
 """
 
 import copy
@@ -24,14 +25,11 @@ import numpy as np
 from .core import (
     check_flags,
     as_corpus,
-    as_floats,
-    bootstrap_intervals,
     bootstrap_options,
     check_bootstrap,
     check_choice,
     check_same_length,
     check_zero_division,
-    compress_rows,
     dense_codes,
     divide,
     encode_rows,
@@ -43,8 +41,10 @@ from .core import (
     read_lines,
     read_text,
     signature,
+    with_references,
     split_values,
 )
+from .family import Batch, Family, evaluate, paired_table, scoring_options
 from .parse import PARSERS, check_parser_options, get_parser, parse as parse_texts, parser_id
 
 QUAD_SEP, ELEMENT_SEP = " & ", " | "
@@ -94,13 +94,6 @@ class Tokenizer:
         return list(tokenize(text))
 
 
-@functools.lru_cache(maxsize=1)
-def _scorer():
-    from rouge_score.rouge_scorer import RougeScorer
-
-    return RougeScorer(["rougeL"], tokenizer=Tokenizer())
-
-
 def rouge_l(a, b):
     """ROUGE-L F1 of two strings, rouge-score's LCS F-measure over `tokenize`'s tokens:
     exactly 1.0 for identical strings (even ones without a token), 0.0 when they share no
@@ -116,11 +109,13 @@ def rouge_l_pairs(strings, a, b):
     """ROUGE-L F1 of strings[a[i]] and strings[b[i]] for every i, equal to rouge-score's
     fmeasure bit for bit (same LCS length, same float operations; F1 is symmetric).
 
-    The LCS length comes from the bit-parallel algorithm of Crochemore et al. (2001),
-    vectorised across pairs: the shorter string's tokens are the bits of a word V, and
-    for each token of the longer one, with U = V & match(token), V = (V + U) | (V - U);
-    the LCS length is the number of zero bits left in V. Pairs whose shorter string has
-    more than WORD tokens go to rouge-score itself. Every string is tokenised, once."""
+    The LCS length comes from the bit-parallel algorithm of Crochemore et al. (2001): the
+    shorter string's tokens are the bits of a word V, and for each token of the longer
+    one, with U = V & match(token), V = (V + U) | (V - U); the LCS length is the number of
+    zero bits left in V. Pairs whose shorter string has at most WORD tokens run together
+    in numpy words; longer ones one by one in Python integers of any width (_lcs_long),
+    time and memory near-linear in the lengths where rouge-score's table is quadratic.
+    Every string is tokenised, once."""
     a, b = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
     flat, length = _token_ids(strings)
     flat = np.append(flat, np.zeros(WORD, flat.dtype))  # reading up to WORD tokens on from any start stays inside
@@ -137,14 +132,30 @@ def rouge_l_pairs(strings, a, b):
         for begin in range(0, len(group), step):
             pairs = group[begin : begin + step]
             lcs[pairs] = _lcs_words(flat, start[x[pairs]], lx[pairs], start[y[pairs]], width, size)
-    out = np.zeros(len(a))
-    slow = functools.cache(lambda i, j: _scorer().score(strings[i], strings[j])["rougeL"].fmeasure)  # once per distinct pair
+    tokens = functools.cache(lambda i: flat[start[i] : start[i] + length[i]].tolist())
+    long = functools.cache(lambda i, j: _lcs_long(tokens(i), tokens(j)))  # once per distinct pair
     for k in np.flatnonzero(lx > WORD).tolist():
-        out[k] = slow(x[k], y[k])
+        lcs[k] = long(x[k], y[k])
+    out = np.zeros(len(a))
     found = lcs > 0
     precision, recall = lcs[found] / la[found], lcs[found] / lb[found]
     out[found] = 2 * precision * recall / (precision + recall)
     return out
+
+
+def _lcs_long(x, y):
+    """LCS length of two lists of token ids, by rouge_l_pairs' recurrence with V a Python
+    integer of len(x) bits (carries run across machine words inside it): O(len(x) *
+    len(y) / 30) digit operations, O(len(x) * distinct tokens) bits."""
+    match = {}
+    for i, token in enumerate(x):
+        match[token] = match.get(token, 0) | 1 << i
+    full = (1 << len(x)) - 1
+    v = full
+    for token in y:
+        u = v & match.get(token, 0)
+        v = ((v + u) | (v - u)) & full
+    return len(x) - v.bit_count()
 
 
 _TOKEN_OR_END = f"{TOKEN}|\x00"
@@ -1178,20 +1189,94 @@ def diaasq_compute(predictions, references, zero_division=0.0, confidence_level=
     prediction and gold files hold them: keys <row>_precision, <row>_recall, <row>_f1 for
     the rows of DIAASQ_ROWS (the element and pair rows only when the predictions give their
     lists)."""
-    zero_division = check_zero_division(zero_division)
+    fam = DiaasqFamily({"convention": "diaasq", "zero_division": check_zero_division(zero_division)})
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples)
-    predictions, references = as_corpus(predictions, "predictions"), as_corpus(references, "references")
-    predictions, rows = check_dialogues(predictions, references)
-    counts = np.array([diaasq_counts(p, g, rows) for p, g in zip(predictions, references)], dtype=np.int64).reshape(len(references), len(rows), 3)
-    result = as_floats(diaasq_ratios(counts.sum(0), rows, zero_division))
-    if confidence_level is not None:
-        distinct, weights = compress_rows(counts.reshape(len(references), -1))
-        table = distinct.reshape(-1, len(rows), 3)
-        result.update(bootstrap_intervals(weights, lambda w: diaasq_ratios(np.tensordot(w, table, 1), rows, zero_division), confidence_level, n_resamples, seed))
+    result = evaluate(fam, fam.rows(predictions, references), confidence_level, n_resamples, seed)
     if return_signature:
-        result["signature"] = signature("quad_match", convention="diaasq", zero_division=zero_division, **bootstrap_options(confidence_level, n_resamples, seed))
+        result["signature"] = with_references(signature("quad_match", convention="diaasq", zero_division=fam.options["zero_division"], **bootstrap_options(confidence_level, n_resamples, seed)), references)
     return result
+
+
+class DiaasqFamily(Family):
+    """quad_match(convention="diaasq"): per gold dialogue the (hits, predicted, gold) counts
+    of every row of DIAASQ_ROWS (0 for a row the predictions give no list for). Its records
+    keep compute()'s corpus-wide rules across batches: which element and pair lists the
+    predictions give (a row is scored when every prediction gives its list: a list given in
+    one part and not in another is refused, as compute refuses it) and the gold doc_ids (one
+    doc_id in two parts is refused: DiaASQ would keep only the last). A state's shard holds
+    each dialogue's prediction with its gold (paired by doc_id). Two systems are compared on
+    the rows both can be scored on."""
+
+    name = "quad_match"
+    counts = (True,) * (3 * len(DIAASQ_ROWS))
+
+    def headline(self):
+        return "micro_f1"
+
+    def rows(self, predictions, references):
+        predictions, references = as_corpus(predictions, "predictions"), as_corpus(references, "references")
+        ordered, rows = check_dialogues(predictions, references)
+        table = np.zeros((len(references), len(DIAASQ_ROWS), 3), dtype=np.int64)
+        at = [DIAASQ_ROWS.index(row) for row in rows]
+        for i, (p, g) in enumerate(zip(ordered, references)):
+            table[i, at] = diaasq_counts(p, g, rows)
+        given = {DIAASQ_LISTS[row]: row in rows for row in DIAASQ_LISTS} if len(predictions) else {}
+        return Batch(table.reshape(len(references), 3 * len(DIAASQ_ROWS)).astype(float), None, {"given": given, "doc_ids": [gold["doc_id"] for gold in references]})
+
+    def scored(self, records):
+        given = (records or {}).get("given", {})
+        return [row for row in DIAASQ_ROWS if row not in DIAASQ_LISTS or given.get(DIAASQ_LISTS[row], True)]
+
+    def columns(self, records):
+        return np.array([3 * DIAASQ_ROWS.index(row) + k for row in self.scored(records) for k in range(3)], dtype=np.int64)
+
+    def reduce(self, totals, records=None):
+        rows = self.scored(records)
+        totals = np.asarray(totals, dtype=float)
+        return diaasq_ratios(totals[..., self.columns(records)].reshape(*totals.shape[:-1], len(rows), 3), rows, self.options["zero_division"])
+
+    def resampling(self, table, counts, records=None):
+        table, counts = paired_table(table, counts, self.columns(records))  # compute's rows hold the scored rows alone
+        rows = self.scored(records)
+        return counts, lambda weights: diaasq_ratios((weights @ table).reshape(*np.shape(weights)[:-1], len(rows), 3), rows, self.options["zero_division"])
+
+    def _merge_records(self, mine, theirs, where):
+        for key, value in theirs["given"].items():
+            if mine["given"].get(key, value) != value:
+                raise ValueError(f"{where}: the predictions {'give' if value else 'do not give'} {key!r} but earlier ones {'do' if mine['given'][key] else 'do not'}: give it in every prediction (its rows) or in none, as compute requires")
+        seen = set(mine["doc_ids"])
+        again = next((doc_id for doc_id in theirs["doc_ids"] if doc_id in seen), None)
+        if again is not None:
+            raise ValueError(f"{where}: gold doc_id {again!r} is also in an earlier shard: DiaASQ keys dialogues by it and would keep only the last")
+        return {"given": {**mine["given"], **theirs["given"]}, "doc_ids": mine["doc_ids"] + theirs["doc_ids"]}
+
+    def paired_records(self, *records):
+        """The rows every system can be scored on (the gold doc_ids are the same)."""
+        keys = {key for r in records for key in r["given"]}
+        return {"given": {key: all(r["given"].get(key, True) for r in records) for key in keys}, "doc_ids": records[0]["doc_ids"]}
+
+    def paired(self, *batches):
+        records = self.paired_records(*(batch.records for batch in batches))
+        columns, rows = self.columns(records), self.scored(records)
+        return [encode_rows(batch.table[:, columns]) for batch in batches], lambda weights, table: diaasq_ratios((weights @ table).reshape(*np.shape(weights)[:-1], len(rows), 3), rows, self.options["zero_division"])
+
+    def load_records(self, data):
+        if data is None:
+            return None
+        if not isinstance(data, dict) or set(data) != {"given", "doc_ids"}:
+            raise ValueError(f"records: {data!r:.80} is not DiaASQ's given lists and doc_ids")
+        given, doc_ids = data["given"], data["doc_ids"]
+        if not isinstance(given, dict) or not all(key in DIAASQ_LISTS.values() and isinstance(v, bool) for key, v in given.items()):
+            raise ValueError(f"given: {given!r:.80} is not a map of DiaASQ list names to true or false")
+        if not isinstance(doc_ids, list) or not all(isinstance(d, (str, int)) and not isinstance(d, bool) for d in doc_ids) or len(set(doc_ids)) != len(doc_ids):
+            raise ValueError("doc_ids: not a list of distinct DiaASQ doc_ids (strings or integers)")
+        return {"given": dict(given), "doc_ids": list(doc_ids)}
+
+    def check(self, totals, where):
+        hits, predicted, gold = np.moveaxis(np.asarray(totals).reshape(len(totals), -1, 3), -1, 0)
+        if ((hits > predicted) | (hits > gold)).any():
+            raise ValueError(f"{where}: DiaASQ hits above the predicted or gold count")
 
 
 # ---------------------------------------------------------------------------------------
@@ -1264,50 +1349,107 @@ def _warn_repeated_hits(rows):
         )
 
 
+SCORING = ("weights", "tuple_len", "sep_token1", "sep_token2", "similarity", "duplicates", "exact_only", "implicit_split", "spans", "parse", "parse_references", "strict", "zero_division")
+
+
 def headline(**options):
-    """What `paperscore compare` compares by default: DiaASQ's Micro F1 under its convention."""
-    return "micro_f1" if options.get("convention") == "diaasq" else "optimal_f1"
+    """What `paperscore compare` compares by default: DiaASQ's Micro F1 under its
+    convention, the optimal F1 (exact F1 with exact_only)."""
+    return family(**{name: value for name, value in options.items() if name in SCORING or name == "convention"}).headline()
 
 
-def paired_statistics(references, system_a, system_b, weights=(1, 1, 1, 1), tuple_len="0123", sep_token1=QUAD_SEP, sep_token2=ELEMENT_SEP, similarity="rouge_l", duplicates="multiset", zero_division=0.0, convention=None, spans=None, implicit_split=False):
-    """For paperscore.compare: each system's per-sample STATS rows and the reducer; under
-    convention="diaasq" each gold dialogue's (hits, predicted, gold) of the rows both
-    systems can be scored on. implicit_split: each row also holds its STATS once per
-    IMPLICITNESS kind (zeros where the sample is not of that kind), as compute() sums them."""
-    zero_division = check_zero_division(zero_division)
+def family(convention=None, **options):
+    """quad_match's statistics (paperscore.family) for compute()'s scoring options."""
     if convention is not None:
         check_choice("convention", convention, CONVENTIONS)
-        if (weights, tuple_len, sep_token1, sep_token2, similarity, duplicates, spans, implicit_split) != ((1, 1, 1, 1), "0123", QUAD_SEP, ELEMENT_SEP, "rouge_l", "multiset", None, False):
-            raise ValueError(f"convention={convention!r}: DiaASQ's table takes no other scoring option")
-        checked = [check_dialogues(as_corpus(system, name), as_corpus(references, "references")) for system, name in ((system_a, "system_a"), (system_b, "system_b"))]
-        rows = [row for row in DIAASQ_ROWS if all(row in found for _, found in checked)]
-        tables = []
-        for system, _ in checked:
-            counts = np.array([diaasq_counts(p, g, rows) for p, g in zip(system, references)], dtype=np.int64).reshape(len(references), -1)
-            tables += encode_rows(counts)
-        return (*tables, lambda weights, table: diaasq_ratios((weights @ table).reshape(*np.shape(weights)[:-1], len(rows), 3), rows, zero_division))
-    if spans is not None:  # span-index quads, read as compute(spans=...) reads them
-        references, system_a, system_b = _span_sides({"references": references, "system_a": system_a, "system_b": system_b}, tuple_len, similarity, spans)
-    if not isinstance(implicit_split, (bool, np.bool_)) or (implicit_split and not {"0", "1"} <= set(str(tuple_len))):
-        raise ValueError(f"implicit_split: {implicit_split!r} with tuple_len {tuple_len!r}: True or False, and True needs the target (0) and the opinion (1)")
-    tables = []
-    for system in (system_a, system_b):
-        pairing, rows, chosen = _score(system, references, weights, tuple_len, sep_token1, sep_token2, similarity, duplicates, by_text=not implicit_split)
+        for name in options:
+            if name != "zero_division":
+                raise ValueError(f"{name}: does not apply with convention={convention!r} (DiaASQ's table takes zero_division alone; bootstrap options go to compute())")
+        return DiaasqFamily({"convention": convention, "zero_division": check_zero_division(options.get("zero_division", 0.0))})
+    return QuadFamily(scoring_options(compute, options, SCORING, "quad_match"))
+
+
+class QuadFamily(Family):
+    """quad_match's statistics: per sample its STATS row (matched and score are sums of
+    ROUGE-L degrees, floats; the rest count). With implicit_split a row is STATS, then STATS
+    once per IMPLICITNESS kind (the sample's row where its reference includes that kind,
+    else 0): ACOS's split is a sum too. The bootstrap resamples the STATS columns alone, as
+    compute() does."""
+
+    name = "quad_match"
+
+    def __init__(self, options):
+        o = options
+        o["zero_division"] = check_zero_division(o["zero_division"])
+        check_parser_options(o["parse"], o["strict"], parse_references=o["parse_references"] is not True)
+        check_flags(exact_only=o["exact_only"], implicit_split=o["implicit_split"], parse_references=o["parse_references"])
+        tuple_len = o["tuple_len"]
+        if o["parse"] is not None:
+            parser = get_parser(o["parse"], "quad_match")
+            if tuple_len is not None and tuple_len != parser.tuple_len:
+                raise ValueError(f"tuple_len: {tuple_len!r}, but the parser {parser_id(parser)} writes {parser.tuple_len!r} tuples; leave tuple_len out")
+            if o["spans"] is not None:
+                raise ValueError("spans: a parser reads text, not span indices; leave one of parse and spans out")
+            o["parse"], tuple_len = parser_id(parser), parser.tuple_len
+        self.tuple_len = "0123" if tuple_len is None else tuple_len
+        _check_tuple_len(self.tuple_len)
+        if o["spans"] is not None:
+            _span_sides({}, self.tuple_len, o["similarity"], o["spans"])  # checks spans and similarity
+        check_choice("similarity", o["similarity"], SIMILARITIES)
+        check_choice("duplicates", o["duplicates"], DUPLICATES)
+        _check_weights(o["weights"], self.tuple_len)
+        _check_separators(o["sep_token1"], o["sep_token2"])
+        if o["implicit_split"] and not {"0", "1"} <= set(self.tuple_len):
+            raise ValueError(f"implicit_split: tuple_len {self.tuple_len!r} must hold the target (0) and the opinion (1), whose implicitness it splits by")
+        super().__init__(o)
+        self.blocks = 1 + len(IMPLICITNESS) * bool(o["implicit_split"])
+        self.counts = tuple(name not in ("matched", "score") for _ in range(self.blocks) for name in STATS)
+        self.bounded = o["duplicates"] != "list"  # the list rule's recall can pass 1
+
+    def headline(self):
+        return "exact_f1" if self.options["exact_only"] else "optimal_f1"
+
+    def read(self, predictions, references):
+        """(Batch, pairing, every candidate's row, the candidate chosen for each sample)."""
+        o, report = self.options, None
+        if o["parse"] is not None:
+            predictions, references, _, report = _parsed(predictions, references, o["parse"], o["parse_references"], o["strict"], None)
+        if o["spans"] is not None:
+            predictions, references = _span_sides({"predictions": predictions, "references": references}, self.tuple_len, o["similarity"], o["spans"])
+        pairing, rows, chosen = _score(predictions, references, o["weights"], self.tuple_len, o["sep_token1"], o["sep_token2"], o["similarity"], o["duplicates"], o["exact_only"], by_text=not o["implicit_split"])
         stats = rows[chosen].reshape(-1, len(STATS))
-        if implicit_split:
+        if o["implicit_split"]:
             present = _implicitness(pairing)[chosen]
-            stats = np.concatenate([stats, *(stats * present[:, [j]] for j in range(len(IMPLICITNESS)))], axis=1)
-        tables += encode_rows(stats)
+            stats = np.concatenate([stats] + [stats * present[:, [j]] for j in range(present.shape[1])], axis=1)
+        return Batch(stats, report), pairing, rows, chosen
 
-    def reduce(weights, rows):
-        sums = weights @ rows
-        result = ratios(sums[..., : len(STATS)], zero_division)
-        for j, kind in enumerate(IMPLICITNESS if implicit_split else ()):
-            part = ratios(sums[..., (j + 1) * len(STATS) : (j + 2) * len(STATS)], zero_division, EXACT_KEYS)
-            result.update({f"{key}_{kind}": value for key, value in part.items()})
-        return result
+    def rows(self, predictions, references):
+        return self.read(predictions, references)[0]
 
-    return (*tables, reduce)
+    def reduce(self, totals, records=None):
+        size, zd = len(STATS), self.options["zero_division"]
+        out = ratios(totals[..., :size], zd, EXACT_KEYS if self.options["exact_only"] else KEYS)
+        for j, kind in enumerate(IMPLICITNESS[: self.blocks - 1]):
+            part = ratios(totals[..., (j + 1) * size : (j + 2) * size], zd, EXACT_KEYS)
+            out.update({f"{key}_{kind}": value for key, value in part.items()})
+        return out
+
+    def extras(self, totals, records=None):
+        return {"exact_repeated_hits": int(totals[STATS.index("repeated_hits")])} if self.options["duplicates"] == "list" else {}
+
+    def resampling(self, table, counts, records=None):
+        table, counts = paired_table(table, counts, np.arange(len(STATS)))  # compute resamples the STATS rows alone
+        keys = EXACT_KEYS if self.options["exact_only"] else KEYS
+        return counts, lambda weights: ratios(weights @ table, self.options["zero_division"], keys)
+
+    def check(self, totals, where):
+        size = len(STATS)
+        for b in range(self.blocks):
+            c = dict(zip(STATS, np.moveaxis(np.asarray(totals)[:, b * size : (b + 1) * size], -1, 0)))
+            if (c["matched"] > np.minimum(c["n"], c["m"]) + 1e-9).any() or (c["score"] > c["samples"] + 1e-9).any():
+                raise ValueError(f"{where}: a matched degree above the quads matched, or a score above the samples")
+            if self.options["duplicates"] != "list" and ((c["exact_hits"] > c["exact_n"]) | (c["exact_hits"] > c["exact_m"])).any():
+                raise ValueError(f"{where}: exact hits above the predicted or gold quads")
 
 
 def _parsed(predictions, references, parse, parse_references, strict, tuple_len):
@@ -1416,41 +1558,19 @@ def compute(
             if name not in DIAASQ_OPTIONS and value is not default and not (type(value) is type(default) and value == default):
                 raise ValueError(f"{name}: does not apply with convention={convention!r} (DiaASQ's table takes {', '.join(DIAASQ_OPTIONS[2:-1])})")
         return diaasq_compute(predictions, references, zero_division, confidence_level, n_resamples, seed, return_signature)
-    zero_division = check_zero_division(zero_division)
-    check_parser_options(parse, strict, parse_references=parse_references is not True)
-    report = None
-    if parse is not None:
-        predictions, references, tuple_len, report = _parsed(predictions, references, parse, parse_references, strict, tuple_len)
-    tuple_len = "0123" if tuple_len is None else tuple_len
-    if spans is not None:
-        if parse is not None:
-            raise ValueError("spans: a parser reads text, not span indices; leave one of parse and spans out")
-        predictions, references = _span_sides({"predictions": predictions, "references": references}, tuple_len, similarity, spans)
+    given = locals()
+    fam = QuadFamily({name: given[name] for name in SCORING})
+    zero_division, tuple_len = fam.options["zero_division"], fam.tuple_len
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples)
-    check_flags(exact_only=exact_only, implicit_split=implicit_split)
     for name, value in (("legacy_keys", legacy_keys), ("details", details)):
         if exact_only and value:
             raise ValueError(f"{name}: shows the soft match, which exact_only=True does not compute")
-    if implicit_split and not {"0", "1"} <= set(str(tuple_len)):
-        raise ValueError(f"implicit_split: tuple_len {tuple_len!r} must hold the target (0) and the opinion (1), whose implicitness it splits by")
-    pairing, rows, chosen = _score(predictions, references, weights, tuple_len, sep_token1, sep_token2, similarity, duplicates, exact_only, by_text=not implicit_split)
-    stats = rows[chosen].reshape(-1, len(STATS))
-    keys = EXACT_KEYS if exact_only else KEYS
-
-    result = as_floats(ratios(stats.sum(0), zero_division, keys))
-    if duplicates == "list":
-        result["exact_repeated_hits"] = int(stats[:, STATS.index("repeated_hits")].sum())
-    if implicit_split:
-        present = _implicitness(pairing)[chosen]
-        for j, kind in enumerate(IMPLICITNESS):
-            part = ratios(stats[present[:, j]].sum(0), zero_division, EXACT_KEYS)
-            result.update({f"{key}_{kind}": float(value) for key, value in part.items()})
+    batch, pairing, rows, chosen = fam.read(predictions, references)
+    report = batch.report
+    result = evaluate(fam, batch, confidence_level, n_resamples, seed)
     if legacy_keys:
         result.update(legacy(result, weights))
-    if confidence_level is not None:
-        distinct, counts = compress_rows(stats)
-        result.update(bootstrap_intervals(counts, lambda w: ratios(w @ distinct, zero_division, keys), confidence_level, n_resamples, seed))
     if details:
         result["samples"] = [
             {
@@ -1479,6 +1599,7 @@ def compute(
             zero_division=zero_division,
             **bootstrap_options(confidence_level, n_resamples, seed),
         )
+        result["signature"] = with_references(result["signature"], references)
     return result
 
 
@@ -1494,15 +1615,30 @@ FORMATS = ("text", "json")
 
 
 def read_samples(path, argument, format="text"):
-    """format "text": one sample per line; an empty line has no quads; a line that is a
-    JSON list holds several references (a JSON string is read as that string).
+    """format "text": one sample per line (_text_sample); an empty line has no quads; a
+    line that is a JSON list holds several references.
     format "json": a file that is one JSON array holds the samples; otherwise it is JSON
     lines, one sample a line (blank lines skipped), split on "\n" only: U+2028 or U+0085 may
     stand inside a JSON string; see json_sample for what a sample may be."""
     if format == "json":
         return [json_sample(sample) for sample in read_json_values(path, argument)]
-    lines = read_lines(path, argument, allow_empty=True)
-    return [load_json(line, f"{argument}: {path} line {number}") if line.lstrip()[:1] in ('[', '"') else line for number, line in enumerate(lines, 1)]
+    return [_text_sample(line, f"{argument}: {path} line {number}") for number, line in enumerate(read_lines(path, argument, allow_empty=True), 1)]
+
+
+def _text_sample(line, where):
+    """One line of the text format: a JSON list of references when it begins with "[" (an
+    error naming `where` when it is not JSON); the string a line holds when the whole line
+    is one JSON string; else the quad text as written, which may begin with a quotation
+    mark (`"Nokia 3310" | great | phone#general | pos`)."""
+    head = line.lstrip()[:1]
+    if head == "[":
+        return load_json(line, where)
+    if head == '"':
+        try:
+            return load_json(line, where)
+        except ValueError:
+            pass
+    return line
 
 
 def json_sample(sample):
@@ -1536,6 +1672,9 @@ def add_options(parser):
     parser.add_argument("--spans", choices=SPAN_CONVENTIONS, help="with --format json and --similarity exact: span-index quads, target and opinion as [start, end] token indices, end exclusive or inclusive")
     parser.add_argument("--implicit-split", action="store_true", help="add ACOS's exact figures by implicit target/opinion (EA&EO, IA&EO, EA&IO, IA&IO; compare: --metric-key exact_f1_ia_io, ...)")
     parser.add_argument("--format", default="text", choices=FORMATS, help="text: quad strings, one sample a line; json: a JSON array or JSON lines of quads as lists or objects, or DiaASQ dialogues (default text)")
+    parser.add_argument("--parse", choices=QUAD_PARSERS, metavar="NAME", help=f"the files hold model text, one per line (--format json: JSON strings), read by this parser: {', '.join(QUAD_PARSERS)}")
+    parser.add_argument("--references-as-quads", action="store_true", help="with --parse: the references are quads in the parser's order and spelling, not model text")
+    parser.add_argument("--strict", action="store_true", help="with --parse: a prediction the parser cannot read is an error")
 
 
 def options(args):
@@ -1544,15 +1683,19 @@ def options(args):
     if args.convention is not None:
         _check_convention_arguments(args)
         return {"convention": args.convention}
+    if args.parse is None and (args.strict or args.references_as_quads):
+        raise ValueError(f"{'--strict' if args.strict else '--references-as-quads'}: applies with --parse NAME only")
+    parsing = {"parse": args.parse, "parse_references": not args.references_as_quads, "strict": args.strict}
     return dict(
         weights=tuple(split_values(args.weights)),
-        tuple_len=args.tuple_len or "0123",
+        tuple_len=args.tuple_len or (None if args.parse else "0123"),  # a parser writes its own
         sep_token1=args.sep_token1,
         sep_token2=args.sep_token2,
         similarity=args.similarity,
         duplicates=args.duplicates,
         **({"spans": args.spans} if args.spans is not None else {}),
         **({"implicit_split": True} if args.implicit_split else {}),
+        **(parsing if args.parse else {}),
     )
 
 
@@ -1563,9 +1706,6 @@ def add_arguments(parser):
     parser.add_argument("--exact-only", action="store_true", help="the exact-match figures alone, without the soft match")
     parser.add_argument("--legacy-keys", action="store_true", help="add the original Space's three keys")
     parser.add_argument("--details", action="store_true", help="add each sample's alignment")
-    parser.add_argument("--parse", choices=QUAD_PARSERS, metavar="NAME", help=f"the files hold model text, one per line (--format json: JSON strings), read by this parser: {', '.join(QUAD_PARSERS)}")
-    parser.add_argument("--references-as-quads", action="store_true", help="with --parse: the references are quads in the parser's order and spelling, not model text")
-    parser.add_argument("--strict", action="store_true", help="with --parse: a prediction the parser cannot read is an error")
 
 
 def read_references(path, argument, format="text"):
@@ -1588,15 +1728,7 @@ def run(args):
     if args.convention is not None:
         return run_convention(args)
     scoring = options(args)
-    if args.parse is None:
-        if args.strict or args.references_as_quads:
-            raise ValueError(f"{'--strict' if args.strict else '--references-as-quads'}: applies with --parse NAME only")
-        predictions = read_samples(args.predictions, "--predictions", args.format)
-        references = read_references(args.references, "--references", args.format)
-    else:
-        scoring.update(tuple_len=args.tuple_len, parse=args.parse, parse_references=not args.references_as_quads, strict=args.strict)
-        predictions = read_model_texts(args.predictions, "--predictions", args.format)
-        references = read_references(args.references, "--references", args.format) if args.references_as_quads else read_model_texts(args.references, "--references", args.format)
+    predictions, references = _read_files(args, args.predictions, "--predictions")
     return compute(
         predictions,
         references,
@@ -1630,10 +1762,22 @@ def run_convention(args):
     return compute(read_dialogues(args.predictions, "--predictions"), read_dialogues(args.references, "--references"), convention=args.convention, **args.common)
 
 
+def _read_files(args, path, flag):
+    """(a system's samples, the references), as `paperscore quad` reads its two files:
+    with --parse, model text (the references too, unless --references-as-quads)."""
+    if args.parse is None:
+        return read_samples(path, flag, args.format), read_references(args.references, "--references", args.format)
+    references = read_references(args.references, "--references", args.format) if args.references_as_quads else read_model_texts(args.references, "--references", args.format)
+    return read_model_texts(path, flag, args.format), references
+
+
 def read_compare(args):
     """The inputs of `paperscore compare quad`."""
     if args.convention is not None:
         return {name: read_dialogues(getattr(args, name), flag) for name, flag in (("references", "--references"), ("system_a", "--system-a"), ("system_b", "--system-b"))}
+    if args.parse is not None:
+        (system_a, references), (system_b, _) = _read_files(args, args.system_a, "--system-a"), _read_files(args, args.system_b, "--system-b")
+        return dict(references=references, system_a=system_a, system_b=system_b)
     return dict(
         references=read_references(args.references, "--references", args.format),
         system_a=read_samples(args.system_a, "--system-a", args.format),

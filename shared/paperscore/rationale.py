@@ -19,14 +19,11 @@ import numpy as np
 
 from .core import (
     as_corpus,
-    as_floats,
-    bootstrap_intervals,
     bootstrap_options,
     check_bootstrap,
     check_choice,
     check_same_length,
     check_zero_division,
-    compress_rows,
     divide,
     encode_rows,
     harmonic_mean,
@@ -38,13 +35,16 @@ from .core import (
     read_lines,
     read_values,
     signature,
+    with_references,
 )
+from .family import Batch, Family, evaluate, paired_table, scoring_options
 from .parse import PARSERS, check_parser_options, get_parser, parse_rationales, parser_id
 
 THRESHOLD_RULES = (">=", ">")
 RATIONALE_PARSERS = sorted(parser.name for parser in PARSERS.values() if parser.family == "rationale_f1")
 PARSE_KEYS = ("parse_failures", "parse_failure_examples", "quotes", "unmatched_quotes")
 SPACE = "rationale_f1"
+EXTRA_INPUTS = ("sources",)  # compared inputs beside the systems, kept out of signatures
 KEYS = (
     "precision", "recall", "f1", "sparsity",
     "micro_f1", "macro_f1",
@@ -355,23 +355,31 @@ def statistics(scores, gold, lengths, threshold=0.5, threshold_rule=">=", iou_th
 # Reduction
 
 
-def _mean(weights, values, zero_division):
-    """Weighted means of the columns of `values` (n, k) under each row of `weights`
-    (r, n), NaN entries left out (as sklearn's zero_division=np.nan); an empty mean takes
-    the zero-division value."""
+MEANS = slice(4, 10)  # COLUMNS' per-example terms (NaN: not in that mean)
+AUPRC = COLUMNS.index("auprc")
+# The sums every figure is a ratio of: the token counts, each mean's terms summed and the
+# examples in it, the span counts.
+TOTALS = (*COLUMNS[:4], *(f"{c}_sum" for c in COLUMNS[MEANS]), *(f"{c}_examples" for c in COLUMNS[MEANS]), *COLUMNS[10:])
+
+
+def totals(weights, rows):
+    """TOTALS for each row of example weights (r, n_examples): shape (r, len(TOTALS))."""
+    values = rows[:, MEANS]
     valid = ~np.isnan(values)
-    return divide(weights @ np.where(valid, values, 0.0), weights @ valid, zero_division)
+    return np.concatenate([weights @ rows[:, :4], weights @ np.where(valid, values, 0.0), weights @ valid, weights @ rows[:, 10:13]], axis=-1)
 
 
-def summarise(weights, rows, zero_division=0.0, with_auprc=True):
-    """Every number for each row of example weights (r, n_examples): arrays of shape (r,)."""
-    tp, predicted, gold, tokens = (weights @ rows[:, :4]).T
+def figures(sums, zero_division=0.0, with_auprc=True):
+    """Every number from TOTALS sums (..., len(TOTALS)): arrays of shape (...)."""
+    sums = np.moveaxis(np.asarray(sums, dtype=float), -1, 0)
+    tp, predicted, gold, tokens = sums[:4]
     precision, recall, f1 = prf(tp, predicted, gold, zero_division)
     negatives = tokens - predicted - gold + tp
     _, _, f1_negative = prf(negatives, tokens - predicted, tokens - gold, zero_division)
-    means = _mean(weights, rows[:, 4:10], zero_division).reshape(len(weights), -1)
-    predicted_spans, gold_spans, matched_spans = (weights @ rows[:, 10:13]).T
+    means = divide(sums[4:10], sums[10:16], zero_division)
+    predicted_spans, gold_spans, matched_spans = sums[16:19]
     iou_micro_precision, iou_micro_recall = divide(matched_spans, predicted_spans, zero_division), divide(matched_spans, gold_spans, zero_division)
+    both = np.stack([f1_negative, f1])
     out = {
         "precision": precision,
         "recall": recall,
@@ -379,21 +387,26 @@ def summarise(weights, rows, zero_division=0.0, with_auprc=True):
         "sparsity": divide(predicted, tokens, zero_division),
         "micro_f1": divide(tp + negatives, tokens, zero_division),
         # the mean of the two classes' F1s, as sklearn's macro with labels=[0, 1]
-        "macro_f1": _mean(np.full((1, 2), 1.0), np.stack([f1_negative, f1]), zero_division).reshape(-1),
-        "example_precision": means[:, 0],
-        "example_recall": means[:, 1],
-        "example_f1": means[:, 2],
-        "iou_precision": means[:, 3],
-        "iou_recall": means[:, 4],
-        "iou_f1": harmonic_mean(means[:, 3], means[:, 4]),
+        "macro_f1": divide(np.where(np.isnan(both), 0.0, both).sum(0), (~np.isnan(both)).sum(0), zero_division),
+        "example_precision": means[0],
+        "example_recall": means[1],
+        "example_f1": means[2],
+        "iou_precision": means[3],
+        "iou_recall": means[4],
+        "iou_f1": harmonic_mean(means[3], means[4]),
         # ERASER's partial match "micro": matched / predicted and matched / gold spans, summed
         "iou_micro_precision": iou_micro_precision,
         "iou_micro_recall": iou_micro_recall,
         "iou_micro_f1": harmonic_mean(iou_micro_precision, iou_micro_recall),
     }
     if with_auprc:
-        out["auprc"] = means[:, 5]
+        out["auprc"] = means[5]
     return out
+
+
+def summarise(weights, rows, zero_division=0.0, with_auprc=True):
+    """Every number for each row of example weights (r, n_examples): arrays of shape (r,)."""
+    return figures(totals(weights, rows), zero_division, with_auprc)
 
 
 # ---------------------------------------------------------------------------------------
@@ -421,26 +434,128 @@ def _soft(values):
 
 def headline(**options):
     """What `paperscore compare` compares by default."""
-    return "f1"
+    return family(**{name: value for name, value in options.items() if name in SCORING}).headline()
 
 
-def paired_statistics(references, system_a, system_b, threshold=0.5, threshold_rule=">=", iou_threshold=0.5, ignore_index=-100, auprc=None, zero_division=0.0, top_k_ratio=None):
-    """For paperscore.compare: each system's per-example rows and the reducer (AUPRC only
-    when both systems give soft scores, unless `auprc` says otherwise)."""
-    _check_options(threshold, threshold_rule, iou_threshold, auprc)
-    _check_top_k(top_k_ratio, threshold, threshold_rule)
-    zero_division = check_zero_division(zero_division)
-    scored = [scored_tokens(system, references, ignore_index, widths=True) for system in (system_a, system_b)]
-    with_auprc = all(_soft(values) for values, _, _, _ in scored) if auprc is None else auprc
-    tables = []
-    for values, gold, lengths, widths in scored:
-        selected = None if top_k_ratio is None else select_top(values, lengths, widths, top_k_ratio)
-        rows, _ = statistics(values, gold, lengths, threshold, threshold_rule, iou_threshold, zero_division, with_auprc, selected)
-        tables += encode_rows(rows)
-    return (*tables, lambda weights, rows: summarise(weights, rows, zero_division, with_auprc))
+SCORING = ("threshold", "threshold_rule", "iou_threshold", "ignore_index", "auprc", "zero_division", "parse", "strict", "top_k_ratio")
 
 
-def _tokens(sources, count):
+def family(**options):
+    """rationale_f1's statistics (paperscore.family) for compute()'s scoring options."""
+    return RationaleFamily(scoring_options(compute, options, SCORING, "rationale"))
+
+
+class RationaleFamily(Family):
+    """rationale_f1's statistics: per example its COLUMNS row (four token counts, six
+    per-example terms, NaN where the example is not in that mean, three span counts); the
+    totals are TOTALS: the counts, and per mean the sum of its terms and how many examples
+    enter it. The records: whether a soft score was seen (auprc=None reports AUPRC only
+    then, as compute does: the rows always hold the AUPRC terms, since a later batch may be
+    soft) and, with parse=, whether the references are gold quotes (compute refuses a
+    corpus of both kinds). A2R's top_k_ratio selects within each example, so it merges as
+    the threshold does."""
+
+    name = "rationale"
+    inputs = ("sources",)
+    REPORT_SUMS = ("quotes", "unmatched_quotes")  # with parse=, beside parse_failures
+    counts = tuple(not name.endswith("_sum") for name in TOTALS)
+
+    def __init__(self, options):
+        o = options
+        _check_options(o["threshold"], o["threshold_rule"], o["iou_threshold"], o["auprc"])
+        o["zero_division"] = check_zero_division(o["zero_division"])
+        check_parser_options(o["parse"], o["strict"])
+        if o["parse"] is not None:
+            o["parse"] = parser_id(get_parser(o["parse"], "rationale_f1"))
+        _check_top_k(o["top_k_ratio"], o["threshold"], o["threshold_rule"])
+        super().__init__(o)
+
+    def width(self):
+        return len(COLUMNS)
+
+    def headline(self):
+        return "f1"
+
+    def read(self, predictions, references, sources=None, every_auprc=True):
+        """(Batch, the span counts per example); every_auprc=False: AUPRC terms only where
+        this batch alone reports them (compute's one batch)."""
+        o = self.options
+        check_parser_options(o["parse"], o["strict"], sources=sources is not None)
+        report = None
+        if o["parse"] is not None:
+            predictions, references, report = _parsed(predictions, references, sources, o["parse"], o["strict"])
+        values, gold, lengths, widths = scored_tokens(predictions, references, o["ignore_index"], widths=True)
+        soft = _soft(values)
+        with_auprc = o["auprc"] is not False and (every_auprc or soft or o["auprc"])
+        selected = None if o["top_k_ratio"] is None else select_top(values, lengths, widths, o["top_k_ratio"])
+        rows, spans_per_example = statistics(values, gold, lengths, o["threshold"], o["threshold_rule"], o["iou_threshold"], o["zero_division"], with_auprc, selected)
+        records = {"soft": soft, "gold_quotes": None if report is None or not len(rows) else "references" in report}
+        return Batch(rows, report, records), spans_per_example
+
+    def rows(self, predictions, references, sources=None):
+        return self.read(predictions, references, sources)[0]
+
+    def with_auprc(self, records):
+        return bool(records and records["soft"]) if self.options["auprc"] is None else self.options["auprc"]
+
+    def totals(self, table, weights=None):
+        if weights is None:
+            return totals(np.ones((1, len(table))), table)[0]
+        return totals(np.asarray(weights, dtype=float), table)
+
+    def example_totals(self, table):
+        values = table[:, MEANS]
+        valid = ~np.isnan(values)
+        return np.concatenate([table[:, :4], np.where(valid, values, 0.0), valid, table[:, 10:13]], axis=1)
+
+    def reduce(self, sums, records=None):
+        return figures(sums, self.options["zero_division"], self.with_auprc(records))
+
+    def _scored(self, table, counts, records):
+        """The rows compute resamples: without AUPRC terms where it reports none."""
+        if self.with_auprc(records):
+            return table, counts
+        table = table.copy()
+        table[:, AUPRC] = np.nan
+        return paired_table(table, counts, np.arange(table.shape[1]))
+
+    def resampling(self, table, counts, records=None):
+        table, counts = self._scored(table, counts, records)
+        return counts, lambda weights: self.reduce(self.totals(table, weights), records)
+
+    def paired_records(self, *records):
+        """AUPRC only where every system gives soft scores (unless `auprc` says otherwise)."""
+        return {"soft": all(r["soft"] for r in records), "gold_quotes": records[0]["gold_quotes"]}
+
+    def paired(self, *batches):
+        records = self.paired_records(*(batch.records for batch in batches))
+        tables = [batch.table if self.with_auprc(records) else np.where(np.arange(batch.table.shape[1]) == AUPRC, np.nan, batch.table) for batch in batches]
+        return [encode_rows(table) for table in tables], lambda weights, table: self.reduce(self.totals(table, weights), records)
+
+    def _merge_records(self, mine, theirs, where):
+        kind = {True: "gold quotes (texts)", False: "0/1 per token"}
+        if None not in (mine["gold_quotes"], theirs["gold_quotes"]) and mine["gold_quotes"] != theirs["gold_quotes"]:
+            raise ValueError(f"{where}: references are {kind[theirs['gold_quotes']]}, but the state holds references given as {kind[mine['gold_quotes']]}; give every reference as gold quotes or every one as 0/1 per token")
+        quotes = mine["gold_quotes"] if theirs["gold_quotes"] is None else theirs["gold_quotes"]
+        return {"soft": mine["soft"] or theirs["soft"], "gold_quotes": quotes}
+
+    def load_records(self, data):
+        if data is None:
+            return None
+        if not (isinstance(data, dict) and set(data) == {"soft", "gold_quotes"} and isinstance(data["soft"], bool) and (data["gold_quotes"] is None or isinstance(data["gold_quotes"], bool) and self.options["parse"] is not None)):
+            raise ValueError(f"records: {data!r:.80} is not {{\"soft\": true or false, \"gold_quotes\": true, false or null (null without parse=)}}")
+        return dict(data)
+
+    def check(self, sums, where):
+        c = dict(zip(TOTALS, np.moveaxis(np.asarray(sums), -1, 0)))
+        rules = [("tp", "predicted"), ("tp", "gold"), ("predicted", "tokens"), ("gold", "tokens"), ("matched_spans", "predicted_spans"), ("matched_spans", "gold_spans")]
+        rules += [(f"{c_}_sum", f"{c_}_examples") for c_ in COLUMNS[MEANS]]  # each term is in [0, 1]
+        for small, large in rules:
+            if (c[small] > c[large] + 1e-9 * np.maximum(1, c[large])).any():
+                raise ValueError(f"{where}: {small} above {large}, which no corpus gives")
+
+
+def input_tokens(sources, count):
     """Each example's input tokens: a text split on white space, or a list of strings."""
     if sources is None:
         raise ValueError("sources: parse= places the quotes on the input's tokens; pass sources, one text (split on white space) or list of tokens per example")
@@ -470,7 +585,7 @@ def _parsed(predictions, references, sources, parse, strict):
     for index, prediction in enumerate(predictions):
         if not isinstance(prediction, str):
             raise input_error("predictions", index, f"is a {type(prediction).__name__}, not a model reply for the parser {parse}")
-    tokens = _tokens(sources, len(predictions))
+    tokens = input_tokens(sources, len(predictions))
     masks, report = parse_rationales(predictions, tokens, parser, strict)
     texts = [isinstance(reference, str) for reference in references]
     if any(texts) and not all(texts):
@@ -524,24 +639,13 @@ def compute(
     int(width * top_k_ratio) highest-scored tokens, width = the reference's length as
     given (its padded width), the earlier token first among equal scores.
     """
-    _check_options(threshold, threshold_rule, iou_threshold, auprc)
-    zero_division = check_zero_division(zero_division)
+    fam = family(threshold=threshold, threshold_rule=threshold_rule, iou_threshold=iou_threshold, ignore_index=ignore_index, auprc=auprc, zero_division=zero_division, parse=parse, strict=strict, top_k_ratio=top_k_ratio)
+    zero_division = fam.options["zero_division"]
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples, seed)
-    check_parser_options(parse, strict, sources=sources is not None)
-    report = None
-    if parse is not None:
-        predictions, references, report = _parsed(predictions, references, sources, parse, strict)
-    _check_top_k(top_k_ratio, threshold, threshold_rule)
-    values, gold, lengths, widths = scored_tokens(predictions, references, ignore_index, widths=True)
-    with_auprc = _soft(values) if auprc is None else auprc
-    selected = None if top_k_ratio is None else select_top(values, lengths, widths, top_k_ratio)
-    rows, spans_per_example = statistics(values, gold, lengths, threshold, threshold_rule, iou_threshold, zero_division, with_auprc, selected)
-    result = as_floats({key: value[0] for key, value in summarise(np.ones((1, len(rows))), rows, zero_division, with_auprc).items()})
-    if confidence_level is not None:
-        distinct, counts = compress_rows(rows)
-        reduce = lambda weights: summarise(weights, distinct, zero_division, with_auprc)  # noqa: E731
-        result.update(bootstrap_intervals(counts, reduce, confidence_level, n_resamples, seed))
+    batch, spans_per_example = fam.read(predictions, references, sources, every_auprc=False)
+    rows, report, with_auprc = batch.table, batch.report, fam.with_auprc(batch.records)
+    result = evaluate(fam, batch, confidence_level, n_resamples, seed)
     if per_example:
         result["per_example"] = _details(rows, spans_per_example, zero_division, with_auprc)
     if report:
@@ -557,6 +661,7 @@ def compute(
             zero_division=zero_division,
             **bootstrap_options(confidence_level, n_resamples, seed),
         )
+        result["signature"] = with_references(result["signature"], references)
     return result
 
 
@@ -589,9 +694,15 @@ def add_options(parser):
     parser.add_argument("--ignore-index", type=int, default=-100, help="reference value marking padding: those positions are not scored")
     parser.add_argument("--no-auprc", action="store_true", help="skip AUPRC even for soft scores")
     parser.add_argument("--top-k-ratio", type=float, help="A2R's selection instead of a threshold: in each example the int(width * ratio) highest scores (width: the reference line's length, padding included)")
+    parser.add_argument("--parse", choices=RATIONALE_PARSERS, metavar="NAME", help=f"the outputs hold model replies quoting the input, one a line (a line that is a JSON string is that string), placed on the --sources tokens by this policy: {', '.join(RATIONALE_PARSERS)}; --references may then hold gold quotes (texts) instead of 0/1 lists")
+    parser.add_argument("--sources", help="with --parse: the input of each example, one a line: a text (split on white space) or a JSON list of tokens")
+    parser.add_argument("--strict", action="store_true", help="with --parse: a quote that matches no tokens is an error")
 
 
 def options(args):
+    """compute()'s scoring options (with --parse, the parser's)."""
+    if args.parse is None and (args.strict or args.sources):
+        raise ValueError(f"{'--strict' if args.strict else '--sources'}: applies with --parse NAME only")
     return dict(
         threshold=args.threshold,
         threshold_rule=args.threshold_rule,
@@ -599,6 +710,7 @@ def options(args):
         ignore_index=args.ignore_index,
         auprc=False if args.no_auprc else None,
         top_k_ratio=args.top_k_ratio,
+        **({"parse": args.parse, "strict": args.strict} if args.parse else {}),
     )
 
 
@@ -607,9 +719,6 @@ def add_arguments(parser):
     parser.add_argument("--references", required=True, help="one JSON list of 0/1 per line, ignore-index marking padding")
     add_options(parser)
     parser.add_argument("--per-example", action="store_true", help="add each example's numbers")
-    parser.add_argument("--parse", choices=RATIONALE_PARSERS, metavar="NAME", help=f"--predictions holds model replies quoting the input, one a line (a line that is a JSON string is that string), placed on the --sources tokens by this policy: {', '.join(RATIONALE_PARSERS)}; --references may then hold gold quotes (texts) instead of 0/1 lists")
-    parser.add_argument("--sources", help="with --parse: the input of each example, one a line: a text (split on white space) or a JSON list of tokens")
-    parser.add_argument("--strict", action="store_true", help="with --parse: a quote that matches no tokens is an error")
 
 
 def read_replies(path, argument):
@@ -622,24 +731,29 @@ def read_replies(path, argument):
     return replies
 
 
+def _sources(args):
+    """--sources, which --parse needs (the tokens the quotes are placed on)."""
+    if not args.sources:
+        raise ValueError("--sources: --parse places the quotes on the input's tokens; give the inputs, one a line")
+    return read_values(args.sources, "--sources")
+
+
 def run(args):
+    scoring = options(args)
     if args.parse is None:
-        if args.strict or args.sources:
-            raise ValueError(f"{'--strict' if args.strict else '--sources'}: applies with --parse NAME only")
-        predictions, parsing = read_values(args.predictions, "--predictions"), {}
+        predictions, inputs = read_values(args.predictions, "--predictions"), {}
     else:
-        predictions = read_replies(args.predictions, "--predictions")
-        if not args.sources:
-            raise ValueError("--sources: --parse places the quotes on the input's tokens; give the inputs, one a line")
-        parsing = dict(parse=args.parse, strict=args.strict, sources=read_values(args.sources, "--sources"))
-    return compute(
-        predictions,
-        read_values(args.references, "--references"),
-        per_example=args.per_example,
-        **parsing,
-        **options(args),
-        **args.common,
-    )
+        predictions, inputs = read_replies(args.predictions, "--predictions"), {"sources": _sources(args)}
+    return compute(predictions, read_values(args.references, "--references"), per_example=args.per_example, **inputs, **scoring, **args.common)
+
+
+def read_compare(args):
+    """The inputs of `paperscore compare rationale`: with --parse, the systems' replies
+    (one a line) and --sources."""
+    references = read_values(args.references, "--references")
+    if args.parse is None:
+        return {"references": references, "system_a": read_values(args.system_a, "--system-a"), "system_b": read_values(args.system_b, "--system-b")}
+    return {"references": references, "system_a": read_replies(args.system_a, "--system-a"), "system_b": read_replies(args.system_b, "--system-b"), "sources": _sources(args)}
 
 
 def table(result):

@@ -23,13 +23,14 @@ and csc_common's "pycorrector" and "paddle" presets (their precision counts no f
 positive for a wrong change of an erroneous sentence, so such changes are free).
 """
 
+import collections
 import itertools
 import json
 import operator
 
 import numpy as np
 
-from .core import dense_codes, input_error
+from .core import check_flags, dense_codes, input_error
 from .parse import QuadReader, get_parser, parse as parse_texts, parser_id
 
 REFUSED = {
@@ -63,7 +64,7 @@ def completion_text(completion, index):
             content = message["content"]
             if isinstance(content, str):
                 parts.append(content)
-            elif isinstance(content, list) and all(isinstance(b, dict) for b in content):
+            elif isinstance(content, list) and all(isinstance(b, dict) and (b.get("type") != "text" or isinstance(b.get("text"), str)) for b in content):
                 parts += [b["text"] for b in content if b.get("type") == "text"]
             else:
                 raise input_error("completions", index, f"message content {content!r} is neither text nor a list of text blocks")
@@ -131,25 +132,87 @@ def _reward_function(name, counts, score, names):
 
 
 # ---------------------------------------------------------------------------------------
+# Any family: its figure of each example alone (paperscore.family)
+
+
+def reward(family, metric=None, reference="reference", inputs=(), name=None, zero_division=1.0, **options):
+    """A reward function from any family's statistics (paperscore.family, or one
+    registered with paperscore.family.register): each completion's figure `metric`
+    (default: the family's headline) on its example alone, its statistics row read exactly
+    as the family's compute(**options) reads it (parse=, conventions), the reference from
+    the column `reference`, the per-example inputs of `inputs` (e.g. ("sources",)) from the
+    columns of those names. zero_division=1.0 (default): an example with nothing to find
+    and nothing predicted scores 1.0, the gold output's own score. Its `.statistics`
+    gives each example's totals (the family's `example_totals`), whose sums are the
+    corpus statistics. Refused by name: precision or recall alone, and the conventions
+    REFUSED lists (each can be gamed)."""
+    from .family import get
+
+    for value in (metric, *options.values()):
+        _refuse("metric", value)
+    fam = get(family, zero_division=zero_division, **options)
+    metric = metric or fam.headline()
+    if metric.endswith(("precision", "recall")):
+        _refuse("metric", metric.rsplit("_", 1)[-1])
+    names = [reference, *inputs]
+
+    def read(texts, values):
+        batch = fam.rows(texts, values[reference], **{k: values[k] for k in inputs})
+        return fam.example_totals(batch.table), batch.records
+
+    def call(prompts=None, completions=None, **columns):
+        texts, values, rows, n = _inputs(completions, columns, names)
+        if not rows:
+            return _spread(np.zeros(0), rows, n)
+        totals, records = read(texts, values)
+        figures = fam.reduce(totals, records)
+        if metric not in figures:
+            raise ValueError(f"metric: {metric!r} is not one of {', '.join(figures)}")
+        return _spread(np.asarray(figures[metric], dtype=float), rows, n)
+
+    def statistics(completions, **columns):
+        """(each applying row's totals, their indices)."""
+        texts, values, rows, _ = _inputs(completions, columns, names)
+        return read(texts, values)[0], rows
+
+    call.__name__ = call.__qualname__ = name or f"{getattr(fam, 'name', family)}_{metric}".replace("/", "_")
+    call.statistics = statistics
+    return call
+
+
+# ---------------------------------------------------------------------------------------
 # Format: did the parser read every piece?
 
 
-def format_reward(parse, name=None, source="sources"):
-    """1.0 where the parser `parse` reads the whole completion (no piece it cannot
-    read: the parse report's failure rule), else 0.0. Applies to every row; a rationale
-    parser places the quotes on the tokens of the column `source` (a text or a list of
-    tokens per row; None: not a rationale row, None): 1.0 where every item is a quote
-    placed on them."""
+def format_reward(parse, name=None, source="sources", empty=False):
+    """1.0 where the parser `parse` reads the whole completion (no piece it cannot read:
+    the parse report's failure rule) and reads something, else 0.0. A completion from
+    which the parser reads nothing (no quad, pair, mention or quote; a blank sentence) is
+    0.0 unless empty=True: many readers accept an empty answer or a refusal ("I cannot
+    help with that") without a failure, which would make saying nothing a well-formed
+    answer (a CSC reply reads as its sentence: a refusal is a sentence there; csc_reward
+    compares it with the source). Applies to every row; a rationale parser places the quotes on the tokens of
+    the column `source` (a text or a list of tokens per row): 1.0 where every item is a
+    quote placed on them."""
     parser = get_parser(parse)
     rationale = parser.family == "rationale_f1"
+    check_flags(empty=empty)
+
+    def well_formed(read):
+        structure, problems = read[0], read[1]
+        if problems:
+            return False
+        if parser.family == "coref":  # (tokens, clusters): something read is a cluster
+            structure = structure[1]
+        return empty or (bool(structure.strip()) if isinstance(structure, str) else bool(np.any(structure)) if rationale else len(structure) > 0)
 
     def counts(texts, values):
         if rationale:
-            from .rationale import _tokens
+            from .rationale import input_tokens
 
-            tokens = _tokens(values[source], len(texts))
-            return np.array([[not parser.read(text, words)[1]] for text, words in zip(texts, tokens)], dtype=float).reshape(-1, 1)
-        return np.array([[not parser.read(text)[1]] for text in texts], dtype=float).reshape(-1, 1)
+            tokens = input_tokens(values[source], len(texts))
+            return np.array([[well_formed(parser.read(text, words))] for text, words in zip(texts, tokens)], dtype=float).reshape(-1, 1)
+        return np.array([[well_formed(parser.read(text))] for text in texts], dtype=float).reshape(-1, 1)
 
     return _reward_function(name or f"format_{parser.name}", counts, lambda c: c[:, 0], [source] if rationale else [])
 
@@ -165,6 +228,20 @@ def _read_all(texts, parser):
     """parse()'s structures, each distinct text read once (a group's completions repeat)."""
     seen = {}
     return [seen[text] if text in seen else seen.setdefault(text, parser.read(text)[0]) for text in texts]
+
+
+def _capped_quads(quads, gold, tuple_len):
+    """A completion's quads (lists) with copies beyond the gold's count left out (_capped;
+    several references: the most any of them holds)."""
+    from .quad import reference_options
+
+    references = reference_options(gold)[0]
+    codes = _quad_codes([*quads, *(q for r in references for q in r)], tuple_len)[0].tolist()
+    own, at, most = codes[: len(quads)], len(quads), collections.Counter()
+    for r in references:
+        most |= collections.Counter(codes[at : at + len(r)])
+        at += len(r)
+    return [quads[i] for i in _capped(own, most)]
 
 
 def _quad_codes(quads, tuple_len):
@@ -258,13 +335,40 @@ def _exact_texts(texts, golds, parser, duplicates, argument):
     return _exact_hits(codes[numbers_p], n, codes[numbers_g[_segments(counts_g, row)]], counts_g[row], len(reader.quads) + 1, duplicates)
 
 
+def _capped(predicted, gold_counts):
+    """The indices of `predicted` (exact-match codes of one completion's quads) kept when
+    copies of a quad beyond max(1, how often the gold holds it) are left out."""
+    if len(set(predicted)) == len(predicted):  # no copy: the common case
+        return list(range(len(predicted)))
+    seen, kept = collections.Counter(), []
+    for index, code in enumerate(predicted):
+        seen[code] += 1
+        if seen[code] <= max(1, gold_counts[code]):
+            kept.append(index)
+    return kept
+
+
+def _capped_texts(numbers, counts, gold_numbers, gold_counts, row, codes):
+    """_capped over flat quad numbers: each text's (counts) against its gold text's."""
+    starts, gold_starts = np.cumsum(counts) - counts, np.cumsum(gold_counts) - gold_counts
+    keep = []
+    for i, (start, count) in enumerate(zip(starts.tolist(), counts.tolist())):
+        own = codes[numbers[start : start + count]].tolist()
+        gold = collections.Counter(codes[gold_numbers[gold_starts[row[i]] : gold_starts[row[i]] + gold_counts[row[i]]]].tolist()) if len(set(own)) < len(own) else None
+        keep.append([start + k for k in _capped(own, gold)] if gold is not None else range(start, start + count))
+    lengths = np.array([len(k) for k in keep], dtype=np.int64)
+    return numbers[np.fromiter(itertools.chain.from_iterable(keep), np.int64, int(lengths.sum()))], lengths
+
+
 def _soft_texts(texts, golds, parser, weights, similarity, duplicates, argument):
     """quad_match's STATS rows of model texts against gold texts (_read_texts), each
     distinct (text, gold text) pair scored once (a group's completions repeat), from one
-    table of the distinct quads read (quad.score_table)."""
+    table of the distinct quads read (quad.score_table); a text's repeated quads count
+    once (see quad_reward)."""
     from . import quad
 
-    reader, numbers_p, n, numbers_g, counts_g, row, _ = _read_texts(texts, golds, parser, argument)
+    reader, numbers_p, n, numbers_g, counts_g, row, codes = _read_texts(texts, golds, parser, argument)
+    numbers_p, n = _capped_texts(numbers_p, n, numbers_g, counts_g, row, codes)
     text = np.fromiter(map({}.setdefault, texts, itertools.count()), np.int64, len(texts))  # each row's first row of its text
     _, first, inverse = np.unique(text * len(counts_g) + row, return_index=True, return_inverse=True)  # below rows x gold texts <= rows^2: int64 up to 3e9 rows
     stats = quad.score_table(reader.quads, numbers_p[_segments(n, first)], n[first], numbers_g[_segments(counts_g, row[first])], counts_g[row[first]], weights, parser.tuple_len, similarity, duplicates)
@@ -280,15 +384,19 @@ def quad_reward(parse, reference="reference", metric="exact_f1", duplicates="mul
     "multiset" one-to-one or "set" DiaASQ; "list" is refused), "optimal_f1" (the same with
     the optimal soft match's matched degree total for hits) or "optimal_score" (quad_match's
     sample score, matched / max(predicted, gold)). A piece the parser cannot read is a
-    predicted quad that matches nothing, as in compute()."""
+    predicted quad that matches nothing, as in compute(). Under the soft metrics copies of
+    a quad (equal once normalised) count only as often as the gold holds it (at least
+    once): a copy of a right quad would otherwise earn the partial degree of a second gold
+    quad sharing elements with it (gold [q1, q2], q2 three elements of q1: [q1, q1] would
+    score 0.7 where [q1] scores 0.667)."""
     from . import quad
 
     _refuse("duplicates", duplicates)
     if metric not in QUAD_METRICS:
         raise ValueError(f"metric: {metric!r} is not one of {', '.join(QUAD_METRICS)}")
     parser = get_parser(parse, "quad_match")
-    quad._score([], [], weights, parser.tuple_len, quad.QUAD_SEP, quad.ELEMENT_SEP, similarity, duplicates)  # checks the options now
     exact = metric == "exact_f1"
+    fam = quad.family(weights=weights, tuple_len=parser.tuple_len, similarity=similarity, duplicates=duplicates, exact_only=exact)  # checks the options now
     cached = {}  # gold texts repeat (GRPO scores several completions per prompt): read each once
 
     def gold(values):
@@ -321,12 +429,14 @@ def quad_reward(parse, reference="reference", metric="exact_f1", duplicates="mul
             return rows[:, [quad.STATS.index(c) for c in QUAD_COUNTS]].reshape(-1, len(QUAD_COUNTS))
         structures = _read_all(texts, parser)
         golds = gold(values[reference])
+        if not exact:  # the soft metrics: no copy beyond the gold's (see the docstring)
+            structures = [_capped_quads(quads, g, parser.tuple_len) for quads, g in zip(structures, golds)]
         several = any(isinstance(v, (list, tuple)) for v in values[reference]) if parse_references else any(quad.reference_options(g)[1] for g in golds)
         if exact and not several:  # the fast path; several references need the soft match to choose one
             hits, n, m = _exact_counts(structures, golds, parser.tuple_len, duplicates, reference)
             return np.column_stack([hits, n, m, np.zeros((len(n), 4))])
-        _, rows, chosen = quad._score(structures, golds, weights, parser.tuple_len, quad.QUAD_SEP, quad.ELEMENT_SEP, similarity, duplicates, exact_only=exact)
-        return rows[chosen][:, [quad.STATS.index(c) for c in QUAD_COUNTS]].reshape(-1, len(QUAD_COUNTS))
+        rows = fam.rows(structures, golds).table
+        return rows[:, [quad.STATS.index(c) for c in QUAD_COUNTS]].reshape(-1, len(QUAD_COUNTS))
 
     def score(c):
         if metric == "exact_f1":
@@ -377,48 +487,61 @@ def csc_reward(parse=None, source="source", reference="reference", metric="char_
 
 
 def event_reward(types=None, parse="omnievent_s2s", text="text", positions="positions", reference="labels", negative="NA", name=None):
-    """Trigger classification of each example's candidates, micro F1 without the negative
-    label: 2·hits / (predicted + gold), a hit a candidate given its gold type, predicted
-    and gold the candidates whose label is not `negative` (1.0 for an example where both
-    are 0). parse: a micro_macro parser of paperscore.parse ([trigger, type] pairs); the
-    columns `text` (the sentence), `positions` (candidates' character [start, end)),
-    `reference` (their gold labels); types: the event type names a pair may carry
-    (plain_label form, as OmniEvent compares them; not used by the strict reading).
-    "omnievent_s2s": pairs go onto candidates as parse.omnievent_candidates does, WITHOUT
-    its gold preference (OmniEvent gives a candidate its gold type if any pair for the word
-    has it, so writing every type for every word gives every trigger its gold type): a
-    candidate takes the first unused pair of its word; a pair no candidate takes costs
-    nothing. Sums of the counts give micro_macro's micro P/R/F1 over those candidates'
-    labels with `negative` excluded.
-    "omnievent_s2s_strict": micro_macro's strict offset policy, gold-blind by its own rule
-    (each pair in order takes the first free candidate of its word; the type as generated)
-    and a pair no candidate takes is a false positive, so naming triggers that are not in
-    the text costs precision. Sums of the counts give micro_macro.compute(parse=
-    "omnievent_s2s_strict")'s micro P/R/F1 exactly. Either way the output names words, not
-    positions: where one word is a trigger at one candidate and not at another, pairs go
-    to its candidates in order, and the gold output itself can score below 1."""
-    from .parse import POLICY, place_triggers
+    """Trigger classification of each example, read as the output states it: (trigger word,
+    type) pairs. The gold pairs are the candidates' (text[start:end], label) whose label is
+    not `negative`; the predicted pairs are those the parser (a micro_macro parser of
+    paperscore.parse; its two names read alike here) reads, but those of type `negative`; a hit is a
+    predicted pair matched one-to-one with an equal gold pair (multisets). The reward is
+    2·hits / (predicted + gold), 1.0 where both are 0. types: the event type names a pair
+    may carry, checked as names (a pair of another type, or naming a word that is no
+    trigger, matches no gold pair: a false positive, so inventing pairs costs precision). Columns: `text` (the
+    sentence), `positions` (the candidates' character [start, end)), `reference` (their
+    gold labels).
+
+    Why words and not candidates: the output names words, and a word may occur twice (a
+    trigger once). Placing the pairs on candidates blind to the gold puts the gold output's
+    one pair on the word's first occurrence (reward 0 where the gold is the second) and
+    pays writing it twice (0.667); OmniEvent's placement prefers the gold type, so writing
+    every type for every word gives every trigger its gold type. Counting pairs does
+    neither: the gold output scores 1.0 and every extra pair costs precision. The sums of
+    the counts (`statistics`) are the micro P/R/F1 of the pairs over the corpus, not
+    micro_macro.compute(parse=...)'s candidate-level figures."""
+    import collections
 
     parser = get_parser(parse, "micro_macro")
-    policy = POLICY[parser.name]
-    if types is None and policy == "omnievent":
-        raise ValueError(f"types: None is not a list of event type names (the {parse} reading keeps only pairs of a type in the schema)")
     if types is not None and (isinstance(types, str) or not all(isinstance(t, str) for t in types)):
         raise ValueError(f"types: {types!r} is not a list of event type names")
 
+    def gold_pairs(sentence, spans, labels, index):
+        if not isinstance(sentence, str):
+            raise input_error(text, index, f"is a {type(sentence).__name__}, not the sentence")
+        if not isinstance(spans, (list, tuple)) or not isinstance(labels, (list, tuple)):
+            raise input_error(positions if not isinstance(spans, (list, tuple)) else reference, index, "is not a list, one entry per candidate")
+        if len(spans) != len(labels):
+            raise input_error(reference, index, f"{len(labels)} labels for {len(spans)} candidates")
+        pairs = collections.Counter()
+        for number, (span, label) in enumerate(zip(spans, labels)):
+            if not (isinstance(span, (list, tuple)) and len(span) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in span) and 0 <= span[0] <= span[1] <= len(sentence)):
+                raise input_error(positions, f"{index}][{number}", f"{span!r:.40} is not [start, end) character offsets inside the sentence of {len(sentence)} characters")
+            if not isinstance(label, str):
+                raise input_error(reference, f"{index}][{number}", f"{label!r:.40} is not a label")
+            if label != negative:
+                pairs[sentence[span[0] : span[1]], label] += 1
+        return pairs
+
     def counts(texts, values):
-        pairs = parse_texts(texts, parser)[0]
-        blind = [[None] * len(spans) for spans in values[positions]]  # no gold label to prefer
+        found = parse_texts(texts, parser)[0]
         out = np.zeros((len(texts), 3), np.int64)
-        placed = place_triggers(policy, pairs, values[text], values[positions], blind, types)
-        for i, ((guess, left), gold) in enumerate(zip(placed, values[reference])):
-            if len(gold) != len(guess):
-                raise input_error(reference, i, f"{len(gold)} labels for {len(guess)} candidates")
-            extra = [kind for _, kind in left] if policy == "strict" else []  # unplaced pairs: false positives
-            out[i] = [sum(g == p != negative for g, p in zip(gold, guess)), sum(p != negative for p in guess + extra), sum(g != negative for g in gold)]
+        for i, (pairs, sentence, spans, labels) in enumerate(zip(found, values[text], values[positions], values[reference])):
+            gold = gold_pairs(sentence, spans, labels, i)
+            predicted = collections.Counter((word, kind) for word, kind in pairs if kind != negative)
+            out[i] = [sum((gold & predicted).values()), sum(predicted.values()), sum(gold.values())]
         return out
 
-    return _reward_function(name or ("event_f1" if policy == "omnievent" else "event_strict_f1"), counts, lambda c: f1(c[:, 0], c[:, 1], c[:, 2]), [reference, text, positions])
+    from .parse import POLICY
+
+    default = "event_f1" if POLICY[parser.name] == "omnievent" else "event_strict_f1"  # the name TRL logs it under, as before
+    return _reward_function(name or default, counts, lambda c: f1(c[:, 0], c[:, 1], c[:, 2]), [reference, text, positions])
 
 
 # ---------------------------------------------------------------------------------------
@@ -467,10 +590,15 @@ def coref_reward(parse, reference="clusters", tokens=None, metric="conll_f1", na
     def counts(texts, values):
         unplaced = None
         if parser is None:
-            clusters = [parse(text) for text in texts]
+            clusters = []
+            for i, text in enumerate(texts):
+                try:
+                    clusters.append(parse(text))
+                except Exception as error:  # the reward's own function: stop the run, saying where
+                    raise input_error("completions", i, f"the reward's function {getattr(parse, '__name__', parse)!s} failed on it: {type(error).__name__}: {error}") from error
         else:
             placed, _ = parse_coref(texts, parser, coref.source_tokens(values[reference], values[tokens] if tokens else None), argument="completions")
-            split = [coref._split_unplaced(found) for found in placed]
+            split = [coref.split_unplaced(found) for found in placed]
             clusters, unplaced = [kept for kept, _ in split], [lost for _, lost in split]
         # each side read alone: the gold as compute reads it (an unreadable one is an error
         # naming references[i]); the output's token spans as written, without compute's
@@ -481,7 +609,7 @@ def coref_reward(parse, reference="clusters", tokens=None, metric="conll_f1", na
         else:
             key, response = coref.read_examples(empty, values[reference])[0], coref.read_examples(clusters, empty)[1]
         if unplaced is not None and any(unplaced):
-            response = coref._with_unplaced(key, response, unplaced)
+            response = coref.with_unplaced(key, response, unplaced)
         table = coref.statistics(key, response, metrics)
         mentions = np.column_stack([np.bincount(side.doc, minlength=len(texts)) for side in (key, response)])
         return np.column_stack([*(table[m] for m in metrics), mentions])
@@ -519,12 +647,10 @@ def rationale_reward(parse, source="sources", reference="reference", metric="f1"
     _refuse("metric", metric)
     if metric not in RATIONALE_METRICS:
         raise ValueError(f"metric: {metric!r} is not one of {', '.join(RATIONALE_METRICS)}")
-    get_parser(parse, "rationale_f1")  # an unknown name fails now, not at the first batch
+    fam = rationale.family(parse=parse)  # an unknown name fails now, not at the first batch
 
     def counts(texts, values):
-        masks, gold, _ = rationale._parsed(texts, values[reference], values[source], parse, False)
-        scores, truth, lengths = rationale.scored_tokens(masks, gold)
-        rows, _ = rationale.statistics(scores, truth, lengths, with_auprc=False)
-        return rows[:, :3].astype(np.int64)
+        batch, _ = fam.read(texts, values[reference], values[source], every_auprc=False)
+        return batch.table[:, :3].astype(np.int64)
 
     return _reward_function(name or f"rationale_{metric}", counts, lambda c: f1(c[:, 0], c[:, 1], c[:, 2]), [reference, source])

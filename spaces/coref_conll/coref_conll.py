@@ -10,6 +10,7 @@ import scipy.optimize
 
 # evaluate copies only the sibling files this script imports: a line for each vendored module.
 from .paperscore_core import VERSION
+from .paperscore_family import Family
 from .paperscore_coref import batch_forms, check_inputs, compute
 from .paperscore_corefud import CRAC, MATCHING
 from .paperscore_parse import COREF_PARSERS

@@ -10,6 +10,7 @@ import numpy
 
 # evaluate copies only the sibling files this script imports: a line for each vendored module.
 from .paperscore_core import VERSION
+from .paperscore_family import Family
 from .paperscore_csc import checked_columns, stored_sources
 from .paperscore_csc_common import VARIANTS, compute, corpora
 from .paperscore_csc_llm import NORMALIZATIONS
@@ -61,8 +62,8 @@ Args:
         insertions and deletions are edits) for every preset; default: each preset as its
         code treats a sentence whose length differs from its source.
     remove_de: drop predicted edits into 地/得 (ReaLiSe's and SCOPE's SIGHAN13 post-processing).
-    normalize: steps applied to the sentences before scoring, any of NORMALIZATIONS;
-        default: none, except the
+    normalize: steps applied to the sentences before scoring, any of NORMALIZATIONS, or
+        "none" (no step, as ()); default: none, except the
         LLM presets' own (simple_csc, msllm: as their run.sh).
     ignore_chars: a string of source characters whose edits no preset scores.
     zero_division: value of a ratio the original divides by zero: 0.0 (default), 1.0 or
@@ -73,8 +74,9 @@ Args:
     return_signature: add "signature", the reproducibility string.
     parse: predictions are a corrector's replies, each read into its sentence by this
         parser first (then everything as for sentences; sources needed): PARSERS.
-        Adds parse_failures (replies with nothing left, or that the parser's repository
-        refuses) and parse_failure_examples (their first 0-based indices).
+        Adds parse_failures (replies the parser does not recognise, or that its
+        repository would not score as read) and parse_failure_examples (their first
+        0-based indices). A name is its newest version; NAME@1 selects version 1.
     strict: a reply the parser cannot read is a ValueError.
 Returns:
     sentence_detection_{accuracy,precision,recall,f1}, sentence_correction_{...},

@@ -123,10 +123,15 @@ OPENCC = "opencc==1.4.2"  # the version the tests ran (pyproject's optional extr
 
 
 def check_normalize(normalize):
-    """The steps named, in NORMALIZATIONS order; a ValueError names an unknown one."""
+    """The steps named, in NORMALIZATIONS order; "none" (alone: as the signature and
+    `--normalize none` name it) is no step; a ValueError names an unknown one."""
     if isinstance(normalize, str):
         normalize = (normalize,)
     steps = tuple(normalize)
+    if "none" in steps:
+        if len(steps) > 1:
+            raise ValueError(f"normalize: 'none' means no step and goes alone, got {', '.join(map(repr, steps))}")
+        return ()
     for step in steps:
         if step not in NORMALIZATIONS:
             raise ValueError(f"normalize: {step!r} is not one of {', '.join(map(repr, NORMALIZATIONS))}")

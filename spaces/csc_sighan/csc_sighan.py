@@ -9,6 +9,7 @@ import numpy
 
 # evaluate copies only the sibling files this script imports: a line for each vendored module.
 from .paperscore_core import VERSION
+from .paperscore_family import Family
 from .paperscore_csc import stored_sources
 from .paperscore_csc_sighan import check_columns, compute
 from .paperscore_parse import CSC_PARSERS
@@ -73,8 +74,9 @@ Args:
     return_signature: add "signature", the reproducibility string.
     parse: predictions are a corrector's replies, each read into its sentence by this
         parser first (then everything as for sentences; sources needed): PARSERS.
-        Adds parse_failures (replies with nothing left, or that the parser's repository
-        refuses) and parse_failure_examples (their first 0-based indices).
+        Adds parse_failures (replies the parser does not recognise, or that its
+        repository would not score as read) and parse_failure_examples (their first
+        0-based indices). A name is its newest version; NAME@1 selects version 1.
     strict: a reply the parser cannot read is a ValueError.
 Returns:
     2014/2015: false_positive_rate, detection_accuracy, detection_precision,

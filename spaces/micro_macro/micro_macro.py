@@ -10,10 +10,12 @@ import scipy.sparse
 
 # evaluate copies only the sibling files this script imports: a line for each vendored module.
 from .paperscore_core import VERSION
+from .paperscore_family import Family
 from .paperscore_event_spans import RULES, read_corpus
-from .paperscore_micro_macro import check_inputs, compute
+from .paperscore_micro_macro import HABITS, check_inputs, compute
 from .paperscore_parse import get_parser
 from .paperscore_space import SpaceMetric, from_json, to_json
+from .paperscore_state import State
 from .paperscore_trainer import trainer_metrics
 
 _CITATION = """\
@@ -126,14 +128,7 @@ class MicroMacro(SpaceMetric, evaluate.Metric):
     # pass no compute arguments; explicit arguments still win.
     # "textee", "oneie": span-level event detection (span records) under that paper's scorer.
     configs = {"maven": {"convention": "maven"}, "jmee": {"convention": "jmee"}, **{rule: {"spans": rule} for rule in RULES}}
-    # What evaluate's f1 and sklearn users pass out of habit (an error that says this).
-    habits = {
-        "average": (
-            "every average is returned at once: micro_precision / micro_recall / micro_f1, macro_precision / macro_recall / macro_f1, "
-            "weighted_precision / weighted_recall / weighted_f1 and accuracy; per_class=True adds each class's (sklearn's average=None)"
-        ),
-        "pos_label": "every class is scored: per_class=True gives each class's precision, recall and f1; negative_labels=[...] leaves classes (an NA label) out of the averages",
-    }
+    habits = HABITS  # what evaluate's f1 and sklearn users pass out of habit (the package's words)
 
     def _info(self):
         # A string first: evaluate would otherwise read the string "5" as the int 5.

@@ -25,18 +25,17 @@ import numpy as np
 from .paperscore_core import (
     as_corpus,
     as_floats,
-    bootstrap_intervals,
     bootstrap_options,
     check_bootstrap,
     check_choice,
     check_same_length,
     check_zero_division,
-    compress_rows,
-    encode_rows,
     input_error,
     prf,
     signature,
+    with_references,
 )
+from .paperscore_family import Batch, Family, evaluate, paired_table
 
 RULES = ("textee", "oneie")
 SCHEMES = (None, "bio")
@@ -265,16 +264,12 @@ def compute(predictions, references, rule="textee", scheme=None, zero_division=0
     (`<measure>_predicted` ...). rule "textee": sets of tuples per (doc_id, wnd_id) window,
     and the attached argument measures; "oneie": OneIE's list counting. scheme "bio":
     examples are BIO tag sequences (triggers only)."""
-    zero_division = check_zero_division(zero_division)
+    fam = family(spans=rule, scheme=scheme, zero_division=zero_division)
     if confidence_level is not None:
         check_bootstrap(confidence_level, n_resamples, seed)
-    rows, measures = statistics(predictions, references, rule, scheme)
-    result = figures(rows.sum(0), measures, zero_division)
-    if confidence_level is not None:
-        distinct, counts = compress_rows(rows)
-        result.update(bootstrap_intervals(counts, lambda w: ratios(w @ distinct, measures, zero_division), confidence_level, n_resamples, seed))
+    result = evaluate(fam, fam.rows(predictions, references), confidence_level, n_resamples, seed)
     if return_signature:
-        result["signature"] = signature("micro_macro", spans=rule, scheme=scheme, zero_division=zero_division, **bootstrap_options(confidence_level, n_resamples, seed))
+        result["signature"] = with_references(signature("micro_macro", spans=rule, scheme=scheme, zero_division=fam.options["zero_division"], **bootstrap_options(confidence_level, n_resamples, seed)), references)
     return result
 
 
@@ -284,13 +279,89 @@ def headline():
     return "trigger_cls_f1"
 
 
-def paired_statistics(references, system_a, system_b, rule="textee", scheme=None, zero_division=0.0):
-    """For paperscore.compare: each system's per-unit count rows (a window under "textee",
-    an example under "oneie"; the units come from the references, so both systems' rows
-    line up) and the reducer."""
-    zero_division = check_zero_division(zero_division)
-    tables = []
-    for system in (system_a, system_b):
-        rows, measures = statistics(system, references, rule, scheme)
-        tables += encode_rows(rows)
-    return (*tables, lambda weights, table: ratios(np.asarray(weights, dtype=float) @ table, measures, zero_division))
+def family(spans="textee", scheme=None, zero_division=0.0):
+    """The statistics (paperscore.family) of micro_macro(spans=..., scheme=...)."""
+    check_choice("spans", spans, RULES)
+    check_choice("scheme", scheme, SCHEMES)
+    fam = SpansFamily({"spans": spans, "scheme": scheme, "zero_division": check_zero_division(zero_division)})
+    fam.bounded = spans == "textee"  # OneIE counts a repeated trigger twice: recall can pass 1
+    return fam
+
+
+class SpansFamily(Family):
+    """Span-level event detection's statistics: per unit (a window under "textee", an
+    example under "oneie") the predicted, gold and matched counts of every measure of
+    MEASURES (a corpus of triggers alone, or a rule with fewer measures, fills the leading
+    columns and leaves the rest 0). Its records keep two corpus-wide rules: whether the
+    references hold events or triggers alone (compute refuses a corpus of both), and under
+    "textee" the (doc_id, wnd_id) of every window seen: TextEE counts a window's tuples as
+    one set, which sums cannot rebuild, so a window's examples must all be in one batch
+    (one seen again in a later update or another shard is refused)."""
+
+    name = "micro_macro"
+    counts = (True,) * (3 * len(MEASURES))
+
+    def headline(self):
+        return headline()
+
+    def rows(self, predictions, references):
+        o = self.options
+        units, pred, gold, with_events = read_corpus(predictions, references, o["scheme"])
+        rows, _ = rows_of(o["spans"], units, pred, gold, with_events)
+        windows = list(dict.fromkeys(key for kind, key in units if kind == "ids")) if o["spans"] == "textee" else []
+        records = {"events": with_events, "windows": windows} if units else None
+        return Batch(np.pad(rows, ((0, 0), (0, self.width() - rows.shape[1]))).astype(float), None, records)
+
+    def measures(self, records):
+        return rows_of(self.options["spans"], [], [], [], bool(records and records["events"]))[1]
+
+    def reduce(self, totals, records=None):
+        measures = self.measures(records)
+        return ratios(np.asarray(totals, dtype=float)[..., : 3 * len(measures)], measures, self.options["zero_division"])
+
+    def figures(self, totals, records=None):
+        measures = self.measures(records)
+        return figures(np.asarray(totals, dtype=np.int64)[: 3 * len(measures)], measures, self.options["zero_division"])
+
+    def resampling(self, table, counts, records=None):
+        measures = self.measures(records)
+        table, counts = paired_table(table, counts, np.arange(3 * len(measures)))  # compute's rows hold its measures alone
+        return counts, lambda weights: ratios(weights @ table, measures, self.options["zero_division"])
+
+    def _merge_records(self, mine, theirs, where):
+        if mine["events"] != theirs["events"]:
+            form = {True: "events", False: "triggers alone"}
+            raise ValueError(f"{where}: the references hold {form[theirs['events']]}, but earlier ones hold {form[mine['events']]}; give every example in one form (compute refuses a corpus of both)")
+        seen = set(map(tuple, mine["windows"]))
+        again = next((key for key in theirs["windows"] if tuple(key) in seen), None)
+        if again is not None:
+            raise ValueError(
+                f"{where}: the window doc_id, wnd_id {tuple(again)!r} is also in an earlier update or shard: TextEE counts a window's tuples as one set "
+                f"(a tuple repeated across its examples counts once), which a state cannot rebuild from counts; give each window's examples in one update"
+            )
+        return {"events": mine["events"], "windows": mine["windows"] + theirs["windows"]}
+
+    def paired_records(self, *records):
+        return records[0]
+
+    def dump_records(self, records):
+        return None if records is None else {"events": records["events"], "windows": [list(key) for key in records["windows"]]}
+
+    def load_records(self, data):
+        if data is None:
+            return None
+        if not (isinstance(data, dict) and set(data) == {"events", "windows"} and isinstance(data["events"], bool) and isinstance(data["windows"], list)):
+            raise ValueError(f"records: {data!r:.80} is not {{\"events\": true or false, \"windows\": [...]}}")
+        keys = []
+        for i, key in enumerate(data["windows"]):
+            if not (isinstance(key, list) and len(key) == 2 and all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in key)):
+                raise input_error("windows", i, f"{key!r:.60} is not a [doc_id, wnd_id] pair of strings or ints")
+            keys.append(tuple(key))
+        if len(set(keys)) != len(keys):
+            raise ValueError("windows: lists a window twice")
+        return {"events": data["events"], "windows": keys}
+
+    def check(self, totals, where):
+        c = np.asarray(totals).reshape(len(totals), -1, 3)
+        if (c[..., 2] > c[..., 0]).any():  # OneIE counts a repeated trigger twice: matched may pass gold
+            raise ValueError(f"{where}: a matched count above the predicted count, which no corpus gives")

@@ -6,11 +6,11 @@ import evaluate
 
 # What the vendored package imports, named here for evaluate's dependency check at load time.
 import numpy
-import rouge_score
 import scipy.optimize
 
 # evaluate copies only the sibling files this script imports: a line for each vendored module.
 from .paperscore_core import VERSION, as_corpus
+from .paperscore_family import Family
 from .paperscore_parse import get_parser
 from .paperscore_quad import ELEMENT_SEP, QUAD_SEP, QUAD_PARSERS, check_inputs, compute, has_spans, is_dialogues
 from .paperscore_space import SpaceMetric, from_json, to_json

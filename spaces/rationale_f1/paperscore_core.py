@@ -67,7 +67,7 @@ def as_corpus(values, argument):
             raise input_error(argument, None, f"expected a list of examples, got a single {values.dtype} value")
         return values
     if isinstance(values, (str, bytes)):
-        raise input_error(argument, None, f"expected a list of examples, got a {type(values).__name__} (to score one example, pass [{_short(values)}])")
+        raise input_error(argument, None, f"expected a list of examples, got a {type(values).__name__} (to score one example, pass [{short_repr(values)}])")
     if not isinstance(values, (list, tuple)):
         if not isinstance(values, Sequence):
             raise input_error(argument, None, f"expected a list of examples, got {type(values).__name__}")
@@ -77,7 +77,7 @@ def as_corpus(values, argument):
     return values
 
 
-def _short(value, width=20):
+def short_repr(value, width=20):
     text = repr(value)
     return text if len(text) <= width else text[: width - 3] + "..."
 
@@ -89,7 +89,7 @@ def check_flags(**flags):
     """Each of these options is True or False (a tensor or an array is neither)."""
     for argument, value in flags.items():
         if not isinstance(value, (bool, np.bool_)):
-            raise ValueError(f"{argument}: expected True or False, got {type(value).__name__} {_short(value)}")
+            raise ValueError(f"{argument}: expected True or False, got {type(value).__name__} {short_repr(value)}")
 
 
 def check_choice(argument, value, choices):
@@ -97,7 +97,7 @@ def check_choice(argument, value, choices):
     list is refused with this message, not numpy's or a TypeError)."""
     if not any(_is_choice(value, choice) for choice in choices):
         listed = ", ".join(repr(c) for c in choices)
-        raise ValueError(f"{argument}: {_short(value, 60)} is not one of {listed}")
+        raise ValueError(f"{argument}: {short_repr(value, 60)} is not one of {listed}")
     return value
 
 
@@ -126,12 +126,11 @@ def check_zero_division(zero_division):
     if isinstance(zero_division, str):
         if zero_division.lower() == "nan":
             return math.nan
-    elif isinstance(zero_division, (int, float, np.integer, np.floating)) and not isinstance(
-        zero_division, bool
-    ):
-        if math.isnan(zero_division) or zero_division in (0, 1):
+    elif isinstance(zero_division, (int, float, np.integer, np.floating)) and not isinstance(zero_division, bool):
+        # compared before isnan: an int beyond a float's range (10**400) is no float
+        if zero_division in (0, 1) or (isinstance(zero_division, (float, np.floating)) and math.isnan(zero_division)):
             return float(zero_division)
-    raise ValueError(f"zero_division: {zero_division!r} is not one of 0.0, 1.0, 'nan'")
+    raise ValueError(f"zero_division: {short_repr(zero_division, 40)} is not one of 0.0, 1.0, 'nan'")
 
 
 def divide(numerator, denominator, zero_division=0.0):
@@ -228,16 +227,16 @@ MAX_RESAMPLES = 1_000_000  # more is minutes of work for no visible change in an
 def check_bootstrap(confidence_level, n_resamples, seed=None):
     check_seed(seed)
     if isinstance(confidence_level, bool) or not isinstance(confidence_level, (int, float)) or not 0 < confidence_level < 1:
-        raise ValueError(f"confidence_level: {_short(confidence_level, 60)} is not strictly between 0 and 1")
+        raise ValueError(f"confidence_level: {short_repr(confidence_level, 60)} is not strictly between 0 and 1")
     if isinstance(n_resamples, (bool, np.bool_)) or not isinstance(n_resamples, (int, np.integer)) or not 1 <= n_resamples <= MAX_RESAMPLES:
-        raise ValueError(f"n_resamples: {_short(n_resamples, 60)} is not an integer from 1 to {MAX_RESAMPLES:,}")
+        raise ValueError(f"n_resamples: {short_repr(n_resamples, 60)} is not an integer from 1 to {MAX_RESAMPLES:,}")
 
 
 def check_seed(seed):
     """None or a non-negative int: numpy would take a list or an array too (and refuse a
     negative int or a string in words that name no argument)."""
     if seed is not None and (isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0):
-        raise ValueError(f"seed: {_short(seed, 60)} is not a non-negative integer (nor None)")
+        raise ValueError(f"seed: {short_repr(seed, 60)} is not a non-negative integer (nor None)")
 
 
 def resample_weights(counts, size, rng):
@@ -351,6 +350,14 @@ def signature(metric, **options):
     to tell which convention and options produced a number."""
     parts = [metric] + [f"{key}:{_signature_value(value)}" for key, value in options.items()]
     return "|".join(parts + [f"paperscore:{VERSION}"])
+
+
+def with_references(text, references):
+    """A signature naming the test set: `refs:` and the references' fingerprint before
+    the version, so that two numbers computed on different copies of "the same" test set
+    do not carry the same signature."""
+    head, version = text.rsplit("|paperscore:", 1)
+    return f"{head}|refs:{fingerprint(references)}|paperscore:{version}"
 
 
 # ---------------------------------------------------------------------------------------
@@ -497,3 +504,147 @@ def progress(items, total, label, stream=None, min_seconds=1.0):
             drawn = True
     if drawn:
         stream.write("\n")
+
+
+# ---------------------------------------------------------------------------------------
+# The references a number was computed on
+
+
+def fingerprint(references):
+    """A short name (16 hex digits) for the references a number was computed on.
+
+    Defined over the references as a metric reads them, the value compute() takes: a list
+    (tuple, numpy array, tensor, pandas Series, datasets Column) of examples, or one text
+    (a whole CoNLL file). Each string is normalised as the command line's readers normalise
+    a file: a leading byte-order mark (U+FEFF) dropped, CRLF read as LF, and the string's
+    trailing line ends and blank lines (lines of white space only) dropped; every other
+    character counts. The normalised value is written as canonical JSON (keys sorted, no
+    spaces, non-ASCII as is, lists and tuples alike, numbers as JSON writes Python's: 1
+    and 1.0 and True differ) and hashed with SHA-256; a flat list of integers (labels,
+    within 64 bits) is hashed as b"int64:" and their 8-byte little-endian values instead,
+    which is the same for a list, an array or a tensor and costs no text. So a BOM, CRLF or trailing blank
+    lines change nothing, any other character changes the fingerprint; the same data in
+    another form (one text against the list of its documents, labels as strings against
+    ints) has another fingerprint. Dict keys must be strings; a set, bytes or any other
+    object is a ValueError naming where it is."""
+    references = from_tensor(references)
+    if callable(getattr(references, "canonical", None)):  # a file the command line read
+        references = references.canonical()
+    if hasattr(references, "to_numpy") and not isinstance(references, np.ndarray):  # pandas
+        references = references.to_numpy()
+    if not isinstance(references, (str, list, tuple, dict, np.ndarray)) and hasattr(references, "__len__") and hasattr(references, "__getitem__"):
+        references = list(references)  # a datasets Column
+    labels = _int_labels(references)
+    if labels is not None:
+        return _sha256(b"int64:", labels.astype("<i8", copy=False).data).hexdigest()[:16]
+    value = _canonical(references, "references")
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=True)
+    return _sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def _int_labels(references):
+    """references as a flat int64 array when they are a flat list (or array) of integers
+    within 64 bits (not booleans), else None."""
+    if isinstance(references, np.ndarray):
+        return references.astype(np.int64) if references.ndim == 1 and references.dtype.kind in "iu" and (references.dtype.kind == "i" or references.max(initial=0) <= INT64[1]) else None
+    if isinstance(references, (list, tuple)) and references and set(map(type, references)) <= {int, np.int64}:
+        try:
+            return np.asarray(references, dtype=np.int64)
+        except OverflowError:
+            return None
+    return None
+
+
+def example_checks(references):
+    """A 32-bit check (CRC-32 of its canonical form, as fingerprint reads it) of each
+    reference, in order: two states kept with keep_rows are compared only if their
+    references' checks are equal (a state cannot keep the references themselves)."""
+    import zlib
+
+    references = from_tensor(references)
+    if callable(getattr(references, "canonical", None)):
+        references = references.canonical()
+    out = []
+    for index, reference in enumerate(references):
+        value = _canonical(reference, f"references[{index}]")
+        data = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=True)
+        out.append(zlib.crc32(data.encode("utf-8", "surrogatepass")))
+    return np.array(out, dtype=np.int64)
+
+
+def _sha256(*parts):
+    """hashlib.sha256 of the parts, from CPython's builtin module for small inputs: hashlib
+    imports OpenSSL's (4 ms of every command's first result, which signs it), which hashes
+    large inputs 4x faster."""
+    if sum(map(len, parts)) > 1 << 20:
+        from hashlib import sha256
+    else:
+        try:
+            from _sha256 import sha256  # CPython 3.11's builtin (3.12 renamed it: hashlib's then)
+        except ImportError:
+            from hashlib import sha256
+    digest = sha256()
+    for part in parts:
+        digest.update(part)
+    return digest
+
+
+_TRAILING_BLANK = re.compile(r"(?:\n[^\S\n]*)+\Z")
+
+
+def _canonical(value, where):
+    value = from_tensor(value)
+    if callable(getattr(value, "canonical", None)):  # a file the command line read (csc.LabelFile, micro_macro.Coded)
+        return _canonical(value.canonical(), where)
+    if isinstance(value, str):
+        value = value.removeprefix("\ufeff").replace("\r\n", "\n")
+        return _TRAILING_BLANK.sub("", value)
+    if value is None or isinstance(value, (bool, np.bool_)):
+        return None if value is None else bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return float(value)
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind in "biuf":  # Python's bools, ints and floats: canonical already
+            return value.tolist()
+        value = value.tolist()
+        if not isinstance(value, list):  # a 0-d array
+            return _canonical(value, where)
+    if isinstance(value, (list, tuple)):
+        kinds = set(map(type, value))
+        if kinds <= {int} or kinds <= {float}:  # labels: canonical already (a bool is not an int here)
+            return list(value)
+        if kinds <= {str}:
+            joined = "\x00".join(value)  # one scan: nothing a string's normalisation would change
+            if "\r" not in joined and "\n" not in joined and "\ufeff" not in joined:
+                return list(value)
+        return [_canonical(item, f"{where}[{index}]") for index, item in enumerate(value)]
+    if isinstance(value, dict):
+        for key in value:
+            if not isinstance(key, str):
+                raise ValueError(f"{where}: a dict key {short_repr(key)} is not a string")
+        return {key: _canonical(item, f"{where}[{key!r}]") for key, item in value.items()}
+    raise ValueError(f"{where}: a {type(value).__name__} is not something a metric reads (texts, numbers, lists, dicts)")
+
+
+# The public copies of test sets this project can read, by the fingerprint of what a metric
+# reads from them: label lines as read_lines gives them (`paperscore sighan -t`, a
+# LabelFile's lines()), corrected sentences as csc.apply_edits makes them from the test
+# input and its truth; "simplified": each line or sentence through OpenCC's t2s (opencc
+# 1.4.2). tests/test_significance.py computes each one from the files.
+_SIGHAN15 = "SIGHAN 2015 CSC test set (sighan8csc_release1.0 Test/, 1,100 sentences"
+_SIGHAN13 = "SIGHAN 2013 CSC subtask 2 final test (sighan7csc_release1.0 FinalTest/, 1,000 sentences"
+KNOWN_REFERENCES = {
+    "eb5cd622e864e8f2": f"{_SIGHAN15}): the truth label lines, traditional",
+    "950053cb970313db": f"{_SIGHAN15}): the truth label lines, simplified (OpenCC t2s)",
+    "1e7b1901b2594132": f"{_SIGHAN15}): the corrected sentences, traditional",
+    "68111f6633c57a31": f"{_SIGHAN15}): the corrected sentences, simplified (OpenCC t2s)",
+    "b6d868c7fc5a13c3": f"{_SIGHAN13}): the truth label lines, traditional",
+    "de9354c9a9138d0e": f"{_SIGHAN13}): the truth label lines, simplified (OpenCC t2s)",
+}
+
+
+def known_copy(fingerprint_value):
+    """The name of the public copy of a test set whose references have this fingerprint, or None."""
+    return KNOWN_REFERENCES.get(fingerprint_value)

@@ -23,8 +23,11 @@ sentiment words "great"/"bad"/"ok"), so references must go through the same pars
 papers' scripts do.
 Event triggers (family micro_macro) come back as [trigger, type] pairs, which
 place_triggers puts onto the candidates (micro_macro.compute(parse=...) does both).
-CSC replies (family csc) come back as the corrected sentence; a reply with nothing left is
-the empty string, reported.
+CSC replies (family csc) come back as the corrected sentence; a reply the parser does not
+recognise is the empty string, reported (paperscore's own parsers), or what the repository
+reads of it, reported where the repository would not score it so.
+A name alone is the parser's newest version (`csc_reply` is `csc_reply@2`); an older one is
+selected by its full name, and a changed reading is always a new version.
 """
 
 import ast
@@ -415,15 +418,17 @@ def _json_reader(preset):
 # CSC: a chat model's reply turned into the corrected sentence, then scored by csc_common or
 # csc_sighan under any length rule or preset. Nothing else is normalised (no width, no OpenCC).
 # Three parsers equal a repository's own clean-up (cllm_reply, pycorrector_gpt,
-# simple_csc_line: tests/data/parse/csc_replies.json); csc_label, csc_first_line,
-# csc_quotes and csc_reply are this project's own conventions (source "paperscore"), for
-# chat models no repository cleans: opt-in, by name.
+# simple_csc_line: tests/data/parse/); csc_label, csc_first_line, csc_quotes and csc_reply
+# are this project's own conventions (source "paperscore"), for chat models no repository
+# cleans: opt-in, by name. Version 2 of these reads the reply styles of
+# tests/data/parse/csc_reply_styles.json and makes every reply it does not recognise a
+# failure read as "" (version 1 read any reply, failing only where nothing was left).
 
 REPLY_LABEL = re.compile(
     r"\A\s*(?:修改后的?句子|修改后|改正后的?句子|改正后|纠正后的?句子|纠正后|正确的?句子|更正后|"
     r"输出|答案|结果|corrected sentence|correction|corrected|output|answer)\s*[：:]\s*",
     re.I,
-)
+)  # version 1's labels
 QUOTES = ("“”", "「」", "『』", '""', "''", "‘’")
 
 
@@ -432,42 +437,298 @@ def _reply_text(text, problem):
     return (text, []) if text.strip() else ("", [problem])
 
 
-def read_csc_label(text):
+def read_csc_label_v1(text):
     """A leading label such as "修改后：", "纠正后的句子:", "输出：" or "Corrected:" (any
     case; full- or half-width colon) removed with the white space around it."""
     return _reply_text(REPLY_LABEL.sub("", text, count=1), "nothing is left once the label is removed")
 
 
-def read_csc_first_line(text):
+def read_csc_first_line_v1(text):
     """The first non-blank line, stripped: what follows (an explanation) is dropped."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     return _reply_text(lines[0] if lines else "", "the reply is blank")
 
 
-def read_csc_quotes(text):
-    """One pair of quotes around the whole stripped text (“” 「」 『』 "" '' ‘’) removed."""
-    stripped = text.strip()
+def _unquoted(text):
+    """One pair of quotes around the whole text (QUOTES) removed."""
     for opening, closing in QUOTES:
-        if len(stripped) >= 2 and stripped[0] == opening and stripped[-1] == closing:
-            stripped = stripped[1:-1]
-            break
-    return _reply_text(stripped, "nothing is left inside the quotes")
+        if len(text) >= 2 and text[0] == opening and text[-1] == closing:
+            return text[1:-1]
+    return text
 
 
-def read_csc_reply(text):
-    """read_csc_label, then read_csc_first_line, then read_csc_quotes:
+def read_csc_quotes_v1(text):
+    """One pair of quotes around the whole stripped text (“” 「」 『』 "" '' ‘’) removed."""
+    return _reply_text(_unquoted(text.strip()), "nothing is left inside the quotes")
+
+
+def read_csc_reply_v1(text):
+    """read_csc_label, then read_csc_first_line, then read_csc_quotes (version 1 each):
     "修改后：“我今天很高兴。”\n解释：…" -> "我今天很高兴。"."""
-    for read in (read_csc_label, read_csc_first_line, read_csc_quotes):
+    for read in (read_csc_label_v1, read_csc_first_line_v1, read_csc_quotes_v1):
         text, problems = read(text)
         if problems:
             return text, problems
     return text, []
 
 
+# Version 2. A reply's lines are classed by patterns matched at a line's start, its "**" removed
+# (simplified and traditional characters, English in any case; possessive quantifiers keep each
+# match linear in the line). LABEL: what names the corrected sentence, after an optional list or
+# heading mark and lead-in ("好的，以下是", "Here is the"): with a colon, or alone on its line (a
+# heading), or "应改为" before a quote; or such a label after a clause's punctuation mid-line.
+_MARK = r"\s*+(?:#{1,6}\s*+|>\s*+|[-*•]\s++|\d{1,2}[.、)]\s*+)?"
+_LEAD = (
+    r"(?:(?:好的|好|当然|當然|没问题|沒問題|可以|ok|okay|sure|certainly)\s*+[，,。.！!]\s*+)?"
+    r"(?:(?:以下是|下面是|这是|這是|这里是|這裡是|here\s++is|here's|below\s++is)\s*+)?(?:您的|你的|the\s++|your\s++)?"
+)
+_NAMED = (
+    r"(?:修改|改正|纠正|糾正|更正|修正|纠错|糾錯|订正|訂正)[后後]的?(?:句子|文本|文字|版本|结果|結果|内容|內容)?"
+    r"|正[确確]的?(?:句子|文本|写法|寫法|版本)|(?:corrected|revised|fixed)\s++(?:sentence|text|version)"
+)
+_SHORT = r"修改|改正|纠正|糾正|更正|输出|輸出|答案|结果|結果|corrected|correction|revised|fixed|output|answer|result"
+_TAIL = r"\s*+(?:(?:为|為|是|如下|应为|應為|应该是|應該是|应该为|應該為|is|would\s++be)\s*+)?"
+_CHANGE_TO = r"(?:这句话|這句話|这个句子|這個句子|该句子?|該句子?|此句|原句|句子)?\s*+(?:应该|應該|应|應|可以|需要)?(?:修?改[为為成]|更正[为為]|纠正[为為]|糾正[為为])"
+LABEL = re.compile(
+    rf"{_MARK}(?:{_LEAD}(?:{_NAMED}){_TAIL}(?:[：:]|[。.]?\s*+$)|(?P<short>{_SHORT}){_TAIL}[：:]|{_CHANGE_TO}\s*+(?:[：:]|(?=[“「『\"])))\s*+", re.I
+)
+INNER_LABEL = re.compile(rf"[，,。.！!；;]\s*+{_LEAD}(?:{_NAMED}){_TAIL}[：:]\s*+", re.I)
+JSON_KEY = re.compile(rf"{_NAMED}|{_SHORT}|target", re.I)  # "corrected_sentence", "修改后", "output"
+ORIGINAL = re.compile(rf"{_MARK}(?:原句子?|原文|原始句子|原来的句子|原來的句子|输入|輸入|错误的?句子|錯誤的?句子|original(?:\s++sentence)?|source|input)\s*+[：:]", re.I)
+EXPLANATION = re.compile(
+    rf"{_MARK}(?:(?:修改|改动|改動|纠错|糾錯|更正|纠正|糾正|错误|錯誤)?(?:说明|說明|理由|原因|内容|內容|分析|点|點)"
+    r"|解[释釋]|注意?|[备備][注註]|explanation|notes?|changes(?:\s++made)?|corrections\s++made|reason|analysis)\s*+(?:[：:]|$)",
+    re.I,
+)
+ACKNOWLEDGEMENT = re.compile(r"(?:好的|好|当然|當然|当然可以|當然可以|没问题|沒問題|可以|ok|okay|sure|certainly)[，,。.！!～~\s]*+$", re.I)
+# A statement that the sentence has no error: about the sentence, or with nothing else on its line.
+NO_ERROR = re.compile(
+    r"(?:[没沒]有|[无無]|不存在|未[发發][现現])(?:任何)?(?:拼写|拼寫)?(?:错误|錯誤|错别字|錯別字|需要修改)|[无無]需(?:修改|改[动動]|[纠糾]正|更正)"
+    r"|不需要(?:修改|改[动動]|[纠糾]正)|正[确確][无無][误誤]|no\s++(?:spelling\s++)?(?:errors?|mistakes?|corrections?)|(?:is|are)\s++(?:already\s++)?correct",
+    re.I,
+)
+SUBJECT = re.compile(r"[这這]句[话話]?|[这這][个個]句子|[该該]句|此句|原句|句子|句中|原文|文本|sentence", re.I)
+LIST_ITEM = re.compile(r"(?:[-*•]|\d{1,2}[.、)])\s")
+# What may follow a bare sentence as its note: a bracketed, listed or headed line, or a change
+# (a quoted piece before or after 改为/应为/应该是..., an arrow, 错别字).
+NOTE = re.compile(rf"[（(【\[#>]|{LIST_ITEM.pattern}")
+_PIECE = r"[^\s“”「」『』\"'‘’]"
+_QUOTED = rf"[“「『\"'‘]{_PIECE}{{1,6}}[”」』\"'’]"
+_TO = r"(?:修?改[为為成]|[应應][该該]?改?[为為成]|[应應][该該]?是|替[换換][为為]|更正[为為]|[纠糾]正[为為]|正[确確]的?(?:是|为|為))"
+CHANGE = re.compile(rf"→|->|=>|{_QUOTED}\s*+{_PIECE}{{0,4}}?{_TO}|{_TO}\s*+{_QUOTED}|[错錯][别別]字|typo|should\s++be", re.I)
+# A line that only names a change ("“搞”应改为“高”。", "搞 → 高"), no sentence.
+CHANGE_ONLY = re.compile(rf"[将把將]?(?:{_QUOTED}\s*+(?:{_TO}|→|->|=>)\s*+{_QUOTED}|{_PIECE}{{1,3}}\s*+(?:→|->|=>)\s*+{_PIECE}{{1,3}})[。.]?")
+TRAILING_NOTE = re.compile(r"[（(][^（）()]*+[）)]\s*+\Z")  # "（“搞”改为“高”）" after the sentence
+ARROW = re.compile(r"→|->|=>")
+SEPARATOR = frozenset("-*_= ")  # a line of these is blank (Markdown rules)
+FORMATTING = ("**", "```", "<think>", "</think>")
+REPLY_FENCE = re.compile(r"```(?:[\w+-]*\n)?(.*?)(?:```|\Z)", re.S)  # FENCE, but "```我很好。```" keeps its text
+CLASS_PROBLEMS = {
+    "label": "only a label is left", "short": "only a label is left", "original": "it is labelled as the original sentence",
+    "explanation": "it is labelled as an explanation", "no_error": "it says the sentence has no error without giving it",
+    "preamble": "it ends with a colon: a preamble or a label without the sentence", "change": "it names a change, not the sentence",
+}  # fmt: skip
+
+
+def _line_class(line):
+    """(class, what follows the label) of a stripped line: "label" (LABEL or INNER_LABEL),
+    "short" (a bare 修改：/输出：/Answer:), "original", "explanation", "no_error", "change"
+    (CHANGE_ONLY), "acknowledgement" ("好的。", "Sure!"), "preamble" (a line ending with a
+    colon) or "text"."""
+    plain = line.replace("**", "")
+    found = LABEL.match(plain) or INNER_LABEL.search(plain)
+    if found:
+        return ("short" if found.re is LABEL and found.group("short") else "label"), plain[found.end() :].strip()
+    for name, pattern in (("original", ORIGINAL), ("explanation", EXPLANATION)):
+        if pattern.match(plain):
+            return name, ""
+    if _says_no_error(plain):
+        return "no_error", ""
+    if CHANGE_ONLY.fullmatch(plain):
+        return "change", ""
+    if ACKNOWLEDGEMENT.match(plain):
+        return "acknowledgement", ""
+    return ("preamble" if plain.endswith((":", "：")) else "text"), ""
+
+
+def _says_no_error(line):
+    """The line says the sentence has no error: a NO_ERROR phrase with the sentence named, or
+    with nothing but punctuation beside it."""
+    found = NO_ERROR.search(line)
+    if not found:
+        return False
+    return bool(SUBJECT.search(line)) or not any(c.isalnum() for c in line[: found.start()] + line[found.end() :])
+
+
+def _sentence_problem(sentence):
+    """Why a sentence read is not one (None if it is): blank, several lines, formatting or a
+    reasoning tag left, JSON, or a line of another class than "text" (CLASS_PROBLEMS)."""
+    if not sentence.strip():
+        return "nothing is left of the reply"
+    if len(sentence.splitlines()) > 1:
+        return "more than one line is left: which is the sentence?"
+    if any(mark in sentence for mark in FORMATTING):
+        return "Markdown or a reasoning tag is left"
+    if sentence.lstrip()[:1] in ("{", "[") and isinstance(_json_value(sentence), (dict, list)):
+        return "it is JSON"
+    return CLASS_PROBLEMS.get(_line_class(sentence.strip())[0])
+
+
+def _read_v2(sentence, problem=None):
+    """(sentence, problems) of version 2: a problem (given, or _sentence_problem's) makes it ""."""
+    problem = problem or _sentence_problem(sentence)
+    return ("", [problem]) if problem else (sentence, [])
+
+
+def _read_bare(sentence, problem=None):
+    """_read_v2 of the one-wrapping parsers (csc_label, csc_first_line, csc_quotes): what is
+    left must be bare, with nothing csc_reply would unwrap (_sentence_of)."""
+    wrapped = _sentence_of(sentence) != sentence.strip()
+    return _read_v2(sentence, problem or ("more wrapping is left (quotes, a note, an arrow...): csc_reply reads it" if wrapped else None))
+
+
+def read_csc_label(text):
+    """A leading label, as csc_reply reads them ("修改后：", "**修改后的句子：**", "### 修改后",
+    "纠错后的句子：", "好的，以下是修改后的句子：", "Corrected sentence:"...), removed; what is
+    left, stripped (without a label: the stripped reply), must be one line, a bare sentence
+    (else a failure, read as "")."""
+    first, _, after = text.strip().partition("\n")
+    kind, rest = _line_class(first.strip())
+    return _read_bare((f"{rest}\n{after}" if kind in ("label", "short") else text).strip())
+
+
+def read_csc_first_line(text):
+    """The first non-blank line, stripped, a bare sentence; the next line, if any, must be
+    its note (as csc_reply's); else a failure, read as ""."""
+    lines = _reply_lines(text)
+    return _read_bare(lines[0], _note_problem(lines, [_line_class(line) for line in lines[:2]], 0)) if lines else _read_v2("")
+
+
+def read_csc_quotes(text):
+    """One pair of quotes around the whole stripped text (“” 「」 『』 "" '' ‘’) removed; what
+    is left must be one line, a bare sentence (else a failure, read as "")."""
+    return _read_bare(_unquoted(text.strip()))
+
+
+def _sentence_of(line):
+    """A line given as the sentence, without its wrapping: "> ", "**…**", `…`, a trailing
+    bracketed note of the change or of no error, an "original → corrected" arrow's left side
+    and one pair of quotes."""
+    line = line.strip().removeprefix(">").strip()
+    if len(line) > 4 and line.startswith("**") and line.endswith("**"):
+        line = line[2:-2].strip()
+    if len(line) > 2 and line[0] == line[-1] == "`":
+        line = line[1:-1].strip()
+    note = TRAILING_NOTE.search(line)
+    if note and (CHANGE.search(note.group()) or NO_ERROR.search(note.group())):
+        line = line[: note.start()].strip()
+    arrows = ARROW.findall(line)
+    if len(arrows) == 1:
+        line = line.split(arrows[0])[1]
+    return _unquoted(line.strip()).strip()
+
+
+def _reply_body(text):
+    """(body, problem): the reply after its reasoning (a <think>…</think> block, or anything
+    before a "</think>" whose opening tag the chat template wrote), then only the first ```
+    fenced block if there is one; stripped."""
+    end = text.find("</think>")
+    if end != -1:
+        text = text[end + len("</think>") :]
+    elif text.lstrip().startswith("<think>"):
+        return "", "the reasoning block (<think>) is not closed"
+    fenced = REPLY_FENCE.search(text)
+    return (fenced.group(1) if fenced else text).strip(), None
+
+
+def _json_value(text):
+    """The JSON value of a text, or None if it is not JSON."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _json_sentence(body):
+    """(sentence, problem) of a reply that is JSON: a string, or an object with one key
+    naming the corrected sentence (JSON_KEY; "_" and "-" read as spaces) that holds a
+    string; (None, None) if the reply is not JSON."""
+    value = _json_value(body)
+    if value is None:
+        return None, None
+    if isinstance(value, str):
+        return value.strip(), None
+    found = [v for k, v in value.items() if JSON_KEY.fullmatch(re.sub(r"[_-]", " ", k).strip())] if isinstance(value, dict) else []
+    if len(found) == 1 and isinstance(found[0], str):
+        return found[0].strip(), None
+    return "", f"JSON {type(value).__name__} without one string under a key naming the corrected sentence"
+
+
+def _label_allowed(classes, i):
+    """A LABEL anywhere; a bare 修改：/输出：/Answer: only before any text (an explanation
+    "修改：搞→高" may follow the sentence)."""
+    kind = classes[i][0]
+    return kind == "label" or (kind == "short" and all(c in ("original", "acknowledgement", "preamble", "no_error") for c, _ in classes[:i]))
+
+
+def read_csc_reply(text):
+    """The corrected sentence of a chat model's reply (tests/data/parse/csc_reply_styles.json
+    holds a case per style). The reasoning before "</think>" goes; a ``` fenced block, if
+    any, is the reply; a reply that is JSON is read by its string or its one key naming the
+    sentence. Else, of its non-blank lines (classed by _line_class): the sentence follows the
+    first label (修改后：, **修改后的句子：**, ### 修改后, 纠错后的句子：, 以下是修改后的句子：,
+    Corrected sentence:, 这句话应改为“…”, …，修改后的句子为：), on its line or alone on the
+    next; without one, it is the first line, or the line after a preamble (好的。, a line
+    ending with a colon, an original 原句：…, a statement that there is no error), and the
+    line after it must be its note (解释：, 说明：, a bracket, a list, a heading, a change
+    such as 搞 → 高 or 改为). Its wrapping goes (_sentence_of). Anything else (two candidate
+    lines, a label followed by no sentence, a list, a statement that there is no error
+    without the sentence, formatting left) is a failure read as ""."""
+    body, problem = _reply_body(text)
+    if problem:
+        return "", [problem]
+    if body[:1] in ('"', "{"):
+        sentence, problem = _json_sentence(body)
+        if sentence is not None:
+            return _read_v2(sentence, problem)
+    lines = _reply_lines(body)
+    classes = [_line_class(line) for line in lines]
+    for i, (kind, rest) in enumerate(classes):
+        if _label_allowed(classes, i):
+            if rest:
+                return _read_v2(_sentence_of(rest))
+            if i + 1 < len(lines) and classes[i + 1][0] == "text" and not LIST_ITEM.match(lines[i + 1]):
+                return _read_v2(_sentence_of(lines[i + 1]))
+            follows = "a list: which item is the sentence?" if i + 1 < len(lines) and LIST_ITEM.match(lines[i + 1]) else "no sentence"
+            return _read_v2("", f"the label {lines[i]!r:.40} is followed by {follows}")
+    if not lines:
+        return _read_v2("")
+    at = 1 if classes[0][0] in ("acknowledgement", "preamble", "original", "no_error") and len(lines) > 1 else 0
+    if classes[at][0] not in ("text", "acknowledgement") or LIST_ITEM.match(lines[at]):
+        return _read_v2("", f"line {at + 1} {lines[at]!r:.40}: {CLASS_PROBLEMS.get(classes[at][0], 'a list item: which is the sentence?')}")
+    return _read_v2(_sentence_of(lines[at]), _note_problem(lines, classes, at))
+
+
+def _reply_lines(text):
+    """The stripped non-blank lines of a reply; a line of only -, *, _, = is blank (a Markdown rule)."""
+    return [line.strip() for line in text.splitlines() if line.strip() and not set(line) <= SEPARATOR]
+
+
+def _note_problem(lines, classes, at):
+    """None where the line after lines[at], if any, is its note: explanation, no_error,
+    original or change class, NOTE or CHANGE; else why not."""
+    if at + 1 < len(lines):
+        after, kind = lines[at + 1], classes[at + 1][0]
+        if kind not in ("explanation", "no_error", "original", "change") and not NOTE.match(after) and not CHANGE.search(after):
+            return f"line {at + 2} {after!r:.40} is no note of line {at + 1}: which line is the sentence?"
+    return None
+
+
 CLLM_LABEL = "纠错后的句子："
+NO_EDIT = ("没有错误", "无法标注")  # ChERRANT's Annotator: the source unchanged (no edit, or "not annotatable")
 
 
-def read_cllm_reply(text):
+def read_cllm_reply_v1(text):
     """ktlKTL/C-LLM's reading of a reply before ChERRANT (calcuate_metric.process_txt):
     what follows the first "纠错后的句子：" (label-less: the text before its first line
     end, or, when the text starts with one, everything after that line end), not
@@ -482,6 +743,35 @@ def read_cllm_reply(text):
     elif line_end != -1:
         text = text[:line_end] if line_end else text[1:]
     return text, [] if text.strip() else ["nothing but white space is left of the reply (kept as it is)"]
+
+
+def read_cllm_reply(text):
+    """The sentence C-LLM's ChERRANT step reads from a reply (its parallel_to_m2.py on the
+    `id<TAB>source<TAB>prediction` lines process_txt writes): process_txt's cut (version 1),
+    its line of the file as Python's text mode reads it back (up to the first "\n", "\r" or
+    "\r\n"), the part before a tab, every white space character removed
+    ("".join(target.strip().split())). Reported, where C-LLM's pipeline does not score the
+    reply so: an empty reply (process_txt asserts); more after the line end (a line
+    ChERRANT cannot read: it stops, unless the reply is the file's last); a tab (what
+    follows is read as a second corrected sentence); nothing left (ChERRANT stops); "没有错误"
+    or "无法标注" (ChERRANT leaves the source unchanged, which this parser cannot see). Not
+    done: ChERRANT's OpenCC t2s conversion of the sentence (normalize="simplified" converts
+    all three sentences)."""
+    cut, problems = read_cllm_reply_v1(text)
+    if not text:
+        return cut, problems
+    line, _, after = (cut + "\n").replace("\r\n", "\n").replace("\r", "\n").partition("\n")
+    first, *more = line.split("\t")
+    sentence = "".join(first.split())
+    problems = [
+        problem for problem, found in (
+            ("more follows a line end: C-LLM's file gets a line ChERRANT cannot read (it stops)", after),
+            ("a tab: ChERRANT reads what follows as a second corrected sentence", more),
+            ("nothing but white space is left (ChERRANT stops)", not sentence),
+            (f"{sentence!r}: ChERRANT reads it as no edit, the source unchanged", sentence in NO_EDIT),
+        ) if found
+    ]  # fmt: skip
+    return sentence, problems
 
 
 THINK = "<think>\n\n</think>"  # an empty reasoning block (Qwen3 without thinking)
@@ -534,7 +824,8 @@ REPLY_FORMATS = ("lines", "json")
 
 def add_reply_arguments(parser):
     """`paperscore csc` and `paperscore sighan`: --parse NAME, --strict, --replies-format."""
-    parser.add_argument("--parse", choices=CSC_PARSERS, metavar="NAME", help=f"--predictions holds a corrector's replies, read by this parser into sentences: {', '.join(CSC_PARSERS)}")
+    ids = sorted(key for key, p in PARSERS.items() if p.family == "csc")
+    parser.add_argument("--parse", choices=CSC_PARSERS + ids, metavar="NAME", help=f"--predictions holds a corrector's replies, read by this parser into sentences: {', '.join(CSC_PARSERS)} (the newest version; NAME@VERSION for another)")
     parser.add_argument("--strict", action="store_true", help="with --parse: a reply the parser cannot read is an error")
     parser.add_argument("--replies-format", choices=REPLY_FORMATS, help="with --parse: lines (one reply a line, as it is; the default) or json (a JSON array of strings, or JSON lines of strings: replies over several lines)")
 
@@ -1117,11 +1408,16 @@ PARSERS = {
         *(Parser(preset, 1, "quad_match", "0123", _json_reader(preset), "paperscore") for preset in JSON_KEYS),
         Parser("omnievent_s2s", 1, "micro_macro", None, read_omnievent_s2s, "THU-KEG/OmniEvent@ec72e72 seq2seq_processor.extract_argument"),
         Parser("omnievent_s2s_strict", 1, "micro_macro", None, read_omnievent_s2s, "OmniEvent's reading; paperscore's strict offset policy"),
-        Parser("csc_label", 1, "csc", None, read_csc_label, "paperscore"),
-        Parser("csc_first_line", 1, "csc", None, read_csc_first_line, "paperscore"),
-        Parser("csc_quotes", 1, "csc", None, read_csc_quotes, "paperscore"),
-        Parser("csc_reply", 1, "csc", None, read_csc_reply, "paperscore"),
-        Parser("cllm_reply", 1, "csc", None, read_cllm_reply, "ktlKTL/C-LLM@7cd0d8c calcuate_metric.process_txt"),
+        Parser("csc_label", 1, "csc", None, read_csc_label_v1, "paperscore"),
+        Parser("csc_first_line", 1, "csc", None, read_csc_first_line_v1, "paperscore"),
+        Parser("csc_quotes", 1, "csc", None, read_csc_quotes_v1, "paperscore"),
+        Parser("csc_reply", 1, "csc", None, read_csc_reply_v1, "paperscore"),
+        Parser("csc_label", 2, "csc", None, read_csc_label, "paperscore"),
+        Parser("csc_first_line", 2, "csc", None, read_csc_first_line, "paperscore"),
+        Parser("csc_quotes", 2, "csc", None, read_csc_quotes, "paperscore"),
+        Parser("csc_reply", 2, "csc", None, read_csc_reply, "paperscore"),
+        Parser("cllm_reply", 1, "csc", None, read_cllm_reply_v1, "ktlKTL/C-LLM@7cd0d8c calcuate_metric.process_txt"),
+        Parser("cllm_reply", 2, "csc", None, read_cllm_reply, "ktlKTL/C-LLM@7cd0d8c calcuate_metric.process_txt, then HillZhang1999/MuCGEC@3922193 ChERRANT parallel_to_m2.py's reading"),
         Parser("pycorrector_gpt", 1, "csc", None, read_pycorrector_gpt, "shibing624/pycorrector@fc8aa56 pycorrector/gpt/gpt_model.GptModel.predict"),
         Parser("simple_csc_line", 1, "csc", None, read_simple_csc_line, "Jacob-Zhou/simple-csc@7701e46 run.py"),
         Parser("gen_scl_nat", 1, "quad_match", "0123", read_gen_scl_nat, "jpeper/GEN_SCL_NAT@e9ee190 source/eval_utils.extract_spans_para(task='gen_scl_nat')"),
@@ -1134,11 +1430,12 @@ PARSERS = {
 
 
 def get_parser(name, family=None):
-    """The parser called `name` ("asqp_paraphrase" or "asqp_paraphrase@1"); an unknown
-    name or version, or one of another family, is a ValueError listing the names."""
+    """The parser called `name` ("asqp_paraphrase", its newest version, or "asqp_paraphrase@1");
+    an unknown name or version, or one of another family, is a ValueError listing the names."""
     if not isinstance(name, str):
         raise ValueError(f"parse: {name!r} is not a parser name")
-    wanted = name if "@" in name else next((key for key in PARSERS if key.split("@")[0] == name), name)
+    versions = [parser for parser in PARSERS.values() if parser.name == name]
+    wanted = name if "@" in name or not versions else parser_id(max(versions, key=lambda parser: parser.version))
     parser = PARSERS.get(wanted)
     if parser is None or (family is not None and parser.family != family):
         known = sorted(key for key, p in PARSERS.items() if family is None or p.family == family)
@@ -1168,5 +1465,5 @@ def parse(texts, parser, strict=False, argument="predictions"):
     return structures, report
 
 
-CSC_PARSERS = sorted(parser.name for parser in PARSERS.values() if parser.family == "csc")
+CSC_PARSERS = sorted({parser.name for parser in PARSERS.values() if parser.family == "csc"})  # each its newest version
 COREF_PARSERS = sorted(parser.name for parser in PARSERS.values() if parser.family == "coref")

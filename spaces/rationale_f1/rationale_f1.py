@@ -12,10 +12,12 @@ import numpy
 # (paperscore_faithfulness for the demo's ERASER faithfulness section; no comment after an
 # import: evaluate would read it as the file's address).
 from .paperscore_core import VERSION, as_corpus, check_same_length
+from .paperscore_family import Family
 from .paperscore_faithfulness import compute_results
 from .paperscore_parse import get_parser
 from .paperscore_rationale import RATIONALE_PARSERS, check_inputs, compute
 from .paperscore_space import SpaceMetric, from_arrow, from_json, to_json
+from .paperscore_state import State
 from .paperscore_trainer import trainer_metrics
 
 _CITATION = """\

@@ -24,7 +24,7 @@ sys.path.insert(0, str(BENCHMARKS))
 
 from bench_csc_sighan import corpus  # noqa: E402
 from bench_micro_macro import labels  # noqa: E402
-from timing import interleaved, report_load  # noqa: E402
+from timing import Median, finish, interleaved, parse, record, report_load  # noqa: E402
 
 from paperscore import csc_sighan, micro_macro  # noqa: E402
 from paperscore.compare import compare  # noqa: E402
@@ -62,7 +62,7 @@ def rerun(compute, key, references, system_a, system_b, options, resamples, seed
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="small sizes: check that it runs")
-    args = parser.parse_args(argv)
+    args = parse(parser, argv, __file__)
     copies, n_labels, slow = (5, 20_000, 3) if args.quick else (91, 1_000_000, 5)
     agree = True
     report_load()
@@ -78,9 +78,12 @@ def main(argv=None):
             interval = f"[{result['difference_low']:+.4f}, {result['difference_high']:+.4f}]"
             print(f"  {method:<14} {seconds:7.3f} s   difference {result['difference']:+.4f} {interval}  p = {result['p_value']:.4f}   (target <= 1 s)")
         per_resample, deltas = times["rerun"][0] / slow, times["rerun"][1]
+        rerun_1000 = Median([seconds * 1000 / slow for seconds in times["rerun"][0].rounds])  # timed on `slow` resamples
+        for method in ("bootstrap", "randomization"):
+            record(f"compare, {name}, {method} vs re-running the metric", f"{len(references):,} examples", times[method][0], rerun_1000, reference_name=f"the metric re-run per resample (timed on {slow}, scaled to 1,000)", target="<= 1 s")
         print(f"  re-running the metric per resample: {per_resample * 1000:7.1f} s for 1,000 (timed on {slow})   ratio {per_resample * 1000 / times['bootstrap'][0]:,.0f}x the bootstrap")
         print(f"  its resampled differences: mean {deltas.mean():+.4f}, inside the interval above")
-    return 0 if agree else 1
+    return finish(0 if agree else 1)
 
 
 if __name__ == "__main__":

@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "shared"))
 
 from paperscore import coref  # noqa: E402
-from timing import command, interleaved, report_load  # noqa: E402
+from timing import command, finish, interleaved, parse, record, report_load  # noqa: E402
 
 # Printed by `perl scorer.pl <metric> KEY RESPONSE none` (v8.01; LEA: the LEA-scorer branch)
 # on the generated files; per metric [recall num, recall den, precision num, precision den]
@@ -153,16 +153,19 @@ def shapes(folder, key, response, repeat, perl_scorer=None):
     stats = coref.statistics(*sides, ("ceafm", "ceafe"))
     equal = [stats["ceafm"][0, 0], stats["ceafe"][0, 0]] == dense_ceaf([clusters[0]], [clusters[1]])[0]
     print(f"  3,000 entities ({len(clusters[0])} key / {len(clusters[1])} response): CEAF {ours:.4f} s, dense matrix {dense:.4f} s: {dense / ours:.1f}x (target >= 5x), equal: {equal}")
+    record("coref_conll CEAFm + CEAFe vs a dense entity matrix", "one document, 3,000 entities", ours, dense, reference_name="the dense key x response entity matrix and linear_sum_assignment", goal=5, target=">= 5x")
     ok &= equal
     singletons = [[[[i, i]] for i in range(20_000)]]
     tracemalloc.start()
     coref.compute(singletons, singletons)
     peak = tracemalloc.get_traced_memory()[1] / 2**20
     tracemalloc.stop()
+    record("coref_conll, singleton entities: traced peak", "20,000 singletons a side", peak * 2**20, unit="B", target="< 64 MB")
     print(f"  20,000 singletons a side: peak {peak:.1f} MB traced (target < 64 MB)")
     texts = [[m[0] for m in re.finditer(r"#begin document .*?#end document\n", Path(p).read_text(), re.S)] for p in (key, response)]
     strings, files = rounds(lambda: coref.compute(texts[1], texts[0]), lambda: paperscore(key, response), repeat)
     print(f"  {len(texts[0])} per-document CoNLL strings: compute() {strings:.3f} s, the file path {files:.3f} s: {strings / files:.2f}x (target <= 1.2x)")
+    record("coref_conll, per-document CoNLL strings vs the file path", f"{len(texts[0])} documents", strings, files, reference_name="the same documents read from the files", goal=1 / 1.2, target="<= 1.2x")
     tiny = Path(folder) / "tiny.conll"
     tiny.write_text("#begin document d\nw\t(0)\nw\t-\nw\t(0\nw\t0)\n#end document\n")
     env = {**os.environ, "PYTHONPATH": str(ROOT / "shared")}
@@ -173,6 +176,9 @@ def shapes(folder, key, response, repeat, perl_scorer=None):
     first, numpy_alone = times["paperscore"][0], times["numpy"][0]
     perl = f", scorer.pl all {times['scorer.pl'][0]:.3f} s ({times['scorer.pl'][0] / first:.2f}x ours)" if perl_scorer else ""
     print(f"  4-token file: first result {first:.3f} s, python -c 'import numpy' {numpy_alone:.3f} s: {first / numpy_alone:.2f}x (target <= 1.5x){perl}")
+    record("paperscore coref, first result vs python -c 'import numpy'", "a 4-token file", first, numpy_alone, reference_name="python -c 'import numpy'", goal=1 / 1.5, target="<= 1.5x import numpy")
+    if perl_scorer:
+        record("paperscore coref, first result vs scorer.pl all", "a 4-token file", first, times["scorer.pl"][0], reference_name="scorer.pl all", goal=1, target="faster than scorer.pl")
     return ok
 
 
@@ -184,7 +190,7 @@ def main(argv=None):
     parser.add_argument("--perl-lea-scorer", help="folder of its LEA-scorer branch")
     parser.add_argument("--coval", help="folder of ns-moosavi/coval")
     parser.add_argument("--reference-rounds", type=int, default=3, help="rounds for each reference tool (scorer.pl: about 40 s a round; default 3, quick 1)")
-    args = parser.parse_args(argv)
+    args = parse(parser, argv, __file__)
     size = "quick" if args.quick else "full"
     repeat = args.repeat or (3 if args.quick else 9)
     agree = True
@@ -214,6 +220,7 @@ def main(argv=None):
         same_cli = flat(json.loads(output)) == counts
         print(f"  paperscore  {ours:8.3f} s   median of {repeat} alternating rounds, parse both files + all metrics (target <= 0.5 s)")
         print(f"  paperscore  {cold:8.3f} s   `paperscore coref KEY RESPONSE` as a new process (interpreter and numpy imports; scipy only where CEAF needs an assignment)")
+        documents = f"{20 if args.quick else 300} documents"
         for metric, values in counts.items():
             print(f"    {metric:9s} " + "  ".join(f"{v:.15g}" for v in values))
         stored = all(close(counts[m], v) for m, v in ORACLE[size]["counts"].items())
@@ -234,11 +241,13 @@ def main(argv=None):
             print(f"  {name}: {seconds:.2f} s (median of {slow} rounds), equal: {equal}")
             goal = f"   (target >= {target}x)" if target else ""
             print(f"    ratio {seconds / ours:8.1f}x the median, {seconds / cold:6.1f}x the new process{goal}")
+            record(f"coref_conll vs {name}", documents, ours, seconds, reference_name=name, goal=target, target=f">= {target}x" if target else "")
+            record(f"paperscore coref as a new process vs {name}", documents, cold, seconds, reference_name=name)
             agree &= equal
         if len(times) == 2:
             print("  ratio  n/a: give --perl-scorer, --perl-lea-scorer or --coval to time the reference tools in this run")
         agree &= shapes(folder, key, response, 3 if args.quick else 7, args.perl_scorer)
-    return 0 if agree else 1
+    return finish(0 if agree else 1)
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import numpy as np  # noqa: E402
 from bench_csc_sighan import ROOT, corpus  # noqa: E402
-from timing import interleaved, report_load  # noqa: E402
+from timing import finish, interleaved, parse, record, report_load  # noqa: E402
 
 sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "tests")]
 
@@ -63,7 +63,7 @@ def per_sentence(predictions, references, sources):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="small sizes: check that it runs")
-    args = parser.parse_args(argv)
+    args = parse(parser, argv, __file__)
     copies, repeat = (10, 3) if args.quick else (100, 9)
     report_load()
     sources, predictions, references = corpus(copies)
@@ -82,6 +82,8 @@ def main(argv=None):
     print(f"  paperscore, realise only      {single * 1e3:9.1f} ms")
     print(f"  per-sentence realise          {theirs * 1e3:9.1f} ms   (the same definition, one sentence at a time)")
     print(f"  ratio                         {theirs / ours:9.1f}x   (all presets against one, per sentence; target > 1x)   max |difference| {gap:.1e}")
+    triples = f"{len(sources):,} sentence triples"
+    record("csc_common, every preset vs one preset per sentence", triples, ours, theirs, reference_name="ReaLiSe's sentence level, one sentence at a time in Python", goal=1, target="<= 1 s and faster")
 
     (aligned, result), plain = times["align"], ours
     expected = csc_align_naive.realise(sources, changed, references)
@@ -91,7 +93,8 @@ def main(argv=None):
     print(f"  equal lengths                 {plain * 1e3:9.1f} ms")
     print(f"  align                         {aligned * 1e3:9.1f} ms")
     print(f"  ratio                         {aligned / plain:9.2f}x   (target <= 1.5x)   max |difference| from the plain-loop alignment {align_gap:.1e}")
-    return 0 if gap <= 1e-12 and align_gap <= 1e-12 else 1
+    record("csc_common, length_mismatch='align' vs equal lengths", triples, aligned, plain, reference_name="the equal-length triples, every preset", goal=1 / 1.5, target="<= 1.5x")
+    return finish(0 if gap <= 1e-12 and align_gap <= 1e-12 else 1)
 
 
 def length_changed(predictions, share=0.05, seed=1):

@@ -24,7 +24,7 @@ BENCHMARKS = Path(__file__).resolve().parent
 ROOT = BENCHMARKS.parents[1]
 sys.path[:0] = [str(BENCHMARKS), str(ROOT / "shared"), str(ROOT / "tests")]
 
-from timing import interleaved, report_load  # noqa: E402
+from timing import Median, finish, interleaved, parse, record, report_load  # noqa: E402
 
 from paperscore import coref, csc_common, csc_sighan, micro_macro, quad, rationale  # noqa: E402
 
@@ -92,7 +92,7 @@ def main(argv=None):
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="a tenth of the sizes, 3 rounds: check that it runs")
-    args = parser.parse_args(argv)
+    args = parse(parser, argv, __file__)
     scale, rounds = (0.1, 3) if args.quick else (1.0, 9)
     report_load()
     print("evaluate compute(), keep_in_memory=True, against a no-op metric with the same features plus the package's compute() (alternating rounds, medians)")
@@ -113,7 +113,9 @@ def main(argv=None):
                 f"ratio {space / (base + alone):5.2f}   (target <= 1.2; to the floor alone {space / base:5.2f})   equal results: {result == expected}",
                 flush=True,
             )
-    return 0 if same else 1
+            reference = Median([a + b for a, b in zip(base.rounds, alone.rounds)])  # round by round
+            record(f"{name} through evaluate compute() vs a no-op metric plus the package", f"{len(inputs['predictions']):,} examples", space, reference, reference_name="a no-op metric with the Space's features, plus the package's compute()", goal=1 / 1.2, target="<= 1.2x")
+    return finish(0 if same else 1)
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
-from timing import command, interleaved, report_load  # noqa: E402
+from timing import command, finish, interleaved, parse, record, report_load  # noqa: E402
 
 TINY = {
     "labels_pred": "None\nAttack\n",
@@ -81,7 +81,7 @@ def main(argv=None):
     parser.add_argument("--clean-site", action="store_true", help="also time every process without site's .pth files (python -S)")
     parser.add_argument("--perl-scorer", help="folder of conll/reference-coreference-scorers (scorer.pl)")
     parser.add_argument("--jar", help="path of sighan15csc.jar")
-    args = parser.parse_args(argv)
+    args = parse(parser, argv, __file__)
     report_load()
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "shared"), os.environ.get("PYTHONPATH", "")])}
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed package has its .pyc files
@@ -112,7 +112,8 @@ def main(argv=None):
     for name, ours in (("scorer.pl all", "coref"), ("sighan15csc.jar", "sighan -i -t")):
         if name in times:
             print(f"  {name:<26s} {times[name][0] * 1e3:7.0f} ms   ratio {times[name][0] / times[ours][0]:5.2f}x paperscore {ours} (target > 1x)")
-    return 0
+            record(f"first result, paperscore {ours} vs {name}", "a tiny input", times[ours][0], times[name][0], reference_name=name, goal=1, target="faster than the reference")
+    return finish(0)
 
 
 def report(times, prefix, rounds):
@@ -125,6 +126,7 @@ def report(times, prefix, rounds):
         seconds = times[prefix + name][0]
         worst = max(worst, seconds / floor)
         print(f"  paperscore {name:<22s} {seconds * 1e3:5.0f} ms   ratio {seconds / floor:5.2f}x import numpy")
+        record(f"{prefix}first result, paperscore {name} vs import numpy", "a tiny input", seconds, floor, reference_name="python -c 'import numpy'", goal=1 / 1.5, target="<= 1.5x import numpy")
     print(f"  largest ratio {worst:.2f}x   (target <= 1.5x)")
     for name in FLOORS:
         line = f"  floor {name:<37s} {times[prefix + name][0] * 1e3:5.0f} ms"

@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "shared"))
 
 from paperscore.micro_macro import compute  # noqa: E402
-from timing import evaluate_floor, interleaved, report_load, traced_peak  # noqa: E402
+from timing import evaluate_floor, finish, interleaved, parse, record, report_load, traced_peak  # noqa: E402
 
 FEATURES = "[datasets.Features({'predictions': v, 'references': v}) for v in (datasets.Value('string'), datasets.Value('int64'), datasets.Sequence(datasets.Value('string')), datasets.Sequence(datasets.Value('int64')))]"
 
@@ -173,7 +173,7 @@ def command_line_on_files(n, rounds=3):
     round (command line, sklearn, command line, ...). The CPU time is the median call's."""
     from sklearn.metrics import accuracy_score, precision_recall_fscore_support
 
-    cpu, peak = [], []
+    cpu, peak, ours_rounds = [], [], []
 
     def ours():
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -212,7 +212,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="small sizes: check that it runs")
     parser.add_argument("--no-files", action="store_true", help="leave out the command line on two label files (sklearn takes minutes on them)")
-    args = parser.parse_args(argv)
+    args = parse(parser, argv, __file__)
     n_labels, n_evaluate, n_lines, repeat = (10_000, 2_000, 20_000, 3) if args.quick else (1_000_000, 100_000, 11_000_000, 9)
 
     report_load()
@@ -224,12 +224,16 @@ def main(argv=None):
         print(f"  command line {seconds:8.2f} s    CPU {cpu:.2f} s   peak RSS {peak / 2**30:.2f} GB   (targets <= 15 s, <= 1 GB)")
         print(f"  sklearn      {sklearn_seconds:8.2f} s    (reading the lines, accuracy + micro + macro)")
         print(f"  ratio        {sklearn_seconds / seconds:8.1f}x   max |difference| {file_gap:.1e}")
+        size_label = f"{n_lines:,} string labels, two files"
+        record("paperscore micro_macro on label files vs sklearn", size_label, seconds, sklearn_seconds, reference_name="sklearn, reading included", target="<= 15 s and <= 1 GB", note=f"CPU {cpu:.2f} s")
+        record("paperscore micro_macro on label files: peak RSS", size_label, peak, unit="B", target="<= 1 GB")
 
     ours, theirs, gap = against_sklearn(n_labels, repeat)
     print(f"micro_macro, {n_labels:,} labels, 34 classes, NA excluded, micro + macro (alternating rounds, medians)")
     print(f"  paperscore  {ours * 1e3:9.2f} ms")
     print(f"  sklearn     {theirs * 1e3:9.2f} ms   (precision_recall_fscore_support, micro and macro)")
     print(f"  ratio       {theirs / ours:9.1f}x   (target >= 40x)   max |difference| {gap:.1e}")
+    record("micro_macro vs sklearn, 34 classes, NA excluded", f"{n_labels:,} labels", ours, theirs, reference_name="sklearn precision_recall_fscore_support, micro and macro", goal=40, target=">= 40x")
 
     rounds = 3 if args.quick else 15
     ours, theirs, classes_gap = many_classes(10_000, 1_000, rounds)
@@ -237,12 +241,14 @@ def main(argv=None):
     print(f"  paperscore  {ours * 1e3:9.2f} ms")
     print(f"  sklearn     {theirs * 1e3:9.2f} ms   (precision_recall_fscore_support, micro and macro)")
     print(f"  ratio       {theirs / ours:9.1f}x   (target >= 5x)   max |difference| {classes_gap:.1e}")
+    record("micro_macro vs sklearn, 1,000 classes", "10,000 labels", ours, theirs, reference_name="sklearn precision_recall_fscore_support, micro and macro", goal=5, target=">= 5x")
 
     ours, theirs, maven_gap = maven_scale(10_000, rounds)
     print("MAVEN scale: 10,000 candidates, 169 classes, convention maven, labels=1..168 (alternating rounds, medians)")
     print(f"  paperscore  {ours * 1e3:9.2f} ms")
     print(f"  MAVEN       {theirs * 1e3:9.2f} ms   (evaluate.py's scoring: six sklearn calls)")
     print(f"  ratio       {theirs / ours:9.1f}x   (target >= 20x)   max |difference| {maven_gap:.1e}")
+    record("micro_macro vs MAVEN's evaluate.py, 169 classes", "10,000 candidates", ours, theirs, reference_name="MAVEN evaluate.py's scoring (six sklearn calls)", goal=20, target=">= 20x")
 
     n_str = 100_000 if args.quick else 10_000_000
     strings, ints, same_strings, (str_peak, int_peak) = string_labels(n_str, 3 if args.quick else 5)
@@ -250,13 +256,16 @@ def main(argv=None):
     print(f"  str labels  {strings:9.2f} s   {str_peak / 2**20:7.0f} MiB   {str_peak / n_str:5.1f} bytes a label pair (issue 26: 153 bytes a label before)")
     print(f"  int labels  {ints:9.2f} s   {int_peak / 2**20:7.0f} MiB   {int_peak / n_str:5.1f} bytes a label pair")
     print(f"  ratio       {strings / ints:9.2f}    (target: close to 1)   equal results: {same_strings}")
+    record("micro_macro, str labels vs the same as int", f"{n_str:,} labels", strings, ints, reference_name="the same labels as int", target="close to 1x")
+    record("micro_macro, str labels vs the same as int: traced memory", f"{n_str:,} labels", str_peak, int_peak, reference_name="the same labels as int", unit="B", target="close to 1x")
 
     through, floor, same = against_floor(n_evaluate, max(3, repeat // 2))
     print(f"evaluate compute(), {n_evaluate:,} labels as Python lists, keep_in_memory=True (alternating rounds, medians)")
     print(f"  micro_macro {through * 1e3:9.2f} ms")
     print(f"  floor       {floor * 1e3:9.2f} ms   (same features, _compute returns len)")
     print(f"  ratio       {through / floor:9.2f}    (target <= 1.2)   equal to the direct call: {same}")
-    return 0 if max(gap, file_gap, classes_gap, maven_gap) <= 1e-12 and same and same_strings else 1
+    record("micro_macro through evaluate compute() vs a no-op metric", f"{n_evaluate:,} labels", through, floor, reference_name="a no-op metric with the same features", goal=1 / 1.2, target="<= 1.2x the floor")
+    return finish(0 if max(gap, file_gap, classes_gap, maven_gap) <= 1e-12 and same and same_strings else 1)
 
 
 if __name__ == "__main__":

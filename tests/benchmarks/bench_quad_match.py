@@ -13,7 +13,7 @@ Each reference takes 1-8 quads of one dialogue (topped up from others of the lan
 its prediction drops 10% of them, shortens a target (15%) or an opinion (15%) by a
 character or word, swaps an aspect (5%) or a polarity (10%), adds a quad of the same
 dialogue 30% of the time, and is shuffled. Target: the whole corpus in <= 2 s with ROUGE-L
-and its caches cold (the one-time import of rouge-score and scipy is printed apart).
+and its caches cold (the one-time import of scipy is printed apart).
 Agreement: the matched totals equal those of a plain re-implementation (rouge-score called
 per pair, matchings enumerated).
 
@@ -39,6 +39,11 @@ Random Chinese: targets and opinions of 1-5 characters drawn from 30, aspects fr
 categories, polarities from 2; predictions independent of references, so most pairs share
 some characters (about 375,000 distinct ROUGE-L pairs, target and opinion). Target: <= 0.5 s, and every result
 equal to the rouge-score path's.
+
+Long elements (issue 39): ROUGE-L of two elements of 3,000 Chinese characters (600 with
+--quick), the second an edit of the first, against rouge-score on the same pair, time and
+peak memory. Target: under 50 ms and 1 MB (rouge-score: seconds and hundreds of MB), the F1
+equal.
 """
 
 import argparse
@@ -58,7 +63,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import diaasq  # noqa: E402
 from paperscore import quad  # noqa: E402
-from timing import interleaved, report_load, timed  # noqa: E402
+from timing import finish, interleaved, parse, record, report_load, timed, traced_peak  # noqa: E402
 
 
 def shorten(text, rng):
@@ -105,9 +110,7 @@ def corpus(n_samples, seed=0):
 
 def plain_degrees(prediction, reference):
     """The degree matrix the slow, obvious way: rouge-score called for every pair."""
-    from rouge_score.rouge_scorer import RougeScorer
-
-    scorer = RougeScorer(["rougeL"], tokenizer=quad.Tokenizer())
+    scorer = rouge_scorer()
 
     def similarity(a, b, free_text):
         if a == b:
@@ -152,9 +155,16 @@ def random_chinese(n_samples, seed=0):
     return [sample() for _ in range(n_samples)], [sample() for _ in range(n_samples)]
 
 
+def rouge_scorer():
+    """rouge-score's ROUGE-L with the metric's tokenizer: the reference."""
+    from rouge_score.rouge_scorer import RougeScorer
+
+    return RougeScorer(["rougeL"], tokenizer=quad.Tokenizer())
+
+
 def rouge_score_pairs(strings, a, b):
     """The path before the batched LCS: rouge-score called once per distinct pair."""
-    scorer = quad._scorer()
+    scorer = rouge_scorer()
     scored = {}
     for pair in zip(a.tolist(), b.tolist()):
         if pair not in scored and pair[::-1] not in scored:
@@ -180,7 +190,32 @@ def compare_rouge_paths(n_samples, repeat):
     print(f"  batched ROUGE-L   {ours * 1e3:9.1f} ms   (target <= 500 ms for 10,000 samples)")
     print(f"  rouge-score path  {theirs * 1e3:9.1f} ms   (one rouge-score call per distinct pair)")
     print(f"  ratio             {theirs / ours:9.1f}x   every number equal: {same}")
+    record("quad_match, batched ROUGE-L vs rouge-score per pair", f"{n_samples:,} random Chinese samples", ours, theirs, reference_name="the same metric calling rouge-score once per distinct pair", target="<= 0.5 s")
     return same
+
+
+def compare_long_elements(n_chars):
+    """Two elements of n_chars characters as a visitor may paste them (Chinese, the second
+    an edit of the first): ROUGE-L against rouge-score on the same pair, time and peak
+    memory (tracemalloc), alternating rounds."""
+    rng = np.random.default_rng(7)
+    alphabet = np.array(list("服务很好价格便宜环境不错菜品一般"))
+    first = alphabet[rng.integers(len(alphabet), size=n_chars)]
+    second = np.where(rng.random(n_chars) < 0.2, alphabet[rng.integers(len(alphabet), size=n_chars)], first)
+    a, b = "".join(first), "".join(second[rng.random(n_chars) > 0.1])
+    scorer = rouge_scorer()
+    functions = {"paperscore": lambda: quad.rouge_l(a, b), "rouge-score": lambda: scorer.score(a, b)["rougeL"].fmeasure}
+    times = interleaved(functions, {"paperscore": 5, "rouge-score": 1})
+    (ours, got), (theirs, expected) = times["paperscore"], times["rouge-score"]
+    peaks = {name: traced_peak(function) for name, function in functions.items()}
+    print(f"ROUGE-L of two elements of {len(a):,} and {len(b):,} Chinese characters (medians)")
+    print(f"  paperscore   {ours * 1e3:10.2f} ms   peak {peaks['paperscore'] / 2**20:8.2f} MB   (bit-parallel LCS over Python integers)")
+    print(f"  rouge-score  {theirs * 1e3:10.2f} ms   peak {peaks['rouge-score'] / 2**20:8.2f} MB   (its LCS table of Python ints)")
+    print(f"  ratio        {theirs / ours:10.1f}x   memory {peaks['rouge-score'] / max(peaks['paperscore'], 1):.0f}x   F1 equal: {got == expected}")
+    size = f"two elements of {len(a):,} and {len(b):,} Chinese characters"
+    record("quad_match, ROUGE-L of two long elements vs rouge-score", size, ours, theirs, reference_name="rouge-score's LCS table", target="< 50 ms")
+    record("quad_match, ROUGE-L of two long elements vs rouge-score, peak memory", size, peaks["paperscore"], peaks["rouge-score"], reference_name="rouge-score's LCS table", unit="B", target="< 1 MB")
+    return got == expected
 
 
 def asqp_decode(text):
@@ -259,6 +294,9 @@ def compare_exact_match(predictions, references, rounds):
     for name, what in (("membership", "comparing: ASQP's test, no Python loop"), ("join", "checking: one str.join a quad"), ("keys", "both: that join and one dict look-up")):
         print(f"    {what:42s} {times[name][0] * 1e3:7.1f} ms ({c[name] * 1e3:6.1f})   {times[name][0] / loop:5.2f}x ({c[name] / c['ASQP loop']:.2f}x)")
     print(f"  the full metric (soft match too) from strings, once after the rounds: {full * 1e3:.1f} ms   figures equal: {same}")
+    samples = f"{len(predictions):,} DiaASQ samples"
+    record("quad_match exact match from strings vs ASQP's decode and loop", samples, ours, theirs, reference_name="ASQP's compute_f1_scores after its decoding", goal=1, target=">= 1x", note=f"CPU {c['strings'] * 1e3:.1f} ms vs {c['ASQP decode + loop'] * 1e3:.1f} ms")
+    record("quad_match exact match from decoded lists vs ASQP's loop", samples, ours_data, loop, reference_name="ASQP's loop alone on tuples", goal=1, target=">= 1x", note=f"CPU {c['lists'] * 1e3:.1f} ms vs {c['ASQP loop'] * 1e3:.1f} ms")
     return same
 
 
@@ -266,22 +304,23 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="small sizes: check that it runs")
     parser.add_argument("--exact", action="store_true", help="only the exact-match rounds against ASQP (issue 26)")
-    args = parser.parse_args(argv)
+    args = parse(parser, argv, __file__)
     n_samples, n_large, repeat = (1_000, 20, 2) if args.quick else (10_000, None, 5)
     report_load()
     predictions, references = corpus(n_samples)
 
     start = time.perf_counter()
-    quad.compute(["t | very good | a | pos"], ["t | good | a | pos"])  # imports scipy and rouge-score
+    quad.compute(["t | very good | a | pos"], ["t | good | a | pos"])  # imports scipy
     imports = time.perf_counter() - start
     if args.exact:
-        return 0 if compare_exact_match(predictions, references, 2 * repeat + 1) else 1
+        return finish(0 if compare_exact_match(predictions, references, 2 * repeat + 1) else 1)
     cold, result = timed(lambda: quad.compute(predictions, references), repeat, before=cold_caches)
     warm, _ = timed(lambda: quad.compute(predictions, references), repeat)
     n_quads = sum(len(quad.split_quads(t)) for t in predictions + references)
     print(f"quad_match, {n_samples:,} DiaASQ samples (zh + en), {n_quads:,} quads, 1-8 reference quads each")
     print(f"  compute      {cold * 1e3:9.1f} ms   caches cold (target <= 2000 ms); warm caches {warm * 1e3:.1f} ms")
-    print(f"  one-time import of scipy and rouge-score (nltk): {imports * 1e3:.0f} ms")
+    print(f"  one-time import of scipy: {imports * 1e3:.0f} ms")
+    record("quad_match, DiaASQ samples, caches cold", f"{n_samples:,} samples", cold, target="<= 2 s", note=f"{n_quads:,} quads")
     print(f"  optimal_f1 {result['optimal_f1']:.4f}   optimal_score {result['optimal_score']:.4f}   exact_f1 {result['exact_f1']:.4f}")
 
     large = [i for i, (p, r) in enumerate(zip(predictions, references)) if min(len(quad.split_quads(p)), len(quad.split_quads(r))) >= 7]
@@ -299,9 +338,11 @@ def main(argv=None):
     print(f"  Hungarian    {ours * 1e3:9.2f} ms   (scipy linear_sum_assignment)")
     print(f"  enumeration  {theirs * 1e3:9.2f} ms   (all m!/(m-n)! matchings, numpy-vectorised)")
     print(f"  ratio        {theirs / ours:9.1f}x   max |difference| of the totals (and of compute's) {gap:.1e}")
+    record("quad_match optimal assignment, Hungarian vs enumeration", f"{len(large):,} samples with 7-8 quads", ours, theirs, reference_name="the card's m!/(m-n)! enumeration, numpy")
     same = compare_rouge_paths(n_samples, repeat)
+    long_same = compare_long_elements(600 if args.quick else 3000)
     exact_same = compare_exact_match(predictions, references, 2 * repeat + 1)
-    return 0 if gap <= 1e-9 and same and exact_same else 1
+    return finish(0 if gap <= 1e-9 and same and long_same and exact_same else 1)
 
 
 if __name__ == "__main__":

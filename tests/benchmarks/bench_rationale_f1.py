@@ -24,6 +24,7 @@ compute() on the same input (the issue's "evaluate overhead"). Target: <= 1.2x.
 """
 
 import argparse
+import math
 import sys
 from pathlib import Path
 
@@ -34,7 +35,7 @@ sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "tests")]
 
 from paperscore.rationale import compute, example_auprc, scored_tokens  # noqa: E402
 from rationale_naive import numbers, sklearn_auprc, unpad  # noqa: E402
-from timing import evaluate_floor, interleaved, report_load, traced_peak  # noqa: E402
+from timing import Median, evaluate_floor, finish, interleaved, parse, record, report_load, traced_peak  # noqa: E402
 
 
 def corpus(n, width=100, seed=0):
@@ -99,7 +100,7 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true", help="500 examples: check that it runs")
     parser.add_argument("--large", action="store_true", help="AUPRC over 1e7 tokens too (sklearn takes minutes)")
     parser.add_argument("--sizes", help="the AUPRC sizes in scored tokens, e.g. 1e4,1e5 (sklearn: 95 s a round at 1e6)")
-    args = parser.parse_args(argv)
+    args = parse(parser, argv, __file__)
     n, repeat = (500, 3) if args.quick else (10_000, 15)
     report_load()
 
@@ -124,13 +125,17 @@ def main(argv=None):
     print(f"  auprc included           paperscore {fast_all * 1e3:8.1f} ms   plain Python {slow_all * 1e3:9.1f} ms   ratio {slow_all / fast_all:7.1f}x   (target <= 500 ms; AUPRC by its definition)")
     print(f"  auprc included, from Python lists   {from_lists * 1e3:8.1f} ms")
     print(f"  max |difference| from the plain implementation: {max(differences):.1e}")
+    shape = f"{n:,} examples x 100 positions"
+    record("rationale_f1, every number but AUPRC, vs plain Python", shape, fast, slow, reference_name="plain per-example Python", target="<= 50 ms")
+    record("rationale_f1 with AUPRC vs plain Python", shape, fast_all, slow_all, reference_name="plain per-example Python with AUPRC", target="<= 0.5 s")
     sizes = (1e3, 1e4) if args.quick else (1e4, 1e5, 1e6, 1e7) if args.large else (1e4, 1e5, 1e6)
     sizes = tuple(map(float, args.sizes.split(","))) if args.sizes else sizes
     print("AUPRC alone (per-example areas), alternating rounds against sklearn per example:")
     per_token = []
-    for tokens, ours, reference, difference, peak in auprc_rows(sizes):
+    for wanted, (tokens, ours, reference, difference, peak) in zip(sizes, auprc_rows(sizes)):
         per_token.append(ours / tokens)
         differences.append(difference)
+        record("rationale_f1 AUPRC alone vs sklearn per example", f"1e{round(math.log10(wanted))} scored tokens", ours, reference, reference_name="sklearn precision_recall_curve + auc per example (ERASER)", goal=20, target=">= 20x; flat from 1e5 tokens", note=f"{peak} bytes traced beyond the inputs")
         print(f"  {tokens:>10,} tokens   paperscore {ours * 1e3:9.1f} ms ({ours / tokens * 1e9:5.0f} ns a token, {peak / 2**20:6.1f} MiB traced beyond the inputs)   sklearn {reference * 1e3:10.1f} ms   ratio {reference / ours:7.1f}x   max |difference| {difference:.1e}")
     print(f"  cost a token, largest size / {sizes[1]:,.0f} tokens: {per_token[-1] / per_token[1]:.2f}x (target: within 1.5x from 1e5 tokens)")
     n_floor = 200 if args.quick else 2_000
@@ -140,7 +145,9 @@ def main(argv=None):
         same &= equal
         print(f"  as {kind:<6}  rationale_f1 {space * 1e3:8.1f} ms   floor {floor * 1e3:8.1f} ms   compute() alone {package * 1e3:7.1f} ms   "
               f"ratio to the floor {space / floor:5.2f}, to floor + compute() {space / (floor + package):5.2f}   (target <= 1.2)   equal to the direct call: {equal}")
-    return 0 if max(differences) <= 1e-12 and same else 1
+        reference = Median([a + b for a, b in zip(floor.rounds, package.rounds)])  # round by round
+        record(f"rationale_f1 through evaluate compute(), {kind}, vs a no-op metric plus the package", f"{n_floor:,} examples x 100 positions", space, reference, reference_name="a no-op metric with the same features, plus the package's compute()", goal=1 / 1.2, target="<= 1.2x")
+    return finish(0 if max(differences) <= 1e-12 and same else 1)
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from paperscore import quad, rewards  # noqa: E402
 from paperscore.parse import get_parser  # noqa: E402
 from test_rewards import corrupt, gold_texts  # noqa: E402
-from timing import interleaved, report_load  # noqa: E402
+from timing import Median, finish, interleaved, parse, record, report_load  # noqa: E402
 
 PARSER = get_parser("asqp_paraphrase")
 SOFT_SAMPLE = 2000
@@ -88,10 +88,10 @@ def cpu(name):
     return statistics.median(CPU[name])
 
 
-def main():
+def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
-    quick = parser.parse_args().quick
+    quick = parse(parser, argv, __file__).quick
     report_load()
     n = 10_000 if quick else 100_000
     completions, references = corpus(n)
@@ -111,6 +111,7 @@ def main():
     agree = np.allclose(got, want, rtol=0, atol=1e-12)
     print(f"exact, {n:,} completions: paperscore.rewards {ours:.3f} s (CPU {cpu('rewards exact'):.3f} s), naive loop {theirs:.3f} s (CPU {cpu('naive exact'):.3f} s), ratio {theirs / ours:.2f}x faster; agree: {agree}")
     print(f"  target <= 1 s per 100,000: {ours * 100_000 / n:.3f} s wall, {cpu('rewards exact') * 100_000 / n:.3f} s CPU")
+    record("rewards.quad_reward exact F1 vs a naive per-example loop", f"{n:,} completions", ours, theirs, reference_name="parse both sides, Counter intersection, per completion", target="<= 1 s per 100,000", note=f"CPU {cpu('rewards exact'):.3f} s vs {cpu('naive exact'):.3f} s")
     k = min(SOFT_SAMPLE, n) // (20 if quick else 1)
     times = interleaved(
         {"rewards soft": cpu_timed("rewards soft", lambda: soft(completions=completions, reference=references)), "naive soft": lambda: naive_soft(completions[:k], references[:k])},
@@ -121,7 +122,9 @@ def main():
     soft_agree = np.allclose(got[:k], want, rtol=0, atol=1e-9)
     print(f"soft (optimal_f1), {n:,} completions: paperscore.rewards {ours:.3f} s (CPU {cpu('rewards soft'):.3f} s), naive loop {scaled:.1f} s (on {k:,}, scaled), ratio {scaled / ours:.0f}x faster; agree: {soft_agree}")
     print(f"  target <= 5 s per 100,000: {ours * 100_000 / n:.3f} s wall, {cpu('rewards soft') * 100_000 / n:.3f} s CPU")
-    return 0 if agree and soft_agree else 1
+    naive = Median([seconds * n / k for seconds in theirs.rounds])  # timed on k completions, scaled
+    record("rewards.quad_reward optimal F1 vs quad_match.compute per completion", f"{n:,} completions", ours, naive, reference_name=f"quad_match.compute per completion (timed on {k:,}, scaled)", target="<= 5 s per 100,000", note=f"CPU {cpu('rewards soft'):.3f} s")
+    return finish(0 if agree and soft_agree else 1)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,6 @@ import argparse
 import json
 import os
 import random
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -30,7 +29,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
-from timing import report_load  # noqa: E402
+from timing import Median, finish, parse, record, report_load  # noqa: E402
 
 # What sighan15csc.jar printed (Part 1) on the two generated pairs, run locally:
 # java -jar sighan15csc.jar -i result.txt -t truth.txt
@@ -117,7 +116,7 @@ def realise_figures(truth, result):
 
 
 def run(commands, repeat, memory=None):
-    """{name: (median wall time, stdout of the last run)} of whole processes, run in
+    """{name: (Median wall time, stdout of the last run)} of whole processes, run in
     interleaved rounds (one of each command per round), so that a machine whose speed
     drifts during the benchmark weighs on every command alike. `memory`, a dict, gets each
     command's largest peak resident size (bytes, from os.wait4)."""
@@ -138,7 +137,7 @@ def run(commands, repeat, memory=None):
                 printed[name] = out.read().decode("utf-8")
             if memory is not None:
                 memory[name] = max(memory.get(name, 0), usage.ru_maxrss * 1024)  # (KiB on Linux)
-    return {name: (statistics.median(times[name]), printed[name]) for name in commands}
+    return {name: (Median(times[name]), printed[name]) for name in commands}
 
 
 def long_pid(args):
@@ -163,6 +162,11 @@ def long_pid(args):
                 print(f"  {name:8s} {seconds * 1e3:9.1f} ms  {memory[name] / 2**20:7.1f} MiB")
             if args.jar:
                 print(f"  ratio (jar / sighan) {timed['jar'][0] / timed['sighan'][0]:6.1f}x   (target >= 1x)")
+            shape = f"1,000 lines and one {size >> 10} KB pid"
+            jar = timed.get("jar", (None,))[0]
+            record("paperscore sighan, long pid, vs sighan15csc.jar", shape, timed["sighan"][0], jar, reference_name="sighan15csc.jar" if jar else "", goal=1, target=">= 1x")
+            record("paperscore sighan, long pid: peak RSS vs the jar's", shape, memory["sighan"], memory.get("jar"), reference_name="sighan15csc.jar" if jar else "", unit="B", target="grows with the bytes")
+    return finish(0)
 
 
 def main(argv=None):
@@ -171,7 +175,7 @@ def main(argv=None):
     parser.add_argument("--jar", help="path of sighan15csc.jar: time it and compare its output")
     parser.add_argument("--lines", type=int, help="another size (no stored jar figures)")
     parser.add_argument("--long-pid", action="store_true", help="1,000 lines and one long pid instead (time and memory)")
-    args = parser.parse_args(argv)
+    args = parse(parser, argv, __file__)
     report_load()
     if args.long_pid:
         return long_pid(args)
@@ -203,6 +207,9 @@ def main(argv=None):
             print(f"  ratio (jar / csc)    {jar_time / timed['csc'][0]:6.1f}x   (target >= 3x)")
         else:
             print("  ratio: pass --jar PATH to time sighan15csc.jar in the same run")
+        jar = timed.get("jar", (None,))[0]
+        for command in ("sighan", "csc"):
+            record(f"paperscore {command} vs sighan15csc.jar, whole processes", f"{n:,}-line label pair", timed[command][0], jar, reference_name="sighan15csc.jar" if jar else "", goal=3, target=">= 3x")
         if expected is not None:
             same = figures == expected
             print(f"  sighan output {'line for line the jar' + chr(39) + 's' if same else 'DIFFERS from the jar'}")
@@ -212,7 +219,7 @@ def main(argv=None):
         gap = max(abs(got[key] - value) for key, value in reference.items())
         print(f"  csc figures against the line-by-line ReaLiSe definition: max |difference| {gap:.1e}")
         ok &= gap <= 1e-12
-    return 0 if ok else 1
+    return finish(0 if ok else 1)
 
 
 if __name__ == "__main__":

@@ -50,7 +50,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "shared"))
 
 from paperscore import coref, csc_sighan, micro_macro, state  # noqa: E402
-from timing import interleaved, report_load  # noqa: E402
+from timing import finish, interleaved, parse, record, report_load  # noqa: E402
 
 OPTIONS = {"negative_labels": [0]}
 SPACE = ROOT / "spaces" / "micro_macro"
@@ -164,6 +164,13 @@ def distributed(n, workers, rounds, ways=("state", "gather", "evaluate", "floor"
     print(f"  ratio: a state worker's peak RSS is {ours / floor:.2f}x the floor's; the gathering process {gatherer / ours:.1f}x a state worker's", end="")
     if "evaluate" in times:
         print(f", evaluate's process 0 {times['evaluate'][1]['workers'][0]['rss'] / ours:.1f}x", end="")
+    shape = f"{n:,} labels over {workers} workers"
+    record("state: a worker's peak RSS vs a worker that only makes its labels", shape, ours, floor, reference_name="a worker that only makes its labels", unit="B", target="O(classes^2) a worker")
+    record("state: the merging process's peak RSS vs gathering every label", shape, times["state"][1]["combine"]["rss"], gatherer, reference_name="one process gathering every label (.npz)", unit="B")
+    record("state: wall time vs gathering every label", shape, times["state"][0], times["gather"][0], reference_name="one process gathering every label (.npz)")
+    if "evaluate" in times:
+        record("state: wall time vs evaluate's multi-process mode", shape, times["state"][0], times["evaluate"][0], reference_name="evaluate num_process=4 (the micro_macro Space)")
+        record("state: the merging process's peak RSS vs evaluate's process 0", shape, times["state"][1]["combine"]["rss"], times["evaluate"][1]["workers"][0]["rss"], reference_name="evaluate num_process=4, process 0", unit="B")
     print(f"\n  ratio of wall times: gather / state {times['gather'][0] / times['state'][0]:.2f}" + (f", evaluate / state {times['evaluate'][0] / times['state'][0]:.1f}" if "evaluate" in times else ""))
     return agree
 
@@ -216,6 +223,9 @@ def on_ray(n, rounds):
         same = got["result"] == expected
         agree &= same
         print(f"  {way:8s} {seconds:6.2f} s  driver peak RSS {mb(got['rss'])}, receives {got['sent']:,} bytes; figures {'equal' if same else 'DIFFER from'} one compute()")
+    shape = f"{n:,} labels on Ray Data, 8 blocks"
+    record("state on Ray Data: the driver's peak RSS vs every label to the driver", shape, times["state"][1]["rss"], times["gather"][1]["rss"], reference_name="every label to the driver (to_pandas)", unit="B")
+    record("state on Ray Data: wall time vs every label to the driver", shape, times["state"][0], times["gather"][0], reference_name="every label to the driver (to_pandas)")
     print(f"  ratio: the gathering driver's peak RSS {times['gather'][1]['rss'] / times['state'][1]['rss']:.1f}x the merging driver's; wall times gather / state {times['gather'][0] / times['state'][0]:.2f}")
     return agree
 
@@ -262,6 +272,7 @@ def state_sizes(sizes):
             same = plain.compute() == expected or family == "coref" and all(np.isclose(plain.compute()[k], v, rtol=1e-12, equal_nan=True) for k, v in expected.items())
             ok &= same
             examples = json_size([predictions, references, *inputs.values()])
+            record(f"state size, {family}, keep_rows vs the examples' JSON", f"{n:,} examples", json_size(rows.to_dict()), examples, reference_name="the examples' own JSON", unit="B", note=f"without keep_rows: {json_size(plain.to_dict())} bytes")
             print(f"  {family:10s} {n:>7,} examples: {json_size(plain.to_dict()):>10,} bytes / {json_size(rows.to_dict()):>10,} bytes ({len(rows.weights):,} distinct rows, {rows.table.nbytes + rows.weights.nbytes:,} bytes as arrays); the examples: {examples:>11,} bytes; ratio {examples / json_size(rows.to_dict()):.1f}x smaller with rows{'' if same else '; figures DIFFER from compute()'}")
     return ok
 
@@ -275,7 +286,7 @@ def main(argv=None):
     parser.add_argument("--worker", nargs=5, metavar=("WAY", "RANK", "N", "FOLDER", "WORKERS"), help=argparse.SUPPRESS)
     parser.add_argument("--combine", nargs=5, metavar=("WAY", "RANK", "N", "FOLDER", "WORKERS"), help=argparse.SUPPRESS)
     parser.add_argument("--ray", nargs=2, metavar=("WAY", "N"), help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
+    args = parse(parser, argv, __file__)
     if args.worker:
         way, rank, n, folder, workers = args.worker
         return worker(way, int(rank), int(n), folder, int(workers))
@@ -294,6 +305,7 @@ def main(argv=None):
         agree &= state_sizes([1_000, 10_000, 100_000]) if "sizes" in parts else True
     if not agree:
         raise SystemExit("a way's figures differ from one compute()")
+    return finish(0)
 
 
 if __name__ == "__main__":
