@@ -65,9 +65,10 @@ def commands(name=None):
 
 @functools.cache
 def _modules():
-    """The package's modules that may be commands (compare looks a name up three times)."""
+    """The package's modules that may be commands (compare looks a name up three times);
+    not the evaluation-harness integrations, which import their harness (lm_eval, torch)."""
     package = importlib.import_module(__package__)
-    return tuple(info.name for info in pkgutil.iter_modules(package.__path__) if not info.name.startswith("_") and info.name != "cli")
+    return tuple(info.name for info in pkgutil.iter_modules(package.__path__) if not info.name.startswith(("_", "harness")) and info.name != "cli")
 
 
 def aliases(module):

@@ -429,12 +429,12 @@ class FaithfulnessState(State):
         return result
 
     def _dump(self):
-        from .state import reals
+        from .paperscore_state import reals
 
         return {"examples": self.examples, "classes": self.classes, "aopc": self.aopc, "labels": self.labels, "sums": reals(self.sums), "deltas": reals(self.deltas)}
 
     def _load(self, data):
-        from .state import counts, field, unreals
+        from .paperscore_state import counts, field, unreals
 
         examples = int(counts([field(data, "examples")], "examples")[0])
         classes, aopc, labels = field(data, "classes"), field(data, "aopc"), field(data, "labels")
