@@ -606,3 +606,25 @@ def test_known_copies_are_named_from_the_files():
     assert known_copy(fingerprint(sentences[:-1])) is None  # 1,099 sentences: another test set
     fixed = next(i for i, text in enumerate(sentences) if "地" in text)  # one 地 made 的, as some copies "fix" it
     assert known_copy(fingerprint(sentences[:fixed] + [sentences[fixed].replace("地", "的", 1)] + sentences[fixed + 1 :])) is None
+
+
+def test_results_on_different_copies_warn_and_name_the_known_one():
+    import evaluate
+    from conftest import SPACES_DIR
+    from opencc import OpenCC
+
+    from paperscore.compare import check_results
+    from paperscore.core import read_lines
+
+    csc_sighan = evaluate.load(str(SPACES_DIR / "csc_sighan"), keep_in_memory=True)  # results as users hold them, signed
+    truth = read_lines(DATA / "sighan15" / "SIGHAN15_CSC_TestTruth.txt", "t")
+    simplified = [OpenCC("t2s").convert(line) for line in truth]
+    traditional_result = csc_sighan.compute(predictions=truth, references=truth, return_signature=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # two results on one copy: silent
+        same = check_results({"a": traditional_result, "b": csc_sighan.compute(predictions=truth[::-1], references=truth, return_signature=True)["signature"]})
+    assert same == {"a": fingerprint(truth), "b": fingerprint(truth)}
+    with pytest.warns(UserWarning, match=r"different references.*a: refs:eb5cd622e864e8f2 \(SIGHAN 2015 .*traditional\); b: refs:950053cb970313db \(SIGHAN 2015 .*simplified"):
+        check_results({"a": traditional_result, "b": csc_sighan.compute(predictions=simplified, references=simplified, return_signature=True)})
+    with pytest.raises(ValueError, match=r"^results\['old'\]: its signature names no test set"):
+        check_results({"a": traditional_result, "old": {"signature": "csc_sighan|level:detection|paperscore:0.1.0"}})

@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from paperscore import quad, rewards  # noqa: E402
 from paperscore.parse import get_parser  # noqa: E402
-from test_rewards import corrupt, gold_texts  # noqa: E402
+from test_rewards import capped, corrupt, gold_texts  # noqa: E402
 from timing import Median, finish, interleaved, parse, record, report_load  # noqa: E402
 
 PARSER = get_parser("asqp_paraphrase")
@@ -65,8 +65,13 @@ def naive_exact(completions, references):
 
 
 def naive_soft(completions, references):
-    """quad_match.compute once per completion (its optimal F1 is that example's)."""
-    return [quad.compute([c], [r], parse="asqp_paraphrase")["optimal_f1"] for c, r in zip(completions, references)]
+    """quad_match.compute once per completion (its optimal F1 is that example's), on the
+    quads the soft reward reads: copies beyond the gold's count left out (issue 39.5)."""
+    out = []
+    for c, r in zip(completions, references):
+        gold = PARSER.read(r)[0]
+        out.append(quad.compute([capped(PARSER.read(c)[0], gold)], [gold], tuple_len=PARSER.tuple_len)["optimal_f1"])
+    return out
 
 
 CPU = {}  # name -> this process's CPU seconds of each call (on a loaded machine, wall time also counts the waits for a core)

@@ -77,7 +77,7 @@ def worker(way, rank, n, folder, workers):
         s = state.new("micro_macro", **OPTIONS).update(predictions, references)
         path = folder / f"state-{rank}.json"
         path.write_text(json.dumps(s.to_dict()))
-        out["sent"], out["matrix_bytes"] = path.stat().st_size, s.matrix.nbytes
+        out["sent"], out["cells_bytes"] = path.stat().st_size, s.ref.nbytes + s.pred.nbytes + s.count.nbytes
     elif way == "gather":
         path = folder / f"labels-{rank}.npz"
         np.savez(path, predictions=predictions, references=references)
@@ -146,8 +146,8 @@ def distributed(n, workers, rounds, ways=("state", "gather", "evaluate", "floor"
         line = f"  {way:8s} {seconds:6.2f} s  worker peak RSS {mb(min(rss))}–{mb(max(rss))}"
         if way != "floor":
             line += f", hands on {max(w['sent'] for w in got['workers']):,} bytes a worker"
-        if "matrix_bytes" in got["workers"][0]:
-            line += f" (the confusion matrix: {got['workers'][0]['matrix_bytes']:,} bytes)"
+        if "cells_bytes" in got["workers"][0]:
+            line += f" (the confusion matrix's non-zero cells: {got['workers'][0]['cells_bytes']:,} bytes)"
         result = got["combine"]["result"] if got["combine"] else next((w["result"] for w in got["workers"] if w.get("result")), None)
         if got["combine"]:
             line += f"; the computing process: {mb(got['combine']['rss'])}"
