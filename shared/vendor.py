@@ -22,13 +22,16 @@ PREFIX = "paperscore_"
 SCRIPT_IMPORT = re.compile(rf"^from \.{PREFIX}(\w+) import ", re.M)
 APP_IMPORT = re.compile(rf"^import {PREFIX}(\w+) as ", re.M)
 PACKAGE_IMPORT = re.compile(r"^from \.(\w+) import |^from \. import (\w+)", re.M)
+# With the imports inside functions: what a module may import once its functions run.
+CALLED_IMPORT = re.compile(r"^\s*from \.(\w+) import |^\s*from \. import (\w+)", re.M)
 # Package modules a demo imports into its metric's copy of the package (paperscore_demo's
-# compare_module, for the page's paired test): copied beside app.py with what they import.
+# compare_module, for the page's paired test): copied beside app.py with all they import,
+# inside functions too (the paired test runs them).
 DEMO_MODULES = ("compare", "cli")
 
 
-def closure(package, roots):
-    """The package modules that `roots` need, themselves included."""
+def closure(package, roots, imports=PACKAGE_IMPORT):
+    """The package modules that `roots` need (by the `imports` they make), themselves included."""
     needed, todo = set(), list(roots)
     while todo:
         module = todo.pop()
@@ -37,7 +40,7 @@ def closure(package, roots):
             if not path.is_file():
                 raise SystemExit(f"vendor: no module shared/paperscore/{module}.py")
             needed.add(module)
-            todo.extend(a or b for a, b in PACKAGE_IMPORT.findall(path.read_text(encoding="utf-8")))
+            todo.extend(a or b for a, b in imports.findall(path.read_text(encoding="utf-8")))
     return needed
 
 
@@ -74,7 +77,7 @@ def plan(root, space):
             problems.append(f"shared/paperscore/{module}.py: app.py imports it as a top-level module, so it may not import the package")
         needed.add(module)
     if "demo" in page:
-        needed |= closure(package, DEMO_MODULES)
+        needed |= closure(package, DEMO_MODULES, CALLED_IMPORT)
     wanted = {space / f"{PREFIX}{m}.py": vendored_text(package, m) for m in sorted(needed)}
     stale = [p for p in space.glob(f"{PREFIX}*.py") if p not in wanted]
     return wanted, stale, problems

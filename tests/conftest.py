@@ -85,15 +85,16 @@ def hub():
 def page_modules(space):
     """The vendored modules only the page needs, which evaluate never fetches: those app.py
     imports (the page helpers, which import gradio), and those it imports into its
-    metric's copy of the package (vendor.DEMO_MODULES, for the paired test) that the metric
-    script does not need: {"paperscore_demo", "paperscore_compare", "paperscore_cli"}."""
+    metric's copy of the package (vendor.DEMO_MODULES and all they import, inside functions
+    too, for the paired test) that the metric script does not need: paperscore_demo,
+    paperscore_compare, paperscore_cli, paperscore_significance, ..."""
     import vendor
 
     package = ROOT / "shared" / "paperscore"
     app = (SPACES_DIR / space / "app.py").read_text(encoding="utf-8")
     script = (SPACES_DIR / space / f"{space}.py").read_text(encoding="utf-8")
     metric = vendor.closure(package, vendor.SCRIPT_IMPORT.findall(script))
-    page = set(vendor.APP_IMPORT.findall(app)) | vendor.closure(package, vendor.DEMO_MODULES)
+    page = set(vendor.APP_IMPORT.findall(app)) | vendor.closure(package, vendor.DEMO_MODULES, vendor.CALLED_IMPORT)
     return {f"{vendor.PREFIX}{name}" for name in page - metric}
 
 

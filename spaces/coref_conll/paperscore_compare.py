@@ -230,6 +230,28 @@ def _named_references(references):
     return {"fingerprint": found, "known_copy": known_copy(found)}
 
 
+def check_results(results):
+    """Results computed elsewhere (the Spaces' dicts with return_signature=True, or their signatures), by name, before
+    they share a table: warns when their test sets' fingerprints (the signatures' `refs:`)
+    differ, naming each known public copy, and returns {name: fingerprint}. A result
+    whose signature has no `refs:` is a ValueError: it cannot be checked."""
+    import warnings
+
+    from .paperscore_core import known_copy
+
+    found = {}
+    for name, result in results.items():
+        text = result.get("signature", "") if isinstance(result, dict) else str(result)
+        refs = [part[len("refs:"):] for part in text.split("|") if part.startswith("refs:")]
+        if len(refs) != 1:
+            raise ValueError(f"results[{name!r}]: its signature names no test set (no refs: field): {text[:120]!r}")
+        found[name] = refs[0]
+    if len(set(found.values())) > 1:
+        named = "; ".join(f"{name}: refs:{value}" + (f" ({known_copy(value)})" if known_copy(value) else "") for name, value in found.items())
+        warnings.warn(f"these results were computed on different references, so their numbers are not comparable: {named}", UserWarning, stacklevel=2)
+    return found
+
+
 def _is_state(value):
     from .paperscore_state import State
 

@@ -20,7 +20,7 @@ build the page (the command line imports every module of the package). shared/ve
 copies it into each Space as paperscore_demo.py, which app.py imports from its own
 directory: `sys.path.insert(0, str(HERE))`, then `import paperscore_demo as page` (on a
 Space that directory is sys.path[0] already). The package modules a page needs beside its
-metric's (compare, for the paired test) come from package_module.
+metric's (compare, for the paired test) come from compare_module.
 
 Every colour drawn here is a class of CSS with its text and background colours both set
 (highlights, badges), or set per colour scheme (coloured text on the page: Gradio adds
@@ -630,25 +630,32 @@ def launch_options(sessions):
 # Two systems, and taking the numbers home
 
 
-def package_module(metric, name):
-    """The package module `name`, vendored beside app.py as paperscore_<name>.py (by
-    shared/vendor.py's DEMO_MODULES), imported into the metric's own copy of the package
-    (where evaluate put the metric's modules), so that its relative imports reach them."""
-    package = type(metric).__module__.rpartition(".")[0]
-    full = f"{package}.paperscore_{name}"
-    if full not in sys.modules:
-        spec = importlib.util.spec_from_file_location(full, Path(__file__).resolve().parent / f"paperscore_{name}.py")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[full] = module
-        spec.loader.exec_module(module)
-    return sys.modules[full]
+class _Beside:
+    """Finds `<package>.paperscore_<name>` beside app.py when the metric's own copy of the
+    package (where evaluate put only the modules the metric script imports) lacks it: the
+    modules the paired test imports, at the top or inside its functions. A finder on
+    sys.meta_path after Python's own, not the package's __path__ (the command lookup lists
+    every module there, app.py too)."""
+
+    def __init__(self, package):
+        self.package = package
+
+    def find_spec(self, fullname, path=None, target=None):
+        package, _, name = fullname.rpartition(".")
+        file = Path(__file__).resolve().parent / f"{name}.py"
+        if package == self.package and name.startswith("paperscore_") and file.is_file():
+            return importlib.util.spec_from_file_location(fullname, file)
+        return None
 
 
 def compare_module(metric):
-    """paperscore.compare in the metric's copy of the package (with the command line's
-    module, which compare imports inside its functions to find the families)."""
-    package_module(metric, "cli")
-    return package_module(metric, "compare")
+    """paperscore.compare in the metric's copy of the package, so that the families it
+    finds are the metric's own; the modules it needs beyond the metric's (shared/vendor.py's
+    DEMO_MODULES and what they import) come from beside app.py."""
+    package = type(metric).__module__.rpartition(".")[0]
+    if not any(isinstance(finder, _Beside) and finder.package == package for finder in sys.meta_path):
+        sys.meta_path.append(_Beside(package))
+    return importlib.import_module(f"{package}.paperscore_compare")
 
 
 # The paired test the page runs (fixed, so that the command gives the same numbers).
