@@ -156,6 +156,25 @@ def choose(page, element, value):
     page.get_by_role("option", name=value, exact=True).click()
 
 
+# What of a result is drawn: everything the project's page helpers draw (every element with
+# a ps- class: headline, tables, per-item views, the comparison; not the drop zones, a
+# legend in the page's text, or rationale_f1's faithfulness section, a form of its own), the
+# signature, the command, the downloads and the raw result.
+LEFT_DRAWN = """() => ({
+  drawn: Array.from(document.querySelectorAll('[class*="ps-"]')).filter(e => !e.closest('.ps-drop, [data-testid=markdown], [id^=faithfulness]')).map(e => e.className).slice(0, 5),
+  signature: document.querySelector('#signature textarea').value,
+  command: document.querySelector('#command textarea').value,
+  downloads: Array.from(document.querySelectorAll('#downloads a')).map(a => a.innerText).join(''),
+  result: (document.querySelector('#result')?.innerText ?? '').includes(':'),  // drawn only when its fold is open
+})"""
+NOTHING_DRAWN = {"drawn": [], "signature": "", "command": "", "downloads": "", "result": False}
+
+
+def open_raw_result(page):
+    """Open the page's fold of the raw result (its JSON is drawn only when open)."""
+    page.get_by_text("Raw result (the dict compute() returns)").click()
+
+
 def new_figure(page, old, figure="#headline", timeout=30_000):
     """Wait until the page draws `figure` again with a value other than `old` (Compute and
     an upload first empty every output); return that value."""

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import DATA, SPACES, SPACES_DIR, new_figure, open_page
+from conftest import DATA, LEFT_DRAWN, NOTHING_DRAWN, SPACES, SPACES_DIR, new_figure, open_page, open_raw_result
 
 
 def answers(app, **changes):
@@ -367,27 +367,42 @@ def large_quads():
 
 @pytest.mark.parametrize("served", ["quad_match"], indirect=True)
 def test_a_cheap_request_is_answered_while_a_large_one_runs_and_a_long_one_is_stopped(served, monkeypatch):
+    """Two visitors (two clients, each its own connection): the example asked three times
+    while the other's large request runs, each answered before that one ends. "Within a
+    second" (issue 37) on a quiet machine: the bound is a second or a fifth of the large
+    request's own time, whichever is longer, so that a loaded machine (slowing both alike)
+    does not fail it; waiting behind the large request would take most of its time."""
     from gradio_client import Client
     from gradio_client.exceptions import AppError
 
     _, app, url = served
     big = large_quads()
+    expected = app.score(**app.EXAMPLE)[0]["exact_f1"]
     large, cheap = Client(url, verbose=False), Client(url, verbose=False)
     cheap.predict(api_name="/compute")  # the client's first request sets up its connection
-    job = large.submit(big, big, api_name="/compute")
-    time.sleep(0.5)
     start = time.monotonic()
-    answer = cheap.predict(api_name="/compute")
-    took = time.monotonic() - start
-    assert not job.done(), "the large request ended before the cheap one was asked: it proves nothing"
-    assert took < 1.0 and answer[0]["exact_f1"] == app.score(**app.EXAMPLE)[0]["exact_f1"], took
-    job.result(timeout=120)
+    job = large.submit(big, big, api_name="/compute")
+    while job.status().code.name != "PROCESSING":  # the large request is computing
+        assert time.monotonic() - start < 30
+        time.sleep(0.05)
+    answered = []  # (seconds, whether the large request had ended by then)
+    for _ in range(3):
+        asked = time.monotonic()
+        answer = cheap.predict(api_name="/compute")
+        answered.append((time.monotonic() - asked, job.done()))
+        assert answer[0]["exact_f1"] == expected
+    job.result(timeout=300)
+    large_took = time.monotonic() - start
+    print(f"large request {large_took:.2f} s; cheap ones {[round(t, 3) for t, _ in answered]} s")
+    assert large_took > 2, f"the large request took {large_took:.2f} s: too short to show anything"
+    assert not any(ended for _, ended in answered), ("the large request ended before a cheap one was answered", answered)
+    assert max(t for t, _ in answered) < max(1.0, large_took / 5), (answered, large_took)
     # past the time limit: the page's error, and the server serves the next request
     monkeypatch.setattr(app.page, "TIME_LIMIT", 0.5)
     with pytest.raises(AppError, match="took more than 0.5 s"):
         large.predict(big, big, api_name="/compute")
     monkeypatch.undo()
-    assert cheap.predict(api_name="/compute")[0]["exact_f1"] == answer[0]["exact_f1"]
+    assert cheap.predict(api_name="/compute")[0]["exact_f1"] == expected
 
 
 # ---------------------------------------------------------------------------------------
@@ -401,10 +416,12 @@ def _drive_csc_sighan(browser, url, folder):
     (folder / "my system.txt").write_text(system + "\n", encoding="utf-8")
     (folder / "too big.txt").write_bytes(b"a\n" * 1_000_001)
     seen = {}
+    toast_text = '[data-testid="toast-text"]'
+    # on a desktop, light: the SIGHAN15 trio as a visitor holds it, uploaded; a second system
     context, page = open_page(browser, url, {"width": 1366, "height": 900})
     try:
+        toast = page.locator(toast_text)
         before = page.locator("#headline .ps-value").inner_text()
-        # the SIGHAN15 trio as a visitor holds it, uploaded
         for box, path in (("sources", DATA / "sighan15" / "SIGHAN15_CSC_TestInput.txt"), ("references", DATA / "sighan15" / "SIGHAN15_CSC_TestTruth.txt"), ("predictions", folder / "my system.txt")):
             page.set_input_files(f"#{box}-file input[type=file]", str(path))
             page.wait_for_function("box => document.querySelector(`#${box} textarea`).value.length > 5000", arg=box, timeout=30_000)
@@ -412,27 +429,15 @@ def _drive_csc_sighan(browser, url, folder):
         seen["trio"] = new_figure(page, before)
         seen["command"] = page.locator("#command textarea").input_value()
         seen["downloads"] = re.sub(r"\s+(?=\.(csv|txt)\b)", "", page.locator("#downloads").inner_text())  # a name's stem and extension are two spans
-        # a second system: its paired test on the page
         page.fill("#predictions_b textarea", test_input.replace("\t", "").replace("(pid=", "").split(")")[0])  # one line: refused by length
         page.click("#compute-btn")
-        toast = page.locator('[data-testid="toast-text"]')
         expect(toast.first).to_contain_text("predictions B and sources differ in length: 1 against 1100", timeout=30_000)
-        seen["b_error"] = page.locator("#headline .ps-value").count()
+        seen["b_error"] = page.evaluate(LEFT_DRAWN)
         page.locator('[data-testid="toast-close"]').first.click()
         page.fill("#predictions_b textarea", "\n".join(line.split("\t")[1] for line in test_input.splitlines()))
         page.click("#compute-btn")
         expect(page.locator("#comparison")).to_contain_text("B − A", timeout=30_000)
         seen["comparison"] = page.locator("#comparison").inner_text()
-        # an upload over the page's limit: the page's message, lasting; the box and the result emptied
-        page.locator("#predictions-file").get_by_role("button", name="Clear").click()
-        page.set_input_files("#predictions-file input[type=file]", str(folder / "too big.txt"))
-        expect(toast.first).to_contain_text("too big.txt", timeout=30_000)
-        seen["too_big"] = toast.first.inner_text()
-        seen["box_after"] = page.locator("#predictions textarea").input_value()
-        seen["headline_after"] = page.locator("#headline .ps-value").count()
-        page.wait_for_timeout(11_000)  # Gradio's own toasts (10 s) were gone by now
-        seen["still_there"] = toast.count()
-        page.locator('[data-testid="toast-close"]').first.click()
         # a standard set picked: the boxes filled; only the system's file brought
         page.reload(wait_until="networkidle")
         before = new_figure(page, "")
@@ -443,6 +448,25 @@ def _drive_csc_sighan(browser, url, folder):
         page.wait_for_function("() => document.querySelector('#predictions textarea').value.length > 5000", timeout=30_000)
         page.click("#compute-btn")
         seen["picked"] = new_figure(page, before)
+    finally:
+        context.close()
+    # on a phone, dark: an upload over the page's limit beside a drawn result and comparison:
+    # the page's message, lasting; the box and every output emptied
+    context, page = open_page(browser, url, {"width": 390, "height": 844}, "dark")
+    try:
+        toast = page.locator(toast_text)
+        open_raw_result(page)
+        page.fill("#predictions_b textarea", page.locator("#predictions textarea").input_value())
+        page.click("#compute-btn")
+        expect(page.locator("#comparison")).to_contain_text("B − A", timeout=30_000)
+        seen["drawn"] = page.evaluate(LEFT_DRAWN)
+        page.set_input_files("#predictions-file input[type=file]", str(folder / "too big.txt"))
+        expect(toast.first).to_contain_text("too big.txt", timeout=30_000)
+        seen["too_big"] = toast.first.inner_text()
+        seen["box_after"] = page.locator("#predictions textarea").input_value()
+        seen["left_drawn"] = page.evaluate(LEFT_DRAWN)
+        page.wait_for_timeout(11_000)  # Gradio's own toasts (10 s) were gone by now
+        seen["still_there"] = toast.count()
         return seen
     finally:
         context.close()
@@ -455,33 +479,106 @@ def test_csc_sighan_in_chromium_trio_set_limit_and_two_systems(served, in_chromi
     assert seen["trio"] == SIX_SEVENTHS and seen["picked"] == SIX_SEVENTHS
     assert "-i 'my system.labels.txt' -t SIGHAN15_CSC_TestTruth.txt" in seen["command"], seen["command"]
     assert "csc_sighan_per_item.csv" in seen["downloads"] and "my system.labels.txt" in seen["downloads"]
-    assert seen["b_error"] == 0  # the error left no result drawn
+    assert seen["b_error"] == NOTHING_DRAWN  # the error left no result drawn
     # B (the sources unchanged: no edits) against A: 450 TP and 50 FP lost, F1 6/7 -> 0
     assert "B − A on correction_f1: -0.8571" in seen["comparison"] and "p = 0.000999" in seen["comparison"], seen["comparison"]
+    drawn = seen["drawn"]  # before the upload: the result and the comparison drawn
+    assert drawn["drawn"] and drawn["signature"] and drawn["command"] and drawn["downloads"] and drawn["result"], drawn
     assert seen["too_big"] == "predictions file too big.txt: 2.0 MB (2,000,002 bytes), more than the 2 MB (2,000,000 bytes) this page takes"
-    assert seen["box_after"] == "" and seen["headline_after"] == 0 and seen["still_there"] == 1
+    assert seen["box_after"] == "" and seen["left_drawn"] == NOTHING_DRAWN and seen["still_there"] == 1
 
 
-def _drive_coref_upload(browser, url, path):
-    from playwright.sync_api import expect
-
+def _pick_a_set(browser, url, name, system):
+    """Pick the standard set `name` (a pattern), upload only the system's file `system`,
+    compute: (the headline, the command)."""
     context, page = open_page(browser, url, {"width": 1366, "height": 900})
     try:
-        page.set_input_files("#key-file input[type=file]", str(path))
-        toast = page.locator('[data-testid="toast-text"]')
-        expect(toast.first).to_contain_text("UTF-8", timeout=30_000)
-        return toast.first.inner_text(), page.locator("#headline .ps-value").count()
+        before = page.locator("#headline .ps-value").inner_text()
+        page.click("#standard-set input")
+        page.get_by_role("option", name=re.compile(name)).click()
+        page.wait_for_function("() => document.querySelector('#references textarea').value.length > 5000", timeout=30_000)  # the example's is short
+        box = "predictions" if page.locator("#predictions-file").count() else "response"
+        page.set_input_files(f"#{box}-file input[type=file]", str(system))
+        if box == "predictions":
+            page.wait_for_function("() => document.querySelector('#predictions textarea').value.length > 5000", timeout=30_000)
+        else:
+            page.locator("#response-file").get_by_text(system.suffix).wait_for(timeout=30_000)
+        page.click("#compute-btn")
+        return new_figure(page, before), page.locator("#command textarea").input_value()
     finally:
         context.close()
 
 
+def picked_systems(folder):
+    """{space: (the set's pattern, the system's file, the held file the command names, the
+    headline expected)}: each Space's standard set (csc_sighan's: its Chromium test above)
+    with a system's output, the headline derived without the package."""
+    import diaasq
+    import diaasq_reference
+    from sklearn.metrics import f1_score
+
+    from paperscore.quad import DIAASQ_ROWS
+
+    gold, pred = ((DATA / "micro_macro" / f"maven_sample.{side}.txt").read_text(encoding="utf-8").split() for side in ("gold", "pred"))
+    maven = f1_score(gold, pred, labels=sorted(set(gold + pred) - {"None"}), average="micro")  # MAVEN: NA left out
+    gold, scores = ([json.loads(line) for line in (DATA / "rationale_f1" / f"sample.{side}.jsonl").read_text().splitlines()] for side in ("gold", "pred"))
+    kept = [[label for label in row if label != -100] for row in gold]  # the padding is no token
+    assert [len(row) for row in kept] == [len(row) for row in scores]
+    rationale = f1_score(sum(kept, []), [int(score >= 0.5) for row in scores for score in row])  # the page's threshold_rule >= 0.5
+    diaasq_system = folder / "diaasq system.json"  # random near misses of the test set, scored by DiaASQ's run_eval.py
+    diaasq_system.write_text(json.dumps(diaasq_reference.released_predictions(diaasq.released("zh"), 0)["nudged"], ensure_ascii=False), encoding="utf-8")
+    csc_system = folder / "my system.txt"
+    csc_system.write_text(sighan15_system()[2] + "\n", encoding="utf-8")
+    run_eval = json.loads((DATA / "quad_match" / "diaasq_reference.json").read_text(encoding="utf-8"))["released"]["zh"]["nudged"]
+    return {
+        "micro_macro": ("MAVEN-style sample", DATA / "micro_macro" / "maven_sample.pred.txt", "maven_sample.gold.txt", maven),
+        "rationale_f1": ("200-example sample", DATA / "rationale_f1" / "sample.pred.jsonl", "sample.gold.jsonl", rationale),
+        "quad_match": ("DiaASQ test, Chinese", diaasq_system, "diaasq_zh_test.json", run_eval[DIAASQ_ROWS.index("micro")][2]),
+        "coref_conll": ("LitBank: Emma", DATA / "coref_conll" / "158_emma_brat.conll", "158_emma_brat.conll", 1.0),  # the key itself: every metric perfect
+        "csc_common": ("SIGHAN 2015 test", csc_system, "SIGHAN15_CSC_TestInput.txt", 6 / 7),  # ReaLiSe's sentence-level figure: by hand above
+    }
+
+
+@pytest.mark.parametrize("served", [space for space in SPACES if space != "csc_sighan"], indirect=True)
+def test_a_standard_set_picked_takes_only_the_systems_file(served, in_chromium, tmp_path):
+    """Issue 37, item 10: a visitor picks the set the Space holds and brings only a system's
+    file; the headline is the set's figure (sklearn, DiaASQ's run_eval.py, by hand), and the
+    command names the held copy."""
+    space, _, url = served
+    name, system, held, expected = picked_systems(tmp_path)[space]
+    shown, command = in_chromium(_pick_a_set, url, name, system)
+    assert shown == f"{expected:.4g}", (shown, expected)
+    assert held in command, command
+
+
+def _drive_coref_upload(browser, url, paths):
+    """Each file of `paths` uploaded as the key, on a fresh page with its example drawn:
+    [(the page's message, what is left drawn)]."""
+    from playwright.sync_api import expect
+
+    seen = []
+    for path in paths:
+        context, page = open_page(browser, url, {"width": 1366, "height": 900}, "dark")
+        try:
+            page.set_input_files("#key-file input[type=file]", str(path))
+            toast = page.locator('[data-testid="toast-text"]')
+            expect(toast.first).to_contain_text(path.name, timeout=30_000)
+            seen.append((toast.first.inner_text(), page.evaluate(LEFT_DRAWN)))
+        finally:
+            context.close()
+    return seen
+
+
 @pytest.mark.parametrize("served", ["coref_conll"], indirect=True)
 def test_coref_names_a_refused_upload_by_its_file_name(served, in_chromium, tmp_path):
-    """A key file that is not UTF-8, refused on upload: named by its name, not by the
-    server's copy of it, and the result emptied."""
-    _, _, url = served
-    path = tmp_path / "emma gbk.conll"
-    path.write_bytes("#begin document (x); part 000\n我\t(1)\n#end document\n".encode("gbk"))
-    message, drawn = in_chromium(_drive_coref_upload, url, path)
-    assert message.startswith("references file emma gbk.conll: not UTF-8") and "/tmp" not in message and "gradio" not in message, message
-    assert drawn == 0
+    """A key file that is not UTF-8, or over the page's limit, refused on upload: named by
+    its name, not by the server's copy of it, the limit in the page's units (it states
+    "1 MB (1,000,000 bytes)"), and the result emptied (desktop, dark)."""
+    _, app, url = served
+    gbk, big = tmp_path / "emma gbk.conll", tmp_path / "too big.conll"
+    gbk.write_bytes("#begin document (x); part 000\n我\t(1)\n#end document\n".encode("gbk"))
+    big.write_bytes(b"x\n" * (app.MAX_BYTES // 2 + 1))
+    (not_utf8, drawn), (too_big, drawn_big) = in_chromium(_drive_coref_upload, url, [gbk, big])
+    assert not_utf8.startswith("references file emma gbk.conll: not UTF-8") and "/tmp" not in not_utf8 and "gradio" not in not_utf8, not_utf8
+    assert "1,000,000 bytes" in too_big and "too big.conll: 1.0 MB, 1,000,002 bytes" in too_big and "/tmp" not in too_big, too_big
+    assert drawn == drawn_big == NOTHING_DRAWN

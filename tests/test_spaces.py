@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import HUB, NAVIGATION_MS, ORG, OUTBOUND, ROOT, SPACES, SPACES_DIR, choose, open_page, page_modules, run_python
+from conftest import HUB, LEFT_DRAWN, NAVIGATION_MS, NOTHING_DRAWN, ORG, OUTBOUND, ROOT, SPACES, SPACES_DIR, choose, open_page, open_raw_result, page_modules, run_python
 
 sys.path.insert(0, str(ROOT / "shared"))
 import vendor  # noqa: E402
@@ -511,19 +511,10 @@ def test_demo_in_headless_chromium(served, in_chromium, tmp_path_factory):
     checks = space_tests(space)
     numbers = {k: v for k, v in expected_headline(app).items() if isinstance(v, float)}
     shots = tmp_path_factory.mktemp(f"screenshots-{space}")
-    requested = in_chromium(_drive_the_demo, url, checks, numbers, shots)
+    viewport, scheme = VIEWS[SPACES.index(space) % len(VIEWS)]
+    requested = in_chromium(_drive_the_demo, url, checks, numbers, shots, viewport, scheme)
     hosts = {re.match(r"\w+://([^/:]+)", u)[1] for u in requested if u.startswith("http")}
     assert hosts == {"127.0.0.1"}, hosts
-
-
-# What of a result is drawn: the headline figure, tables, the signature, the command, the downloads.
-LEFT_DRAWN = """() => ({
-  headline: document.querySelectorAll('#headline .ps-value').length,
-  tables: document.querySelectorAll('#ps-results table, #ps-results .ps-scroll').length,
-  signature: document.querySelector('#signature textarea').value,
-  command: document.querySelector('#command textarea').value,
-  downloads: Array.from(document.querySelectorAll('#downloads a')).map(a => a.innerText).join(''),
-})"""
 
 
 def _figures_text(page):
@@ -531,17 +522,24 @@ def _figures_text(page):
     return page.locator("#headline").inner_text() + "\n" + page.locator("#figures").inner_text()
 
 
-def _drive_the_demo(browser, url, checks, numbers, shots):
-    """The browser test's steps (run in the browser's thread); the URLs the page requested."""
+# The sizes and colour schemes the pages are driven at, one per page in turn: each
+# combination of a 1366 x 900 desktop or a 390 x 844 phone and light or dark (issue 37).
+VIEWS = [({"width": 1366, "height": 900}, "light"), ({"width": 390, "height": 844}, "dark"), ({"width": 1366, "height": 900}, "dark"), ({"width": 390, "height": 844}, "light")]
+
+
+def _drive_the_demo(browser, url, checks, numbers, shots, viewport, scheme):
+    """The browser test's steps (run in the browser's thread) at `viewport` in `scheme`;
+    the URLs the page requested."""
     from playwright.sync_api import expect
 
-    context = browser.new_context(viewport={"width": 1200, "height": 1400})
+    context = browser.new_context(viewport=viewport, color_scheme=scheme)
     context.set_default_navigation_timeout(NAVIGATION_MS)
     try:
         page = context.new_page()
         requested = []
         page.on("request", lambda request: requested.append(request.url))
         page.goto(url, wait_until="networkidle")
+        open_raw_result(page)
         page.click("#compute-btn")
         first_key = next(iter(numbers)).split("/")[-1]  # a side-by-side table names it without its convention
         expect(page.locator("#figures")).to_contain_text(first_key, timeout=30_000)
@@ -551,6 +549,8 @@ def _drive_the_demo(browser, url, checks, numbers, shots):
         for key in shown:
             assert four_digits(numbers[key]) in text, (key, four_digits(numbers[key]), text)
         page.screenshot(path=str(shots / "result.png"), full_page=True)
+        drawn = page.evaluate(LEFT_DRAWN)
+        assert drawn["drawn"] and drawn["signature"] and drawn["command"] and drawn["downloads"] and drawn["result"], drawn
 
         bad_field, bad_value = next(iter(checks["demo_bad_input"].items()))
         page.fill(f"#{bad_field} textarea", bad_value)
@@ -558,7 +558,7 @@ def _drive_the_demo(browser, url, checks, numbers, shots):
         toast = page.locator('[data-testid="toast-text"]')
         expect(toast.first).to_contain_text(checks["demo_error"], timeout=30_000)
         # no result of the former inputs stays drawn beside the new ones (issue 37)
-        assert page.evaluate(LEFT_DRAWN) == {"headline": 0, "tables": 0, "signature": "", "command": "", "downloads": ""}
+        assert page.evaluate(LEFT_DRAWN) == NOTHING_DRAWN
         page.screenshot(path=str(shots / "error.png"), full_page=True)
 
         # a stated limit, refused with a message

@@ -186,7 +186,7 @@ def figure(value):
 def headline(name, value, paper):
     """The figure the visitor came for, large, with its name and the paper it follows."""
     return (
-        f'<div class="ps-headline" id="ps-headline-box"><span class="ps-value" data-key="{html.escape(name)}">{figure(value)}</span>'
+        f'<div class="ps-headline"><span class="ps-value" data-key="{html.escape(name)}">{figure(value)}</span>'
         f'<span class="ps-name">{html.escape(name)}</span><span class="ps-paper">{html.escape(paper)}</span></div>'
     )
 
