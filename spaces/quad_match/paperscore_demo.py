@@ -318,9 +318,9 @@ def within_time(fn, seconds=None):
 
         timer = threading.Timer(limit, stop)
         timer.daemon = True
-        timer.start()
         try:
             try:
+                timer.start()  # within the try: on a loaded machine the timer may fire before start() returns
                 return fn(*args, **kwargs)
             finally:
                 timer.cancel()
