@@ -4,9 +4,10 @@ A Space is deployed alone and `evaluate.load` copies only the metric script and 
 sibling .py files it imports relatively at top level, so a package directory cannot
 travel with it. The metric script names its roots (`from .paperscore_micro_macro import
 compute`); this command copies those modules and every package module they import,
-rewriting `from .core import x` into `from .paperscore_core import x`, and removes copies
+rewriting `from .core import x` into `from .paperscore_core import x` (inside functions too), and removes copies
 no longer needed. The demo's app.py names its own (`import paperscore_demo as page`): those
-run as top-level modules beside app.py, so they may not import the package.
+run as top-level modules beside app.py, so they may not import the package; a demo also
+gets DEMO_MODULES, which it imports into its metric's copy of the package.
 
     python shared/vendor.py           # regenerate
     python shared/vendor.py --check   # exit 1 and list the stale files
@@ -21,10 +22,16 @@ PREFIX = "paperscore_"
 SCRIPT_IMPORT = re.compile(rf"^from \.{PREFIX}(\w+) import ", re.M)
 APP_IMPORT = re.compile(rf"^import {PREFIX}(\w+) as ", re.M)
 PACKAGE_IMPORT = re.compile(r"^from \.(\w+) import |^from \. import (\w+)", re.M)
+# With the imports inside functions: what a module may import once its functions run.
+CALLED_IMPORT = re.compile(r"^\s*from \.(\w+) import |^\s*from \. import (\w+)", re.M)
+# Package modules a demo imports into its metric's copy of the package (paperscore_demo's
+# compare_module, for the page's paired test): copied beside app.py with all they import,
+# inside functions too (the paired test runs them).
+DEMO_MODULES = ("compare", "cli")
 
 
-def closure(package, roots):
-    """The package modules that `roots` need, themselves included."""
+def closure(package, roots, imports=PACKAGE_IMPORT):
+    """The package modules that `roots` need (by the `imports` they make), themselves included."""
     needed, todo = set(), list(roots)
     while todo:
         module = todo.pop()
@@ -33,14 +40,15 @@ def closure(package, roots):
             if not path.is_file():
                 raise SystemExit(f"vendor: no module shared/paperscore/{module}.py")
             needed.add(module)
-            todo.extend(a or b for a, b in PACKAGE_IMPORT.findall(path.read_text(encoding="utf-8")))
+            todo.extend(a or b for a, b in imports.findall(path.read_text(encoding="utf-8")))
     return needed
 
 
 def vendored_text(package, module):
     source = (package / f"{module}.py").read_text(encoding="utf-8")
-    source = re.sub(r"^from \.(\w+) import ", rf"from .{PREFIX}\1 import ", source, flags=re.M)
-    source = re.sub(r"^from \. import (\w+)$", rf"from . import {PREFIX}\1 as \1", source, flags=re.M)
+    # indented imports too (inside a function): they run where the module is vendored
+    source = re.sub(r"^(\s*)from \.(\w+) import ", rf"\1from .{PREFIX}\2 import ", source, flags=re.M)
+    source = re.sub(r"^(\s*)from \. import (\w+)$", rf"\1from . import {PREFIX}\2 as \2", source, flags=re.M)
     header = (
         f"# GENERATED from shared/paperscore/{module}.py by shared/vendor.py: do not edit here;\n"
         "# edit the package and run `python shared/vendor.py`.\n"
@@ -63,10 +71,13 @@ def plan(root, space):
             "(evaluate copies only the files the metric script imports)"
         )
     app = space / "app.py"
-    for module in sorted(set(APP_IMPORT.findall(app.read_text(encoding="utf-8"))) if app.is_file() else []):
+    page = set(APP_IMPORT.findall(app.read_text(encoding="utf-8"))) if app.is_file() else set()
+    for module in sorted(page):
         if closure(package, [module]) != {module}:
             problems.append(f"shared/paperscore/{module}.py: app.py imports it as a top-level module, so it may not import the package")
         needed.add(module)
+    if "demo" in page:
+        needed |= closure(package, DEMO_MODULES, CALLED_IMPORT)
     wanted = {space / f"{PREFIX}{m}.py": vendored_text(package, m) for m in sorted(needed)}
     stale = [p for p in space.glob(f"{PREFIX}*.py") if p not in wanted]
     return wanted, stale, problems

@@ -83,12 +83,19 @@ def hub():
 
 
 def page_modules(space):
-    """The vendored modules only app.py imports (the demo's page helpers, which import
-    gradio and which evaluate never fetches): {"paperscore_demo"}."""
+    """The vendored modules only the page needs, which evaluate never fetches: those app.py
+    imports (the page helpers, which import gradio), and those it imports into its
+    metric's copy of the package (vendor.DEMO_MODULES and all they import, inside functions
+    too, for the paired test) that the metric script does not need: paperscore_demo,
+    paperscore_compare, paperscore_cli, paperscore_significance, ..."""
     import vendor
 
+    package = ROOT / "shared" / "paperscore"
     app = (SPACES_DIR / space / "app.py").read_text(encoding="utf-8")
-    return {f"{vendor.PREFIX}{name}" for name in vendor.APP_IMPORT.findall(app)}
+    script = (SPACES_DIR / space / f"{space}.py").read_text(encoding="utf-8")
+    metric = vendor.closure(package, vendor.SCRIPT_IMPORT.findall(script))
+    page = set(vendor.APP_IMPORT.findall(app)) | vendor.closure(package, vendor.DEMO_MODULES, vendor.CALLED_IMPORT)
+    return {f"{vendor.PREFIX}{name}" for name in page - metric}
 
 
 def load_app(space):
@@ -105,7 +112,8 @@ def served(request):
     this process on a free port, for every gradio_client and browser test to share."""
     app = load_app(request.param)
     port = free_port()
-    app.demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True)
+    # as app.py launches it (Gradio's own upload limit, the MCP server)
+    app.demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True, **app.page.launch_options(app.SESSIONS))
     yield request.param, app, f"http://127.0.0.1:{port}/"
     app.demo.close()
 
@@ -146,6 +154,36 @@ def choose(page, element, value):
     """Pick `value` from the demo's dropdown #element."""
     page.click(f"#{element} input")
     page.get_by_role("option", name=value, exact=True).click()
+
+
+# What of a result is drawn: everything the project's page helpers draw (every element with
+# a ps- class: headline, tables, per-item views, the comparison; not the drop zones, a
+# legend in the page's text, or rationale_f1's faithfulness section, a form of its own), the
+# signature, the command, the downloads and the raw result.
+LEFT_DRAWN = """() => ({
+  drawn: Array.from(document.querySelectorAll('[class*="ps-"]')).filter(e => !e.closest('.ps-drop, [data-testid=markdown], [id^=faithfulness]')).map(e => e.className).slice(0, 5),
+  signature: document.querySelector('#signature textarea').value,
+  command: document.querySelector('#command textarea').value,
+  downloads: Array.from(document.querySelectorAll('#downloads a')).map(a => a.innerText).join(''),
+  result: (document.querySelector('#result')?.innerText ?? '').includes(':'),  // drawn only when its fold is open
+})"""
+NOTHING_DRAWN = {"drawn": [], "signature": "", "command": "", "downloads": "", "result": False}
+
+
+def open_raw_result(page):
+    """Open the page's fold of the raw result (its JSON is drawn only when open)."""
+    page.get_by_text("Raw result (the dict compute() returns)").click()
+
+
+def new_figure(page, old, figure="#headline", timeout=30_000):
+    """Wait until the page draws `figure` again with a value other than `old` (Compute and
+    an upload first empty every output); return that value."""
+    page.wait_for_function(
+        "([figure, old]) => { const v = document.querySelector(`${figure} .ps-value`); return v && v.innerText !== old; }",
+        arg=[figure, old],
+        timeout=timeout,
+    )
+    return page.locator(f"{figure} .ps-value").inner_text()
 
 
 def open_page(browser, url, viewport=None, scheme=None, figure="#headline"):

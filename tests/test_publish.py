@@ -113,7 +113,8 @@ def test_dry_run_lists_the_files_and_pushes_nothing():
     done = run_publish("--org", "dry-run-test", "--space", "micro_macro", "--dry-run")
     assert done.returncode == 0, done.stderr[-2000:]
     listed = set(done.stdout.split(": ", 1)[1].split())
-    assert listed == {p.name for p in (SPACES_DIR / "micro_macro").iterdir() if p.is_file() and p.suffix != ".pyc"}
+    space = SPACES_DIR / "micro_macro"  # its files, and those of its data/ folder, by relative path
+    assert listed == {p.relative_to(space).as_posix() for p in space.rglob("*") if p.is_file() and p.suffix != ".pyc" and "__pycache__" not in p.parts}
     assert pushed_to("dry-run-test") == set()
 
 

@@ -7,7 +7,7 @@ import json
 import re
 
 import pytest
-from conftest import DATA, open_page
+from conftest import DATA, new_figure, open_page
 
 SAMPLE = DATA / "rationale_eraser"
 A = str(SAMPLE / "movies_sample.a.jsonl")
@@ -67,9 +67,8 @@ def _drive_top_k(browser, url):
             page.fill(f"#{box} textarea", text)
         page.fill("#top-k-ratio textarea", "0.5")
         page.click("#compute-btn")
-        page.wait_for_function("old => document.querySelector('#headline .ps-value').innerText !== old", arg=before, timeout=30_000)
         return {
-            "headline": value.inner_text(),
+            "headline": new_figure(page, before),
             "figures": page.locator("#figures").inner_text(),
             "signature": page.locator("#signature textarea").input_value(),
             "tp": page.locator("#highlighted .ps-tp").count(),
@@ -161,8 +160,7 @@ def _drive_faithfulness(browser, url, upload):
         page.set_input_files("#results-file input[type=file]", str(upload))
         page.wait_for_function("() => document.querySelector('#results textarea').value.split('\\n').length >= 20", timeout=30_000)
         page.click("#faithfulness-btn")
-        page.wait_for_function("old => document.querySelector('#faithfulness-headline .ps-value').innerText !== old", arg=seen["on_load"], timeout=30_000)
-        seen["uploaded"] = value.inner_text()
+        seen["uploaded"] = new_figure(page, seen["on_load"], "#faithfulness-headline")
         seen["aopc"] = page.locator("#faithfulness-aopc").inner_text()
         seen["signature"] = page.locator("#faithfulness-signature textarea").input_value()
         seen["rows"] = page.locator("#faithfulness-per-example tr").count()

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import HUB, NAVIGATION_MS, ORG, OUTBOUND, ROOT, SPACES, SPACES_DIR, choose, open_page, page_modules, run_python
+from conftest import HUB, LEFT_DRAWN, NAVIGATION_MS, NOTHING_DRAWN, ORG, OUTBOUND, ROOT, SPACES, SPACES_DIR, choose, open_page, open_raw_result, page_modules, run_python
 
 sys.path.insert(0, str(ROOT / "shared"))
 import vendor  # noqa: E402
@@ -506,7 +506,8 @@ def test_demo_in_headless_chromium(served, in_chromium, tmp_path_factory):
     checks = space_tests(space)
     numbers = {k: v for k, v in expected_headline(app).items() if isinstance(v, float)}
     shots = tmp_path_factory.mktemp(f"screenshots-{space}")
-    requested = in_chromium(_drive_the_demo, url, checks, numbers, shots)
+    viewport, scheme = VIEWS[SPACES.index(space) % len(VIEWS)]
+    requested = in_chromium(_drive_the_demo, url, checks, numbers, shots, viewport, scheme)
     hosts = {re.match(r"\w+://([^/:]+)", u)[1] for u in requested if u.startswith("http")}
     assert hosts == {"127.0.0.1"}, hosts
 
@@ -516,17 +517,24 @@ def _figures_text(page):
     return page.locator("#headline").inner_text() + "\n" + page.locator("#figures").inner_text()
 
 
-def _drive_the_demo(browser, url, checks, numbers, shots):
-    """The browser test's steps (run in the browser's thread); the URLs the page requested."""
+# The sizes and colour schemes the pages are driven at, one per page in turn: each
+# combination of a 1366 x 900 desktop or a 390 x 844 phone and light or dark (issue 37).
+VIEWS = [({"width": 1366, "height": 900}, "light"), ({"width": 390, "height": 844}, "dark"), ({"width": 1366, "height": 900}, "dark"), ({"width": 390, "height": 844}, "light")]
+
+
+def _drive_the_demo(browser, url, checks, numbers, shots, viewport, scheme):
+    """The browser test's steps (run in the browser's thread) at `viewport` in `scheme`;
+    the URLs the page requested."""
     from playwright.sync_api import expect
 
-    context = browser.new_context(viewport={"width": 1200, "height": 1400})
+    context = browser.new_context(viewport=viewport, color_scheme=scheme)
     context.set_default_navigation_timeout(NAVIGATION_MS)
     try:
         page = context.new_page()
         requested = []
         page.on("request", lambda request: requested.append(request.url))
         page.goto(url, wait_until="networkidle")
+        open_raw_result(page)
         page.click("#compute-btn")
         first_key = next(iter(numbers)).split("/")[-1]  # a side-by-side table names it without its convention
         expect(page.locator("#figures")).to_contain_text(first_key, timeout=30_000)
@@ -536,12 +544,16 @@ def _drive_the_demo(browser, url, checks, numbers, shots):
         for key in shown:
             assert four_digits(numbers[key]) in text, (key, four_digits(numbers[key]), text)
         page.screenshot(path=str(shots / "result.png"), full_page=True)
+        drawn = page.evaluate(LEFT_DRAWN)
+        assert drawn["drawn"] and drawn["signature"] and drawn["command"] and drawn["downloads"] and drawn["result"], drawn
 
         bad_field, bad_value = next(iter(checks["demo_bad_input"].items()))
         page.fill(f"#{bad_field} textarea", bad_value)
         page.click("#compute-btn")
         toast = page.locator('[data-testid="toast-text"]')
         expect(toast.first).to_contain_text(checks["demo_error"], timeout=30_000)
+        # no result of the former inputs stays drawn beside the new ones (issue 37)
+        assert page.evaluate(LEFT_DRAWN) == NOTHING_DRAWN
         page.screenshot(path=str(shots / "error.png"), full_page=True)
 
         # a stated limit, refused with a message
@@ -567,7 +579,7 @@ def _drive_the_demo(browser, url, checks, numbers, shots):
             boxes.nth(i).fill(HOSTILE)
         page.click("#compute-btn")
         page.wait_for_function(
-            "before => document.querySelector('[data-testid=\"toast-text\"]') || document.querySelector('#figures .ps-scroll').innerText !== before",
+            "before => document.querySelector('[data-testid=\"toast-text\"]') || (document.querySelector('#figures .ps-scroll')?.innerText ?? before) !== before",
             arg=before,
             timeout=30_000,
         )
@@ -646,8 +658,31 @@ def _look(browser, url, scheme, viewport):
     return open_page(browser, url, viewport, scheme)
 
 
+# Where the first screen puts things: the headline figure's box, Compute's and the inputs'
+# (the grid's first part), each {top, bottom, left, right}, and the viewport's height.
+FIRST_SCREEN = """() => {
+  const box = s => { const r = document.querySelector(s).getBoundingClientRect(); return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; };
+  return {headline: box('#headline .ps-value'), compute: box('#compute-btn'), inputs: box('#ps-inputs'), height: innerHeight};
+}"""
+# Options cut short (the options part at a desktop's width): a control narrower than 140 px
+# (nine options in one row left word stubs), or a value wider than its input: [id, text, px].
+OPTIONS_CLIPPED = """() => {
+  const pen = document.createElement('canvas').getContext('2d');
+  const narrow = Array.from(document.querySelectorAll('#ps-options .block')).filter(e => e.checkVisibility() && e.getBoundingClientRect().width < 140)
+    .map(e => [e.id, e.innerText.slice(0, 40), Math.round(e.getBoundingClientRect().width)]);
+  const cut = Array.from(document.querySelectorAll('#ps-options input[type=text]')).filter(e => e.checkVisibility()).filter(e => {
+    const style = getComputedStyle(e); pen.font = style.font;
+    return pen.measureText(e.value).width > e.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) + 1;
+  }).map(e => [e.id, e.value, e.clientWidth]);
+  return narrow.concat(cut);
+}"""
+# Boxes that scroll sideways and cannot take the keyboard's focus (axe's scrollable-region-focusable).
+UNFOCUSABLE = """() => Array.from(document.querySelectorAll('.ps-scroll')).filter(e => e.getAttribute('tabindex') !== '0').length"""
+
+
 def _visit(browser, url, shots):
-    """What the checks need, read in the browser's thread."""
+    """What the checks need, read in the browser's thread: the first screen at a desktop's
+    and a phone's size, light and dark."""
     from playwright.sync_api import expect
 
     seen = {}
@@ -660,6 +695,10 @@ def _visit(browser, url, shots):
         seen["copy"] = page.locator("#signature button").count()
         seen["figures"] = page.locator("#figures").inner_text()
         seen["light"] = page.evaluate(CONTRASTS)
+        seen[("desktop", "light")] = page.evaluate(FIRST_SCREEN)
+        seen["options_clipped"] = page.evaluate(OPTIONS_CLIPPED)
+        seen["unfocusable"] = page.evaluate(UNFOCUSABLE)
+        page.screenshot(path=str(shots / "desktop.png"))
         page.get_by_role("tab", name="Metric card").click()
         expect(page.locator("#card")).to_contain_text("Metric Card for", timeout=10_000)
         seen["card"] = page.locator("#card").inner_text()
@@ -670,25 +709,32 @@ def _visit(browser, url, shots):
     try:
         seen["dark_body"] = page.evaluate("document.body.classList.contains('dark')")
         seen["dark"] = page.evaluate(CONTRASTS)
+        seen[("desktop", "dark")] = page.evaluate(FIRST_SCREEN)
         page.screenshot(path=str(shots / "dark.png"), full_page=True)
     finally:
         context.close()
-    context, page = _look(browser, url, "light", PHONE)
-    try:
-        seen["phone_clipped"] = page.evaluate(CLIPPED)
-        seen["phone_width"] = page.evaluate("document.documentElement.scrollWidth")
-        seen["phone_signature"] = page.evaluate("(t => [t.scrollWidth, t.clientWidth])(document.querySelector('#signature textarea'))")
-        page.screenshot(path=str(shots / "phone.png"), full_page=True)
-    finally:
-        context.close()
+    for scheme in ("light", "dark"):
+        context, page = _look(browser, url, scheme, PHONE)
+        try:
+            seen[("phone", scheme)] = page.evaluate(FIRST_SCREEN)
+            if scheme == "light":
+                seen["phone_clipped"] = page.evaluate(CLIPPED)
+                seen["phone_width"] = page.evaluate("document.documentElement.scrollWidth")
+                seen["phone_signature"] = page.evaluate("(t => [t.scrollWidth, t.clientWidth])(document.querySelector('#signature textarea'))")
+            page.screenshot(path=str(shots / f"phone-{scheme}.png"))
+        finally:
+            context.close()
     return seen
 
 
 def test_demo_page_headline_signature_card_contrast_and_phone(served, in_chromium, tmp_path_factory):
-    """The default example is computed on load: its headline figure first and large, named;
-    the signature in its own box with a copy button; the card in a tab; every colour the
-    project draws at >= 4.5:1 in the light and the dark scheme; on a 390 px phone nothing
-    reaches past the screen outside a box of its own that scrolls."""
+    """The default example is computed on load: its headline figure first and large, named,
+    on the first screen (issue 37): beside the inputs on a 1366 x 900 desktop, right under
+    Compute on a 390 x 844 phone, in both colour schemes; the signature in its own box with
+    a copy button; the card in a tab; every colour the project draws at >= 4.5:1 in the
+    light and the dark scheme; no option label or value cut short; every box that scrolls
+    sideways takes the keyboard's focus; on a 390 px phone nothing reaches past the screen
+    outside a box of its own that scrolls."""
     space, app, url = served
     expected = app.metric.fresh().compute(**app.compute_kwargs(**app.EXAMPLE), return_signature=True)
     expected["signature"] = _headline(app.score(**app.EXAMPLE))["signature"]  # with the options the page adds
@@ -697,6 +743,14 @@ def test_demo_page_headline_signature_card_contrast_and_phone(served, in_chromiu
     assert key == HEADLINE_KEYS[space] and value == four_digits(expected[key]), seen["headline"]
     assert seen["headline_size"] >= 32, "the headline figure is not large"
     assert len(whole.split("\n")) >= 2, f"the headline names neither the figure nor its paper: {whole!r}"
+    for scheme in ("light", "dark"):
+        desktop, phone = seen[("desktop", scheme)], seen[("phone", scheme)]
+        assert desktop["headline"]["bottom"] <= desktop["height"] and desktop["headline"]["left"] >= desktop["inputs"]["right"], (scheme, desktop)
+        assert desktop["headline"]["top"] <= desktop["inputs"]["top"] + 50, (scheme, desktop)  # beside the inputs, at their top
+        assert phone["headline"]["bottom"] <= phone["height"], (scheme, phone)
+        assert 0 <= phone["headline"]["top"] - phone["compute"]["bottom"] <= 60, (scheme, phone)  # right under Compute
+    assert seen["options_clipped"] == [], seen["options_clipped"]
+    assert seen["unfocusable"] == 0
     assert seen["signature"] == expected["signature"] and seen["copy"] >= 1
     assert "Metric Card for" in seen["card"] and "---" not in seen["card"].split("\n", 1)[0]
     assert seen["dark_body"], "the dark scheme did not reach the page"
@@ -728,7 +782,8 @@ DATA = ROOT / "tests" / "data"
 LABEL_LINES = ({"references-file": DATA / "sighan15" / "SIGHAN15_CSC_TestTruth.txt", "predictions-file": DATA / "sighan15" / "SIGHAN15_CSC_TestTruth.txt"}, ("sources",), "#per-sentence")
 STANDARD_SETS = {
     "micro_macro": [({"predictions-file": DATA / "micro_macro" / "maven_sample.pred.txt", "references-file": DATA / "micro_macro" / "maven_sample.gold.txt"}, (), None)],
-    "rationale_f1": [({"predictions-file": DATA / "rationale_f1" / "sample.pred.jsonl", "references-file": DATA / "rationale_f1" / "sample.gold.jsonl"}, ("tokens",), "#per-example")],
+    # the example's Tokens box (three texts) is emptied by the upload, not by hand (issue 37)
+    "rationale_f1": [({"predictions-file": DATA / "rationale_f1" / "sample.pred.jsonl", "references-file": DATA / "rationale_f1" / "sample.gold.jsonl"}, (), "#per-example")],
     "csc_sighan": [LABEL_LINES],
     "csc_common": [({f"{box}-file": DATA / "sighan15" / "SIGHAN15_CSC_TestInput.txt" for box in ("sources", "references", "predictions")}, (), "#per-sentence"), LABEL_LINES],
     "quad_match": [({"predictions-file": DATA / "quad_match" / "diaasq_zh_test.json", "references-file": DATA / "quad_match" / "diaasq_zh_test.json"}, (), "#alignment")],
@@ -751,21 +806,20 @@ def _upload_standard_set(browser, url, files, clear, view):
             # them until its stylesheet arrives, late on a loaded machine)
             expect(page.locator(f"#{element}")).to_contain_text(re.compile(re.escape(path.stem) + r"\s*" + re.escape(path.suffix)), timeout=30_000)
             if page.locator(f"#{box} textarea").count():  # a box the file fills
-                page.wait_for_function("([box, old]) => document.querySelector(`#${box} textarea`).value.length > 2000", arg=[box, ""], timeout=30_000)
-        boxes = {box: page.locator(f"#{box} textarea").input_value() for box in ("predictions", "references", "sources") if page.locator(f"#{box} textarea").count()}
+                page.wait_for_function("box => document.querySelector(`#${box} textarea`).value.length > 2000", arg=box, timeout=30_000)
+        boxes = {box: page.locator(f"#{box} textarea").input_value() for box in ("predictions", "references", "sources", "tokens") if page.locator(f"#{box} textarea").count()}
         page.click("#compute-btn")
+        toast = page.locator('[data-testid="toast-text"]')
         page.wait_for_function(
-            # (a component's text also changes while it waits: Gradio writes its timer there)
-            """([old, view]) => document.querySelector('[data-testid="toast-text"]') || (document.querySelector('#headline .ps-value')?.innerText !== old
-                && (!view || document.querySelectorAll(`${view} tr`).length > 60))""",
+            """([old, view]) => document.querySelector('[data-testid="toast-text"]') || (document.querySelector('#headline .ps-value')
+                && document.querySelector('#headline .ps-value').innerText !== old && (!view || document.querySelectorAll(`${view} tr`).length > 60))""",
             arg=[before, view],
             timeout=60_000,
         )
-        toast = page.locator('[data-testid="toast-text"]')
         error = toast.first.inner_text() if toast.count() else None
-        shown = page.locator("#headline .ps-value").inner_text()
+        shown = None if error else page.locator("#headline .ps-value").inner_text()
         rows = None
-        if view:
+        if view and not error:
             rows = page.evaluate(f"""() => {{
                 const all = Array.from(document.querySelectorAll('{view} tr'));
                 return [all.length, all.filter(r => r.checkVisibility()).length];
@@ -788,6 +842,8 @@ def test_demo_takes_its_familys_standard_test_set_by_upload(served, in_chromium)
         assert shown == four_digits(_headline(app.score(**inputs))[HEADLINE_KEYS[space]]), shown
         if "sources" in clear:  # label lines: SIGHAN15's 1,100 truth lines went through
             assert boxes["sources"] == "" and len(app.sentence_lines(boxes["references"])) == 1_100
+        if "tokens" in boxes:  # emptied by the upload: the example's texts are not the file's
+            assert boxes["tokens"] == ""
         if rows is not None:
             total, drawn = rows
             assert total > 60, f"{space}: only {total} rows in the per-item view"

@@ -34,6 +34,7 @@ sys.path.insert(0, str(HERE))  # the page helpers vendored beside app.py (a Spac
 import paperscore_demo as page  # noqa: E402
 
 sys.path.remove(str(HERE))
+compare = page.compare_module(metric)
 
 
 def example_file(name):
@@ -61,15 +62,26 @@ MAX_BYTES = 1_000_000  # a text box or an uploaded file
 MAX_TOKENS = 100_000  # a document's tokens, and any span end
 MAX_MENTIONS = 20_000  # mentions of one side, all documents together
 MAX_PARSED_TOKENS = 5_000  # with a parser: difflib aligns the reply's words to the source's
+MAX_REPLY_CHARACTERS = 20_000  # with a parser: a 60,000-character reply took 11-15 s to place
 LIMITS = (
-    f"Limits: {MAX_BYTES // 1_000_000} MB per text box or file, documents of up to {MAX_TOKENS:,} tokens "
-    f"(span ends below {MAX_TOKENS:,}), {MAX_MENTIONS:,} mentions per side; with a parser, a source "
-    f"document of up to {MAX_PARSED_TOKENS:,} tokens."
+    f"**Limits:** {MAX_BYTES // 1_000_000} MB ({MAX_BYTES:,} bytes) per text box or file, documents of up to {MAX_TOKENS:,} tokens "
+    f"(span ends below {MAX_TOKENS:,}), {MAX_MENTIONS:,} mentions per side; with a parser, a reply of up to "
+    f"{MAX_REPLY_CHARACTERS:,} characters on a source document of up to {MAX_PARSED_TOKENS:,} tokens; each request may run "
+    f"{page.TIME_LIMIT} s, {page.CONCURRENCY} at once."
 )
 
 
 def refuse(argument, problem):
     raise ValueError(f"{argument}: {problem}")
+
+
+def check_upload(upload, argument):
+    """An uploaded file's path, within the demo's limit (checked on upload too)."""
+    path = page.file_path(upload)
+    size = os.path.getsize(path)
+    if size > MAX_BYTES:
+        refuse(argument, f"the file is larger than the demo's limit of {MAX_BYTES:,} bytes ({page.file_name(path)}: {page.megabytes(size)}, {size:,} bytes)")
+    return path
 
 
 def read_side(text, upload, argument, span_convention="token_inclusive"):
@@ -78,10 +90,8 @@ def read_side(text, upload, argument, span_convention="token_inclusive"):
     lines with or without #begin document). Returns (form, documents or JSON clusters,
     text); sizes checked first."""
     if upload:
-        path = getattr(upload, "name", upload)
-        if os.path.getsize(path) > MAX_BYTES:
-            refuse(argument, f"the file is larger than the demo's limit of {MAX_BYTES:,} bytes")
-        data = core.read_text(path, argument)
+        path = check_upload(upload, argument)
+        data = page.read_upload(path, argument, MAX_BYTES)
         source = f"{argument} file {Path(path).name}"
     else:
         if len(text) > MAX_BYTES:
@@ -170,8 +180,8 @@ def prepare_parsed(reply, references, key_file, response_file, keep_singletons, 
         refuse("response_file", "with a parser, paste the model's reply in the predictions box (one document)")
     if matching != "exact" or zero_matching != "dependent":
         refuse("matching" if matching != "exact" else "zero_matching", "applies to CorefUD CoNLL-U; a parser places model text on CoNLL-2012 or jsonlines keys, or JSON clusters with the source tokens")
-    if len(reply) > MAX_BYTES:
-        refuse("predictions", f"the text is longer than the demo's limit of {MAX_BYTES:,} characters")
+    if len(reply) > MAX_REPLY_CHARACTERS:
+        refuse("predictions", f"a reply of {len(reply):,} characters, longer than the demo's limit of {MAX_REPLY_CHARACTERS:,} with a parser")
     form, key, key_text = read_side(references, key_file, "references", span_convention)
     if form == "conllu":
         refuse("references", "with a parser the key is a CoNLL-2012 or jsonlines document, or JSON clusters with the source tokens; not CorefUD CoNLL-U")
@@ -333,16 +343,34 @@ def render(clusters, words, palette, title):
     return head + f'<div style="line-height:2;font-size:15px">{"".join(out)}</div>'
 
 
-def score(predictions, references, key_file=None, response_file=None, keep_singletons=True, zero_division="0", document=1, span_convention="token_inclusive", matching="exact", zero_matching="dependent", parse=NO_PARSER, tokens=""):
+def scored(predictions, references, key_file=None, response_file=None, keep_singletons=True, zero_division="0", document=1, span_convention="token_inclusive", matching="exact", zero_matching="dependent", parse=NO_PARSER, tokens=""):
+    """(the metric's keyword arguments, the unmatched documents, the document to draw, the
+    metrics scored, the result with its counts), or the page's error."""
     try:
-        kwargs, unmatched, ((key_name, key, key_words), (response_name, response, response_words)) = prepare(
-            predictions, references, key_file, response_file, keep_singletons, zero_division, document, span_convention, matching, zero_matching, parse, tokens
-        )
+        kwargs, unmatched, shown = prepare(predictions, references, key_file, response_file, keep_singletons, zero_division, document, span_convention, matching, zero_matching, parse, tokens)
         # CoNLL-U: corefud-scorer's -m all (no mention figures; its mor and zero instead)
         chosen = METRICS if "matching" not in kwargs else list(corefud.METRICS)
         result = metric.fresh().compute(**kwargs, metrics=chosen, return_counts=True, return_signature=True)
     except ValueError as error:
         page.fail(error, "document")
+    return kwargs, unmatched, shown, chosen, result
+
+
+def metric_rows(chosen, result):
+    """(headers, rows) of the metrics table: each metric's recall, precision, F1 and the
+    counts the reference prints (BLANC: coreference links · non-coreference links)."""
+    rows = []
+    for m in chosen:
+        counts = {part: f"{n:g} / {d:g}" for part, (n, d) in result["counts"][m].items()}
+        if m == "blanc":  # coreference links, then non-coreference links
+            counts = {part: f"{counts['coreference_' + part]} · {counts['non_coreference_' + part]}" for part in ("recall", "precision")}
+        rows.append([m, result[f"{m}_recall"], result[f"{m}_precision"], result[f"{m}_f1"], counts["recall"], counts["precision"]])
+    return ["metric", "recall", "precision", "f1", "recall counts", "precision counts"], rows
+
+
+def summary(kwargs, unmatched, shown, chosen, result, document=1, parse=NO_PARSER):
+    """(the headline figures, the metrics table, both sides drawn)."""
+    (key_name, key, key_words), (response_name, response, response_words) = shown
     headline = {"conll_f1": result["conll_f1"]}
     headline.update((f"{m}_{part}", result[f"{m}_{part}"]) for m in chosen if m != "mentions" for part in ("recall", "precision", "f1"))
     headline.update(unmatched)
@@ -350,28 +378,25 @@ def score(predictions, references, key_file=None, response_file=None, keep_singl
         if name in result:  # a parser read the predictions
             headline[name] = result[name]
     headline["signature"] = result["signature"]
-    rows = []
-    for m in chosen:
-        counts = {part: f"{n:g} / {d:g}" for part, (n, d) in result["counts"][m].items()}
-        if m == "blanc":  # coreference links, then non-coreference links
-            counts = {part: f"{counts['coreference_' + part]} · {counts['non_coreference_' + part]}" for part in ("recall", "precision")}
-        rows.append([m, round(result[f"{m}_recall"], 4), round(result[f"{m}_precision"], 4), round(result[f"{m}_f1"], 4), counts["recall"], counts["precision"]])
-    table = {"headers": ["metric", "recall", "precision", "f1", "recall counts", "precision counts"], "data": rows}
+    headers, rows = metric_rows(chosen, result)
+    table = {"headers": headers, "data": [[m, round(r, 4), round(p, 4), round(f, 4), *counts] for m, r, p, f, *counts in rows]}
     key_colour, response_colour = colours(key, response)
     words = key_words or response_words
-    shown = f" — document {key_name}" + (f" ({int(document)} of {len(kwargs['references'])})" if len(kwargs["references"]) > 1 else "") if key_name else ""
+    title = f" — document {key_name}" + (f" ({int(document)} of {len(kwargs['references'])})" if len(kwargs["references"]) > 1 else "") if key_name else ""
     return (
         headline,
         table,
-        render(key, key_words or words, key_colour, "Key (references)" + shown),
-        render(response, response_words or words, response_colour, ("Response (predictions)" if parse == NO_PARSER else f"Response: the mentions {parse} placed on the source tokens") + shown),
+        render(key, key_words or words, key_colour, "Key (references)" + title),
+        render(response, response_words or words, response_colour, ("Response (predictions)" if parse == NO_PARSER else f"Response: the mentions {parse} placed on the source tokens") + title),
     )
 
 
-def show(predictions, references, key_file=None, response_file=None, keep_singletons=True, zero_division="0", document=1, span_convention="token_inclusive", matching="exact", zero_matching="dependent", parse=NO_PARSER, tokens=""):
-    """The page: the raw figures, the headline, the signature, the metrics table and both
-    texts drawn (CoNLL-U: each entity's mentions listed); with a parser, its report."""
-    headline, table, key_html, response_html = score(predictions, references, key_file, response_file, keep_singletons, zero_division, document, span_convention, matching, zero_matching, parse, tokens)
+def score(predictions, references, key_file=None, response_file=None, keep_singletons=True, zero_division="0", document=1, span_convention="token_inclusive", matching="exact", zero_matching="dependent", parse=NO_PARSER, tokens=""):
+    found = scored(predictions, references, key_file, response_file, keep_singletons, zero_division, document, span_convention, matching, zero_matching, parse, tokens)
+    return summary(*found, document, parse)
+
+
+def draw(headline, table, key_html, response_html, matching):
     key, paper = HEADLINE_FIGURE
     if "|format:conllu|" in headline["signature"]:
         paper = CONLLU_HEADLINE.format(matching)
@@ -381,16 +406,126 @@ def show(predictions, references, key_file=None, response_file=None, keep_single
     return headline, page.headline(key, headline[key], paper), headline["signature"], others, key_html, response_html
 
 
+def show(predictions, references, key_file=None, response_file=None, keep_singletons=True, zero_division="0", document=1, span_convention="token_inclusive", matching="exact", zero_matching="dependent", parse=NO_PARSER, tokens=""):
+    """The page: the raw figures, the headline, the signature, the metrics table and both
+    texts drawn (CoNLL-U: each entity's mentions listed); with a parser, its report."""
+    return draw(*score(predictions, references, key_file, response_file, keep_singletons, zero_division, document, span_convention, matching, zero_matching, parse, tokens), matching)
+
+
+def command(kwargs, chosen, sides, plain):
+    """(the words of the command giving the page's numbers, {file name: lines} of the files
+    it reads): `paperscore coref KEY RESPONSE` when `plain` (both sides CoNLL, jsonlines or
+    CoNLL-U documents that the command pairs as the page did: sides {name: (file name, text)});
+    else a Python call on the keyword arguments the page gave the metric, as JSON."""
+    if plain:
+        (key_name, key_text), (response_name, response_text) = sides["references"], sides["predictions"]
+        words = ["paperscore", "coref", key_name, response_name]
+        words += [] if kwargs["keep_singletons"] else ["--remove-singletons"]
+        words += ["--format", "conllu", "--matching", kwargs["matching"], "--zero-matching", kwargs["zero_matching"]] if "matching" in kwargs else []
+        words += ["--zero-division", page.number(kwargs["zero_division"])]
+        return words, {key_name: key_text.split("\n"), response_name: response_text.split("\n")}
+    call = "import json, paperscore.coref as coref; print(json.dumps(coref.compute(**json.load(open('coref_conll_inputs.json')))))"
+    return ["python", "-c", call], {"coref_conll_inputs.json": [json.dumps({**kwargs, "metrics": chosen}, ensure_ascii=False)]}
+
+
+def side_text(text, upload):
+    """A side's text: its uploaded file's when given (read_side checked it), else the box's."""
+    return page.read_upload(upload, "file", MAX_BYTES) if upload else text
+
+
+# The LitBank keys the Space holds (data/README.md: CC BY 4.0).
+DATA = HERE / "data"
+SETS = {
+    "LitBank: Emma, its first ~2,000 words (key)": "158_emma_brat.conll",
+    "LitBank: The Masque of the Red Death (key)": "1064_the_masque_of_the_red_death_brat.conll",
+}
+# The held files as the boxes show them: {text: file name}.
+HELD = {(DATA / name).read_text(encoding="utf-8"): name for name in SETS.values()}
+
+
+def respond(predictions, references, key_file=None, response_file=None, keep_singletons=True, zero_division="0", document=1, span_convention="token_inclusive", matching="exact", zero_matching="dependent", parse=NO_PARSER, tokens="", predictions_b=""):
+    """The page: show()'s outputs, then system B's paired test (when given), the downloads
+    (the metrics table, the files the command reads) and the command."""
+    options = (keep_singletons, zero_division, document, span_convention, matching, zero_matching, parse, tokens)
+    kwargs, unmatched, shown, chosen, result = scored(predictions, references, key_file, response_file, *options)
+    comparison = ""
+    if predictions_b.strip():
+        comparison = page.system_b(lambda: prepare(predictions_b, references, key_file, None, *options)[0]["predictions"], compare, "coref_conll", kwargs, HEADLINE_FIGURE[0], "document")
+    texts = {"references": side_text(references, key_file), "predictions": side_text(predictions, response_file)}
+    names = {name: page.file_name(upload) if upload else HELD.get(texts[name]) or f"{'key' if name == 'references' else 'response'}.conll" for name, upload in (("references", key_file), ("predictions", response_file))}
+    one_each = len(kwargs["references"]) == 1 and shown[0][0] != shown[1][0]  # two single documents paired whatever their names
+    plain = parse == NO_PARSER and span_convention == "token_inclusive" and not one_each and not any(text.lstrip().startswith("[") for text in texts.values())
+    words, files = command(kwargs, chosen, {name: (names[name], texts[name]) for name in texts}, plain)
+    outputs = draw(*summary(kwargs, unmatched, shown, chosen, result, document, parse), matching)
+    return (*outputs, comparison, page.downloads("coref_conll", *metric_rows(chosen, result), files), page.command(words))
+
+
+def coref_conll(predictions: str, references: str, keep_singletons: bool = True, zero_division: str = "0", span_convention: str = "token_inclusive", matching: str = "exact", zero_matching: str = "dependent", parse: str = NO_PARSER, tokens: str = "") -> str:
+    """Score coreference as the CoNLL reference scorer does: MUC, B3, CEAFm, CEAFe, BLANC, LEA and the CoNLL F1 (for CorefUD CoNLL-U, as corefud-scorer does).
+
+    Args:
+        predictions: The response: a CoNLL-2011/2012 document (coreference in the last column), JSON clusters (mention ids, or [start, end] token spans), jsonlines (doc_key, sentences, clusters) or CorefUD CoNLL-U; with a parser, an LLM's reply for the key's one document.
+        references: The key, the same way (documents matched by name).
+        keep_singletons: Keep entities of one mention (the reference scorer does).
+        zero_division: The value of a 0/0 ratio: "0", "1" or "nan".
+        span_convention: How jsonlines spans count, both sides: "token_inclusive" (e2e-coref) or "token_exclusive" (wl-coref).
+        matching: CorefUD CoNLL-U only: "exact", "partial" or "head".
+        zero_matching: CorefUD CoNLL-U zeros: "dependent" or "linear".
+        parse: "none: documents or clusters", or the parser of an LLM's reply: coref_markdown ([Mary](#1) markup) or coref_clusters (JSON clusters of mention strings).
+        tokens: With a parser, the source tokens separated by spaces (empty: the key document's own words).
+
+    Returns:
+        The result as JSON: compute()'s figures (floats in [0, 1]), the documents missing from or extra in the response, and the signature to report beside them.
+    """
+    kwargs, unmatched, _, _, result = scored(predictions, references, None, None, keep_singletons, zero_division, 1, span_convention, matching, zero_matching, parse, tokens)
+    return page.as_json({**{key: value for key, value in result.items() if key != "counts"}, **unmatched})
+
+
 def pick(name):
     return EXAMPLES[name]
 
 
-with gr.Blocks(title="coref_conll") as demo:
+def checked_upload(upload, argument):
+    """A dropped key or response file checked at once (size, UTF-8): the page's error."""
+    page.read_upload(check_upload(upload, argument), argument, MAX_BYTES)
+
+
+with gr.Blocks(title="coref_conll", delete_cache=page.DELETE_CACHE) as demo:
     with gr.Tab("Demo"):
+        gr.Markdown("# coref_conll\nMUC, B3, CEAFm, CEAFe, BLANC, LEA and the CoNLL score, as the CoNLL reference scorer computes them (details and limits below).")
+        with page.main():
+            with page.part("inputs"):
+                with gr.Row():
+                    predictions = gr.Textbox(value=EXAMPLE["predictions"], label="Predictions (response)", placeholder="a CoNLL document, JSON clusters or a jsonlines line", elem_id="predictions", **{**page.BOX, "max_lines": 6})
+                    references = gr.Textbox(value=EXAMPLE["references"], label="References (key)", placeholder="the key, the same way", elem_id="references", **{**page.BOX, "max_lines": 6})
+                with gr.Row():
+                    response_file = page.drop_zone("Response file (replaces the box)", "response-file")
+                    key_file = page.drop_zone("Key file (replaces the box)", "key-file")
+                button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
+            with page.part("results"):
+                headline, signature, metrics_table = page.outputs()
+                comparison, downloads, command_line = page.take_home()
+            with page.part("options"):
+                example = gr.Dropdown(list(EXAMPLES), value=FIRST, label="Pick an example")
+                with gr.Row():
+                    keep_singletons = gr.Checkbox(value=EXAMPLE["keep_singletons"], label="keep_singletons (the reference keeps them)", min_width=160)
+                    zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division", min_width=160)
+                    document = gr.Number(value=1, precision=0, minimum=1, label="Document to draw (1-based, in the key's order; all are scored)", elem_id="document", min_width=160)
+                with gr.Row():
+                    matching = gr.Dropdown(list(corefud.MATCHING), value="exact", label="matching (CorefUD CoNLL-U: exact, partial or head, as CRAC's tables)", elem_id="matching", min_width=160)
+                    zero_matching = gr.Dropdown(list(corefud.ZERO_MATCHING), value="dependent", label="zero_matching (CorefUD CoNLL-U zeros: by their DEPS, or by position)", elem_id="zero-matching", min_width=160)
+                    span_convention = gr.Dropdown(list(package.SPAN_CONVENTIONS), value="token_inclusive", label="span_convention of jsonlines spans, both sides (e2e-coref: token_inclusive; wl-coref: token_exclusive)", elem_id="span-convention", min_width=160)
+                with gr.Row():
+                    parse = gr.Dropdown(PARSERS, value=NO_PARSER, label="parser: the predictions box holds an LLM's reply for the key's one document (coref_markdown: Le & Ritter's [Mary](#1) markup; coref_clusters: JSON clusters of mention strings)", elem_id="parse", min_width=160)
+                    tokens = gr.Textbox(value="", label="Source tokens, with a parser (separated by spaces; empty: the key document's own words)", lines=2, elem_id="tokens", min_width=160)
+                page.standard_sets(
+                    {name: {references: text, key_file: None} for name, text in zip(SETS, HELD)},
+                    "Documents of LitBank's coreference layer (github.com/dbamman/litbank, CC BY 4.0; data/ of this Space): put your system's response in Predictions.",
+                )
+                predictions_b = page.second_system("response")
+                files_b = page.uploads({"predictions_b": predictions_b})
         gr.Markdown(
-            "# coref_conll\n"
-            "MUC, B3, CEAFm, CEAFe, BLANC, LEA and the CoNLL score, exactly as the CoNLL reference "
-            "scorer computes them. Paste one document per box: a CoNLL-2011/2012 document (coreference "
+            "Paste one document per box: a CoNLL-2011/2012 document (coreference "
             "in the last column) or JSON clusters (mention ids, or `[start, end]` token spans). Or upload a "
             "key and a response file, each CoNLL or jsonlines (`doc_key`, `sentences`, `clusters`, as the "
             "e2e-coref family writes it): documents are matched by name, a CoNLL `(NAME); part N` meeting the "
@@ -401,28 +536,9 @@ with gr.Blocks(title="coref_conll") as demo:
             "Mention Overlap Ratio (`mor`) and zero anaphor score (`zero`) beside the six metrics. An LLM's reply "
             "(`[Mary](#1) said [she](#1)` markup, or JSON clusters of mention strings) is read by the **parser** chosen "
             "and placed on the key's words (or the source tokens typed): mentions on text the model changed are counted "
-            "and scored as matching nothing.\n\n" + LIMITS
+            "and scored as matching nothing. Predictions B: a second system's response, tested against the first by a paired "
+            f"bootstrap over the documents ({page.PAIRED['n_resamples']:,} resamples, seed {page.PAIRED['seed']}) on the CoNLL F1.\n\n" + LIMITS
         )
-        example = gr.Dropdown(list(EXAMPLES), value=FIRST, label="Pick an example")
-        with gr.Row():
-            predictions = gr.Textbox(value=EXAMPLE["predictions"], label="Predictions (response)", lines=12, max_lines=12, elem_id="predictions")
-            references = gr.Textbox(value=EXAMPLE["references"], label="References (key)", lines=12, max_lines=12, elem_id="references")
-        with gr.Row():
-            response_file = gr.File(label="Response file (CoNLL or jsonlines; replaces the text box)", file_types=[".conll", ".jsonlines", ".jsonl", ".json", ".txt"], elem_id="response-file")
-            key_file = gr.File(label="Key file (CoNLL or jsonlines; replaces the text box)", file_types=[".conll", ".jsonlines", ".jsonl", ".json", ".txt"], elem_id="key-file")
-        with gr.Row():
-            keep_singletons = gr.Checkbox(value=EXAMPLE["keep_singletons"], label="keep_singletons (the reference keeps them)")
-            zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division")
-            document = gr.Number(value=1, precision=0, minimum=1, label="Document to draw (1-based, in the key's order; all are scored)", elem_id="document")
-            matching = gr.Dropdown(list(corefud.MATCHING), value="exact", label="matching (CorefUD CoNLL-U: exact, partial or head, as CRAC's tables)", elem_id="matching")
-            zero_matching = gr.Dropdown(list(corefud.ZERO_MATCHING), value="dependent", label="zero_matching (CorefUD CoNLL-U zeros: by their DEPS, or by position)", elem_id="zero-matching")
-            span_convention = gr.Dropdown(list(package.SPAN_CONVENTIONS), value="token_inclusive", label="span_convention of jsonlines spans, both sides (e2e-coref: token_inclusive; wl-coref: token_exclusive)", elem_id="span-convention")
-        with gr.Row():
-            parse = gr.Dropdown(PARSERS, value=NO_PARSER, label="parser: the predictions box holds an LLM's reply for the key's one document (coref_markdown: Le & Ritter's [Mary](#1) markup; coref_clusters: JSON clusters of mention strings)", elem_id="parse")
-            tokens = gr.Textbox(value="", label="Source tokens, with a parser (separated by spaces; empty: the key document's own words)", lines=2, elem_id="tokens")
-        button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
-        headline, signature, metrics_table = page.outputs()
-        gr.Markdown("Above: every figure, then the metrics with the counts the reference prints (BLANC: coreference links · non-coreference links).")
         gr.Markdown("Each mention is in brackets coloured by its entity; a response entity shares the colour of the key entity it overlaps most, grey when it has none.")
         with gr.Row():
             key_text = gr.HTML(elem_id="key-text")
@@ -430,13 +546,21 @@ with gr.Blocks(title="coref_conll") as demo:
         result = page.raw_json()
         example.change(pick, example, [predictions, references], api_name=False)
     page.card_tab(HERE)
+    page.tool(coref_conll)
+    shown_inputs = [predictions, references, key_file, response_file, keep_singletons, zero_division, document, span_convention, matching, zero_matching, parse, tokens]  # show()'s, the contract of /compute
+    shown_outputs = [result, headline, signature, metrics_table, key_text, response_text]
+    outputs = [*shown_outputs, comparison, downloads, command_line]
     page.connect(
         demo,
         button,
-        show,
-        [predictions, references, key_file, response_file, keep_singletons, zero_division, document, span_convention, matching, zero_matching, parse, tokens],
-        [result, headline, signature, metrics_table, key_text, response_text],
+        respond,
+        [*shown_inputs, predictions_b],
+        outputs,
+        api=(show, shown_inputs, shown_outputs),
+        files={"references": (key_file, None), "predictions": (response_file, None)},
+        reader=checked_upload,
     )
+    page.connect_uploads(outputs, files_b, lambda upload, argument: page.read_upload(check_upload(upload, argument), argument, MAX_BYTES))
 
 if __name__ == "__main__":
-    demo.launch(max_file_size=MAX_BYTES, state_session_capacity=SESSIONS)
+    demo.launch(**page.launch_options(SESSIONS))

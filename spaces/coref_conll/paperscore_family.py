@@ -84,7 +84,7 @@ class Family:
 
     @property
     def State(self):
-        from .state import Sums
+        from .paperscore_state import Sums
 
         return Sums
 

@@ -868,7 +868,7 @@ def read_compare(args):
 
 def table(result):
     """The figures of one variant, or of every variant side by side, then the signature."""
-    from .cli import table as plain
+    from .paperscore_cli import table as plain
 
     variants = list(dict.fromkeys(key.split("/")[0] for key in result if "/" in key))
     if not variants:

@@ -33,6 +33,7 @@ NO_PARSER = "none: labels"
 PARSERS = [NO_PARSER, *reading.EVENT_PARSERS]
 # Span-level event detection (the package's own list of counting rules).
 events = importlib.import_module(type(metric).__module__.rpartition(".")[0] + ".paperscore_event_spans")
+compare = page.compare_module(metric)
 NO_SPANS = "none: labels"
 SPANS = [NO_SPANS, *events.RULES]
 # How a span-level example is written: span records, or a tag scheme read into trigger spans.
@@ -83,9 +84,11 @@ OMNIEVENT_EXAMPLE = dict(
     types="Conflict.Attack, Life.Die",
 )
 # Limits, stated on the page and checked before any work, in labels (MAVEN's 2,000-candidate
-# sample goes through) and classes (the heatmap grows with the square of the class count).
+# sample goes through) and classes (MAVEN's 169 with NA go through); the heatmap, which
+# grows with the square of the class count, is drawn up to DRAWN_CLASSES.
 MAX_LABELS = 200_000
-MAX_CLASSES = 40
+MAX_CLASSES = 1_000
+DRAWN_CLASSES = 40
 # The figure a visitor came for, by convention: (its name, the papers that report it).
 HEADLINE_FIGURE = {
     "none": ("micro_f1", "sklearn's f1_score(average='micro'): every class counted"),
@@ -99,11 +102,14 @@ SPANS_HEADLINE = {
 }
 # Span records per box, counted in triggers and arguments (a record's work).
 MAX_SPANS = 200_000
+# A box's characters: as many as MAX_SPANS records' triggers take.
+MAX_TEXT = 5_000_000
 HEADLINE = ("accuracy", "micro_precision", "micro_recall", "micro_f1", "macro_precision", "macro_recall", "macro_f1")
 
 
 def parse_labels(text, argument):
     """Whitespace- or comma-separated labels; all-integer input is read as ints."""
+    page.check_lines(text, argument, "label")
     labels = text.replace(",", " ").split()
     if not labels:
         raise ValueError(f"{argument}: no labels given")
@@ -121,6 +127,7 @@ def limited(labels, argument, what="labels"):
 
 def parse_items(text):
     """One OmniEvent item (a JSON object) per non-blank line."""
+    page.check_lines(text, "references", "OmniEvent item (a JSON object)", json_lines=True)
     items = []
     for number, line in enumerate(text.split("\n"), 1):
         if line.strip():
@@ -134,6 +141,7 @@ def parse_items(text):
 def span_records(text, argument):
     """One span record a line (JSON: [start, end, type] triggers, {"triggers": [...]} or
     TextEE's {"events": [...]}), within the page's limit in triggers and arguments."""
+    page.check_lines(text, argument, "span record", json_lines=True)
     records, spans = [], 0
     for number, line in enumerate(text.rstrip("\n").split("\n"), 1):
         try:
@@ -152,6 +160,7 @@ def span_records(text, argument):
 def tag_lines(text, argument):
     """scheme "bio": one example a line, its BIO tags separated by spaces or as a JSON list
     (as `paperscore micro_macro --scheme bio` reads a line), within the page's label limit."""
+    page.check_lines(text, argument, "example's BIO tags", json_lines=True)
     examples = []
     for number, line in enumerate(text.rstrip("\n").split("\n"), 1):
         if line.lstrip().startswith("["):
@@ -171,6 +180,7 @@ def compute_kwargs(predictions, references, convention, negative_labels, zero_di
     With a parser: a model text per line, an OmniEvent item per line, comma-separated types.
     With spans: a span record per line, or with scheme "bio" a tag sequence per line (the
     label options are refused by the metric)."""
+    page.check_size(MAX_TEXT, predictions=predictions, references=references, negative_labels=negative_labels, types=types)
     if parse not in PARSERS:
         raise ValueError(f"parse: {parse!r} is not one of {', '.join(PARSERS)}")
     if spans not in SPANS:
@@ -201,13 +211,16 @@ def compute_kwargs(predictions, references, convention, negative_labels, zero_di
     kwargs.update(predictions=limited(parse_labels(predictions, "predictions"), "predictions"), references=limited(parse_labels(references, "references"), "references"))
     classes = len(set(kwargs["predictions"]) | set(kwargs["references"]))
     if classes > MAX_CLASSES:
-        raise ValueError(f"{classes} classes; this demo scores and draws at most {MAX_CLASSES} (use the package or the command line for more)")
+        raise ValueError(f"{classes:,} classes; this demo scores at most {MAX_CLASSES:,} (use the package or the command line for more)")
     return kwargs
 
 
 def heatmap(labels, matrix):
     """The confusion matrix as a table: rows are references, columns predictions, each
-    cell shaded by its share of the row, its count in the colour that reads best on it."""
+    cell shaded by its share of the row, its count in the colour that reads best on it;
+    beyond DRAWN_CLASSES, a line saying where to find it."""
+    if len(labels) > DRAWN_CLASSES:
+        return f"<p>{len(labels):,} classes: the matrix is drawn up to {DRAWN_CLASSES}; `paperscore micro_macro --confusion-matrix` prints it.</p>"
     rows = []
     for label, row in zip(labels, matrix):
         total = sum(row) or 1
@@ -226,8 +239,10 @@ def upload(path, argument):
     starting with { or [[), as they are."""
     text = page.read_upload(path, argument)
     if text.lstrip().startswith(("{", "[[")):  # span records (spans=): kept as they are, one a line
+        page.check_lines(text, argument, "span record", json_lines=True)
         span_records(text, argument)
         return text.rstrip("\n")
+    page.check_lines(text, argument, "label (or a JSON list of labels)", json_lines=True)
     labels = reading._as_labels(reading.read_labels(page.upload_path(path, argument), argument))
     for number, label in enumerate(labels, 1):
         if isinstance(label, list) or (isinstance(label, str) and (not label or any(c.isspace() or c == "," for c in label))):
@@ -235,41 +250,51 @@ def upload(path, argument):
     return "\n".join(map(str, limited(labels, argument)))
 
 
-def span_score(kwargs):
-    """spans=: the headline figures, one row per measure (P, R, F1 and TextEE's counts), no
-    confusion matrix."""
-    result = metric.fresh().compute(**kwargs, return_signature=True)
+def measure_rows(result):
+    """spans=: one row per measure (P, R, F1 and TextEE's counts)."""
     measures = [m for m in events.MEASURES if f"{m}_f1" in result]
     rows = [[m, *(result[f"{m}_{f}"] for f in ("precision", "recall", "f1")), *(result[f"{m}_{c}"] for c in events.COUNTS)] for m in measures]
-    return result, {"headers": ["measure", "precision", "recall", "f1", *events.COUNTS], "data": rows}, ""
+    return ["measure", "precision", "recall", "f1", *events.COUNTS], rows
 
 
-def score(predictions, references, convention, negative_labels, zero_division, parse=NO_PARSER, types="", spans=NO_SPANS, scheme=NO_SCHEME):
+def class_rows(result):
+    """One row per class: precision, recall, F1 (unrounded) and support."""
+    return ["class", "precision", "recall", "f1", "support"], [[str(label), v["precision"], v["recall"], v["f1"], v["support"]] for label, v in result["per_class"].items()]
+
+
+def scored(predictions, references, convention, negative_labels, zero_division, parse=NO_PARSER, types="", spans=NO_SPANS, scheme=NO_SCHEME):
+    """(the metric's keyword arguments, its result: with spans, the measures; else with
+    the per-class figures and the confusion matrix), or the page's error."""
     try:
         kwargs = compute_kwargs(predictions, references, convention, negative_labels, zero_division, parse, types, spans, scheme)
-        if spans != NO_SPANS:
-            return span_score(kwargs)
         # a new metric per request: one visitor's batch never reaches another's
-        result = metric.fresh().compute(**kwargs, per_class=True, confusion_matrix=True, return_signature=True)
-        if len(result["labels"]) > MAX_CLASSES:  # a parser's classes are known once read
-            raise ValueError(f"{len(result['labels'])} classes; this demo scores and draws at most {MAX_CLASSES} (use the package or the command line for more)")
+        extra = {} if spans != NO_SPANS else dict(per_class=True, confusion_matrix=True)
+        result = metric.fresh().compute(**kwargs, **extra, return_signature=True)
+        if spans == NO_SPANS and len(result["labels"]) > MAX_CLASSES:  # a parser's classes are known once read
+            raise ValueError(f"{len(result['labels']):,} classes; this demo scores at most {MAX_CLASSES:,} (use the package or the command line for more)")
     except ValueError as error:
         page.fail(error, "label" if spans == NO_SPANS else "record" if scheme == NO_SCHEME else "example")
+    return kwargs, result
+
+
+def summary(result, spans=NO_SPANS):
+    """(the headline figures, the per-class (with spans, per-measure) table, the heatmap)."""
+    if spans != NO_SPANS:  # no confusion matrix
+        headers, rows = measure_rows(result)
+        return result, {"headers": headers, "data": rows}, ""
     headline = {key: result[key] for key in HEADLINE + ("weighted_f1",)}
     headline.update({key: result[key] for key in ("parse_failures", "parse_failure_examples", "unplaced_triggers") if key in result})
     headline["signature"] = result["signature"]
-    rows = [
-        [str(label), round(v["precision"], 4), round(v["recall"], 4), round(v["f1"], 4), v["support"]]
-        for label, v in result["per_class"].items()
-    ]
-    table = {"headers": ["class", "precision", "recall", "f1", "support"], "data": rows}
+    headers, rows = class_rows(result)
+    table = {"headers": headers, "data": [[label, *(round(v, 4) for v in figures), support] for label, *figures, support in rows]}
     return headline, table, heatmap(result["labels"], result["confusion_matrix"])
 
 
-def show(predictions, references, convention, negative_labels, zero_division, parse=NO_PARSER, types="", spans=NO_SPANS, scheme=NO_SCHEME):
-    """The page: the raw figures, the headline, the signature, the parser's report and the
-    other figures, the per-class table (or with spans, the per-measure table) and the heatmap."""
-    headline, table, matrix = score(predictions, references, convention, negative_labels, zero_division, parse, types, spans, scheme)
+def score(predictions, references, convention, negative_labels, zero_division, parse=NO_PARSER, types="", spans=NO_SPANS, scheme=NO_SCHEME):
+    return summary(scored(predictions, references, convention, negative_labels, zero_division, parse, types, spans, scheme)[1], spans)
+
+
+def draw(headline, table, matrix, convention, spans, scheme):
     key, paper = HEADLINE_FIGURE[convention] if spans == NO_SPANS else SPANS_HEADLINE[spans]
     if scheme == "bio":
         paper += "; triggers read from BIO tags as seqeval's get_entities reads them"
@@ -284,11 +309,106 @@ def show(predictions, references, convention, negative_labels, zero_division, pa
     )
 
 
-with gr.Blocks(title="micro_macro") as demo:
+def show(predictions, references, convention, negative_labels, zero_division, parse=NO_PARSER, types="", spans=NO_SPANS, scheme=NO_SCHEME):
+    """The page: the raw figures, the headline, the signature, the parser's report and the
+    other figures, the per-class table (or with spans, the per-measure table) and the heatmap."""
+    return draw(*score(predictions, references, convention, negative_labels, zero_division, parse, types, spans, scheme), convention, spans, scheme)
+
+
+def command(kwargs, names):
+    """(the words of the `paperscore micro_macro` command giving the page's numbers, {file
+    name: lines} of the files it reads: a label a line; with a parser, texts and OmniEvent
+    items; with spans, records; with scheme bio, a JSON list of tags a line)."""
+    words = ["paperscore", "micro_macro", "--predictions", names["predictions"], "--references", names["references"]]
+    for option in ("convention", "spans", "scheme", "parse"):
+        words += [f"--{option}", kwargs[option]] if kwargs.get(option) else []
+    words += ["--negative-labels", ",".join(map(str, kwargs["negative_labels"]))] if kwargs["negative_labels"] else []
+    words += ["--types", ",".join(kwargs["types"])] if kwargs.get("types") else []
+    words += ["--zero-division", page.number(kwargs["zero_division"])]
+    plain = "spans" not in kwargs and "parse" not in kwargs  # labels: one a line, as they are
+    files = {names[name]: [str(v) if plain or isinstance(v, str) else json.dumps(v, ensure_ascii=False) for v in kwargs[name]] for name in ("predictions", "references")}
+    return words, files
+
+
+# The sample the Space holds (data/README.md): MAVEN-style event detection, 2,000 candidates.
+DATA = HERE / "data"
+SAMPLE = "maven_sample.gold.txt"
+
+
+def respond(predictions, references, convention, negative_labels, zero_division, parse=NO_PARSER, types="", spans=NO_SPANS, scheme=NO_SCHEME, predictions_b="", predictions_file=None, references_file=None):
+    """The page: show()'s outputs, then system B's paired test (when given), the downloads
+    (the per-class table, the files the command reads) and the command."""
+    kwargs, result = scored(predictions, references, convention, negative_labels, zero_division, parse, types, spans, scheme)
+    comparison = ""
+    if predictions_b.strip():
+        key = HEADLINE_FIGURE[convention][0] if spans == NO_SPANS else SPANS_HEADLINE[spans][0]
+        comparison = page.system_b(lambda: compute_kwargs(predictions_b, references, convention, negative_labels, zero_division, parse, types, spans, scheme)["predictions"], compare, "micro_macro", kwargs, key, "label")
+    uploads = dict(predictions=predictions_file, references=references_file)
+    texts = dict(predictions=predictions, references=references)
+    names = page.file_names(texts, uploads, upload, {HELD: SAMPLE})
+    words, files = command(kwargs, names)
+    headers, rows = (measure_rows if spans != NO_SPANS else class_rows)(result)
+    shown = draw(*summary(result, spans), convention, spans, scheme)
+    return (*shown, comparison, page.downloads("micro_macro", headers, rows, files), page.command(words))
+
+
+def micro_macro(predictions: str, references: str, convention: str = "none", negative_labels: str = "", zero_division: str = "0", parse: str = NO_PARSER, types: str = "", spans: str = NO_SPANS, scheme: str = NO_SCHEME) -> str:
+    """Score multi-class labels (event detection, classification): accuracy, micro / macro / weighted precision, recall and F1, equal to sklearn, under a paper's convention; or span-level event detection as TextEE or OneIE count it.
+
+    Args:
+        predictions: The predicted labels, separated by spaces, commas or new lines (with a parser: a seq2seq model's text a line; with spans: one JSON span record a line).
+        references: The gold labels, the same way (with a parser: one OmniEvent item, a JSON object, a line).
+        convention: "none" (sklearn), "maven" (the NA class, None or 0, left out of the averages), "jmee" (gold events only) or "omnievent".
+        negative_labels: Labels left out of the averages, comma-separated (optional).
+        zero_division: The value of a 0/0 ratio: "0", "1" or "nan".
+        parse: "none: labels", or the parser reading model text: omnievent_s2s, ...
+        types: With a parser, the event types, comma-separated.
+        spans: "none: labels", "textee" or "oneie": span-level event detection over JSON records.
+        scheme: "none: span records", or "bio": each line an example's BIO tags.
+
+    Returns:
+        The result as JSON: compute()'s figures (floats in [0, 1]) and the signature to report beside them.
+    """
+    kwargs, result = scored(predictions, references, convention, negative_labels, zero_division, parse, types, spans, scheme)
+    return page.as_json({key: value for key, value in result.items() if key not in ("per_class", "confusion_matrix", "labels")})
+
+
+HELD = upload(DATA / SAMPLE, "references")
+
+
+with gr.Blocks(title="micro_macro", delete_cache=page.DELETE_CACHE) as demo:
     with gr.Tab("Demo"):
+        gr.Markdown("# micro_macro\nMulti-class precision, recall and F1, micro / macro / weighted, equal to sklearn, under each paper's convention (details and limits below).")
+        with page.main():
+            with page.part("inputs"):
+                with gr.Row():
+                    predictions = gr.Textbox(value=EXAMPLE["predictions"], label="Predictions", placeholder="labels separated by spaces, commas or lines", elem_id="predictions", **page.BOX)
+                    references = gr.Textbox(value=EXAMPLE["references"], label="References", placeholder="gold labels, the same way", elem_id="references", **page.BOX)
+                files = page.uploads({"predictions": predictions, "references": references})
+                button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
+            with page.part("results"):
+                headline, signature, figures = page.outputs()
+                comparison, downloads, command_line = page.take_home()
+            with page.part("options"):
+                with gr.Row():
+                    convention = gr.Dropdown(["none", "maven", "jmee", "omnievent"], value=EXAMPLE["convention"], label="convention", elem_id="convention", min_width=160)
+                    negative_labels = gr.Textbox(value=EXAMPLE["negative_labels"], label="negative_labels (optional)", min_width=160)
+                    zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division", min_width=160)
+                with gr.Row():
+                    parse = gr.Dropdown(PARSERS, value=EXAMPLE["parse"], label="parse (model text)", elem_id="parse", min_width=160)
+                    types = gr.Textbox(value=EXAMPLE["types"], label="types (with a parser; comma-separated)", elem_id="types", min_width=160)
+                    spans = gr.Dropdown(SPANS, value=EXAMPLE["spans"], label="spans (span-level event detection: JSON records a line)", elem_id="spans", min_width=160)
+                    scheme = gr.Dropdown(SCHEMES, value=EXAMPLE["scheme"], label="scheme (with spans: bio, BIO tags a line)", elem_id="scheme", min_width=160)
+                page.standard_sets(
+                    {"The project's MAVEN-style sample (2,000 candidates, 20 types and None): its gold labels": {references: HELD, convention: "maven", parse: NO_PARSER, spans: NO_SPANS}},
+                    "A synthetic sample made for the project (data/ of this Space): put your system's labels in Predictions.",
+                )
+                predictions_b = page.second_system("labels")
+                files_b = page.uploads({"predictions_b": predictions_b})
+                gr.Examples([[OMNIEVENT_EXAMPLE[name] for name in ("predictions", "references", "convention", "parse", "types")]], [predictions, references, convention, parse, types], label="A generative example (OmniEvent seq2seq)")
+                gr.Examples([[SPANS_EXAMPLE[name] for name in ("predictions", "references", "convention", "spans")]], [predictions, references, convention, spans], label="A span-level example (triggers)")
+                gr.Examples([[BIO_EXAMPLE[name] for name in ("predictions", "references", "convention", "spans", "scheme")]], [predictions, references, convention, spans, scheme], label="A span-level example (BIO tags)")
         gr.Markdown(
-            "# micro_macro\n"
-            "Multi-class precision, recall and F1, micro / macro / weighted, equal to sklearn. "
             "Labels are separated by spaces, commas or new lines; a file holds one label per line "
             '(or a JSON list per line), as `paperscore micro_macro` reads it. `convention=maven` leaves the NA class '
             '("None" or 0) out of the averages; `jmee` scores only gold-event tokens. With a parser, Predictions hold a seq2seq '
@@ -297,42 +417,32 @@ with gr.Blocks(title="micro_macro") as demo:
             'span records, one JSON line an example: `[[start, end, "type"], ...]` triggers, `{"triggers": [...]}` or '
             'TextEE\'s `{"events": [{"trigger": [s, e, "type"], "arguments": [[s, e, "role"], ...]}]}`, counted as '
             "TextEE's scorer (`textee`) or OneIE's `score_graphs` (`oneie`); with `scheme` `bio`, each line is an example's "
-            "BIO tags (`O B-Attack I-Attack`, or a JSON list), read into trigger spans as seqeval reads them.\n\n"
-            f"**Limits:** at most {MAX_LABELS:,} labels (or texts, or items) per box, {MAX_CLASSES} classes "
-            f"(the confusion matrix is drawn), {MAX_SPANS:,} triggers and arguments per box with `spans`, and files of {page.MAX_FILE_BYTES // 1_000_000} MB; "
+            "BIO tags (`O B-Attack I-Attack`, or a JSON list), read into trigger spans as seqeval reads them. Predictions B: "
+            f"a second system, tested against the first by a paired bootstrap ({page.PAIRED['n_resamples']:,} resamples, seed "
+            f"{page.PAIRED['seed']}) on the headline's figure.\n\n"
+            f"**Limits:** at most {MAX_LABELS:,} labels (or texts, or items) per box, {MAX_CLASSES:,} classes "
+            f"(the confusion matrix is drawn up to {DRAWN_CLASSES}), {MAX_SPANS:,} triggers and arguments per box with `spans`, {page.limits(MAX_TEXT)}; "
             "beyond that, use the package or `paperscore micro_macro`."
         )
-        with gr.Row():
-            predictions = gr.Textbox(value=EXAMPLE["predictions"], label="Predictions", lines=3, max_lines=8, elem_id="predictions")
-            references = gr.Textbox(value=EXAMPLE["references"], label="References", lines=3, max_lines=8, elem_id="references")
-        page.uploads({"predictions": predictions, "references": references}, upload, [".txt", ".jsonl", ".json"], "one label per line")
-        with gr.Row():
-            convention = gr.Dropdown(["none", "maven", "jmee", "omnievent"], value=EXAMPLE["convention"], label="convention", elem_id="convention")
-            negative_labels = gr.Textbox(value=EXAMPLE["negative_labels"], label="negative_labels (optional)")
-            zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division")
-        with gr.Row():
-            parse = gr.Dropdown(PARSERS, value=EXAMPLE["parse"], label="parse (model text)", elem_id="parse")
-            types = gr.Textbox(value=EXAMPLE["types"], label="types (with a parser; comma-separated)", elem_id="types")
-            spans = gr.Dropdown(SPANS, value=EXAMPLE["spans"], label="spans (span-level event detection: JSON records a line)", elem_id="spans")
-            scheme = gr.Dropdown(SCHEMES, value=EXAMPLE["scheme"], label="scheme (with spans: bio, BIO tags a line)", elem_id="scheme")
-        gr.Examples([[OMNIEVENT_EXAMPLE[name] for name in ("predictions", "references", "convention", "parse", "types")]], [predictions, references, convention, parse, types], label="A generative example (OmniEvent seq2seq)")
-        gr.Examples([[SPANS_EXAMPLE[name] for name in ("predictions", "references", "convention", "spans")]], [predictions, references, convention, spans], label="A span-level example (triggers)")
-        gr.Examples([[BIO_EXAMPLE[name] for name in ("predictions", "references", "convention", "spans", "scheme")]], [predictions, references, convention, spans, scheme], label="A span-level example (BIO tags)")
-        button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
-        headline, signature, figures = page.outputs()
         gr.Markdown("Per class (with spans: per measure, trigger and argument identification / classification)")
         per_class = gr.HTML(elem_id="per-class")
         gr.Markdown("Confusion matrix (rows: reference, columns: prediction)")
         picture = gr.HTML(elem_id="confusion-matrix")
         result = page.raw_json()
     page.card_tab(HERE)
+    page.tool(micro_macro)
+    shown_inputs = [predictions, references, convention, negative_labels, zero_division, parse, types, spans, scheme]  # show()'s, the contract of /compute
+    shown_outputs = [result, headline, signature, figures, per_class, picture]
     page.connect(
         demo,
         button,
-        show,
-        [predictions, references, convention, negative_labels, zero_division, parse, types, spans, scheme],
-        [result, headline, signature, figures, per_class, picture],
+        respond,
+        [*shown_inputs, predictions_b, files["predictions"][0], files["references"][0]],
+        [*shown_outputs, comparison, downloads, command_line],
+        api=(show, shown_inputs, shown_outputs),
+        files={**files, **files_b},
+        reader=upload,
     )
 
 if __name__ == "__main__":
-    demo.launch(max_file_size=page.MAX_FILE_BYTES, state_session_capacity=SESSIONS)
+    demo.launch(**page.launch_options(SESSIONS))

@@ -1017,7 +1017,7 @@ class LabelsState(State):
     def _add_cells(self, values, ref, pred, count):
         """Add cells whose codes index `values`: recoded into the state's values, then
         equal cells summed (exactly, refusing a count past 2^63 - 1)."""
-        from .state import counts_sum
+        from .paperscore_state import counts_sum
 
         codes = np.array([self.index.setdefault(v, len(self.index)) for v in values], dtype=np.int64)
         if len(self.index) > len(self.values):
@@ -1069,7 +1069,7 @@ class LabelsState(State):
         }
 
     def _load(self, data):
-        from .state import counts, field
+        from .paperscore_state import counts, field
 
         values, kind = list(field(data, "values")), field(data, "kind")
         for i, value in enumerate(values):

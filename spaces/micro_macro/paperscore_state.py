@@ -123,7 +123,7 @@ def all_reduce(state, group=None):
     must call it, with states of equal options. Without a process group (a script run as
     `python train.py`, one process) the state itself is returned, as accelerate's
     gather_for_metrics does."""
-    from .distributed import all_reduce as gathered
+    from .paperscore_distributed import all_reduce as gathered
 
     return gathered(state, group)
 
@@ -220,7 +220,7 @@ class State:
     def _add_report(self, examples, report):
         """Another run of `examples` examples after these: counts added, its first indices
         offset by the examples before it (so they are the first in update and merge order)."""
-        from .parse import FAILURE_EXAMPLES
+        from .paperscore_parse import FAILURE_EXAMPLES
 
         for count, first in self.fam.REPORT:
             self.report[count] += report[count]
@@ -230,7 +230,7 @@ class State:
         self.examples += examples
 
     def _load_report(self, data):
-        from .parse import FAILURE_EXAMPLES
+        from .paperscore_parse import FAILURE_EXAMPLES
 
         examples = int(counts([data.get("examples", 0)], "examples")[0])
         report = {name: int(counts([data.get(name, 0)], name)[0]) for name in self.fam.REPORT_SUMS}

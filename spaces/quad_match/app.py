@@ -38,6 +38,7 @@ sys.path.insert(0, str(HERE))  # the page helpers vendored beside app.py (a Spac
 import paperscore_demo as page  # noqa: E402
 
 sys.path.remove(str(HERE))
+compare = page.compare_module(metric)
 
 EXAMPLE = dict(
     predictions="\n".join(
@@ -76,9 +77,12 @@ MVP_EXAMPLE = dict(
 # zh test set (826 quads, at most 17 a dialogue) goes through.
 MAX_QUADS_PER_SAMPLE = 50
 MAX_QUADS = 2_000  # per text box
+# A target or opinion of more tokens than the bit-parallel LCS holds in a word goes to
+# rouge-score's own LCS, quadratic in Python: 50 x 50 quads of 100 CJK characters took 39 s.
+MAX_ELEMENT_TOKENS = quad.WORD
 LIMITS = (
-    f"Limits of this demo: {MAX_QUADS_PER_SAMPLE} quads per sample, {MAX_QUADS:,} quads per box, "
-    f"files of {page.MAX_FILE_BYTES // 1_000_000} MB. Score more with the package or `paperscore quad`."
+    f"**Limits:** {MAX_QUADS_PER_SAMPLE} quads per sample, {MAX_QUADS:,} quads per box, {MAX_ELEMENT_TOKENS} tokens "
+    f"(CJK characters or runs of letters and digits) in an element, {page.limits()}. Score more with the package or `paperscore quad`."
 )
 # The figure a visitor came for.
 HEADLINE_FIGURE = ("exact_f1", "exact-match quad F1, as DiaASQ (Li et al., 2023) and the ASQP papers report it")
@@ -119,22 +123,37 @@ def samples(text, name, spans=False):
             except (ValueError, RecursionError):
                 what = 'with spans a line is JSON: [[[start, end], [start, end], "aspect", "polarity"], ...] or {"quads": [...]}' if spans else "a line starting with { is not a JSON sample"
                 raise ValueError(f"{name} line {number}: {what}") from None
+            if isinstance(line, dict):
+                raise ValueError(f"{name} line {number}: this is not one sample per line (a JSON object without quads or triplets)")
         out.append(line)
     return out
 
 
+def elements(sample):
+    """The texts of a sample's quads: each element of its quad strings (or of a JSON
+    sample's quads, lists or objects)."""
+    quads = sample.split(" & ") if isinstance(sample, str) else sample if isinstance(sample, list) else []
+    for one in quads:
+        parts = one.split(" | ") if isinstance(one, str) else one.values() if isinstance(one, dict) else one if isinstance(one, (list, tuple)) else ()
+        yield from (part for part in parts if isinstance(part, str))
+
+
 def check_limits(name, text, parse=NO_PARSER, spans=False):
-    """Refuse a box beyond the demo's limits, before any work (a parser's quads counted
-    by running it: it is cheap beside the matching)."""
-    if parse == NO_PARSER:
-        counts = [len(s) if isinstance(s, list) else s.count(" & ") + 1 if isinstance(s, str) and s.strip() else 0 for s in samples(text, name, spans)]
-    else:
-        counts = list(map(len, parsing.parse(text.rstrip("\n").split("\n"), parse, argument=name)[0]))
+    """Refuse a box beyond the demo's limits, or no list of samples, before any work (a
+    parser's quads counted by running it: it is cheap beside the matching)."""
+    page.check_size(**{name: text})
+    page.check_lines(text, name, "sample (quad strings or a JSON sample)" if parse == NO_PARSER else "model text", json_lines=True, tabs=parse != NO_PARSER)
+    read = samples(text, name, spans) if parse == NO_PARSER else parsing.parse(text.rstrip("\n").split("\n"), parse, argument=name)[0]
+    counts = [len(s) if isinstance(s, list) else s.count(" & ") + 1 if isinstance(s, str) and s.strip() else 0 for s in read]
     for number, count in enumerate(counts, 1):
         if count > MAX_QUADS_PER_SAMPLE:
             raise ValueError(f"{name} line {number}: {count} quads; this demo takes at most {MAX_QUADS_PER_SAMPLE} per sample")
     if sum(counts) > MAX_QUADS:
         raise ValueError(f"{name}: {sum(counts):,} quads; this demo takes at most {MAX_QUADS:,}")
+    for number, sample in enumerate(read, 1):
+        for element in elements(sample):
+            if len(element) > MAX_ELEMENT_TOKENS and len(quad.tokenize(element)) > MAX_ELEMENT_TOKENS:
+                raise ValueError(f"{name} line {number}: an element of {len(quad.tokenize(element)):,} tokens ({element[:40]!r}...); this demo takes at most {MAX_ELEMENT_TOKENS}")
 
 
 def compute_kwargs(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse=NO_PARSER, convention=NO_CONVENTION, implicit_split=False, spans=NO_SPANS):
@@ -182,6 +201,7 @@ def dialogues(text, name):
         except (ValueError, RecursionError):
             raise ValueError(problem) from None
 
+    page.check_size(**{name: text})
     if text.lstrip().startswith("["):
         out = load(text, f"{name}: the box starts with [ but is not a JSON array of DiaASQ dialogues")
         if not isinstance(out, list):
@@ -239,22 +259,32 @@ def alignment_table(samples):
     return {"headers": HEADERS, "data": rows}
 
 
-def score(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse=NO_PARSER, convention=NO_CONVENTION, implicit_split=False, spans=NO_SPANS):
-    """(the metric's result, the per-item table): the alignment, or under convention
-    "diaasq" DiaASQ's rows."""
+def scored(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse=NO_PARSER, convention=NO_CONVENTION, implicit_split=False, spans=NO_SPANS):
+    """(the metric's keyword arguments, its result: with each sample's alignment, but under
+    convention "diaasq"), or the page's error."""
     diaasq = convention != NO_CONVENTION
     try:
         kwargs = compute_kwargs(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse, convention, implicit_split, spans)
-        if not diaasq:
-            kwargs["details"] = True
         # a fresh metric per request: one request cannot leave state for the next, or another thread
-        result = metric.fresh().compute(**kwargs, return_signature=True)
+        result = metric.fresh().compute(**kwargs, **({} if diaasq else {"details": True}), return_signature=True)
     except ValueError as error:
         page.fail(error, "dialogue" if diaasq else "sample")
-    if diaasq:
+    return kwargs, result
+
+
+def summary(result, convention=NO_CONVENTION):
+    """(the figures, the per-item table): the alignment, or under convention "diaasq"
+    DiaASQ's rows."""
+    if convention != NO_CONVENTION:
         return result, {"headers": DIAASQ_HEADERS, "data": diaasq_table(result)}
-    samples = result.pop("samples")
-    return result, alignment_table(samples)
+    result = dict(result)
+    return result, alignment_table(result.pop("samples"))
+
+
+def score(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse=NO_PARSER, convention=NO_CONVENTION, implicit_split=False, spans=NO_SPANS):
+    """(the metric's result, the per-item table): the alignment, or under convention
+    "diaasq" DiaASQ's rows."""
+    return summary(scored(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse, convention, implicit_split, spans)[1], convention)
 
 
 def upload(path, argument):
@@ -262,7 +292,9 @@ def upload(path, argument):
     .jsonl) JSON samples, DiaASQ dialogues among them, each a {"quads": [...]} line."""
     path = page.upload_path(path, argument)
     if not str(path).endswith((".json", ".jsonl")):
-        return page.read_upload(path, argument)
+        text = page.read_upload(path, argument)
+        page.check_lines(text, argument, "sample (quad strings) or model text", json_lines=True, tabs=True)
+        return text
     if str(path).endswith(".json") and page.read_upload(path, argument).lstrip().startswith("["):
         whole = quad.read_dialogues(path, argument)
         if whole and quad.is_dialogues(whole, []):  # DiaASQ's file: its dialogues kept whole, one a line, for either convention
@@ -270,10 +302,7 @@ def upload(path, argument):
     return "\n".join(json.dumps({"quads": sample}, ensure_ascii=False) for sample in quad.read_samples(path, argument, "json"))
 
 
-def show(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse=NO_PARSER, convention=NO_CONVENTION, implicit_split=False, spans=NO_SPANS):
-    """The page: the raw figures, the headline, the signature, (implicit_split) ACOS's four
-    rows, the other figures and the alignment table (its first rows), or DiaASQ's 13 rows."""
-    result, table = score(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse, convention, implicit_split, spans)
+def draw(result, table, tuple_len, parse, convention, implicit_split):
     key, paper = HEADLINE_FIGURE if convention == NO_CONVENTION else DIAASQ_HEADLINE
     if convention == NO_CONVENTION and parse == NO_PARSER and tuple_len != "0123":  # a subtask: name its tuples
         paper = f"exact-match F1 of ({', '.join(ELEMENTS[int(code)] for code in tuple_len)}) tuples, tuple_len {tuple_len}"
@@ -288,10 +317,119 @@ def show(predictions, references, tuple_len, weights, similarity, duplicates, le
     )
 
 
-with gr.Blocks(title="quad_match") as demo:
+def show(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse=NO_PARSER, convention=NO_CONVENTION, implicit_split=False, spans=NO_SPANS):
+    """The page: the raw figures, the headline, the signature, (implicit_split) ACOS's four
+    rows, the other figures and the alignment table (its first rows), or DiaASQ's 13 rows."""
+    scored_ = score(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse, convention, implicit_split, spans)
+    return draw(*scored_, tuple_len, parse, convention, implicit_split)
+
+
+def command(kwargs, names):
+    """(the words of the `paperscore quad` command giving the page's numbers, {file name:
+    lines} of the files it reads): DiaASQ's files as one JSON array each; quad strings (or
+    model text) one a line, as JSON lines (--format json) where a line would not read back
+    as text."""
+    words = ["paperscore", "quad", "--predictions", names["predictions"], "--references", names["references"]]
+    sides = ("predictions", "references")
+    if kwargs.get("convention"):
+        return [*words, "--convention", kwargs["convention"]], {names[side]: [json.dumps(kwargs[side], ensure_ascii=False)] for side in sides}
+    text = all(isinstance(x, str) and x.lstrip()[:1] not in ("[", '"') and "\n" not in x for side in sides for x in kwargs[side])
+    files = {names[side]: [x if text else json.dumps(x, ensure_ascii=False) for x in kwargs[side]] for side in sides}
+    words += [] if text else ["--format", "json"]
+    words += ["--tuple-len", kwargs["tuple_len"]] if kwargs["tuple_len"] else []
+    words += ["--weights", ",".join(map(str, kwargs["weights"])), "--similarity", kwargs["similarity"], "--duplicates", kwargs["duplicates"]]
+    words += [word for option in ("spans", "parse") if kwargs.get(option) for word in (f"--{option}", kwargs[option])]
+    words += [flag for flag, on in (("--implicit-split", kwargs["implicit_split"]), ("--legacy-keys", kwargs["legacy_keys"])) if on]
+    return words, files
+
+
+# The standard sets the Space holds (data/README.md: DiaASQ's test sets, MIT): its gold file
+# in References under convention diaasq.
+DATA = HERE / "data"
+SETS = {
+    "DiaASQ test, Chinese (100 dialogues): its gold file; bring your prediction file": "diaasq_zh_test.json",
+    "DiaASQ test, English (100 dialogues): its gold file; bring your prediction file": "diaasq_en_test.json",
+}
+# The held files as the boxes show them: {text: file name}.
+HELD = {upload(str(DATA / name), "references"): name for name in SETS.values()}
+
+
+def respond(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse=NO_PARSER, convention=NO_CONVENTION, implicit_split=False, spans=NO_SPANS, predictions_b="", predictions_file=None, references_file=None):
+    """The page: show()'s outputs, then system B's paired test (when given), the downloads
+    (the per-item table, the files the command reads) and the command."""
+    options = (tuple_len, weights, similarity, duplicates, legacy_keys, parse, convention, implicit_split, spans)
+    kwargs, result = scored(predictions, references, *options)
+    comparison = ""
+    if predictions_b.strip():
+        key = (HEADLINE_FIGURE if convention == NO_CONVENTION else DIAASQ_HEADLINE)[0]
+        tested = {name: value for name, value in kwargs.items() if name != "legacy_keys"}  # it only adds keys
+        comparison = page.system_b(lambda: compute_kwargs(predictions_b, references, *options)["predictions"], compare, "quad_match", tested, key, "dialogue" if convention != NO_CONVENTION else "sample")
+    uploads, texts = dict(predictions=predictions_file, references=references_file), dict(predictions=predictions, references=references)
+    names = page.file_names(texts, uploads, upload, HELD, ".json" if convention != NO_CONVENTION else ".txt")
+    words, files = command(kwargs, names)
+    shown, table = summary(result, convention)
+    outputs = draw(shown, table, tuple_len, parse, convention, implicit_split)
+    return (*outputs, comparison, page.downloads("quad_match", table["headers"], table["data"], files), page.command(words))
+
+
+def quad_match(predictions: str, references: str, tuple_len: str = "0123", weights: str = "1, 1, 1, 1", similarity: str = "rouge_l", duplicates: str = "multiset", legacy_keys: bool = False, parse: str = NO_PARSER, convention: str = NO_CONVENTION, implicit_split: bool = False, spans: str = NO_SPANS) -> str:
+    """Score aspect-sentiment quads (target, opinion, aspect, polarity): exact-match F1 as the ASQP and DiaASQ papers report it, and the soft match (ROUGE-L on target and opinion); or DiaASQ's own 13-row table.
+
+    Args:
+        predictions: One sample per line: quads `target | opinion | aspect | polarity` joined by ` & `, or a JSON sample ({"quads": [...]}); with a parser, a model's text a line; under convention diaasq, DiaASQ dialogues (one JSON array, or one a line).
+        references: The gold samples, the same way.
+        tuple_len: Which elements the quad strings hold, in order: 0 target, 1 opinion, 2 aspect, 3 polarity (e.g. "0123", "02").
+        weights: The weights of target, opinion, aspect and polarity in the soft match, comma-separated.
+        similarity: "rouge_l" or "exact": how target and opinion match in the soft match.
+        duplicates: "multiset", "list" or "set": how exact match counts repeated quads.
+        legacy_keys: Add the original quad Space's keys.
+        parse: "none: quad strings", or the parser of a generative model's text: mvp, asqp_paraphrase, gas_*, llm_json, ...
+        convention: "none: quads as strings", or "diaasq": DiaASQ's run_eval.py table over its files.
+        implicit_split: Add ACOS's exact figures by explicit or implicit target and opinion.
+        spans: "none: quads as strings", "exclusive" or "inclusive": span-index quads (JSON lines, with similarity exact).
+
+    Returns:
+        The result as JSON: compute()'s figures (floats in [0, 1]) and the signature to report beside them.
+    """
+    kwargs, result = scored(predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse, convention, implicit_split, spans)
+    return page.as_json({key: value for key, value in result.items() if key != "samples"})
+
+
+with gr.Blocks(title="quad_match", delete_cache=page.DELETE_CACHE) as demo:
     with gr.Tab("Demo"):
+        gr.Markdown("# quad_match\nSentiment quads scored as the ASQP and DiaASQ papers score them, exact and soft (details and limits below).")
+        with page.main():
+            with page.part("inputs"):
+                with gr.Row():
+                    predictions = gr.Textbox(value=EXAMPLE["predictions"], label="Predictions", placeholder="one sample a line: target | opinion | aspect | polarity, joined by &", elem_id="predictions", **page.BOX)
+                    references = gr.Textbox(value=EXAMPLE["references"], label="References", placeholder="the gold samples, the same way", elem_id="references", **page.BOX)
+                files = page.uploads({"predictions": predictions, "references": references})
+                button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
+            with page.part("results"):
+                headline, signature, figures = page.outputs()
+                comparison, downloads, command_line = page.take_home()
+            with page.part("options"):
+                with gr.Row():
+                    tuple_len = gr.Dropdown(list(quad.TUPLE_LEN_SUBSETS), value=EXAMPLE["tuple_len"], allow_custom_value=True, label="tuple_len (0 target, 1 opinion, 2 aspect, 3 polarity; any order)", elem_id="tuple-len", min_width=200)
+                    weights = gr.Textbox(value=EXAMPLE["weights"], label="weights (target, opinion, aspect, polarity)", min_width=200)
+                    similarity = gr.Dropdown(["rouge_l", "exact"], value=EXAMPLE["similarity"], label="similarity", elem_id="similarity", min_width=200)
+                with gr.Row():
+                    duplicates = gr.Dropdown(["multiset", "list", "set"], value=EXAMPLE["duplicates"], label="duplicates (exact match)", min_width=200)
+                    parse = gr.Dropdown(PARSERS, value=EXAMPLE["parse"], label="parser (model text in; tuple_len is the parser's)", elem_id="parse", min_width=200)
+                    convention = gr.Dropdown(CONVENTIONS, value=EXAMPLE["convention"], label="convention (diaasq: DiaASQ's dialogues in, its table out)", elem_id="convention", min_width=200)
+                with gr.Row():
+                    spans = gr.Dropdown(SPANS, value=EXAMPLE["spans"], label="spans (span-index quads, JSON lines; with similarity exact)", elem_id="spans", min_width=200)
+                    implicit_split = gr.Checkbox(value=EXAMPLE["implicit_split"], label="implicit_split (ACOS's EA&EO / IA&EO / EA&IO / IA&IO rows)", elem_id="implicit-split", min_width=200)
+                    legacy_keys = gr.Checkbox(value=EXAMPLE["legacy_keys"], label="add the original Space's keys", min_width=200)
+                defaults = {tuple_len: EXAMPLE["tuple_len"], weights: EXAMPLE["weights"], similarity: EXAMPLE["similarity"], duplicates: EXAMPLE["duplicates"], legacy_keys: False, parse: NO_PARSER, implicit_split: False, spans: NO_SPANS}
+                page.standard_sets(
+                    {name: {references: text, convention: "diaasq", **defaults} for name, text in zip(SETS, HELD)},
+                    "DiaASQ's test sets (github.com/unikcc/DiaASQ, MIT; data/ of this Space holds the fields its scorer reads): put your prediction file in Predictions.",
+                )
+                predictions_b = page.second_system("samples")
+                files_b = page.uploads({"predictions_b": predictions_b})
+                gr.Examples([[MVP_EXAMPLE[name] for name in ("predictions", "references", "parse")]], [predictions, references, parse], label="Model text (MvP)")
         gr.Markdown(
-            "# quad_match\n"
             "Sentiment quads `target | opinion | aspect | polarity`, joined by ` & `, one sample per line. "
             "Each predicted quad is matched one-to-one to the reference quad that maximises the total match "
             "degree (target and opinion by ROUGE-L over Chinese characters and words, aspect and polarity "
@@ -308,36 +446,26 @@ with gr.Blocks(title="quad_match") as demo:
             "target and opinion, its four rows EA&EO, IA&EO, EA&IO, IA&IO. spans (with similarity exact): span-index quads, "
             'one JSON line a sample, target and opinion as [start, end] token indices: `[[[0, 1], [3, 4], "food#taste", "pos"]]` '
             "(end exclusive as DiaASQ and ACOS write it, or inclusive as Span-ASTE does; null or [-1, -1]: implicit)."
+            " Predictions B: a second system, tested against the first by a paired bootstrap "
+            f"({page.PAIRED['n_resamples']:,} resamples, seed {page.PAIRED['seed']}) on the headline's figure.\n\n" + LIMITS
         )
-        gr.Markdown(LIMITS)
-        with gr.Row():
-            predictions = gr.Textbox(value=EXAMPLE["predictions"], label="Predictions (one sample per line)", lines=4, max_lines=10, elem_id="predictions")
-            references = gr.Textbox(value=EXAMPLE["references"], label="References (one sample per line)", lines=4, max_lines=10, elem_id="references")
-        page.uploads({"predictions": predictions, "references": references}, upload, [".txt", ".json", ".jsonl"], "quad strings or JSON")
-        with gr.Row():
-            tuple_len = gr.Dropdown(list(quad.TUPLE_LEN_SUBSETS), value=EXAMPLE["tuple_len"], allow_custom_value=True, label="tuple_len (0 target, 1 opinion, 2 aspect, 3 polarity; any order)", elem_id="tuple-len")
-            weights = gr.Textbox(value=EXAMPLE["weights"], label="weights (target, opinion, aspect, polarity)")
-            similarity = gr.Dropdown(["rouge_l", "exact"], value=EXAMPLE["similarity"], label="similarity", elem_id="similarity")
-            duplicates = gr.Dropdown(["multiset", "list", "set"], value=EXAMPLE["duplicates"], label="duplicates (exact match)")
-            legacy_keys = gr.Checkbox(value=EXAMPLE["legacy_keys"], label="add the original Space's keys")
-            parse = gr.Dropdown(PARSERS, value=EXAMPLE["parse"], label="parser (model text in; tuple_len is the parser's)", elem_id="parse")
-            convention = gr.Dropdown(CONVENTIONS, value=EXAMPLE["convention"], label="convention (diaasq: DiaASQ's dialogues in, its table out)", elem_id="convention")
-            implicit_split = gr.Checkbox(value=EXAMPLE["implicit_split"], label="implicit_split (ACOS's EA&EO / IA&EO / EA&IO / IA&IO rows)", elem_id="implicit-split")
-            spans = gr.Dropdown(SPANS, value=EXAMPLE["spans"], label="spans (span-index quads, JSON lines; with similarity exact)", elem_id="spans")
-        button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
-        headline, signature, figures = page.outputs()
         gr.Markdown("Alignment: matched pairs, then unmatched quads (degree 0); under convention diaasq, DiaASQ's rows")
         alignment = gr.HTML(elem_id="alignment")
         result = page.raw_json()
-        gr.Examples([[MVP_EXAMPLE[name] for name in ("predictions", "references", "parse")]], [predictions, references, parse], label="Model text (MvP)")
     page.card_tab(HERE)
+    page.tool(quad_match)
+    shown_inputs = [predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse, convention, implicit_split, spans]  # show()'s, the contract of /compute
+    shown_outputs = [result, headline, signature, figures, alignment]
     page.connect(
         demo,
         button,
-        show,
-        [predictions, references, tuple_len, weights, similarity, duplicates, legacy_keys, parse, convention, implicit_split, spans],
-        [result, headline, signature, figures, alignment],
+        respond,
+        [*shown_inputs, predictions_b, files["predictions"][0], files["references"][0]],
+        [*shown_outputs, comparison, downloads, command_line],
+        api=(show, shown_inputs, shown_outputs),
+        files={**files, **files_b},
+        reader=upload,
     )
 
 if __name__ == "__main__":
-    demo.launch(max_file_size=page.MAX_FILE_BYTES, state_session_capacity=SESSIONS)
+    demo.launch(**page.launch_options(SESSIONS))

@@ -29,6 +29,7 @@ faithfulness = importlib.import_module(package + ".paperscore_faithfulness")
 NO_PARSER = "none (predictions are selections)"
 rationale = importlib.import_module(package + ".paperscore_rationale")
 PARSERS = [NO_PARSER, *rationale.RATIONALE_PARSERS]
+compare = page.compare_module(metric)
 
 # Beer reviews with the appearance aspect's rationale (the second text has none).
 EXAMPLE = dict(
@@ -59,8 +60,12 @@ HEADLINE = (
 # Limits, stated on the page, in tokens (the project's 200-example sample holds 16,000):
 # the scoring and the highlighted text grow with them.
 MAX_TOKENS = 200_000
-# With a parser, the replies are text matched against the tokens: bounded in characters.
-MAX_REPLY_CHARACTERS = 200_000
+# With a parser, the replies are text matched against the tokens: bounded in characters
+# (quotes_exact placed 8,000 quotes on one 2,000-token text in 9 s). quotes_fuzzy measures
+# a quote against every run of its text, a cell for each character of the text times
+# the quote's length squared: 20,000 characters of quotes on 100 texts took 78 s.
+MAX_REPLY_CHARACTERS = 50_000
+MAX_FUZZY_CELLS = 20_000_000
 # The figure a visitor came for: the rationale class's token F1 over corpus sums.
 HEADLINE_FIGURE = ("f1", "DMR (Huang et al., 2021) and FR: token F1 of the rationale class over corpus sums")
 # ERASER's faithfulness section: its results JSONL in (the first three lines of the
@@ -94,6 +99,7 @@ def _number(text, argument, line):
 def parse_selections(text, argument):
     """One example per line: a 0/1 string ("0110"), numbers separated by spaces or
     commas ("0.1 0.9 0.4"), or a JSON list."""
+    page.check_lines(text, argument, "example (0/1 selections, scores or a JSON list)", json_lines=True)
     examples = []
     for line, row in enumerate(r for r in text.splitlines() if r.strip()):
         row = row.strip()
@@ -123,7 +129,7 @@ def parse_tokens(text, references):
     if not lines:
         return [[str(i) for i in range(len(reference))] for reference in references]
     if len(lines) != len(references):
-        raise ValueError(f"tokens: {len(lines)} lines of text but {len(references)} references")
+        raise ValueError(f"tokens: {len(lines)} lines of text but {len(references)} references (texts of other examples? empty the Tokens box: it is optional)")
     for line, (words, reference) in enumerate(zip(lines, references)):
         if len(words) != len(reference):
             raise ValueError(f"tokens[{line}]: {len(words)} tokens but references[{line}] has {len(reference)}")
@@ -139,6 +145,14 @@ def parse_replies(text):
         value = json.loads(row) if row.lstrip().startswith('"') and _is_json(row) else row
         replies.append(value if isinstance(value, str) else row)
     return replies
+
+
+def check_fuzzy_work(replies, sources):
+    """Refuse quotes_fuzzy on more work than the page's bound, before any matching: each
+    quote costs its text's characters times its own length squared."""
+    cells = sum(sum(map(len, words)) * sum(len(quote) ** 2 for quote in parsing.read_quotes(reply)[0]) for reply, words in zip(replies, sources))
+    if cells > MAX_FUZZY_CELLS:
+        raise ValueError(f"parse: quotes_fuzzy would measure {cells:,} cells here, more than the {MAX_FUZZY_CELLS:,} this page takes (fewer or shorter quotes, quotes_normalized, or the command line)")
 
 
 def _is_json(row):
@@ -162,6 +176,8 @@ def parse_ratio(text):
 def compute_kwargs(predictions, references, tokens, threshold_rule, threshold, zero_division, parse=NO_PARSER, top_k_ratio=""):
     """The metric's keyword arguments for the demo's inputs (the tokens only label them,
     unless a parser places the replies' quotes on them)."""
+    page.check_size(predictions=predictions, references=references, tokens=tokens)
+    page.check_lines(tokens, "tokens", "text", tabs=True)
     ratio = parse_ratio(top_k_ratio)
     if parse not in PARSERS:
         raise ValueError(f"parse: {parse!r} is not one of {', '.join(PARSERS)}")
@@ -174,6 +190,8 @@ def compute_kwargs(predictions, references, tokens, threshold_rule, threshold, z
             raise ValueError("tokens: a parser places the replies' quotes on the tokens; give the texts, one a line")
         predicted = parse_replies(predictions)
         parsed = dict(parse=parse, sources=[row.split() for row in tokens.splitlines() if row.strip()])
+        if parse == "quotes_fuzzy":
+            check_fuzzy_work(predicted, parsed["sources"])
     return dict(
         predictions=predicted,
         references=refs,
@@ -205,29 +223,47 @@ def top_k_selections(predictions, references, ratio):
     return [selected[end - length : end] for end, length in zip(ends, lengths.tolist())]
 
 
-def score(predictions, references, tokens, threshold_rule, threshold, zero_division, parse=NO_PARSER, top_k_ratio=""):
+def scored(predictions, references, tokens, threshold_rule, threshold, zero_division, parse=NO_PARSER, top_k_ratio=""):
+    """(the metric's keyword arguments, its result with each example's figures, the
+    selections to highlight), or the page's error."""
     try:
         kwargs = compute_kwargs(predictions, references, tokens, threshold_rule, threshold, zero_division, parse, top_k_ratio)
         # a new metric per request: one visitor's batch never reaches another's
         result = metric.fresh().compute(**kwargs, per_example=True, return_signature=True)
+        selected = kwargs["predictions"]
         if parse != NO_PARSER:  # the selections the quotes make, to highlight
-            kwargs["predictions"] = parsing.parse_rationales(kwargs["predictions"], kwargs["sources"], parse)[0]
+            selected = parsing.parse_rationales(selected, kwargs["sources"], parse)[0]
         if "top_k_ratio" in kwargs:  # the tokens A2R's rule selects, to highlight
-            kwargs["predictions"] = top_k_selections(kwargs["predictions"], kwargs["references"], kwargs["top_k_ratio"])
+            selected = top_k_selections(selected, kwargs["references"], kwargs["top_k_ratio"])
     except ValueError as error:
         page.fail(error)
     except RecursionError:  # the last line of defence, as the command line's
         raise gr.Error("the input is nested too deeply to read", duration=None, print_exception=False) from None
+    return kwargs, result, selected
+
+
+def example_rows(result):
+    """(headers, rows) of the per-example table, unrounded."""
+    columns = ["tokens", "gold", "predicted", "tp", "precision", "recall", "f1", "gold_spans", "predicted_spans", "matched_spans"]
+    columns += ["auprc"] if "auprc" in result else []
+    return ["example"] + columns, [[i] + [row[c] for c in columns] for i, row in enumerate(result["per_example"], 1)]
+
+
+def summary(kwargs, result, selected, tokens, threshold_rule, threshold):
+    """(the headline figures, the tokens marked TP / FP / FN, the per-example table)."""
     headline = {key: result[key] for key in HEADLINE if key in result}
     headline.update({key: result[key] for key in ("parse_failures", "parse_failure_examples", "quotes", "unmatched_quotes") if key in result})
     headline["signature"] = result["signature"]
     marked = []
-    for words, prediction, reference in zip(parse_tokens(tokens, kwargs["references"]), kwargs["predictions"], kwargs["references"]):
+    for words, prediction, reference in zip(parse_tokens(tokens, kwargs["references"]), selected, kwargs["references"]):
         marked += list(highlight(words, prediction, reference, threshold_rule, float(threshold))) + [("\n", None)]
-    columns = ["tokens", "gold", "predicted", "tp", "precision", "recall", "f1", "gold_spans", "predicted_spans", "matched_spans"]
-    columns += ["auprc"] if "auprc" in result else []
-    rows = [[i] + [round(row[c], 4) for c in columns] for i, row in enumerate(result["per_example"], 1)]
-    return headline, marked, {"headers": ["example"] + columns, "data": rows}
+    headers, rows = example_rows(result)
+    return headline, marked, {"headers": headers, "data": [[row[0]] + [round(v, 4) for v in row[1:]] for row in rows]}
+
+
+def score(predictions, references, tokens, threshold_rule, threshold, zero_division, parse=NO_PARSER, top_k_ratio=""):
+    kwargs, result, selected = scored(predictions, references, tokens, threshold_rule, threshold, zero_division, parse, top_k_ratio)
+    return summary(kwargs, result, selected, tokens, threshold_rule, threshold)
 
 
 def highlighted(marked):
@@ -243,10 +279,7 @@ def highlighted(marked):
     return page.blocks(examples)
 
 
-def show(predictions, references, tokens, threshold_rule, threshold, zero_division, parse=NO_PARSER, top_k_ratio=""):
-    """The page: the raw figures, the headline, the signature, the parse report and the
-    other figures, the highlighted text and the per-example table."""
-    headline, marked, table = score(predictions, references, tokens, threshold_rule, threshold, zero_division, parse, top_k_ratio)
+def draw(headline, marked, table):
     key, paper = HEADLINE_FIGURE
     rows = [[number, *map(page.figure, rest)] for number, *rest in table["data"]]
     return (
@@ -257,6 +290,66 @@ def show(predictions, references, tokens, threshold_rule, threshold, zero_divisi
         highlighted(marked),
         page.table(table["headers"], rows, first=page.FIRST_ROWS),
     )
+
+
+def show(predictions, references, tokens, threshold_rule, threshold, zero_division, parse=NO_PARSER, top_k_ratio=""):
+    """The page: the raw figures, the headline, the signature, the parse report and the
+    other figures, the highlighted text and the per-example table."""
+    return draw(*score(predictions, references, tokens, threshold_rule, threshold, zero_division, parse, top_k_ratio))
+
+
+def command(kwargs, names):
+    """(the words of the `paperscore rationale` command giving the page's numbers, {file
+    name: lines} of the files it reads: a JSON list a line; replies as JSON strings, and
+    their source texts, with a parser)."""
+    words = ["paperscore", "rationale", "--predictions", names["predictions"], "--references", names["references"]]
+    words += ["--threshold", page.number(kwargs["threshold"]), "--threshold-rule", kwargs["threshold_rule"], "--zero-division", page.number(kwargs["zero_division"])]
+    words += ["--top-k-ratio", page.number(kwargs["top_k_ratio"])] if "top_k_ratio" in kwargs else []
+    files = {names[side]: [json.dumps(value, ensure_ascii=False) for value in kwargs[side]] for side in ("predictions", "references")}
+    if "parse" in kwargs:
+        words += ["--parse", kwargs["parse"], "--sources", names["tokens"]]
+        files[names["tokens"]] = [" ".join(words_) for words_ in kwargs["sources"]]
+    return words, files
+
+
+# The sample the Space holds (data/README.md): 200 examples' gold selections.
+DATA = HERE / "data"
+SAMPLE = "sample.gold.jsonl"
+
+
+def respond(predictions, references, tokens, threshold_rule, threshold, zero_division, parse=NO_PARSER, top_k_ratio="", predictions_b="", predictions_file=None, references_file=None):
+    """The page: show()'s outputs, then system B's paired test (when given), the downloads
+    (the per-example table, the files the command reads) and the command."""
+    options = (threshold_rule, threshold, zero_division, parse, top_k_ratio)
+    kwargs, result, selected = scored(predictions, references, tokens, *options)
+    comparison = ""
+    if predictions_b.strip():
+        comparison = page.system_b(lambda: compute_kwargs(predictions_b, references, tokens, *options)["predictions"], compare, "rationale_f1", kwargs, HEADLINE_FIGURE[0])
+    uploads, texts = dict(predictions=predictions_file, references=references_file), dict(predictions=predictions, references=references)
+    names = page.file_names(texts, uploads, page.read_upload, {HELD: SAMPLE}, ".jsonl")
+    words, files = command(kwargs, {**names, "tokens": "tokens.txt"})
+    shown = draw(*summary(kwargs, result, selected, tokens, threshold_rule, threshold))
+    return (*shown, comparison, page.downloads("rationale_f1", *example_rows(result), files), page.command(words))
+
+
+def rationale_f1(predictions: str, references: str, tokens: str = "", threshold_rule: str = ">=", threshold: float = 0.5, zero_division: str = "0", parse: str = NO_PARSER, top_k_ratio: str = "") -> str:
+    """Score token rationales (the tokens a model selects as its explanation): token precision, recall and F1 of the rationale class as DMR/FR report them, the true micro / macro F1, A2R/ERASER per-example means, ERASER's IOU F1 and AUPRC.
+
+    Args:
+        predictions: One example a line: 0/1 selections ("0110"), scores ("0.1 0.9 0.4") or a JSON list; with a parser, a model's reply quoting its text a line.
+        references: The gold selections, one example a line (a JSON list; -100 marks padding).
+        tokens: The texts, one a line, their tokens separated by spaces (optional; with a parser, where the quotes are placed).
+        threshold_rule: ">=" (DMR) or ">" (FR/MGR/DAR): how a score at the threshold selects.
+        threshold: The score at which a token is selected.
+        zero_division: The value of a 0/0 ratio: "0", "1" or "nan".
+        parse: "none (predictions are selections)", or how a reply's quotes are placed on the tokens: quotes_exact, quotes_normalized, quotes_fuzzy.
+        top_k_ratio: A2R's selection instead of the threshold: each example's int(width x ratio) highest scores (empty: none).
+
+    Returns:
+        The result as JSON: compute()'s figures (floats in [0, 1]) and the signature to report beside them.
+    """
+    kwargs, result, _ = scored(predictions, references, tokens, threshold_rule, threshold, zero_division, parse, top_k_ratio)
+    return page.as_json({key: value for key, value in result.items() if key != "per_example"})
 
 
 def show_faithfulness(results, aopc_thresholds):
@@ -286,38 +379,56 @@ def show_faithfulness(results, aopc_thresholds):
     )
 
 
-with gr.Blocks(title="rationale_f1") as demo:
+HELD = page.read_upload(DATA / SAMPLE, "references")
+
+
+with gr.Blocks(title="rationale_f1", delete_cache=page.DELETE_CACHE) as demo:
     with gr.Tab("Demo"):
+        gr.Markdown("# rationale_f1\nToken rationales scored as DMR/FR, A2R and ERASER report them (details and limits below).")
+        with page.main():
+            with page.part("inputs"):
+                with gr.Row():
+                    predictions = gr.Textbox(value=EXAMPLE["predictions"], label="Predicted selections", placeholder="one example a line: 0110, scores or a JSON list", elem_id="predictions", **page.BOX)
+                    references = gr.Textbox(value=EXAMPLE["references"], label="Gold selections", placeholder="one example a line (-100: padding)", elem_id="references", **page.BOX)
+                files = page.uploads({"predictions": predictions, "references": references})
+                button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
+            with page.part("results"):
+                headline, signature, figures = page.outputs()
+                comparison, downloads, command_line = page.take_home()
+            with page.part("options"):
+                tokens = gr.Textbox(value=EXAMPLE["tokens"], label="Tokens (optional: the texts, one a line, split on spaces; emptied when a file is uploaded)", lines=3, max_lines=6, elem_id="tokens")
+                with gr.Row():
+                    threshold_rule = gr.Dropdown([">=", ">"], value=EXAMPLE["threshold_rule"], label="threshold_rule (>= DMR, > FR/MGR/DAR)", min_width=160)
+                    threshold = gr.Slider(0, 1, value=EXAMPLE["threshold"], step=0.05, label="threshold", min_width=160)
+                    zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division", min_width=160)
+                with gr.Row():
+                    parse = gr.Dropdown(PARSERS, value=EXAMPLE["parse"], label="parser (predictions: model replies quoting the tokens, one a line)", elem_id="parse", min_width=160)
+                    top_k_ratio = gr.Textbox(value=EXAMPLE["top_k_ratio"], label="top_k_ratio (A2R: each example's int(width × r) highest scores; empty: the threshold)", elem_id="top-k-ratio", min_width=160)
+                page.standard_sets(
+                    {"The project's 200-example sample: its gold selections": {references: HELD, tokens: "", parse: NO_PARSER}},
+                    "A synthetic sample made for the project (data/ of this Space): put your system's selections or scores in Predictions.",
+                )
+                predictions_b = page.second_system("selections or scores")
+                files_b = page.uploads({"predictions_b": predictions_b})
+                gr.Examples(
+                    [[LLM_EXAMPLE["predictions"], EXAMPLE["references"], EXAMPLE["tokens"], LLM_EXAMPLE["parse"]]],
+                    [predictions, references, tokens, parse],
+                    label="A generative example (an LLM's replies quoting the texts)",
+                )
         gr.Markdown(
-            "# rationale_f1\n"
             "Rationale token P/R/F1 as DMR/FR (corpus sums, rationale class) beside the true "
             "micro / macro F1, A2R/ERASER per-example means, ERASER's IOU F1 and AUPRC. One "
             "example per line: selections as `0110`, as numbers (`0.1 0.9 0.4`, soft scores "
             "add AUPRC) or as a JSON list; `-100` in a reference marks padding. A file holds one "
-            "JSON list per line, as `paperscore rationale` reads it. With a parser, each Predictions line "
+            "JSON list per line, as `paperscore rationale` reads it; uploading one empties the Tokens box (texts of the "
+            "example, not of the file). With a parser, each Predictions line "
             "is a model's reply quoting its text (a reply of several lines as a JSON string), placed on the "
-            "tokens by the chosen policy; quotes that match nothing are counted.\n\n"
-            f"**Limits:** at most {MAX_TOKENS:,} tokens per box and files of {page.MAX_FILE_BYTES // 1_000_000} MB; "
+            "tokens by the chosen policy; quotes that match nothing are counted. Predictions B: a second system, tested "
+            f"against the first by a paired bootstrap ({page.PAIRED['n_resamples']:,} resamples, seed {page.PAIRED['seed']}) on the token F1.\n\n"
+            f"**Limits:** at most {MAX_TOKENS:,} tokens per box, {MAX_REPLY_CHARACTERS:,} characters of replies ({MAX_FUZZY_CELLS:,} cells of "
+            f"quotes_fuzzy's matching: a text's characters times each quote's length squared), {page.limits()}; "
             "beyond that, use the package or `paperscore rationale`."
         )
-        with gr.Row():
-            predictions = gr.Textbox(value=EXAMPLE["predictions"], label="Predicted selections", lines=3, max_lines=8, elem_id="predictions")
-            references = gr.Textbox(value=EXAMPLE["references"], label="Gold selections", lines=3, max_lines=8, elem_id="references")
-        page.uploads({"predictions": predictions, "references": references}, page.read_upload, [".jsonl", ".json", ".txt"], "a JSON list per line")
-        tokens = gr.Textbox(value=EXAMPLE["tokens"], label="Tokens (whitespace-separated, one text per line; optional)", lines=3, max_lines=8, elem_id="tokens")
-        with gr.Row():
-            threshold_rule = gr.Dropdown([">=", ">"], value=EXAMPLE["threshold_rule"], label="threshold_rule (>= DMR, > FR/MGR/DAR)")
-            threshold = gr.Slider(0, 1, value=EXAMPLE["threshold"], step=0.05, label="threshold")
-            zero_division = gr.Dropdown(["0", "1", "nan"], value=EXAMPLE["zero_division"], label="zero_division")
-            parse = gr.Dropdown(PARSERS, value=EXAMPLE["parse"], label="parser (predictions: model replies quoting the tokens, one a line)", elem_id="parse")
-            top_k_ratio = gr.Textbox(value=EXAMPLE["top_k_ratio"], label="top_k_ratio (A2R: each example's int(width × r) highest scores; empty: the threshold)", elem_id="top-k-ratio")
-        gr.Examples(
-            [[LLM_EXAMPLE["predictions"], EXAMPLE["references"], EXAMPLE["tokens"], LLM_EXAMPLE["parse"]]],
-            [predictions, references, tokens, parse],
-            label="A generative example (an LLM's replies quoting the texts)",
-        )
-        button = gr.Button("Compute", variant="primary", elem_id="compute-btn")
-        headline, signature, figures = page.outputs()
         gr.Markdown("Tokens: " + page.legend({"tp": "TP (selected, gold)", "fp": "FP (selected only)", "fn": "FN (gold only)"}))
         marked = gr.HTML(elem_id="highlighted")
         gr.Markdown("Per example")
@@ -330,11 +441,11 @@ with gr.Blocks(title="rationale_f1") as demo:
             "(`classification_scores`), without the rationale (`comprehensiveness_classification_scores`), on the "
             "rationale alone (`sufficiency_classification_scores`) and, for AOPC, at each threshold "
             "(`thresholded_scores`); `classification` is ŷ. No model runs here. "
-            f"**Limits:** at most {MAX_RESULTS:,} lines and files of {page.MAX_FILE_BYTES // 1_000_000} MB; "
+            f"**Limits:** at most {MAX_RESULTS:,} lines, {page.limits()}; "
             "beyond that, use `paperscore faithfulness RESULTS.jsonl`."
         )
         eraser_results = gr.Textbox(value=FAITHFULNESS_EXAMPLE["results"], label="ERASER results (JSON lines)", lines=3, max_lines=8, elem_id="results")
-        page.uploads({"results": eraser_results}, page.read_upload, [".jsonl", ".json", ".txt"], "ERASER's results JSONL")
+        results_file = page.uploads({"results": eraser_results})
         aopc_thresholds = gr.Textbox(value=FAITHFULNESS_EXAMPLE["aopc_thresholds"], label="AOPC thresholds k (fractions of the tokens; ERASER's default)", elem_id="aopc-thresholds")
         faithfulness_button = gr.Button("Compute faithfulness", variant="primary", elem_id="faithfulness-btn")
         faithfulness_headline = gr.HTML(elem_id="faithfulness-headline", padding=False)
@@ -345,16 +456,22 @@ with gr.Blocks(title="rationale_f1") as demo:
         gr.Markdown("Per result line")
         faithfulness_rows = gr.HTML(elem_id="faithfulness-per-example", padding=False)
     page.card_tab(HERE)
+    page.tool(rationale_f1)
     faithfulness_outputs = [faithfulness_headline, faithfulness_signature, faithfulness_figures, faithfulness_aopc, faithfulness_rows]
-    faithfulness_button.click(show_faithfulness, [eraser_results, aopc_thresholds], faithfulness_outputs, api_name="faithfulness")
-    demo.load(show_faithfulness, [eraser_results, aopc_thresholds], faithfulness_outputs, api_name=False)
+    page.connect(demo, faithfulness_button, show_faithfulness, [eraser_results, aopc_thresholds], faithfulness_outputs, files=results_file, reader=page.read_upload, api_name="faithfulness")
+    shown_inputs = [predictions, references, tokens, threshold_rule, threshold, zero_division, parse, top_k_ratio]  # show()'s, the contract of /compute
+    shown_outputs = [result, headline, signature, figures, marked, per_example]
     page.connect(
         demo,
         button,
-        show,
-        [predictions, references, tokens, threshold_rule, threshold, zero_division, parse, top_k_ratio],
-        [result, headline, signature, figures, marked, per_example],
+        respond,
+        [*shown_inputs, predictions_b, files["predictions"][0], files["references"][0]],
+        [*shown_outputs, comparison, downloads, command_line],
+        api=(show, shown_inputs, shown_outputs),
+        files={**files, **files_b},
+        reader=page.read_upload,
+        clear=[tokens],
     )
 
 if __name__ == "__main__":
-    demo.launch(max_file_size=page.MAX_FILE_BYTES, state_session_capacity=SESSIONS)
+    demo.launch(**page.launch_options(SESSIONS))

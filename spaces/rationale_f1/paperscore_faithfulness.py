@@ -309,7 +309,7 @@ def compare_results(results_a, results_b, metric_key="comprehensiveness", method
     read_eraser_results' dicts) on one of compute()'s numbers (default comprehensiveness;
     sufficiency: lower is better). An example whose value is infinite (a KL against a
     probability of 0) is a ValueError: no difference of means is defined."""
-    from .compare import paired_test
+    from .paperscore_compare import paired_test
 
     table_a, codes_a, table_b, codes_b, reduce = paired_statistics(results_a, results_b, aopc_thresholds)
     names = list(reduce(np.ones((1, 1)), table_a[:1]))
@@ -429,12 +429,12 @@ class FaithfulnessState(State):
         return result
 
     def _dump(self):
-        from .state import reals
+        from .paperscore_state import reals
 
         return {"examples": self.examples, "classes": self.classes, "aopc": self.aopc, "labels": self.labels, "sums": reals(self.sums), "deltas": reals(self.deltas)}
 
     def _load(self, data):
-        from .state import counts, field, unreals
+        from .paperscore_state import counts, field, unreals
 
         examples = int(counts([field(data, "examples")], "examples")[0])
         classes, aopc, labels = field(data, "classes"), field(data, "aopc"), field(data, "labels")
@@ -497,7 +497,7 @@ def options(args):
 
 
 def add_arguments(parser):
-    from .cli import add_output_arguments
+    from .paperscore_cli import add_output_arguments
 
     parser.add_argument("results", metavar="RESULTS", help="ERASER's results JSONL, one instance a line (its classification, classification_scores, comprehensiveness_ and sufficiency_classification_scores, optionally thresholded_scores), - for standard input")
     add_options(parser)
@@ -518,7 +518,7 @@ def read_compare(args):
 
 def table(result):
     """The numbers, AOPC at each threshold as a table, the per-example rows, the signature."""
-    from .cli import table as plain
+    from .paperscore_cli import table as plain
 
     thresholds = result.get("aopc_thresholds")
     rest = {key: value for key, value in result.items() if key not in ("aopc_thresholds", "comprehensiveness_aopc_points", "sufficiency_aopc_points", "per_example", "signature")}

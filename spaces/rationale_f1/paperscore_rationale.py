@@ -770,7 +770,7 @@ def read_compare(args):
 
 def table(result):
     """The command line's table, with the per-example rows numbered from 0."""
-    from .cli import table as plain
+    from .paperscore_cli import table as plain
 
     if "per_example" in result:
         result = {**result, "per_example": dict(enumerate(result["per_example"]))}
