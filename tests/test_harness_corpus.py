@@ -58,8 +58,10 @@ def test_figures_and_inputs_are_checked_by_name():
         harness.figures("micro_macro", {}, 0.9, ["micro_f1_low"])
     with pytest.raises(ValueError, match=r"family: 'corefs' is not one of .*coref_conll"):
         harness.document("corefs", "x", "y")
-    with pytest.raises(ValueError, match=r"sources: not an input of quad_match \(its inputs: none\)"):
-        harness.document("quad_match", "a | b | c | POS", "a | b | c | POS", sources="text")
+    with pytest.raises(ValueError, match=r"tokens: not an input of micro_macro \(its inputs: none\)"):
+        harness.document("micro_macro", "Attack", "Attack", tokens=["a"])
+    with pytest.raises(ValueError, match=r"sources: applies to model texts read by a parser; pass parse=NAME"):
+        harness.document("quad_match", "a | b | c | POS", "a | b | c | POS", sources="text")  # GAS's fixing parsers read sources
     with pytest.raises(ValueError, match=r"documents: no document to score"):
         harness.corpus([])
 
