@@ -9,6 +9,7 @@ are printed at the end of the run.
 """
 
 import contextlib
+import gc
 import json
 import random
 import shutil
@@ -418,12 +419,24 @@ def test_rationale_a_bool_score_is_treated_alike_everywhere(flag):
 
 
 def _timed_read(name, text, source):
-    """CPU seconds (this process only: other work on the machine does not count) the parser
-    takes, after checking that it reads the text without raising."""
-    start = time.process_time()
-    with fuzzing.time_limit():
-        fuzzing.read_model_text(name, text, source)
-    return time.process_time() - start
+    """CPU seconds the parser takes, after checking that it reads the text without raising.
+    Only the parser's own work counts: this thread's CPU time (not other threads the suite
+    left in the process, nor other processes), the garbage collector off while it reads (a
+    full collection of the suite's heap once took 2.6 s inside a 0.03 s read, failing CI),
+    and the better of two readings (a quadratic reader is slow both times)."""
+    seconds = []
+    for _ in range(2):
+        gc.disable()
+        try:
+            start = time.thread_time()
+            with fuzzing.time_limit():
+                fuzzing.read_model_text(name, text, source)
+            seconds.append(time.thread_time() - start)
+        finally:
+            gc.enable()
+        if seconds[-1] <= _time_bound(text, source):
+            break
+    return min(seconds)
 
 
 def _time_bound(text, source):
