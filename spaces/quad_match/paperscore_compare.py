@@ -178,7 +178,6 @@ def systems_table(metric, references, named_systems, baseline=None, metric_key=N
     module = _family(metric)
     check_choice("method", method, METHODS)
     check_bootstrap(confidence_level, n_resamples, seed)
-    named = {name: options[name] for name in sorted(options) if name not in ("zero_division",) + getattr(module, "EXTRA_INPUTS", ())}
     fam, runs, reduce = _table_inputs(metric, references, named_systems, groups, dict(options))
     metric_key = metric_key or fam.headline()
     result = compare_systems(runs, reduce, metric_key, baseline, method, n_resamples, confidence_level, seed, correction, groups)
@@ -187,13 +186,21 @@ def systems_table(metric, references, named_systems, baseline=None, metric_key=N
         result["signature"] = signature(f"compare|{module.SPACE}", metric_key=metric_key, method=method, n_resamples=n_resamples, confidence_level=confidence_level, seed=seed, correction=correction, groups=groups is not None, **fam.options)
         return result
     result["references"] = _named_references(references)
-    if named.get("parse") is not None:
-        named["parse"] = fam.options["parse"]
-    result["signature"] = with_references(signature(
-        f"compare|{module.SPACE}", metric_key=metric_key, method=method, n_resamples=n_resamples, confidence_level=confidence_level, seed=seed,
-        correction=correction, groups=groups is not None, zero_division=check_zero_division(options.get("zero_division", 0.0)), **named,
-    ), references)  # fmt: skip
+    result["signature"] = with_references(_table_signature(module, fam, metric_key, method, n_resamples, confidence_level, seed, correction, options, groups=groups is not None), references)
     return result
+
+
+def _table_signature(module, fam, metric_key, method, n_resamples, confidence_level, seed, correction, options, **fields):
+    """The signature of a results table read from corpora: the test's settings, `fields`,
+    then the metric's options (per-example inputs such as CSC's sources are data, not
+    options: they stay out)."""
+    named = {name: options[name] for name in sorted(options) if name not in ("zero_division",) + getattr(module, "EXTRA_INPUTS", ())}
+    if named.get("parse") is not None:  # the parser with its version, as compute's signature names it
+        named["parse"] = fam.options["parse"]
+    return signature(
+        f"compare|{module.SPACE}", metric_key=metric_key, method=method, n_resamples=n_resamples, confidence_level=confidence_level, seed=seed,
+        correction=correction, **fields, zero_division=check_zero_division(options.get("zero_division", 0.0)), **named,
+    )  # fmt: skip
 
 
 def test_sets(metric, sets, baseline=None, metric_key=None, method="bootstrap", n_resamples=1000, confidence_level=0.95, seed=None, correction="holm", **options):
@@ -219,7 +226,10 @@ def test_sets(metric, sets, baseline=None, metric_key=None, method="bootstrap", 
     result = compare_test_sets(given, key, baseline, method, n_resamples, confidence_level, seed, correction)
     for entry, spec in zip(result["test_sets"], sets.values()):
         entry["references"] = _named_references(spec["references"])
-    result["signature"] = signature(f"compare|{module.SPACE}", metric_key=key, method=method, n_resamples=n_resamples, confidence_level=confidence_level, seed=seed, correction=correction, test_sets=list(sets), zero_division=check_zero_division(options.get("zero_division", 0.0)))
+    # each set named with its references' fingerprint (a `refs:` field holds one test set's)
+    named_sets = [f"{entry['test_set']}={entry['references']['fingerprint']}" for entry in result["test_sets"]]
+    groups = any(spec.get("groups") is not None for spec in sets.values())
+    result["signature"] = _table_signature(module, fam, key, method, n_resamples, confidence_level, seed, correction, options, groups=groups, test_sets=named_sets)
     return result
 
 
@@ -378,6 +388,7 @@ def add_arguments(parser, argv=()):
                 command.add_argument("--baseline", metavar="NAME", help="the --system every other is compared with (default: the first)")
                 command.add_argument("--correction", choices=CORRECTIONS, default="holm", help="p-values adjusted for the number of comparisons (default holm; the raw ones are shown beside)")
                 command.add_argument("--groups", metavar="FILE", help="one cluster id a line (a document, a dialogue, an essay) per example: resample clusters, for examples that are not independent")
+                command.add_argument("--test-set", action="append", metavar="NAME", help="with --system, compare the systems on several test sets, one --test-set each (SIGHAN 13/14/15, Rest15/Rest16): --references, each --system file, and --sources and --groups when given, must hold {set}, which each NAME replaces, so that every set is read from its own files; prints each set's table and on how many sets each difference holds after the correction (Dror et al. 2017: Bonferroni's and Fisher's counts)")
                 command.add_argument("--latex", action="store_true", help="print the results table as LaTeX (default: Markdown)")
             command.add_argument("--metric-key", help=f"the number compared (default {family.headline()})")
             command.add_argument("--method", choices=METHODS, default="bootstrap", help="paired bootstrap resampling, or approximate randomization")
@@ -402,13 +413,16 @@ def _named_files(specs):
     return named
 
 
-def _systems_table(family, args, options):
-    """`paperscore compare <metric> --system A=a.txt --system B=b1.txt,b2.txt ...`: each file
-    read as the metric's compare reads a system (beside the first file, which stands as
-    system A), the results table of paperscore.significance."""
+SET = "{set}"  # in a file option, replaced by each --test-set NAME
+PER_SET = (("references", "--references"), ("sources", "--sources"), ("groups", "--groups"))  # beside each --system file
+
+
+def _read_set(family, args, named):
+    """One test set's {"references", "systems", per-example inputs (sources, ...), "groups"}
+    from `args`' files and `named` ({system: [path, ...]}): each system file read as the
+    metric's compare reads a system (beside the first file, which stands as system A)."""
     from .paperscore_core import read_lines
 
-    named = _named_files(args.system)
     first = next(iter(named.values()))[0]
     read, inputs = {}, None
     for path in dict.fromkeys(p for paths in named.values() for p in paths):
@@ -419,21 +433,59 @@ def _systems_table(family, args, options):
         got.pop("system_a")
         inputs = inputs or got
     systems = {name: Runs([read[p] for p in paths]) if len(paths) > 1 else read[paths[0]] for name, paths in named.items()}
-    groups = read_lines(args.groups, "--groups") if args.groups else None
-    return systems_table(
-        family.SPACE, inputs.pop("references"), systems, baseline=args.baseline, metric_key=args.metric_key, method=args.method,
-        n_resamples=args.n_resamples, confidence_level=args.confidence_level or 0.95, seed=args.seed, correction=args.correction,
-        groups=groups, **inputs, **options,
+    return {**inputs, "systems": systems, "groups": read_lines(args.groups, "--groups") if args.groups else None}
+
+
+def _test_sets(args, named):
+    """{set name: (args, named files)} with each --test-set NAME in place of {set}; a
+    ValueError for a file read per set without {set} (the same file for every set is a
+    mistake) and for a name given twice."""
+    import argparse
+
+    for name in args.test_set:
+        if not name or args.test_set.count(name) > 1:
+            raise ValueError(f"--test-set: {name!r} " + ("given twice: each test set once" if name else "is not a name"))
+    given = [(flag, getattr(args, option)) for option, flag in PER_SET if getattr(args, option, None)]
+    given += [("--system", f"{system}={path}") for system, paths in named.items() for path in paths]
+    for flag, value in given:
+        if SET not in value:
+            raise ValueError(f"{flag}: {value!r} holds no {SET}: with --test-set each set is read from its own files, {SET} replaced by the set's name (e.g. --references refs_{SET}.txt)")
+    sets = {}
+    for name in args.test_set:
+        own = {option: getattr(args, option).replace(SET, name) for option, _ in PER_SET if getattr(args, option, None)}
+        sets[name] = (argparse.Namespace(**{**vars(args), **own}), {system: [path.replace(SET, name) for path in paths] for system, paths in named.items()})
+    return sets
+
+
+def _systems_table(family, args, options):
+    """`paperscore compare <metric> --system A=a.txt --system B=b1.txt,b2.txt ...`: the
+    results table of paperscore.significance; with --test-set, one per test set and the
+    replicability counts (test_sets)."""
+    named = _named_files(args.system)
+    settings = dict(
+        baseline=args.baseline, metric_key=args.metric_key, method=args.method, n_resamples=args.n_resamples,
+        confidence_level=args.confidence_level or 0.95, seed=args.seed, correction=args.correction,
     )  # fmt: skip
+    if args.test_set:
+        sets = {name: _read_set(family, own, files) for name, (own, files) in _test_sets(args, named).items()}
+        return test_sets(family.SPACE, sets, **settings, **options)
+    spec = _read_set(family, args, named)
+    return systems_table(family.SPACE, spec.pop("references"), spec.pop("systems"), groups=spec.pop("groups"), **settings, **spec, **options)
+
+
+def _references_line(label, references):
+    return f"{label}: {references['fingerprint']}" + (f" ({references['known_copy']})" if references["known_copy"] else "")
 
 
 def table(result):
     """`paperscore compare`'s output: a results table as Markdown (or LaTeX), else the plain table."""
-    if "comparisons" in result:
+    if "comparisons" in result or "test_sets" in result:
         from .paperscore_significance import latex, markdown
 
         text = latex(result) if result.pop("latex", False) else markdown(result)
-        return f"{text}\n\nreferences: {result['references']['fingerprint']}" + (f" ({result['references']['known_copy']})" if result["references"]["known_copy"] else "") + f"\nsignature: {result['signature']}"
+        sets = result.get("test_sets", [{"references": result.get("references")}])
+        lines = [_references_line(f"references ({own['test_set']})" if "test_set" in own else "references", own["references"]) for own in sets]
+        return "\n".join([text, "", *lines, f"signature: {result['signature']}"])
     from .paperscore_cli import table as plain
 
     return plain(result)
@@ -444,9 +496,14 @@ def run(args):
     options = family.options(args)
     if hasattr(args, "zero_division"):
         options["zero_division"] = args.zero_division
+    if getattr(args, "test_set", None) and not args.system:
+        raise ValueError("--test-set: compares a results table over several test sets: give the systems as --system NAME=FILE (with {set} in each path), not --system-a/--system-b")
     if getattr(args, "system", None):
         if args.system_a or args.system_b:
             raise ValueError("--system: give the systems either as --system-a/--system-b or as --system NAME=FILE, not both")
+        if args.score_only:  # (checked before the work, not after it as cli's -b would)
+            found = "each system's replicability counts" if args.test_set else "a p-value for each system"
+            raise ValueError(f"-b/--score-only: a results table has no one number to print ({found}); read it from --json, or print the table")
         return {**_systems_table(family, args, options), **({"latex": True} if args.latex else {})}
     if not (args.system_a and args.system_b):
         raise ValueError("--system-a, --system-b: both are needed (or --system NAME=FILE for each of several systems)")
