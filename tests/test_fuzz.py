@@ -422,8 +422,9 @@ def _timed_read(name, text, source):
     """CPU seconds the parser takes, after checking that it reads the text without raising.
     Only the parser's own work counts: this thread's CPU time (not other threads the suite
     left in the process, nor other processes), the garbage collector off while it reads (a
-    full collection of the suite's heap once took 2.6 s inside a 0.03 s read, failing CI),
-    and the better of two readings (a quadratic reader is slow both times)."""
+    collection of the whole suite's heap is not the parser's cost), and the better of two
+    readings (a quadratic reader is slow both times). A 0.03 s read once measured 2.6 s of
+    the process's CPU in a full run and failed CI."""
     seconds = []
     for _ in range(2):
         gc.disable()
