@@ -186,11 +186,34 @@ def new_figure(page, old, figure="#headline", timeout=30_000):
     return page.locator(f"{figure} .ps-value").inner_text()
 
 
+def visit(page, url=None, figure="#headline"):
+    """Go to `url` (None: reload the page) and wait until the demo has drawn its example's
+    `figure`, which it computes on load (so that nothing typed next races that computation).
+    Not Playwright's "networkidle": a rationale_f1 page never reached it within 90 s in 3 of
+    about 10 full runs under load, on a page that is idle in 3 s alone. A timeout names the
+    requests still open."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    pending = set()
+    handlers = {"request": lambda r: pending.add(r), "requestfinished": lambda r: pending.discard(r), "requestfailed": lambda r: pending.discard(r)}  # Playwright takes no builtins
+    for event, handler in handlers.items():
+        page.on(event, handler)
+    try:
+        if url is None:
+            page.reload(wait_until="load")
+        else:
+            page.goto(url, wait_until="load")
+        page.locator(f"{figure} .ps-value").wait_for(state="visible", timeout=NAVIGATION_MS)
+    except PlaywrightTimeout as error:
+        raise AssertionError(f"{page.url}: the example's {figure} not drawn; requests still open: {sorted(r.url for r in pending)}") from error
+    finally:
+        for event, handler in handlers.items():
+            page.remove_listener(event, handler)
+
+
 def open_page(browser, url, viewport=None, scheme=None, figure="#headline"):
     """(context, page): a new browser context on the demo at `url`, once the page has drawn
     its example's `figure` (the context closed again if it never does)."""
-    from playwright.sync_api import expect
-
     options = {"viewport": viewport or {"width": 1366, "height": 900}}
     if scheme is not None:
         options["color_scheme"] = scheme
@@ -198,8 +221,7 @@ def open_page(browser, url, viewport=None, scheme=None, figure="#headline"):
     context.set_default_navigation_timeout(NAVIGATION_MS)
     try:
         page = context.new_page()
-        page.goto(url, wait_until="networkidle")
-        expect(page.locator(f"{figure} .ps-value")).to_be_visible(timeout=30_000)
+        visit(page, url, figure)
     except BaseException:
         context.close()
         raise

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import DATA, LEFT_DRAWN, NOTHING_DRAWN, SPACES, SPACES_DIR, new_figure, open_page, open_raw_result
+from conftest import DATA, LEFT_DRAWN, NOTHING_DRAWN, SPACES, SPACES_DIR, new_figure, open_page, open_raw_result, visit
 
 
 def answers(app, **changes):
@@ -446,7 +446,7 @@ def _drive_csc_sighan(browser, url, folder):
         expect(page.locator("#comparison")).to_contain_text("B − A", timeout=30_000)
         seen["comparison"] = page.locator("#comparison").inner_text()
         # a standard set picked: the boxes filled; only the system's file brought
-        page.reload(wait_until="networkidle")
+        visit(page)
         before = new_figure(page, "")
         page.click("#standard-set input")
         page.get_by_role("option", name=re.compile("SIGHAN 2015 test")).click()

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import HUB, LEFT_DRAWN, NAVIGATION_MS, NOTHING_DRAWN, ORG, OUTBOUND, ROOT, SPACES, SPACES_DIR, choose, open_page, open_raw_result, page_modules, run_python
+from conftest import HUB, LEFT_DRAWN, NAVIGATION_MS, NOTHING_DRAWN, ORG, OUTBOUND, ROOT, SPACES, SPACES_DIR, choose, open_page, open_raw_result, page_modules, run_python, visit
 
 sys.path.insert(0, str(ROOT / "shared"))
 import vendor  # noqa: E402
@@ -533,7 +533,7 @@ def _drive_the_demo(browser, url, checks, numbers, shots, viewport, scheme):
         page = context.new_page()
         requested = []
         page.on("request", lambda request: requested.append(request.url))
-        page.goto(url, wait_until="networkidle")
+        visit(page, url)
         open_raw_result(page)
         page.click("#compute-btn")
         first_key = next(iter(numbers)).split("/")[-1]  # a side-by-side table names it without its convention
@@ -557,7 +557,7 @@ def _drive_the_demo(browser, url, checks, numbers, shots, viewport, scheme):
         page.screenshot(path=str(shots / "error.png"), full_page=True)
 
         # a stated limit, refused with a message
-        page.reload(wait_until="networkidle")
+        visit(page)
         for field, value in checks["demo_over_limit"].items():
             page.fill(f"#{field} textarea", value)
         page.click("#compute-btn")
@@ -565,13 +565,13 @@ def _drive_the_demo(browser, url, checks, numbers, shots, viewport, scheme):
         page.screenshot(path=str(shots / "limit.png"), full_page=True)
 
         # an empty box is refused, by name, not scored as an empty corpus
-        page.reload(wait_until="networkidle")
+        visit(page)
         page.fill("#predictions textarea", "")
         page.click("#compute-btn")
         expect(toast.first).to_contain_text("predictions: ", timeout=30_000)
 
         # user text is shown, never run: every text box gets markup that would run
-        page.reload(wait_until="networkidle")
+        visit(page)
         expect(page.locator("#figures")).to_contain_text(first_key, timeout=30_000)  # the example, drawn on load
         before = page.locator("#figures .ps-scroll").first.inner_text()  # the table (Gradio's timer writes beside it)
         boxes = page.locator("textarea:not([readonly]):not([disabled])")
@@ -588,7 +588,7 @@ def _drive_the_demo(browser, url, checks, numbers, shots, viewport, scheme):
         assert page.evaluate(INJECTED) == [], "user text became markup"
         page.screenshot(path=str(shots / "hostile.png"), full_page=True)
 
-        page.reload(wait_until="networkidle")  # the server keeps serving
+        visit(page)  # the server keeps serving
         page.click("#compute-btn")
         expect(page.locator("#figures")).to_contain_text(first_key, timeout=30_000)
         return requested
@@ -891,8 +891,7 @@ def _quad_options(browser, url):
         page.fill("#references textarea", "food#taste | food")
         seen["20"] = _compute(page, "|tuple_len:20|")
 
-        page.reload(wait_until="networkidle")
-        expect(page.locator("#headline .ps-value")).to_be_visible(timeout=30_000)
+        visit(page)
         page.check("#implicit-split input")
         page.fill("#predictions textarea", "NULL | good | food#taste | pos\nfood | NULL | food#taste | pos\nNULL | NULL | food#taste | pos")
         page.fill("#references textarea", "NULL | good | food#taste | pos\nfood | bad | food#taste | pos\nNULL | NULL | food#taste | pos")
@@ -901,8 +900,7 @@ def _quad_options(browser, url):
         seen["acos"] = page.evaluate("() => Array.from(document.querySelectorAll('#figures table')[0].rows).map(r => Array.from(r.cells).map(c => c.innerText))")
         seen["implicit_headline"] = page.locator("#headline .ps-value").inner_text()
 
-        page.reload(wait_until="networkidle")
-        expect(page.locator("#headline .ps-value")).to_be_visible(timeout=30_000)
+        visit(page)
         choose(page, "spans", "inclusive")
         page.fill("#predictions textarea", '[[[0, 1], [3, 4], "food", "pos"], [[-1, -1], [6, 6], "price", "neg"]]')
         page.fill("#references textarea", '[[[0, 1], [3, 3], "food", "pos"], [null, [6, 6], "price", "neg"]]')
